@@ -1,0 +1,60 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Forge",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Forge", targets: ["Forge"]),
+        .executable(name: "forge", targets: ["ForgeCLI"]),
+        .plugin(name: "ForgePlugin", targets: ["ForgePlugin"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CEspeakNG",
+            pkgConfig: "espeak-ng",
+            providers: [.apt(["libespeak-ng-dev"]), .brew(["espeak-ng"])]
+        ),
+        .systemLibrary(
+            name: "CSndFile",
+            pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]
+        ),
+        .target(
+            name: "Forge",
+            dependencies: [
+                "CEspeakNG",
+                "CSndFile",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "ForgeCLI",
+            dependencies: [
+                "Forge",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .plugin(
+            name: "ForgePlugin",
+            capability: .command(
+                intent: .custom(verb: "forge", description: "Run forge (build, plan, status, …) on a recipe in this package"),
+                permissions: [.writeToPackageDirectory(reason: "forge writes audio, timings and its manifest into the recipe's output directory")]
+            ),
+            dependencies: ["ForgeCLI"]
+        ),
+        .testTarget(
+            name: "ForgeTests",
+            dependencies: ["Forge", "ForgeCLI"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Runs the split, speak and align stages of a recipe against its output directory.
+///
+/// The orchestrator (this process) is the only writer of the manifest. Synthesis happens in
+/// worker processes; finished items are committed every `saveInterval` items, so a crash or
+/// Ctrl-C loses at most the items since the last save, and everything saved stays valid.
+public struct BuildPipeline: Sendable {
+    public var recipe: Recipe
+    public var stages: Set<Stage>
+    public var workerLaunch: WorkerPool.Launch
+    /// Recorded in the build row, so every object can be traced to how it was made.
+    public var commandLine: String
+
+    public init(recipe: Recipe, stages: Set<Stage> = Set(Stage.allCases), workerLaunch: WorkerPool.Launch, commandLine: String) {
+        self.recipe = recipe
+        self.stages = stages
+        self.workerLaunch = workerLaunch
+        self.commandLine = commandLine
+    }
+
+    /// Checks the recipe's voice against the installed engine; returns the engine's version.
+    /// Runs before anything is written.
+    public static func checkVoice(of recipe: Recipe) throws -> String {
+        let engine: EspeakEngine
+        do {
+            engine = try EspeakEngine()
+        } catch {
+            throw PipelineError.engineUnavailable(error.localizedDescription)
+        }
+        guard engine.hasVoice(recipe.voice.id) else {
+            let base = recipe.voice.id.split(separator: "+").first.map(String.init) ?? recipe.voice.id
+            throw RecipeError.unknownVoice(
+                file: recipe.file.path, path: "voice.id", found: recipe.voice.id,
+                suggestions: EditDistance.suggestions(for: base, among: engine.voiceNames()))
+        }
+        return engine.version
+    }
+
+    /// Runs the selected stages. Throws only when the build cannot run at all; item failures
+    /// are reported in the summary.
+    public func run(cancellation: CancellationFlag, progress: @escaping @Sendable (ProgressEvent) -> Void) async throws -> BuildSummary {
+        let clock = ContinuousClock.now
+        let engineVersion = try Self.checkVoice(of: recipe)
+        let directory = recipe.outputDirectory
+        try Self.prepareOutputDirectory(directory)
+        let lock = try OutputLock(directory: directory)
+        let store = ObjectStore(root: directory)
+        try store.prepare()
+        store.removeTemporaryFiles()
+        let manifest = try Manifest(directory: directory)
+        var record = BuildRecord(
+            recipePath: recipe.file.path, recipeHash: recipe.contentHash, toolVersion: ForgeVersion.current,
+            engine: recipe.voice.engine, engineVersion: engineVersion, commandLine: commandLine,
+            stages: Stage.allCases.filter(stages.contains).map(\.rawValue).joined(separator: ","),
+            startedAt: Self.timestamp())
+        let buildID = try manifest.beginBuild(record)
+        record.id = buildID
+        progress(.started(buildID: buildID, outputDirectory: directory.path))
+
+        var run = StageRun(
+            recipe: recipe, engineVersion: engineVersion, store: store, manifest: manifest, buildID: buildID,
+            cancellation: cancellation, progress: progress, started: clock)
+        do {
+            if stages.contains(.split) {
+                try run.split()
+            }
+            if stages.contains(.speak) || stages.contains(.align) {
+                try await run.speakAndAlign(speak: stages.contains(.speak), align: stages.contains(.align), launch: workerLaunch)
+            }
+        } catch {
+            try? manifest.finishBuild(
+                buildID, outcome: .failed, endedAt: Self.timestamp(), total: run.itemsTotal,
+                synthesized: run.synthesized, reused: run.reused, failed: run.failures.count)
+            throw error
+        }
+        let counts = try manifest.statusCounts()
+        let summary = BuildSummary(
+            buildID: buildID, outputDirectory: directory.path, itemsTotal: counts.items, upToDate: run.upToDate,
+            synthesized: run.synthesized, reused: run.reused, aligned: run.alignedOnly, failed: run.failures,
+            remaining: counts.items - counts.done - (stages.contains(.align) ? 0 : counts.spoken),
+            cancelled: run.cancelled, audioMs: counts.audioMs,
+            elapsedSeconds: Self.seconds(since: clock))
+        let outcome: BuildRecord.Outcome = summary.cancelled ? .cancelled : (summary.failed.isEmpty ? .succeeded : .failed)
+        try manifest.finishBuild(
+            buildID, outcome: outcome, endedAt: Self.timestamp(), total: counts.items,
+            synthesized: run.synthesized, reused: run.reused, failed: run.failures.count)
+        withExtendedLifetime(lock) {}
+        return summary
+    }
+
+    static func prepareOutputDirectory(_ directory: URL) throws(StoreError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .cannotCreate(path: directory.path, reason: (error as NSError).localizedDescription)
+        }
+        guard access(directory.path, W_OK) == 0 else { throw .notWritable(path: directory.path) }
+    }
+
+    static func timestamp() -> String {
+        Date().formatted(.iso8601)
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}

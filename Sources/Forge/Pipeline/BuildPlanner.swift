@@ -1,0 +1,63 @@
+import Foundation
+
+/// Answers "what will this recipe make?" at once, before any audio exists: it splits the
+/// sources and estimates durations from the speaking rate; items already built in the output
+/// directory contribute their real durations. Writes nothing.
+public struct BuildPlanner: Sendable {
+    public var recipe: Recipe
+
+    public init(recipe: Recipe) {
+        self.recipe = recipe
+    }
+
+    /// Milliseconds espeak-ng takes for `words` words at `rate` words per minute, including the
+    /// pauses it makes at sentence ends (measured on the shared corpus: about 1.12× the bare rate).
+    public static func estimatedMs(words: Int, rate: Int) -> Int {
+        Int((Double(words) * 60_000 / Double(max(rate, 1)) * 1.12).rounded())
+    }
+
+    public func plan() throws -> PlanReport {
+        let engineVersion = try BuildPipeline.checkVoice(of: recipe)
+        var documents: [(path: String, format: SourceFile.Format, text: String)] = []
+        for source in recipe.sources {
+            documents.append((source.url.path, source.format, try SourceReader.read(source.url)))
+        }
+        let split = Splitter(settings: recipe.split).split(documents)
+        guard !split.items.isEmpty else { throw TextError.noSpeakableText(files: recipe.sources.map(\.url.path)) }
+
+        var built: [String: ItemRecord] = [:]
+        if FileManager.default.fileExists(atPath: recipe.outputDirectory.appendingPathComponent(Manifest.fileName).path) {
+            let manifest = try Manifest(directory: recipe.outputDirectory, create: false)
+            for record in try manifest.items() { built[record.id] = record }
+        }
+        let store = ObjectStore(root: recipe.outputDirectory)
+        var lines: [Int: PlanReport.ChapterLine] = [:]
+        for chapter in split.chapters {
+            lines[chapter.ordinal] = PlanReport.ChapterLine(ordinal: chapter.ordinal, title: chapter.title, items: 0, words: 0, itemsBuilt: 0, durationMs: 0)
+        }
+        var itemsBuilt = 0
+        var toSynthesize = 0
+        for item in split.items {
+            let audioKey = ObjectKey.audio(text: item.text, voice: recipe.voice, audio: recipe.audio, engineVersion: engineVersion)
+            var line = lines[item.chapter] ?? PlanReport.ChapterLine(ordinal: item.chapter, title: "", items: 0, words: 0, itemsBuilt: 0, durationMs: 0)
+            line.items += 1
+            line.words += item.words.count
+            if let record = built[item.id], record.audioKey == audioKey, record.status == .done || record.status == .spoken,
+               let duration = record.durationMs {
+                line.itemsBuilt += 1
+                line.durationMs += duration
+                itemsBuilt += 1
+            } else {
+                line.durationMs += Self.estimatedMs(words: item.words.count, rate: recipe.voice.rate)
+                let stored = store.contains(relativePath: ObjectStore.relativePath(key: audioKey, fileExtension: recipe.audio.format.fileExtension))
+                if !stored { toSynthesize += 1 }
+            }
+            lines[item.chapter] = line
+        }
+        let chapters = lines.values.sorted { $0.ordinal < $1.ordinal }
+        return PlanReport(
+            recipePath: recipe.file.path, outputDirectory: recipe.outputDirectory.path, chapters: chapters,
+            items: split.items.count, words: split.wordCount, itemsBuilt: itemsBuilt, itemsToSynthesize: toSynthesize,
+            durationMs: chapters.reduce(0) { $0 + $1.durationMs }, wordsPerMinute: recipe.voice.rate)
+    }
+}

@@ -1,0 +1,35 @@
+/// The result of a build run.
+public struct BuildSummary: Sendable, Equatable {
+    public var buildID: Int64
+    public var outputDirectory: String
+    public var itemsTotal: Int
+    /// Items that were already current and needed nothing.
+    public var upToDate: Int
+    public var synthesized: Int
+    public var reused: Int
+    public var aligned: Int
+    public var failed: [ItemFailure]
+    /// Items still not done (pending or failed) when the run ended.
+    public var remaining: Int
+    public var cancelled: Bool
+    /// Total audio of all done items, in milliseconds.
+    public var audioMs: Int
+    public var elapsedSeconds: Double
+
+    /// True when nothing had to be made or changed.
+    public var nothingToDo: Bool { synthesized == 0 && reused == 0 && aligned == 0 && failed.isEmpty && !cancelled }
+
+    /// 0 ok, 1 built with failed items, 130 cancelled.
+    public var exitCode: Int32 { cancelled ? 130 : (failed.isEmpty ? 0 : 1) }
+}
+
+/// An item that failed, with the reason.
+public struct ItemFailure: Sendable, Equatable {
+    public var itemID: String
+    public var error: String
+
+    public init(itemID: String, error: String) {
+        self.itemID = itemID
+        self.error = error
+    }
+}

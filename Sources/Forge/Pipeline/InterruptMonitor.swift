@@ -1,0 +1,36 @@
+import Dispatch
+import Foundation
+
+/// Turns SIGINT and SIGTERM into a graceful stop: the first sets a ``CancellationFlag`` and
+/// calls `onFirst`; a second exits at once with status 130 (the manifest is transactional, so
+/// even that loses only uncommitted items, never consistency).
+public final class InterruptMonitor {
+    public let flag: CancellationFlag
+    private let sources: [any DispatchSourceSignal]
+
+    public init(flag: CancellationFlag = CancellationFlag(), onFirst: @escaping @Sendable (Int32) -> Void = { _ in }) {
+        self.flag = flag
+        let queue = DispatchQueue(label: "forge.signals")
+        var sources: [any DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                if flag.isCancelled {
+                    exit(130)
+                }
+                flag.cancel()
+                onFirst(number)
+            }
+            source.resume()
+            sources.append(source)
+        }
+        self.sources = sources
+        // A worker that dies mid-write must not kill the orchestrator with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    deinit {
+        for source in sources { source.cancel() }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+extension StageRun {
+    /// What the speak and align stages have to do for the manifest's items.
+    struct SpeakPlan {
+        var jobs: [SpeechJob] = []
+        /// Items waiting for each job's audio key (identical text and voice share one object).
+        var waiting: [String: [ItemRecord]] = [:]
+        var reusable: [(item: ItemRecord, audioKey: String, eventsKey: String)] = []
+        var alignOnly: [ItemRecord] = []
+        var upToDate = 0
+
+        var itemsToSynthesize: Int { waiting.values.reduce(0) { $0 + $1.count } }
+    }
+
+    func plan(_ items: [ItemRecord], speak: Bool, align: Bool) -> SpeakPlan {
+        var plan = SpeakPlan()
+        let audioExtension = recipe.audio.format.fileExtension
+        for item in items {
+            let audioKey = ObjectKey.audio(text: item.text, voice: recipe.voice, audio: recipe.audio, engineVersion: engineVersion)
+            let eventsKey = ObjectKey.events(audioKey: audioKey)
+            let hasObjects = store.contains(relativePath: ObjectStore.relativePath(key: audioKey, fileExtension: audioExtension))
+                && store.contains(relativePath: ObjectStore.relativePath(key: eventsKey, fileExtension: "json"))
+            if item.audioKey == audioKey, hasObjects, item.status == .done || item.status == .spoken {
+                let aligned = item.status == .done && item.alignmentKey == ObjectKey.alignment(eventsKey: eventsKey, text: item.text)
+                if aligned || !align { plan.upToDate += 1 } else { plan.alignOnly.append(item) }
+                continue
+            }
+            guard speak else { continue }
+            if hasObjects {
+                plan.reusable.append((item, audioKey, eventsKey))
+                continue
+            }
+            if plan.waiting[audioKey] == nil {
+                plan.jobs.append(SpeechJob(
+                    itemID: item.id, text: item.text, voice: recipe.voice, audio: recipe.audio, audioKey: audioKey, eventsKey: eventsKey))
+            }
+            plan.waiting[audioKey, default: []].append(item)
+        }
+        return plan
+    }
+
+    /// Synthesizes what is missing, reuses what the store already has, and (with `align`)
+    /// computes word timings, committing every `saveInterval` items.
+    mutating func speakAndAlign(speak: Bool, align: Bool, launch: WorkerPool.Launch) async throws {
+        let items = try manifest.items()
+        guard !items.isEmpty else { throw PipelineError.nothingSplit(outputDirectory: store.root.path) }
+        itemsTotal = items.count
+        let plan = plan(items, speak: speak, align: align)
+        upToDate = plan.upToDate
+        toFinish = plan.alignOnly.count + plan.reusable.count + plan.itemsToSynthesize
+        progress(.planned(upToDate: plan.upToDate, toSynthesize: plan.itemsToSynthesize, toReuse: plan.reusable.count, toAlign: plan.alignOnly.count))
+
+        for item in plan.alignOnly where !stopRequested() {
+            do {
+                guard let eventsKey = item.eventsKey else { continue }
+                let document = try readEvents(key: eventsKey)
+                try record([try alignment(for: item, eventsKey: eventsKey, document: document)], itemID: item.id, ordinal: item.ordinal, outcome: .aligned)
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                try record([.failed(itemID: item.id, error: "alignment failed: \(error.localizedDescription)")], itemID: item.id, ordinal: item.ordinal, outcome: .failed, error: error.localizedDescription)
+            }
+        }
+        try reuse(plan.reusable, align: align)
+        if !plan.jobs.isEmpty && !stopRequested() {
+            try await synthesize(plan, align: align, launch: launch)
+        }
+        try save()
+    }
+
+    /// Notes a requested stop once, and says whether to stop dispatching.
+    mutating func stopRequested() -> Bool {
+        if !cancelled && cancellation.isCancelled {
+            cancelled = true
+            progress(.cancelling)
+        }
+        return cancelled
+    }
+
+    private mutating func reuse(_ reusable: [(item: ItemRecord, audioKey: String, eventsKey: String)], align: Bool) throws {
+        guard !reusable.isEmpty else { return }
+        let known = try manifest.objects(withKeys: reusable.flatMap { [$0.audioKey, $0.eventsKey] })
+        for entry in reusable where !stopRequested() {
+            let item = entry.item
+            do {
+                let document = try readEvents(key: entry.eventsKey)
+                let audio = try known[entry.audioKey] ?? store.describe(
+                    key: entry.audioKey,
+                    relativePath: ObjectStore.relativePath(key: entry.audioKey, fileExtension: recipe.audio.format.fileExtension),
+                    role: .audio, mimeType: recipe.audio.format.mimeType, durationMs: document.durationMs, sampleRate: document.sampleRate)
+                let events = try known[entry.eventsKey] ?? store.describe(
+                    key: entry.eventsKey, relativePath: ObjectStore.relativePath(key: entry.eventsKey, fileExtension: "json"),
+                    role: .events, mimeType: "application/json", durationMs: nil, sampleRate: nil)
+                var updates: [ItemUpdate] = [.spoken(itemID: item.id, audio: audio, events: events, voice: recipe.voice.uri)]
+                if align { updates.append(try alignment(for: item, eventsKey: entry.eventsKey, document: document)) }
+                try record(updates, itemID: item.id, ordinal: item.ordinal, outcome: .reused)
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                // An unreadable events object is rebuilt: synthesis will replace nothing, so report and move on.
+                try record([.failed(itemID: item.id, error: "stored events unreadable: \(error.localizedDescription)")],
+                           itemID: item.id, ordinal: item.ordinal, outcome: .failed, error: error.localizedDescription)
+            }
+        }
+    }
+
+    func readEvents(key: String) throws -> SpeechEventsDocument {
+        try SpeechEventsDocument.decode(store.read(relativePath: ObjectStore.relativePath(key: key, fileExtension: "json")))
+    }
+
+    func alignment(for item: ItemRecord, eventsKey: String, document: SpeechEventsDocument) throws -> ItemUpdate {
+        let words = try manifest.words(of: item.id)
+        let timings = EventAligner.align(words: words, events: document.events, durationMs: document.durationMs)
+        return .aligned(itemID: item.id, alignmentKey: ObjectKey.alignment(eventsKey: eventsKey, text: item.text), timings: timings)
+    }
+
+    private mutating func synthesize(_ plan: SpeakPlan, align: Bool, launch: WorkerPool.Launch) async throws {
+        let pool = WorkerPool(launch: launch)
+        defer { pool.shutdown() }
+        let workerCount = min(recipe.build.jobs, plan.jobs.count)
+        var live = Set<Int>()
+        for index in 0..<workerCount {
+            try pool.start(index)
+            live.insert(index)
+        }
+        // Two jobs per worker: the next item is already waiting in its pipe while this one is committed.
+        let depth = 2
+        var queue = plan.jobs[...]
+        var inFlight: [Int: [SpeechJob]] = [:]
+        var restarts = 0
+
+        func dispatch(_ worker: Int, queue: inout ArraySlice<SpeechJob>, inFlight: inout [Int: [SpeechJob]], stop: Bool) {
+            while !stop, inFlight[worker, default: []].count < depth, let job = queue.first {
+                guard pool.send(job, to: worker) else { return }
+                queue.removeFirst()
+                inFlight[worker, default: []].append(job)
+            }
+        }
+        for worker in live.sorted() { dispatch(worker, queue: &queue, inFlight: &inFlight, stop: false) }
+
+        for await message in pool.messages {
+            let stop = stopRequested()
+            switch message {
+            case let .result(worker, result):
+                var held = inFlight[worker, default: []]
+                guard let position = held.firstIndex(where: { $0.itemID == result.itemID }) else { continue }
+                let job = held.remove(at: position)
+                inFlight[worker] = held
+                try finish(job, result: result, waiting: plan.waiting[job.audioKey] ?? [], align: align)
+                dispatch(worker, queue: &queue, inFlight: &inFlight, stop: stop)
+            case let .exited(worker, detail):
+                live.remove(worker)
+                let held = inFlight.removeValue(forKey: worker) ?? []
+                if let culprit = held.first {
+                    let error = SpeechError.workerCrashed(item: culprit.itemID, detail: detail).localizedDescription
+                    try finish(culprit, result: SpeechJobResult(itemID: culprit.itemID, error: error), waiting: plan.waiting[culprit.audioKey] ?? [], align: align)
+                }
+                queue = ArraySlice(held.dropFirst()) + queue
+                if !queue.isEmpty, !stop, restarts < 2 * workerCount {
+                    restarts += 1
+                    try pool.start(worker)
+                    live.insert(worker)
+                    dispatch(worker, queue: &queue, inFlight: &inFlight, stop: stop)
+                }
+            }
+            let idle = inFlight.values.allSatisfy(\.isEmpty)
+            if idle && (queue.isEmpty || stopRequested()) { break }
+            if idle && live.isEmpty {
+                for job in queue {
+                    let error = SpeechError.workerUnavailable("workers kept dying; \(queue.count) items were not attempted").localizedDescription
+                    try finish(job, result: SpeechJobResult(itemID: job.itemID, error: error), waiting: plan.waiting[job.audioKey] ?? [], align: align)
+                }
+                break
+            }
+        }
+    }
+
+    private mutating func finish(_ job: SpeechJob, result: SpeechJobResult, waiting: [ItemRecord], align: Bool) throws {
+        guard let audio = result.audio, let events = result.events, let document = result.document, result.error == nil else {
+            let error = result.error ?? "the worker returned no audio"
+            for item in waiting {
+                try record([.failed(itemID: item.id, error: error)], itemID: item.id, ordinal: item.ordinal, outcome: .failed, error: error)
+            }
+            return
+        }
+        for (position, item) in waiting.enumerated() {
+            var updates: [ItemUpdate] = [.spoken(itemID: item.id, audio: audio, events: events, voice: recipe.voice.uri)]
+            if align { updates.append(try alignment(for: item, eventsKey: job.eventsKey, document: document)) }
+            try record(updates, itemID: item.id, ordinal: item.ordinal, outcome: position == 0 ? .synthesized : .reused, audioMs: document.durationMs)
+        }
+    }
+}

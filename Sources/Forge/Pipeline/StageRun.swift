@@ -1,0 +1,70 @@
+import Foundation
+
+/// The state of one build run as it goes through its stages: what it has done so far and the
+/// batch of updates not yet committed.
+struct StageRun {
+    let recipe: Recipe
+    let engineVersion: String
+    let store: ObjectStore
+    let manifest: Manifest
+    let buildID: Int64
+    let cancellation: CancellationFlag
+    let progress: @Sendable (ProgressEvent) -> Void
+    let started: ContinuousClock.Instant
+
+    var itemsTotal = 0
+    var upToDate = 0
+    var synthesized = 0
+    var reused = 0
+    var alignedOnly = 0
+    var failures: [ItemFailure] = []
+    var cancelled = false
+
+    /// Updates waiting for the next save, and how many items they finish.
+    var pendingUpdates: [ItemUpdate] = []
+    var pendingItems = 0
+    var finished = 0
+    var toFinish = 0
+    var audioMadeMs = 0
+
+    init(
+        recipe: Recipe, engineVersion: String, store: ObjectStore, manifest: Manifest, buildID: Int64,
+        cancellation: CancellationFlag, progress: @escaping @Sendable (ProgressEvent) -> Void, started: ContinuousClock.Instant
+    ) {
+        self.recipe = recipe
+        self.engineVersion = engineVersion
+        self.store = store
+        self.manifest = manifest
+        self.buildID = buildID
+        self.cancellation = cancellation
+        self.progress = progress
+        self.started = started
+    }
+
+    /// Queues an item's updates; commits when `saveInterval` items are waiting.
+    mutating func record(_ updates: [ItemUpdate], itemID: String, ordinal: Int, outcome: ItemProgress.Outcome, error: String? = nil, audioMs: Int = 0) throws {
+        pendingUpdates.append(contentsOf: updates)
+        pendingItems += 1
+        finished += 1
+        audioMadeMs += audioMs
+        switch outcome {
+        case .synthesized: synthesized += 1
+        case .reused: reused += 1
+        case .aligned: alignedOnly += 1
+        case .failed: failures.append(ItemFailure(itemID: itemID, error: error ?? "unknown error"))
+        }
+        progress(.item(ItemProgress(
+            itemID: itemID, ordinal: ordinal, outcome: outcome, error: error, finished: finished, toFinish: toFinish,
+            audioMs: audioMadeMs, elapsedSeconds: BuildPipeline.seconds(since: started))))
+        if pendingItems >= recipe.build.saveInterval { try save() }
+    }
+
+    /// Commits every waiting update in one transaction.
+    mutating func save() throws {
+        guard !pendingUpdates.isEmpty else { return }
+        try manifest.apply(pendingUpdates, build: buildID)
+        progress(.saved(committedItems: pendingItems))
+        pendingUpdates.removeAll(keepingCapacity: true)
+        pendingItems = 0
+    }
+}

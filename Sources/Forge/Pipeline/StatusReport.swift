@@ -1,0 +1,14 @@
+import Foundation
+
+/// The state of an output directory, read from its manifest: for `forge status`.
+public struct StatusReport: Sendable, Equatable {
+    public var outputDirectory: String
+    public var counts: ManifestCounts
+    public var lastBuild: BuildRecord?
+
+    /// Reads the manifest in `directory` without writing anything.
+    public static func read(directory: URL) throws -> StatusReport {
+        let manifest = try Manifest(directory: directory, create: false)
+        return StatusReport(outputDirectory: directory.path, counts: try manifest.statusCounts(), lastBuild: try manifest.lastBuild())
+    }
+}

@@ -1,0 +1,32 @@
+/// How synthesized audio is encoded.
+public struct AudioSettings: Sendable, Equatable, Codable {
+    /// Container and codec of audio objects.
+    public enum Format: String, Sendable, CaseIterable, Codable {
+        case wav
+        case flac
+        case ogg
+        case mp3
+
+        public var fileExtension: String { rawValue }
+
+        public var mimeType: String {
+            switch self {
+            case .wav: return "audio/wav"
+            case .flac: return "audio/flac"
+            case .ogg: return "audio/ogg"
+            case .mp3: return "audio/mpeg"
+            }
+        }
+    }
+
+    public static let allowedSampleRates = [8000, 11025, 16000, 22050, 24000, 32000, 44100, 48000]
+
+    public var format: Format
+    /// Output sample rate in Hz; espeak-ng speaks at 22,050 Hz and other rates are resampled.
+    public var sampleRate: Int
+
+    public init(format: Format = .wav, sampleRate: Int = 22050) {
+        self.format = format
+        self.sampleRate = sampleRate
+    }
+}

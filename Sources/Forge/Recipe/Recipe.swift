@@ -1,0 +1,40 @@
+import Foundation
+
+/// A validated build recipe: what to read, how to voice it, how to encode it and where to put it.
+///
+/// Recipes are JSON files read by ``RecipeLoader``; every key is documented in `docs/recipe.md`.
+/// Paths are already resolved against the recipe's folder.
+public struct Recipe: Sendable, Equatable {
+    /// The recipe file itself.
+    public var file: URL
+    /// SHA-256 of the recipe file's bytes, recorded with every build.
+    public var contentHash: String
+    /// An optional human title for the book or pack.
+    public var title: String?
+    /// BCP 47 language of the text, e.g. `en`; used by the splitter.
+    public var language: String
+    /// Source documents, in reading order.
+    public var sources: [SourceFile]
+    public var split: SplitSettings
+    public var voice: VoiceSettings
+    public var audio: AudioSettings
+    public var build: BuildSettings
+    /// The output directory (content-addressed objects plus `manifest.sqlite`).
+    public var outputDirectory: URL
+
+    public init(
+        file: URL, contentHash: String, title: String?, language: String, sources: [SourceFile],
+        split: SplitSettings, voice: VoiceSettings, audio: AudioSettings, build: BuildSettings, outputDirectory: URL
+    ) {
+        self.file = file
+        self.contentHash = contentHash
+        self.title = title
+        self.language = language
+        self.sources = sources
+        self.split = split
+        self.voice = voice
+        self.audio = audio
+        self.build = build
+        self.outputDirectory = outputDirectory
+    }
+}

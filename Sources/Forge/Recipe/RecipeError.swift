@@ -1,0 +1,63 @@
+import Foundation
+
+/// Why a recipe was refused. Every message names the recipe file, the JSON path of the
+/// offending field, what was found and what is allowed.
+public enum RecipeError: LocalizedError, Sendable, Equatable {
+    case unreadable(file: String, reason: String)
+    case tooLarge(file: String, bytes: Int, limit: Int)
+    case syntax(file: String, line: Int, column: Int, message: String)
+    case wrongType(file: String, path: String, expected: String, found: String)
+    case unknownKey(file: String, path: String, key: String, suggestion: String?, allowed: [String])
+    case missingKey(file: String, path: String, expected: String)
+    case invalidValue(file: String, path: String, found: String, allowed: String)
+    case missingSource(file: String, path: String, resolved: String)
+    case unreadableSource(file: String, path: String, resolved: String, reason: String)
+    case unknownVoice(file: String, path: String, found: String, suggestions: [String])
+
+    public var errorDescription: String? {
+        switch self {
+        case let .unreadable(file, reason):
+            return "\(file): cannot read the recipe: \(reason). Check the path and its permissions."
+        case let .tooLarge(file, bytes, limit):
+            return "\(file): the recipe is \(bytes) bytes; recipes are limited to \(limit) bytes. Put long text in source files and name them in \"sources\"."
+        case let .syntax(file, line, column, message):
+            return "\(file):\(line):\(column): malformed JSON: \(message)."
+        case let .wrongType(file, path, expected, found):
+            return "\(file): \(Self.display(path)): expected \(expected), found \(found)."
+        case let .unknownKey(file, path, key, suggestion, allowed):
+            let place = path.isEmpty ? "the top level" : path
+            var text = "\(file): \(Self.join(path, key)): unknown key \"\(key)\" in \(place)."
+            if let suggestion { text += " Did you mean \"\(suggestion)\"?" }
+            text += " Allowed keys: \(allowed.joined(separator: ", "))."
+            return text
+        case let .missingKey(file, path, expected):
+            return "\(file): \(path): this key is required; add \(expected)."
+        case let .invalidValue(file, path, found, allowed):
+            return "\(file): \(path): found \(found); allowed: \(allowed)."
+        case let .missingSource(file, path, resolved):
+            return "\(file): \(path): the source file \(resolved) does not exist. Paths are relative to the recipe's folder."
+        case let .unreadableSource(file, path, resolved, reason):
+            return "\(file): \(path): cannot read the source file \(resolved): \(reason)."
+        case let .unknownVoice(file, path, found, suggestions):
+            var text = "\(file): \(path): espeak-ng has no voice \"\(found)\"."
+            if !suggestions.isEmpty { text += " Did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: " or "))?" }
+            text += " Run `espeak-ng --voices` for the installed voices; a variant is added as \"+name\", e.g. \"en-us+klatt\"."
+            return text
+        }
+    }
+
+    /// The JSON path the error is about, e.g. `voice.rate`, or nil for whole-file errors.
+    public var path: String? {
+        switch self {
+        case .unreadable, .tooLarge, .syntax: return nil
+        case let .wrongType(_, path, _, _), let .missingKey(_, path, _), let .invalidValue(_, path, _, _),
+             let .missingSource(_, path, _), let .unreadableSource(_, path, _, _), let .unknownVoice(_, path, _, _):
+            return path
+        case let .unknownKey(_, path, key, _, _): return Self.join(path, key)
+        }
+    }
+
+    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    private static func display(_ path: String) -> String { path.isEmpty ? "the recipe" : path }
+}

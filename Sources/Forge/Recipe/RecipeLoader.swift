@@ -1,0 +1,163 @@
+import Foundation
+
+/// Reads a recipe file, checks it against the v1 schema and resolves its paths.
+///
+/// Nothing is written and no work starts until a recipe has loaded: every problem is
+/// reported as a ``RecipeError`` naming the file and JSON path.
+public struct RecipeLoader: Sendable {
+    /// The largest recipe file accepted.
+    public static let maximumRecipeBytes = 1 << 20
+    public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output"]
+    static let splitKeys = ["unit", "maxCharacters"]
+    static let voiceKeys = ["engine", "id", "rate", "pitch", "volume"]
+    static let audioKeys = ["format", "sampleRate"]
+    static let buildKeys = ["saveInterval", "jobs"]
+    static let outputKeys = ["directory"]
+    static let sourceKeys = ["path", "format"]
+
+    public init() {}
+
+    /// Loads and validates the recipe at `url`.
+    /// - Parameter outputOverride: an output directory given on the command line (`--output`),
+    ///   which replaces `output.directory`; relative to the current directory.
+    public func load(from url: URL, outputOverride: URL? = nil) throws(RecipeError) -> Recipe {
+        let url = url.standardizedFileURL
+        let name = url.path
+        let data: Data
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            if (attributes[.type] as? FileAttributeType) == .typeDirectory {
+                throw RecipeError.unreadable(file: name, reason: "it is a directory, not a JSON file")
+            }
+            if let size = attributes[.size] as? Int, size > Self.maximumRecipeBytes {
+                throw RecipeError.tooLarge(file: name, bytes: size, limit: Self.maximumRecipeBytes)
+            }
+            data = try Data(contentsOf: url)
+        } catch let error as RecipeError {
+            throw error
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: url.path) ? "permission denied or unreadable" : "no such file"
+            throw .unreadable(file: name, reason: reason)
+        }
+        return try parse(data, file: url, outputOverride: outputOverride)
+    }
+
+    /// Validates recipe JSON given as bytes; `file` names it in messages and anchors relative paths.
+    public func parse(_ data: Data, file: URL, outputOverride: URL? = nil) throws(RecipeError) -> Recipe {
+        let name = file.path
+        let root: JSONValue
+        do {
+            root = try JSONParser().parse([UInt8](data))
+        } catch {
+            throw .syntax(file: name, line: error.line, column: error.column, message: error.message)
+        }
+        let top = try RecipeObjectReader(root, file: name, path: "", allowedKeys: Self.topLevelKeys)
+        let folder = file.deletingLastPathComponent()
+
+        _ = try top.integer("version", in: 1...1, default: 1)
+        let title = try top.string("title")
+        let language = try top.nonEmptyString("language", default: "en")
+        let sources = try readSources(top, folder: folder)
+
+        var split = SplitSettings()
+        if let reader = try top.object("split", allowedKeys: Self.splitKeys) {
+            split.unit = try reader.choice("unit", default: split.unit)
+            split.maxCharacters = try reader.integer("maxCharacters", in: SplitSettings.allowedMaxCharacters, default: split.maxCharacters, unit: "characters")
+        }
+
+        var voice = VoiceSettings()
+        if let reader = try top.object("voice", allowedKeys: Self.voiceKeys) {
+            voice.engine = try reader.nonEmptyString("engine", default: voice.engine)
+            guard VoiceSettings.supportedEngines.contains(voice.engine) else {
+                throw .invalidValue(
+                    file: name, path: "voice.engine", found: JSONValue.string(voice.engine).summary,
+                    allowed: VoiceSettings.supportedEngines.map { "\"\($0)\"" }.joined(separator: ", "))
+            }
+            voice.id = try reader.nonEmptyString("id", default: voice.id)
+            voice.rate = try reader.integer("rate", in: VoiceSettings.allowedRates, default: voice.rate, unit: "words per minute")
+            voice.pitch = try reader.integer("pitch", in: VoiceSettings.allowedPitches, default: voice.pitch)
+            voice.volume = try reader.integer("volume", in: VoiceSettings.allowedVolumes, default: voice.volume, unit: "percent")
+        }
+
+        var audio = AudioSettings()
+        if let reader = try top.object("audio", allowedKeys: Self.audioKeys) {
+            audio.format = try reader.choice("format", default: audio.format)
+            audio.sampleRate = try reader.integer("sampleRate", oneOf: AudioSettings.allowedSampleRates, default: audio.sampleRate, unit: "Hz")
+        }
+
+        var build = BuildSettings()
+        if let reader = try top.object("build", allowedKeys: Self.buildKeys) {
+            build.saveInterval = try reader.integer("saveInterval", in: BuildSettings.allowedSaveIntervals, default: build.saveInterval, unit: "items")
+            build.jobs = try reader.integer("jobs", in: BuildSettings.allowedJobs, default: build.jobs, unit: "worker processes")
+        }
+
+        var outputDirectory = folder.appendingPathComponent("build").appendingPathComponent(file.deletingPathExtension().lastPathComponent)
+        if let reader = try top.object("output", allowedKeys: Self.outputKeys), let directory = try reader.string("directory") {
+            guard !directory.isEmpty else {
+                throw .invalidValue(file: name, path: "output.directory", found: "an empty string", allowed: "a directory path")
+            }
+            outputDirectory = Self.resolve(directory, against: folder)
+        }
+        if let outputOverride { outputDirectory = outputOverride.standardizedFileURL }
+
+        return Recipe(
+            file: file, contentHash: ContentHash.sha256Hex(data), title: title, language: language, sources: sources,
+            split: split, voice: voice, audio: audio, build: build, outputDirectory: outputDirectory)
+    }
+
+    private func readSources(_ top: RecipeObjectReader, folder: URL) throws(RecipeError) -> [SourceFile] {
+        let name = top.file
+        guard let value = top.value("sources") else {
+            throw .missingKey(file: name, path: "sources", expected: "\"sources\": [\"book.txt\"], a list of text or Markdown files")
+        }
+        guard case .array(let entries) = value else {
+            throw .wrongType(file: name, path: "sources", expected: "an array of file paths", found: value.summary)
+        }
+        if entries.isEmpty {
+            throw .invalidValue(file: name, path: "sources", found: "an empty array", allowed: "at least one source file")
+        }
+        var sources: [SourceFile] = []
+        for (index, entry) in entries.enumerated() {
+            let path = "sources[\(index)]"
+            let relative: String
+            var format: SourceFile.Format?
+            switch entry {
+            case .string(let text):
+                relative = text
+            case .object:
+                let reader = try RecipeObjectReader(entry, file: name, path: path, allowedKeys: Self.sourceKeys)
+                guard let text = try reader.string("path") else {
+                    throw .missingKey(file: name, path: "\(path).path", expected: "\"path\": \"book.txt\"")
+                }
+                relative = text
+                if reader.value("format") != nil {
+                    format = try reader.choice("format", default: SourceFile.Format.text)
+                }
+            default:
+                throw .wrongType(file: name, path: path, expected: "a file path string or an object with \"path\"", found: entry.summary)
+            }
+            guard !relative.isEmpty else {
+                throw .invalidValue(file: name, path: path, found: "an empty string", allowed: "a file path")
+            }
+            let url = Self.resolve(relative, against: folder)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+                throw .missingSource(file: name, path: path, resolved: url.path)
+            }
+            if isDirectory.boolValue {
+                throw .unreadableSource(file: name, path: path, resolved: url.path, reason: "it is a directory; name the files in it")
+            }
+            guard FileManager.default.isReadableFile(atPath: url.path) else {
+                throw .unreadableSource(file: name, path: path, resolved: url.path, reason: "permission denied")
+            }
+            sources.append(SourceFile(url: url, format: format ?? SourceFile.inferredFormat(for: url)))
+        }
+        return sources
+    }
+
+    static func resolve(_ path: String, against folder: URL) -> URL {
+        let expanded = (path as NSString).expandingTildeInPath
+        if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
+        return folder.appendingPathComponent(expanded).standardizedFileURL
+    }
+}

@@ -1,0 +1,89 @@
+/// Reads one JSON object of a recipe against its schema: refuses unknown keys (with a
+/// suggestion) and values of the wrong type or range, naming the JSON path of each.
+struct RecipeObjectReader {
+    let file: String
+    let path: String
+    private let members: [String: JSONValue]
+
+    init(_ value: JSONValue, file: String, path: String, allowedKeys: [String]) throws(RecipeError) {
+        guard case .object(let pairs) = value else {
+            throw .wrongType(file: file, path: path, expected: "an object", found: value.summary)
+        }
+        for pair in pairs where !allowedKeys.contains(pair.key) {
+            let suggestion = EditDistance.suggestions(for: pair.key, among: allowedKeys, limit: 1).first
+            throw .unknownKey(file: file, path: path, key: pair.key, suggestion: suggestion, allowed: allowedKeys)
+        }
+        self.file = file
+        self.path = path
+        self.members = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func fieldPath(_ key: String) -> String { RecipeError.join(path, key) }
+
+    func value(_ key: String) -> JSONValue? {
+        guard let value = members[key], value != .null else { return nil }
+        return value
+    }
+
+    func object(_ key: String, allowedKeys: [String]) throws(RecipeError) -> RecipeObjectReader? {
+        guard let value = value(key) else { return nil }
+        return try RecipeObjectReader(value, file: file, path: fieldPath(key), allowedKeys: allowedKeys)
+    }
+
+    func string(_ key: String) throws(RecipeError) -> String? {
+        guard let value = value(key) else { return nil }
+        guard case .string(let text) = value else {
+            throw .wrongType(file: file, path: fieldPath(key), expected: "a string", found: value.summary)
+        }
+        return text
+    }
+
+    func nonEmptyString(_ key: String, default fallback: String) throws(RecipeError) -> String {
+        guard let text = try string(key) else { return fallback }
+        if text.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw .invalidValue(file: file, path: fieldPath(key), found: "an empty string", allowed: "a non-empty string")
+        }
+        return text
+    }
+
+    func integer(_ key: String, in range: ClosedRange<Int>, default fallback: Int, unit: String = "") throws(RecipeError) -> Int {
+        guard let value = value(key) else { return fallback }
+        let expected = "an integer from \(range.lowerBound) to \(range.upperBound)\(unit.isEmpty ? "" : " " + unit)"
+        guard case .number(let number) = value else {
+            throw .wrongType(file: file, path: fieldPath(key), expected: expected, found: value.summary)
+        }
+        guard number == number.rounded(), let integer = Int(exactly: number) else {
+            throw .wrongType(file: file, path: fieldPath(key), expected: expected, found: value.summary)
+        }
+        guard range.contains(integer) else {
+            throw .invalidValue(file: file, path: fieldPath(key), found: value.summary, allowed: expected)
+        }
+        return integer
+    }
+
+    func integer(_ key: String, oneOf allowed: [Int], default fallback: Int, unit: String = "") throws(RecipeError) -> Int {
+        guard let value = value(key) else { return fallback }
+        let list = allowed.map(String.init).joined(separator: ", ") + (unit.isEmpty ? "" : " " + unit)
+        guard case .number(let number) = value, let integer = Int(exactly: number) else {
+            throw .wrongType(file: file, path: fieldPath(key), expected: "one of \(list)", found: value.summary)
+        }
+        guard allowed.contains(integer) else {
+            throw .invalidValue(file: file, path: fieldPath(key), found: value.summary, allowed: list)
+        }
+        return integer
+    }
+
+    func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, default fallback: Choice) throws(RecipeError) -> Choice
+    where Choice.RawValue == String {
+        guard let text = try string(key) else { return fallback }
+        let names = Choice.allCases.map(\.rawValue)
+        guard let choice = Choice(rawValue: text) ?? Choice(rawValue: text.lowercased()) else {
+            var allowed = names.map { "\"\($0)\"" }.joined(separator: ", ")
+            if let suggestion = EditDistance.suggestions(for: text, among: names, limit: 1).first {
+                allowed += " (did you mean \"\(suggestion)\"?)"
+            }
+            throw .invalidValue(file: file, path: fieldPath(key), found: JSONValue.string(text).summary, allowed: allowed)
+        }
+        return choice
+    }
+}

@@ -1,0 +1,33 @@
+/// The voice that speaks every item.
+public struct VoiceSettings: Sendable, Equatable, Codable {
+    public static let supportedEngines = ["espeak-ng"]
+    public static let allowedRates = 80...450
+    public static let allowedPitches = 0...99
+    public static let allowedVolumes = 0...200
+
+    /// The synthesis engine; only `espeak-ng` for now.
+    public var engine: String
+    /// The engine's voice name, e.g. `en-us` or `en-us+klatt` (language plus optional variant).
+    public var id: String
+    /// Speaking rate in words per minute.
+    public var rate: Int
+    /// Base pitch, 0–99 (espeak-ng's scale; 50 is the voice's normal pitch).
+    public var pitch: Int
+    /// Volume in percent of normal, 0–200.
+    public var volume: Int
+
+    public init(engine: String = "espeak-ng", id: String = "en-us", rate: Int = 175, pitch: Int = 50, volume: Int = 100) {
+        self.engine = engine
+        self.id = id
+        self.rate = rate
+        self.pitch = pitch
+        self.volume = volume
+    }
+}
+
+extension VoiceSettings {
+    /// A portable description of the voice, recorded with each item: `espeak-ng:en-us?rate=175&pitch=50&volume=100`.
+    public var uri: String {
+        "\(engine):\(id)?rate=\(rate)&pitch=\(pitch)&volume=\(volume)"
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Why synthesis or encoding of an item failed.
+public enum SpeechError: LocalizedError, Sendable, Equatable {
+    case engineUnavailable(String)
+    case unknownVoice(String)
+    case synthesisFailed(item: String, reason: String)
+    case noAudio(item: String)
+    case encodingFailed(path: String, reason: String)
+    case workerCrashed(item: String, detail: String)
+    case workerUnavailable(String)
+    case injectedFault(item: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .engineUnavailable(reason):
+            return "espeak-ng could not start: \(reason). Install it with `apt-get install libespeak-ng-dev espeak-ng-data`."
+        case let .unknownVoice(voice):
+            return "espeak-ng has no voice \"\(voice)\"; run `espeak-ng --voices` to list them."
+        case let .synthesisFailed(item, reason):
+            return "item \(item): espeak-ng failed to synthesize it: \(reason)."
+        case let .noAudio(item):
+            return "item \(item): espeak-ng produced no audio for its text."
+        case let .encodingFailed(path, reason):
+            return "\(path): encoding the audio failed: \(reason). Check free disk space and the audio format in the recipe."
+        case let .workerCrashed(item, detail):
+            return "item \(item): the synthesis worker process died while speaking it (\(detail)). Rerun to retry; if it fails again, the item's text is the likely trigger."
+        case let .workerUnavailable(reason):
+            return "could not start a synthesis worker process: \(reason)."
+        case let .injectedFault(item):
+            return "item \(item): failed by the FORGE_FAULT_SPEAK fault-injection setting (used by tests)."
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Crypto
+import Foundation
+
+/// SHA-256 digests as lowercase hex, the currency of the content-addressed store.
+public enum ContentHash {
+    public static func sha256Hex(_ data: Data) -> String {
+        hex(SHA256.hash(data: data))
+    }
+
+    public static func sha256Hex(_ text: String) -> String {
+        hex(SHA256.hash(data: Data(text.utf8)))
+    }
+
+    /// Hashes a file in bounded memory.
+    public static func sha256Hex(fileAt url: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(data: chunk)
+        }
+        return hex(hasher.finalize())
+    }
+
+    static func hex<Digest: Sequence>(_ digest: Digest) -> String where Digest.Element == UInt8 {
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        for byte in digest {
+            bytes.append(digits[Int(byte >> 4)])
+            bytes.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,276 @@
+import Foundation
+import GRDB
+
+/// `manifest.sqlite`: the SQLite description of an output directory (WAL mode, versioned schema).
+///
+/// Only the orchestrating forge process writes it; worker processes write objects only.
+/// Its tables are documented for apps in `docs/manifest.md`.
+public final class Manifest: Sendable {
+    public static let fileName = "manifest.sqlite"
+
+    public let url: URL
+    let database: DatabaseQueue
+
+    /// Opens (creating and migrating if needed) the manifest in `directory`.
+    public init(directory: URL, create: Bool = true) throws(StoreError) {
+        url = directory.appendingPathComponent(Self.fileName)
+        if !create && !FileManager.default.fileExists(atPath: url.path) {
+            throw .notAnOutputDirectory(path: directory.path)
+        }
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(10)
+        configuration.readonly = !create
+        configuration.prepareDatabase { db in
+            // WAL with synchronous=NORMAL is durable across process crashes; objects are fsynced separately.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            database = try DatabaseQueue(path: url.path, configuration: configuration)
+            let migrator = ManifestSchema.migrator
+            let known = Set(migrator.migrations)
+            let applied = try database.read { db in try migrator.appliedIdentifiers(db) }
+            if let unknown = applied.subtracting(known).sorted().last {
+                throw StoreError.manifestTooNew(path: url.path, found: unknown)
+            }
+            if create { try migrator.migrate(database) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .manifestUnreadable(path: url.path, reason: Self.describe(error))
+        }
+    }
+
+    static func describe(_ error: Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        return (error as NSError).localizedDescription
+    }
+
+    func write<T>(_ updates: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try database.write(updates)
+        } catch {
+            throw .writeFailed(path: url.path, reason: Self.describe(error))
+        }
+    }
+
+    func read<T>(_ value: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try database.read(value)
+        } catch {
+            throw .manifestUnreadable(path: url.path, reason: Self.describe(error))
+        }
+    }
+
+    // MARK: Builds
+
+    public func beginBuild(_ record: BuildRecord) throws(StoreError) -> Int64 {
+        try write { db in
+            // A build row still 'running' belongs to a process that was killed.
+            try db.execute(sql: "UPDATE builds SET outcome = 'cancelled', ended_at = started_at WHERE outcome = 'running'")
+            var record = record
+            try record.insert(db)
+            return record.id ?? db.lastInsertedRowID
+        }
+    }
+
+    public func finishBuild(
+        _ id: Int64, outcome: BuildRecord.Outcome, endedAt: String,
+        total: Int, synthesized: Int, reused: Int, failed: Int
+    ) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    UPDATE builds SET outcome = ?, ended_at = ?, items_total = ?, items_synthesized = ?,
+                    items_reused = ?, items_failed = ? WHERE id = ?
+                    """,
+                arguments: [outcome.rawValue, endedAt, total, synthesized, reused, failed, id])
+        }
+    }
+
+    public func lastBuild() throws(StoreError) -> BuildRecord? {
+        try read { db in try BuildRecord.order(Column("id").desc).fetchOne(db) }
+    }
+
+    // MARK: Split
+
+    /// Makes the manifest's chapters, items and words match a split. Items whose id is kept
+    /// keep their status and objects; removed items are deleted (their objects stay in the
+    /// store for reuse). Returns how many item rows were added, changed or removed.
+    @discardableResult
+    public func synchronize(with split: SplitResult) throws(StoreError) -> Int {
+        try write { db in
+            let existing = try ItemRecord.fetchAll(db)
+            let byID = Dictionary(existing.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let chapterRows = try Row.fetchAll(db, sql: "SELECT ordinal, title, source_path FROM chapters ORDER BY ordinal")
+            let chaptersMatch = chapterRows.count == split.chapters.count && zip(chapterRows, split.chapters).allSatisfy {
+                ($0["ordinal"] as Int) == $1.ordinal && ($0["title"] as String) == $1.title && ($0["source_path"] as String) == $1.sourcePath
+            }
+            if !chaptersMatch {
+                try db.execute(sql: "DELETE FROM chapters")
+                for chapter in split.chapters {
+                    try db.execute(
+                        sql: "INSERT INTO chapters (ordinal, title, source_path) VALUES (?, ?, ?)",
+                        arguments: [chapter.ordinal, chapter.title, chapter.sourcePath])
+                }
+            }
+            var changes = 0
+            let keep = Set(split.items.map(\.id))
+            for record in existing where !keep.contains(record.id) {
+                try record.delete(db)
+                changes += 1
+            }
+            let insertWord = try db.makeStatement(
+                sql: "INSERT INTO words (item_id, idx, text, char_start, char_end) VALUES (?, ?, ?, ?, ?)")
+            for item in split.items {
+                if let record = byID[item.id] {
+                    guard !record.hasSamePlacement(as: item) else { continue }
+                    try db.execute(
+                        sql: """
+                            UPDATE items SET chapter = ?, ordinal = ?, kind = ?, source_path = ?, source_start = ?, source_end = ?
+                            WHERE id = ?
+                            """,
+                        arguments: [item.chapter, item.ordinal, item.kind.rawValue, item.sourcePath, item.sourceStart, item.sourceEnd, item.id])
+                } else {
+                    try ItemRecord(item: item).insert(db)
+                    for word in item.words {
+                        try insertWord.execute(arguments: [item.id, word.index, word.text, word.start, word.end])
+                    }
+                }
+                changes += 1
+            }
+            return changes
+        }
+    }
+
+    // MARK: Items and objects
+
+    public func items() throws(StoreError) -> [ItemRecord] {
+        try read { db in try ItemRecord.order(Column("ordinal")).fetchAll(db) }
+    }
+
+    public func words(of itemID: String) throws(StoreError) -> [WordToken] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT idx, text, char_start, char_end FROM words WHERE item_id = ? ORDER BY idx", arguments: [itemID])
+                .map { WordToken(index: $0["idx"], text: $0["text"], start: $0["char_start"], end: $0["char_end"]) }
+        }
+    }
+
+    public func timings(of itemID: String) throws(StoreError) -> [WordTiming?] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT start_ms, end_ms FROM words WHERE item_id = ? ORDER BY idx", arguments: [itemID])
+                .map { row in
+                    guard let start: Int = row["start_ms"], let end: Int = row["end_ms"] else { return nil }
+                    return WordTiming(startMs: start, endMs: end)
+                }
+        }
+    }
+
+    /// The recorded objects with the given keys.
+    public func objects(withKeys keys: [String]) throws(StoreError) -> [String: StoredObject] {
+        guard !keys.isEmpty else { return [:] }
+        return try read { db in
+            var found: [String: StoredObject] = [:]
+            for chunk in stride(from: 0, to: keys.count, by: 500).map({ Array(keys[$0..<min($0 + 500, keys.count)]) }) {
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT * FROM objects WHERE key IN (\(marks))", arguments: StatementArguments(chunk))
+                for row in rows {
+                    let object = StoredObject(
+                        key: row["key"], path: row["path"], role: StoredObject.Role(rawValue: row["role"]) ?? .audio,
+                        bytes: row["bytes"], sha256: row["sha256"], mimeType: row["mime_type"],
+                        durationMs: row["duration_ms"], sampleRate: row["sample_rate"])
+                    found[object.key] = object
+                }
+            }
+            return found
+        }
+    }
+
+    /// Commits a batch of item updates in one transaction.
+    public func apply(_ updates: [ItemUpdate], build: Int64) throws(StoreError) {
+        guard !updates.isEmpty else { return }
+        try write { db in
+            let insertObject = try db.makeStatement(
+                sql: """
+                    INSERT OR IGNORE INTO objects (key, path, role, bytes, sha256, mime_type, duration_ms, sample_rate, created_build)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+            let setTiming = try db.makeStatement(sql: "UPDATE words SET start_ms = ?, end_ms = ? WHERE item_id = ? AND idx = ?")
+            for update in updates {
+                switch update {
+                case let .spoken(itemID, audio, events, voice):
+                    for object in [audio, events] {
+                        try insertObject.execute(arguments: [
+                            object.key, object.path, object.role.rawValue, object.bytes, object.sha256, object.mimeType,
+                            object.durationMs, object.sampleRate, build,
+                        ])
+                    }
+                    try db.execute(
+                        sql: """
+                            UPDATE items SET status = 'spoken', error = NULL, audio_key = ?, events_key = ?, alignment_key = NULL,
+                            duration_ms = ?, voice = ?, built_by = ? WHERE id = ?
+                            """,
+                        arguments: [audio.key, events.key, audio.durationMs, voice, build, itemID])
+                    try db.execute(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL WHERE item_id = ?", arguments: [itemID])
+                case let .aligned(itemID, alignmentKey, timings):
+                    for (index, timing) in timings.enumerated() {
+                        try setTiming.execute(arguments: [timing.startMs, timing.endMs, itemID, index])
+                    }
+                    try db.execute(
+                        sql: "UPDATE items SET status = 'done', error = NULL, alignment_key = ? WHERE id = ?",
+                        arguments: [alignmentKey, itemID])
+                case let .failed(itemID, error):
+                    try db.execute(
+                        sql: "UPDATE items SET status = 'failed', error = ?, built_by = ? WHERE id = ?",
+                        arguments: [error, build, itemID])
+                }
+            }
+        }
+    }
+
+    /// Marks items pending again (their audio is out of date), keeping their words.
+    public func markPending(_ itemIDs: [String]) throws(StoreError) {
+        guard !itemIDs.isEmpty else { return }
+        try write { db in
+            for id in itemIDs {
+                try db.execute(
+                    sql: """
+                        UPDATE items SET status = 'pending', audio_key = NULL, events_key = NULL, alignment_key = NULL,
+                        duration_ms = NULL WHERE id = ?
+                        """,
+                    arguments: [id])
+                try db.execute(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL WHERE item_id = ?", arguments: [id])
+            }
+        }
+    }
+
+    /// Runs `PRAGMA integrity_check`; "ok" when the database is sound.
+    public func integrityCheck() throws(StoreError) -> String {
+        try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
+    }
+
+    /// Counts for `forge status`.
+    public func statusCounts() throws(StoreError) -> ManifestCounts {
+        try read { db in
+            var counts = ManifestCounts()
+            for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) AS n, COALESCE(SUM(duration_ms), 0) AS ms FROM items GROUP BY status") {
+                let count: Int = row["n"]
+                switch ItemStatus(rawValue: row["status"]) {
+                case .done?: counts.done = count; counts.audioMs += row["ms"] as Int
+                case .spoken?: counts.spoken = count; counts.audioMs += row["ms"] as Int
+                case .failed?: counts.failed = count
+                case .pending?, nil: counts.pending += count
+                }
+            }
+            counts.chapters = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chapters") ?? 0
+            counts.words = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM words") ?? 0
+            counts.objects = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM objects") ?? 0
+            counts.objectBytes = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(bytes), 0) FROM objects") ?? 0
+            counts.failures = try Row.fetchAll(
+                db, sql: "SELECT id, error FROM items WHERE status = 'failed' ORDER BY ordinal LIMIT 20"
+            ).map { (id: $0["id"], error: $0["error"] ?? "") }
+            return counts
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import GRDB
+
+/// The manifest's versioned schema. Each migration is applied once, in order, and recorded in
+/// GRDB's `grdb_migrations` table; `docs/manifest.md` documents the resulting tables.
+enum ManifestSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE builds (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    recipe_path TEXT NOT NULL,
+                    recipe_hash TEXT NOT NULL,
+                    tool_version TEXT NOT NULL,
+                    engine TEXT NOT NULL,
+                    engine_version TEXT NOT NULL,
+                    command_line TEXT NOT NULL,
+                    stages TEXT NOT NULL,
+                    started_at TEXT NOT NULL,
+                    ended_at TEXT,
+                    outcome TEXT NOT NULL CHECK (outcome IN ('running', 'succeeded', 'failed', 'cancelled')),
+                    items_total INTEGER NOT NULL DEFAULT 0,
+                    items_synthesized INTEGER NOT NULL DEFAULT 0,
+                    items_reused INTEGER NOT NULL DEFAULT 0,
+                    items_failed INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE chapters (
+                    ordinal INTEGER PRIMARY KEY,
+                    title TEXT NOT NULL,
+                    source_path TEXT NOT NULL
+                );
+                CREATE TABLE objects (
+                    key TEXT PRIMARY KEY,
+                    path TEXT NOT NULL UNIQUE,
+                    role TEXT NOT NULL CHECK (role IN ('audio', 'events')),
+                    bytes INTEGER NOT NULL,
+                    sha256 TEXT NOT NULL,
+                    mime_type TEXT NOT NULL,
+                    duration_ms INTEGER,
+                    sample_rate INTEGER,
+                    created_build INTEGER REFERENCES builds(id)
+                );
+                CREATE TABLE items (
+                    id TEXT PRIMARY KEY,
+                    chapter INTEGER NOT NULL,
+                    ordinal INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    source_path TEXT NOT NULL,
+                    source_start INTEGER NOT NULL,
+                    source_end INTEGER NOT NULL,
+                    status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'spoken', 'done', 'failed')),
+                    error TEXT,
+                    audio_key TEXT REFERENCES objects(key),
+                    events_key TEXT REFERENCES objects(key),
+                    alignment_key TEXT,
+                    duration_ms INTEGER,
+                    voice TEXT,
+                    built_by INTEGER REFERENCES builds(id)
+                );
+                CREATE INDEX items_by_ordinal ON items(ordinal);
+                CREATE INDEX items_by_status ON items(status);
+                CREATE TABLE words (
+                    item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                    idx INTEGER NOT NULL,
+                    text TEXT NOT NULL,
+                    char_start INTEGER NOT NULL,
+                    char_end INTEGER NOT NULL,
+                    start_ms INTEGER,
+                    end_ms INTEGER,
+                    PRIMARY KEY (item_id, idx)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+}

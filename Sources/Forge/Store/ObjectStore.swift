@@ -1,0 +1,129 @@
+import Foundation
+
+/// The content-addressed object store under an output directory.
+///
+/// Objects live at `objects/<first 2 hex of key>/<rest of key>.<ext>`. Each is written to a
+/// temporary file in `objects/tmp/`, fsynced, then hard-linked into place (which never replaces
+/// an existing object) and the directory fsynced; after that it never changes.
+public struct ObjectStore: Sendable {
+    public let root: URL
+
+    public init(root: URL) {
+        self.root = root
+    }
+
+    public var objectsDirectory: URL { root.appendingPathComponent("objects", isDirectory: true) }
+    public var temporaryDirectory: URL { objectsDirectory.appendingPathComponent("tmp", isDirectory: true) }
+
+    public static func relativePath(key: String, fileExtension: String) -> String {
+        "objects/\(key.prefix(2))/\(key.dropFirst(2)).\(fileExtension)"
+    }
+
+    public func url(forRelativePath path: String) -> URL {
+        root.appendingPathComponent(path)
+    }
+
+    /// Whether an object file exists at its place, as a regular file (a symlink does not count).
+    public func contains(relativePath path: String) -> Bool {
+        var status = stat()
+        return lstat(url(forRelativePath: path).path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Creates the store's directories.
+    public func prepare() throws(StoreError) {
+        do {
+            try FileManager.default.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw .cannotCreate(path: temporaryDirectory.path, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    /// Removes temporary files left by an interrupted build; returns how many.
+    @discardableResult
+    public func removeTemporaryFiles() -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporaryDirectory.path)) ?? []
+        var removed = 0
+        for name in names where (try? FileManager.default.removeItem(at: temporaryDirectory.appendingPathComponent(name))) != nil {
+            removed += 1
+        }
+        return removed
+    }
+
+    /// Stores an object whose bytes `write` produces into a new file descriptor (which it must
+    /// fsync). If the object already exists, the new bytes are discarded and the existing object kept.
+    public func store(
+        key: String, fileExtension: String, role: StoredObject.Role, mimeType: String,
+        durationMs: Int? = nil, sampleRate: Int? = nil,
+        write: (_ descriptor: Int32, _ path: String) throws -> Void
+    ) throws -> StoredObject {
+        let relative = Self.relativePath(key: key, fileExtension: fileExtension)
+        let final = url(forRelativePath: relative)
+        let temporary = temporaryDirectory.appendingPathComponent("\(key).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw StoreError.writeFailed(path: temporary.path, reason: String(cString: strerror(errno)))
+        }
+        defer { unlink(temporary.path) }
+        do {
+            try write(descriptor, temporary.path)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        close(descriptor)
+        let directory = final.deletingLastPathComponent()
+        if mkdir(directory.path, 0o755) != 0 && errno != EEXIST {
+            throw StoreError.writeFailed(path: directory.path, reason: String(cString: strerror(errno)))
+        }
+        if link(temporary.path, final.path) != 0 {
+            guard errno == EEXIST else {
+                throw StoreError.writeFailed(path: final.path, reason: String(cString: strerror(errno)))
+            }
+        } else {
+            Self.syncDirectory(directory.path)
+        }
+        return try describe(key: key, relativePath: relative, role: role, mimeType: mimeType, durationMs: durationMs, sampleRate: sampleRate)
+    }
+
+    /// Stores `data` as an object.
+    public func store(key: String, fileExtension: String, role: StoredObject.Role, mimeType: String, data: Data) throws -> StoredObject {
+        try store(key: key, fileExtension: fileExtension, role: role, mimeType: mimeType) { descriptor, path in
+            try data.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw StoreError.writeFailed(path: path, reason: String(cString: strerror(errno)))
+                    }
+                    offset += written
+                }
+            }
+            guard fsync(descriptor) == 0 else {
+                throw StoreError.writeFailed(path: path, reason: "fsync: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Reads an existing object's size and hash from disk.
+    public func describe(
+        key: String, relativePath: String, role: StoredObject.Role, mimeType: String, durationMs: Int?, sampleRate: Int?
+    ) throws -> StoredObject {
+        let url = url(forRelativePath: relativePath)
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        return StoredObject(
+            key: key, path: relativePath, role: role, bytes: (attributes[.size] as? Int) ?? 0,
+            sha256: try ContentHash.sha256Hex(fileAt: url), mimeType: mimeType, durationMs: durationMs, sampleRate: sampleRate)
+    }
+
+    public func read(relativePath: String) throws -> Data {
+        try Data(contentsOf: url(forRelativePath: relativePath))
+    }
+
+    static func syncDirectory(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Problems with the output directory, its objects or its manifest.
+public enum StoreError: LocalizedError, Sendable, Equatable {
+    case cannotCreate(path: String, reason: String)
+    case notWritable(path: String)
+    case writeFailed(path: String, reason: String)
+    case busy(path: String, holder: String)
+    case manifestUnreadable(path: String, reason: String)
+    case manifestTooNew(path: String, found: String)
+    case notAnOutputDirectory(path: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .cannotCreate(path, reason):
+            return "\(path): cannot create the output directory: \(reason). Choose another with --output or output.directory."
+        case let .notWritable(path):
+            return "\(path): the output directory is not writable. Fix its permissions or choose another with --output."
+        case let .writeFailed(path, reason):
+            return "\(path): writing failed: \(reason). Nothing partial was kept; free space or fix permissions, then rerun."
+        case let .busy(path, holder):
+            return "\(path): another forge (\(holder)) is building into this output directory. Wait for it to finish, or stop it first."
+        case let .manifestUnreadable(path, reason):
+            return "\(path): the manifest cannot be read (\(reason)). Objects are intact: move the file aside (mv manifest.sqlite manifest.sqlite.bad) and rerun the build; it rebuilds the manifest from the store without re-synthesizing."
+        case let .manifestTooNew(path, found):
+            return "\(path): the manifest was written by a newer forge (schema \(found)). Upgrade forge to read it."
+        case let .notAnOutputDirectory(path):
+            return "\(path): not a forge output directory (no manifest.sqlite). Run `forge build <recipe>` first, or name the directory a build wrote."
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// An immutable file in the content-addressed store, as recorded in the manifest's `objects` table.
+public struct StoredObject: Sendable, Equatable, Codable {
+    /// What an object holds.
+    public enum Role: String, Sendable, Codable {
+        case audio
+        case events
+    }
+
+    public var key: String
+    /// Path relative to the output directory: `objects/<2 hex>/<62 hex>.<ext>`.
+    public var path: String
+    public var role: Role
+    public var bytes: Int
+    /// SHA-256 of the file's bytes (the key is of its inputs).
+    public var sha256: String
+    public var mimeType: String
+    public var durationMs: Int?
+    public var sampleRate: Int?
+
+    public init(
+        key: String, path: String, role: Role, bytes: Int, sha256: String, mimeType: String,
+        durationMs: Int? = nil, sampleRate: Int? = nil
+    ) {
+        self.key = key
+        self.path = path
+        self.role = role
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.mimeType = mimeType
+        self.durationMs = durationMs
+        self.sampleRate = sampleRate
+    }
+}

@@ -1,0 +1,69 @@
+/// Finds sentence boundaries, treating abbreviations ("Mr.", "e.g.") and initials ("J. Smith")
+/// as part of a sentence rather than its end.
+public enum SentenceSegmenter {
+    /// Lowercased abbreviations (without their final period) that do not end a sentence.
+    static let abbreviations: Set<String> = [
+        "mr", "mrs", "ms", "messrs", "mme", "mlle", "dr", "st", "jr", "sr", "prof", "rev", "hon", "gen", "col",
+        "capt", "lt", "sgt", "maj", "gov", "sen", "rep", "esq", "no", "nos", "vs", "etc", "e.g", "i.e", "cf", "viz",
+        "fig", "vol", "vols", "ch", "chap", "p", "pp", "ed", "eds", "approx", "dept", "est", "inc", "ltd", "co",
+        "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mt", "ft", "ave",
+    ]
+
+    static let closers: Set<Unicode.Scalar> = ["\"", "'", "\u{201D}", "\u{2019}", ")", "]", "}", "\u{00BB}"]
+    static let terminators: Set<Unicode.Scalar> = [".", "!", "?", "\u{2026}", "\u{3002}", "\u{FF01}", "\u{FF1F}"]
+
+    /// Sentence ranges within `range` of `scalars`, trimmed of surrounding white space.
+    public static func sentences(in scalars: [Unicode.Scalar], range: Range<Int>? = nil) -> [Range<Int>] {
+        let range = range ?? 0..<scalars.count
+        var sentences: [Range<Int>] = []
+        var start = range.lowerBound
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let scalar = scalars[index]
+            guard terminators.contains(scalar) else {
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < range.upperBound, terminators.contains(scalars[end]) { end += 1 }
+            while end < range.upperBound, closers.contains(scalars[end]) { end += 1 }
+            let isFullWidth = scalar.value >= 0x3000
+            if isFullWidth || isBoundary(scalars, terminator: index, after: end, limit: range.upperBound) {
+                if let trimmed = trim(scalars, start..<end) { sentences.append(trimmed) }
+                start = end
+            }
+            index = end
+        }
+        if let trimmed = trim(scalars, start..<range.upperBound) { sentences.append(trimmed) }
+        return sentences
+    }
+
+    private static func isBoundary(_ scalars: [Unicode.Scalar], terminator: Int, after end: Int, limit: Int) -> Bool {
+        guard end < limit else { return true }
+        guard scalars[end].properties.isWhitespace else { return false }
+        var next = end
+        while next < limit, scalars[next].properties.isWhitespace { next += 1 }
+        guard next < limit else { return true }
+        let following = scalars[next]
+        if following.properties.isLowercase { return false }
+        if scalars[terminator] == "." {
+            // The word before the period: an abbreviation or a lone initial does not end the sentence.
+            var wordStart = terminator
+            while wordStart > 0, scalars[wordStart - 1].properties.isAlphabetic || scalars[wordStart - 1] == "." {
+                wordStart -= 1
+            }
+            let word = String(String.UnicodeScalarView(scalars[wordStart..<terminator])).lowercased()
+            if abbreviations.contains(word) { return false }
+            if word.unicodeScalars.count == 1, scalars[wordStart].properties.isUppercase { return false }
+        }
+        return true
+    }
+
+    static func trim(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> Range<Int>? {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper, scalars[lower].properties.isWhitespace { lower += 1 }
+        while upper > lower, scalars[upper - 1].properties.isWhitespace { upper -= 1 }
+        return lower < upper ? lower..<upper : nil
+    }
+}

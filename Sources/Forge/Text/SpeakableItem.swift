@@ -1,0 +1,31 @@
+/// The unit of synthesis: a heading or (part of) a paragraph, with its words.
+public struct SpeakableItem: Sendable, Equatable {
+    /// Stable id derived from the item's kind and text, so editing one paragraph changes no other id.
+    public var id: String
+    public var kind: ItemKind
+    /// Ordinal of the chapter the item belongs to.
+    public var chapter: Int
+    /// 1-based position in reading order across the whole book.
+    public var ordinal: Int
+    public var text: String
+    public var sourcePath: String
+    /// Unicode scalar offsets of the item in its source file, end exclusive.
+    public var sourceStart: Int
+    public var sourceEnd: Int
+    public var words: [WordToken]
+
+    public init(
+        id: String, kind: ItemKind, chapter: Int, ordinal: Int, text: String,
+        sourcePath: String, sourceStart: Int, sourceEnd: Int, words: [WordToken]
+    ) {
+        self.id = id
+        self.kind = kind
+        self.chapter = chapter
+        self.ordinal = ordinal
+        self.text = text
+        self.sourcePath = sourcePath
+        self.sourceStart = sourceStart
+        self.sourceEnd = sourceEnd
+        self.words = words
+    }
+}

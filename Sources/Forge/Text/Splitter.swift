@@ -1,0 +1,284 @@
+/// The chapters and speakable items of a book.
+public struct SplitResult: Sendable, Equatable {
+    public var chapters: [Chapter]
+    public var items: [SpeakableItem]
+
+    public var wordCount: Int { items.reduce(0) { $0 + $1.words.count } }
+}
+
+/// Cuts source documents into chapters and speakable items.
+///
+/// Chapters start at "Chapter N" lines in plain text and at level-1 and level-2 headings in
+/// Markdown. Paragraphs are separated by blank lines; hard-wrapped lines are joined. A paragraph
+/// longer than `maxCharacters` is cut at sentence boundaries, then at clause punctuation, then
+/// between words, never inside one.
+public struct Splitter: Sendable {
+    public var settings: SplitSettings
+
+    public init(settings: SplitSettings) {
+        self.settings = settings
+    }
+
+    /// Splits documents given as (path, format, text), in reading order.
+    public func split(_ documents: [(path: String, format: SourceFile.Format, text: String)]) -> SplitResult {
+        var builder = Builder(settings: settings)
+        for document in documents {
+            builder.add(document.text, path: document.path, format: document.format)
+        }
+        return builder.finish()
+    }
+
+    private struct Block {
+        enum Role {
+            case paragraph
+            case chapterHeading(title: String)
+            case sectionHeading(title: String)
+        }
+        var role: Role
+        var lines: [Range<Int>]
+    }
+
+    private struct Builder {
+        let settings: SplitSettings
+        var chapters: [Chapter] = []
+        var items: [SpeakableItem] = []
+        var idCounts: [String: Int] = [:]
+
+        init(settings: SplitSettings) {
+            self.settings = settings
+        }
+
+        mutating func add(_ text: String, path: String, format: SourceFile.Format) {
+            let scalars = Array(text.unicodeScalars)
+            var startedChapterInSource = false
+            for block in blocks(scalars, format: format) {
+                switch block.role {
+                case .chapterHeading(let title):
+                    chapters.append(Chapter(ordinal: chapters.count + 1, title: title, sourcePath: path))
+                    startedChapterInSource = true
+                    emitHeading(title, block: block, path: path)
+                case .sectionHeading(let title):
+                    if !startedChapterInSource { startChapter(untitledFrom: path); startedChapterInSource = true }
+                    emitHeading(title, block: block, path: path)
+                case .paragraph:
+                    if !startedChapterInSource { startChapter(untitledFrom: path); startedChapterInSource = true }
+                    emitParagraph(scalars, block: block, path: path, format: format)
+                }
+            }
+        }
+
+        mutating func startChapter(untitledFrom path: String) {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let stem = name.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
+            chapters.append(Chapter(ordinal: chapters.count + 1, title: stem.isEmpty ? name : stem, sourcePath: path))
+        }
+
+        func finish() -> SplitResult {
+            // Chapters that ended up with no items (a heading-only source) are kept: they carry their heading item.
+            SplitResult(chapters: chapters, items: items)
+        }
+
+        // MARK: Blocks
+
+        func blocks(_ scalars: [Unicode.Scalar], format: SourceFile.Format) -> [Block] {
+            var blocks: [Block] = []
+            var current: [Range<Int>] = []
+            var inFence = false
+            func flush() {
+                if !current.isEmpty { blocks.append(Block(role: .paragraph, lines: current)) }
+                current = []
+            }
+            for line in lines(scalars) {
+                let trimmed = SentenceSegmenter.trim(scalars, line)
+                if format == .markdown, let trimmed, startsWithFence(scalars, trimmed) {
+                    flush()
+                    inFence.toggle()
+                    continue
+                }
+                if inFence { continue }
+                guard let trimmed else {
+                    flush()
+                    continue
+                }
+                if format == .markdown, let (level, title) = markdownHeading(scalars, trimmed) {
+                    flush()
+                    blocks.append(Block(role: level <= 2 ? .chapterHeading(title: title) : .sectionHeading(title: title), lines: [trimmed]))
+                    continue
+                }
+                current.append(trimmed)
+            }
+            flush()
+            if format == .text {
+                // A one-line paragraph such as "Chapter 12" or "CHAPTER XII." starts a chapter.
+                for index in blocks.indices where blocks[index].lines.count == 1 {
+                    let text = String(String.UnicodeScalarView(scalars[blocks[index].lines[0]]))
+                    if Self.isChapterLine(text) { blocks[index].role = .chapterHeading(title: text) }
+                }
+            }
+            return blocks
+        }
+
+        func lines(_ scalars: [Unicode.Scalar]) -> [Range<Int>] {
+            var result: [Range<Int>] = []
+            var start = 0
+            for (index, scalar) in scalars.enumerated() where scalar == "\n" || scalar == "\u{2029}" {
+                result.append(start..<index)
+                start = index + 1
+            }
+            if start < scalars.count { result.append(start..<scalars.count) }
+            return result
+        }
+
+        static func isChapterLine(_ line: String) -> Bool {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard line.count <= 80, words.count >= 2, words[0].lowercased() == "chapter" else { return false }
+            let number = words[1].trimmingCharacters(in: .punctuationCharacters).lowercased()
+            if !number.isEmpty, number.allSatisfy(\.isNumber) { return true }
+            if !number.isEmpty, number.allSatisfy({ "ivxlcdm".contains($0) }) { return true }
+            let numberWords: Set<String> = [
+                "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+                "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+                "first", "second", "third", "last", "the",
+            ]
+            return numberWords.contains(number)
+        }
+
+        func startsWithFence(_ scalars: [Unicode.Scalar], _ line: Range<Int>) -> Bool {
+            guard line.count >= 3 else { return false }
+            let head = scalars[line.lowerBound..<line.lowerBound + 3]
+            return head.allSatisfy { $0 == "`" } || head.allSatisfy { $0 == "~" }
+        }
+
+        func markdownHeading(_ scalars: [Unicode.Scalar], _ line: Range<Int>) -> (Int, String)? {
+            var level = 0
+            var index = line.lowerBound
+            while index < line.upperBound, scalars[index] == "#" { level += 1; index += 1 }
+            guard (1...6).contains(level), index < line.upperBound, scalars[index] == " " || scalars[index] == "\t" else { return nil }
+            var title = String(String.UnicodeScalarView(scalars[index..<line.upperBound]))
+            while title.hasSuffix("#") { title.removeLast() }
+            title = title.trimmingCharacters(in: .whitespaces)
+            return title.isEmpty ? nil : (level, title)
+        }
+
+        // MARK: Items
+
+        mutating func emitHeading(_ title: String, block: Block, path: String) {
+            let range = block.lines[0]
+            appendItem(kind: .heading, text: title, path: path, sourceStart: range.lowerBound, sourceEnd: range.upperBound)
+        }
+
+        mutating func emitParagraph(_ scalars: [Unicode.Scalar], block: Block, path: String, format: SourceFile.Format) {
+            // The paragraph's text with white space folded, and for each of its scalars the source offset it came from.
+            var text: [Unicode.Scalar] = []
+            var origin: [Int] = []
+            for line in block.lines {
+                var index = line.lowerBound
+                while index < line.upperBound {
+                    let scalar = scalars[index]
+                    if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control {
+                        if let last = text.last, last != " " {
+                            text.append(" ")
+                            origin.append(index)
+                        }
+                    } else if format == .markdown, Self.isInlineMarkup(scalars, index) {
+                        // emphasis and code markers are not spoken
+                    } else {
+                        text.append(scalar)
+                        origin.append(index)
+                    }
+                    index += 1
+                }
+                if let last = text.last, last != " " {
+                    text.append(" ")
+                    origin.append(line.upperBound)
+                }
+            }
+            for range in cut(text) {
+                let itemText = String(String.UnicodeScalarView(text[range]))
+                guard !Tokenizer.words(in: Array(text[range])).isEmpty else { continue }
+                appendItem(
+                    kind: .paragraph, text: itemText, path: path,
+                    sourceStart: origin[range.lowerBound], sourceEnd: origin[range.upperBound - 1] + 1)
+            }
+        }
+
+        static func isInlineMarkup(_ scalars: [Unicode.Scalar], _ index: Int) -> Bool {
+            let scalar = scalars[index]
+            if scalar == "*" || scalar == "`" { return true }
+            if scalar == "_" {
+                let before = index > 0 ? scalars[index - 1] : " "
+                let after = index + 1 < scalars.count ? scalars[index + 1] : " "
+                return !(Tokenizer.isWordScalar(before) && Tokenizer.isWordScalar(after))
+            }
+            return false
+        }
+
+        mutating func appendItem(kind: ItemKind, text: String, path: String, sourceStart: Int, sourceEnd: Int) {
+            let base = ItemIdentifier.base(kind: kind, text: text)
+            let occurrence = idCounts[base, default: 0] + 1
+            idCounts[base] = occurrence
+            items.append(
+                SpeakableItem(
+                    id: occurrence == 1 ? base : "\(base)-\(occurrence)", kind: kind, chapter: max(chapters.count, 1),
+                    ordinal: items.count + 1, text: text, sourcePath: path, sourceStart: sourceStart, sourceEnd: sourceEnd,
+                    words: Tokenizer.words(in: text)))
+        }
+
+        /// Item ranges of a paragraph: sentences packed up to `maxCharacters` (or one each for
+        /// the sentence unit), with over-long sentences cut at clauses or between words.
+        func cut(_ text: [Unicode.Scalar]) -> [Range<Int>] {
+            let limit = settings.maxCharacters
+            var pieces: [Range<Int>] = []
+            for sentence in SentenceSegmenter.sentences(in: text) {
+                if sentence.count <= limit {
+                    pieces.append(sentence)
+                } else {
+                    pieces.append(contentsOf: cutLong(text, sentence, limit: limit))
+                }
+            }
+            guard settings.unit == .paragraph else { return pieces }
+            var packed: [Range<Int>] = []
+            for piece in pieces {
+                if let last = packed.last, piece.upperBound - last.lowerBound <= limit {
+                    packed[packed.count - 1] = last.lowerBound..<piece.upperBound
+                } else {
+                    packed.append(piece)
+                }
+            }
+            return packed
+        }
+
+        func cutLong(_ text: [Unicode.Scalar], _ range: Range<Int>, limit: Int) -> [Range<Int>] {
+            var result: [Range<Int>] = []
+            var lower = range.lowerBound
+            let clausePunctuation: Set<Unicode.Scalar> = [",", ";", ":", "\u{2014}", "\u{2013}", "\u{3001}"]
+            while range.upperBound - lower > limit {
+                let window = lower + limit
+                var cutAt: Int?
+                // Prefer clause punctuation in the second half of the window, then any space.
+                var index = window
+                while index > lower + limit / 2 {
+                    if text[index - 1].properties.isWhitespace, clausePunctuation.contains(text[index - 2]) { cutAt = index; break }
+                    index -= 1
+                }
+                if cutAt == nil {
+                    index = window
+                    while index > lower + 1 {
+                        if text[index - 1].properties.isWhitespace { cutAt = index; break }
+                        index -= 1
+                    }
+                }
+                if cutAt == nil {
+                    // No space at all (one enormous token, or unspaced script): cut between characters.
+                    var hard = window
+                    while hard > lower + 1, Tokenizer.isMark(text[hard]) { hard -= 1 }
+                    cutAt = hard
+                }
+                if let piece = SentenceSegmenter.trim(text, lower..<cutAt!) { result.append(piece) }
+                lower = cutAt!
+            }
+            if let piece = SentenceSegmenter.trim(text, lower..<range.upperBound) { result.append(piece) }
+            return result
+        }
+    }
+}

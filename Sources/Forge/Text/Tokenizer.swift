@@ -1,0 +1,83 @@
+/// Cuts text into words, with Unicode scalar ranges that match espeak-ng's event positions.
+///
+/// Contractions ("don't", "don’t"), hyphenated words and numbers ("1,000.5") stay whole;
+/// quotes and dashes are never part of a word; ideographic and kana text, which has no
+/// spaces, gets one word per character.
+public enum Tokenizer {
+    public static func words(in text: String) -> [WordToken] {
+        words(in: Array(text.unicodeScalars))
+    }
+
+    public static func words(in scalars: [Unicode.Scalar]) -> [WordToken] {
+        var tokens: [WordToken] = []
+        var index = 0
+        let count = scalars.count
+        while index < count {
+            let scalar = scalars[index]
+            if isUnspacedScript(scalar) {
+                tokens.append(WordToken(index: tokens.count, text: String(Character(scalar)), start: index, end: index + 1))
+                index += 1
+                continue
+            }
+            guard isWordScalar(scalar) else {
+                index += 1
+                continue
+            }
+            let start = index
+            index += 1
+            while index < count {
+                let current = scalars[index]
+                if isUnspacedScript(current) { break }
+                if isWordScalar(current) || isMark(current) {
+                    index += 1
+                    continue
+                }
+                // A joiner stays inside the word only between two word characters: "don't", "well-known", "1,000".
+                if index + 1 < count, isWordScalar(scalars[index + 1]), !isUnspacedScript(scalars[index + 1]),
+                   isJoiner(current, previous: scalars[index - 1], next: scalars[index + 1]) {
+                    index += 2
+                    continue
+                }
+                break
+            }
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: scalars[start..<index])
+            tokens.append(WordToken(index: tokens.count, text: String(text), start: start, end: index))
+        }
+        return tokens
+    }
+
+    static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        return properties.isAlphabetic || properties.numericType != nil
+    }
+
+    static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
+    }
+
+    static func isJoiner(_ scalar: Unicode.Scalar, previous: Unicode.Scalar, next: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "'", "\u{2019}", "\u{02BC}", "-", "\u{2010}", "\u{2011}", "\u{00AD}":
+            return true
+        case ".", ",":
+            return previous.properties.numericType != nil && next.properties.numericType != nil
+        default:
+            return false
+        }
+    }
+
+    /// Scripts written without spaces between words, where each character is spoken as a unit.
+    static func isUnspacedScript(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3040...0x309F, 0x30A0...0x30FF, 0x31F0...0x31FF,  // Hiragana, Katakana
+             0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x2FA1F:  // CJK ideographs
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,14 @@
+import ArgumentParser
+import Forge
+
+struct BuildCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Split, speak and align a recipe into its output directory; resumes where a previous run stopped.")
+
+    @OptionGroup var options: RecipeOptions
+
+    func run() async throws {
+        try await StageRunner.run([.split, .speak, .align], options: options)
+    }
+}

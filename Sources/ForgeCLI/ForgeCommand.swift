@@ -1,0 +1,49 @@
+import ArgumentParser
+import Forge
+import Foundation
+
+/// `forge`: the command-line front of the Forge library.
+@main
+struct ForgeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forge",
+        abstract: "Build audiobook assets from a declarative JSON recipe.",
+        discussion: """
+            Exit codes: 0 success; 1 built, but some items failed; 2 bad recipe, source or usage;
+            3 the build could not run (output directory busy or unwritable, engine missing, manifest unreadable);
+            130 cancelled (Ctrl-C or SIGTERM) with every finished item kept.
+            """,
+        version: ForgeVersion.current,
+        subcommands: [
+            BuildCommand.self, PlanCommand.self, SplitCommand.self, SpeakCommand.self, AlignCommand.self,
+            StatusCommand.self, WorkerCommand.self,
+        ]
+    )
+
+    /// Parses and runs like ArgumentParser's default, but with forge's documented exit codes:
+    /// usage errors exit 2 (not 64).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                exit(withError: error)
+            }
+            if error is ExitCode || error is CleanExit {
+                exit(withError: error)
+            }
+            if let failure = error as? CommandFailure {
+                FileHandle.standardError.write(Data("error: \(failure.message)\n".utf8))
+                Foundation.exit(failure.code.rawValue)
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(ForgeExitCode.usage.rawValue)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Forge
+import Foundation
+
+/// The exit codes forge documents (README, `forge --help`).
+enum ForgeExitCode: Int32 {
+    case success = 0
+    case itemsFailed = 1
+    case usage = 2
+    case cannotRun = 3
+    case cancelled = 130
+
+    /// The code for an error that stopped a command before or outside item work.
+    static func forError(_ error: any Error) -> ForgeExitCode {
+        switch error {
+        case is RecipeError, is TextError: return .usage
+        default: return .cannotRun
+        }
+    }
+}
+
+/// An error already turned into a message and an exit code.
+struct CommandFailure: Error {
+    var message: String
+    var code: ForgeExitCode
+
+    init(_ error: any Error) {
+        message = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+        code = ForgeExitCode.forError(error)
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Forge
+import Foundation
+
+struct PlanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Report chapters, items, words and duration at once, without building: estimated before a build, exact after.")
+
+    @OptionGroup var options: RecipeOptions
+
+    func run() async throws {
+        let recipe = try options.load()
+        let report: PlanReport
+        do {
+            report = try BuildPlanner(recipe: recipe).plan()
+        } catch {
+            throw CommandFailure(error)
+        }
+        if options.json {
+            let fields: [String: Any] = [
+                "recipe": report.recipePath, "output": report.outputDirectory, "items": report.items, "words": report.words,
+                "itemsBuilt": report.itemsBuilt, "itemsToSynthesize": report.itemsToSynthesize, "durationMs": report.durationMs,
+                "exact": report.isExact, "wordsPerMinute": report.wordsPerMinute,
+                "chapters": report.chapters.map {
+                    ["ordinal": $0.ordinal, "title": $0.title, "items": $0.items, "words": $0.words, "itemsBuilt": $0.itemsBuilt, "durationMs": $0.durationMs] as [String: Any]
+                },
+            ]
+            let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        print("Plan for \(report.recipePath) → \(report.outputDirectory)")
+        let titleWidth = min(40, max(7, report.chapters.map(\.title.count).max() ?? 7))
+        print("  #  " + "chapter".padding(toLength: titleWidth, withPad: " ", startingAt: 0) + "  items   words  duration")
+        for line in report.chapters {
+            let title = String(line.title.prefix(titleWidth)).padding(toLength: titleWidth, withPad: " ", startingAt: 0)
+            let marker = line.itemsBuilt == line.items ? " " : "~"
+            print(String(format: "%3d  %@  %5d  %6d  %@%@", line.ordinal, title, line.items, line.words, marker, Format.clock(seconds: Double(line.durationMs) / 1000)))
+        }
+        let kind = report.isExact ? "exact (every item is built)" : report.itemsBuilt == 0
+            ? "estimated at \(report.wordsPerMinute) words per minute" : "\(report.itemsBuilt) of \(report.items) items measured, the rest estimated (~)"
+        print("\(report.chapters.count) chapters, \(report.items) items, \(report.words) words, \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio: \(kind).")
+        print("A build would synthesize \(report.itemsToSynthesize) item(s).")
+    }
+}

@@ -1,0 +1,142 @@
+import Forge
+import Foundation
+import Synchronization
+
+/// Prints build progress: a live status line on a terminal, JSON Lines otherwise (or with --json).
+final class ProgressPrinter: Sendable {
+    let json: Bool
+    private struct State {
+        var lastDraw = ContinuousClock.now - .seconds(1)
+        var lineShown = false
+    }
+    private let state = Mutex(State())
+
+    init(json: Bool) {
+        self.json = json
+    }
+
+    func handle(_ event: ProgressEvent) {
+        if json {
+            emit(Self.fields(for: event))
+            return
+        }
+        switch event {
+        case .item(let item):
+            if item.outcome == .failed {
+                clearLine()
+                print("failed: \(item.itemID): \(item.error ?? "")")
+            }
+            draw(item)
+        case .cancelling:
+            clearLine()
+            print("Stopping: finishing the items in hand and saving…")
+        default:
+            break
+        }
+    }
+
+    func interrupted() {
+        // The signal handler runs on its own queue; the orchestrator reports `.cancelling` itself.
+    }
+
+    private func draw(_ item: ItemProgress) {
+        let now = ContinuousClock.now
+        let shouldDraw = state.withLock { state -> Bool in
+            guard item.finished == item.toFinish || now - state.lastDraw > .milliseconds(100) else { return false }
+            state.lastDraw = now
+            state.lineShown = true
+            return true
+        }
+        guard shouldDraw else { return }
+        let percent = item.toFinish > 0 ? Double(item.finished) * 100 / Double(item.toFinish) : 100
+        var eta = ""
+        if item.finished > 0, item.finished < item.toFinish {
+            let remaining = item.elapsedSeconds / Double(item.finished) * Double(item.toFinish - item.finished)
+            eta = "  ETA \(Format.clock(seconds: remaining))"
+        }
+        let line = String(
+            format: "[%d/%d] %5.1f%%  %@ of audio made%@  %@", item.finished, item.toFinish, percent,
+            Format.minutes(ms: item.audioMs), eta, item.itemID)
+        FileHandle.standardOutput.write(Data("\r\u{1B}[2K\(line)".utf8))
+    }
+
+    func clearLine() {
+        guard !json else { return }
+        let shown = state.withLock { state -> Bool in
+            defer { state.lineShown = false }
+            return state.lineShown
+        }
+        if shown { FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8)) }
+    }
+
+    func finish(_ summary: BuildSummary, stages: Set<Stage>, recipePath: String) {
+        if json {
+            var fields: [String: Any] = [
+                "event": "summary", "build": summary.buildID, "output": summary.outputDirectory,
+                "items": summary.itemsTotal, "upToDate": summary.upToDate, "synthesized": summary.synthesized,
+                "reused": summary.reused, "aligned": summary.aligned, "failed": summary.failed.count,
+                "remaining": summary.remaining, "cancelled": summary.cancelled, "audioMs": summary.audioMs,
+                "elapsedSeconds": (summary.elapsedSeconds * 1000).rounded() / 1000, "exitCode": Int(summary.exitCode),
+                "nothingToDo": summary.nothingToDo,
+            ]
+            fields["failures"] = summary.failed.map { ["id": $0.itemID, "error": $0.error] }
+            emit(fields)
+            return
+        }
+        clearLine()
+        let elapsed = String(format: "%.2f s", summary.elapsedSeconds)
+        if summary.cancelled {
+            print("Cancelled after \(elapsed): \(summary.itemsTotal - summary.remaining) of \(summary.itemsTotal) items done and saved in \(summary.outputDirectory).")
+            print("Run `forge \(Self.command(for: stages)) \(recipePath)` again to resume; finished items are not redone.")
+            return
+        }
+        if summary.nothingToDo && stages != [.split] {
+            print("Nothing to do: \(summary.itemsTotal) items are up to date in \(summary.outputDirectory) (\(elapsed)).")
+            return
+        }
+        print("\(Self.command(for: stages).capitalized) finished in \(elapsed): \(summary.itemsTotal) items in \(summary.outputDirectory) (build #\(summary.buildID)).")
+        if stages != [.split] {
+            print("  synthesized \(summary.synthesized), reused from the store \(summary.reused), aligned \(summary.aligned), already up to date \(summary.upToDate), failed \(summary.failed.count)")
+            print("  audio: \(Format.clock(seconds: Double(summary.audioMs) / 1000)) in all")
+        }
+        if !summary.failed.isEmpty {
+            print("\(summary.failed.count) item(s) failed:")
+            for failure in summary.failed.prefix(10) { print("  \(failure.itemID): \(failure.error)") }
+            if summary.failed.count > 10 { print("  … and \(summary.failed.count - 10) more (forge status shows them)") }
+            print("Run the same command again to retry only the failed items.")
+        }
+    }
+
+    static func command(for stages: Set<Stage>) -> String {
+        stages.count == 1 ? stages.first!.rawValue : "build"
+    }
+
+    static func fields(for event: ProgressEvent) -> [String: Any] {
+        switch event {
+        case let .started(buildID, outputDirectory):
+            return ["event": "started", "build": buildID, "output": outputDirectory]
+        case let .split(chapters, items, words, changedItems):
+            return ["event": "split", "chapters": chapters, "items": items, "words": words, "changedItems": changedItems]
+        case let .planned(upToDate, toSynthesize, toReuse, toAlign):
+            return ["event": "planned", "upToDate": upToDate, "toSynthesize": toSynthesize, "toReuse": toReuse, "toAlign": toAlign]
+        case let .item(item):
+            var fields: [String: Any] = [
+                "event": "item", "id": item.itemID, "ordinal": item.ordinal, "outcome": item.outcome.rawValue,
+                "finished": item.finished, "toFinish": item.toFinish, "audioMs": item.audioMs,
+                "elapsedSeconds": (item.elapsedSeconds * 1000).rounded() / 1000,
+            ]
+            if let error = item.error { fields["error"] = error }
+            return fields
+        case let .saved(committedItems):
+            return ["event": "saved", "items": committedItems]
+        case .cancelling:
+            return ["event": "cancelling"]
+        }
+    }
+
+    private func emit(_ fields: [String: Any]) {
+        guard var data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        data.append(UInt8(ascii: "\n"))
+        FileHandle.standardOutput.write(data)
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Forge
+import Foundation
+
+/// The recipe and the overrides every recipe-driven command accepts.
+struct RecipeOptions: ParsableArguments {
+    @Argument(help: "The recipe JSON file.", completion: .file(extensions: ["json"]))
+    var recipe: String
+
+    @Option(name: [.short, .long], help: "Output directory (overrides output.directory in the recipe).")
+    var output: String?
+
+    @Option(name: [.short, .long], help: "Synthesis worker processes (overrides build.jobs; default: one per core).")
+    var jobs: Int?
+
+    @Option(name: .long, help: "Commit finished items every N items (overrides build.saveInterval).")
+    var saveInterval: Int?
+
+    @Flag(name: .long, help: "Print JSON Lines events and a JSON summary instead of a live progress line.")
+    var json = false
+
+    func validate() throws {
+        if let jobs, !BuildSettings.allowedJobs.contains(jobs) {
+            throw ValidationError("--jobs must be from \(BuildSettings.allowedJobs.lowerBound) to \(BuildSettings.allowedJobs.upperBound); found \(jobs).")
+        }
+        if let saveInterval, !BuildSettings.allowedSaveIntervals.contains(saveInterval) {
+            throw ValidationError("--save-interval must be at least 1; found \(saveInterval).")
+        }
+    }
+
+    /// Loads and validates the recipe with the command-line overrides applied.
+    func load() throws -> Recipe {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let outputURL = output.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL }
+        do {
+            var recipe = try RecipeLoader().load(from: URL(fileURLWithPath: recipe, relativeTo: cwd), outputOverride: outputURL)
+            if let jobs { recipe.build.jobs = jobs }
+            if let saveInterval { recipe.build.saveInterval = saveInterval }
+            return recipe
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+}

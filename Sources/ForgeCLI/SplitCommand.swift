@@ -1,0 +1,14 @@
+import ArgumentParser
+import Forge
+
+struct SplitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "split",
+        abstract: "Run only the split stage: record chapters, items and words in the manifest.")
+
+    @OptionGroup var options: RecipeOptions
+
+    func run() async throws {
+        try await StageRunner.run([.split], options: options)
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Forge
+import Foundation
+
+/// Runs pipeline stages for a recipe command, with progress output and exit codes.
+enum StageRunner {
+    static func run(_ stages: Set<Stage>, options: RecipeOptions) async throws {
+        let recipe = try options.load()
+        let printer = ProgressPrinter(json: options.json || isatty(STDOUT_FILENO) == 0)
+        let monitor = InterruptMonitor { _ in printer.interrupted() }
+        let pipeline = BuildPipeline(
+            recipe: recipe, stages: stages,
+            workerLaunch: WorkerPool.Launch(executable: executableURL(), arguments: ["worker", "--store", recipe.outputDirectory.path]),
+            commandLine: CommandLine.arguments.joined(separator: " "))
+        let summary: BuildSummary
+        do {
+            summary = try await pipeline.run(cancellation: monitor.flag) { event in printer.handle(event) }
+        } catch {
+            printer.clearLine()
+            throw CommandFailure(error)
+        }
+        printer.finish(summary, stages: stages, recipePath: options.recipe)
+        withExtendedLifetime(monitor) {}
+        if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
+    }
+
+    /// This executable, which also serves as the synthesis worker (`forge worker`).
+    static func executableURL() -> URL {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return URL(fileURLWithPath: path)
+        }
+        return Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Forge
+import Foundation
+
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show an output directory's items (done, failed, pending), audio, objects and last build.")
+
+    @Argument(help: "An output directory written by forge build.", completion: .directory)
+    var outputDirectory: String
+
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        let report: StatusReport
+        do {
+            report = try StatusReport.read(directory: URL(fileURLWithPath: outputDirectory).standardizedFileURL)
+        } catch {
+            throw CommandFailure(error)
+        }
+        let counts = report.counts
+        if json {
+            var fields: [String: Any] = [
+                "output": report.outputDirectory, "items": counts.items, "done": counts.done, "spoken": counts.spoken,
+                "failed": counts.failed, "pending": counts.pending, "chapters": counts.chapters, "words": counts.words,
+                "audioMs": counts.audioMs, "objects": counts.objects, "objectBytes": counts.objectBytes,
+                "failures": counts.failures.map { ["id": $0.id, "error": $0.error] },
+            ]
+            if let build = report.lastBuild {
+                fields["lastBuild"] = [
+                    "id": build.id ?? 0, "outcome": build.outcome.rawValue, "startedAt": build.startedAt,
+                    "endedAt": build.endedAt ?? NSNull(), "toolVersion": build.toolVersion, "engine": build.engine,
+                    "engineVersion": build.engineVersion, "synthesized": build.itemsSynthesized, "reused": build.itemsReused,
+                    "failed": build.itemsFailed,
+                ] as [String: Any]
+            }
+            let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        print("\(report.outputDirectory)")
+        print("  items:   \(counts.items) in \(counts.chapters) chapters (\(counts.words) words)")
+        print("           \(counts.done) done, \(counts.spoken) spoken (not aligned), \(counts.failed) failed, \(counts.pending) pending")
+        print("  audio:   \(Format.clock(seconds: Double(counts.audioMs) / 1000))")
+        print("  objects: \(counts.objects) (\(Format.bytes(counts.objectBytes)))")
+        if let build = report.lastBuild {
+            print("  last build: #\(build.id ?? 0) \(build.outcome.rawValue), started \(build.startedAt)\(build.endedAt.map { ", ended \($0)" } ?? "")")
+            print("              synthesized \(build.itemsSynthesized), reused \(build.itemsReused), failed \(build.itemsFailed); forge \(build.toolVersion), \(build.engine) \(build.engineVersion)")
+        }
+        for failure in counts.failures { print("  failed: \(failure.id): \(failure.error)") }
+    }
+}
