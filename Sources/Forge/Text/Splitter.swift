@@ -61,6 +61,9 @@ public struct Splitter: Sendable {
                     if !startedChapterInSource { startChapter(untitledFrom: path); startedChapterInSource = true }
                     emitHeading(title, block: block, path: path)
                 case .paragraph:
+                    // A block with no words (a rule, "* * *") neither speaks nor starts a chapter.
+                    let hasWords = block.lines.contains { line in scalars[line].contains(where: Tokenizer.isWordScalar) }
+                    guard hasWords else { continue }
                     if !startedChapterInSource { startChapter(untitledFrom: path); startedChapterInSource = true }
                     emitParagraph(scalars, block: block, path: path, format: format)
                 }
@@ -84,12 +87,22 @@ public struct Splitter: Sendable {
             var blocks: [Block] = []
             var current: [Range<Int>] = []
             var inFence = false
+            var inFrontMatter = false
+            var seenContent = false
             func flush() {
                 if !current.isEmpty { blocks.append(Block(role: .paragraph, lines: current)) }
                 current = []
             }
             for line in lines(scalars) {
                 let trimmed = SentenceSegmenter.trim(scalars, line)
+                if format == .markdown, let trimmed, isFrontMatterFence(scalars, trimmed), inFrontMatter || !seenContent {
+                    // YAML front matter: from a "---" first line to the next "---".
+                    inFrontMatter.toggle()
+                    seenContent = true
+                    continue
+                }
+                if inFrontMatter { continue }
+                if trimmed != nil { seenContent = true }
                 if format == .markdown, let trimmed, startsWithFence(scalars, trimmed) {
                     flush()
                     inFence.toggle()
@@ -141,6 +154,10 @@ public struct Splitter: Sendable {
                 "first", "second", "third", "last", "the",
             ]
             return numberWords.contains(number)
+        }
+
+        func isFrontMatterFence(_ scalars: [Unicode.Scalar], _ line: Range<Int>) -> Bool {
+            line.count == 3 && scalars[line].allSatisfy { $0 == "-" }
         }
 
         func startsWithFence(_ scalars: [Unicode.Scalar], _ line: Range<Int>) -> Bool {

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+@testable import Forge
+
+@Suite("Recipe validation")
+struct RecipeLoaderTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory("recipe")
+        try directory.write("book.txt", "Hello there.")
+    }
+
+    func load(_ json: String) throws -> Recipe {
+        let file = try directory.write("recipe.json", json)
+        return try RecipeLoader().load(from: file)
+    }
+
+    func refusal(_ json: String) throws -> RecipeError {
+        do {
+            _ = try load(json)
+        } catch let error as RecipeError {
+            return error
+        }
+        Issue.record("the recipe was accepted")
+        throw CancellationError()
+    }
+
+    @Test func defaultsAndResolvedPaths() throws {
+        let recipe = try load(#"{"sources": ["book.txt"]}"#)
+        #expect(recipe.voice == VoiceSettings())
+        #expect(recipe.audio.format == .wav)
+        #expect(recipe.audio.sampleRate == 22050)
+        #expect(recipe.build.saveInterval == 1)
+        #expect(recipe.build.jobs == ProcessInfo.processInfo.activeProcessorCount)
+        #expect(recipe.split.maxCharacters == 1000)
+        #expect(recipe.sources.map(\.url.path) == [directory.file("book.txt").standardizedFileURL.path])
+        #expect(recipe.outputDirectory.path == directory.url.appendingPathComponent("build/recipe").standardizedFileURL.path)
+    }
+
+    @Test func everyKeyIsRead() throws {
+        let recipe = try load("""
+            {"version": 1, "title": "T", "language": "en", "sources": [{"path": "book.txt", "format": "markdown"}],
+             "split": {"unit": "sentence", "maxCharacters": 200},
+             "voice": {"engine": "espeak-ng", "id": "en-us+klatt", "rate": 200, "pitch": 40, "volume": 90},
+             "audio": {"format": "flac", "sampleRate": 16000}, "build": {"saveInterval": 5, "jobs": 3},
+             "output": {"directory": "/tmp/elsewhere"}}
+            """)
+        #expect(recipe.title == "T")
+        #expect(recipe.sources.first?.format == .markdown)
+        #expect(recipe.split == SplitSettings(unit: .sentence, maxCharacters: 200))
+        #expect(recipe.voice == VoiceSettings(engine: "espeak-ng", id: "en-us+klatt", rate: 200, pitch: 40, volume: 90))
+        #expect(recipe.audio == AudioSettings(format: .flac, sampleRate: 16000))
+        #expect(recipe.build == BuildSettings(saveInterval: 5, jobs: 3))
+        #expect(recipe.outputDirectory.path == "/tmp/elsewhere")
+    }
+
+    @Test func outputOverrideWins() throws {
+        let file = try directory.write("recipe.json", #"{"sources": ["book.txt"], "output": {"directory": "a"}}"#)
+        let recipe = try RecipeLoader().load(from: file, outputOverride: URL(fileURLWithPath: "/tmp/b"))
+        #expect(recipe.outputDirectory.path == "/tmp/b")
+    }
+
+    @Test func malformedJSONNamesLineAndColumn() throws {
+        let error = try refusal("{\n  \"sources\": [\"book.txt\",],\n}")
+        guard case let .syntax(file, line, column, message) = error else {
+            Issue.record("expected a syntax error, got \(error)")
+            return
+        }
+        #expect(file.hasSuffix("recipe.json"))
+        #expect(line == 2)
+        #expect(column == 26)  // the "]" after the trailing comma
+        #expect(message.contains("trailing comma"))
+        #expect(error.localizedDescription.contains("recipe.json:2:26"))
+    }
+
+    @Test func unknownKeySuggestsTheNearestOne() throws {
+        let error = try refusal(#"{"sources": ["book.txt"], "voice": {"rat": 170}}"#)
+        #expect(error == .unknownKey(
+            file: directory.file("recipe.json").path, path: "voice", key: "rat", suggestion: "rate",
+            allowed: ["engine", "id", "rate", "pitch", "volume"]))
+        #expect(error.localizedDescription.contains("voice.rat"))
+        #expect(error.localizedDescription.contains("Did you mean \"rate\"?"))
+        let top = try refusal(#"{"source": ["book.txt"]}"#)
+        #expect(top.path == "source")
+        #expect(top.localizedDescription.contains("Did you mean \"sources\"?"))
+    }
+
+    @Test func wrongTypesNameThePathAndWhatWasFound() throws {
+        let rate = try refusal(#"{"sources": ["book.txt"], "voice": {"rate": "fast"}}"#)
+        #expect(rate.path == "voice.rate")
+        #expect(rate.localizedDescription.contains("expected an integer from 80 to 450 words per minute, found the string \"fast\""))
+        let fractional = try refusal(#"{"sources": ["book.txt"], "build": {"jobs": 1.5}}"#)
+        #expect(fractional.path == "build.jobs")
+        let sources = try refusal(#"{"sources": "book.txt"}"#)
+        #expect(sources.path == "sources")
+        #expect(sources.localizedDescription.contains("expected an array of file paths, found the string \"book.txt\""))
+        let voice = try refusal(#"{"sources": ["book.txt"], "voice": "en-us"}"#)
+        #expect(voice.path == "voice")
+        #expect(voice.localizedDescription.contains("expected an object"))
+    }
+
+    @Test func valuesOutOfRangeSayWhatIsAllowed() throws {
+        let rate = try refusal(#"{"sources": ["book.txt"], "voice": {"rate": 5000}}"#)
+        #expect(rate == .invalidValue(file: directory.file("recipe.json").path, path: "voice.rate", found: "the number 5000", allowed: "an integer from 80 to 450 words per minute"))
+        let format = try refusal(#"{"sources": ["book.txt"], "audio": {"format": "wave"}}"#)
+        #expect(format.path == "audio.format")
+        #expect(format.localizedDescription.contains("did you mean \"wav\"?"))
+        let sampleRate = try refusal(#"{"sources": ["book.txt"], "audio": {"sampleRate": 12345}}"#)
+        #expect(sampleRate.path == "audio.sampleRate")
+        let engine = try refusal(#"{"sources": ["book.txt"], "voice": {"engine": "say"}}"#)
+        #expect(engine.path == "voice.engine")
+        let saveInterval = try refusal(#"{"sources": ["book.txt"], "build": {"saveInterval": 0}}"#)
+        #expect(saveInterval.path == "build.saveInterval")
+    }
+
+    @Test func missingAndEmptySources() throws {
+        #expect(try refusal(#"{}"#) == .missingKey(file: directory.file("recipe.json").path, path: "sources", expected: "\"sources\": [\"book.txt\"], a list of text or Markdown files"))
+        #expect(try refusal(#"{"sources": []}"#).path == "sources")
+        let missing = try refusal(#"{"sources": ["book.txt", "nope.txt"]}"#)
+        #expect(missing == .missingSource(file: directory.file("recipe.json").path, path: "sources[1]", resolved: directory.file("nope.txt").path))
+        #expect(missing.localizedDescription.contains("does not exist"))
+    }
+
+    @Test func recipeThatIsNotAnObject() throws {
+        let error = try refusal(#"["book.txt"]"#)
+        #expect(error == .wrongType(file: directory.file("recipe.json").path, path: "", expected: "an object", found: "an array of 1 element"))
+    }
+
+    @Test func deeplyNestedJSONIsRefusedSafely() throws {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        let error = try refusal(#"{"sources": ["book.txt"], "title": "# + deep + "}")
+        guard case .syntax(_, _, _, let message) = error else {
+            Issue.record("expected a syntax error, got \(error)")
+            return
+        }
+        #expect(message.contains("nesting deeper than 64"))
+    }
+
+    @Test func duplicateKeysAreRefused() throws {
+        let error = try refusal(#"{"sources": ["book.txt"], "sources": ["book.txt"]}"#)
+        #expect(error.localizedDescription.contains("appears twice"))
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+
+@testable import Forge
+
+@Suite("Splitting text into chapters, items and words")
+struct SplitterTests {
+    func split(_ text: String, format: SourceFile.Format = .text, maxCharacters: Int = 1000, unit: SplitSettings.Unit = .paragraph) -> SplitResult {
+        Splitter(settings: SplitSettings(unit: unit, maxCharacters: maxCharacters)).split([("book.txt", format, text)])
+    }
+
+    @Test func chapterLinesStartChapters() {
+        let result = split(Fixtures.shortBook)
+        #expect(result.chapters.map(\.title) == ["Chapter 1", "Chapter 2"])
+        #expect(result.items.map(\.kind) == [.heading, .paragraph, .paragraph, .paragraph, .heading, .paragraph, .paragraph])
+        #expect(result.items.map(\.chapter) == [1, 1, 1, 1, 2, 2, 2])
+        #expect(result.items.map(\.ordinal) == Array(1...7))
+        // Hard-wrapped lines are joined with single spaces.
+        #expect(result.items[1].text == "It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of a wife.")
+    }
+
+    @Test func romanAndWordChapterNumbers() {
+        let result = split("CHAPTER XII.\n\nText here.\n\nChapter the Last\n\nMore text.\n\nChapters are fun to write.")
+        #expect(result.chapters.map(\.title) == ["CHAPTER XII.", "Chapter the Last"])
+        #expect(result.items.last?.text == "Chapters are fun to write.")
+    }
+
+    @Test func textBeforeAnyChapterGetsAnUntitledChapter() {
+        let result = split("Just a note.\n\nAnother.")
+        #expect(result.chapters.map(\.title) == ["book"])
+        #expect(result.items.count == 2)
+    }
+
+    @Test func markdownHeadingsAndMarkup() {
+        let text = """
+            ---
+            title: skipped front matter
+            ---
+            # The Title
+
+            Some *emphasis* and `code` and snake_case words.
+
+            ```
+            let skipped = true
+            ```
+
+            ### A section
+
+            ## Next chapter
+            Body.
+            """
+        let result = split(text, format: .markdown)
+        #expect(result.chapters.map(\.title) == ["The Title", "Next chapter"])
+        #expect(result.items.map(\.text) == ["The Title", "Some emphasis and code and snake_case words.", "A section", "Next chapter", "Body."])
+    }
+
+    @Test func longParagraphsAreCutAtSentenceBoundariesUnderTheLimit() {
+        let sentence = "Elizabeth walked on quickly, and Mr. Darcy followed her at a distance. "
+        let paragraph = String(repeating: sentence, count: 30)
+        let result = split(paragraph, maxCharacters: 200)
+        #expect(result.items.count > 10)
+        for item in result.items {
+            #expect(item.text.unicodeScalars.count <= 200)
+            #expect(item.text.hasSuffix("distance."), "cut mid-sentence: \(item.text)")
+            #expect(item.text.hasPrefix("Elizabeth"))
+        }
+        let words = result.items.flatMap(\.words).map(\.text)
+        #expect(words.count == 30 * 12)
+    }
+
+    @Test func overlongSentencesAreCutBetweenWordsNeverInside() {
+        let sentence = Array(repeating: "extraordinarily", count: 100).joined(separator: " ") + "."
+        let result = split(sentence, maxCharacters: 100)
+        for item in result.items {
+            #expect(item.text.unicodeScalars.count <= 100)
+            #expect(item.words.allSatisfy { $0.text == "extraordinarily" })
+        }
+        #expect(result.items.flatMap(\.words).count == 100)
+    }
+
+    @Test func clausePunctuationIsPreferredForLongSentences() {
+        let sentence = "She was a woman of mean understanding, little information, and uncertain temper; when she was discontented, she fancied herself nervous and wished for nothing at all."
+        let result = split(sentence, maxCharacters: 100)
+        #expect(result.items.count == 2)
+        #expect(result.items[0].text.hasSuffix(";") || result.items[0].text.hasSuffix(","))
+    }
+
+    @Test func abbreviationsAndInitialsDoNotEndSentences() {
+        let text = "Mr. Bennet met Dr. Jones and J. R. Smith at St. Paul's. They talked, e.g. of the weather. It rained."
+        let sentences = SentenceSegmenter.sentences(in: Array(text.unicodeScalars)).map {
+            String(String.UnicodeScalarView(Array(text.unicodeScalars)[$0]))
+        }
+        #expect(sentences == ["Mr. Bennet met Dr. Jones and J. R. Smith at St. Paul's.", "They talked, e.g. of the weather.", "It rained."])
+        #expect(split(text, unit: .sentence).items.count == 3)
+    }
+
+    @Test func quotedSentenceEnds() {
+        let text = "\u{201C}Is he married or single?\u{201D} \u{201C}Oh! Single, my dear.\u{201D}"
+        #expect(split(text, unit: .sentence).items.map(\.text) == ["\u{201C}Is he married or single?\u{201D}", "\u{201C}Oh!", "Single, my dear.\u{201D}"])
+    }
+
+    @Test func contractionsHyphensAndNumbersStayWhole() {
+        let words = Tokenizer.words(in: "Don't—I can’t! A well-known 1,000.50 pounds; rock 'n' roll \"quoted\" 'single'").map(\.text)
+        #expect(words == ["Don't", "I", "can’t", "A", "well-known", "1,000.50", "pounds", "rock", "n", "roll", "quoted", "single"])
+    }
+
+    @Test func wordRangesAreUnicodeScalarOffsets() {
+        let text = "Café naïve 👍🏽 résumé"
+        let words = Tokenizer.words(in: text)
+        #expect(words.map(\.text) == ["Café", "naïve", "résumé"])
+        let scalars = Array(text.unicodeScalars)
+        for word in words {
+            #expect(String(String.UnicodeScalarView(scalars[word.start..<word.end])) == word.text)
+        }
+        #expect(words[2].start == 14)  // the emoji and its skin-tone modifier are two scalars
+    }
+
+    @Test func combiningMarksStayInTheirWord() {
+        let text = "cafe\u{301} ok"
+        #expect(Tokenizer.words(in: text).map(\.text) == ["cafe\u{301}", "ok"])
+    }
+
+    @Test func textWithoutSpacesGetsOneWordPerCharacter() {
+        let words = Tokenizer.words(in: "東京は晴れ。Tokyo").map(\.text)
+        #expect(words == ["東", "京", "は", "晴", "れ", "Tokyo"])
+        let result = split("東京は晴れです。大阪は雨です。", maxCharacters: 40, unit: .sentence)
+        #expect(result.items.map(\.text) == ["東京は晴れです。", "大阪は雨です。"])
+    }
+
+    @Test func unspacedTextLongerThanTheLimitIsCutSafely() {
+        let text = String(repeating: "東京は晴れです", count: 40)
+        let result = split(text, maxCharacters: 50)
+        #expect(result.items.allSatisfy { $0.text.unicodeScalars.count <= 50 })
+        #expect(result.items.map(\.text).joined() == text)
+    }
+
+    @Test func emptyAndBlankInputsYieldNothing() {
+        #expect(split("").items.isEmpty)
+        #expect(split("\n\n   \n\t\n").items.isEmpty)
+        #expect(split("* * *\n\n---").items.isEmpty)
+    }
+
+    @Test func sourceRangesPointBackIntoTheSource() {
+        let text = Fixtures.shortBook
+        let scalars = Array(text.unicodeScalars)
+        for item in split(text).items {
+            let original = String(String.UnicodeScalarView(scalars[item.sourceStart..<item.sourceEnd]))
+            let folded = original.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+            #expect(folded == item.text)
+        }
+    }
+
+    @Test func idsAreStableWhenAnotherParagraphIsEdited() {
+        let before = split(Fixtures.shortBook).items
+        let edited = Fixtures.shortBook.replacingOccurrences(of: "Mr. Bennet replied that he had not.", with: "Mr. Bennet said nothing at all.")
+        let after = split(edited).items
+        #expect(before.count == after.count)
+        let changed = zip(before, after).filter { $0.id != $1.id }
+        #expect(changed.count == 1)
+        #expect(changed.first?.0.text == "Mr. Bennet replied that he had not.")
+    }
+
+    @Test func repeatedTextGetsDistinctIds() {
+        let items = split("Yes.\n\nNo.\n\nYes.").items
+        #expect(items.count == 3)
+        #expect(Set(items.map(\.id)).count == 3)
+        #expect(items[2].id == items[0].id + "-2")
+    }
+
+    @Test func invalidUTF8IsReportedWithItsByteOffset() throws {
+        var bytes = Array("Hello wörld".utf8)
+        bytes.insert(0xFF, at: 7)
+        #expect(throws: TextError.notUTF8(file: "x.txt", byteOffset: 7)) {
+            try SourceReader.decode(Data(bytes), file: "x.txt")
+        }
+        #expect(throws: TextError.binary(file: "x.bin", byteOffset: 3)) {
+            try SourceReader.decode(Data([0x41, 0x42, 0x43, 0x00, 0x44]), file: "x.bin")
+        }
+    }
+}

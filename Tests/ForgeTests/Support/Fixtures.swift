@@ -1,0 +1,53 @@
+import Foundation
+
+/// Texts and recipes the tests build from.
+enum Fixtures {
+    /// The package root, found from this file's path.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The shipped sample: the first three chapters of Pride and Prejudice (91 items).
+    static var sampleText: String {
+        (try? String(contentsOf: packageRoot.appendingPathComponent("samples/pride-and-prejudice-ch1-3.txt"), encoding: .utf8)) ?? ""
+    }
+
+    /// A short two-chapter book: quick to build, with the splitter's awkward cases in it.
+    static let shortBook = """
+        Chapter 1
+
+
+        It is a truth universally acknowledged, that a single man in possession
+        of a good fortune, must be in want of a wife.
+
+        "My dear Mr. Bennet," said his lady to him one day, "have you heard that
+        Netherfield Park is let at last?"
+
+        Mr. Bennet replied that he had not.
+
+        Chapter 2
+
+
+        Mr. Bennet was among the earliest of those who waited on Mr. Bingley. He
+        had always intended to visit him, though to the last always assuring his
+        wife that he should not go.
+
+        "Don’t keep coughing so, Kitty, for Heaven’s sake!"
+        """
+
+    static func recipe(
+        source: String = "book.txt", output: String = "out", voice: String = "en-us", rate: Int = 175,
+        format: String = "wav", jobs: Int = 2, saveInterval: Int = 1, maxCharacters: Int = 600
+    ) -> String {
+        """
+        {
+          "version": 1,
+          "sources": ["\(source)"],
+          "split": { "unit": "paragraph", "maxCharacters": \(maxCharacters) },
+          "voice": { "engine": "espeak-ng", "id": "\(voice)", "rate": \(rate) },
+          "audio": { "format": "\(format)", "sampleRate": 22050 },
+          "build": { "saveInterval": \(saveInterval), "jobs": \(jobs) },
+          "output": { "directory": "\(output)" }
+        }
+        """
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Synchronization
+
+/// A real `forge` process, with its output collected line by line as it runs.
+final class ForgeProcess: Sendable {
+    /// The forge executable built beside the test bundle (or `FORGE_EXECUTABLE`).
+    static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["FORGE_EXECUTABLE"] { return URL(fileURLWithPath: path) }
+        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: runner).deletingLastPathComponent()
+        // On macOS the runner sits inside an .xctest bundle.
+        while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS" || directory.lastPathComponent == "Contents" {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("forge")
+    }
+
+    let process: Process
+    private let lines = Mutex<[String]>([])
+    private let errorText = Mutex<String>("")
+    /// How many of the two pipe readers have reached end of file.
+    private let readersDone = Mutex(0)
+
+    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
+        process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let reader = output.fileHandleForReading
+        let errorReader = errors.fileHandleForReading
+        Thread { [self] in
+            var buffer = Data()
+            while true {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer = Data(buffer[(newline + 1)...])
+                    lines.withLock { $0.append(line) }
+                }
+            }
+            if !buffer.isEmpty { lines.withLock { $0.append(String(decoding: buffer, as: UTF8.self)) } }
+            readersDone.withLock { $0 += 1 }
+        }.start()
+        Thread { [self] in
+            let data = errorReader.readDataToEndOfFile()
+            errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+            readersDone.withLock { $0 += 1 }
+        }.start()
+    }
+
+    /// Runs forge to completion.
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> ForgeResult {
+        let forge = try ForgeProcess(arguments, in: directory, environment: environment)
+        return forge.wait()
+    }
+
+    var output: [String] { lines.withLock { $0 } }
+
+    /// Polls until `count` output lines satisfy `predicate`, or the process ends, or the timeout passes.
+    @discardableResult
+    func waitForLines(count: Int, timeout: Double = 60, where predicate: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if output.filter(predicate).count >= count { return true }
+            if !process.isRunning { return output.filter(predicate).count >= count }
+            usleep(5_000)
+        }
+        return false
+    }
+
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    func wait() -> ForgeResult {
+        process.waitUntilExit()
+        // The pipes reach end of file once the process and its workers have exited.
+        let deadline = Date().addingTimeInterval(30)
+        while readersDone.withLock({ $0 }) < 2 && Date() < deadline { usleep(5_000) }
+        return ForgeResult(status: process.terminationStatus, lines: output, errors: errorText.withLock { $0 })
+    }
+}
+
+/// What a finished forge process printed and returned.
+struct ForgeResult {
+    var status: Int32
+    var lines: [String]
+    var errors: String
+
+    var text: String { lines.joined(separator: "\n") }
+
+    /// The JSON Lines events forge printed (with --json or without a terminal).
+    var events: [[String: Any]] {
+        lines.compactMap { line in
+            guard let data = line.data(using: .utf8) else { return nil }
+            return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        }
+    }
+
+    func events(_ name: String) -> [[String: Any]] { events.filter { $0["event"] as? String == name } }
+
+    var summary: [String: Any]? { events("summary").last }
+
+    /// Ids of the items this run synthesized (not reused).
+    var synthesizedItems: Set<String> {
+        Set(events("item").filter { $0["outcome"] as? String == "synthesized" }.compactMap { $0["id"] as? String })
+    }
+}
