@@ -2,32 +2,39 @@ import CEspeakNG
 import Foundation
 import Synchronization
 
-/// espeak-ng, in process. Its state is process-global, so a process has one engine, used from
-/// one thread at a time; Forge gets parallelism from worker processes (see ``SpeechWorker``).
-public final class EspeakEngine {
+/// espeak-ng, in process.
+///
+/// espeak-ng's state is process-global and two threads synthesizing at once crash it, so every
+/// call goes through one process-wide lock: an engine is safe to share, but a process speaks one
+/// item at a time. Forge gets parallelism from worker processes (see ``SpeechWorker``).
+public final class EspeakEngine: Sendable {
     /// The engine's name in keys and the manifest.
     public static let name = "espeak-ng"
+
+    /// What espeak-ng holds for the whole process: its sample rate once initialized, and the
+    /// voice last applied (so an unchanged voice is not set again for every item).
+    private struct State {
+        var sampleRate: Int?
+        var voice: VoiceSettings?
+    }
+    private static let state = Mutex(State())
 
     /// espeak-ng's version string, e.g. "1.51".
     public let version: String
     /// The sample rate espeak-ng speaks at.
     public let nativeSampleRate: Int
-    private var currentVoice: VoiceSettings?
-
-    /// espeak-ng's sample rate once `espeak_Initialize` has run in this process, else nil.
-    private static let initializedSampleRate = Mutex<Int?>(nil)
 
     /// Starts espeak-ng in synchronous (retrieval) mode; cheap after the first call in a process.
     public init() throws(SpeechError) {
-        let rate: Int? = Self.initializedSampleRate.withLock { sampleRate in
-            if sampleRate == nil {
+        let rate: Int? = Self.state.withLock { state in
+            if state.sampleRate == nil {
                 let result = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 500, nil, Int32(espeakINITIALIZE_DONT_EXIT))
                 if result > 0 {
                     espeak_SetSynthCallback(espeakCallback)
-                    sampleRate = Int(result)
+                    state.sampleRate = Int(result)
                 }
             }
-            return sampleRate
+            return state.sampleRate
         }
         guard let rate else { throw .engineUnavailable("espeak_Initialize failed (is espeak-ng-data installed?)") }
         nativeSampleRate = rate
@@ -36,52 +43,57 @@ public final class EspeakEngine {
 
     /// Whether espeak-ng accepts `voiceID` (a language name with an optional `+variant`).
     public func hasVoice(_ voiceID: String) -> Bool {
-        currentVoice = nil
-        return espeak_SetVoiceByName(voiceID) == EE_OK
+        Self.state.withLock { state in
+            state.voice = nil
+            return espeak_SetVoiceByName(voiceID) == EE_OK
+        }
     }
 
-    /// Names of the installed voices (languages) and variants, for suggestions.
+    /// Names of the installed voices (languages), for suggestions.
     public func voiceNames() -> [String] {
-        var names: [String] = []
-        if let list = espeak_ListVoices(nil) {
-            var index = 0
-            while let voice = list[index] {
-                if let languages = voice.pointee.languages {
+        Self.state.withLock { _ in
+            var names = Set<String>()
+            if let list = espeak_ListVoices(nil) {
+                var index = 0
+                while let voice = list[index] {
                     // `languages` is a priority byte then a NUL-terminated name, repeated; take the first.
-                    names.append(String(cString: languages + 1))
+                    if let languages = voice.pointee.languages { names.insert(String(cString: languages + 1)) }
+                    index += 1
                 }
-                index += 1
             }
+            return names.sorted()
         }
-        return Array(Set(names)).sorted()
     }
 
     /// Speaks `text` (never interpreted as SSML or phoneme input) and returns audio and events.
     public func synthesize(_ text: String, voice: VoiceSettings, itemID: String) throws(SpeechError) -> SynthesizedSpeech {
-        try apply(voice)
         let collector = SpeechCollector()
-        let userData = Unmanaged.passUnretained(collector).toOpaque()
-        let utf8 = Array(text.utf8CString)
-        let status = utf8.withUnsafeBufferPointer { buffer in
-            espeak_Synth(buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, userData)
+        let status: espeak_ERROR = Self.state.withLock { state in
+            if state.voice != voice {
+                guard espeak_SetVoiceByName(voice.id) == EE_OK else {
+                    state.voice = nil
+                    return EE_NOT_FOUND
+                }
+                espeak_SetParameter(espeakRATE, Int32(voice.rate), 0)
+                espeak_SetParameter(espeakPITCH, Int32(voice.pitch), 0)
+                espeak_SetParameter(espeakVOLUME, Int32(voice.volume), 0)
+                state.voice = voice
+            }
+            let userData = Unmanaged.passUnretained(collector).toOpaque()
+            let utf8 = Array(text.utf8CString)
+            return utf8.withUnsafeBufferPointer { buffer in
+                espeak_Synth(buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, userData)
+            }
         }
+        if status == EE_NOT_FOUND { throw .unknownVoice(voice.id) }
         guard status == EE_OK else { throw .synthesisFailed(item: itemID, reason: "espeak_Synth returned \(status.rawValue)") }
-        withExtendedLifetime(collector) {}
         guard !collector.samples.isEmpty else { throw .noAudio(item: itemID) }
         return SynthesizedSpeech(samples: collector.samples, sampleRate: nativeSampleRate, events: collector.events)
     }
-
-    private func apply(_ voice: VoiceSettings) throws(SpeechError) {
-        if currentVoice == voice { return }
-        guard espeak_SetVoiceByName(voice.id) == EE_OK else { throw .unknownVoice(voice.id) }
-        espeak_SetParameter(espeakRATE, Int32(voice.rate), 0)
-        espeak_SetParameter(espeakPITCH, Int32(voice.pitch), 0)
-        espeak_SetParameter(espeakVOLUME, Int32(voice.volume), 0)
-        currentVoice = voice
-    }
 }
 
-/// Gathers what the callback delivers during one synchronous `espeak_Synth` call.
+/// Gathers what the callback delivers during one synchronous `espeak_Synth` call, which runs
+/// entirely under the engine's lock.
 private final class SpeechCollector {
     var samples: [Int16] = []
     var events: [SynthesisEvent] = []
