@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import Forge
+
+/// What the forge command line does with bad input: exit codes and messages, nothing written.
+@Suite("forge command line")
+struct CommandLineTests {
+    @Test(arguments: [
+        ("{\n  \"sources\": [\"book.txt\"\n}", "recipe.json:3:1", "malformed JSON"),
+        (#"{"sources": ["book.txt"], "voice": {"rat": 170}}"#, "voice.rat", "Did you mean \"rate\"?"),
+        (#"{"sources": ["book.txt"], "voice": {"rate": "fast"}}"#, "voice.rate", "found the string \"fast\""),
+        (#"{"sources": ["missing.txt"]}"#, "sources[0]", "does not exist"),
+        (#"{"sources": ["book.txt"], "voice": {"id": "en-uss"}}"#, "voice.id", "espeak-ng has no voice \"en-uss\""),
+        (#"{"sources": ["book.txt"], "audio": {"format": "aiff"}}"#, "audio.format", "\"wav\", \"flac\", \"ogg\", \"mp3\""),
+        (#"[1, 2]"#, "recipe.json", "expected an object"),
+    ])
+    func badRecipesExitTwoAndLeaveTheOutputUntouched(recipe: String, path: String, message: String) throws {
+        let project = try TestProject(recipe: recipe)
+        for command in ["build", "plan", "split"] {
+            let result = try project.forge([command, "recipe.json", "--output", "out"])
+            #expect(result.status == 2, "\(command): \(result.errors)")
+            #expect(result.errors.contains(path), "\(command): \(result.errors)")
+            #expect(result.errors.contains(message), "\(command): \(result.errors)")
+            #expect(!FileManager.default.fileExists(atPath: project.output.path))
+        }
+    }
+
+    @Test func unknownVoiceSuggestsNearNames() throws {
+        let project = try TestProject(recipe: #"{"sources": ["book.txt"], "voice": {"id": "en-uss"}}"#)
+        let result = try project.forge(["build", "recipe.json"])
+        #expect(result.errors.contains("Did you mean"))
+        #expect(result.errors.contains("\"en-us\""))
+    }
+
+    @Test func sourcesThatAreNotTextAreRefused() throws {
+        let project = try TestProject()
+        try Data([0x43, 0x68, 0x61, 0x70, 0xFF, 0xFE, 0x00]).write(to: project.directory.file("book.txt"))
+        let binary = try project.build()
+        #expect(binary.status == 2)
+        #expect(binary.errors.contains("byte offset 6"))
+        try Data("Caf\u{E9}".utf8.dropLast(2) + [0xE9, 0x20, 0x61]).write(to: project.directory.file("book.txt"))
+        let latin1 = try project.build()
+        #expect(latin1.status == 2)
+        #expect(latin1.errors.contains("not valid UTF-8 at byte offset 3"))
+        try project.write(book: "\n\n   \n")
+        let empty = try project.build()
+        #expect(empty.status == 2)
+        #expect(empty.errors.contains("no speakable text"))
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        let directory = try TemporaryDirectory()
+        #expect(try ForgeProcess.run(["build"], in: directory.url).status == 2)
+        #expect(try ForgeProcess.run(["frobnicate"], in: directory.url).status == 2)
+        #expect(try ForgeProcess.run(["build", "r.json", "--jobs", "0"], in: directory.url).status == 2)
+        let missing = try ForgeProcess.run(["build", "nowhere.json"], in: directory.url)
+        #expect(missing.status == 2)
+        #expect(missing.errors.contains("nowhere.json: cannot read the recipe: no such file"))
+        #expect(try ForgeProcess.run(["--help"], in: directory.url).status == 0)
+    }
+
+    @Test func statusOfADirectoryThatIsNotAnOutput() throws {
+        let directory = try TemporaryDirectory()
+        let result = try ForgeProcess.run(["status", directory.url.path], in: directory.url)
+        #expect(result.status == 3)
+        #expect(result.errors.contains("not a forge output directory"))
+    }
+
+    @Test func unwritableOutputIsReportedUpFront() throws {
+        guard getuid() != 0 else {
+            // root writes anywhere; a read-only filesystem needs privileges the suite does not assume.
+            let project = try TestProject()
+            let result = try project.forge(["build", "recipe.json", "--output", "/proc/forge-out"])
+            #expect(result.status == 3)
+            #expect(result.errors.contains("/proc/forge-out"))
+            return
+        }
+        let project = try TestProject()
+        let locked = project.directory.file("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+        chmod(locked.path, 0o500)
+        let result = try project.forge(["build", "recipe.json", "--output", locked.path])
+        #expect(result.status == 3)
+        #expect(result.errors.contains("not writable"))
+    }
+}
