@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the system libraries forge links (espeak-ng, libsndfile, SQLite) and the espeak-ng
+# command used by the benchmark, when any is missing. Debian 12 / Ubuntu; uses sudo when not root.
+set -euo pipefail
+
+packages=(pkg-config libespeak-ng-dev libsndfile1-dev libsqlite3-dev espeak-ng)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "Installing missing system packages: ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
