@@ -11,13 +11,21 @@ public final class EspeakEngine: Sendable {
     /// The engine's name in keys and the manifest.
     public static let name = "espeak-ng"
 
-    /// What espeak-ng holds for the whole process: its sample rate once initialized, and the
-    /// voice last applied (so an unchanged voice is not set again for every item).
+    /// What espeak-ng holds for the whole process: the voice last applied (so an unchanged voice
+    /// is not set again for every item). Its lock also serializes every espeak-ng call.
     private struct State {
-        var sampleRate: Int?
         var voice: VoiceSettings?
     }
     private static let state = Mutex(State())
+
+    /// espeak-ng's sample rate, from the process's one `espeak_Initialize` (nil if it failed).
+    /// A static let runs its initializer exactly once, thread-safely.
+    private static let initializedSampleRate: Int? = {
+        let result = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 500, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+        guard result > 0 else { return nil }
+        espeak_SetSynthCallback(espeakCallback)
+        return Int(result)
+    }()
 
     /// espeak-ng's version string, e.g. "1.51".
     public let version: String
@@ -26,17 +34,7 @@ public final class EspeakEngine: Sendable {
 
     /// Starts espeak-ng in synchronous (retrieval) mode; cheap after the first call in a process.
     public init() throws(SpeechError) {
-        let rate: Int? = Self.state.withLock { state in
-            if state.sampleRate == nil {
-                let result = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 500, nil, Int32(espeakINITIALIZE_DONT_EXIT))
-                if result > 0 {
-                    espeak_SetSynthCallback(espeakCallback)
-                    state.sampleRate = Int(result)
-                }
-            }
-            return state.sampleRate
-        }
-        guard let rate else { throw .engineUnavailable("espeak_Initialize failed (is espeak-ng-data installed?)") }
+        guard let rate = Self.initializedSampleRate else { throw .engineUnavailable("espeak_Initialize failed (is espeak-ng-data installed?)") }
         nativeSampleRate = rate
         version = String(cString: espeak_Info(nil))
     }

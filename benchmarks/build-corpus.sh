@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): builds a whole book with forge and speaks the same text with the
+# espeak-ng CLI, alternately, in one run; prints medians and the wall-time ratio, the no-op
+# rebuild, the rebuild after editing one paragraph, and peak memory.
+#
+#   benchmarks/build-corpus.sh [book.txt]        RUNS=3 JOBS=2 by default
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+corpus=${1:-$root/../shared/corpus/pride-and-prejudice.txt}
+runs=${RUNS:-3}
+jobs=${JOBS:-2}
+cd "$root"
+scripts/install-deps.sh
+swift build -c release --product forge >/dev/null
+forge=$root/.build/release/forge
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp "$corpus" "$work/book.txt"
+cat >"$work/recipe.json" <<JSON
+{
+  "sources": ["book.txt"],
+  "split": { "unit": "paragraph", "maxCharacters": 1000 },
+  "voice": { "engine": "espeak-ng", "id": "en-us", "rate": 175 },
+  "audio": { "format": "wav", "sampleRate": 22050 },
+  "build": { "saveInterval": 1, "jobs": $jobs },
+  "output": { "directory": "out" }
+}
+JSON
+
+# Runs a command; sets $wall (seconds) and $peak_kb (largest summed RSS of it and its children, sampled every 20 ms).
+measure() {
+    local start end pid sum
+    peak_kb=0
+    start=$(date +%s%N)
+    "$@" >/dev/null 2>"$work/stderr" &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null; do
+        sum=$(ps -o rss= -p "$pid" --ppid "$pid" 2>/dev/null | awk '{s += $1} END {print s + 0}')
+        [ "$sum" -gt "$peak_kb" ] && peak_kb=$sum
+        sleep 0.02
+    done
+    if ! wait "$pid"; then
+        echo "command failed: $*" >&2
+        cat "$work/stderr" >&2
+        exit 1
+    fi
+    end=$(date +%s%N)
+    wall=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f", (b - a) / 1e9}')
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+
+words=$(wc -w <"$work/book.txt")
+echo "corpus: $corpus ($words words), forge jobs: $jobs, runs: $runs, cores: $(nproc)"
+cd "$work"
+espeak_times=()
+forge_times=()
+ratios=()
+peaks=()
+for run in $(seq "$runs"); do
+    measure espeak-ng -v en-us -s 175 -w "$work/espeak.wav" -f "$work/book.txt"
+    espeak_times+=("$wall")
+    espeak_wall=$wall
+    rm -rf out
+    measure "$forge" build recipe.json --json
+    forge_times+=("$wall")
+    peaks+=("$peak_kb")
+    ratios+=("$(awk -v f="$wall" -v e="$espeak_wall" 'BEGIN {printf "%.3f", f / e}')")
+    echo "run $run: espeak-ng CLI ${espeak_wall} s, forge build ${wall} s (ratio ${ratios[-1]}), peak RSS $((peak_kb / 1024)) MB"
+done
+
+noop=()
+for run in 1 2 3 4 5; do
+    measure "$forge" build recipe.json --json
+    noop+=("$wall")
+done
+
+edits=()
+for run in 1 2 3; do
+    # Edit a different paragraph each time: append a sentence to the first line of the run-th paragraph after line 1000.
+    line=$(awk -v n="$run" 'NR > 1000 && prev == "" && $0 != "" {c++; if (c == n) {print NR; exit}} {prev = $0}' book.txt)
+    sed -i "${line}s/\$/ Indeed, edit ${run}./" book.txt
+    measure "$forge" build recipe.json --json
+    edits+=("$wall")
+done
+edit_summary=$("$forge" build recipe.json --json | tail -1)
+
+espeak_median=$(median "${espeak_times[@]}")
+forge_median=$(median "${forge_times[@]}")
+audio_s=$("$forge" status out --json | awk -F'"audioMs" *: *' 'NF > 1 {split($2, a, ","); print a[1] / 1000}')
+echo
+echo "== results (medians of $runs runs; ratio = forge / espeak-ng CLI, paired per run) =="
+echo "espeak-ng CLI (-w, one WAV):        $espeak_median s"
+echo "forge build, $jobs jobs (WAV objects): $forge_median s"
+echo "wall-time ratio forge / CLI:        median $(median "${ratios[@]}")  (runs: ${ratios[*]}; target <= 0.6)"
+echo "audio made:                         ${audio_s} s, real-time factor $(awk -v w="$forge_median" -v a="$audio_s" 'BEGIN {printf "%.5f", w / a}')"
+echo "no-op rebuild:                      median $(median "${noop[@]}") s  (runs: ${noop[*]}; target < 1 s)"
+echo "one-paragraph edit rebuild:         median $(median "${edits[@]}") s  (runs: ${edits[*]}; target < 2 s)"
+echo "peak memory (forge + workers, RSS): median $(( $(median "${peaks[@]}") / 1024 )) MB  (target < 200 MB)"
