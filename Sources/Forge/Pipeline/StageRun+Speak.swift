@@ -50,6 +50,7 @@ extension StageRun {
         upToDate = plan.upToDate
         toFinish = plan.alignOnly.count + plan.reusable.count + plan.itemsToSynthesize
         progress(.planned(upToDate: plan.upToDate, toSynthesize: plan.itemsToSynthesize, toReuse: plan.reusable.count, toAlign: plan.alignOnly.count))
+        if align && toFinish > 0 { words = try manifest.allWords() }
 
         for item in plan.alignOnly where !stopRequested() {
             do {
@@ -110,7 +111,7 @@ extension StageRun {
     }
 
     func alignment(for item: ItemRecord, eventsKey: String, document: SpeechEventsDocument) throws -> ItemUpdate {
-        let words = try manifest.words(of: item.id)
+        let words = try words[item.id] ?? manifest.words(of: item.id)
         let timings = EventAligner.align(words: words, events: document.events, durationMs: document.durationMs)
         return .aligned(itemID: item.id, alignmentKey: ObjectKey.alignment(eventsKey: eventsKey, text: item.text), timings: timings)
     }

@@ -26,6 +26,8 @@ struct StageRun {
     var finished = 0
     var toFinish = 0
     var audioMadeMs = 0
+    /// Words of the items being aligned, loaded once.
+    var words: [String: [WordToken]] = [:]
 
     init(
         recipe: Recipe, engineVersion: String, store: ObjectStore, manifest: Manifest, buildID: Int64,

@@ -1,22 +1,28 @@
 import CSndFile
 import Foundation
 
-/// Encodes 16-bit mono PCM to WAV, FLAC, Ogg/Vorbis or MP3 with libsndfile, into a file
-/// descriptor the caller owns (so the store can fsync and rename it).
+/// Encodes 16-bit mono PCM to WAV, FLAC, Ogg/Vorbis or MP3 with libsndfile, in memory (through
+/// libsndfile's virtual I/O), so the store can hash the bytes without reading the file back.
 public enum AudioEncoder {
-    /// Writes `samples` to the open, empty file `descriptor` and flushes it to disk.
-    public static func encode(
-        _ samples: [Int16], sampleRate: Int, format: AudioSettings.Format, toDescriptor descriptor: Int32, path: String
-    ) throws(SpeechError) {
+    public static func encode(_ samples: [Int16], sampleRate: Int, format: AudioSettings.Format) throws(SpeechError) -> Data {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = 1
         info.format = Int32(majorFormat(format) | subtype(format))
+        let label = "\(format.rawValue) audio"
         guard sf_format_check(&info) != 0 else {
-            throw .encodingFailed(path: path, reason: "libsndfile cannot write \(format.rawValue) at \(sampleRate) Hz")
+            throw .encodingFailed(path: label, reason: "libsndfile cannot write \(format.rawValue) at \(sampleRate) Hz")
         }
-        guard let file = sf_open_fd(descriptor, Int32(SFM_WRITE), &info, 0) else {
-            throw .encodingFailed(path: path, reason: String(cString: sf_strerror(nil)))
+        let memory = MemoryFile()
+        var io = SF_VIRTUAL_IO(
+            get_filelen: { user in MemoryFile.from(user).length },
+            seek: { offset, whence, user in MemoryFile.from(user).seek(offset, whence: whence) },
+            read: { pointer, count, user in MemoryFile.from(user).read(into: pointer, count: count) },
+            write: { pointer, count, user in MemoryFile.from(user).write(pointer, count: count) },
+            tell: { user in MemoryFile.from(user).tell })
+        let user = Unmanaged.passUnretained(memory).toOpaque()
+        guard let file = sf_open_virtual(&io, Int32(SFM_WRITE), &info, user) else {
+            throw .encodingFailed(path: label, reason: String(cString: sf_strerror(nil)))
         }
         if format == .ogg || format == .mp3 {
             // A fixed quality keeps the encoded size predictable across builds.
@@ -30,11 +36,9 @@ public enum AudioEncoder {
         let message = String(cString: sf_strerror(file))
         let closeStatus = sf_close(file)
         guard written == sf_count_t(samples.count), writeError == 0, closeStatus == 0 else {
-            throw .encodingFailed(path: path, reason: "wrote \(written) of \(samples.count) samples: \(message)")
+            throw .encodingFailed(path: label, reason: "wrote \(written) of \(samples.count) samples: \(message)")
         }
-        guard fsync(descriptor) == 0 else {
-            throw .encodingFailed(path: path, reason: "fsync failed: \(String(cString: strerror(errno)))")
-        }
+        return withExtendedLifetime(memory) { Data(memory.bytes) }
     }
 
     private static func majorFormat(_ format: AudioSettings.Format) -> Int {
@@ -52,5 +56,55 @@ public enum AudioEncoder {
         case .ogg: return Int(SF_FORMAT_VORBIS)
         case .mp3: return Int(SF_FORMAT_MPEG_LAYER_III)
         }
+    }
+}
+
+/// A growable, seekable byte buffer that libsndfile writes into (it seeks back to fill in headers).
+private final class MemoryFile {
+    var bytes: [UInt8] = []
+    var position = 0
+
+    static func from(_ user: UnsafeMutableRawPointer?) -> MemoryFile {
+        Unmanaged<MemoryFile>.fromOpaque(user!).takeUnretainedValue()
+    }
+
+    var length: sf_count_t { sf_count_t(bytes.count) }
+    var tell: sf_count_t { sf_count_t(position) }
+
+    func seek(_ offset: sf_count_t, whence: Int32) -> sf_count_t {
+        let base: Int
+        switch whence {
+        case SEEK_CUR: base = position
+        case SEEK_END: base = bytes.count
+        default: base = 0
+        }
+        position = max(0, base + Int(offset))
+        return sf_count_t(position)
+    }
+
+    func read(into pointer: UnsafeMutableRawPointer?, count: sf_count_t) -> sf_count_t {
+        guard let pointer, position < bytes.count else { return 0 }
+        let available = min(Int(count), bytes.count - position)
+        bytes.withUnsafeBytes { source in
+            pointer.copyMemory(from: source.baseAddress! + position, byteCount: available)
+        }
+        position += available
+        return sf_count_t(available)
+    }
+
+    func write(_ pointer: UnsafeRawPointer?, count: sf_count_t) -> sf_count_t {
+        guard let pointer, count > 0 else { return 0 }
+        let count = Int(count)
+        if position > bytes.count { bytes.append(contentsOf: repeatElement(0, count: position - bytes.count)) }
+        let overlap = min(count, bytes.count - position)
+        let source = UnsafeRawBufferPointer(start: pointer, count: count)
+        if overlap > 0 {
+            bytes.replaceSubrange(position..<(position + overlap), with: source[0..<overlap])
+        }
+        if overlap < count {
+            bytes.append(contentsOf: source[overlap...])
+        }
+        position += count
+        return sf_count_t(count)
     }
 }

@@ -20,9 +20,8 @@ public struct SpeechEventsDocument: Sendable, Equatable, Codable {
     }
 
     public func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(self)) ?? Data()
+        // Synthesized Codable encodes keys in declaration order, so the bytes are deterministic without sorting.
+        return (try? JSONEncoder().encode(self)) ?? Data()
     }
 
     public static func decode(_ data: Data) throws -> SpeechEventsDocument {

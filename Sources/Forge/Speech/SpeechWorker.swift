@@ -16,6 +16,9 @@ public struct SpeechWorker {
     }
 
     /// Runs until standard input closes; returns the process exit status.
+    ///
+    /// Synthesis runs on this thread; encoding, hashing, writing and fsyncing each item's objects
+    /// run on a serial queue, so the next item is being spoken while the last one is persisted.
     public func run() -> Int32 {
         signal(SIGINT, SIG_IGN)
         let engine: EspeakEngine
@@ -25,47 +28,69 @@ public struct SpeechWorker {
             FileHandle.standardError.write(Data("forge worker: \(error.localizedDescription)\n".utf8))
             return 3
         }
-        let encoder = JSONEncoder()
+        let persistence = DispatchQueue(label: "forge.worker.persist")
         let decoder = JSONDecoder()
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
-            let result: SpeechJobResult
+            let job: SpeechJob
             do {
-                let job = try decoder.decode(SpeechJob.self, from: Data(line.utf8))
-                result = speak(job, engine: engine)
+                job = try decoder.decode(SpeechJob.self, from: Data(line.utf8))
             } catch {
-                result = SpeechJobResult(itemID: "?", error: "malformed job: \(error)")
+                let reply = SpeechJobResult(itemID: "?", error: "malformed job: \(error)")
+                persistence.async { Self.send(reply) }
+                continue
             }
-            guard var data = try? encoder.encode(result) else { continue }
-            data.append(UInt8(ascii: "\n"))
-            do {
-                try FileHandle.standardOutput.write(contentsOf: data)
-            } catch {
-                return 0  // the orchestrator is gone
+            let spoken = synthesize(job, engine: engine)
+            persistence.async { [store] in
+                Self.send(Self.persist(job, spoken, engine: EspeakEngine.name, store: store))
             }
         }
+        persistence.sync {}
         return 0
+    }
+
+    /// Writes one answer line; the orchestrator reads them in order.
+    private static func send(_ result: SpeechJobResult) {
+        guard var data = try? JSONEncoder().encode(result) else { return }
+        data.append(UInt8(ascii: "\n"))
+        // If the orchestrator is gone the write fails; the loop then ends when standard input closes.
+        try? FileHandle.standardOutput.write(contentsOf: data)
     }
 
     /// Speaks one job and stores its objects.
     public func speak(_ job: SpeechJob, engine: EspeakEngine) -> SpeechJobResult {
-        do {
-            if let faultTrigger, job.text.contains(faultTrigger) { throw SpeechError.injectedFault(item: job.itemID) }
+        Self.persist(job, synthesize(job, engine: engine), engine: EspeakEngine.name, store: store)
+    }
+
+    /// Synthesizes a job's text at the recipe's sample rate, with its events document.
+    func synthesize(_ job: SpeechJob, engine: EspeakEngine) -> Result<(samples: [Int16], document: SpeechEventsDocument), SpeechError> {
+        do throws(SpeechError) {
+            if let faultTrigger, job.text.contains(faultTrigger) { throw .injectedFault(item: job.itemID) }
             let speech = try engine.synthesize(job.text, voice: job.voice, itemID: job.itemID)
             let samples = Resampler.resample(speech.samples, from: speech.sampleRate, to: job.audio.sampleRate)
             let durationMs = Int((Int64(samples.count) * 1000) / Int64(job.audio.sampleRate))
             let document = SpeechEventsDocument(
                 engine: EspeakEngine.name, engineVersion: engine.version, audioKey: job.audioKey,
                 durationMs: durationMs, sampleRate: job.audio.sampleRate, events: speech.events)
+            return .success((samples, document))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Encodes and stores a synthesized job's audio and events objects.
+    static func persist(
+        _ job: SpeechJob, _ spoken: Result<(samples: [Int16], document: SpeechEventsDocument), SpeechError>, engine: String, store: ObjectStore
+    ) -> SpeechJobResult {
+        do {
+            let (samples, document) = try spoken.get()
             // Events first: an audio object in the store always has its events beside it.
             let events = try store.store(
                 key: job.eventsKey, fileExtension: "json", role: .events, mimeType: "application/json", data: document.encoded())
+            let encoded = try AudioEncoder.encode(samples, sampleRate: job.audio.sampleRate, format: job.audio.format)
             let audio = try store.store(
                 key: job.audioKey, fileExtension: job.audio.format.fileExtension, role: .audio,
-                mimeType: job.audio.format.mimeType, durationMs: durationMs, sampleRate: job.audio.sampleRate
-            ) { descriptor, path in
-                try AudioEncoder.encode(samples, sampleRate: job.audio.sampleRate, format: job.audio.format, toDescriptor: descriptor, path: path)
-            }
+                mimeType: job.audio.format.mimeType, data: encoded, durationMs: document.durationMs, sampleRate: job.audio.sampleRate)
             return SpeechJobResult(itemID: job.itemID, audio: audio, events: events, document: document)
         } catch {
             return SpeechJobResult(itemID: job.itemID, error: (error as? LocalizedError)?.errorDescription ?? "\(error)")

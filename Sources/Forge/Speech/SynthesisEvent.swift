@@ -1,12 +1,15 @@
 /// A timing event reported by the synthesizer while it speaks an item.
+///
+/// Encoded compactly as `["w", textPosition, length, audioMs]` (`w` word, `s` sentence, `e` end):
+/// a book has hundreds of thousands of events, and they travel through worker pipes and events objects.
 public struct SynthesisEvent: Sendable, Equatable, Codable {
     public enum Kind: String, Sendable, Codable {
         /// A word starts.
-        case word
+        case word = "w"
         /// A sentence starts.
-        case sentence
+        case sentence = "s"
         /// A clause or sentence ends.
-        case end
+        case end = "e"
     }
 
     public var kind: Kind
@@ -22,5 +25,21 @@ public struct SynthesisEvent: Sendable, Equatable, Codable {
         self.textPosition = textPosition
         self.length = length
         self.audioMs = audioMs
+    }
+
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        kind = try container.decode(Kind.self)
+        textPosition = try container.decode(Int.self)
+        length = try container.decode(Int.self)
+        audioMs = try container.decode(Int.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(kind)
+        try container.encode(textPosition)
+        try container.encode(length)
+        try container.encode(audioMs)
     }
 }

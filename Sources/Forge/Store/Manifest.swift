@@ -156,6 +156,19 @@ public final class Manifest: Sendable {
         }
     }
 
+    /// Every item's words, in one query (for aligning many items).
+    public func allWords() throws(StoreError) -> [String: [WordToken]] {
+        try read { db in
+            var words: [String: [WordToken]] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT item_id, idx, text, char_start, char_end FROM words ORDER BY item_id, idx")
+            while let row = try rows.next() {
+                words[row["item_id"], default: []].append(
+                    WordToken(index: row["idx"], text: row["text"], start: row["char_start"], end: row["char_end"]))
+            }
+            return words
+        }
+    }
+
     public func timings(of itemID: String) throws(StoreError) -> [WordTiming?] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT start_ms, end_ms FROM words WHERE item_id = ? ORDER BY idx", arguments: [itemID])
@@ -196,7 +209,11 @@ public final class Manifest: Sendable {
                     INSERT OR IGNORE INTO objects (key, path, role, bytes, sha256, mime_type, duration_ms, sample_rate, created_build)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
-            let setTiming = try db.makeStatement(sql: "UPDATE words SET start_ms = ?, end_ms = ? WHERE item_id = ? AND idx = ?")
+            // One statement per item sets every word's timing from a JSON array [[start, end], …].
+            let setTimings = try db.makeStatement(sql: """
+                UPDATE words SET start_ms = json_extract(?1, '$[' || idx || '][0]'), end_ms = json_extract(?1, '$[' || idx || '][1]')
+                WHERE item_id = ?2
+                """)
             for update in updates {
                 switch update {
                 case let .spoken(itemID, audio, events, voice):
@@ -214,9 +231,8 @@ public final class Manifest: Sendable {
                         arguments: [audio.key, events.key, audio.durationMs, voice, build, itemID])
                     try db.execute(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL WHERE item_id = ?", arguments: [itemID])
                 case let .aligned(itemID, alignmentKey, timings):
-                    for (index, timing) in timings.enumerated() {
-                        try setTiming.execute(arguments: [timing.startMs, timing.endMs, itemID, index])
-                    }
+                    let pairs = timings.map { "[\($0.startMs),\($0.endMs)]" }.joined(separator: ",")
+                    try setTimings.execute(arguments: ["[\(pairs)]", itemID])
                     try db.execute(
                         sql: "UPDATE items SET status = 'done', error = NULL, alignment_key = ? WHERE id = ?",
                         arguments: [alignmentKey, itemID])

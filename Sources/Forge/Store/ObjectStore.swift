@@ -3,8 +3,8 @@ import Foundation
 /// The content-addressed object store under an output directory.
 ///
 /// Objects live at `objects/<first 2 hex of key>/<rest of key>.<ext>`. Each is written to a
-/// temporary file in `objects/tmp/`, fsynced, then hard-linked into place (which never replaces
-/// an existing object) and the directory fsynced; after that it never changes.
+/// temporary file in `objects/tmp/`, fsynced, then hard-linked into place (a link, unlike a
+/// rename, never replaces an existing object) and the directory fsynced; after that it never changes.
 public struct ObjectStore: Sendable {
     public let root: URL
 
@@ -49,60 +49,50 @@ public struct ObjectStore: Sendable {
         return removed
     }
 
-    /// Stores an object whose bytes `write` produces into a new file descriptor (which it must
-    /// fsync). If the object already exists, the new bytes are discarded and the existing object kept.
+    /// Stores `data` as the object `key`: written to a temporary file, fsynced, then linked into
+    /// place. If the object already exists, it is kept and the new bytes discarded (same key, same inputs).
     public func store(
-        key: String, fileExtension: String, role: StoredObject.Role, mimeType: String,
-        durationMs: Int? = nil, sampleRate: Int? = nil,
-        write: (_ descriptor: Int32, _ path: String) throws -> Void
-    ) throws -> StoredObject {
+        key: String, fileExtension: String, role: StoredObject.Role, mimeType: String, data: Data,
+        durationMs: Int? = nil, sampleRate: Int? = nil
+    ) throws(StoreError) -> StoredObject {
         let relative = Self.relativePath(key: key, fileExtension: fileExtension)
         let final = url(forRelativePath: relative)
         let temporary = temporaryDirectory.appendingPathComponent("\(key).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw StoreError.writeFailed(path: temporary.path, reason: String(cString: strerror(errno)))
+            throw .writeFailed(path: temporary.path, reason: String(cString: strerror(errno)))
         }
         defer { unlink(temporary.path) }
-        do {
-            try write(descriptor, temporary.path)
-        } catch {
-            close(descriptor)
-            throw error
+        let failure: String? = data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return String(cString: strerror(errno))
+                }
+                offset += written
+            }
+            return fsync(descriptor) == 0 ? nil : "fsync: \(String(cString: strerror(errno)))"
         }
         close(descriptor)
+        if let failure { throw .writeFailed(path: temporary.path, reason: failure) }
         let directory = final.deletingLastPathComponent()
         if mkdir(directory.path, 0o755) != 0 && errno != EEXIST {
-            throw StoreError.writeFailed(path: directory.path, reason: String(cString: strerror(errno)))
+            throw .writeFailed(path: directory.path, reason: String(cString: strerror(errno)))
         }
         if link(temporary.path, final.path) != 0 {
-            guard errno == EEXIST else {
-                throw StoreError.writeFailed(path: final.path, reason: String(cString: strerror(errno)))
-            }
-        } else {
-            Self.syncDirectory(directory.path)
-        }
-        return try describe(key: key, relativePath: relative, role: role, mimeType: mimeType, durationMs: durationMs, sampleRate: sampleRate)
-    }
-
-    /// Stores `data` as an object.
-    public func store(key: String, fileExtension: String, role: StoredObject.Role, mimeType: String, data: Data) throws -> StoredObject {
-        try store(key: key, fileExtension: fileExtension, role: role, mimeType: mimeType) { descriptor, path in
-            try data.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw StoreError.writeFailed(path: path, reason: String(cString: strerror(errno)))
-                    }
-                    offset += written
-                }
-            }
-            guard fsync(descriptor) == 0 else {
-                throw StoreError.writeFailed(path: path, reason: "fsync: \(String(cString: strerror(errno)))")
+            guard errno == EEXIST else { throw .writeFailed(path: final.path, reason: String(cString: strerror(errno))) }
+            do {
+                return try describe(key: key, relativePath: relative, role: role, mimeType: mimeType, durationMs: durationMs, sampleRate: sampleRate)
+            } catch {
+                throw .writeFailed(path: final.path, reason: error.localizedDescription)
             }
         }
+        Self.syncDirectory(directory.path)
+        return StoredObject(
+            key: key, path: relative, role: role, bytes: data.count, sha256: ContentHash.sha256Hex(data), mimeType: mimeType,
+            durationMs: durationMs, sampleRate: sampleRate)
     }
 
     /// Reads an existing object's size and hash from disk.
