@@ -168,3 +168,21 @@ struct BuildTests {
         #expect(try project.build().summary?["nothingToDo"] as? Bool == true)
     }
 }
+
+@Suite("Worker crashes", .serialized)
+struct WorkerCrashTests {
+    @Test func aWorkerThatDiesFailsOnlyTheItemItWasSpeaking() throws {
+        let project = try TestProject(recipe: Fixtures.recipe(jobs: 1))
+        let crashed = try project.build(environment: ["FORGE_FAULT_CRASH": "Netherfield"])
+        #expect(crashed.status == 1, "\(crashed.errors)")
+        let items = try project.manifest().items()
+        let failures = items.filter { $0.status == .failed }
+        #expect(failures.count == 1)
+        #expect(failures.first?.text.contains("Netherfield") == true)
+        #expect(failures.first?.error?.contains("worker process died") == true)
+        #expect(items.filter { $0.status == .done }.count == 6, "the other items it held were retried by a new worker")
+        let retry = try project.build()
+        #expect(retry.status == 0)
+        #expect(retry.synthesizedItems == [failures[0].id])
+    }
+}

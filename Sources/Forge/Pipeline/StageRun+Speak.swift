@@ -125,10 +125,12 @@ extension StageRun {
             try pool.start(index)
             live.insert(index)
         }
-        // Two jobs per worker: the next item is already waiting in its pipe while this one is committed.
-        let depth = 2
+        // Jobs per worker: while one item is persisted the worker speaks the next, and one more waits in its pipe.
+        let depth = 3
         var queue = plan.jobs[...]
         var inFlight: [Int: [SpeechJob]] = [:]
+        /// The item each worker said it is speaking now.
+        var speaking: [Int: String] = [:]
         var restarts = 0
 
         func dispatch(_ worker: Int, queue: inout ArraySlice<SpeechJob>, inFlight: inout [Int: [SpeechJob]], stop: Bool) {
@@ -143,6 +145,8 @@ extension StageRun {
         for await message in pool.messages {
             let stop = stopRequested()
             switch message {
+            case let .started(worker, itemID):
+                speaking[worker] = itemID
             case let .result(worker, result):
                 var held = inFlight[worker, default: []]
                 guard let position = held.firstIndex(where: { $0.itemID == result.itemID }) else { continue }
@@ -152,12 +156,15 @@ extension StageRun {
                 dispatch(worker, queue: &queue, inFlight: &inFlight, stop: stop)
             case let .exited(worker, detail):
                 live.remove(worker)
-                let held = inFlight.removeValue(forKey: worker) ?? []
-                if let culprit = held.first {
+                var held = inFlight.removeValue(forKey: worker) ?? []
+                // The item the worker was speaking when it died is failed; the others it held are retried.
+                if let index = held.firstIndex(where: { $0.itemID == speaking[worker] }) ?? (held.isEmpty ? nil : 0) {
+                    let culprit = held.remove(at: index)
                     let error = SpeechError.workerCrashed(item: culprit.itemID, detail: detail).localizedDescription
                     try finish(culprit, result: SpeechJobResult(itemID: culprit.itemID, error: error), waiting: plan.waiting[culprit.audioKey] ?? [], align: align)
                 }
-                queue = ArraySlice(held.dropFirst()) + queue
+                speaking[worker] = nil
+                queue = ArraySlice(held) + queue
                 if !queue.isEmpty, !stop, restarts < 2 * workerCount {
                     restarts += 1
                     try pool.start(worker)

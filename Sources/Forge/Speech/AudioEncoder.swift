@@ -4,7 +4,7 @@ import Foundation
 /// Encodes 16-bit mono PCM to WAV, FLAC, Ogg/Vorbis or MP3 with libsndfile, in memory (through
 /// libsndfile's virtual I/O), so the store can hash the bytes without reading the file back.
 public enum AudioEncoder {
-    public static func encode(_ samples: [Int16], sampleRate: Int, format: AudioSettings.Format) throws(SpeechError) -> Data {
+    public static func encode(_ samples: [Int16], sampleRate: Int, format: AudioSettings.Format) throws(SpeechError) -> [UInt8] {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = 1
@@ -38,7 +38,7 @@ public enum AudioEncoder {
         guard written == sf_count_t(samples.count), writeError == 0, closeStatus == 0 else {
             throw .encodingFailed(path: label, reason: "wrote \(written) of \(samples.count) samples: \(message)")
         }
-        return withExtendedLifetime(memory) { Data(memory.bytes) }
+        return withExtendedLifetime(memory) { memory.bytes }
     }
 
     private static func majorFormat(_ format: AudioSettings.Format) -> Int {

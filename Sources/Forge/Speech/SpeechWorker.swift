@@ -1,7 +1,11 @@
 import Foundation
+import Synchronization
 
 /// The loop a worker process runs: read ``SpeechJob`` lines from standard input, speak each
 /// with espeak-ng, store the audio and events objects, answer with a ``SpeechJobResult`` line.
+///
+/// Before speaking an item the worker writes a ``SpeechWorkerNotice``, so that if the engine
+/// crashes the process, the orchestrator knows which item did it.
 ///
 /// Workers write objects only, never the manifest. A worker ignores SIGINT (Ctrl-C reaches the
 /// whole process group) so it finishes the item in hand; it exits when its input closes.
@@ -9,10 +13,20 @@ public struct SpeechWorker {
     public let store: ObjectStore
     /// Items whose text contains this string fail on purpose (`FORGE_FAULT_SPEAK`), for tests of failure isolation.
     public let faultTrigger: String?
+    /// Items whose text contains this string crash the worker process (`FORGE_FAULT_CRASH`), for tests of crash isolation.
+    public let crashTrigger: String?
 
-    public init(store: ObjectStore, faultTrigger: String? = ProcessInfo.processInfo.environment["FORGE_FAULT_SPEAK"]) {
+    /// Serializes lines written by the synthesis thread and the persistence queue.
+    private static let outputLock = Mutex(())
+
+    public init(
+        store: ObjectStore,
+        faultTrigger: String? = ProcessInfo.processInfo.environment["FORGE_FAULT_SPEAK"],
+        crashTrigger: String? = ProcessInfo.processInfo.environment["FORGE_FAULT_CRASH"]
+    ) {
         self.store = store
         self.faultTrigger = faultTrigger.flatMap { $0.isEmpty ? nil : $0 }
+        self.crashTrigger = crashTrigger.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Runs until standard input closes; returns the process exit status.
@@ -40,6 +54,7 @@ public struct SpeechWorker {
                 persistence.async { Self.send(reply) }
                 continue
             }
+            Self.write(SpeechWorkerNotice(started: job.itemID))
             let spoken = synthesize(job, engine: engine)
             persistence.async { [store] in
                 Self.send(Self.persist(job, spoken, engine: EspeakEngine.name, store: store))
@@ -51,10 +66,14 @@ public struct SpeechWorker {
 
     /// Writes one answer line; the orchestrator reads them in order.
     private static func send(_ result: SpeechJobResult) {
-        guard var data = try? JSONEncoder().encode(result) else { return }
+        write(result)
+    }
+
+    private static func write(_ message: some Encodable) {
+        guard var data = try? JSONEncoder().encode(message) else { return }
         data.append(UInt8(ascii: "\n"))
         // If the orchestrator is gone the write fails; the loop then ends when standard input closes.
-        try? FileHandle.standardOutput.write(contentsOf: data)
+        outputLock.withLock { _ in try? FileHandle.standardOutput.write(contentsOf: data) }
     }
 
     /// Speaks one job and stores its objects.
@@ -66,6 +85,7 @@ public struct SpeechWorker {
     func synthesize(_ job: SpeechJob, engine: EspeakEngine) -> Result<(samples: [Int16], document: SpeechEventsDocument), SpeechError> {
         do throws(SpeechError) {
             if let faultTrigger, job.text.contains(faultTrigger) { throw .injectedFault(item: job.itemID) }
+            if let crashTrigger, job.text.contains(crashTrigger) { abort() }
             let speech = try engine.synthesize(job.text, voice: job.voice, itemID: job.itemID)
             let samples = Resampler.resample(speech.samples, from: speech.sampleRate, to: job.audio.sampleRate)
             let durationMs = Int((Int64(samples.count) * 1000) / Int64(job.audio.sampleRate))

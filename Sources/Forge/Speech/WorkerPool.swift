@@ -8,6 +8,7 @@ import Synchronization
 /// reported with the items it held, so the orchestrator can fail the culprit and carry on.
 public final class WorkerPool: Sendable {
     public enum Message: Sendable {
+        case started(worker: Int, itemID: String)
         case result(worker: Int, SpeechJobResult)
         case exited(worker: Int, detail: String)
     }
@@ -69,7 +70,11 @@ public final class WorkerPool: Sendable {
                 while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                     let line = buffer[buffer.startIndex..<newline]
                     buffer = Data(buffer[(newline + 1)...])
-                    if let result = try? decoder.decode(SpeechJobResult.self, from: line) {
+                    if line.starts(with: SpeechWorkerNotice.prefix) {
+                        if let notice = try? decoder.decode(SpeechWorkerNotice.self, from: line) {
+                            continuation.yield(.started(worker: index, itemID: notice.started))
+                        }
+                    } else if let result = try? decoder.decode(SpeechJobResult.self, from: line) {
                         continuation.yield(.result(worker: index, result))
                     }
                 }

@@ -3,7 +3,7 @@ import Foundation
 
 /// SHA-256 digests as lowercase hex, the currency of the content-addressed store.
 public enum ContentHash {
-    public static func sha256Hex(_ data: Data) -> String {
+    public static func sha256Hex<Bytes: DataProtocol>(_ data: Bytes) -> String {
         hex(SHA256.hash(data: data))
     }
 

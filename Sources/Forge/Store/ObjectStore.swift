@@ -51,8 +51,8 @@ public struct ObjectStore: Sendable {
 
     /// Stores `data` as the object `key`: written to a temporary file, fsynced, then linked into
     /// place. If the object already exists, it is kept and the new bytes discarded (same key, same inputs).
-    public func store(
-        key: String, fileExtension: String, role: StoredObject.Role, mimeType: String, data: Data,
+    public func store<Bytes: ContiguousBytes & DataProtocol>(
+        key: String, fileExtension: String, role: StoredObject.Role, mimeType: String, data: Bytes,
         durationMs: Int? = nil, sampleRate: Int? = nil
     ) throws(StoreError) -> StoredObject {
         let relative = Self.relativePath(key: key, fileExtension: fileExtension)

@@ -1,0 +1,12 @@
+/// A worker's line saying it has started speaking an item; if the worker then dies, that item
+/// is the one to blame, and the others it held are retried.
+public struct SpeechWorkerNotice: Sendable, Equatable, Codable {
+    public var started: String
+
+    public init(started: String) {
+        self.started = started
+    }
+
+    /// Notices are told apart from results by their first bytes, without a full decode.
+    static let prefix = Array(#"{"started":"#.utf8)
+}
