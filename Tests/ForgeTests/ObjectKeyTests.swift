@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Forge
@@ -46,5 +47,16 @@ struct ObjectKeyTests {
     @Test func objectPathsShardByTheFirstTwoHexDigits() {
         let path = ObjectStore.relativePath(key: key(), fileExtension: "wav")
         #expect(path == "objects/\(key().prefix(2))/\(key().dropFirst(2)).wav")
+    }
+}
+
+@Suite("Canonical key descriptions")
+struct CanonicalJSONTests {
+    @Test func canonicalJSONIsValidSortedAndRoundTrips() throws {
+        let fields = ["text": "He said \"no\"\\ then\n\t\u{1}left — café 東京", "b": "2", "a": "1"]
+        let json = ObjectKey.canonicalJSON(fields)
+        #expect(json.hasPrefix(#"{"a":"1","b":"2","text":"#))
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String]
+        #expect(decoded == fields)
     }
 }

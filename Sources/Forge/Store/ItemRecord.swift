@@ -35,6 +35,36 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
         status = .pending
     }
 
+    /// Reads a row by column position, in the schema's column order: much faster than Codable
+    /// decoding, and a build reads every item on every run.
+    public init(row: Row) throws {
+        id = row[0]
+        chapter = row[1]
+        ordinal = row[2]
+        kind = row[3]
+        text = row[4]
+        sourcePath = row[5]
+        sourceStart = row[6]
+        sourceEnd = row[7]
+        status = ItemStatus(rawValue: row[8]) ?? .pending
+        error = row[9]
+        audioKey = row[10]
+        eventsKey = row[11]
+        alignmentKey = row[12]
+        durationMs = row[13]
+        voice = row[14]
+        builtBy = row[15]
+    }
+
+    /// The columns in the order `init(row:)` reads them.
+    public static var databaseSelection: [any SQLSelectable] {
+        [
+            Column("id"), Column("chapter"), Column("ordinal"), Column("kind"), Column("text"), Column("source_path"),
+            Column("source_start"), Column("source_end"), Column("status"), Column("error"), Column("audio_key"),
+            Column("events_key"), Column("alignment_key"), Column("duration_ms"), Column("voice"), Column("built_by"),
+        ]
+    }
+
     /// Whether the split placed this item identically (same chapter, order and source range).
     func hasSamePlacement(as item: SpeakableItem) -> Bool {
         chapter == item.chapter && ordinal == item.ordinal && sourcePath == item.sourcePath

@@ -39,10 +39,46 @@ public enum ObjectKey {
     }
 
     static func digest(_ fields: [String: String]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a [String: String] cannot fail.
-        let data = (try? encoder.encode(fields)) ?? Data()
-        return ContentHash.sha256Hex(data)
+        ContentHash.sha256Hex(canonicalJSONBytes(fields))
+    }
+
+    /// The fields as canonical JSON: keys sorted, no white space, strings escaped per RFC 8259.
+    static func canonicalJSON(_ fields: [String: String]) -> String {
+        String(decoding: canonicalJSONBytes(fields), as: UTF8.self)
+    }
+
+    static func canonicalJSONBytes(_ fields: [String: String]) -> [UInt8] {
+        var json: [UInt8] = [UInt8(ascii: "{")]
+        json.reserveCapacity(fields.values.reduce(64) { $0 + $1.utf8.count + 16 })
+        for (index, key) in fields.keys.sorted().enumerated() {
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            appendQuoted(key, to: &json)
+            json.append(UInt8(ascii: ":"))
+            appendQuoted(fields[key]!, to: &json)
+        }
+        json.append(UInt8(ascii: "}"))
+        return json
+    }
+
+    private static func appendQuoted(_ text: String, to json: inout [UInt8]) {
+        json.append(UInt8(ascii: "\""))
+        let hex = Array("0123456789abcdef".utf8)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                json.append(UInt8(ascii: "\\"))
+                json.append(byte)
+            case UInt8(ascii: "\n"): json.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): json.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): json.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                json.append(contentsOf: Array("\\u00".utf8))
+                json.append(hex[Int(byte >> 4)])
+                json.append(hex[Int(byte & 0x0F)])
+            default:
+                json.append(byte)
+            }
+        }
+        json.append(UInt8(ascii: "\""))
     }
 }

@@ -192,7 +192,7 @@ public struct Splitter: Sendable {
                 var index = line.lowerBound
                 while index < line.upperBound {
                     let scalar = scalars[index]
-                    if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control {
+                    if Self.isSpaceOrControl(scalar) {
                         if let last = text.last, last != " " {
                             text.append(" ")
                             origin.append(index)
@@ -212,11 +212,16 @@ public struct Splitter: Sendable {
             }
             for range in cut(text) {
                 let itemText = String(String.UnicodeScalarView(text[range]))
-                guard !Tokenizer.words(in: Array(text[range])).isEmpty else { continue }
+                guard text[range].contains(where: Tokenizer.isWordScalar) else { continue }
                 appendItem(
                     kind: .paragraph, text: itemText, path: path,
                     sourceStart: origin[range.lowerBound], sourceEnd: origin[range.upperBound - 1] + 1)
             }
+        }
+
+        static func isSpaceOrControl(_ scalar: Unicode.Scalar) -> Bool {
+            if scalar.isASCII { return scalar.value <= 0x20 || scalar.value == 0x7F }
+            return scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
         }
 
         static func isInlineMarkup(_ scalars: [Unicode.Scalar], _ index: Int) -> Bool {

@@ -48,11 +48,17 @@ public enum Tokenizer {
     }
 
     static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        // ASCII is most of most books, and Unicode property lookups are slow: answer it directly.
+        if scalar.isASCII {
+            let value = scalar.value
+            return (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
+        }
         let properties = scalar.properties
         return properties.isAlphabetic || properties.numericType != nil
     }
 
     static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return false }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark: return true
         default: return false
@@ -64,14 +70,19 @@ public enum Tokenizer {
         case "'", "\u{2019}", "\u{02BC}", "-", "\u{2010}", "\u{2011}", "\u{00AD}":
             return true
         case ".", ",":
-            return previous.properties.numericType != nil && next.properties.numericType != nil
+            return isDigit(previous) && isDigit(next)
         default:
             return false
         }
     }
 
+    static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? (0x30...0x39).contains(scalar.value) : scalar.properties.numericType != nil
+    }
+
     /// Scripts written without spaces between words, where each character is spoken as a unit.
     static func isUnspacedScript(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return false }
         switch scalar.value {
         case 0x3040...0x309F, 0x30A0...0x30FF, 0x31F0...0x31FF,  // Hiragana, Katakana
              0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x2FA1F:  // CJK ideographs
