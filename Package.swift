@@ -48,8 +48,7 @@ let package = Package(
             capability: .command(
                 intent: .custom(verb: "forge", description: "Run forge (build, plan, status, …) on a recipe in this package"),
                 permissions: [.writeToPackageDirectory(reason: "forge writes audio, timings and its manifest into the recipe's output directory")]
-            ),
-            dependencies: ["ForgeCLI"]
+            )
         ),
         .testTarget(
             name: "ForgeTests",

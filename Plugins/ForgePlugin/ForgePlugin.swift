@@ -2,29 +2,40 @@ import Foundation
 import PackagePlugin
 
 /// `swift package --allow-writing-to-package-directory forge build recipes/sample.json`:
-/// runs the same `forge` executable, in the package directory, with the arguments given.
+/// builds the package's own `forge` product and runs it, in the package directory, with the
+/// arguments given, so the plugin and the command line are one program.
 @main
 struct ForgePlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        let tool = try context.tool(named: "forge")
+        let build = try packageManager.build(.product("forge"), parameters: .init(configuration: .debug, logging: .concise))
+        guard build.succeeded else {
+            Diagnostics.error(build.logText)
+            throw ForgePluginError.buildFailed
+        }
+        guard let forge = build.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "forge" }) else {
+            throw ForgePluginError.noExecutable
+        }
         let process = Process()
-        process.executableURL = tool.url
+        process.executableURL = forge.url
         process.arguments = arguments.isEmpty ? ["--help"] : arguments
         process.currentDirectoryURL = context.package.directoryURL
         try process.run()
         process.waitUntilExit()
         if process.terminationReason == .uncaughtSignal || process.terminationStatus != 0 {
-            Diagnostics.error("forge \(arguments.joined(separator: " ")) exited with status \(process.terminationStatus)")
             throw ForgePluginError.failed(status: process.terminationStatus)
         }
     }
 }
 
 enum ForgePluginError: Error, CustomStringConvertible {
+    case buildFailed
+    case noExecutable
     case failed(status: Int32)
 
     var description: String {
         switch self {
+        case .buildFailed: return "building the forge product failed; see the log above."
+        case .noExecutable: return "the forge product built no executable."
         case .failed(let status): return "forge exited with status \(status); see its message above."
         }
     }
