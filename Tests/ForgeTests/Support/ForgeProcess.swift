@@ -83,6 +83,14 @@ final class ForgeProcess: Sendable {
         kill(process.processIdentifier, number)
     }
 
+    /// Sends a signal to forge and its worker processes at once, as a crash or the OOM killer would.
+    func signalWithWorkers(_ number: Int32) {
+        let pid = process.processIdentifier
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        kill(pid, number)
+        for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, number) }
+    }
+
     func wait() -> ForgeResult {
         process.waitUntilExit()
         // The pipes reach end of file once the process and its workers have exited.
