@@ -19,6 +19,9 @@ struct RecipeOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON Lines events and a JSON summary instead of a live progress line.")
     var json = false
 
+    @Flag(name: .long, help: "Allow sources and the output directory outside the project (the recipe's repository or folder).")
+    var allowOutsidePaths = false
+
     func validate() throws {
         if let jobs, !BuildSettings.allowedJobs.contains(jobs) {
             throw ValidationError("--jobs must be from \(BuildSettings.allowedJobs.lowerBound) to \(BuildSettings.allowedJobs.upperBound); found \(jobs).")
@@ -33,7 +36,8 @@ struct RecipeOptions: ParsableArguments {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let outputURL = output.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL }
         do {
-            var recipe = try RecipeLoader().load(from: URL(fileURLWithPath: recipe, relativeTo: cwd), outputOverride: outputURL)
+            var recipe = try RecipeLoader().load(
+                from: URL(fileURLWithPath: recipe, relativeTo: cwd), outputOverride: outputURL, allowOutsidePaths: allowOutsidePaths)
             if let jobs { recipe.build.jobs = jobs }
             if let saveInterval { recipe.build.saveInterval = saveInterval }
             return recipe

@@ -71,7 +71,7 @@ struct CommandLineTests {
         guard getuid() != 0 else {
             // root writes anywhere; a read-only filesystem needs privileges the suite does not assume.
             let project = try TestProject()
-            let result = try project.forge(["build", "recipe.json", "--output", "/proc/forge-out"])
+            let result = try project.forge(["build", "recipe.json", "--allow-outside-paths", "--output", "/proc/forge-out"])
             #expect(result.status == 3)
             #expect(result.errors.contains("/proc/forge-out"))
             return

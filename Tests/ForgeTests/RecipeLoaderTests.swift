@@ -12,9 +12,9 @@ struct RecipeLoaderTests {
         try directory.write("book.txt", "Hello there.")
     }
 
-    func load(_ json: String) throws -> Recipe {
+    func load(_ json: String, allowOutsidePaths: Bool = false) throws -> Recipe {
         let file = try directory.write("recipe.json", json)
-        return try RecipeLoader().load(from: file)
+        return try RecipeLoader().load(from: file, allowOutsidePaths: allowOutsidePaths)
     }
 
     func refusal(_ json: String) throws -> RecipeError {
@@ -46,7 +46,7 @@ struct RecipeLoaderTests {
              "voice": {"engine": "espeak-ng", "id": "en-us+klatt", "rate": 200, "pitch": 40, "volume": 90},
              "audio": {"format": "flac", "sampleRate": 16000}, "build": {"saveInterval": 5, "jobs": 3},
              "output": {"directory": "/tmp/elsewhere"}}
-            """)
+            """, allowOutsidePaths: true)
         #expect(recipe.title == "T")
         #expect(recipe.sources.first?.format == .markdown)
         #expect(recipe.split == SplitSettings(unit: .sentence, maxCharacters: 200))
@@ -58,7 +58,7 @@ struct RecipeLoaderTests {
 
     @Test func outputOverrideWins() throws {
         let file = try directory.write("recipe.json", #"{"sources": ["book.txt"], "output": {"directory": "a"}}"#)
-        let recipe = try RecipeLoader().load(from: file, outputOverride: URL(fileURLWithPath: "/tmp/b"))
+        let recipe = try RecipeLoader().load(from: file, outputOverride: URL(fileURLWithPath: "/tmp/b"), allowOutsidePaths: true)
         #expect(recipe.outputDirectory.path == "/tmp/b")
     }
 
@@ -141,5 +141,40 @@ struct RecipeLoaderTests {
     @Test func duplicateKeysAreRefused() throws {
         let error = try refusal(#"{"sources": ["book.txt"], "sources": ["book.txt"]}"#)
         #expect(error.localizedDescription.contains("appears twice"))
+    }
+
+    @Test func pathsLeavingTheProjectAreRefused() throws {
+        try directory.write("inside/book.txt", "Text.")
+        let outside = try TemporaryDirectory("outside")
+        try outside.write("secret.txt", "Not yours.")
+        symlink(outside.file("secret.txt").path, directory.file("link.txt").path)
+        let dots = try refusal(#"{"sources": ["../\#(outside.url.lastPathComponent)/secret.txt"]}"#)
+        #expect(dots.path == "sources[0]")
+        #expect(dots.localizedDescription.contains("outside the project"))
+        #expect(dots.localizedDescription.contains("--allow-outside-paths"))
+        let linked = try refusal(#"{"sources": ["inside/book.txt", "link.txt"]}"#)
+        #expect(linked.path == "sources[1]")
+        let output = try refusal(#"{"sources": ["book.txt"], "output": {"directory": "../elsewhere"}}"#)
+        #expect(output.path == "output.directory")
+        #expect(try load(#"{"sources": ["link.txt"], "output": {"directory": "../x"}}"#, allowOutsidePaths: true).sources.count == 1)
+        #expect(try load(#"{"sources": ["inside/book.txt"], "output": {"directory": "inside/../out"}}"#).sources.count == 1)
+    }
+
+    @Test func theProjectIsTheNearestFolderWithAMarker() throws {
+        try directory.write("Package.swift", "// marker")
+        try directory.write("recipes/book.txt", "Text.")
+        try directory.write("samples/book.txt", "Text.")
+        let file = try directory.write("recipes/recipe.json", #"{"sources": ["../samples/book.txt"], "output": {"directory": "../out"}}"#)
+        #expect(try RecipeLoader().load(from: file).sources.count == 1)
+        #expect(ProjectBoundary(recipeFolder: directory.file("recipes")).root == ProjectBoundary.resolved(directory.url))
+    }
+
+    @Test func hugeRecipesAreRefusedBeforeParsing() throws {
+        let padding = String(repeating: " ", count: RecipeLoader.maximumRecipeBytes)
+        let error = try refusal(#"{"sources": ["book.txt"]}"# + padding)
+        guard case .tooLarge = error else {
+            Issue.record("expected tooLarge, got \(error)")
+            return
+        }
     }
 }

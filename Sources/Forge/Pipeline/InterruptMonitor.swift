@@ -26,8 +26,10 @@ public final class InterruptMonitor {
             sources.append(source)
         }
         self.sources = sources
-        // A worker that dies mid-write must not kill the orchestrator with SIGPIPE.
+        // A worker that dies mid-write must not kill the orchestrator with SIGPIPE, and a file-size
+        // limit must fail the write (EFBIG, reported) rather than kill the process (SIGXFSZ).
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
     }
 
     deinit {

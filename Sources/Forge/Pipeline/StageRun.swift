@@ -43,7 +43,8 @@ struct StageRun {
         self.started = started
     }
 
-    /// Queues an item's updates; commits when `saveInterval` items are waiting.
+    /// Queues an item's updates; commits when `saveInterval` items are waiting. The item is reported
+    /// after that commit, so with a save interval of 1 every reported item is durable.
     mutating func record(_ updates: [ItemUpdate], itemID: String, ordinal: Int, outcome: ItemProgress.Outcome, error: String? = nil, audioMs: Int = 0) throws {
         pendingUpdates.append(contentsOf: updates)
         pendingItems += 1
@@ -55,18 +56,26 @@ struct StageRun {
         case .aligned: alignedOnly += 1
         case .failed: failures.append(ItemFailure(itemID: itemID, error: error ?? "unknown error"))
         }
+        let committed = pendingItems >= recipe.build.saveInterval ? try commit() : 0
         progress(.item(ItemProgress(
             itemID: itemID, ordinal: ordinal, outcome: outcome, error: error, finished: finished, toFinish: toFinish,
             audioMs: audioMadeMs, elapsedSeconds: BuildPipeline.seconds(since: started))))
-        if pendingItems >= recipe.build.saveInterval { try save() }
+        if committed > 0 { progress(.saved(committedItems: committed)) }
     }
 
-    /// Commits every waiting update in one transaction.
+    /// Commits every waiting update in one transaction and reports it.
     mutating func save() throws {
-        guard !pendingUpdates.isEmpty else { return }
+        let committed = try commit()
+        if committed > 0 { progress(.saved(committedItems: committed)) }
+    }
+
+    /// Commits every waiting update in one transaction; returns how many items it finished.
+    private mutating func commit() throws -> Int {
+        guard !pendingUpdates.isEmpty else { return 0 }
         try manifest.apply(pendingUpdates, build: buildID)
-        progress(.saved(committedItems: pendingItems))
+        let committed = pendingItems
         pendingUpdates.removeAll(keepingCapacity: true)
         pendingItems = 0
+        return committed
     }
 }

@@ -13,6 +13,7 @@ public enum RecipeError: LocalizedError, Sendable, Equatable {
     case missingSource(file: String, path: String, resolved: String)
     case unreadableSource(file: String, path: String, resolved: String, reason: String)
     case unknownVoice(file: String, path: String, found: String, suggestions: [String])
+    case outsideProject(file: String, path: String, resolved: String, project: String)
 
     public var errorDescription: String? {
         switch self {
@@ -38,6 +39,8 @@ public enum RecipeError: LocalizedError, Sendable, Equatable {
             return "\(file): \(path): the source file \(resolved) does not exist. Paths are relative to the recipe's folder."
         case let .unreadableSource(file, path, resolved, reason):
             return "\(file): \(path): cannot read the source file \(resolved): \(reason)."
+        case let .outsideProject(file, path, resolved, project):
+            return "\(file): \(path): \(resolved) is outside the project \(project) (through \"..\" or a symbolic link). Move it inside, or pass --allow-outside-paths if you trust this recipe."
         case let .unknownVoice(file, path, found, suggestions):
             var text = "\(file): \(path): espeak-ng has no voice \"\(found)\"."
             if !suggestions.isEmpty { text += " Did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: " or "))?" }
@@ -51,7 +54,8 @@ public enum RecipeError: LocalizedError, Sendable, Equatable {
         switch self {
         case .unreadable, .tooLarge, .syntax: return nil
         case let .wrongType(_, path, _, _), let .missingKey(_, path, _), let .invalidValue(_, path, _, _),
-             let .missingSource(_, path, _), let .unreadableSource(_, path, _, _), let .unknownVoice(_, path, _, _):
+             let .missingSource(_, path, _), let .unreadableSource(_, path, _, _), let .unknownVoice(_, path, _, _),
+             let .outsideProject(_, path, _, _):
             return path
         case let .unknownKey(_, path, key, _, _): return Self.join(path, key)
         }

@@ -20,7 +20,9 @@ public struct RecipeLoader: Sendable {
     /// Loads and validates the recipe at `url`.
     /// - Parameter outputOverride: an output directory given on the command line (`--output`),
     ///   which replaces `output.directory`; relative to the current directory.
-    public func load(from url: URL, outputOverride: URL? = nil) throws(RecipeError) -> Recipe {
+    /// - Parameter allowOutsidePaths: accept sources and an output directory outside the project
+    ///   (see ``ProjectBoundary``); off by default, so an untrusted recipe cannot reach out.
+    public func load(from url: URL, outputOverride: URL? = nil, allowOutsidePaths: Bool = false) throws(RecipeError) -> Recipe {
         let url = url.standardizedFileURL
         let name = url.path
         let data: Data
@@ -39,11 +41,11 @@ public struct RecipeLoader: Sendable {
             let reason = FileManager.default.fileExists(atPath: url.path) ? "permission denied or unreadable" : "no such file"
             throw .unreadable(file: name, reason: reason)
         }
-        return try parse(data, file: url, outputOverride: outputOverride)
+        return try parse(data, file: url, outputOverride: outputOverride, allowOutsidePaths: allowOutsidePaths)
     }
 
     /// Validates recipe JSON given as bytes; `file` names it in messages and anchors relative paths.
-    public func parse(_ data: Data, file: URL, outputOverride: URL? = nil) throws(RecipeError) -> Recipe {
+    public func parse(_ data: Data, file: URL, outputOverride: URL? = nil, allowOutsidePaths: Bool = false) throws(RecipeError) -> Recipe {
         let name = file.path
         let root: JSONValue
         do {
@@ -99,6 +101,18 @@ public struct RecipeLoader: Sendable {
             outputDirectory = Self.resolve(directory, against: folder)
         }
         if let outputOverride { outputDirectory = outputOverride.standardizedFileURL }
+
+        if !allowOutsidePaths {
+            let boundary = ProjectBoundary(recipeFolder: folder)
+            for (index, source) in sources.enumerated() where !boundary.contains(source.url) {
+                throw .outsideProject(file: name, path: "sources[\(index)]", resolved: ProjectBoundary.resolved(source.url).path, project: boundary.root.path)
+            }
+            if !boundary.contains(outputDirectory) {
+                throw .outsideProject(
+                    file: name, path: outputOverride == nil ? "output.directory" : "--output",
+                    resolved: ProjectBoundary.resolved(outputDirectory).path, project: boundary.root.path)
+            }
+        }
 
         return Recipe(
             file: file, contentHash: ContentHash.sha256Hex(data), title: title, language: language, sources: sources,

@@ -35,6 +35,8 @@ public struct SpeechWorker {
     /// run on a serial queue, so the next item is being spoken while the last one is persisted.
     public func run() -> Int32 {
         signal(SIGINT, SIG_IGN)
+        // Over a file-size limit a write must fail with EFBIG, failing one item, not kill the worker.
+        signal(SIGXFSZ, SIG_IGN)
         let engine: EspeakEngine
         do {
             engine = try EspeakEngine()

@@ -120,8 +120,13 @@ public final class Manifest: Sendable {
                 try record.delete(db)
                 changes += 1
             }
-            let insertWord = try db.makeStatement(
-                sql: "INSERT INTO words (item_id, idx, text, char_start, char_end) VALUES (?, ?, ?, ?, ?)")
+            // One statement per item inserts all its words from a JSON array [[text, start, end], …].
+            let insertWords = try db.makeStatement(
+                sql: """
+                    INSERT INTO words (item_id, idx, text, char_start, char_end)
+                    SELECT ?1, key, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+                    FROM json_each(?2)
+                    """)
             for item in split.items {
                 if let record = byID[item.id] {
                     guard !record.hasSamePlacement(as: item) else { continue }
@@ -133,14 +138,23 @@ public final class Manifest: Sendable {
                         arguments: [item.chapter, item.ordinal, item.kind.rawValue, item.sourcePath, item.sourceStart, item.sourceEnd, item.id])
                 } else {
                     try ItemRecord(item: item).insert(db)
-                    for word in item.words {
-                        try insertWord.execute(arguments: [item.id, word.index, word.text, word.start, word.end])
+                    if !item.words.isEmpty {
+                        try insertWords.execute(arguments: [item.id, Self.wordsJSON(item.words)])
                     }
                 }
                 changes += 1
             }
             return changes
         }
+    }
+
+    static func wordsJSON(_ words: [WordToken]) -> String {
+        var json = "["
+        for (index, word) in words.enumerated() {
+            if index > 0 { json += "," }
+            json += "[" + ObjectKey.quotedJSON(word.text) + ",\(word.start),\(word.end)]"
+        }
+        return json + "]"
     }
 
     // MARK: Items and objects
@@ -200,14 +214,73 @@ public final class Manifest: Sendable {
         }
     }
 
+    /// Every object the manifest records.
+    public func allObjects() throws(StoreError) -> [StoredObject] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT key, path, role, bytes, sha256, mime_type, duration_ms, sample_rate FROM objects ORDER BY path").map {
+                StoredObject(
+                    key: $0[0], path: $0[1], role: StoredObject.Role(rawValue: $0[2]) ?? .audio, bytes: $0[3], sha256: $0[4],
+                    mimeType: $0[5], durationMs: $0[6], sampleRate: $0[7])
+            }
+        }
+    }
+
+    func objectKeys(atPath path: String) throws(StoreError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT key FROM objects WHERE path = ?", arguments: [path]) }
+    }
+
+    /// Items marked done that have a word without a timing.
+    public func itemsWithUntimedWords() throws(StoreError) -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: """
+                SELECT DISTINCT w.item_id FROM words w JOIN items i ON i.id = w.item_id
+                WHERE i.status = 'done' AND (w.start_ms IS NULL OR w.end_ms IS NULL)
+                """)
+        }
+    }
+
+    /// Drops the records of objects that are gone or bad, and sends the items using them back to pending.
+    public func forgetObjects(_ keys: [String]) throws(StoreError) {
+        guard !keys.isEmpty else { return }
+        try write { db in
+            for key in keys {
+                let items = try String.fetchAll(db, sql: "SELECT id FROM items WHERE audio_key = ?1 OR events_key = ?1", arguments: [key])
+                for id in items {
+                    try db.execute(
+                        sql: """
+                            UPDATE items SET status = 'pending', audio_key = NULL, events_key = NULL, alignment_key = NULL,
+                            duration_ms = NULL WHERE id = ?
+                            """,
+                        arguments: [id])
+                    try db.execute(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL WHERE item_id = ?", arguments: [id])
+                }
+                try db.execute(sql: "DELETE FROM objects WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+
+    /// Marks items as spoken, so the align stage computes their timings again.
+    public func markSpoken(_ itemIDs: [String]) throws(StoreError) {
+        guard !itemIDs.isEmpty else { return }
+        try write { db in
+            for id in itemIDs {
+                try db.execute(sql: "UPDATE items SET status = 'spoken', alignment_key = NULL WHERE id = ? AND status = 'done'", arguments: [id])
+            }
+        }
+    }
+
     /// Commits a batch of item updates in one transaction.
     public func apply(_ updates: [ItemUpdate], build: Int64) throws(StoreError) {
         guard !updates.isEmpty else { return }
         try write { db in
+            // A key's row always describes the file now on disk: an object rewritten after it was lost
+            // or repaired replaces the old description.
             let insertObject = try db.makeStatement(
                 sql: """
-                    INSERT OR IGNORE INTO objects (key, path, role, bytes, sha256, mime_type, duration_ms, sample_rate, created_build)
+                    INSERT INTO objects (key, path, role, bytes, sha256, mime_type, duration_ms, sample_rate, created_build)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(key) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256,
+                    mime_type = excluded.mime_type, duration_ms = excluded.duration_ms, sample_rate = excluded.sample_rate
                     """)
             // One statement per item sets every word's timing from a JSON array [[start, end], …].
             let setTimings = try db.makeStatement(sql: """

@@ -60,6 +60,13 @@ public enum ObjectKey {
         return json
     }
 
+    /// `text` as a JSON string literal.
+    static func quotedJSON(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        appendQuoted(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     private static func appendQuoted(_ text: String, to json: inout [UInt8]) {
         json.append(UInt8(ascii: "\""))
         let hex = Array("0123456789abcdef".utf8)

@@ -81,7 +81,13 @@ public struct ObjectStore: Sendable {
         if mkdir(directory.path, 0o755) != 0 && errno != EEXIST {
             throw .writeFailed(path: directory.path, reason: String(cString: strerror(errno)))
         }
-        if link(temporary.path, final.path) != 0 {
+        var linked = link(temporary.path, final.path) == 0
+        if !linked && errno == EEXIST && !contains(relativePath: relative) {
+            // Something other than a regular file (a planted symlink) sits where the object belongs:
+            // it is never followed, only replaced.
+            if unlink(final.path) == 0 { linked = link(temporary.path, final.path) == 0 }
+        }
+        if !linked {
             guard errno == EEXIST else { throw .writeFailed(path: final.path, reason: String(cString: strerror(errno))) }
             do {
                 return try describe(key: key, relativePath: relative, role: role, mimeType: mimeType, durationMs: durationMs, sampleRate: sampleRate)

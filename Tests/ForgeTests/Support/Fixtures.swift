@@ -11,6 +11,14 @@ enum Fixtures {
         (try? String(contentsOf: packageRoot.appendingPathComponent("samples/pride-and-prejudice-ch1-3.txt"), encoding: .utf8)) ?? ""
     }
 
+    /// The first chapters of the shared corpus (about 300 items), or the sample when the corpus
+    /// is not beside the package: long enough that a build killed every fraction of a second never finishes.
+    static var longerText: String {
+        let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/pride-and-prejudice.txt")
+        guard let text = try? String(contentsOf: corpus, encoding: .utf8) else { return sampleText }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).prefix(1400).joined(separator: "\n")
+    }
+
     /// A short two-chapter book: quick to build, with the splitter's awkward cases in it.
     static let shortBook = """
         Chapter 1

@@ -21,9 +21,9 @@ final class ForgeProcess: Sendable {
     /// How many of the two pipe readers have reached end of file.
     private let readersDone = Mutex(0)
 
-    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
+    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:], executable: URL? = nil) throws {
         process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = executable ?? Self.executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
@@ -60,8 +60,8 @@ final class ForgeProcess: Sendable {
     }
 
     /// Runs forge to completion.
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> ForgeResult {
-        let forge = try ForgeProcess(arguments, in: directory, environment: environment)
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:], executable: URL? = nil) throws -> ForgeResult {
+        let forge = try ForgeProcess(arguments, in: directory, environment: environment, executable: executable)
         return forge.wait()
     }
 

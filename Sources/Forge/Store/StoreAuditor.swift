@@ -1,0 +1,130 @@
+import Foundation
+
+/// `forge fsck`: checks an output directory's store against its manifest, and repairs it.
+///
+/// Every recorded object is re-hashed; every item reference must resolve; files in the store
+/// without a record (orphans) and temporary files (leftovers) are found. Repair marks items
+/// whose objects are missing or corrupt for rebuild (the next build restores them), removes
+/// bad objects, orphans and leftovers, and never touches a good object.
+public struct StoreAuditor: Sendable {
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// Checks the directory, holding its lock so no build changes it meanwhile.
+    public func audit() throws -> AuditReport {
+        let manifest = try Manifest(directory: directory, create: false)
+        let lock = try OutputLock(directory: directory)
+        defer { withExtendedLifetime(lock) {} }
+        return try audit(manifest)
+    }
+
+    func audit(_ manifest: Manifest) throws -> AuditReport {
+        let store = ObjectStore(root: directory)
+        var report = AuditReport(outputDirectory: directory.path, objectsChecked: 0, bytesChecked: 0, itemsChecked: 0, problems: [])
+        let integrity = try manifest.integrityCheck()
+        if integrity != "ok" { report.problems.append(.databaseDamaged(integrity)) }
+
+        let objects = try manifest.allObjects()
+        var recordedPaths = Set<String>()
+        for object in objects {
+            recordedPaths.insert(object.path)
+            let url = store.url(forRelativePath: object.path)
+            var status = stat()
+            guard lstat(url.path, &status) == 0 else {
+                report.problems.append(.missingObject(key: object.key, path: object.path))
+                continue
+            }
+            guard (status.st_mode & S_IFMT) == S_IFREG else {
+                report.problems.append(.notARegularFile(path: object.path))
+                continue
+            }
+            let hash = try ContentHash.sha256Hex(fileAt: url)
+            report.objectsChecked += 1
+            report.bytesChecked += Int(status.st_size)
+            if hash != object.sha256 {
+                report.problems.append(.corruptObject(key: object.key, path: object.path, expected: object.sha256, found: hash))
+            }
+        }
+
+        let keys = Set(objects.map(\.key))
+        let items = try manifest.items()
+        report.itemsChecked = items.count
+        let untimed = Set(try manifest.itemsWithUntimedWords())
+        for item in items where item.status == .done || item.status == .spoken {
+            for key in [item.audioKey, item.eventsKey].compactMap({ $0 }) where !keys.contains(key) {
+                report.problems.append(.danglingReference(itemID: item.id, key: key))
+            }
+            if item.status == .done && untimed.contains(item.id) {
+                report.problems.append(.missingTimings(itemID: item.id))
+            }
+        }
+
+        for path in storeFiles(store) where !recordedPaths.contains(path) {
+            report.problems.append(path.hasPrefix("objects/tmp/") ? .leftover(path: path) : .unrecordedObject(path: path))
+        }
+        return report
+    }
+
+    /// Repairs what `audit` found and returns the report of what was wrong before.
+    public func repair() throws -> AuditReport {
+        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(Manifest.fileName).path) else {
+            throw StoreError.notAnOutputDirectory(path: directory.path)
+        }
+        let manifest = try Manifest(directory: directory)
+        let lock = try OutputLock(directory: directory)
+        defer { withExtendedLifetime(lock) {} }
+        let report = try audit(manifest)
+        let store = ObjectStore(root: directory)
+        var badKeys: [String] = []
+        var rebuildItems: [String] = []
+        var realignItems: [String] = []
+        for problem in report.problems {
+            switch problem {
+            case let .missingObject(key, _):
+                badKeys.append(key)
+            case let .corruptObject(key, path, _, _):
+                badKeys.append(key)
+                unlink(store.url(forRelativePath: path).path)
+            case .notARegularFile(let path):
+                let url = store.url(forRelativePath: path)
+                if unlink(url.path) != 0 { try? FileManager.default.removeItem(at: url) }
+                badKeys.append(contentsOf: try manifest.objectKeys(atPath: path))
+            case let .danglingReference(itemID, _):
+                rebuildItems.append(itemID)
+            case .missingTimings(let itemID):
+                realignItems.append(itemID)
+            case .unrecordedObject(let path), .leftover(let path):
+                unlink(store.url(forRelativePath: path).path)
+            case .databaseDamaged:
+                break
+            }
+        }
+        try manifest.forgetObjects(badKeys)
+        try manifest.markPending(rebuildItems)
+        try manifest.markSpoken(realignItems)
+        return report
+    }
+
+    /// Every regular file and symlink under `objects/`, as paths relative to the output directory.
+    func storeFiles(_ store: ObjectStore) -> [String] {
+        var paths: [String] = []
+        let base = store.objectsDirectory
+        let shards = (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []
+        for shard in shards.sorted() {
+            let folder = base.appendingPathComponent(shard)
+            var status = stat()
+            guard lstat(folder.path, &status) == 0 else { continue }
+            guard (status.st_mode & S_IFMT) == S_IFDIR else {
+                paths.append("objects/\(shard)")
+                continue
+            }
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() {
+                paths.append("objects/\(shard)/\(name)")
+            }
+        }
+        return paths
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Forge
+import Foundation
+
+struct FsckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fsck",
+        abstract: "Verify an output directory: every object's hash, every manifest reference, orphans and leftovers.",
+        discussion: "Exit 0 when clean, 1 when problems were found (and listed). With --repair, items whose objects are missing or corrupt are marked for rebuild and bad objects, orphans and leftovers are removed; the next build restores what is missing.")
+
+    @Argument(help: "An output directory written by forge build.", completion: .directory)
+    var outputDirectory: String
+
+    @Flag(help: "Fix what is found: mark affected items for rebuild, remove bad objects, orphans and temporary files.")
+    var repair = false
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        let auditor = StoreAuditor(directory: URL(fileURLWithPath: outputDirectory).standardizedFileURL)
+        let clock = ContinuousClock.now
+        let report: AuditReport
+        do {
+            report = repair ? try auditor.repair() : try auditor.audit()
+        } catch {
+            throw CommandFailure(error)
+        }
+        let elapsed = ContinuousClock.now - clock
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if json {
+            let fields: [String: Any] = [
+                "output": report.outputDirectory, "objectsChecked": report.objectsChecked, "bytesChecked": report.bytesChecked,
+                "itemsChecked": report.itemsChecked, "problems": report.problems.map(\.description), "repaired": repair,
+                "clean": report.isClean, "elapsedSeconds": (seconds * 1000).rounded() / 1000,
+            ]
+            let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print("\(report.outputDirectory): checked \(report.objectsChecked) objects (\(Format.bytes(report.bytesChecked))) and \(report.itemsChecked) items in \(String(format: "%.2f", seconds)) s")
+            for problem in report.problems { print("  \(problem)") }
+            if report.isClean {
+                print("No problems found.")
+            } else if repair {
+                print("\(report.problems.count) problem(s) repaired. Run `forge build <recipe>` to rebuild what was removed.")
+            } else {
+                print("\(report.problems.count) problem(s) found. `forge fsck --repair \(outputDirectory)` marks affected items for rebuild and removes bad files.")
+            }
+        }
+        if !report.isClean && !repair { throw ExitCode(1) }
+    }
+}
