@@ -188,3 +188,20 @@ struct RobustnessTests {
         #expect(fields?["words"] as? Int == paragraph.split(separator: " ").count + 2, "every word, plus the heading \"Chapter 1\"")
     }
 }
+
+@Suite("Damaged stores")
+struct DamagedStoreTests {
+    @Test func aDamagedEventsObjectIsReplacedNotFailedForever() throws {
+        let project = try TestProject()
+        _ = try project.build()
+        let item = try #require(try project.manifest().items().last)
+        let events = try #require(try project.manifest().objects(withKeys: [item.eventsKey!]).values.first)
+        for suffix in ["", "-wal", "-shm"] { unlink(project.output.appendingPathComponent("manifest.sqlite" + suffix).path) }
+        try Data("{\"truncated".utf8).write(to: project.output.appendingPathComponent(events.path))
+        let rebuild = try project.build()
+        #expect(rebuild.status == 0, "\(rebuild.errors)")
+        #expect(rebuild.synthesizedItems == [item.id])
+        #expect(rebuild.summary?["reused"] as? Int == 6)
+        try project.checkConsistency()
+    }
+}

@@ -46,7 +46,7 @@ extension StageRun {
         let items = try manifest.items()
         guard !items.isEmpty else { throw PipelineError.nothingSplit(outputDirectory: store.root.path) }
         itemsTotal = items.count
-        let plan = plan(items, speak: speak, align: align)
+        var plan = plan(items, speak: speak, align: align)
         upToDate = plan.upToDate
         toFinish = plan.alignOnly.count + plan.reusable.count + plan.itemsToSynthesize
         progress(.planned(upToDate: plan.upToDate, toSynthesize: plan.itemsToSynthesize, toReuse: plan.reusable.count, toAlign: plan.alignOnly.count))
@@ -63,7 +63,15 @@ extension StageRun {
                 try record([.failed(itemID: item.id, error: "alignment failed: \(error.localizedDescription)")], itemID: item.id, ordinal: item.ordinal, outcome: .failed, error: error.localizedDescription)
             }
         }
-        try reuse(plan.reusable, align: align)
+        // Stored objects that turn out unreadable are removed and their items synthesized again.
+        for entry in try reuse(plan.reusable, align: align) {
+            if plan.waiting[entry.audioKey] == nil {
+                plan.jobs.append(SpeechJob(
+                    itemID: entry.item.id, text: entry.item.text, voice: recipe.voice, audio: recipe.audio,
+                    audioKey: entry.audioKey, eventsKey: entry.eventsKey))
+            }
+            plan.waiting[entry.audioKey, default: []].append(entry.item)
+        }
         if !plan.jobs.isEmpty && !stopRequested() {
             try await synthesize(plan, align: align, launch: launch)
         }
@@ -79,8 +87,13 @@ extension StageRun {
         return cancelled
     }
 
-    private mutating func reuse(_ reusable: [(item: ItemRecord, audioKey: String, eventsKey: String)], align: Bool) throws {
-        guard !reusable.isEmpty else { return }
+    /// Records items whose objects are already in the store; returns those whose stored objects
+    /// could not be read (now removed), to be synthesized again.
+    private mutating func reuse(
+        _ reusable: [(item: ItemRecord, audioKey: String, eventsKey: String)], align: Bool
+    ) throws -> [(item: ItemRecord, audioKey: String, eventsKey: String)] {
+        guard !reusable.isEmpty else { return [] }
+        var unreadable: [(item: ItemRecord, audioKey: String, eventsKey: String)] = []
         let known = try manifest.objects(withKeys: reusable.flatMap { [$0.audioKey, $0.eventsKey] })
         for entry in reusable where !stopRequested() {
             let item = entry.item
@@ -99,11 +112,14 @@ extension StageRun {
             } catch let error as StoreError {
                 throw error
             } catch {
-                // An unreadable events object is rebuilt: synthesis will replace nothing, so report and move on.
-                try record([.failed(itemID: item.id, error: "stored events unreadable: \(error.localizedDescription)")],
-                           itemID: item.id, ordinal: item.ordinal, outcome: .failed, error: error.localizedDescription)
+                // A damaged events object (say, a power cut before its data reached the disk) would fail
+                // this item on every run; remove the pair so synthesis makes them afresh.
+                unlink(store.url(forRelativePath: ObjectStore.relativePath(key: entry.eventsKey, fileExtension: "json")).path)
+                unlink(store.url(forRelativePath: ObjectStore.relativePath(key: entry.audioKey, fileExtension: recipe.audio.format.fileExtension)).path)
+                unreadable.append(entry)
             }
         }
+        return unreadable
     }
 
     func readEvents(key: String) throws -> SpeechEventsDocument {
