@@ -22,14 +22,3 @@ public struct BuildSummary: Sendable, Equatable {
     /// 0 ok, 1 built with failed items, 130 cancelled.
     public var exitCode: Int32 { cancelled ? 130 : (failed.isEmpty ? 0 : 1) }
 }
-
-/// An item that failed, with the reason.
-public struct ItemFailure: Sendable, Equatable {
-    public var itemID: String
-    public var error: String
-
-    public init(itemID: String, error: String) {
-        self.itemID = itemID
-        self.error = error
-    }
-}

@@ -245,15 +245,7 @@ public final class Manifest: Sendable {
         try write { db in
             for key in keys {
                 let items = try String.fetchAll(db, sql: "SELECT id FROM items WHERE audio_key = ?1 OR events_key = ?1", arguments: [key])
-                for id in items {
-                    try db.execute(
-                        sql: """
-                            UPDATE items SET status = 'pending', audio_key = NULL, events_key = NULL, alignment_key = NULL,
-                            duration_ms = NULL WHERE id = ?
-                            """,
-                        arguments: [id])
-                    try db.execute(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL WHERE item_id = ?", arguments: [id])
-                }
+                for id in items { try Self.resetToPending(id, in: db) }
                 try db.execute(sql: "DELETE FROM objects WHERE key = ?", arguments: [key])
             }
         }
@@ -322,16 +314,18 @@ public final class Manifest: Sendable {
     public func markPending(_ itemIDs: [String]) throws(StoreError) {
         guard !itemIDs.isEmpty else { return }
         try write { db in
-            for id in itemIDs {
-                try db.execute(
-                    sql: """
-                        UPDATE items SET status = 'pending', audio_key = NULL, events_key = NULL, alignment_key = NULL,
-                        duration_ms = NULL WHERE id = ?
-                        """,
-                    arguments: [id])
-                try db.execute(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL WHERE item_id = ?", arguments: [id])
-            }
+            for id in itemIDs { try Self.resetToPending(id, in: db) }
         }
+    }
+
+    private static func resetToPending(_ itemID: String, in db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE items SET status = 'pending', audio_key = NULL, events_key = NULL, alignment_key = NULL,
+                duration_ms = NULL WHERE id = ?
+                """,
+            arguments: [itemID])
+        try db.execute(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL WHERE item_id = ?", arguments: [itemID])
     }
 
     /// Runs `PRAGMA integrity_check`; "ok" when the database is sound.

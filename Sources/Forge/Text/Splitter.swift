@@ -1,11 +1,3 @@
-/// The chapters and speakable items of a book.
-public struct SplitResult: Sendable, Equatable {
-    public var chapters: [Chapter]
-    public var items: [SpeakableItem]
-
-    public var wordCount: Int { items.reduce(0) { $0 + $1.words.count } }
-}
-
 /// Cuts source documents into chapters and speakable items.
 ///
 /// Chapters start at "Chapter N" lines in plain text and at level-1 and level-2 headings in
