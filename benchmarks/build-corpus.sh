@@ -35,7 +35,7 @@ sample_tree_rss() {
     local pids=("$pid") kids=()
     tree_kb=0
     if [ -r "/proc/$pid/task/$pid/children" ]; then
-        read -r -a kids <"/proc/$pid/task/$pid/children" || true
+        read -r -a kids <"/proc/$pid/task/$pid/children" 2>/dev/null || true
         pids+=("${kids[@]}")
     fi
     for p in "${pids[@]}"; do
@@ -45,7 +45,7 @@ sample_tree_rss() {
                 tree_kb=$((tree_kb + value))
                 break
             fi
-        done <"/proc/$p/status" || true
+        done <"/proc/$p/status" 2>/dev/null || true
     done
 }
 

@@ -35,10 +35,6 @@ final class ProgressPrinter: Sendable {
         }
     }
 
-    func interrupted() {
-        // The signal handler runs on its own queue; the orchestrator reports `.cancelling` itself.
-    }
-
     private func draw(_ item: ItemProgress) {
         let now = ContinuousClock.now
         let shouldDraw = state.withLock { state -> Bool in

@@ -7,7 +7,7 @@ enum StageRunner {
     static func run(_ stages: Set<Stage>, options: RecipeOptions) async throws {
         let recipe = try options.load()
         let printer = ProgressPrinter(json: options.json || isatty(STDOUT_FILENO) == 0)
-        let monitor = InterruptMonitor { _ in printer.interrupted() }
+        let monitor = InterruptMonitor()
         let pipeline = BuildPipeline(
             recipe: recipe, stages: stages,
             workerLaunch: WorkerPool.Launch(executable: executableURL(), arguments: ["worker", "--store", recipe.outputDirectory.path]),

@@ -1,14 +1,14 @@
 import Dispatch
 import Foundation
 
-/// Turns SIGINT and SIGTERM into a graceful stop: the first sets a ``CancellationFlag`` and
-/// calls `onFirst`; a second exits at once with status 130 (the manifest is transactional, so
+/// Turns SIGINT and SIGTERM into a graceful stop: the first sets a ``CancellationFlag`` (the
+/// orchestrator then reports `.cancelling` and winds down); a second exits at once with status 130 (the manifest is transactional, so
 /// even that loses only uncommitted items, never consistency).
 public final class InterruptMonitor {
     public let flag: CancellationFlag
     private let sources: [any DispatchSourceSignal]
 
-    public init(flag: CancellationFlag = CancellationFlag(), onFirst: @escaping @Sendable (Int32) -> Void = { _ in }) {
+    public init(flag: CancellationFlag = CancellationFlag()) {
         self.flag = flag
         let queue = DispatchQueue(label: "forge.signals")
         var sources: [any DispatchSourceSignal] = []
@@ -20,7 +20,6 @@ public final class InterruptMonitor {
                     exit(130)
                 }
                 flag.cancel()
-                onFirst(number)
             }
             source.resume()
             sources.append(source)
