@@ -17,7 +17,7 @@ final class ProgressPrinter: Sendable {
 
     func handle(_ event: ProgressEvent) {
         if json {
-            emit(Self.fields(for: event))
+            emit(Self.line(for: event))
             return
         }
         switch event {
@@ -67,16 +67,25 @@ final class ProgressPrinter: Sendable {
 
     func finish(_ summary: BuildSummary, stages: Set<Stage>, recipePath: String) {
         if json {
-            var fields: [String: Any] = [
-                "event": "summary", "build": summary.buildID, "output": summary.outputDirectory,
-                "items": summary.itemsTotal, "upToDate": summary.upToDate, "synthesized": summary.synthesized,
-                "reused": summary.reused, "aligned": summary.aligned, "failed": summary.failed.count,
-                "remaining": summary.remaining, "cancelled": summary.cancelled, "audioMs": summary.audioMs,
-                "elapsedSeconds": (summary.elapsedSeconds * 1000).rounded() / 1000, "exitCode": Int(summary.exitCode),
-                "nothingToDo": summary.nothingToDo,
-            ]
-            fields["failures"] = summary.failed.map { ["id": $0.itemID, "error": $0.error] }
-            emit(fields)
+            var line = JSONLine()
+            line.add("event", "summary")
+            line.add("build", Int(summary.buildID))
+            line.add("output", summary.outputDirectory)
+            line.add("items", summary.itemsTotal)
+            line.add("upToDate", summary.upToDate)
+            line.add("synthesized", summary.synthesized)
+            line.add("reused", summary.reused)
+            line.add("aligned", summary.aligned)
+            line.add("failed", summary.failed.count)
+            line.add("remaining", summary.remaining)
+            line.add("cancelled", summary.cancelled)
+            line.add("audioMs", summary.audioMs)
+            line.add("elapsedSeconds", .double((summary.elapsedSeconds * 1000).rounded() / 1000))
+            line.add("exitCode", Int(summary.exitCode))
+            line.add("nothingToDo", summary.nothingToDo)
+            let failures = summary.failed.map { "{\"id\":\(JSONLine.quoted($0.itemID)),\"error\":\(JSONLine.quoted($0.error))}" }
+            line.add("failures", .raw("[" + failures.joined(separator: ",") + "]"))
+            emit(line)
             return
         }
         clearLine()
@@ -107,32 +116,45 @@ final class ProgressPrinter: Sendable {
         stages.count == 1 ? stages.first!.rawValue : "build"
     }
 
-    static func fields(for event: ProgressEvent) -> [String: Any] {
+    static func line(for event: ProgressEvent) -> JSONLine {
+        var line = JSONLine()
         switch event {
         case let .started(buildID, outputDirectory):
-            return ["event": "started", "build": buildID, "output": outputDirectory]
+            line.add("event", "started")
+            line.add("build", Int(buildID))
+            line.add("output", outputDirectory)
         case let .split(chapters, items, words, changedItems):
-            return ["event": "split", "chapters": chapters, "items": items, "words": words, "changedItems": changedItems]
+            line.add("event", "split")
+            line.add("chapters", chapters)
+            line.add("items", items)
+            line.add("words", words)
+            line.add("changedItems", changedItems)
         case let .planned(upToDate, toSynthesize, toReuse, toAlign):
-            return ["event": "planned", "upToDate": upToDate, "toSynthesize": toSynthesize, "toReuse": toReuse, "toAlign": toAlign]
+            line.add("event", "planned")
+            line.add("upToDate", upToDate)
+            line.add("toSynthesize", toSynthesize)
+            line.add("toReuse", toReuse)
+            line.add("toAlign", toAlign)
         case let .item(item):
-            var fields: [String: Any] = [
-                "event": "item", "id": item.itemID, "ordinal": item.ordinal, "outcome": item.outcome.rawValue,
-                "finished": item.finished, "toFinish": item.toFinish, "audioMs": item.audioMs,
-                "elapsedSeconds": (item.elapsedSeconds * 1000).rounded() / 1000,
-            ]
-            if let error = item.error { fields["error"] = error }
-            return fields
+            line.add("event", "item")
+            line.add("id", item.itemID)
+            line.add("ordinal", item.ordinal)
+            line.add("outcome", item.outcome.rawValue)
+            line.add("finished", item.finished)
+            line.add("toFinish", item.toFinish)
+            line.add("audioMs", item.audioMs)
+            line.add("elapsedSeconds", .double((item.elapsedSeconds * 1000).rounded() / 1000))
+            if let error = item.error { line.add("error", error) }
         case let .saved(committedItems):
-            return ["event": "saved", "items": committedItems]
+            line.add("event", "saved")
+            line.add("items", committedItems)
         case .cancelling:
-            return ["event": "cancelling"]
+            line.add("event", "cancelling")
         }
+        return line
     }
 
-    private func emit(_ fields: [String: Any]) {
-        guard var data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        data.append(UInt8(ascii: "\n"))
-        FileHandle.standardOutput.write(data)
+    private func emit(_ line: JSONLine) {
+        FileHandle.standardOutput.write(Data(line.line.utf8))
     }
 }

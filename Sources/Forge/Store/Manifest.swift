@@ -267,7 +267,7 @@ public final class Manifest: Sendable {
         try write { db in
             // A key's row always describes the file now on disk: an object rewritten after it was lost
             // or repaired replaces the old description.
-            let insertObject = try db.makeStatement(
+            let insertObject = try db.cachedStatement(
                 sql: """
                     INSERT INTO objects (key, path, role, bytes, sha256, mime_type, duration_ms, sample_rate, created_build)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -275,7 +275,7 @@ public final class Manifest: Sendable {
                     mime_type = excluded.mime_type, duration_ms = excluded.duration_ms, sample_rate = excluded.sample_rate
                     """)
             // One statement per item sets every word's timing from a JSON array [[start, end], …].
-            let setTimings = try db.makeStatement(sql: """
+            let setTimings = try db.cachedStatement(sql: """
                 UPDATE words SET start_ms = json_extract(?1, '$[' || idx || '][0]'), end_ms = json_extract(?1, '$[' || idx || '][1]')
                 WHERE item_id = ?2
                 """)
@@ -288,23 +288,20 @@ public final class Manifest: Sendable {
                             object.durationMs, object.sampleRate, build,
                         ])
                     }
-                    try db.execute(
-                        sql: """
-                            UPDATE items SET status = 'spoken', error = NULL, audio_key = ?, events_key = ?, alignment_key = NULL,
-                            duration_ms = ?, voice = ?, built_by = ? WHERE id = ?
-                            """,
-                        arguments: [audio.key, events.key, audio.durationMs, voice, build, itemID])
-                    try db.execute(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL WHERE item_id = ?", arguments: [itemID])
+                    try db.cachedStatement(sql: """
+                        UPDATE items SET status = 'spoken', error = NULL, audio_key = ?, events_key = ?, alignment_key = NULL,
+                        duration_ms = ?, voice = ?, built_by = ? WHERE id = ?
+                        """).execute(arguments: [audio.key, events.key, audio.durationMs, voice, build, itemID])
+                    try db.cachedStatement(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL WHERE item_id = ?")
+                        .execute(arguments: [itemID])
                 case let .aligned(itemID, alignmentKey, timings):
                     let pairs = timings.map { "[\($0.startMs),\($0.endMs)]" }.joined(separator: ",")
                     try setTimings.execute(arguments: ["[\(pairs)]", itemID])
-                    try db.execute(
-                        sql: "UPDATE items SET status = 'done', error = NULL, alignment_key = ? WHERE id = ?",
-                        arguments: [alignmentKey, itemID])
+                    try db.cachedStatement(sql: "UPDATE items SET status = 'done', error = NULL, alignment_key = ? WHERE id = ?")
+                        .execute(arguments: [alignmentKey, itemID])
                 case let .failed(itemID, error):
-                    try db.execute(
-                        sql: "UPDATE items SET status = 'failed', error = ?, built_by = ? WHERE id = ?",
-                        arguments: [error, build, itemID])
+                    try db.cachedStatement(sql: "UPDATE items SET status = 'failed', error = ?, built_by = ? WHERE id = ?")
+                        .execute(arguments: [error, build, itemID])
                 }
             }
         }
