@@ -1,3 +1,5 @@
+import Forge
+
 /// Writes one JSON object per line with fields in the order given. Hand-written because
 /// Foundation's JSONSerialization (sorting keys of `[String: Any]`) took a fifth of the
 /// orchestrator's CPU when every finished item prints a line.
@@ -34,26 +36,10 @@ struct JSONLine {
     var line: String { text + "}\n" }
 
     static func quote(_ string: String, into text: inout String) {
-        text += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
+        text += JSONText.quoted(string)
     }
 
     static func quoted(_ string: String) -> String {
-        var text = ""
-        quote(string, into: &text)
-        return text
+        JSONText.quoted(string)
     }
 }

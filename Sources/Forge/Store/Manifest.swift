@@ -152,7 +152,7 @@ public final class Manifest: Sendable {
         var json = "["
         for (index, word) in words.enumerated() {
             if index > 0 { json += "," }
-            json += "[" + ObjectKey.quotedJSON(word.text) + ",\(word.start),\(word.end)]"
+            json += "[" + JSONText.quoted(word.text) + ",\(word.start),\(word.end)]"
         }
         return json + "]"
     }

@@ -52,40 +52,11 @@ public enum ObjectKey {
         json.reserveCapacity(fields.values.reduce(64) { $0 + $1.utf8.count + 16 })
         for (index, key) in fields.keys.sorted().enumerated() {
             if index > 0 { json.append(UInt8(ascii: ",")) }
-            appendQuoted(key, to: &json)
+            JSONText.appendQuoted(key, to: &json)
             json.append(UInt8(ascii: ":"))
-            appendQuoted(fields[key]!, to: &json)
+            JSONText.appendQuoted(fields[key]!, to: &json)
         }
         json.append(UInt8(ascii: "}"))
         return json
-    }
-
-    /// `text` as a JSON string literal.
-    static func quotedJSON(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        appendQuoted(text, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func appendQuoted(_ text: String, to json: inout [UInt8]) {
-        json.append(UInt8(ascii: "\""))
-        let hex = Array("0123456789abcdef".utf8)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                json.append(UInt8(ascii: "\\"))
-                json.append(byte)
-            case UInt8(ascii: "\n"): json.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case UInt8(ascii: "\r"): json.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case UInt8(ascii: "\t"): json.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                json.append(contentsOf: Array("\\u00".utf8))
-                json.append(hex[Int(byte >> 4)])
-                json.append(hex[Int(byte & 0x0F)])
-            default:
-                json.append(byte)
-            }
-        }
-        json.append(UInt8(ascii: "\""))
     }
 }
