@@ -18,10 +18,10 @@ struct JSONLine {
 
     mutating func add(_ key: String, _ value: Value) {
         if text.count > 1 { text += "," }
-        Self.quote(key, into: &text)
+        text += JSONText.quoted(key)
         text += ":"
         switch value {
-        case .string(let string): Self.quote(string, into: &text)
+        case .string(let string): text += JSONText.quoted(string)
         case .int(let int): text += String(int)
         case .double(let double): text += double.isFinite ? String(double) : "null"
         case .bool(let bool): text += bool ? "true" : "false"
@@ -34,12 +34,4 @@ struct JSONLine {
     mutating func add(_ key: String, _ bool: Bool) { add(key, .bool(bool)) }
 
     var line: String { text + "}\n" }
-
-    static func quote(_ string: String, into text: inout String) {
-        text += JSONText.quoted(string)
-    }
-
-    static func quoted(_ string: String) -> String {
-        JSONText.quoted(string)
-    }
 }

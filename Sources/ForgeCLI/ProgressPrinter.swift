@@ -83,7 +83,7 @@ final class ProgressPrinter: Sendable {
             line.add("elapsedSeconds", .double((summary.elapsedSeconds * 1000).rounded() / 1000))
             line.add("exitCode", Int(summary.exitCode))
             line.add("nothingToDo", summary.nothingToDo)
-            let failures = summary.failed.map { "{\"id\":\(JSONLine.quoted($0.itemID)),\"error\":\(JSONLine.quoted($0.error))}" }
+            let failures = summary.failed.map { "{\"id\":\(JSONText.quoted($0.itemID)),\"error\":\(JSONText.quoted($0.error))}" }
             line.add("failures", .raw("[" + failures.joined(separator: ",") + "]"))
             emit(line)
             return

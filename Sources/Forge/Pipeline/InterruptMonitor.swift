@@ -25,8 +25,9 @@ public final class InterruptMonitor {
             sources.append(source)
         }
         self.sources = sources
-        // A worker that dies mid-write must not kill the orchestrator with SIGPIPE, and a file-size
-        // limit must fail the write (EFBIG, reported) rather than kill the process (SIGXFSZ).
+        // A worker that dies mid-write must not kill the orchestrator with SIGPIPE. Over a file-size
+        // limit a write must fail with EFBIG rather than kill the process; manifest writes run on
+        // GRDB's queue thread, which blocks signals, but the ignore keeps that true on any thread.
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
     }

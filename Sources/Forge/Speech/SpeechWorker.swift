@@ -36,6 +36,8 @@ public struct SpeechWorker {
     public func run() -> Int32 {
         signal(SIGINT, SIG_IGN)
         // Over a file-size limit a write must fail with EFBIG, failing one item, not kill the worker.
+        // Objects are written on a Dispatch queue thread, which blocks signals; the ignore keeps
+        // that true if writing ever moves to a thread that takes them.
         signal(SIGXFSZ, SIG_IGN)
         let engine: EspeakEngine
         do {
