@@ -26,11 +26,17 @@ let package = Package(
             pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]
         ),
+        .systemLibrary(
+            name: "CPocketSphinx",
+            pkgConfig: "pocketsphinx",
+            providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"]), .brew(["cmu-pocketsphinx"])]
+        ),
         .target(
             name: "Forge",
             dependencies: [
                 "CEspeakNG",
                 "CSndFile",
+                "CPocketSphinx",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the system libraries forge links (espeak-ng, libsndfile, SQLite) and the espeak-ng
-# command used by the benchmark, when any is missing. Debian 12 / Ubuntu; uses sudo when not root.
+# Installs the system libraries forge links (espeak-ng, libsndfile, SQLite, pocketsphinx with its
+# en-us model) and the espeak-ng command used by the benchmark, when any is missing. Debian 12 /
+# Ubuntu; uses sudo when not root.
 set -euo pipefail
 
-packages=(pkg-config libespeak-ng-dev libsndfile1-dev libsqlite3-dev espeak-ng)
+packages=(pkg-config libespeak-ng-dev libsndfile1-dev libsqlite3-dev espeak-ng libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -66,7 +66,11 @@ public struct BuildPipeline: Sendable {
                 try run.split()
             }
             if stages.contains(.speak) || stages.contains(.align) {
-                try await run.speakAndAlign(speak: stages.contains(.speak), align: stages.contains(.align), launch: workerLaunch)
+                let byEvents = stages.contains(.align) && recipe.alignment.method == .auto
+                try await run.speakAndAlign(speak: stages.contains(.speak), align: byEvents, launch: workerLaunch)
+            }
+            if stages.contains(.align) && !run.cancelled {
+                try await run.forceAlign(threads: recipe.build.jobs)
             }
         } catch {
             try? manifest.finishBuild(

@@ -129,7 +129,9 @@ extension StageRun {
     func alignment(for item: ItemRecord, eventsKey: String, document: SpeechEventsDocument) throws -> ItemUpdate {
         let words = try words[item.id] ?? manifest.words(of: item.id)
         let timings = EventAligner.align(words: words, events: document.events, durationMs: document.durationMs)
-        return .aligned(itemID: item.id, alignmentKey: ObjectKey.alignment(eventsKey: eventsKey, text: item.text), timings: timings)
+        return .aligned(
+            itemID: item.id, alignmentKey: ObjectKey.alignment(eventsKey: eventsKey, text: item.text), source: .synthesizer,
+            timings: timings, confidences: nil, object: nil)
     }
 
     private mutating func synthesize(_ plan: SpeakPlan, align: Bool, launch: WorkerPool.Launch) async throws {

@@ -19,13 +19,16 @@ public struct Recipe: Sendable, Equatable {
     public var voice: VoiceSettings
     public var audio: AudioSettings
     public var build: BuildSettings
+    public var alignment: AlignmentSettings
     /// The output directory (content-addressed objects plus `manifest.sqlite`).
     public var outputDirectory: URL
 
     public init(
         file: URL, contentHash: String, title: String?, language: String, sources: [SourceFile],
-        split: SplitSettings, voice: VoiceSettings, audio: AudioSettings, build: BuildSettings, outputDirectory: URL
+        split: SplitSettings, voice: VoiceSettings, audio: AudioSettings, build: BuildSettings, outputDirectory: URL,
+        alignment: AlignmentSettings = AlignmentSettings()
     ) {
+        self.alignment = alignment
         self.file = file
         self.contentHash = contentHash
         self.title = title

@@ -7,7 +7,8 @@ import Foundation
 public struct RecipeLoader: Sendable {
     /// The largest recipe file accepted.
     public static let maximumRecipeBytes = 1 << 20
-    public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output"]
+    public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output", "alignment"]
+    static let alignmentKeys = ["method"]
     static let splitKeys = ["unit", "maxCharacters"]
     static let voiceKeys = ["engine", "id", "rate", "pitch", "volume"]
     static let audioKeys = ["format", "sampleRate"]
@@ -87,6 +88,11 @@ public struct RecipeLoader: Sendable {
             audio.sampleRate = try reader.integer("sampleRate", oneOf: AudioSettings.allowedSampleRates, default: audio.sampleRate, unit: "Hz")
         }
 
+        var alignment = AlignmentSettings()
+        if let reader = try top.object("alignment", allowedKeys: Self.alignmentKeys) {
+            alignment.method = try reader.choice("method", default: alignment.method)
+        }
+
         var build = BuildSettings()
         if let reader = try top.object("build", allowedKeys: Self.buildKeys) {
             build.saveInterval = try reader.integer("saveInterval", in: BuildSettings.allowedSaveIntervals, default: build.saveInterval, unit: "items")
@@ -116,7 +122,7 @@ public struct RecipeLoader: Sendable {
 
         return Recipe(
             file: file, contentHash: ContentHash.sha256Hex(data), title: title, language: language, sources: sources,
-            split: split, voice: voice, audio: audio, build: build, outputDirectory: outputDirectory)
+            split: split, voice: voice, audio: audio, build: build, outputDirectory: outputDirectory, alignment: alignment)
     }
 
     private func readSources(_ top: RecipeObjectReader, folder: URL) throws(RecipeError) -> [SourceFile] {

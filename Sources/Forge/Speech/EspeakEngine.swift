@@ -63,6 +63,32 @@ public final class EspeakEngine: Sendable {
         }
     }
 
+    /// espeak-ng's phoneme mnemonics for `text` in `language` (e.g. "h_@_l_'oU" for "hello"):
+    /// phonemes separated by `_`, words by spaces, stress marks kept. Used to give the speech
+    /// recognizer pronunciations for words its dictionary lacks.
+    public func phonemes(for text: String, language: String) -> String? {
+        Self.state.withLock { state in
+            // The next synthesis must set its own voice again.
+            state.voice = nil
+            guard espeak_SetVoiceByName(language) == EE_OK else { return nil }
+            var pieces: [String] = []
+            let utf8 = Array(text.utf8CString)
+            utf8.withUnsafeBufferPointer { buffer in
+                var cursor: UnsafeRawPointer? = UnsafeRawPointer(buffer.baseAddress)
+                // One call per clause; espeak-ng advances the pointer and sets it to NULL at the end.
+                while let current = cursor, current.load(as: CChar.self) != 0 {
+                    var pointer: UnsafeRawPointer? = current
+                    guard let phonemes = espeak_TextToPhonemes(&pointer, Int32(espeakCHARS_UTF8), Int32(UInt8(ascii: "_")) << 8 | 0x01) else { break }
+                    pieces.append(String(cString: phonemes))
+                    if pointer == current { break }
+                    cursor = pointer
+                }
+            }
+            let joined = pieces.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+            return joined.isEmpty ? nil : joined
+        }
+    }
+
     /// Speaks `text` (never interpreted as SSML or phoneme input) and returns audio and events.
     public func synthesize(_ text: String, voice: VoiceSettings, itemID: String) throws(SpeechError) -> SynthesizedSpeech {
         let collector = SpeechCollector()

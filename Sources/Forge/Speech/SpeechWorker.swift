@@ -111,7 +111,7 @@ public struct SpeechWorker {
             // Events first: an audio object in the store always has its events beside it.
             let events = try store.store(
                 key: job.eventsKey, fileExtension: "json", role: .events, mimeType: "application/json", data: document.encoded())
-            let encoded = try AudioEncoder.encode(samples, sampleRate: job.audio.sampleRate, format: job.audio.format)
+            let encoded = try SoundFile.encode(samples, sampleRate: job.audio.sampleRate, format: job.audio.format)
             let audio = try store.store(
                 key: job.audioKey, fileExtension: job.audio.format.fileExtension, role: .audio,
                 mimeType: job.audio.format.mimeType, data: encoded, durationMs: document.durationMs, sampleRate: job.audio.sampleRate)

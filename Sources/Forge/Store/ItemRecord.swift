@@ -22,6 +22,8 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
     public var durationMs: Int?
     public var voice: String?
     public var builtBy: Int64?
+    /// Where the word timings came from; nil until aligned.
+    public var alignmentSource: AlignmentSource?
 
     public init(item: SpeakableItem) {
         id = item.id
@@ -54,6 +56,7 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
         durationMs = row[13]
         voice = row[14]
         builtBy = row[15]
+        alignmentSource = (row[16] as String?).flatMap(AlignmentSource.init(rawValue:))
     }
 
     /// The columns in the order `init(row:)` reads them.
@@ -62,6 +65,7 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
             Column("id"), Column("chapter"), Column("ordinal"), Column("kind"), Column("text"), Column("source_path"),
             Column("source_start"), Column("source_end"), Column("status"), Column("error"), Column("audio_key"),
             Column("events_key"), Column("alignment_key"), Column("duration_ms"), Column("voice"), Column("built_by"),
+            Column("alignment_source"),
         ]
     }
 

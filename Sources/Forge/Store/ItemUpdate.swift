@@ -2,8 +2,9 @@
 public enum ItemUpdate: Sendable, Equatable {
     /// The item's audio and synthesizer events are stored.
     case spoken(itemID: String, audio: StoredObject, events: StoredObject, voice: String)
-    /// The item's word timings are computed from its events.
-    case aligned(itemID: String, alignmentKey: String, timings: [WordTiming])
+    /// The item's word timings are computed: from its events, or by forced alignment (then with
+    /// a confidence per word, nil where the word was interpolated, and the stored alignment object).
+    case aligned(itemID: String, alignmentKey: String, source: AlignmentSource, timings: [WordTiming], confidences: [Double?]?, object: StoredObject?)
     /// The item failed; `error` is the message a person reads.
     case failed(itemID: String, error: String)
 }

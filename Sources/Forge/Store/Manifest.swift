@@ -256,7 +256,7 @@ public final class Manifest: Sendable {
         guard !itemIDs.isEmpty else { return }
         try write { db in
             for id in itemIDs {
-                try db.execute(sql: "UPDATE items SET status = 'spoken', alignment_key = NULL WHERE id = ? AND status = 'done'", arguments: [id])
+                try db.execute(sql: "UPDATE items SET status = 'spoken', alignment_key = NULL, alignment_source = NULL WHERE id = ? AND status = 'done'", arguments: [id])
             }
         }
     }
@@ -276,7 +276,8 @@ public final class Manifest: Sendable {
                     """)
             // One statement per item sets every word's timing from a JSON array [[start, end], …].
             let setTimings = try db.cachedStatement(sql: """
-                UPDATE words SET start_ms = json_extract(?1, '$[' || idx || '][0]'), end_ms = json_extract(?1, '$[' || idx || '][1]')
+                UPDATE words SET start_ms = json_extract(?1, '$[' || idx || '][0]'), end_ms = json_extract(?1, '$[' || idx || '][1]'),
+                confidence = json_extract(?1, '$[' || idx || '][2]')
                 WHERE item_id = ?2
                 """)
             for update in updates {
@@ -289,16 +290,27 @@ public final class Manifest: Sendable {
                         ])
                     }
                     try db.cachedStatement(sql: """
-                        UPDATE items SET status = 'spoken', error = NULL, audio_key = ?, events_key = ?, alignment_key = NULL,
+                        UPDATE items SET status = 'spoken', error = NULL, audio_key = ?, events_key = ?, alignment_key = NULL, alignment_source = NULL,
                         duration_ms = ?, voice = ?, built_by = ? WHERE id = ?
                         """).execute(arguments: [audio.key, events.key, audio.durationMs, voice, build, itemID])
-                    try db.cachedStatement(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL WHERE item_id = ?")
+                    try db.cachedStatement(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL, confidence = NULL WHERE item_id = ?")
                         .execute(arguments: [itemID])
-                case let .aligned(itemID, alignmentKey, timings):
-                    let pairs = timings.map { "[\($0.startMs),\($0.endMs)]" }.joined(separator: ",")
-                    try setTimings.execute(arguments: ["[\(pairs)]", itemID])
-                    try db.cachedStatement(sql: "UPDATE items SET status = 'done', error = NULL, alignment_key = ? WHERE id = ?")
-                        .execute(arguments: [alignmentKey, itemID])
+                case let .aligned(itemID, alignmentKey, source, timings, confidences, object):
+                    if let object {
+                        try insertObject.execute(arguments: [
+                            object.key, object.path, object.role.rawValue, object.bytes, object.sha256, object.mimeType,
+                            object.durationMs, object.sampleRate, build,
+                        ])
+                    }
+                    var triples = ""
+                    for (index, timing) in timings.enumerated() {
+                        if index > 0 { triples += "," }
+                        let confidence = confidences.flatMap { index < $0.count ? $0[index] : nil }
+                        triples += "[\(timing.startMs),\(timing.endMs),\(confidence.map { String(format: "%.3f", $0) } ?? "null")]"
+                    }
+                    try setTimings.execute(arguments: ["[\(triples)]", itemID])
+                    try db.cachedStatement(sql: "UPDATE items SET status = 'done', error = NULL, alignment_key = ?, alignment_source = ? WHERE id = ?")
+                        .execute(arguments: [alignmentKey, source.rawValue, itemID])
                 case let .failed(itemID, error):
                     try db.cachedStatement(sql: "UPDATE items SET status = 'failed', error = ?, built_by = ? WHERE id = ?")
                         .execute(arguments: [error, build, itemID])
@@ -318,11 +330,11 @@ public final class Manifest: Sendable {
     private static func resetToPending(_ itemID: String, in db: Database) throws {
         try db.execute(
             sql: """
-                UPDATE items SET status = 'pending', audio_key = NULL, events_key = NULL, alignment_key = NULL,
+                UPDATE items SET status = 'pending', audio_key = NULL, events_key = NULL, alignment_key = NULL, alignment_source = NULL,
                 duration_ms = NULL WHERE id = ?
                 """,
             arguments: [itemID])
-        try db.execute(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL WHERE item_id = ?", arguments: [itemID])
+        try db.execute(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL, confidence = NULL WHERE item_id = ?", arguments: [itemID])
     }
 
     /// Runs `PRAGMA integrity_check`; "ok" when the database is sound.

@@ -72,6 +72,30 @@ enum ManifestSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        // v2: forced alignment. Alignment objects join the store (the role check is widened by
+        // rebuilding the table, SQLite's documented way to change a constraint), items record
+        // where their timings came from, and words carry the recognizer's confidence.
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                CREATE TABLE objects_v2 (
+                    key TEXT PRIMARY KEY,
+                    path TEXT NOT NULL UNIQUE,
+                    role TEXT NOT NULL CHECK (role IN ('audio', 'events', 'alignment')),
+                    bytes INTEGER NOT NULL,
+                    sha256 TEXT NOT NULL,
+                    mime_type TEXT NOT NULL,
+                    duration_ms INTEGER,
+                    sample_rate INTEGER,
+                    created_build INTEGER REFERENCES builds(id)
+                );
+                INSERT INTO objects_v2 SELECT key, path, role, bytes, sha256, mime_type, duration_ms, sample_rate, created_build FROM objects;
+                DROP TABLE objects;
+                ALTER TABLE objects_v2 RENAME TO objects;
+                ALTER TABLE items ADD COLUMN alignment_source TEXT CHECK (alignment_source IN ('synthesizer', 'forced'));
+                ALTER TABLE words ADD COLUMN confidence REAL;
+                UPDATE items SET alignment_source = 'synthesizer' WHERE alignment_key IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }

@@ -38,6 +38,15 @@ public enum ObjectKey {
         ])
     }
 
+    /// The key of a forced alignment of `text` to the audio object `audioKey` by `aligner`
+    /// (``ForcedAligner/identity``: its version and the recognizer model's).
+    public static func forcedAlignment(audioKey: String, text: String, aligner: String) -> String {
+        digest([
+            "stage": "align", "stageVersion": String(alignStageVersion), "source": "forced",
+            "audio": audioKey, "aligner": aligner, "text": text,
+        ])
+    }
+
     static func digest(_ fields: [String: String]) -> String {
         ContentHash.sha256Hex(canonicalJSONBytes(fields))
     }

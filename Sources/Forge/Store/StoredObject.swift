@@ -4,6 +4,8 @@ public struct StoredObject: Sendable, Equatable, Codable {
     public enum Role: String, Sendable, Codable {
         case audio
         case events
+        /// Word timings from forced alignment (``AlignmentDocument``).
+        case alignment
     }
 
     public var key: String

@@ -1,9 +1,10 @@
 import CSndFile
 import Foundation
 
-/// Encodes 16-bit mono PCM to WAV, FLAC, Ogg/Vorbis or MP3 with libsndfile, in memory (through
-/// libsndfile's virtual I/O), so the store can hash the bytes without reading the file back.
-public enum AudioEncoder {
+/// libsndfile: encodes 16-bit mono PCM to WAV, FLAC, Ogg/Vorbis or MP3 in memory (through
+/// libsndfile's virtual I/O, so the store can hash the bytes without reading the file back), and
+/// decodes any of those (plus Opus and the other formats libsndfile reads) to mono PCM.
+public enum SoundFile {
     public static func encode(_ samples: [Int16], sampleRate: Int, format: AudioSettings.Format) throws(SpeechError) -> [UInt8] {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
@@ -14,12 +15,7 @@ public enum AudioEncoder {
             throw .encodingFailed(path: label, reason: "libsndfile cannot write \(format.rawValue) at \(sampleRate) Hz")
         }
         let memory = MemoryFile()
-        var io = SF_VIRTUAL_IO(
-            get_filelen: { user in MemoryFile.from(user).length },
-            seek: { offset, whence, user in MemoryFile.from(user).seek(offset, whence: whence) },
-            read: { pointer, count, user in MemoryFile.from(user).read(into: pointer, count: count) },
-            write: { pointer, count, user in MemoryFile.from(user).write(pointer, count: count) },
-            tell: { user in MemoryFile.from(user).tell })
+        var io = virtualIO()
         let user = Unmanaged.passUnretained(memory).toOpaque()
         guard let file = sf_open_virtual(&io, Int32(SFM_WRITE), &info, user) else {
             throw .encodingFailed(path: label, reason: String(cString: sf_strerror(nil)))
@@ -39,6 +35,65 @@ public enum AudioEncoder {
             throw .encodingFailed(path: label, reason: "wrote \(written) of \(samples.count) samples: \(message)")
         }
         return withExtendedLifetime(memory) { memory.bytes }
+    }
+
+    /// Decodes an audio file to mono 16-bit PCM (channels are averaged).
+    public static func decode(fileAt url: URL) throws(AudioError) -> DecodedAudio {
+        var info = SF_INFO()
+        guard FileManager.default.isReadableFile(atPath: url.path) else { throw .unreadable(path: url.path, reason: "no such readable file") }
+        guard let file = sf_open(url.path, Int32(SFM_READ), &info) else {
+            throw .unreadable(path: url.path, reason: String(cString: sf_strerror(nil)))
+        }
+        return try read(file, info: info, label: url.path)
+    }
+
+    /// Decodes audio bytes (an object from the store) to mono 16-bit PCM.
+    public static func decode(_ bytes: [UInt8], label: String) throws(AudioError) -> DecodedAudio {
+        let memory = MemoryFile()
+        memory.bytes = bytes
+        var io = virtualIO()
+        var info = SF_INFO()
+        let user = Unmanaged.passUnretained(memory).toOpaque()
+        guard let file = sf_open_virtual(&io, Int32(SFM_READ), &info, user) else {
+            throw .unreadable(path: label, reason: String(cString: sf_strerror(nil)))
+        }
+        return try withExtendedLifetime(memory) { () throws(AudioError) -> DecodedAudio in try read(file, info: info, label: label) }
+    }
+
+    private static func read(_ file: OpaquePointer, info: SF_INFO, label: String) throws(AudioError) -> DecodedAudio {
+        defer { sf_close(file) }
+        let channels = max(1, Int(info.channels))
+        guard info.samplerate > 0 else { throw .unreadable(path: label, reason: "no sample rate") }
+        var mono: [Int16] = []
+        if info.frames > 0 && info.frames < Int64(Int32.max) { mono.reserveCapacity(Int(info.frames)) }
+        var buffer = [Int16](repeating: 0, count: 65_536 * channels)
+        while true {
+            let frames = buffer.withUnsafeMutableBufferPointer { pointer in
+                sf_readf_short(file, pointer.baseAddress, sf_count_t(65_536))
+            }
+            if frames <= 0 { break }
+            if channels == 1 {
+                mono.append(contentsOf: buffer[0..<Int(frames)])
+            } else {
+                for frame in 0..<Int(frames) {
+                    var sum = 0
+                    for channel in 0..<channels { sum += Int(buffer[frame * channels + channel]) }
+                    mono.append(Int16(clamping: sum / channels))
+                }
+            }
+        }
+        if sf_error(file) != 0 { throw .unreadable(path: label, reason: String(cString: sf_strerror(file))) }
+        guard !mono.isEmpty else { throw .unreadable(path: label, reason: "it holds no audio frames") }
+        return DecodedAudio(samples: mono, sampleRate: Int(info.samplerate))
+    }
+
+    private static func virtualIO() -> SF_VIRTUAL_IO {
+        SF_VIRTUAL_IO(
+            get_filelen: { user in MemoryFile.from(user).length },
+            seek: { offset, whence, user in MemoryFile.from(user).seek(offset, whence: whence) },
+            read: { pointer, count, user in MemoryFile.from(user).read(into: pointer, count: count) },
+            write: { pointer, count, user in MemoryFile.from(user).write(pointer, count: count) },
+            tell: { user in MemoryFile.from(user).tell })
     }
 
     private static func majorFormat(_ format: AudioSettings.Format) -> Int {

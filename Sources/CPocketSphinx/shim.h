@@ -1,0 +1,3 @@
+#include <pocketsphinx.h>
+#include <err.h>
+#include <cmd_ln.h>

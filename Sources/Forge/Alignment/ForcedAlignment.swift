@@ -1,0 +1,42 @@
+/// The result of forced alignment for one stretch of audio: a timing for every word, with the
+/// recognizer's confidence for the words it placed.
+public struct ForcedAlignment: Sendable, Equatable {
+    public var timings: [WordTiming]
+    /// Posterior probability per word; nil for a word that was interpolated.
+    public var confidences: [Double?]
+
+    /// Indices of words the recognizer could not place (their timings are interpolated).
+    public var unplaced: [Int] { confidences.indices.filter { confidences[$0] == nil } }
+
+    public init(timings: [WordTiming], confidences: [Double?]) {
+        self.timings = timings
+        self.confidences = confidences
+    }
+
+    /// Turns placements (nil where the recognizer placed nothing) into a timing for every word:
+    /// gaps interpolated by character offset, starts strictly increasing, every word at least
+    /// 1 ms long and inside `0..<durationMs`.
+    static func complete(words: [WordToken], placements: [WordPlacement?], durationMs: Int) -> ForcedAlignment {
+        guard !words.isEmpty else { return ForcedAlignment(timings: [], confidences: []) }
+        let duration = max(durationMs, words.count * 2)
+        let lastEnd = placements.compactMap { $0?.endMs }.max() ?? duration
+        let speechEnd = min(duration, max(lastEnd, (placements.compactMap { $0?.startMs }.max() ?? 0) + 1))
+        var starts = EventAligner.interpolate(placements.map { $0?.startMs }, words: words, speechEnd: speechEnd)
+        for index in starts.indices {
+            let earliest = index == 0 ? 0 : starts[index - 1] + 1
+            let latest = duration - (words.count - index)
+            starts[index] = min(max(starts[index], earliest), latest)
+        }
+        var timings: [WordTiming] = []
+        timings.reserveCapacity(words.count)
+        for index in starts.indices {
+            let start = starts[index]
+            let next = index + 1 < starts.count ? starts[index + 1] : duration
+            var end = placements[index]?.endMs ?? (index + 1 < starts.count ? next : speechEnd)
+            end = min(max(end, start + 1), next, duration)
+            timings.append(WordTiming(startMs: start, endMs: max(end, start + 1)))
+        }
+        let confidences = placements.map { placement in placement.map { $0.confidence ?? 1 } }
+        return ForcedAlignment(timings: timings, confidences: confidences)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+extension StageRun {
+    /// Forced alignment for every spoken item that needs it (all of them with the recipe's
+    /// `alignment.method` "forced"; otherwise those whose audio has no synthesizer events).
+    /// An alignment already in the store for the same audio, text and aligner is reused.
+    mutating func forceAlign(threads: Int) async throws {
+        let model = RecognizerModel.standard
+        let identity = ForcedAligner.identity(model: model)
+        let items = try manifest.items()
+        var jobs: [ForcedAlignmentJob] = []
+        var reusable: [(item: ItemRecord, key: String)] = []
+        var alreadyDone = 0
+        for item in items where item.status == .spoken || item.status == .done {
+            guard let audioKey = item.audioKey else { continue }
+            guard recipe.alignment.method == .forced || item.eventsKey == nil else { continue }
+            let key = ObjectKey.forcedAlignment(audioKey: audioKey, text: item.text, aligner: identity)
+            if item.status == .done && item.alignmentKey == key {
+                alreadyDone += 1
+            } else if store.contains(relativePath: ObjectStore.relativePath(key: key, fileExtension: "json")) {
+                reusable.append((item, key))
+            } else {
+                let audioPath = ObjectStore.relativePath(key: audioKey, fileExtension: recipe.audio.format.fileExtension)
+                jobs.append(ForcedAlignmentJob(item: item, words: [], audioURL: store.url(forRelativePath: audioPath), alignmentKey: key))
+            }
+        }
+        guard !jobs.isEmpty || !reusable.isEmpty else { return }
+        finished = 0
+        toFinish = jobs.count + reusable.count
+        progress(.planned(upToDate: alreadyDone, toSynthesize: 0, toReuse: 0, toAlign: toFinish))
+        if words.isEmpty { words = try manifest.allWords() }
+
+        for entry in reusable where !stopRequested() {
+            let path = ObjectStore.relativePath(key: entry.key, fileExtension: "json")
+            if let data = try? store.read(relativePath: path), let document = AlignmentDocument.decode(data),
+                document.alignment.timings.count == (words[entry.item.id]?.count ?? -1)
+            {
+                let object = try store.describe(key: entry.key, relativePath: path, role: .alignment, mimeType: "application/json", durationMs: nil, sampleRate: nil)
+                try record(
+                    [.aligned(itemID: entry.item.id, alignmentKey: entry.key, source: .forced, timings: document.alignment.timings,
+                              confidences: document.alignment.confidences, object: object)],
+                    itemID: entry.item.id, ordinal: entry.item.ordinal, outcome: .aligned)
+            } else {
+                // Unreadable or from different words: align again (the bad object is replaced).
+                unlink(store.url(forRelativePath: path).path)
+                let audioPath = ObjectStore.relativePath(key: entry.item.audioKey!, fileExtension: recipe.audio.format.fileExtension)
+                jobs.append(ForcedAlignmentJob(item: entry.item, words: [], audioURL: store.url(forRelativePath: audioPath), alignmentKey: entry.key))
+            }
+        }
+        for index in jobs.indices { jobs[index].words = words[jobs[index].item.id] ?? [] }
+        guard !jobs.isEmpty, !stopRequested() else { return try save() }
+
+        let outcomes = ForcedAlignmentPool.run(jobs, threads: threads, model: model, language: recipe.voice.id, cancellation: cancellation)
+        for await outcome in outcomes {
+            let item = outcome.job.item
+            switch outcome.result {
+            case let .success(document):
+                let object = try store.store(
+                    key: outcome.job.alignmentKey, fileExtension: "json", role: .alignment, mimeType: "application/json",
+                    data: document.encoded())
+                try record(
+                    [.aligned(itemID: item.id, alignmentKey: outcome.job.alignmentKey, source: .forced, timings: document.alignment.timings,
+                              confidences: document.alignment.confidences, object: object)],
+                    itemID: item.id, ordinal: item.ordinal, outcome: .aligned)
+            case let .failure(error):
+                let message = "forced alignment failed: \(error.localizedDescription)"
+                try record([.failed(itemID: item.id, error: message)], itemID: item.id, ordinal: item.ordinal, outcome: .failed, error: message)
+            }
+            _ = stopRequested()
+        }
+        try save()
+    }
+}

@@ -1,0 +1,17 @@
+/// How the align stage times words.
+public struct AlignmentSettings: Sendable, Equatable {
+    public enum Method: String, Sendable, CaseIterable {
+        /// The synthesizer's word events where it gives them, forced alignment elsewhere.
+        case auto
+        /// Forced alignment of every item's audio with the speech recognizer, even where the
+        /// synthesizer gave events (to check one against the other, or for engines whose events
+        /// are poor).
+        case forced
+    }
+
+    public var method: Method
+
+    public init(method: Method = .auto) {
+        self.method = method
+    }
+}

@@ -1,0 +1,121 @@
+import CPocketSphinx
+import Foundation
+
+/// One pocketsphinx decoder: the acoustic model, a dictionary and one active search (a JSGF
+/// grammar for forced alignment, or an n-gram language model for transcription).
+///
+/// A decoder is used by one task at a time (it is not `Sendable`); several decoders run in
+/// parallel fine, one per task.
+final class PocketSphinxDecoder {
+    /// A word (or filler such as `<sil>`) the decoder placed, in 10 ms frames.
+    struct Segment {
+        var word: String
+        var startFrame: Int
+        var endFrame: Int
+        /// Posterior probability of the word, 0...1, when the search computed one.
+        var posterior: Double?
+        /// The word's acoustic log-likelihood in natural-log units (more negative is worse).
+        var acousticScore: Double
+    }
+
+    /// Frames per second of pocketsphinx's front end (`-frate`, default 100).
+    static let framesPerSecond = 100
+    /// The sample rate the en-us acoustic model expects.
+    static let sampleRate = 16_000
+
+    private let decoder: OpaquePointer
+    private var searchName: String?
+
+    /// pocketsphinx logs every step to stderr unless told not to, once per process.
+    private static let silenceLog: Void = { err_set_logfp(nil) }()
+
+    init(model: RecognizerModel, options: [String: String]) throws(RecognitionError) {
+        _ = Self.silenceLog
+        var arguments = [
+            "-hmm", model.acousticModel.path,
+            "-dict", model.dictionary.path,
+            // Silence removal shifts every word time; the whole signal is always decoded.
+            "-remove_silence", "no",
+            "-logfn", "/dev/null",
+        ]
+        for (name, value) in options.sorted(by: { $0.key < $1.key }) { arguments += [name, value] }
+        let argv = arguments.map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        var pointers = argv
+        let config = pointers.withUnsafeMutableBufferPointer { buffer in
+            cmd_ln_parse_r(nil, ps_args(), Int32(buffer.count), buffer.baseAddress, 1)
+        }
+        guard let config else { throw .decoderFailed("pocketsphinx rejected its configuration \(arguments.joined(separator: " "))") }
+        defer { cmd_ln_free_r(config) }
+        guard let decoder = ps_init(config) else {
+            throw .decoderFailed("pocketsphinx could not load the model at \(model.acousticModel.path) with dictionary \(model.dictionary.path)")
+        }
+        self.decoder = decoder
+    }
+
+    deinit { ps_free(decoder) }
+
+    /// The phones of `word` in the dictionary (its first pronunciation), or nil if it has none.
+    func pronunciation(of word: String) -> [String]? {
+        guard let pronunciation = ps_lookup_word(decoder, word) else { return nil }
+        defer { free(pronunciation) }
+        return String(cString: pronunciation).split(separator: " ").map(String.init)
+    }
+
+    /// Adds `word` with `phones` (space-separated, in the acoustic model's phone set).
+    @discardableResult
+    func addWord(_ word: String, phones: String) -> Bool {
+        ps_add_word(decoder, word, phones, 1) >= 0
+    }
+
+    /// Makes a JSGF grammar the active search.
+    func useGrammar(_ jsgf: String) throws(RecognitionError) {
+        let name = "grammar"
+        if searchName == name { ps_unset_search(decoder, name) }
+        guard ps_set_jsgf_string(decoder, name, jsgf) == 0, ps_set_search(decoder, name) == 0 else {
+            throw .decoderFailed("pocketsphinx rejected the alignment grammar")
+        }
+        searchName = name
+    }
+
+    /// Makes an ARPA or binary n-gram language model file the active search.
+    func useLanguageModel(at url: URL) throws(RecognitionError) {
+        let name = "lm"
+        if searchName == name { ps_unset_search(decoder, name) }
+        guard ps_set_lm_file(decoder, name, url.path) == 0, ps_set_search(decoder, name) == 0 else {
+            throw .decoderFailed("pocketsphinx could not load the language model \(url.path)")
+        }
+        searchName = name
+    }
+
+    /// Decodes 16 kHz mono PCM as one utterance and returns the best path's words and fillers.
+    func decode(_ samples: ArraySlice<Int16>, posteriors: Bool) throws(RecognitionError) -> [Segment] {
+        guard ps_start_utt(decoder) == 0 else { throw .decoderFailed("pocketsphinx could not start an utterance") }
+        let processed = samples.withUnsafeBufferPointer { buffer in
+            ps_process_raw(decoder, buffer.baseAddress, buffer.count, 0, 1)
+        }
+        guard ps_end_utt(decoder) == 0, processed >= 0 else { throw .decoderFailed("pocketsphinx failed to decode \(samples.count) samples") }
+        var score: Int32 = 0
+        guard ps_get_hyp(decoder, &score) != nil else { return [] }
+        if posteriors { _ = ps_get_prob(decoder) }
+        let logBase = log(1.0001)
+        var segments: [Segment] = []
+        var iterator = ps_seg_iter(decoder)
+        while let segment = iterator {
+            var start: Int32 = 0
+            var end: Int32 = 0
+            ps_seg_frames(segment, &start, &end)
+            var acoustic: Int32 = 0
+            var language: Int32 = 0
+            var backoff: Int32 = 0
+            let probability = ps_seg_prob(segment, &acoustic, &language, &backoff)
+            let word = ps_seg_word(segment).map { String(cString: $0) } ?? ""
+            segments.append(Segment(
+                word: word, startFrame: Int(start), endFrame: Int(end),
+                posterior: posteriors ? min(1, exp(Double(probability) * logBase)) : nil,
+                acousticScore: Double(acoustic) * logBase))
+            iterator = ps_seg_next(segment)
+        }
+        return segments
+    }
+}
