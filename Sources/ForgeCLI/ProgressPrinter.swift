@@ -83,6 +83,7 @@ final class ProgressPrinter: Sendable {
             line.add("elapsedSeconds", .double((summary.elapsedSeconds * 1000).rounded() / 1000))
             line.add("exitCode", Int(summary.exitCode))
             line.add("nothingToDo", summary.nothingToDo)
+            line.add("exported", summary.exportedFiles.count)
             let failures = summary.failed.map { "{\"id\":\(JSONText.quoted($0.itemID)),\"error\":\(JSONText.quoted($0.error))}" }
             line.add("failures", .raw("[" + failures.joined(separator: ",") + "]"))
             emit(line)
@@ -94,6 +95,9 @@ final class ProgressPrinter: Sendable {
             print("Cancelled after \(elapsed): \(summary.itemsTotal - summary.remaining) of \(summary.itemsTotal) items done and saved in \(summary.outputDirectory).")
             print("Run `forge \(Self.command(for: stages)) \(recipePath)` again to resume; finished items are not redone.")
             return
+        }
+        if !summary.exportedFiles.isEmpty {
+            print("Exported \(summary.exportedFiles.count) file(s) to \(summary.outputDirectory)/exports.")
         }
         if summary.nothingToDo && stages != [.split] {
             print("Nothing to do: \(summary.itemsTotal) items are up to date in \(summary.outputDirectory) (\(elapsed)).")

@@ -47,6 +47,16 @@ public enum SoundFile {
         return try read(file, info: info, label: url.path)
     }
 
+    /// The number of frames and the sample rate of an audio file, read from its header only.
+    public static func frameCount(fileAt url: URL) throws(AudioError) -> (frames: Int, sampleRate: Int) {
+        var info = SF_INFO()
+        guard let file = sf_open(url.path, Int32(SFM_READ), &info) else {
+            throw .unreadable(path: url.path, reason: String(cString: sf_strerror(nil)))
+        }
+        sf_close(file)
+        return (Int(info.frames), Int(info.samplerate))
+    }
+
     /// Decodes audio bytes (an object from the store) to mono 16-bit PCM.
     public static func decode(_ bytes: [UInt8], label: String) throws(AudioError) -> DecodedAudio {
         let memory = MemoryFile()

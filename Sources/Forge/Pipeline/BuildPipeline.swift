@@ -78,13 +78,26 @@ public struct BuildPipeline: Sendable {
                 synthesized: run.synthesized, reused: run.reused, failed: run.failures.count)
             throw error
         }
-        let counts = try manifest.statusCounts()
-        let summary = BuildSummary(
+        var counts = try manifest.statusCounts()
+        var exported: [String] = []
+        if !recipe.exports.formats.isEmpty && !run.cancelled && counts.done == counts.items && stages.contains(.align) {
+            do {
+                exported = try Exporter(outputDirectory: directory, settings: recipe.exports).exportIfChanged(using: manifest)
+            } catch {
+                try? manifest.finishBuild(
+                    buildID, outcome: .failed, endedAt: Self.timestamp(), total: run.itemsTotal,
+                    synthesized: run.synthesized, reused: run.reused, failed: run.failures.count)
+                throw error
+            }
+            counts = try manifest.statusCounts()
+        }
+        var summary = BuildSummary(
             buildID: buildID, outputDirectory: directory.path, itemsTotal: counts.items, upToDate: run.upToDate,
             synthesized: run.synthesized, reused: run.reused, aligned: run.alignedOnly, failed: run.failures,
             remaining: counts.items - counts.done - (stages.contains(.align) ? 0 : counts.spoken),
             cancelled: run.cancelled, audioMs: counts.audioMs,
             elapsedSeconds: Self.seconds(since: clock))
+        summary.exportedFiles = exported
         let outcome: BuildRecord.Outcome = summary.cancelled ? .cancelled : (summary.failed.isEmpty ? .succeeded : .failed)
         try manifest.finishBuild(
             buildID, outcome: outcome, endedAt: Self.timestamp(), total: counts.items,

@@ -15,6 +15,9 @@ public struct BuildSummary: Sendable, Equatable {
     /// Total audio of all done items, in milliseconds.
     public var audioMs: Int
     public var elapsedSeconds: Double
+    /// Files the recipe's `exports` wrote (relative to the output directory); empty when the
+    /// exports were already current or none are asked for.
+    public var exportedFiles: [String] = []
 
     /// True when nothing had to be made or changed.
     public var nothingToDo: Bool { synthesized == 0 && reused == 0 && aligned == 0 && failed.isEmpty && !cancelled }

@@ -20,14 +20,17 @@ public struct Recipe: Sendable, Equatable {
     public var audio: AudioSettings
     public var build: BuildSettings
     public var alignment: AlignmentSettings
+    /// What `forge build` exports after a complete build (nothing by default).
+    public var exports: ExportSettings
     /// The output directory (content-addressed objects plus `manifest.sqlite`).
     public var outputDirectory: URL
 
     public init(
         file: URL, contentHash: String, title: String?, language: String, sources: [SourceFile],
         split: SplitSettings, voice: VoiceSettings, audio: AudioSettings, build: BuildSettings, outputDirectory: URL,
-        alignment: AlignmentSettings = AlignmentSettings()
+        alignment: AlignmentSettings = AlignmentSettings(), exports: ExportSettings = ExportSettings()
     ) {
+        self.exports = exports
         self.alignment = alignment
         self.file = file
         self.contentHash = contentHash

@@ -7,7 +7,9 @@ import Foundation
 public struct RecipeLoader: Sendable {
     /// The largest recipe file accepted.
     public static let maximumRecipeBytes = 1 << 20
-    public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output", "alignment"]
+    public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output", "alignment", "exports"]
+    static let exportKeys = ["formats", "pauses", "maxCueCharacters", "wordLevelOverlays"]
+    static let pauseKeys = ["sentenceMs", "paragraphMs", "chapterMs"]
     static let alignmentKeys = ["method"]
     static let splitKeys = ["unit", "maxCharacters"]
     static let voiceKeys = ["engine", "id", "rate", "pitch", "volume"]
@@ -93,6 +95,27 @@ public struct RecipeLoader: Sendable {
             alignment.method = try reader.choice("method", default: alignment.method)
         }
 
+        var exports = ExportSettings(title: title ?? file.deletingPathExtension().lastPathComponent, language: language)
+        if let value = top.value("exports") {
+            if case .array = value {
+                exports.formats = try RecipeObjectReader.choices(value, file: name, path: "exports")
+            } else {
+                let reader = try RecipeObjectReader(value, file: name, path: "exports", allowedKeys: Self.exportKeys)
+                if let formats = reader.value("formats") {
+                    exports.formats = try RecipeObjectReader.choices(formats, file: name, path: "exports.formats")
+                }
+                if let pauses = try reader.object("pauses", allowedKeys: Self.pauseKeys) {
+                    let range = ExportSettings.allowedPauses
+                    exports.sentencePauseMs = try pauses.integer("sentenceMs", in: range, default: exports.sentencePauseMs, unit: "ms")
+                    exports.paragraphPauseMs = try pauses.integer("paragraphMs", in: range, default: exports.paragraphPauseMs, unit: "ms")
+                    exports.chapterPauseMs = try pauses.integer("chapterMs", in: range, default: exports.chapterPauseMs, unit: "ms")
+                }
+                exports.maxCueCharacters = try reader.integer(
+                    "maxCueCharacters", in: ExportSettings.allowedCueCharacters, default: exports.maxCueCharacters, unit: "characters")
+                exports.wordLevelOverlays = try reader.boolean("wordLevelOverlays", default: exports.wordLevelOverlays)
+            }
+        }
+
         var build = BuildSettings()
         if let reader = try top.object("build", allowedKeys: Self.buildKeys) {
             build.saveInterval = try reader.integer("saveInterval", in: BuildSettings.allowedSaveIntervals, default: build.saveInterval, unit: "items")
@@ -122,7 +145,8 @@ public struct RecipeLoader: Sendable {
 
         return Recipe(
             file: file, contentHash: ContentHash.sha256Hex(data), title: title, language: language, sources: sources,
-            split: split, voice: voice, audio: audio, build: build, outputDirectory: outputDirectory, alignment: alignment)
+            split: split, voice: voice, audio: audio, build: build, outputDirectory: outputDirectory, alignment: alignment,
+            exports: exports)
     }
 
     private func readSources(_ top: RecipeObjectReader, folder: URL) throws(RecipeError) -> [SourceFile] {

@@ -30,6 +30,32 @@ struct RecipeObjectReader {
         return try RecipeObjectReader(value, file: file, path: fieldPath(key), allowedKeys: allowedKeys)
     }
 
+    func boolean(_ key: String, default fallback: Bool) throws(RecipeError) -> Bool {
+        guard let value = value(key) else { return fallback }
+        guard case .bool(let flag) = value else {
+            throw .wrongType(file: file, path: fieldPath(key), expected: "true or false", found: value.summary)
+        }
+        return flag
+    }
+
+    /// A list of names from a closed set, e.g. `["json", "vtt"]`.
+    static func choices<Choice: RawRepresentable & CaseIterable>(
+        _ value: JSONValue, file: String, path: String
+    ) throws(RecipeError) -> [Choice] where Choice.RawValue == String {
+        let names = Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        guard case .array(let elements) = value else {
+            throw .wrongType(file: file, path: path, expected: "a list of \(names)", found: value.summary)
+        }
+        var result: [Choice] = []
+        for (index, element) in elements.enumerated() {
+            guard case .string(let name) = element, let choice = Choice(rawValue: name.lowercased()) else {
+                throw .invalidValue(file: file, path: "\(path)[\(index)]", found: element.summary, allowed: names)
+            }
+            if !result.contains(where: { $0.rawValue == choice.rawValue }) { result.append(choice) }
+        }
+        return result
+    }
+
     func string(_ key: String) throws(RecipeError) -> String? {
         guard let value = value(key) else { return nil }
         guard case .string(let text) = value else {

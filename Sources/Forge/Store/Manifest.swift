@@ -183,6 +183,29 @@ public final class Manifest: Sendable {
         }
     }
 
+    /// The chapters, in reading order.
+    public func chapters() throws(StoreError) -> [Chapter] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT ordinal, title, source_path FROM chapters ORDER BY ordinal")
+                .map { Chapter(ordinal: $0[0], title: $0[1], sourcePath: $0[2]) }
+        }
+    }
+
+    /// Every word of every item with its timing and confidence, in one query (for exports).
+    public func allTimedWords() throws(StoreError) -> [String: [TimedWord]] {
+        try read { db in
+            var words: [String: [TimedWord]] = [:]
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT item_id, idx, text, char_start, char_end, start_ms, end_ms, confidence FROM words ORDER BY item_id, idx")
+            while let row = try rows.next() {
+                let token = WordToken(index: row[1], text: row[2], start: row[3], end: row[4])
+                let timing: WordTiming? = (row[5] as Int?).flatMap { start in (row[6] as Int?).map { WordTiming(startMs: start, endMs: $0) } }
+                words[row[0], default: []].append(TimedWord(token: token, timing: timing, confidence: row[7]))
+            }
+            return words
+        }
+    }
+
     public func timings(of itemID: String) throws(StoreError) -> [WordTiming?] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT start_ms, end_ms FROM words WHERE item_id = ? ORDER BY idx", arguments: [itemID])

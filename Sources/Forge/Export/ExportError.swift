@@ -1,0 +1,22 @@
+import Foundation
+
+/// Why an export could not be written.
+public enum ExportError: LocalizedError, Sendable, Equatable {
+    case notBuilt(outputDirectory: String, pending: Int)
+    case missingAudio(itemID: String, path: String)
+    case writeFailed(path: String, reason: String)
+    case unknownFormat(String)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .notBuilt(directory, pending):
+            return "\(directory): \(pending) item(s) have no audio or word timings yet; run `forge build` on the recipe first (exports are derived from a finished build)."
+        case let .missingAudio(itemID, path):
+            return "item \(itemID): its audio object \(path) is missing or unreadable; run `forge fsck --repair` on the output directory, then `forge build`."
+        case let .writeFailed(path, reason):
+            return "\(path): could not write the export: \(reason)."
+        case let .unknownFormat(name):
+            return "unknown export format \"\(name)\"; choose from \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))."
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// What `forge export` writes and how chapters are timed.
+public struct ExportSettings: Sendable, Equatable {
+    public static let allowedPauses = 0...10_000
+    public static let allowedCueCharacters = 20...500
+
+    public var formats: [ExportFormat]
+    /// Silence between two items cut from one paragraph.
+    public var sentencePauseMs: Int
+    /// Silence between paragraphs (and after a heading).
+    public var paragraphPauseMs: Int
+    /// Silence at the end of every chapter, so chapters played back to back breathe.
+    public var chapterPauseMs: Int
+    /// The longest caption cue, in characters; longer sentences are cut at word boundaries.
+    public var maxCueCharacters: Int
+    /// Give every word (not only every sentence) an id in EPUB content documents, and a SMIL `par` each.
+    public var wordLevelOverlays: Bool
+    /// The book's title and language for the EPUB (the recipe's, when building).
+    public var title: String
+    public var language: String
+
+    public init(
+        formats: [ExportFormat] = [], sentencePauseMs: Int = 250, paragraphPauseMs: Int = 700, chapterPauseMs: Int = 1500,
+        maxCueCharacters: Int = 80, wordLevelOverlays: Bool = false, title: String = "Untitled", language: String = "en"
+    ) {
+        self.formats = formats
+        self.sentencePauseMs = sentencePauseMs
+        self.paragraphPauseMs = paragraphPauseMs
+        self.chapterPauseMs = chapterPauseMs
+        self.maxCueCharacters = maxCueCharacters
+        self.wordLevelOverlays = wordLevelOverlays
+        self.title = title
+        self.language = language
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// `forge export`: derives human-facing files from a finished build's manifest and objects,
+/// under `<output dir>/exports/`. Every file is written to a temporary name and renamed into
+/// place, so an interrupted export never leaves a half-written file behind.
+public struct Exporter: Sendable {
+    public let outputDirectory: URL
+    public let settings: ExportSettings
+
+    public init(outputDirectory: URL, settings: ExportSettings) {
+        self.outputDirectory = outputDirectory.standardizedFileURL
+        self.settings = settings
+    }
+
+    /// Exports from an output directory no build is using (it takes the directory's lock).
+    public func export() throws -> ExportReport {
+        guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path) else {
+            throw StoreError.notAnOutputDirectory(path: outputDirectory.path)
+        }
+        let manifest = try Manifest(directory: outputDirectory, create: false)
+        let lock = try OutputLock(directory: outputDirectory)
+        defer { withExtendedLifetime(lock) {} }
+        return try export(using: manifest)
+    }
+
+    /// Exports unless the last export was made from the same items, timings and settings (a
+    /// stamp under `exports/` records that); returns the files written.
+    func exportIfChanged(using manifest: Manifest) throws -> [String] {
+        let stampURL = outputDirectory.appendingPathComponent("exports/.forge-export-stamp")
+        let stamp = try stamp(manifest)
+        if (try? String(contentsOf: stampURL, encoding: .utf8)) == stamp { return [] }
+        let report = try export(using: manifest)
+        var writer = ExportWriter(root: outputDirectory.appendingPathComponent("exports"))
+        try writer.write(Array(stamp.utf8), to: ".forge-export-stamp")
+        return report.files
+    }
+
+    /// A hash of everything exports are derived from: every item's place, audio and alignment,
+    /// the chapters, and the settings.
+    func stamp(_ manifest: Manifest) throws -> String {
+        var text = "\(settings)|\(ForgeVersion.current)"
+        for chapter in try manifest.chapters() { text += "|c\(chapter.ordinal):\(chapter.title)" }
+        for item in try manifest.items() {
+            text += "|\(item.id):\(item.ordinal):\(item.chapter):\(item.audioKey ?? "-"):\(item.alignmentKey ?? "-")"
+        }
+        return ContentHash.sha256Hex(Array(text.utf8))
+    }
+
+    /// Exports while the caller (a build) holds the directory's lock.
+    func export(using manifest: Manifest) throws -> ExportReport {
+        let store = ObjectStore(root: outputDirectory)
+        let timelines = try TimelineBuilder(store: store, manifest: manifest, settings: settings).timelines()
+        var writer = ExportWriter(root: outputDirectory.appendingPathComponent("exports"))
+        let formats = Set(settings.formats)
+        // The HTML page plays the chapter audio, so it needs the audio export beside it.
+        let audioFormat = Self.audioFormat(of: timelines)
+        if formats.contains(.audio) || formats.contains(.html) {
+            for timeline in timelines {
+                let samples = try ChapterAudio.render(timeline, store: store)
+                let bytes = try SoundFile.encode(samples, sampleRate: timeline.sampleRate, format: audioFormat)
+                try writer.write(bytes, to: "audio/\(timeline.fileStem).\(audioFormat.fileExtension)")
+            }
+        }
+        if formats.contains(.json) { try JSONTimingsExport.write(timelines, audioFormat: audioFormat, to: &writer) }
+        if formats.contains(.vtt) || formats.contains(.srt) {
+            for timeline in timelines {
+                let cues = CaptionCue.cues(for: timeline, maxCharacters: settings.maxCueCharacters)
+                if formats.contains(.vtt) { try writer.write(Array(CaptionCue.webVTT(cues).utf8), to: "captions/\(timeline.fileStem).vtt") }
+                if formats.contains(.srt) { try writer.write(Array(CaptionCue.subRip(cues).utf8), to: "captions/\(timeline.fileStem).srt") }
+            }
+        }
+        if formats.contains(.html) {
+            for timeline in timelines {
+                let page = ReadAlongPage.html(timeline, title: settings.title, language: settings.language,
+                                              audioPath: "../audio/\(timeline.fileStem).\(audioFormat.fileExtension)", audioType: audioFormat.mimeType)
+                try writer.write(Array(page.utf8), to: "html/\(timeline.fileStem).html")
+            }
+        }
+        if formats.contains(.epub) {
+            let book = try MediaOverlayBook(timelines: timelines, settings: settings, store: store)
+            try writer.write(try book.zipped(), to: "epub/\(book.fileName)")
+        }
+        return ExportReport(files: writer.written, chapters: timelines.count, durationMs: timelines.reduce(0) { $0 + $1.durationMs })
+    }
+
+    /// The recipe's audio format, as the items' audio objects show it.
+    static func audioFormat(of timelines: [ChapterTimeline]) -> AudioSettings.Format {
+        let ext = timelines.first?.items.first.map { URL(fileURLWithPath: $0.audioPath).pathExtension } ?? "wav"
+        return AudioSettings.Format(rawValue: ext) ?? .wav
+    }
+}

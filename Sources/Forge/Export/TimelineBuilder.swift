@@ -1,0 +1,88 @@
+import Foundation
+
+/// Lays every chapter out as one recording (items plus pauses) from a finished build's manifest.
+struct TimelineBuilder {
+    let store: ObjectStore
+    let manifest: Manifest
+    let settings: ExportSettings
+
+    func timelines() throws -> [ChapterTimeline] {
+        let items = try manifest.items()
+        let unfinished = items.filter { $0.status != .done }
+        guard !items.isEmpty, unfinished.isEmpty else {
+            throw ExportError.notBuilt(outputDirectory: store.root.path, pending: items.isEmpty ? 0 : unfinished.count)
+        }
+        let words = try manifest.allTimedWords()
+        let objects = try manifest.objects(withKeys: items.compactMap(\.audioKey))
+        var timelines: [ChapterTimeline] = []
+        for chapter in try manifest.chapters() {
+            let chapterItems = items.filter { $0.chapter == chapter.ordinal }
+            guard !chapterItems.isEmpty else { continue }
+            var placed: [TimedItem] = []
+            var cursor = 0
+            var chapterRate = 0
+            for (position, item) in chapterItems.enumerated() {
+                guard let key = item.audioKey, let object = objects[key] else {
+                    throw ExportError.missingAudio(itemID: item.id, path: item.audioKey ?? "(none)")
+                }
+                let header: (frames: Int, sampleRate: Int)
+                do { header = try SoundFile.frameCount(fileAt: store.url(forRelativePath: object.path)) } catch {
+                    throw ExportError.missingAudio(itemID: item.id, path: object.path)
+                }
+                if chapterRate == 0 { chapterRate = header.sampleRate }
+                let samples = Int((Int64(header.frames) * Int64(chapterRate)) / Int64(max(1, header.sampleRate)))
+                let next = position + 1 < chapterItems.count ? chapterItems[position + 1] : nil
+                let pauseMs = pause(after: item, before: next)
+                let startMs = ChapterTimeline.milliseconds(cursor, rate: chapterRate)
+                let itemWords = (words[item.id] ?? []).map { word -> TimedWord in
+                    var shifted = word
+                    if let timing = word.timing { shifted.timing = WordTiming(startMs: timing.startMs + startMs, endMs: timing.endMs + startMs) }
+                    return shifted
+                }
+                placed.append(TimedItem(
+                    record: item, audioPath: object.path, startSample: cursor, sampleCount: samples, startMs: startMs,
+                    endMs: ChapterTimeline.milliseconds(cursor + samples, rate: chapterRate), pauseAfterMs: pauseMs,
+                    words: itemWords, sentences: Self.sentences(of: item.text, words: itemWords)))
+                cursor += samples + pauseMs * chapterRate / 1000
+            }
+            timelines.append(ChapterTimeline(
+                chapter: chapter, items: placed, sampleRate: chapterRate,
+                durationMs: ChapterTimeline.milliseconds(cursor, rate: chapterRate), totalSamples: cursor))
+        }
+        return timelines
+    }
+
+    /// The pause after `item`: short inside a paragraph cut into several items, longer between
+    /// paragraphs, longest at the chapter's end.
+    func pause(after item: ItemRecord, before next: ItemRecord?) -> Int {
+        guard let next else { return settings.chapterPauseMs }
+        let samePassage = next.sourcePath == item.sourcePath && next.kind == item.kind && item.kind != "heading"
+            && next.sourceStart - item.sourceEnd <= 1
+        return samePassage ? settings.sentencePauseMs : settings.paragraphPauseMs
+    }
+
+    /// The item's sentences, each timed from its first word's start to its last word's end.
+    static func sentences(of text: String, words: [TimedWord]) -> [TimedSentence] {
+        let scalars = Array(text.unicodeScalars)
+        var sentences: [TimedSentence] = []
+        var wordIndex = 0
+        for range in SentenceSegmenter.sentences(in: scalars) {
+            let first = wordIndex
+            while wordIndex < words.count, words[wordIndex].token.start < range.upperBound { wordIndex += 1 }
+            guard wordIndex > first, let start = words[first].timing?.startMs, let end = words[wordIndex - 1].timing?.endMs else { continue }
+            var sentenceText = ""
+            sentenceText.unicodeScalars.append(contentsOf: scalars[range])
+            sentences.append(TimedSentence(
+                index: sentences.count, text: sentenceText, charRange: range, wordRange: first..<wordIndex, startMs: start, endMs: end))
+        }
+        if wordIndex < words.count, let start = words[wordIndex].timing?.startMs, let end = words.last?.timing?.endMs {
+            // Words after the last sentence the segmenter found (no terminal punctuation) form one more.
+            let range = words[wordIndex].token.start..<words.last!.token.end
+            var tail = ""
+            tail.unicodeScalars.append(contentsOf: scalars[range])
+            sentences.append(TimedSentence(
+                index: sentences.count, text: tail, charRange: range, wordRange: wordIndex..<words.count, startMs: start, endMs: end))
+        }
+        return sentences
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Forge
+import Foundation
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Derive read-along files from a finished build: chapter audio, JSON timings, captions, EPUB 3, HTML.",
+        discussion: """
+            Files go under <output dir>/exports/: audio/chapter-NNN.<ext>, json/chapter-NNN.json and json/items/<id>.json, \
+            captions/chapter-NNN.vtt|srt, epub/<title>.epub, html/chapter-NNN.html (opens straight from disk). \
+            Every export reads the same chapter timeline (items joined with the pauses below), so their times agree. \
+            docs/exports.md describes each format. Exit 0 when written, 2 on bad arguments, 3 when the build is incomplete or a file could not be written.
+            """)
+
+    @Argument(help: "An output directory written by forge build.", completion: .directory)
+    var outputDirectory: String
+
+    @Option(name: .shortAndLong, parsing: .upToNextOption,
+            help: "Formats to write: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (several allowed, or \"all\").")
+    var format: [String] = ["all"]
+
+    @Option(help: "Pause between items cut from one paragraph, in ms.")
+    var sentencePause = ExportSettings().sentencePauseMs
+    @Option(help: "Pause between paragraphs, in ms.")
+    var paragraphPause = ExportSettings().paragraphPauseMs
+    @Option(help: "Pause at the end of each chapter, in ms.")
+    var chapterPause = ExportSettings().chapterPauseMs
+    @Option(help: "Longest caption cue, in characters.")
+    var maxCueLength = ExportSettings().maxCueCharacters
+    @Flag(help: "Give every word an id and a SMIL entry in the EPUB (default: sentences).")
+    var wordOverlays = false
+    @Option(help: "Book title for the EPUB and HTML pages.")
+    var title = "Untitled"
+    @Option(help: "Language of the text (BCP 47) for the EPUB and HTML pages.")
+    var language = "en"
+
+    @Flag(help: "Print a JSON report.")
+    var json = false
+
+    func validate() throws {
+        for (name, value, range) in [("--sentence-pause", sentencePause, ExportSettings.allowedPauses),
+                                     ("--paragraph-pause", paragraphPause, ExportSettings.allowedPauses),
+                                     ("--chapter-pause", chapterPause, ExportSettings.allowedPauses),
+                                     ("--max-cue-length", maxCueLength, ExportSettings.allowedCueCharacters)]
+        where !range.contains(value) {
+            throw ValidationError("\(name) must be from \(range.lowerBound) to \(range.upperBound); found \(value).")
+        }
+        _ = try formats()
+    }
+
+    func formats() throws -> [ExportFormat] {
+        var formats: [ExportFormat] = []
+        for name in format.flatMap({ $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }) {
+            if name == "all" { formats += ExportFormat.allCases; continue }
+            guard let format = ExportFormat(rawValue: name) else { throw ValidationError(ExportError.unknownFormat(name).localizedDescription) }
+            formats.append(format)
+        }
+        return formats
+    }
+
+    func run() async throws {
+        let settings = ExportSettings(
+            formats: try formats(), sentencePauseMs: sentencePause, paragraphPauseMs: paragraphPause, chapterPauseMs: chapterPause,
+            maxCueCharacters: maxCueLength, wordLevelOverlays: wordOverlays, title: title, language: language)
+        let directory = URL(fileURLWithPath: outputDirectory).standardizedFileURL
+        let clock = ContinuousClock.now
+        let report: ExportReport
+        do {
+            report = try Exporter(outputDirectory: directory, settings: settings).export()
+        } catch {
+            throw CommandFailure(error)
+        }
+        let elapsed = ContinuousClock.now - clock
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if json {
+            let fields: [String: Any] = [
+                "output": directory.path, "chapters": report.chapters, "durationMs": report.durationMs, "files": report.files,
+                "elapsedSeconds": (seconds * 1000).rounded() / 1000,
+            ]
+            let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print("Exported \(report.chapters) chapter(s), \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio, in \(String(format: "%.2f", seconds)) s:")
+            for file in report.files { print("  \(directory.path)/\(file)") }
+        }
+    }
+}
