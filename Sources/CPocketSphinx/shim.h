@@ -1,3 +1,5 @@
 #include <pocketsphinx.h>
 #include <err.h>
 #include <cmd_ln.h>
+#include <fsg_model.h>
+#include <logmath.h>

@@ -1,14 +1,113 @@
 import ArgumentParser
 import Forge
+import Foundation
 
 struct AlignCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "align",
-        abstract: "Run only the align stage: word timings for items that have audio but no current timings.")
+        abstract: "Word timings: run only the align stage of a recipe, or align a narration (--audio, --text) to its text.",
+        discussion: """
+            forge align recipe.json: times the words of items that have audio but no current timings (synthesizer events, \
+            or forced alignment with pocketsphinx where there are none or the recipe's alignment.method is "forced").
 
-    @OptionGroup var options: RecipeOptions
+            forge align --audio narration.flac --text book.txt --output dir: aligns a recording of the text (WAV, FLAC, Ogg, MP3; \
+            hours long) in windows anchored on confident words, so it does not drift; writes a manifest like a build's \
+            (items' audio cut from the recording) and lists words it could not hear. Add --export to write exports too.
+            """)
+
+    @Argument(help: "The recipe JSON file (not with --audio).", completion: .file(extensions: ["json"]))
+    var recipe: String?
+
+    @Option(help: "A narration to align to --text: WAV, FLAC, Ogg or MP3.", completion: .file())
+    var audio: String?
+
+    @Option(help: "The text the narration reads (plain text or Markdown).", completion: .file())
+    var text: String?
+
+    @Option(name: [.short, .long], help: "Output directory (with --audio: required; with a recipe: overrides output.directory).")
+    var output: String?
+
+    @Option(name: [.short, .long], help: "Alignment threads (with a recipe; default: one per core).")
+    var jobs: Int?
+
+    @Option(name: .long, parsing: .upToNextOption, help: "With --audio: also export these formats (as forge export --format).")
+    var export: [String] = []
+
+    @Flag(name: .long, help: "Print JSON instead of human-readable progress.")
+    var json = false
+
+    @Flag(name: .long, help: "Allow sources and the output directory outside the project.")
+    var allowOutsidePaths = false
+
+    func validate() throws {
+        if audio != nil || text != nil {
+            guard audio != nil, text != nil, output != nil else { throw ValidationError("--audio, --text and --output go together: forge align --audio <file> --text <file> --output <dir>.") }
+            guard recipe == nil else { throw ValidationError("give either a recipe or --audio/--text, not both.") }
+        } else if recipe == nil {
+            throw ValidationError("give a recipe (forge align recipe.json) or a narration (forge align --audio <file> --text <file> --output <dir>).")
+        }
+    }
 
     func run() async throws {
-        try await StageRunner.run([.align], options: options)
+        guard let audio, let text, let output else {
+            var arguments = [recipe!]
+            if let output { arguments += ["--output", output] }
+            if let jobs { arguments += ["--jobs", String(jobs)] }
+            if json { arguments.append("--json") }
+            if allowOutsidePaths { arguments.append("--allow-outside-paths") }
+            try await StageRunner.run([.align], options: try RecipeOptions.parse(arguments))
+            return
+        }
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        var exports: ExportSettings?
+        if !export.isEmpty {
+            var formats: [ExportFormat] = []
+            for name in export.flatMap({ $0.split(separator: ",").map { String($0).lowercased() } }) {
+                if name == "all" { formats += ExportFormat.allCases; continue }
+                guard let format = ExportFormat(rawValue: name) else { throw ValidationError(ExportError.unknownFormat(name).localizedDescription) }
+                formats.append(format)
+            }
+            // The pieces already hold the narrator's own pauses.
+            exports = ExportSettings(formats: formats, sentencePauseMs: 0, paragraphPauseMs: 0, chapterPauseMs: 0,
+                                     title: URL(fileURLWithPath: text).deletingPathExtension().lastPathComponent)
+        }
+        let job = NarrationImport(
+            audioFile: URL(fileURLWithPath: audio, relativeTo: cwd), textFile: URL(fileURLWithPath: text, relativeTo: cwd),
+            outputDirectory: URL(fileURLWithPath: output, relativeTo: cwd))
+        let interactive = !json && isatty(STDOUT_FILENO) != 0
+        let report: NarrationReport
+        do {
+            report = try job.run(commandLine: CommandLine.arguments.joined(separator: " "), exports: exports) { fraction in
+                if interactive { FileHandle.standardOutput.write(Data(String(format: "\r\u{1B}[2KAligning… %.0f%%", fraction * 100).utf8)) }
+            }
+        } catch {
+            if interactive { print("") }
+            throw CommandFailure(error)
+        }
+        if interactive { print("\r\u{1B}[2K", terminator: "") }
+        if json {
+            var line = JSONLine()
+            line.add("event", "narration")
+            line.add("output", report.outputDirectory)
+            line.add("items", report.items)
+            line.add("words", report.words)
+            line.add("durationMs", report.durationMs)
+            line.add("reusedAlignment", report.reusedAlignment)
+            line.add("exported", report.exportedFiles.count)
+            line.add("elapsedSeconds", .double((report.elapsedSeconds * 1000).rounded() / 1000))
+            let unheard = report.unheard.map { "{\"item\":\(JSONText.quoted($0.itemID)),\"word\":\(JSONText.quoted($0.word)),\"startMs\":\($0.startMs)}" }
+            line.add("unheard", .raw("[" + unheard.joined(separator: ",") + "]"))
+            FileHandle.standardOutput.write(Data(line.line.utf8))
+        } else {
+            print("Aligned \(report.words) words in \(report.items) items to \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio in \(String(format: "%.1f", report.elapsedSeconds)) s\(report.reusedAlignment ? " (alignment reused from the store)" : "") → \(report.outputDirectory)")
+            if report.unheard.isEmpty {
+                print("Every word was heard.")
+            } else {
+                print("\(report.unheard.count) word(s) possibly not heard where the text puts them (the aligner squeezed them to almost nothing); listen there:")
+                for word in report.unheard.prefix(20) { print("  \(Format.clock(seconds: Double(word.startMs) / 1000))  \(word.word)  (item \(word.itemID))") }
+                if report.unheard.count > 20 { print("  … and \(report.unheard.count - 20) more (--json lists all)") }
+            }
+            if !report.exportedFiles.isEmpty { print("Exported \(report.exportedFiles.count) file(s) to \(report.outputDirectory)/exports.") }
+        }
     }
 }

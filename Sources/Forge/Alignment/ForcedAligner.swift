@@ -18,15 +18,28 @@ public final class ForcedAligner {
 
     private let decoder: PocketSphinxDecoder
     private let pronouncer: Pronouncer
+    private let fillers: Bool
     public let model: RecognizerModel
 
-    public init(model: RecognizerModel = .standard, language: String = "en-us") throws(RecognitionError) {
+    /// - Parameter fillers: let pocketsphinx place its noise fillers between words. Off for
+    ///   narration windows, whose open end would let `[SPEECH]` swallow whole sentences; pauses
+    ///   are then an explicit silence word.
+    public init(model: RecognizerModel = .standard, language: String = "en-us", fillers: Bool = true) throws(RecognitionError) {
         try model.checkAvailable()
         guard model.supports(language: language) else { throw .unsupportedLanguage(language) }
         self.model = model
-        decoder = try PocketSphinxDecoder(model: model, options: Self.decoderOptions)
+        var options = Self.decoderOptions
+        if !fillers { options["-fsgusefiller"] = "no" }
+        decoder = try PocketSphinxDecoder(model: model, options: options)
         pronouncer = Pronouncer(language: language)
+        self.fillers = fillers
+        if !fillers {
+            guard decoder.addWord(Self.pauseWord, phones: "SIL") else { throw .decoderFailed("the acoustic model has no SIL phone") }
+        }
     }
+
+    /// A dictionary word for a pause, used when pocketsphinx's fillers are off.
+    static let pauseWord = "forge-pause"
 
     /// What identifies this aligner's output in cache keys.
     public var identity: String { Self.identity(model: model) }
@@ -45,16 +58,20 @@ public final class ForcedAligner {
     }
 
     /// Where each word of `texts` lies in `samples` (16 kHz), relative to the slice's start, or nil
-    /// for a word the search did not reach or could not pronounce. The search may stop early
-    /// when the audio ends before the words do (used by ``NarrationAligner``'s windows).
-    func place(_ texts: [String], in samples: ArraySlice<Int16>) throws(RecognitionError) -> [WordPlacement?] {
+    /// for a word the search did not reach or could not pronounce. With `openEnded`, the audio
+    /// may end after any word (``NarrationAligner``'s windows hold more words than they need).
+    func place(_ texts: [String], in samples: ArraySlice<Int16>, openEnded: Bool = false) throws(RecognitionError) -> [WordPlacement?] {
         var entries: [(index: Int, key: String, phones: [String])] = []
         for (index, text) in texts.enumerated() {
             if let entry = pronouncer.entry(for: text, in: decoder) { entries.append((index, entry.key, entry.phones)) }
         }
         var placements = [WordPlacement?](repeating: nil, count: texts.count)
         guard !entries.isEmpty, !samples.isEmpty else { return placements }
-        try decoder.useGrammar(Self.grammar(entries.map(\.key)))
+        if !fillers {
+            try decoder.useWordSequence(entries.map(\.key), stopProbability: openEnded ? Self.stopProbability : nil, pause: (Self.pauseWord, 0.1))
+        } else {
+            try decoder.useGrammar(Self.grammar(entries.map(\.key)))
+        }
         let segments = try decoder.decode(samples, posteriors: false)
         var next = 0
         let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
@@ -97,8 +114,14 @@ public final class ForcedAligner {
         "#JSGF V1.0;\ngrammar forge;\npublic <text> = \(keys.joined(separator: " "));\n"
     }
 
+    /// The price of ending an open-ended window's words early. Small: ending early must be
+    /// the better explanation of the audio by a wide margin (the window really holds fewer
+    /// words), not a way around one hard word. (With `a [b [c]]` in JSGF every word would cost
+    /// as much as stopping, and windows ended early and dragged their last words along.)
+    static let stopProbability = 1e-30
+
     static func isFiller(_ word: String) -> Bool {
-        word.isEmpty || word.hasPrefix("<") || word.hasPrefix("[") || word == "(NULL)"
+        word.isEmpty || word.hasPrefix("<") || word.hasPrefix("[") || word == "(NULL)" || word == pauseWord
     }
 
     /// The dictionary word without an alternate-pronunciation suffix such as `(2)`.

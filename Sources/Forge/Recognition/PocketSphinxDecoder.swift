@@ -78,6 +78,42 @@ final class PocketSphinxDecoder {
         searchName = name
     }
 
+    /// Makes a word sequence the active search, as a finite-state grammar built directly: the
+    /// words in order, and (when `stopProbability` is given) a way out to the end after each word
+    /// with that probability, so the utterance may end early but pays for it.
+    /// `pause`, a dictionary word, may repeat between words (a self-loop on every state) for
+    /// decoders run without pocketsphinx's own fillers.
+    func useWordSequence(_ words: [String], stopProbability: Double?, pause: (word: String, probability: Double)? = nil) throws(RecognitionError) {
+        let name = "sequence"
+        guard !words.isEmpty, let logMath = ps_get_logmath(decoder),
+            let fsg = fsg_model_init(name, logMath, 6.5, Int32(words.count + 1))
+        else { throw .decoderFailed("could not build the word-sequence grammar") }
+        fsg.pointee.start_state = 0
+        fsg.pointee.final_state = Int32(words.count)
+        for (index, word) in words.enumerated() {
+            let id = fsg_model_word_add(fsg, word)
+            fsg_model_trans_add(fsg, Int32(index), Int32(index + 1), 0, id)
+        }
+        if let pause {
+            let id = fsg_model_word_add(fsg, pause.word)
+            let logp = logmath_log(logMath, pause.probability)
+            for state in 0...words.count { fsg_model_trans_add(fsg, Int32(state), Int32(state), logp, id) }
+        }
+        if let stopProbability {
+            let stop = logmath_log(logMath, stopProbability)
+            for state in 1..<max(1, words.count) { _ = fsg_model_null_trans_add(fsg, Int32(state), Int32(words.count), stop) }
+            // The search follows null transitions only through their closure.
+            _ = fsg_model_null_trans_closure(fsg, nil)
+        }
+        if searchName == name { ps_unset_search(decoder, name) }
+        // The search keeps its own reference to the grammar.
+        defer { fsg_model_free(fsg) }
+        guard ps_set_fsg(decoder, name, fsg) == 0, ps_set_search(decoder, name) == 0 else {
+            throw .decoderFailed("pocketsphinx rejected the word-sequence grammar")
+        }
+        searchName = name
+    }
+
     /// Makes an ARPA or binary n-gram language model file the active search.
     func useLanguageModel(at url: URL) throws(RecognitionError) {
         let name = "lm"

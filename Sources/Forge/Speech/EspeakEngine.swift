@@ -43,7 +43,19 @@ public final class EspeakEngine: Sendable {
     public func hasVoice(_ voiceID: String) -> Bool {
         Self.state.withLock { state in
             state.voice = nil
-            return espeak_SetVoiceByName(voiceID) == EE_OK
+            return Self.select(voiceID)
+        }
+    }
+
+    /// Selects a voice by file name ("en-us", "en-us+klatt"), or else by language ("en-gb", whose
+    /// voice file is named "en"), as the espeak-ng command does. Call under the state lock.
+    private static func select(_ voiceID: String) -> Bool {
+        if espeak_SetVoiceByName(voiceID) == EE_OK { return true }
+        guard !voiceID.contains("+") else { return false }
+        var properties = espeak_VOICE()
+        return voiceID.withCString { language in
+            properties.languages = language
+            return espeak_SetVoiceByProperties(&properties) == EE_OK
         }
     }
 
@@ -70,7 +82,7 @@ public final class EspeakEngine: Sendable {
         Self.state.withLock { state in
             // The next synthesis must set its own voice again.
             state.voice = nil
-            guard espeak_SetVoiceByName(language) == EE_OK else { return nil }
+            guard Self.select(language) else { return nil }
             var pieces: [String] = []
             let utf8 = Array(text.utf8CString)
             utf8.withUnsafeBufferPointer { buffer in
@@ -94,7 +106,7 @@ public final class EspeakEngine: Sendable {
         let collector = SpeechCollector()
         let status: espeak_ERROR = Self.state.withLock { state in
             if state.voice != voice {
-                guard espeak_SetVoiceByName(voice.id) == EE_OK else {
+                guard Self.select(voice.id) else {
                     state.voice = nil
                     return EE_NOT_FOUND
                 }

@@ -318,6 +318,15 @@ public final class Manifest: Sendable {
                         """).execute(arguments: [audio.key, events.key, audio.durationMs, voice, build, itemID])
                     try db.cachedStatement(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL, confidence = NULL WHERE item_id = ?")
                         .execute(arguments: [itemID])
+                case let .narrated(itemID, audio, voice):
+                    try insertObject.execute(arguments: [
+                        audio.key, audio.path, audio.role.rawValue, audio.bytes, audio.sha256, audio.mimeType,
+                        audio.durationMs, audio.sampleRate, build,
+                    ])
+                    try db.cachedStatement(sql: """
+                        UPDATE items SET status = 'spoken', error = NULL, audio_key = ?, events_key = NULL, alignment_key = NULL,
+                        alignment_source = NULL, duration_ms = ?, voice = ?, built_by = ? WHERE id = ?
+                        """).execute(arguments: [audio.key, audio.durationMs, voice, build, itemID])
                 case let .aligned(itemID, alignmentKey, source, timings, confidences, object):
                     if let object {
                         try insertObject.execute(arguments: [
