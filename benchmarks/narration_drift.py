@@ -6,24 +6,11 @@ import json, sqlite3, statistics, sys
 
 reference = [json.loads(line) for line in open(sys.argv[1])]
 db = sqlite3.connect(sys.argv[2] + "/manifest.sqlite")
-# Absolute times: each item's audio piece starts where the previous ones end.
-rows = db.execute("SELECT i.id, i.duration_ms, w.idx, w.text, w.start_ms FROM items i JOIN words w ON w.item_id = i.id ORDER BY i.ordinal, w.idx").fetchall()
-pieces = db.execute("SELECT i.id, o.path, o.sample_rate FROM items i JOIN objects o ON o.key = i.audio_key ORDER BY i.ordinal").fetchall()
-import subprocess
-offset, offsets = 0.0, {}
-for item_id, path, rate in pieces:
-    offsets[item_id] = offset
-    frames = int(subprocess.run(["soxi", "-s", sys.argv[2] + "/" + path], capture_output=True, text=True).stdout or 0) if False else None
-    offset = None
-# Narration pieces are stored with exact durations in samples; recompute from the manifest.
-offset = 0
-offsets = {}
-for item_id, duration in db.execute("SELECT i.id, o.duration_ms FROM items i JOIN objects o ON o.key = i.audio_key ORDER BY i.ordinal"):
-    offsets[item_id] = offset
-    offset += duration
-aligned = [(offsets[r[0]] + r[4], r[3]) for r in rows]
-assert len(aligned) == len(reference), (len(aligned), len(reference))
-errors = [(ref["startMs"], abs(start - ref["startMs"])) for (start, _), ref in zip(aligned, reference)]
+# The whole narration's alignment (recording-absolute times) is one stored object.
+(path,) = db.execute("SELECT path FROM objects WHERE role = 'alignment'").fetchone()
+words = json.load(open(sys.argv[2] + "/" + path))["words"]
+assert len(words) == len(reference), (len(words), len(reference))
+errors = [(ref["startMs"], abs(word[0] - ref["startMs"])) for word, ref in zip(words, reference)]
 total = reference[-1]["startMs"]
 def report(name, values):
     values = sorted(values)

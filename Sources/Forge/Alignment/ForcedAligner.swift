@@ -60,7 +60,8 @@ public final class ForcedAligner {
     /// Where each word of `texts` lies in `samples` (16 kHz), relative to the slice's start, or nil
     /// for a word the search did not reach or could not pronounce. With `openEnded`, the audio
     /// may end after any word (``NarrationAligner``'s windows hold more words than they need).
-    func place(_ texts: [String], in samples: ArraySlice<Int16>, openEnded: Bool = false) throws(RecognitionError) -> [WordPlacement?] {
+    /// With `allowSkips` (narration decoders only), words may be passed over; they come back nil.
+    func place(_ texts: [String], in samples: ArraySlice<Int16>, openEnded: Bool = false, allowSkips: Bool = false) throws(RecognitionError) -> [WordPlacement?] {
         var entries: [(index: Int, key: String, phones: [String])] = []
         for (index, text) in texts.enumerated() {
             if let entry = pronouncer.entry(for: text, in: decoder) { entries.append((index, entry.key, entry.phones)) }
@@ -68,7 +69,9 @@ public final class ForcedAligner {
         var placements = [WordPlacement?](repeating: nil, count: texts.count)
         guard !entries.isEmpty, !samples.isEmpty else { return placements }
         if !fillers {
-            try decoder.useWordSequence(entries.map(\.key), stopProbability: openEnded ? Self.stopProbability : nil, pause: (Self.pauseWord, 0.1))
+            try decoder.useWordSequence(
+                entries.map(\.key), stopProbability: openEnded ? Self.stopProbability : nil,
+                skipProbability: allowSkips ? Self.skipProbability : nil, pause: (Self.pauseWord, 0.1))
         } else {
             try decoder.useGrammar(Self.grammar(entries.map(\.key)))
         }
@@ -82,8 +85,10 @@ public final class ForcedAligner {
                 previousEndMs = max(previousEndMs, segment.startFrame * frameMs)
                 continue
             }
-            // The grammar is a straight sequence, so the path's words are the entries in order.
-            guard word == entries[next].key else { break }
+            // The grammar is a straight sequence, so the path's words are the entries in order
+            // (some passed over when skips are allowed).
+            guard let found = entries[next...].prefix(allowSkips ? entries.count : 1).firstIndex(where: { $0.key == word }) else { break }
+            next = found
             var start = segment.startFrame * frameMs
             if let closure = Self.closureMs[entries[next].phones.first ?? ""] { start = max(previousEndMs, start - closure) }
             let end = (segment.endFrame + 1) * frameMs
@@ -119,6 +124,8 @@ public final class ForcedAligner {
     /// words), not a way around one hard word. (With `a [b [c]]` in JSGF every word would cost
     /// as much as stopping, and windows ended early and dragged their last words along.)
     static let stopProbability = 1e-30
+    /// The price of passing over a word the narrator did not read (second tries only).
+    static let skipProbability = 1e-10
 
     static func isFiller(_ word: String) -> Bool {
         word.isEmpty || word.hasPrefix("<") || word.hasPrefix("[") || word == "(NULL)" || word == pauseWord

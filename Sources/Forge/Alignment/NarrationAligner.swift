@@ -36,20 +36,26 @@ public final class NarrationAligner {
             let isLast = samples.count - end < margin
             if isLast { end = samples.count }
             let count = isLast ? words.count - next : min(words.count - next, Int(wordsPerSecond * Double(windowSeconds) * 1.5) + 20)
-            let found = try aligner.place(Array(texts[next..<(next + count)]), in: samples[cursor..<end], openEnded: !isLast)
-            let offsetMs = cursor * 1000 / rate
-            if isLast {
-                for (index, placement) in found.enumerated() { placements[next + index] = placement.map { shifted($0, by: offsetMs) } }
-                next = words.count
-                break
+            // Open-ended even at the end of the audio: a window whose words cannot all be placed
+            // (a sentence the narrator skipped) ends early, and the next window starts there.
+            let windowTexts = Array(texts[next..<(next + count)])
+            var found = try aligner.place(windowTexts, in: samples[cursor..<end], openEnded: true)
+            if Self.looksWrong(found, isLast: isLast) {
+                // A run of squeezed words, or words left over at the end of the recording: the
+                // narrator probably skipped something. Try again letting words be passed over,
+                // and keep whichever reads better.
+                let retry = try aligner.place(windowTexts, in: samples[cursor..<end], openEnded: true, allowSkips: true)
+                if Self.quality(retry) > Self.quality(found) { found = retry }
             }
-            // Keep the words before the margin; the next window starts at the last confident one's end.
-            let keepBeforeMs = (end - margin - cursor) * 1000 / rate
+            let offsetMs = cursor * 1000 / rate
+            // Keep the words before the margin (all of them in the last window); the next window
+            // starts at the end of the last confident one.
+            let keepBeforeMs = isLast ? Int.max : (end - margin - cursor) * 1000 / rate
             var anchor: Int?
             for (index, placement) in found.enumerated() {
                 guard let placement else { continue }
                 if placement.endMs > keepBeforeMs { break }
-                if (placement.confidence ?? 0) >= anchorConfidence { anchor = index }
+                if isLast || (placement.confidence ?? 0) >= anchorConfidence { anchor = index }
             }
             if let anchor, let anchorEnd = found[anchor]?.endMs {
                 for index in 0...anchor { placements[next + index] = found[index].map { shifted($0, by: offsetMs) } }
@@ -65,6 +71,28 @@ public final class NarrationAligner {
         }
         progress(1)
         return ForcedAlignment.complete(words: words, placements: placements, durationMs: audio.durationMs)
+    }
+
+    /// Whether a window's placements contain a run of squeezed words (four or more in a row
+    /// below 0.1 confidence), which spoken words do not produce, or (in the recording's last
+    /// window) leave four or more words unplaced.
+    static func looksWrong(_ found: [WordPlacement?], isLast: Bool) -> Bool {
+        if isLast, found.reversed().prefix(while: { $0 == nil }).count >= 4 { return true }
+        var run = 0
+        for placement in found {
+            guard let placement else { continue }
+            run = (placement.confidence ?? 0) < 0.1 ? run + 1 : 0
+            if run >= 4 { return true }
+        }
+        return false
+    }
+
+    /// How well a window's placements read: placed words count by their confidence, and a
+    /// squeezed word costs as much as a skipped one.
+    static func quality(_ found: [WordPlacement?]) -> Double {
+        let placed = found.compactMap { $0 }
+        guard !placed.isEmpty else { return 0 }
+        return placed.reduce(0) { $0 + ($1.confidence ?? 0) } - Double(placed.filter { ($0.confidence ?? 0) < 0.1 }.count)
     }
 
     private func shifted(_ placement: WordPlacement, by ms: Int) -> WordPlacement {

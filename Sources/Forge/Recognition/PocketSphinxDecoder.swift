@@ -83,7 +83,11 @@ final class PocketSphinxDecoder {
     /// with that probability, so the utterance may end early but pays for it.
     /// `pause`, a dictionary word, may repeat between words (a self-loop on every state) for
     /// decoders run without pocketsphinx's own fillers.
-    func useWordSequence(_ words: [String], stopProbability: Double?, pause: (word: String, probability: Double)? = nil) throws(RecognitionError) {
+    /// With `skipProbability`, any word may be passed over at that price (a narrator who skipped
+    /// a sentence); it slows the search, so it is for a second try where the first went wrong.
+    func useWordSequence(
+        _ words: [String], stopProbability: Double?, skipProbability: Double? = nil, pause: (word: String, probability: Double)? = nil
+    ) throws(RecognitionError) {
         let name = "sequence"
         guard !words.isEmpty, let logMath = ps_get_logmath(decoder),
             let fsg = fsg_model_init(name, logMath, 6.5, Int32(words.count + 1))
@@ -102,6 +106,12 @@ final class PocketSphinxDecoder {
         if let stopProbability {
             let stop = logmath_log(logMath, stopProbability)
             for state in 1..<max(1, words.count) { _ = fsg_model_null_trans_add(fsg, Int32(state), Int32(words.count), stop) }
+        }
+        if let skipProbability {
+            let skip = logmath_log(logMath, skipProbability)
+            for state in 0..<words.count { _ = fsg_model_null_trans_add(fsg, Int32(state), Int32(state + 1), skip) }
+        }
+        if stopProbability != nil || skipProbability != nil {
             // The search follows null transitions only through their closure.
             _ = fsg_model_null_trans_closure(fsg, nil)
         }

@@ -42,9 +42,16 @@ enum Fixtures {
         "Don’t keep coughing so, Kitty, for Heaven’s sake!"
         """
 
+    /// The sample's first chapter (about 850 words, four minutes of audio).
+    static var firstChapter: String {
+        let lines = sampleText.split(separator: "\n", omittingEmptySubsequences: false)
+        let second = lines.firstIndex { $0.hasPrefix("Chapter 2") } ?? lines.count
+        return lines[..<second].joined(separator: "\n")
+    }
+
     static func recipe(
         source: String = "book.txt", output: String = "out", voice: String = "en-us", rate: Int = 175,
-        format: String = "wav", jobs: Int = 2, saveInterval: Int = 1, maxCharacters: Int = 600
+        format: String = "wav", jobs: Int = 2, saveInterval: Int = 1, maxCharacters: Int = 600, extra: String = ""
     ) -> String {
         """
         {
@@ -53,7 +60,7 @@ enum Fixtures {
           "split": { "unit": "paragraph", "maxCharacters": \(maxCharacters) },
           "voice": { "engine": "espeak-ng", "id": "\(voice)", "rate": \(rate) },
           "audio": { "format": "\(format)", "sampleRate": 22050 },
-          "build": { "saveInterval": \(saveInterval), "jobs": \(jobs) },
+          "build": { "saveInterval": \(saveInterval), "jobs": \(jobs) },\(extra.isEmpty ? "" : "\n  " + extra + ",")
           "output": { "directory": "\(output)" }
         }
         """

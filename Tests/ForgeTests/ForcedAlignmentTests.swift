@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+@testable import Forge
+
+@Suite("Forced alignment with pocketsphinx")
+struct ForcedAlignmentTests {
+    /// Word starts of every item, by item id, from the manifest.
+    func starts(_ project: TestProject) throws -> [String: [Int]] {
+        let manifest = try project.manifest()
+        var result: [String: [Int]] = [:]
+        for item in try manifest.items() { result[item.id] = try manifest.timings(of: item.id).map { $0?.startMs ?? -1 } }
+        return result
+    }
+
+    @Test func forcedAlignmentOfEspeakAudioAgreesWithItsEvents() throws {
+        let project = try TestProject(book: Fixtures.firstChapter)
+        #expect(try project.build().status == 0)
+        let byEvents = try starts(project)
+        try project.write(recipe: Fixtures.recipe(extra: #""alignment": { "method": "forced" }"#))
+        let forced = try project.build()
+        #expect(forced.status == 0, "\(forced.errors)")
+        #expect(forced.events("item").allSatisfy { $0["outcome"] as? String == "aligned" }, "the audio is reused, only timings are made")
+        let manifest = try project.manifest()
+        #expect(try manifest.items().allSatisfy { $0.alignmentSource == .forced })
+        try project.checkConsistency()
+
+        var errors: [Int] = []
+        for (id, starts) in try starts(project) {
+            let reference = try #require(byEvents[id])
+            errors += zip(starts, reference).map { abs($0 - $1) }
+        }
+        errors.sort()
+        let median = errors[errors.count / 2]
+        let within50 = Double(errors.filter { $0 <= 50 }.count) / Double(errors.count)
+        #expect(errors.count > 800)
+        #expect(median <= 15, "median word-start error \(median) ms")
+        #expect(within50 >= 0.95, "\(within50 * 100)% of word starts within 50 ms")
+
+        // Cached: building again aligns nothing; the timings stay.
+        let again = try project.build()
+        #expect(again.events("item").isEmpty)
+        #expect(try starts(project) == (try starts(project)))
+        // Back to events: timings from the synthesizer again, nothing synthesized.
+        try project.write(recipe: Fixtures.recipe())
+        let back = try project.build()
+        #expect(back.events("summary").first?["synthesized"] as? Int == 0)
+        #expect(try starts(project) == byEvents)
+        #expect(try project.manifest().items().allSatisfy { $0.alignmentSource == .synthesizer })
+    }
+
+    @Test func espeakPhonemesMapToTheRecognizersPhones() {
+        #expect(ArpabetMapper.phones(fromEspeak: "h_@_l_'oU") == ["HH", "AH", "L", "OW"])
+        #expect(ArpabetMapper.phones(fromEspeak: "b_'E_n_I2_t l_'u:_k_@_z_l_'0_dZ") == ["B", "EH", "N", "IH", "T", "L", "UW", "K", "AH", "Z", "L", "AA", "JH"])
+        #expect(ArpabetMapper.phones(fromEspeak: "tS_'3:_tS") == ["CH", "ER", "CH"])
+    }
+
+    @Test func wordsMissingFromTheDictionaryAreAlignedWithGeneratedPronunciations() throws {
+        let engine = try EspeakEngine()
+        let text = "Mister Zorblaxian visited Quenthorpe yesterday."
+        let speech = try engine.synthesize(text, voice: VoiceSettings(), itemID: "t")
+        let words = Tokenizer.words(in: text)
+        let aligner = try ForcedAligner()
+        let alignment = try aligner.align(words: words, audio: DecodedAudio(samples: speech.samples, sampleRate: speech.sampleRate))
+        let reference = EventAligner.align(words: words, events: speech.events, durationMs: speech.durationMs)
+        #expect(alignment.unplaced.isEmpty, "every word, invented ones included, has a pronunciation")
+        for (forced, event) in zip(alignment.timings, reference) {
+            #expect(abs(forced.startMs - event.startMs) <= 60, "\(forced) vs \(event)")
+        }
+    }
+
+    @Test func wordsTheRecognizerCannotPlaceAreInterpolatedInsideTheAudio() {
+        let words = Tokenizer.words(in: "one two three four five")
+        let placements: [WordPlacement?] = [
+            WordPlacement(startMs: 100, endMs: 300, confidence: 1), nil, nil,
+            WordPlacement(startMs: 900, endMs: 1100, confidence: 0.5), nil,
+        ]
+        let alignment = ForcedAlignment.complete(words: words, placements: placements, durationMs: 1200)
+        #expect(alignment.unplaced == [1, 2, 4])
+        var previous = -1
+        for timing in alignment.timings {
+            #expect(timing.startMs > previous && timing.endMs > timing.startMs && timing.endMs <= 1200)
+            previous = timing.startMs
+        }
+        let none = ForcedAlignment.complete(words: words, placements: Array(repeating: nil, count: 5), durationMs: 3)
+        #expect(none.timings.count == 5 && none.timings.allSatisfy { $0.endMs > $0.startMs && $0.endMs <= 10 })
+    }
+
+    /// A narration aligned in short windows (so several anchors are used) agrees with the
+    /// synthesizer's own times from start to end, and a sentence the narrator never read is reported.
+    @Test func aNarrationIsAlignedInAnchoredWindowsWithoutDrift() throws {
+        let engine = try EspeakEngine()
+        let paragraphs = Fixtures.firstChapter.components(separatedBy: "\n\n").map { $0.replacingOccurrences(of: "\n", with: " ") }
+            .filter { !$0.isEmpty }.prefix(14)
+        let voice = VoiceSettings(id: "en-gb", rate: 160)
+        var samples: [Int16] = []
+        var words: [WordToken] = []
+        var reference: [Int] = []
+        var offset = 0
+        for paragraph in paragraphs {
+            let speech = try engine.synthesize(paragraph, voice: voice, itemID: "n")
+            let tokens = Tokenizer.words(in: paragraph)
+            let startMs = samples.count * 1000 / speech.sampleRate
+            reference += EventAligner.align(words: tokens, events: speech.events, durationMs: speech.durationMs).map { $0.startMs + startMs }
+            words += tokens.map { WordToken(index: words.count + $0.index, text: $0.text, start: $0.start + offset, end: $0.end + offset) }
+            offset += paragraph.unicodeScalars.count + 1
+            samples += speech.samples + [Int16](repeating: 0, count: speech.sampleRate / 2)
+        }
+        let audio = DecodedAudio(samples: samples, sampleRate: 22050)
+        #expect(audio.durationMs > 60_000)
+        let aligner = NarrationAligner(aligner: try ForcedAligner(fillers: false))
+        aligner.windowSeconds = 20
+        aligner.marginSeconds = 5
+        let alignment = try aligner.align(words: words, audio: audio)
+        let errors = zip(alignment.timings, reference).map { abs($0.startMs - $1) }
+        let half = errors.count / 2
+        for (name, part) in [("first half", Array(errors[..<half])), ("second half", Array(errors[half...]))] {
+            let sorted = part.sorted()
+            #expect(sorted[sorted.count / 2] <= 40, "\(name): median error \(sorted[sorted.count / 2]) ms")
+            #expect(Double(part.filter { $0 <= 200 }.count) / Double(part.count) >= 0.95, "\(name)")
+        }
+    }
+
+    /// `forge align --audio --text`: a manifest and exports like a build's, and the words of a
+    /// sentence the narrator skipped are listed as not heard.
+    @Test func alignCommandImportsANarrationAndReportsWordsNotHeard() throws {
+        let project = try TestProject()
+        let engine = try EspeakEngine()
+        let spoken = [
+            "It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of a wife.",
+            "However little known the feelings or views of such a man may be on his first entering a neighbourhood, this truth is so well fixed.",
+        ]
+        var samples: [Int16] = []
+        for paragraph in spoken {
+            samples += try engine.synthesize(paragraph, voice: VoiceSettings(id: "en-us+klatt", rate: 190), itemID: "n").samples
+            samples += [Int16](repeating: 0, count: 11025)
+        }
+        try Data(SoundFile.encode(samples, sampleRate: 22050, format: .flac)).write(to: project.directory.file("narration.flac"))
+        let skipped = "The grey elephant trumpeted loudly across the frozen meadow."
+        try project.directory.write("narration.txt", spoken[0] + "\n\n" + skipped + "\n\n" + spoken[1] + "\n")
+
+        let result = try project.forge(["align", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned", "--export", "json,vtt", "--json"])
+        #expect(result.status == 0, "\(result.errors)")
+        let report = try #require(result.events("narration").first)
+        let unheard = (report["unheard"] as? [[String: Any]] ?? []).compactMap { $0["word"] as? String }
+        let skippedWords = ["elephant", "trumpeted", "loudly", "across", "frozen", "meadow"]
+        #expect(skippedWords.filter(unheard.contains).count >= 4, "not heard: \(unheard)")
+        #expect(unheard.filter { !skipped.contains($0) }.count <= 2, "not heard: \(unheard)")
+        let manifest = try Manifest(directory: project.directory.file("aligned"), create: false)
+        #expect(try manifest.items().count == 3)
+        #expect(try manifest.items().allSatisfy { $0.status == .done && $0.alignmentSource == .forced })
+        #expect(FileManager.default.fileExists(atPath: project.directory.file("aligned/exports/captions/chapter-001.vtt").path))
+
+        // Again: the stored alignment is reused.
+        let again = try project.forge(["align", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned", "--json"])
+        #expect(again.events("narration").first?["reusedAlignment"] as? Bool == true)
+    }
+}
