@@ -60,7 +60,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ForgeTests",
-            dependencies: ["Forge", "ForgeCLI"]
+            dependencies: ["Forge", "ForgeCLI", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
     ],
     swiftLanguageModes: [.v6]

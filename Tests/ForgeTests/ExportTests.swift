@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+import ZIPFoundation
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+@testable import Forge
+
+/// Collects elements and attributes from an XML document; fails the test on a parse error.
+final class XMLElements: NSObject, XMLParserDelegate {
+    var elements: [(name: String, attributes: [String: String])] = []
+
+    init(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) {
+        super.init()
+        let parser = XMLParser(data: data)
+        parser.delegate = self
+        let parsed = parser.parse()
+        #expect(parsed, "XML does not parse: \(parser.parserError.map { "\($0)" } ?? "")", sourceLocation: sourceLocation)
+    }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {
+        elements.append((name, attributes))
+    }
+
+    func named(_ name: String) -> [[String: String]] { elements.filter { $0.name == name }.map(\.attributes) }
+}
+
+@Suite("Exports: chapter audio, JSON, captions, EPUB 3, HTML")
+struct ExportTests {
+    static let allFormats = #""exports": { "formats": ["audio", "json", "vtt", "srt", "epub", "html"], "maxCueCharacters": 60 }"#
+
+    /// A built short book with every export, shared by the tests below that only read it.
+    static func builtProject() throws -> TestProject {
+        let project = try TestProject(recipe: Fixtures.recipe(extra: allFormats))
+        let result = try project.build()
+        #expect(result.status == 0, "\(result.errors)")
+        #expect((result.events("summary").first?["exported"] as? Int ?? 0) > 10)
+        return project
+    }
+
+    func chapterJSON(_ project: TestProject, _ stem: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: project.output.appendingPathComponent("exports/json/\(stem).json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// Milliseconds from `hh:mm:ss.mmm` or `hh:mm:ss,mmm`.
+    func milliseconds(_ clock: Substring) -> Int {
+        let parts = clock.split(whereSeparator: { $0 == ":" || $0 == "." || $0 == "," }).compactMap { Int($0) }
+        return ((parts[0] * 60 + parts[1]) * 60 + parts[2]) * 1000 + parts[3]
+    }
+
+    @Test func timingsAudioAndCaptionsAgreeOnOneChapterTimeline() throws {
+        let project = try Self.builtProject()
+        for stem in ["chapter-001", "chapter-002"] {
+            let chapter = try chapterJSON(project, stem)
+            let duration = try #require(chapter["durationMs"] as? Int)
+            // The chapter audio is exactly as long as the timeline says.
+            let audio = try SoundFile.decode(fileAt: project.output.appendingPathComponent("exports/audio/\(stem).wav"))
+            #expect(abs(audio.durationMs - duration) <= 1)
+            // Words are increasing, inside the chapter, and each item's file is its chapter entry shifted to zero.
+            var previous = -1
+            for item in try #require(chapter["items"] as? [[String: Any]]) {
+                let start = try #require(item["startMs"] as? Int)
+                let words = try #require(item["words"] as? [[String: Any]])
+                for word in words {
+                    let wordStart = try #require(word["startMs"] as? Int)
+                    let wordEnd = try #require(word["endMs"] as? Int)
+                    #expect(wordStart > previous && wordEnd > wordStart && wordEnd <= duration)
+                    previous = wordStart
+                }
+                let id = try #require(item["id"] as? String)
+                let own = try JSONSerialization.jsonObject(with: Data(contentsOf: project.output.appendingPathComponent("exports/json/items/\(id).json"))) as? [String: Any]
+                let ownWords = try #require(own?["words"] as? [[String: Any]])
+                #expect(zip(ownWords, words).allSatisfy { ($0["startMs"] as? Int ?? -1) + start == ($1["startMs"] as? Int ?? -2) })
+                // The words really are in the chapter audio where the JSON says: the item's own audio there.
+            }
+            for format in ["vtt", "srt"] {
+                let text = try String(contentsOf: project.output.appendingPathComponent("exports/captions/\(stem).\(format)"), encoding: .utf8)
+                if format == "vtt" { #expect(text.hasPrefix("WEBVTT\n\n")) }
+                let cues = text.components(separatedBy: "\n\n").filter { $0.contains("-->") }
+                #expect(!cues.isEmpty)
+                var lastEnd = 0
+                for (index, cue) in cues.enumerated() {
+                    let lines = cue.split(separator: "\n")
+                    #expect(lines[0] == "\(index + 1)")
+                    let times = lines[1].components(separatedBy: " --> ")
+                    let start = milliseconds(Substring(times[0]))
+                    let end = milliseconds(Substring(times[1]))
+                    #expect(start >= lastEnd && end > start && end <= duration, "\(format) cue \(index + 1): \(lines[1])")
+                    #expect(lines[2...].joined(separator: " ").count <= 60 + 2, "a cue longer than maxCueCharacters")
+                    lastEnd = end
+                }
+            }
+        }
+    }
+
+    @Test func theEPUBIsStructurallyValidWithMediaOverlays() throws {
+        let project = try Self.builtProject()
+        let folder = project.output.appendingPathComponent("exports/epub")
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".epub") })
+        let archive = try Archive(url: folder.appendingPathComponent(name), accessMode: .read)
+        let entries = Array(archive)
+        func read(_ path: String) throws -> Data {
+            let entry = try #require(archive[path], "missing \(path)")
+            var data = Data()
+            _ = try archive.extract(entry) { data.append($0) }
+            return data
+        }
+        // OCF: mimetype first, stored, exact content.
+        #expect(entries.first?.path == "mimetype")
+        #expect(entries.first?.compressedSize == entries.first?.uncompressedSize)
+        #expect(String(decoding: try read("mimetype"), as: UTF8.self) == "application/epub+zip")
+        let container = XMLElements(try read("META-INF/container.xml"))
+        let opfPath = try #require(container.named("rootfile").first?["full-path"])
+        let opf = XMLElements(try read(opfPath))
+        let base = (opfPath as NSString).deletingLastPathComponent
+        let manifest = opf.named("item")
+        let hrefs = Set(manifest.compactMap { $0["href"] }.map { base + "/" + $0 })
+        // Every file is in the manifest and every manifest entry is a file.
+        let files = Set(entries.map(\.path)).subtracting(["mimetype", "META-INF/container.xml", opfPath])
+        #expect(files == hrefs)
+        #expect(manifest.contains { $0["properties"] == "nav" })
+        let metas = opf.named("meta")
+        #expect(metas.contains { $0["property"] == "media:active-class" })
+        let overlays = manifest.filter { $0["media-type"] == "application/smil+xml" }
+        #expect(overlays.count == 2)
+        for overlay in overlays {
+            #expect(metas.contains { $0["property"] == "media:duration" && $0["refines"] == "#" + (overlay["id"] ?? "") })
+            #expect(manifest.contains { $0["media-overlay"] == overlay["id"] })
+            // SMIL: clips increasing, inside the audio, pointing at ids that exist in the content document.
+            let smilPath = base + "/" + (overlay["href"] ?? "")
+            let smil = XMLElements(try read(smilPath))
+            let texts = smil.named("text").compactMap { $0["src"] }
+            let clips = smil.named("audio")
+            #expect(!clips.isEmpty && texts.count == clips.count)
+            let documentPath = base + "/text/" + (texts[0].split(separator: "#")[0].split(separator: "/").last.map(String.init) ?? "")
+            let documentIDs = Set(XMLElements(try read(documentPath)).elements.compactMap { $0.attributes["id"] })
+            #expect(texts.allSatisfy { documentIDs.contains(String($0.split(separator: "#")[1])) })
+            let audioPath = base + "/audio/" + (clips[0]["src"]?.split(separator: "/").last.map(String.init) ?? "")
+            let audioBytes = try read(audioPath)
+            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("forge-epub-\(UUID().uuidString).mp3")
+            try audioBytes.write(to: temporary)
+            defer { try? FileManager.default.removeItem(at: temporary) }
+            let audioMs = try SoundFile.decode(fileAt: temporary).durationMs
+            var lastEnd = 0
+            for clip in clips {
+                let begin = milliseconds(Substring(try #require(clip["clipBegin"])))
+                let end = milliseconds(Substring(try #require(clip["clipEnd"])))
+                #expect(begin >= lastEnd && end > begin && end <= audioMs + 60)
+                lastEnd = end
+            }
+        }
+    }
+
+    @Test func rebuildingWithoutChangesNeitherRealignsNorReexports() throws {
+        let project = try Self.builtProject()
+        let again = try project.build()
+        #expect(again.events("summary").first?["exported"] as? Int == 0)
+        #expect(again.events("item").isEmpty)
+        // New pauses: the same items, exported again.
+        try project.write(recipe: Fixtures.recipe(extra: #""exports": { "formats": ["json"], "pauses": { "paragraphMs": 100 } }"#))
+        let changed = try project.build()
+        #expect((changed.events("summary").first?["exported"] as? Int ?? 0) > 0)
+        #expect(changed.events("item").isEmpty)
+    }
+
+    @Test func exportingAnUnfinishedBuildExplainsWhatToDo() throws {
+        let project = try TestProject()
+        #expect(try project.forge(["split", "recipe.json", "--json"]).status == 0)
+        let result = try project.forge(["export", "out", "--format", "json"])
+        #expect(result.status == 3)
+        #expect(result.errors.contains("forge build"), "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: project.output.appendingPathComponent("exports/json").path))
+        let bad = try project.forge(["export", "out", "--format", "pdf"])
+        #expect(bad.status == 2 && bad.errors.contains("pdf"))
+    }
+
+    /// The read-along page in a real browser: after a seek, the highlighted word is the one whose
+    /// time range holds the audio's current time.
+    @Test(.enabled(if: ExportTests.chromium != nil, "headless Chromium is not installed (apt-get install chromium)"))
+    func theReadAlongPageHighlightsTheWordBeingSpoken() throws {
+        let project = try Self.builtProject()
+        let chapter = try chapterJSON(project, "chapter-001")
+        let words = (chapter["items"] as? [[String: Any]] ?? []).flatMap { $0["words"] as? [[String: Any]] ?? [] }
+        let page = project.output.appendingPathComponent("exports/html/chapter-001.html")
+        for target in [words[3], words[words.count / 2], words[words.count - 2]] {
+            let start = target["startMs"] as? Int ?? 0
+            let end = target["endMs"] as? Int ?? 0
+            let seconds = Double(start + end) / 2000
+            let process = Process()
+            process.executableURL = ExportTests.chromium
+            process.arguments = [
+                "--headless", "--no-sandbox", "--disable-gpu", "--mute-audio", "--virtual-time-budget=4000", "--dump-dom",
+                page.absoluteString + "#t=\(seconds)",
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let dom = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let active = dom.components(separatedBy: "<span class=\"w active\" ").dropFirst().first
+            let attributes = try #require(active, "no word highlighted at \(seconds) s").prefix(60)
+            #expect(attributes.hasPrefix("data-start=\"\(start)\" data-end=\"\(end)\""), "at \(seconds) s: \(attributes)")
+        }
+    }
+
+    static let chromium: URL? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        .map(URL.init(fileURLWithPath:)).first { FileManager.default.isExecutableFile(atPath: $0.path) }
+}
