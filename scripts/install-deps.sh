@@ -5,6 +5,8 @@
 set -euo pipefail
 
 packages=(pkg-config libespeak-ng-dev libsndfile1-dev libsqlite3-dev espeak-ng libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us)
+# `--tests`: also what only the test suite uses (headless Chromium for the read-along page test).
+[ "${1:-}" = "--tests" ] && packages+=(chromium)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
