@@ -20,10 +20,11 @@ cd "$work"
 recipe auto 2 > events.json
 recipe forced 1 > forced.json
 "$forge" build events.json --json > events.log
-sqlite3 store/manifest.sqlite "SELECT item_id, idx, start_ms FROM words ORDER BY item_id, idx" > events.txt
+starts() { python3 -c 'import sqlite3; [print(f"{i}|{x}|{s}") for i, x, s in sqlite3.connect("store/manifest.sqlite").execute("SELECT item_id, idx, start_ms FROM words ORDER BY item_id, idx")]'; }
+starts > events.txt
 /usr/bin/time -o forced.time -f "%e %U" "$forge" build forced.json --json > forced.log
-sqlite3 store/manifest.sqlite "SELECT item_id, idx, start_ms FROM words ORDER BY item_id, idx" > forced.txt
-audio_ms=$(sqlite3 store/manifest.sqlite "SELECT SUM(duration_ms) FROM items")
+starts > forced.txt
+audio_ms=$(python3 -c 'import sqlite3; print(sqlite3.connect("store/manifest.sqlite").execute("SELECT SUM(duration_ms) FROM items").fetchone()[0])')
 python3 - "$audio_ms" <<'PY'
 import statistics, sys
 audio_s = int(sys.argv[1]) / 1000

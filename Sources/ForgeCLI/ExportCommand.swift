@@ -71,15 +71,13 @@ struct ExportCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(error)
         }
-        let elapsed = ContinuousClock.now - clock
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = Format.seconds(since: clock)
         if json {
             let fields: [String: Any] = [
                 "output": directory.path, "chapters": report.chapters, "durationMs": report.durationMs, "files": report.files,
                 "elapsedSeconds": (seconds * 1000).rounded() / 1000,
             ]
-            let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
+            try Format.printJSON(fields)
         } else {
             print("Exported \(report.chapters) chapter(s), \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio, in \(String(format: "%.2f", seconds)) s:")
             for file in report.files { print("  \(directory.path)/\(file)") }

@@ -10,6 +10,18 @@ enum Format {
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
     }
 
+    /// Seconds elapsed since `start`.
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    /// Prints `fields` as pretty, key-sorted JSON (the `--json` report of one-shot commands).
+    static func printJSON(_ fields: [String: Any]) throws {
+        let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        print(String(decoding: data, as: UTF8.self))
+    }
+
     static func minutes(ms: Int) -> String {
         String(format: "%.1f min", Double(ms) / 60_000)
     }

@@ -26,16 +26,14 @@ struct FsckCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(error)
         }
-        let elapsed = ContinuousClock.now - clock
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = Format.seconds(since: clock)
         if json {
             let fields: [String: Any] = [
                 "output": report.outputDirectory, "objectsChecked": report.objectsChecked, "bytesChecked": report.bytesChecked,
                 "itemsChecked": report.itemsChecked, "problems": report.problems.map(\.description), "repaired": repair,
                 "clean": report.isClean, "elapsedSeconds": (seconds * 1000).rounded() / 1000,
             ]
-            let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
+            try Format.printJSON(fields)
         } else {
             print("\(report.outputDirectory): checked \(report.objectsChecked) objects (\(Format.bytes(report.bytesChecked))) and \(report.itemsChecked) items in \(String(format: "%.2f", seconds)) s")
             for problem in report.problems { print("  \(problem)") }

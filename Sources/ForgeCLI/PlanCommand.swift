@@ -26,8 +26,7 @@ struct PlanCommand: AsyncParsableCommand {
                     ["ordinal": $0.ordinal, "title": $0.title, "items": $0.items, "words": $0.words, "itemsBuilt": $0.itemsBuilt, "durationMs": $0.durationMs] as [String: Any]
                 },
             ]
-            let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
+            try Format.printJSON(fields)
             return
         }
         print("Plan for \(report.recipePath) → \(report.outputDirectory)")

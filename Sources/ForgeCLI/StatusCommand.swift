@@ -36,8 +36,7 @@ struct StatusCommand: AsyncParsableCommand {
                     "failed": build.itemsFailed,
                 ] as [String: Any]
             }
-            let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
+            try Format.printJSON(fields)
             return
         }
         print("\(report.outputDirectory)")

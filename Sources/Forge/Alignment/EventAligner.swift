@@ -22,12 +22,7 @@ public enum EventAligner {
         let speechEnd = min(duration, clauseEnds.last.map { max($0, lastAnchorTime + 1) } ?? duration)
         var filled = interpolate(starts, words: words, speechEnd: max(speechEnd, lastAnchorTime + 1))
 
-        // Strictly increasing starts, each leaving room for the words after it.
-        for index in filled.indices {
-            let earliest = index == 0 ? 0 : filled[index - 1] + 1
-            let latest = duration - (words.count - index)
-            filled[index] = min(max(filled[index], earliest), latest)
-        }
+        strictlyIncrease(&filled, duration: duration)
         var timings: [WordTiming] = []
         timings.reserveCapacity(words.count)
         var endIndex = 0
@@ -42,6 +37,15 @@ public enum EventAligner {
             timings.append(WordTiming(startMs: start, endMs: max(end, start + 1)))
         }
         return timings
+    }
+
+    /// Makes starts strictly increasing, each leaving a millisecond for every word after it.
+    static func strictlyIncrease(_ starts: inout [Int], duration: Int) {
+        for index in starts.indices {
+            let earliest = index == 0 ? 0 : starts[index - 1] + 1
+            let latest = duration - (starts.count - index)
+            starts[index] = min(max(starts[index], earliest), latest)
+        }
     }
 
     /// The word containing `position`, or the first word after it when it falls between words.

@@ -22,11 +22,7 @@ public struct ForcedAlignment: Sendable, Equatable {
         let lastEnd = placements.compactMap { $0?.endMs }.max() ?? duration
         let speechEnd = min(duration, max(lastEnd, (placements.compactMap { $0?.startMs }.max() ?? 0) + 1))
         var starts = EventAligner.interpolate(placements.map { $0?.startMs }, words: words, speechEnd: speechEnd)
-        for index in starts.indices {
-            let earliest = index == 0 ? 0 : starts[index - 1] + 1
-            let latest = duration - (words.count - index)
-            starts[index] = min(max(starts[index], earliest), latest)
-        }
+        EventAligner.strictlyIncrease(&starts, duration: duration)
         var timings: [WordTiming] = []
         timings.reserveCapacity(words.count)
         for index in starts.indices {
