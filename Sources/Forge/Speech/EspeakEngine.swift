@@ -27,6 +27,26 @@ public final class EspeakEngine: Sendable {
         return Int(result)
     }()
 
+    /// Every language an installed voice declares (each voice lists one or more).
+    private static let installedLanguages: Set<String> = {
+        guard initializedSampleRate != nil, let list = espeak_ListVoices(nil) else { return [] }
+        var languages = Set<String>()
+        var index = 0
+        while let voice = list[index] {
+            // `languages` is a priority byte then a NUL-terminated name, repeated until an empty name.
+            if var cursor = voice.pointee.languages {
+                while cursor.pointee != 0 {
+                    let name = String(cString: cursor + 1)
+                    if name.isEmpty { break }
+                    languages.insert(name.lowercased())
+                    cursor += 1 + name.utf8.count + 1
+                }
+            }
+            index += 1
+        }
+        return languages
+    }()
+
     /// espeak-ng's version string, e.g. "1.51".
     public let version: String
     /// The sample rate espeak-ng speaks at.
@@ -51,7 +71,9 @@ public final class EspeakEngine: Sendable {
     /// voice file is named "en"), as the espeak-ng command does. Call under the state lock.
     private static func select(_ voiceID: String) -> Bool {
         if espeak_SetVoiceByName(voiceID) == EE_OK { return true }
-        guard !voiceID.contains("+") else { return false }
+        // By properties espeak-ng takes the nearest language, so only a language some installed
+        // voice declares exactly is accepted ("en-uss" must stay an unknown voice).
+        guard !voiceID.contains("+"), installedLanguages.contains(voiceID.lowercased()) else { return false }
         var properties = espeak_VOICE()
         return voiceID.withCString { language in
             properties.languages = language
