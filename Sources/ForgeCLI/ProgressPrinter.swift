@@ -30,6 +30,9 @@ final class ProgressPrinter: Sendable {
         case .cancelling:
             clearLine()
             print("Stopping: finishing the items in hand and saving…")
+        case .verified(let chunk):
+            clearLine()
+            print(String(format: "verified chapter %d, chunk %d: word error rate %.1f%%", chunk.chapter, chunk.index, chunk.wordErrorRate * 100))
         default:
             break
         }
@@ -84,6 +87,17 @@ final class ProgressPrinter: Sendable {
             line.add("exitCode", Int(summary.exitCode))
             line.add("nothingToDo", summary.nothingToDo)
             line.add("exported", summary.exportedFiles.count)
+            if let verification = summary.verification {
+                line.add("verified", verification.available)
+                line.add("verificationPassed", verification.passed)
+                line.add("wordErrorRate", .double((verification.wordErrorRate * 10000).rounded() / 10000))
+                let failing = verification.failingChunks.map { chunk in
+                    let flagged = chunk.flaggedItems.map { JSONText.quoted($0.itemID) }.joined(separator: ",")
+                    return "{\"chapter\":\(chunk.chapter),\"chunk\":\(chunk.index),\"wordErrorRate\":\((chunk.wordErrorRate * 10000).rounded() / 10000),\"flaggedItems\":[\(flagged)]}"
+                }
+                line.add("failingChunks", .raw("[" + failing.joined(separator: ",") + "]"))
+                if let reason = verification.unavailableReason { line.add("verificationUnavailable", reason) }
+            }
             let failures = summary.failed.map { "{\"id\":\(JSONText.quoted($0.itemID)),\"error\":\(JSONText.quoted($0.error))}" }
             line.add("failures", .raw("[" + failures.joined(separator: ",") + "]"))
             emit(line)
@@ -95,6 +109,9 @@ final class ProgressPrinter: Sendable {
             print("Cancelled after \(elapsed): \(summary.itemsTotal - summary.remaining) of \(summary.itemsTotal) items done and saved in \(summary.outputDirectory).")
             print("Run `forge \(Self.command(for: stages)) \(recipePath)` again to resume; finished items are not redone.")
             return
+        }
+        if let verification = summary.verification {
+            VerifyPrinter.print(verification, json: false)
         }
         if !summary.exportedFiles.isEmpty {
             print("Exported \(summary.exportedFiles.count) file(s) to \(summary.outputDirectory)/exports.")
@@ -154,6 +171,15 @@ final class ProgressPrinter: Sendable {
             line.add("items", committedItems)
         case .cancelling:
             line.add("event", "cancelling")
+        case let .verified(chunk):
+            line.add("event", "verified")
+            line.add("chapter", chunk.chapter)
+            line.add("chunk", chunk.index)
+            line.add("startMs", chunk.startMs)
+            line.add("endMs", chunk.endMs)
+            line.add("wordErrorRate", .double((chunk.wordErrorRate * 10000).rounded() / 10000))
+            let flagged = chunk.flaggedItems.map { JSONText.quoted($0.itemID) }
+            line.add("flaggedItems", .raw("[" + flagged.joined(separator: ",") + "]"))
         }
         return line
     }

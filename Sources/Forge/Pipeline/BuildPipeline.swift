@@ -91,6 +91,22 @@ public struct BuildPipeline: Sendable {
             }
             counts = try manifest.statusCounts()
         }
+        var verification: VerifyReport?
+        if let verify = recipe.verify, !run.cancelled, counts.done == counts.items, stages.contains(.align) {
+            do {
+                let report = try VerificationRun(outputDirectory: directory, settings: verify, pauses: recipe.exports, language: recipe.language)
+                    .run(using: manifest, build: buildID) { chunk in progress(.verified(chunk)) }
+                if !report.available && verify.required {
+                    throw PipelineError.verificationUnavailable(reason: report.unavailableReason ?? "unknown")
+                }
+                verification = report
+            } catch {
+                try? manifest.finishBuild(
+                    buildID, outcome: .failed, endedAt: Self.timestamp(), total: run.itemsTotal,
+                    synthesized: run.synthesized, reused: run.reused, failed: run.failures.count)
+                throw error
+            }
+        }
         var summary = BuildSummary(
             buildID: buildID, outputDirectory: directory.path, itemsTotal: counts.items, upToDate: run.upToDate,
             synthesized: run.synthesized, reused: run.reused, aligned: run.alignedOnly, failed: run.failures,
@@ -98,7 +114,8 @@ public struct BuildPipeline: Sendable {
             cancelled: run.cancelled, audioMs: counts.audioMs,
             elapsedSeconds: Self.seconds(since: clock))
         summary.exportedFiles = exported
-        let outcome: BuildRecord.Outcome = summary.cancelled ? .cancelled : (summary.failed.isEmpty ? .succeeded : .failed)
+        summary.verification = verification
+        let outcome: BuildRecord.Outcome = summary.cancelled ? .cancelled : (summary.exitCode == 0 ? .succeeded : .failed)
         try manifest.finishBuild(
             buildID, outcome: outcome, endedAt: Self.timestamp(), total: counts.items,
             synthesized: run.synthesized, reused: run.reused, failed: run.failures.count)

@@ -18,10 +18,12 @@ public struct BuildSummary: Sendable, Equatable {
     /// Files the recipe's `exports` wrote (relative to the output directory); empty when the
     /// exports were already current or none are asked for.
     public var exportedFiles: [String] = []
+    /// The verification report, when the recipe has a `verify` block and the build is complete.
+    public var verification: VerifyReport?
 
     /// True when nothing had to be made or changed.
     public var nothingToDo: Bool { synthesized == 0 && reused == 0 && aligned == 0 && failed.isEmpty && !cancelled }
 
     /// 0 ok, 1 built with failed items, 130 cancelled.
-    public var exitCode: Int32 { cancelled ? 130 : (failed.isEmpty ? 0 : 1) }
+    public var exitCode: Int32 { cancelled ? 130 : (failed.isEmpty && verification?.passed != false ? 0 : 1) }
 }

@@ -22,14 +22,17 @@ public struct Recipe: Sendable, Equatable {
     public var alignment: AlignmentSettings
     /// What `forge build` exports after a complete build (nothing by default).
     public var exports: ExportSettings
+    /// Verification after a complete build; nil when the recipe has no `verify` block.
+    public var verify: VerifySettings?
     /// The output directory (content-addressed objects plus `manifest.sqlite`).
     public var outputDirectory: URL
 
     public init(
         file: URL, contentHash: String, title: String?, language: String, sources: [SourceFile],
         split: SplitSettings, voice: VoiceSettings, audio: AudioSettings, build: BuildSettings, outputDirectory: URL,
-        alignment: AlignmentSettings = AlignmentSettings(), exports: ExportSettings = ExportSettings()
+        alignment: AlignmentSettings = AlignmentSettings(), exports: ExportSettings = ExportSettings(), verify: VerifySettings? = nil
     ) {
+        self.verify = verify
         self.exports = exports
         self.alignment = alignment
         self.file = file

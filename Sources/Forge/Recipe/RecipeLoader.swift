@@ -7,7 +7,8 @@ import Foundation
 public struct RecipeLoader: Sendable {
     /// The largest recipe file accepted.
     public static let maximumRecipeBytes = 1 << 20
-    public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output", "alignment", "exports"]
+    public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output", "alignment", "exports", "verify"]
+    static let verifyKeys = ["required", "maxWordErrorRate", "jobs"]
     static let exportKeys = ["formats", "pauses", "maxCueCharacters", "wordLevelOverlays"]
     static let pauseKeys = ["sentenceMs", "paragraphMs", "chapterMs"]
     static let alignmentKeys = ["method"]
@@ -116,6 +117,17 @@ public struct RecipeLoader: Sendable {
             }
         }
 
+        var verify: VerifySettings?
+        if let reader = try top.object("verify", allowedKeys: Self.verifyKeys) {
+            var settings = VerifySettings()
+            settings.required = try reader.boolean("required", default: false)
+            settings.maxWordErrorRate = try reader.fraction("maxWordErrorRate")
+            if reader.value("jobs") != nil {
+                settings.jobs = try reader.integer("jobs", in: BuildSettings.allowedJobs, default: 1, unit: "decoders")
+            }
+            verify = settings
+        }
+
         var build = BuildSettings()
         if let reader = try top.object("build", allowedKeys: Self.buildKeys) {
             build.saveInterval = try reader.integer("saveInterval", in: BuildSettings.allowedSaveIntervals, default: build.saveInterval, unit: "items")
@@ -146,7 +158,7 @@ public struct RecipeLoader: Sendable {
         return Recipe(
             file: file, contentHash: ContentHash.sha256Hex(data), title: title, language: language, sources: sources,
             split: split, voice: voice, audio: audio, build: build, outputDirectory: outputDirectory, alignment: alignment,
-            exports: exports)
+            exports: exports, verify: verify)
     }
 
     private func readSources(_ top: RecipeObjectReader, folder: URL) throws(RecipeError) -> [SourceFile] {

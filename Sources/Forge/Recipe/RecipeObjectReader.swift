@@ -30,6 +30,18 @@ struct RecipeObjectReader {
         return try RecipeObjectReader(value, file: file, path: fieldPath(key), allowedKeys: allowedKeys)
     }
 
+    /// A number from 0 to 1 (a rate), or nil when absent.
+    func fraction(_ key: String) throws(RecipeError) -> Double? {
+        guard let value = value(key) else { return nil }
+        guard case .number(let number) = value else {
+            throw .wrongType(file: file, path: fieldPath(key), expected: "a number from 0 to 1", found: value.summary)
+        }
+        guard (0...1).contains(number) else {
+            throw .invalidValue(file: file, path: fieldPath(key), found: value.summary, allowed: "a number from 0 to 1 (0.1 is 10%)")
+        }
+        return number
+    }
+
     func boolean(_ key: String, default fallback: Bool) throws(RecipeError) -> Bool {
         guard let value = value(key) else { return fallback }
         guard case .bool(let flag) = value else {

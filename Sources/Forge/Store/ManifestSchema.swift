@@ -96,6 +96,35 @@ enum ManifestSchema {
                 UPDATE items SET alignment_source = 'synthesizer' WHERE alignment_key IS NOT NULL;
                 """)
         }
+        // v3: verification. Transcribed 2-minute chunks of each chapter's timeline, their scores,
+        // and the sentences the recognizer heard in them.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                CREATE TABLE chunks (
+                    chapter INTEGER NOT NULL,
+                    start_ms INTEGER NOT NULL,
+                    end_ms INTEGER NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('passed', 'flagged')),
+                    word_error_rate REAL NOT NULL,
+                    reference_words INTEGER NOT NULL,
+                    errors INTEGER NOT NULL,
+                    flagged_items TEXT NOT NULL DEFAULT '[]',
+                    recognizer TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    transcribed_by INTEGER REFERENCES builds(id),
+                    PRIMARY KEY (chapter, start_ms)
+                );
+                CREATE TABLE transcript_sentences (
+                    chapter INTEGER NOT NULL,
+                    chunk_start_ms INTEGER NOT NULL,
+                    start_ms INTEGER NOT NULL,
+                    end_ms INTEGER NOT NULL,
+                    text TEXT NOT NULL,
+                    FOREIGN KEY (chapter, chunk_start_ms) REFERENCES chunks(chapter, start_ms) ON DELETE CASCADE
+                );
+                CREATE INDEX transcript_by_chunk ON transcript_sentences(chapter, chunk_start_ms);
+                """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,30 @@
+/// One 2-minute chunk of a chapter's timeline, transcribed and scored.
+public struct ChunkReport: Sendable, Equatable {
+    /// An item in the chunk with words the recognizer did not hear.
+    public struct FlaggedItem: Sendable, Equatable {
+        public var itemID: String
+        public var missingWords: [String]
+    }
+
+    public var chapter: Int
+    public var startMs: Int
+    public var endMs: Int
+    public var wordErrorRate: Double
+    public var referenceWords: Int
+    public var errors: Int
+    /// Items with a run of unheard words (likely wrong, truncated or silent audio).
+    public var flaggedItems: [FlaggedItem]
+    /// False when the stored transcription was reused (the chunk's audio did not change).
+    public var transcribed: Bool
+
+    /// The chunk's 0-based position in its chapter.
+    public var index: Int { startMs / VerificationRun.chunkMs }
+
+    /// Flagged: over the word error rate limit, or holding an item with a run of unheard words.
+    public func isFlagged(_ maximum: Double?) -> Bool { exceeds(maximum) || !flaggedItems.isEmpty }
+
+    public func exceeds(_ maximum: Double?) -> Bool {
+        guard let maximum else { return false }
+        return wordErrorRate > maximum
+    }
+}

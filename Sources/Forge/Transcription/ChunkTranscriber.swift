@@ -1,0 +1,75 @@
+import Foundation
+
+/// Transcribes audio with pocketsphinx and a language model built from the book: the audio is
+/// cut into utterances at silences and each is decoded on its own (with batch cepstral
+/// normalisation, so no state carries from one chunk to the next).
+///
+/// One transcriber owns one decoder and is used by one thread at a time.
+final class ChunkTranscriber {
+    static let decoderOptions: [String: String] = [:]
+    /// A pause at least this long ends an utterance.
+    static let minimumPauseMs = 250
+
+    private let decoder: PocketSphinxDecoder
+
+    init(model: RecognizerModel, languageModel: URL, vocabulary: [String], language: String) throws(RecognitionError) {
+        decoder = try PocketSphinxDecoder(model: model, options: Self.decoderOptions)
+        let pronouncer = Pronouncer(language: language)
+        for word in vocabulary { _ = pronouncer.entry(for: word, in: decoder) }
+        try decoder.useLanguageModel(at: languageModel)
+    }
+
+    /// The words heard in `samples` (16 kHz), grouped by utterance, times relative to the slice.
+    func transcribe(_ samples: ArraySlice<Int16>) throws(RecognitionError) -> [[RecognizedWord]] {
+        let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
+        var utterances: [[RecognizedWord]] = []
+        for range in Self.utterances(in: samples) {
+            let offsetMs = (range.lowerBound - samples.startIndex) * 1000 / PocketSphinxDecoder.sampleRate
+            let segments = try decoder.decode(samples[range], posteriors: false)
+            let words = segments.filter { !ForcedAligner.isFiller(ForcedAligner.baseWord($0.word)) }.map {
+                RecognizedWord(text: ForcedAligner.baseWord($0.word), startMs: offsetMs + $0.startFrame * frameMs, endMs: offsetMs + ($0.endFrame + 1) * frameMs)
+            }
+            if !words.isEmpty { utterances.append(words) }
+        }
+        return utterances
+    }
+
+    /// Stretches of sound between pauses of at least ``minimumPauseMs``, by frame energy against
+    /// a threshold set from the quietest frames (digital silence or a room's noise floor).
+    static func utterances(in samples: ArraySlice<Int16>) -> [Range<Int>] {
+        let frame = PocketSphinxDecoder.sampleRate / 100
+        guard samples.count > frame else { return samples.isEmpty ? [] : [samples.indices] }
+        var energies: [Double] = []
+        var index = samples.startIndex
+        while index < samples.endIndex {
+            let end = min(index + frame, samples.endIndex)
+            var sum = 0.0
+            for sample in samples[index..<end] { sum += Double(sample) * Double(sample) }
+            energies.append((sum / Double(end - index)).squareRoot())
+            index = end
+        }
+        let sorted = energies.sorted()
+        let floor = sorted[sorted.count / 10]
+        let threshold = max(floor * 4, 60)
+        let minimumPause = minimumPauseMs / 10
+        var ranges: [Range<Int>] = []
+        var start: Int?
+        var quiet = 0
+        for (position, energy) in energies.enumerated() {
+            if energy >= threshold {
+                if start == nil { start = max(0, position - 10) }
+                quiet = 0
+            } else if let begin = start {
+                quiet += 1
+                if quiet >= minimumPause {
+                    let end = position - quiet + 10
+                    ranges.append((samples.startIndex + begin * frame)..<min(samples.endIndex, samples.startIndex + end * frame))
+                    start = nil
+                    quiet = 0
+                }
+            }
+        }
+        if let begin = start { ranges.append((samples.startIndex + begin * frame)..<samples.endIndex) }
+        return ranges
+    }
+}

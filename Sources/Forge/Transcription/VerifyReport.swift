@@ -1,0 +1,24 @@
+/// What `forge verify` (or a build's verify stage) found.
+public struct VerifyReport: Sendable, Equatable {
+    /// False when the recognizer could not run; `unavailableReason` says why.
+    public var available: Bool
+    public var unavailableReason: String?
+    public var chunks: [ChunkReport]
+    public var maxWordErrorRate: Double?
+    public var recognizer: String
+    public var elapsedSeconds: Double
+    public var audioMs: Int
+
+    public var transcribedChunks: Int { chunks.filter(\.transcribed).count }
+    /// Word error rate over all chunks (errors over reference words).
+    public var wordErrorRate: Double {
+        let reference = chunks.reduce(0) { $0 + $1.referenceWords }
+        return reference == 0 ? 0 : Double(chunks.reduce(0) { $0 + $1.errors }) / Double(reference)
+    }
+    public var failingChunks: [ChunkReport] { chunks.filter { $0.exceeds(maxWordErrorRate) } }
+    public var passed: Bool { failingChunks.isEmpty }
+
+    static func unavailable(_ reason: String, maxWordErrorRate: Double?) -> VerifyReport {
+        VerifyReport(available: false, unavailableReason: reason, chunks: [], maxWordErrorRate: maxWordErrorRate, recognizer: "", elapsedSeconds: 0, audioMs: 0)
+    }
+}

@@ -1,0 +1,16 @@
+/// The recipe's `verify` block: transcribe the audio back and score it against the text.
+public struct VerifySettings: Sendable, Equatable {
+    public static let allowedRates = 0.0...1.0
+    /// Fail the build when verification cannot run (recognizer or model missing, unsupported language).
+    public var required: Bool
+    /// A chunk whose word error rate exceeds this fails `forge build` (exit 1); nil: report only.
+    public var maxWordErrorRate: Double?
+    /// Decoders running at once; nil: one per core.
+    public var jobs: Int?
+
+    public init(required: Bool = false, maxWordErrorRate: Double? = nil, jobs: Int? = nil) {
+        self.required = required
+        self.maxWordErrorRate = maxWordErrorRate
+        self.jobs = jobs
+    }
+}

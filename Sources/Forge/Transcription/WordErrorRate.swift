@@ -1,0 +1,47 @@
+/// Word error rate of a hypothesis against a reference, with which reference words were heard.
+public struct WordErrorRate: Sendable, Equatable {
+    /// Substitutions + deletions + insertions.
+    public var errors: Int
+    public var referenceCount: Int
+    /// For each reference word: whether the hypothesis has it at the aligned position.
+    public var heard: [Bool]
+
+    /// errors / reference words (0 when both are empty; 1 per inserted word when the reference is empty).
+    public var rate: Double {
+        referenceCount == 0 ? (errors == 0 ? 0 : 1) : Double(errors) / Double(referenceCount)
+    }
+
+    /// Levenshtein alignment of word sequences (unit costs), keeping the backtrace.
+    public init(reference: [String], hypothesis: [String]) {
+        let n = reference.count
+        let m = hypothesis.count
+        var cost = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
+        for i in 0...n { cost[i][0] = i }
+        for j in 0...m { cost[0][j] = j }
+        if n > 0 && m > 0 {
+            for i in 1...n {
+                for j in 1...m {
+                    let substitution = cost[i - 1][j - 1] + (reference[i - 1] == hypothesis[j - 1] ? 0 : 1)
+                    cost[i][j] = min(substitution, cost[i - 1][j] + 1, cost[i][j - 1] + 1)
+                }
+            }
+        }
+        var heard = [Bool](repeating: false, count: n)
+        var i = n
+        var j = m
+        while i > 0 && j > 0 {
+            if cost[i][j] == cost[i - 1][j - 1] + (reference[i - 1] == hypothesis[j - 1] ? 0 : 1) {
+                heard[i - 1] = reference[i - 1] == hypothesis[j - 1]
+                i -= 1
+                j -= 1
+            } else if cost[i][j] == cost[i - 1][j] + 1 {
+                i -= 1
+            } else {
+                j -= 1
+            }
+        }
+        errors = cost[n][m]
+        referenceCount = n
+        self.heard = heard
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Forge
+import Foundation
+
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Transcribe a build's audio back in 2-minute chunks and score it against the text.",
+        discussion: """
+            Each chapter's timeline (items plus the export pauses) is cut into chunks at multiples of 2 minutes; each \
+            is transcribed by pocketsphinx with a language model built from the book, and gets a word error rate against \
+            the words the alignment places there. Items with a run of unheard words are flagged. Only chunks whose audio \
+            changed since the last run are transcribed again. Exit 0 when every chunk is within --max-wer (or none is \
+            given), 1 when one exceeds it, 3 when the build is incomplete or verification cannot run.
+            """)
+
+    @Argument(help: "An output directory written by forge build.", completion: .directory)
+    var outputDirectory: String
+
+    @Option(name: .customLong("max-wer"), help: "Largest word error rate a chunk may have, 0–1 (e.g. 0.15).")
+    var maxWordErrorRate: Double?
+
+    @Option(name: [.short, .long], help: "Decoders running at once (default: one per core).")
+    var jobs: Int?
+
+    @Option(help: "Language of the text.")
+    var language = "en"
+
+    @Flag(help: "Print a JSON report.")
+    var json = false
+
+    func validate() throws {
+        if let maxWordErrorRate, !VerifySettings.allowedRates.contains(maxWordErrorRate) {
+            throw ValidationError("--max-wer must be from 0 to 1; found \(maxWordErrorRate).")
+        }
+        if let jobs, !BuildSettings.allowedJobs.contains(jobs) { throw ValidationError("--jobs must be from 1 to 256; found \(jobs).") }
+    }
+
+    func run() async throws {
+        let run = VerificationRun(
+            outputDirectory: URL(fileURLWithPath: outputDirectory), settings: VerifySettings(maxWordErrorRate: maxWordErrorRate, jobs: jobs),
+            pauses: ExportSettings(), language: language)
+        let report: VerifyReport
+        do {
+            report = try run.run()
+        } catch {
+            throw CommandFailure(error)
+        }
+        VerifyPrinter.print(report, json: json)
+        guard report.available else { throw ExitCode(ForgeExitCode.cannotRun.rawValue) }
+        if !report.passed { throw ExitCode(ForgeExitCode.itemsFailed.rawValue) }
+    }
+}

@@ -1,0 +1,46 @@
+import Forge
+import Foundation
+
+/// Prints a verification report: a table for people, or one JSON object.
+enum VerifyPrinter {
+    static func print(_ report: VerifyReport, json: Bool) {
+        if json {
+            var fields: [String: Any] = [
+                "available": report.available, "passed": report.passed, "wordErrorRate": rounded(report.wordErrorRate),
+                "chunks": report.chunks.map { chunk in
+                    [
+                        "chapter": chunk.chapter, "chunk": chunk.index, "startMs": chunk.startMs, "endMs": chunk.endMs,
+                        "wordErrorRate": rounded(chunk.wordErrorRate), "referenceWords": chunk.referenceWords, "errors": chunk.errors,
+                        "exceeds": chunk.exceeds(report.maxWordErrorRate), "transcribed": chunk.transcribed,
+                        "flaggedItems": chunk.flaggedItems.map { ["id": $0.itemID, "missingWords": $0.missingWords] as [String: Any] },
+                    ] as [String: Any]
+                },
+                "transcribedChunks": report.transcribedChunks, "recognizer": report.recognizer, "audioMs": report.audioMs,
+                "elapsedSeconds": rounded(report.elapsedSeconds),
+            ]
+            if let reason = report.unavailableReason { fields["unavailableReason"] = reason }
+            if let maximum = report.maxWordErrorRate { fields["maxWordErrorRate"] = maximum }
+            try? Format.printJSON(fields)
+            return
+        }
+        guard report.available else {
+            Swift.print("Verification unavailable: \(report.unavailableReason ?? "unknown reason")")
+            return
+        }
+        Swift.print("chapter  chunk  time            WER     flagged items")
+        for chunk in report.chunks {
+            let time = "\(Format.clock(seconds: Double(chunk.startMs) / 1000))–\(Format.clock(seconds: Double(chunk.endMs) / 1000))"
+            let flagged = chunk.flaggedItems.map { "\($0.itemID) (\($0.missingWords.prefix(4).joined(separator: " "))\($0.missingWords.count > 4 ? " …" : ""))" }
+            let mark = chunk.exceeds(report.maxWordErrorRate) ? " ✗" : ""
+            Swift.print(String(format: "%7d  %5d  %-14@  %5.1f%%%@  %@", chunk.chapter, chunk.index, time as NSString, chunk.wordErrorRate * 100, mark as NSString, flagged.joined(separator: ", ") as NSString))
+        }
+        let audio = Format.clock(seconds: Double(report.audioMs) / 1000)
+        Swift.print(String(format: "%d chunks (%@ of audio), %d transcribed now in %.1f s; word error rate %.1f%%", report.chunks.count, audio as NSString, report.transcribedChunks, report.elapsedSeconds, report.wordErrorRate * 100))
+        if let maximum = report.maxWordErrorRate {
+            Swift.print(report.passed ? String(format: "Every chunk is within %.1f%%.", maximum * 100)
+                : "\(report.failingChunks.count) chunk(s) exceed \(String(format: "%.1f%%", maximum * 100)).")
+        }
+    }
+
+    static func rounded(_ value: Double) -> Double { (value * 10000).rounded() / 10000 }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import Forge
+
+@Suite("Verification: transcribing the audio back")
+struct VerificationTests {
+    static let verify = #""verify": { "maxWordErrorRate": 0.25 }"#
+
+    func report(_ result: ForgeResult) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any], "\(result.text)\n\(result.errors)")
+    }
+
+    func flagged(_ report: [String: Any]) -> (items: Set<String>, chunks: Set<Int>) {
+        var items = Set<String>()
+        var chunks = Set<Int>()
+        for chunk in report["chunks"] as? [[String: Any]] ?? [] {
+            let ids = (chunk["flaggedItems"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            items.formUnion(ids)
+            if !ids.isEmpty || chunk["exceeds"] as? Bool == true { chunks.insert(chunk["chunk"] as? Int ?? -1) }
+        }
+        return (items, chunks)
+    }
+
+    /// The clean build passes; then one item's audio is replaced by another item's, one is cut to
+    /// a third, one is silenced: verify flags exactly those items, in exactly their chunks.
+    @Test func verifyFlagsSwappedTruncatedAndSilentAudioAndNothingElse() throws {
+        let project = try TestProject(book: Fixtures.firstChapter, recipe: Fixtures.recipe(voice: "en-us+klatt", extra: Self.verify))
+        let build = try project.build()
+        #expect(build.status == 0, "\(build.text)\n\(build.errors)")
+        let summary = try #require(build.events("summary").first)
+        #expect(summary["verificationPassed"] as? Bool == true)
+        #expect(build.events("verified").count == 3, "4:40 of audio is three chunks")
+
+        // Pick one long item in each chunk.
+        let store = ObjectStore(root: project.output)
+        let timeline = try #require(try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings()).timelines().first)
+        func longItem(inChunk chunk: Int) throws -> TimedItem {
+            try #require(timeline.items.filter { $0.startMs >= chunk * 120_000 + 5000 && $0.endMs <= (chunk + 1) * 120_000 && $0.words.count >= 15 }.first)
+        }
+        let swapped = try longItem(inChunk: 0)
+        let truncated = try longItem(inChunk: 1)
+        let silenced = try longItem(inChunk: 2)
+        let donor = try #require(timeline.items.last { $0.words.count >= 15 && $0.record.id != silenced.record.id })
+        let url = { (item: TimedItem) in store.url(forRelativePath: item.audioPath) }
+        // Silence first, alone: the same length, so only the file itself changed behind the store's back.
+        let quiet = try SoundFile.decode(fileAt: url(silenced))
+        try FileManager.default.removeItem(at: url(silenced))
+        try Data(SoundFile.encode([Int16](repeating: 0, count: quiet.samples.count), sampleRate: quiet.sampleRate, format: .wav)).write(to: url(silenced))
+        let silentOnly = flagged(try report(try project.forge(["verify", "out", "--json", "--max-wer", "0.25"])))
+        #expect(silentOnly.items == [silenced.record.id] && silentOnly.chunks == [2], "flagged \(silentOnly)")
+
+        let donorBytes = try Data(contentsOf: url(donor))
+        try FileManager.default.removeItem(at: url(swapped))
+        try donorBytes.write(to: url(swapped))
+        let cut = try SoundFile.decode(fileAt: url(truncated))
+        try FileManager.default.removeItem(at: url(truncated))
+        try Data(SoundFile.encode(Array(cut.samples.prefix(cut.samples.count / 3)), sampleRate: cut.sampleRate, format: .wav)).write(to: url(truncated))
+
+        let result = try project.forge(["verify", "out", "--json", "--max-wer", "0.25"])
+        let found = flagged(try report(result))
+        #expect(found.items == [swapped.record.id, truncated.record.id, silenced.record.id], "flagged \(found.items)")
+        #expect(found.chunks == [0, 1, 2])
+        #expect(result.status == 1 || found.items.count == 3)
+    }
+
+    @Test func aRerunTranscribesOnlyWhatChanged() throws {
+        let project = try TestProject(recipe: Fixtures.recipe(voice: "en-us+klatt", extra: Self.verify))
+        #expect(try project.build().status == 0)
+        let again = try report(try project.forge(["verify", "out", "--json"]))
+        #expect(again["transcribedChunks"] as? Int == 0, "nothing changed, nothing transcribed")
+        let chapters = Set((again["chunks"] as? [[String: Any]] ?? []).compactMap { $0["chapter"] as? Int })
+        #expect(chapters == [1, 2])
+        // Edit chapter 2 only: chapter 1's chunk is reused.
+        try project.write(book: Fixtures.shortBook.replacingOccurrences(of: "Don’t keep coughing so, Kitty", with: "Do not keep coughing so, Kitty"))
+        let rebuilt = try project.build()
+        #expect(rebuilt.events("verified").map { $0["chapter"] as? Int } == [2])
+    }
+
+    @Test func missingRecognizerIsReportedAndFailsOnlyWhenRequired() throws {
+        let environment = ["FORGE_POCKETSPHINX_MODEL": "/nonexistent/model"]
+        let project = try TestProject(recipe: Fixtures.recipe(extra: Self.verify))
+        let optional = try project.build(environment: environment)
+        #expect(optional.status == 0)
+        #expect(optional.events("summary").first?["verified"] as? Bool == false)
+        #expect((optional.events("summary").first?["verificationUnavailable"] as? String ?? "").contains("pocketsphinx-en-us"))
+        try project.write(recipe: Fixtures.recipe(extra: #""verify": { "required": true }"#))
+        let required = try project.build(environment: environment)
+        #expect(required.status == 3)
+        #expect(required.errors.contains("verify.required"))
+    }
+
+    @Test func wordErrorRateAndNormalization() {
+        #expect(TranscriptNormalizer.tokens("Mr. Bennet, in 1811, was 21; the 3rd time!") == ["mister", "bennet", "in", "eighteen", "eleven", "was", "twenty", "one", "the", "third", "time"])
+        let rate = WordErrorRate(reference: ["a", "b", "c", "d"], hypothesis: ["a", "x", "c"])
+        #expect(rate.errors == 2 && rate.heard == [true, false, true, false])
+        #expect(abs(rate.rate - 0.5) < 1e-9)
+    }
+}
