@@ -3,7 +3,7 @@
 # shared corpus in the default voice: builds once with events (the reference), then re-aligns
 # the same audio objects with alignment.method "forced" (jobs=1, so CPU time is per core) and
 # prints the word-start error (median, share within 50 ms, maximum) and the alignment speed
-# (CPU seconds per second of audio). Usage: benchmarks/alignment-accuracy.sh
+# (CPU seconds per second of audio). Usage: benchmarks/alignment-accuracy.sh (VOICE=en-us by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=out/alignment-accuracy
@@ -13,7 +13,7 @@ forge=$PWD/.build/release/forge
 awk '/^Chapter 4/ { exit } { print }' ../shared/corpus/pride-and-prejudice.txt > "$work/book.txt"
 recipe() {
     cat <<JSON
-{ "sources": ["book.txt"], "build": { "jobs": $2 }, "alignment": { "method": "$1" }, "output": { "directory": "store" } }
+{ "sources": ["book.txt"], "voice": { "id": "${VOICE:-en-us}" }, "build": { "jobs": $2 }, "alignment": { "method": "$1" }, "output": { "directory": "store" } }
 JSON
 }
 cd "$work"
