@@ -15,7 +15,8 @@ enum VerifyPrinter {
                         "flaggedItems": chunk.flaggedItems.map { ["id": $0.itemID, "missingWords": $0.missingWords] as [String: Any] },
                     ] as [String: Any]
                 },
-                "transcribedChunks": report.transcribedChunks, "recognizer": report.recognizer, "audioMs": report.audioMs,
+                "transcribedChunks": report.transcribedChunks, "missingChunks": report.missingChunks,
+                "furthestTranscribedMs": Dictionary(uniqueKeysWithValues: report.furthestTranscribedMs.map { (String($0.key), $0.value) }), "recognizer": report.recognizer, "audioMs": report.audioMs,
                 "elapsedSeconds": rounded(report.elapsedSeconds),
             ]
             if let reason = report.unavailableReason { fields["unavailableReason"] = reason }
@@ -36,6 +37,9 @@ enum VerifyPrinter {
         }
         let audio = Format.clock(seconds: Double(report.audioMs) / 1000)
         Swift.print(String(format: "%d chunks (%@ of audio), %d transcribed now in %.1f s; word error rate %.1f%%", report.chunks.count, audio as NSString, report.transcribedChunks, report.elapsedSeconds, report.wordErrorRate * 100))
+        if report.missingChunks > 0 {
+            Swift.print("\(report.missingChunks) chunk(s) not transcribed yet (stopped); run again to fill the gaps.")
+        }
         if let maximum = report.maxWordErrorRate {
             Swift.print(report.passed ? String(format: "Every chunk is within %.1f%%.", maximum * 100)
                 : "\(report.failingChunks.count) chunk(s) exceed \(String(format: "%.1f%%", maximum * 100)).")

@@ -95,7 +95,7 @@ public struct BuildPipeline: Sendable {
         if let verify = recipe.verify, !run.cancelled, counts.done == counts.items, stages.contains(.align) {
             do {
                 let report = try VerificationRun(outputDirectory: directory, settings: verify, pauses: recipe.exports, language: recipe.language)
-                    .run(using: manifest, build: buildID) { chunk in progress(.verified(chunk)) }
+                    .run(using: manifest, build: buildID, cancellation: cancellation) { chunk in progress(.verified(chunk)) }
                 if !report.available && verify.required {
                     throw PipelineError.verificationUnavailable(reason: report.unavailableReason ?? "unknown")
                 }

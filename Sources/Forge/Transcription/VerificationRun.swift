@@ -29,7 +29,7 @@ public struct VerificationRun: Sendable {
     }
 
     /// Verifies from an output directory no build is using (takes its lock).
-    public func run(progress: @escaping @Sendable (ChunkReport) -> Void = { _ in }) throws -> VerifyReport {
+    public func run(cancellation: CancellationFlag = CancellationFlag(), progress: @escaping @Sendable (ChunkReport) -> Void = { _ in }) throws -> VerifyReport {
         guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path) else {
             throw StoreError.notAnOutputDirectory(path: outputDirectory.path)
         }
@@ -37,10 +37,14 @@ public struct VerificationRun: Sendable {
         // Opened for writing: chunks are recorded, and an older manifest gains the chunk tables.
         let manifest = try Manifest(directory: outputDirectory)
         defer { withExtendedLifetime(lock) {} }
-        return try run(using: manifest, build: nil, progress: progress)
+        return try run(using: manifest, build: nil, cancellation: cancellation, progress: progress)
     }
 
-    func run(using manifest: Manifest, build: Int64?, progress: @escaping @Sendable (ChunkReport) -> Void) throws -> VerifyReport {
+    /// Each chunk is recorded as soon as it is scored, so a stop (Ctrl-C: no new chunk starts)
+    /// keeps every finished one and the next run fills only the gaps.
+    func run(
+        using manifest: Manifest, build: Int64?, cancellation: CancellationFlag, progress: @escaping @Sendable (ChunkReport) -> Void
+    ) throws -> VerifyReport {
         let clock = ContinuousClock.now
         let model = RecognizerModel.standard
         do {
@@ -98,15 +102,16 @@ public struct VerificationRun: Sendable {
         // Decode: `jobs` threads, each with its own decoder; chapters' audio rendered once each.
         let audio = Mutex<[Int: [Int16]]>([:])
         let queue = Mutex(work[...])
-        let results = Mutex<[(ChunkReport, String, [(startMs: Int, endMs: Int, text: String)])]>([])
+        let results = Mutex<[ChunkReport]>([])
         let failure = Mutex<Error?>(nil)
         let threads = max(1, min(settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount, work.count))
         let words = Array(vocabulary)
         let language = self.language
+        let settings = self.settings
         DispatchQueue.concurrentPerform(iterations: work.isEmpty ? 0 : threads) { _ in
             do {
                 let transcriber = try ChunkTranscriber(model: model, languageModel: modelFile, vocabulary: words, language: language)
-                while let chunk = queue.withLock({ $0.popFirst() }) {
+                while !cancellation.isCancelled, let chunk = queue.withLock({ $0.popFirst() }) {
                     let timeline = timelines[chunk.timeline]
                     let samples = try audio.withLock { cache -> [Int16] in
                         if let cached = cache[chunk.timeline] { return cached }
@@ -122,7 +127,10 @@ public struct VerificationRun: Sendable {
                         (startMs: chunk.start + utterance.first!.startMs, endMs: chunk.start + utterance.last!.endMs,
                          text: utterance.map(\.text).joined(separator: " "))
                     }
-                    results.withLock { $0.append((report, chunk.key, sentences)) }
+                    try manifest.recordChunk(
+                        report, key: chunk.key, recognizer: recognizer, passed: !report.isFlagged(settings.maxWordErrorRate),
+                        sentences: sentences, build: build)
+                    results.withLock { $0.append(report) }
                     progress(report)
                 }
             } catch {
@@ -131,13 +139,12 @@ public struct VerificationRun: Sendable {
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
-        for (report, key, sentences) in results.withLock({ $0 }) {
-            try manifest.recordChunk(report, key: key, recognizer: recognizer, passed: !report.isFlagged(settings.maxWordErrorRate), sentences: sentences, build: build)
+        for report in results.withLock({ $0 }) {
             reports[ChunkPosition(chapter: report.chapter, startMs: report.startMs)] = report
         }
         let ordered = reports.values.sorted { ($0.chapter, $0.startMs) < ($1.chapter, $1.startMs) }
         return VerifyReport(
-            available: true, unavailableReason: nil, chunks: ordered, maxWordErrorRate: settings.maxWordErrorRate, recognizer: recognizer,
+            available: true, unavailableReason: nil, missingChunks: positions.count - ordered.count, chunks: ordered, maxWordErrorRate: settings.maxWordErrorRate, recognizer: recognizer,
             elapsedSeconds: BuildPipeline.seconds(since: clock), audioMs: timelines.reduce(0) { $0 + $1.durationMs })
     }
 

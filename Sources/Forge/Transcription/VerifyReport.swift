@@ -3,6 +3,8 @@ public struct VerifyReport: Sendable, Equatable {
     /// False when the recognizer could not run; `unavailableReason` says why.
     public var available: Bool
     public var unavailableReason: String?
+    /// Chunks of the timelines not transcribed yet (the run was stopped): gaps the next run fills.
+    public var missingChunks: Int = 0
     public var chunks: [ChunkReport]
     public var maxWordErrorRate: Double?
     public var recognizer: String
@@ -18,7 +20,12 @@ public struct VerifyReport: Sendable, Equatable {
     public var failingChunks: [ChunkReport] { chunks.filter { $0.exceeds(maxWordErrorRate) } }
     public var passed: Bool { failingChunks.isEmpty }
 
+    /// Per chapter, the end of the furthest transcribed chunk: how far transcription has come.
+    public var furthestTranscribedMs: [Int: Int] {
+        chunks.reduce(into: [:]) { furthest, chunk in furthest[chunk.chapter] = max(furthest[chunk.chapter] ?? 0, chunk.endMs) }
+    }
+
     static func unavailable(_ reason: String, maxWordErrorRate: Double?) -> VerifyReport {
-        VerifyReport(available: false, unavailableReason: reason, chunks: [], maxWordErrorRate: maxWordErrorRate, recognizer: "", elapsedSeconds: 0, audioMs: 0)
+        VerifyReport(available: false, unavailableReason: reason, missingChunks: 0, chunks: [], maxWordErrorRate: maxWordErrorRate, recognizer: "", elapsedSeconds: 0, audioMs: 0)
     }
 }
