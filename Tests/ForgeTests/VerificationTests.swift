@@ -97,4 +97,35 @@ struct VerificationTests {
         #expect(rate.errors == 2 && rate.heard == [true, false, true, false])
         #expect(abs(rate.rate - 0.5) < 1e-9)
     }
+
+    /// Chunks render only their own stretch of a chapter; it must be exactly that stretch of the
+    /// whole chapter's audio, items cut at both ends included.
+    @Test func aStretchOfAChapterIsThatPartOfTheWholeChapter() throws {
+        let project = try TestProject(recipe: Fixtures.recipe())
+        #expect(try project.build().status == 0)
+        let store = ObjectStore(root: project.output)
+        let timeline = try #require(try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings()).timelines().first)
+        let whole = try ChapterAudio.render(timeline, store: store)
+        let second = try #require(timeline.items.dropFirst().first)
+        // From the middle of the first item to the middle of the third (or the end).
+        let range = (timeline.items[0].sampleCount / 2)..<min(whole.count, second.startSample + second.sampleCount + 3_000)
+        let stretch = try ChapterAudio.render(timeline, store: store, samples: range)
+        #expect(stretch.count == range.count)
+        let firstDifference = zip(stretch, whole[range]).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(firstDifference == nil, "the stretch differs from the whole chapter's audio from sample \(firstDifference ?? 0) on")
+        #expect(stretch.contains { $0 != 0 })
+    }
+
+    /// The decoders get a dictionary of the book's words only: every CMU variant of a word it
+    /// has, espeak-ng's pronunciation of one it lacks, nothing else.
+    @Test func theDictionaryHoldsTheBooksWordsOnly() throws {
+        let model = RecognizerModel.standard
+        let dictionary = try PronouncingDictionary(words: ["The", "the", "Zorblaxian", "house’s"], base: model.dictionary, language: "en-us")
+        let lines = dictionary.text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("the DH AH") && lines.contains("the(2) DH IY"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("house's ") })
+        let invented = try #require(lines.first { $0.hasPrefix("zorblaxian ") })
+        #expect(invented.split(separator: " ").count >= 8, "espeak-ng's phones for an invented word: \(invented)")
+        #expect(Set(lines.map { String($0.split(separator: " ")[0].split(separator: "(")[0]) }) == ["the", "house's", "zorblaxian"])
+    }
 }

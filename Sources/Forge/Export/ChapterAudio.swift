@@ -1,8 +1,14 @@
 /// A chapter's audio: every item's audio object at its place on the timeline, silence between.
 enum ChapterAudio {
     static func render(_ timeline: ChapterTimeline, store: ObjectStore) throws -> [Int16] {
-        var samples = [Int16](repeating: 0, count: timeline.totalSamples)
-        for item in timeline.items {
+        try render(timeline, store: store, samples: 0..<timeline.totalSamples)
+    }
+
+    /// The stretch `range` (in samples at the timeline's rate) of the chapter's audio; only the
+    /// items overlapping it are decoded.
+    static func render(_ timeline: ChapterTimeline, store: ObjectStore, samples range: Range<Int>) throws -> [Int16] {
+        var samples = [Int16](repeating: 0, count: range.count)
+        for item in timeline.items where item.startSample < range.upperBound && item.startSample + item.sampleCount > range.lowerBound {
             let decoded: DecodedAudio
             do { decoded = try SoundFile.decode(fileAt: store.url(forRelativePath: item.audioPath)) } catch {
                 throw ExportError.missingAudio(itemID: item.record.id, path: item.audioPath)
@@ -11,7 +17,10 @@ enum ChapterAudio {
             // The timeline counts the header's frames; a decoder that yields a few more or fewer
             // (MP3 padding) must not shift the items after it.
             let count = min(audio.count, item.sampleCount)
-            samples.replaceSubrange(item.startSample..<(item.startSample + count), with: audio[0..<count])
+            let from = max(item.startSample, range.lowerBound)
+            let to = min(item.startSample + count, range.upperBound)
+            guard from < to else { continue }
+            samples.replaceSubrange((from - range.lowerBound)..<(to - range.lowerBound), with: audio[(from - item.startSample)..<(to - item.startSample)])
         }
         return samples
     }

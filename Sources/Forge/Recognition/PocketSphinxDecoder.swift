@@ -28,6 +28,10 @@ final class PocketSphinxDecoder {
 
     /// pocketsphinx logs every step to stderr unless told not to, once per process.
     private static let silenceLog: Void = { err_set_logfp(nil) }()
+    /// `ps_init` touches process-wide state (the log file, which it may open and close), so two
+    /// decoders created at the same moment on two threads deadlocked in glibc's stdio lock;
+    /// creation is serialized, decoding is not.
+    private static let creation = NSLock()
 
     init(model: RecognizerModel, options: [String: String]) throws(RecognitionError) {
         _ = Self.silenceLog
@@ -36,7 +40,6 @@ final class PocketSphinxDecoder {
             "-dict", model.dictionary.path,
             // Silence removal shifts every word time; the whole signal is always decoded.
             "-remove_silence", "no",
-            "-logfn", "/dev/null",
         ]
         for (name, value) in options.sorted(by: { $0.key < $1.key }) { arguments += [name, value] }
         let argv = arguments.map { strdup($0) }
@@ -47,7 +50,10 @@ final class PocketSphinxDecoder {
         }
         guard let config else { throw .decoderFailed("pocketsphinx rejected its configuration \(arguments.joined(separator: " "))") }
         defer { cmd_ln_free_r(config) }
-        guard let decoder = ps_init(config) else {
+        Self.creation.lock()
+        let created = ps_init(config)
+        Self.creation.unlock()
+        guard let decoder = created else {
             throw .decoderFailed("pocketsphinx could not load the model at \(model.acousticModel.path) with dictionary \(model.dictionary.path)")
         }
         self.decoder = decoder

@@ -62,7 +62,7 @@ public enum LanguageModelBuilder {
         var backoff2: [[String]: Double] = [:]
         for (history, mass) in seenMass3 { backoff2[history] = max(1e-12, 1 - mass.model) / max(1e-12, 1 - mass.lower) }
 
-        func log10(_ value: Double) -> String { String(format: "%.4f", Foundation.log10(max(value, 1e-99))) }
+        func log10(_ value: Double) -> String { Self.formattedLog10(value) }
         var text = "\\data\\\nngram 1=\(unigrams.count)\nngram 2=\(p2.count)\nngram 3=\(p3.count)\n\n\\1-grams:\n"
         for word in unigrams.keys.sorted() {
             let probability = word == "<s>" ? "-99.0000" : log10(p1[word]!)
@@ -77,5 +77,14 @@ public enum LanguageModelBuilder {
             text += "\(log10(p3[triple]!)) \(triple[0]) \(triple[1]) \(triple[2])\n"
         }
         return text + "\n\\end\\\n"
+    }
+
+    /// log10(value) with four decimals, as ARPA files write it. `String(format:)` made formatting
+    /// most of the time spent building a model for a whole book.
+    static func formattedLog10(_ value: Double) -> String {
+        let scaled = Int((Foundation.log10(max(value, 1e-99)) * 10_000).rounded())
+        let magnitude = abs(scaled)
+        let fraction = String(magnitude % 10_000)
+        return (scaled < 0 ? "-" : "") + String(magnitude / 10_000) + "." + String(repeating: "0", count: 4 - fraction.count) + fraction
     }
 }
