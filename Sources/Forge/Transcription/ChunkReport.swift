@@ -23,8 +23,11 @@ public struct ChunkReport: Sendable, Equatable {
     /// Flagged: over the word error rate limit, or holding an item with a run of unheard words.
     public func isFlagged(_ maximum: Double?) -> Bool { exceeds(maximum) || !flaggedItems.isEmpty }
 
+    /// Over the limit, with at least ``VerificationRun/flagWords`` errors: the last chunk of a
+    /// chapter can be a second long and hold nothing but the tail of a word cut at its start,
+    /// heard as one short word against no reference at all (a rate of 100% that means nothing).
     public func exceeds(_ maximum: Double?) -> Bool {
         guard let maximum else { return false }
-        return wordErrorRate > maximum
+        return wordErrorRate > maximum && errors >= VerificationRun.flagWords
     }
 }

@@ -102,7 +102,9 @@ public struct VerificationRun: Sendable {
                 let arpa = LanguageModelBuilder.arpa(sentences: tokens[chapters[index]])
                 texts.withLock { $0[chapters[index]] = arpa }
             }
-            for (chapter, arpa) in texts.withLock({ $0 }) { languageModels[chapter] = try writeCached(arpa, prefix: "lm", suffix: "arpa") }
+            for (index, arpa) in texts.withLock({ $0 }) {
+                languageModels[index] = try writeCached(arpa, prefix: "lm-\(timelines[index].fileStem)", suffix: "arpa")
+            }
         }
 
         // Decode: `jobs` threads, each with its own decoder; each chunk's stretch of audio is
@@ -165,14 +167,20 @@ public struct VerificationRun: Sendable {
         return ObjectKey.digest(fields)
     }
 
-    /// Writes `text` to `verify/<prefix>-<hash>.<suffix>` unless that file exists.
+    /// Writes `text` to `verify/<prefix>-<hash>.<suffix>` unless that file exists, and removes
+    /// older versions (same prefix, other hash) so edits do not pile up models.
     private func writeCached(_ text: String, prefix: String, suffix: String) throws -> URL {
         let bytes = Array(text.utf8)
         let name = "\(prefix)-\(ContentHash.sha256Hex(bytes).prefix(16)).\(suffix)"
-        let file = outputDirectory.appendingPathComponent("verify/\(name)")
+        let directory = outputDirectory.appendingPathComponent("verify")
+        let file = directory.appendingPathComponent(name)
         if !FileManager.default.fileExists(atPath: file.path) {
-            var writer = ExportWriter(root: outputDirectory.appendingPathComponent("verify"))
+            var writer = ExportWriter(root: directory)
             try writer.write(bytes, to: name)
+        }
+        for old in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        where old != name && old.hasSuffix("." + suffix) && old.hasPrefix(prefix + "-") && old.dropFirst(prefix.count + 1).count == 16 + 1 + suffix.count {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(old))
         }
         return file
     }
