@@ -54,6 +54,40 @@ struct SplitterTests {
         #expect(result.items.map(\.text) == ["The Title", "Some emphasis and code and snake_case words.", "A section", "Next chapter", "Body."])
     }
 
+    @Test func markdownLinksListsQuotesAndCommentsAreSpokenAsText() {
+        let text = """
+            # Links and lists
+
+            Read [the *first* chapter](https://example.com/one "Title") or [the second][two],
+            not ![a picture](img.png) nor <https://example.com>.
+            <!-- a note to the editor,
+            over two lines -->
+            [two]: https://example.com/two
+
+            - Apples are red.
+            - Pears are <em>green</em>.
+              Still the pear.
+            1. First step.
+            2) Second step.
+
+            > A quoted line
+            > that goes on.
+            >
+            > > A nested quote.
+            """
+        let result = split(text, format: .markdown)
+        #expect(result.items.map(\.text) == [
+            "Links and lists", "Read the first chapter or the second, not nor .", "Apples are red.", "Pears are green. Still the pear.",
+            "First step.", "Second step.", "A quoted line that goes on.", "A nested quote.",
+        ])
+        let words = result.items.flatMap(\.words).map(\.text)
+        #expect(!words.contains { $0.contains("example") || $0.contains("picture") || $0.contains("editor") || $0 == "two" }, "\(words)")
+        // Source offsets still point at the spoken words.
+        let link = try! #require(result.items.dropFirst().first)
+        let scalars = Array(text.unicodeScalars)
+        #expect(String(String.UnicodeScalarView(scalars[link.sourceStart..<(link.sourceStart + 4)])) == "Read")
+    }
+
     @Test func longParagraphsAreCutAtSentenceBoundariesUnderTheLimit() {
         let sentence = "Elizabeth walked on quickly, and Mr. Darcy followed her at a distance. "
         let paragraph = String(repeating: sentence, count: 30)

@@ -1,7 +1,8 @@
 /// Cuts source documents into chapters and speakable items.
 ///
 /// Chapters start at "Chapter N" lines in plain text and at level-1 and level-2 headings in
-/// Markdown. Paragraphs are separated by blank lines; hard-wrapped lines are joined. A paragraph
+/// Markdown, where emphasis and links are reduced to their text, code blocks, comments, front
+/// matter and images are skipped, and list items and block quotes are spoken as paragraphs. Paragraphs are separated by blank lines; hard-wrapped lines are joined. A paragraph
 /// longer than `maxCharacters` is cut at sentence boundaries, then at clause punctuation, then
 /// between words, never inside one.
 public struct Splitter: Sendable {
@@ -42,8 +43,9 @@ public struct Splitter: Sendable {
 
         mutating func add(_ text: String, path: String, format: SourceFile.Format) {
             let scalars = Array(text.unicodeScalars)
+            let markup = format == .markdown ? MarkdownMarkup(scalars) : nil
             var startedChapterInSource = false
-            for block in blocks(scalars, format: format) {
+            for block in blocks(scalars, format: format, markup: markup) {
                 switch block.role {
                 case .chapterHeading(let title):
                     chapters.append(Chapter(ordinal: chapters.count + 1, title: title, sourcePath: path))
@@ -54,10 +56,10 @@ public struct Splitter: Sendable {
                     emitHeading(title, block: block, path: path)
                 case .paragraph:
                     // A block with no words (a rule, "* * *") neither speaks nor starts a chapter.
-                    let hasWords = block.lines.contains { line in scalars[line].contains(where: Tokenizer.isWordScalar) }
+                    let hasWords = block.lines.contains { line in line.contains { Tokenizer.isWordScalar(scalars[$0]) && markup?.hidden[$0] != true } }
                     guard hasWords else { continue }
                     if !startedChapterInSource { startChapter(untitledFrom: path); startedChapterInSource = true }
-                    emitParagraph(scalars, block: block, path: path, format: format)
+                    emitParagraph(scalars, block: block, path: path, format: format, markup: markup)
                 }
             }
         }
@@ -75,7 +77,7 @@ public struct Splitter: Sendable {
 
         // MARK: Blocks
 
-        func blocks(_ scalars: [Unicode.Scalar], format: SourceFile.Format) -> [Block] {
+        func blocks(_ scalars: [Unicode.Scalar], format: SourceFile.Format, markup: MarkdownMarkup?) -> [Block] {
             var blocks: [Block] = []
             var current: [Range<Int>] = []
             var inFence = false
@@ -101,11 +103,16 @@ public struct Splitter: Sendable {
                     continue
                 }
                 if inFence { continue }
-                guard let trimmed else {
+                // A line of nothing but markup (a comment, a link definition, a bare ">") ends a paragraph.
+                guard let trimmed, markup.map({ markup in trimmed.contains { !markup.hidden[$0] && !scalars[$0].properties.isWhitespace } }) ?? true else {
                     flush()
                     continue
                 }
-                if format == .markdown, let (level, title) = markdownHeading(scalars, trimmed) {
+                if let markup, trimmed.contains(where: markup.listItemStarts.contains) {
+                    // Each list item is spoken as its own paragraph.
+                    flush()
+                }
+                if format == .markdown, let (level, title) = markdownHeading(scalars, trimmed, markup: markup) {
                     flush()
                     blocks.append(Block(role: level <= 2 ? .chapterHeading(title: title) : .sectionHeading(title: title), lines: [trimmed]))
                     continue
@@ -158,12 +165,12 @@ public struct Splitter: Sendable {
             return head.allSatisfy { $0 == "`" } || head.allSatisfy { $0 == "~" }
         }
 
-        func markdownHeading(_ scalars: [Unicode.Scalar], _ line: Range<Int>) -> (Int, String)? {
+        func markdownHeading(_ scalars: [Unicode.Scalar], _ line: Range<Int>, markup: MarkdownMarkup?) -> (Int, String)? {
             var level = 0
             var index = line.lowerBound
             while index < line.upperBound, scalars[index] == "#" { level += 1; index += 1 }
             guard (1...6).contains(level), index < line.upperBound, scalars[index] == " " || scalars[index] == "\t" else { return nil }
-            var title = String(String.UnicodeScalarView(scalars[index..<line.upperBound]))
+            var title = String(String.UnicodeScalarView((index..<line.upperBound).filter { markup?.hidden[$0] != true }.map { scalars[$0] }))
             while title.hasSuffix("#") { title.removeLast() }
             title = title.trimmingCharacters(in: .whitespaces)
             return title.isEmpty ? nil : (level, title)
@@ -176,7 +183,7 @@ public struct Splitter: Sendable {
             appendItem(kind: .heading, text: title, path: path, sourceStart: range.lowerBound, sourceEnd: range.upperBound)
         }
 
-        mutating func emitParagraph(_ scalars: [Unicode.Scalar], block: Block, path: String, format: SourceFile.Format) {
+        mutating func emitParagraph(_ scalars: [Unicode.Scalar], block: Block, path: String, format: SourceFile.Format, markup: MarkdownMarkup?) {
             // The paragraph's text with white space folded, and for each of its scalars the source offset it came from.
             var text: [Unicode.Scalar] = []
             var origin: [Int] = []
@@ -189,8 +196,8 @@ public struct Splitter: Sendable {
                             text.append(" ")
                             origin.append(index)
                         }
-                    } else if format == .markdown, Self.isInlineMarkup(scalars, index) {
-                        // emphasis and code markers are not spoken
+                    } else if format == .markdown, markup?.hidden[index] == true || Self.isInlineMarkup(scalars, index) {
+                        // markup (emphasis and code markers, link targets, tags, list and quote markers) is not spoken
                     } else {
                         text.append(scalar)
                         origin.append(index)
