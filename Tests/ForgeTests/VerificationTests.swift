@@ -60,7 +60,7 @@ struct VerificationTests {
 
         let result = try project.forge(["verify", "out", "--json", "--max-wer", "0.25"])
         let found = flagged(try report(result))
-        #expect(found.items == [swapped.record.id, truncated.record.id, silenced.record.id], "flagged \(found.items)")
+        #expect(found.items == [swapped.record.id, truncated.record.id, silenced.record.id], "flagged \(found.items): \(result.text)")
         #expect(found.chunks == [0, 1, 2])
         #expect(result.status == 1 || found.items.count == 3)
     }

@@ -17,6 +17,8 @@ public struct VerificationRun: Sendable {
     /// are at least ``flagShare`` of its words there (a clean item in a noisy stretch can lose three words; a wrong, cut or silent one loses most).
     static let flagWords = 3
     static let flagShare = 0.6
+    /// Items with at least this many words in a chunk count a word heard only within a run of heard words.
+    static let runCheckWords = 8
 
     public var outputDirectory: URL
     public var settings: VerifySettings
@@ -213,10 +215,18 @@ public struct VerificationRun: Sendable {
         var missing: [String: [String]] = [:]
         var counts: [String: Int] = [:]
         var order: [String] = []
-        // A word counts as heard when a neighbour was heard too: wrong audio still matches a
-        // scattered "the", "my" or "Mr." of the text by chance, right audio matches in runs.
+        // In an item of many words, a word counts as heard only when a neighbour in the same item
+        // was heard too: wrong audio still matches a scattered "the", "my" or "Mr." of the text
+        // by chance, right audio matches in runs. (Short items keep every match: one unheard
+        // word would otherwise take its neighbours with it.)
+        var itemWords: [String: Int] = [:]
+        for owner in owners { itemWords[owner.item, default: 0] += 1 }
         let heard = rate.heard.indices.map { index in
-            rate.heard[index] && ((index > 0 && rate.heard[index - 1]) || (index + 1 < rate.heard.count && rate.heard[index + 1]))
+            let item = owners[index].item
+            guard rate.heard[index], itemWords[item, default: 0] >= Self.runCheckWords else { return rate.heard[index] }
+            let before = index > 0 && owners[index - 1].item == item && rate.heard[index - 1]
+            let after = index + 1 < owners.count && owners[index + 1].item == item && rate.heard[index + 1]
+            return before || after
         }
         for (index, owner) in owners.enumerated() {
             if counts[owner.item] == nil { order.append(owner.item) }
