@@ -15,10 +15,15 @@ struct Pronouncer {
         let key = Self.dictionaryKey(text)
         guard !key.isEmpty else { return nil }
         if let phones = decoder.pronunciation(of: key) { return (key, phones) }
+        guard let phones = espeakPhones(for: text), decoder.addWord(key, phones: phones.joined(separator: " ")) else { return nil }
+        return (key, phones)
+    }
+
+    /// espeak-ng's pronunciation of `text` in ARPAbet, for words the CMU dictionary lacks.
+    func espeakPhones(for text: String) -> [String]? {
         guard let mnemonics = espeak?.phonemes(for: text, language: language) else { return nil }
         let phones = ArpabetMapper.phones(fromEspeak: mnemonics)
-        guard !phones.isEmpty, decoder.addWord(key, phones: phones.joined(separator: " ")) else { return nil }
-        return (key, phones)
+        return phones.isEmpty ? nil : phones
     }
 
     /// The dictionary spelling of a word: lower case, typographic apostrophes made plain, other

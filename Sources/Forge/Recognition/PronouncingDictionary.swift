@@ -30,11 +30,9 @@ struct PronouncingDictionary {
                 if !phones.isEmpty { entries[key, default: []].append(phones) }
             }
         }
-        let espeak = try? EspeakEngine()
+        let pronouncer = Pronouncer(language: language)
         for (key, word) in wanted where entries[key] == nil {
-            guard let mnemonics = espeak?.phonemes(for: word, language: language) else { continue }
-            let phones = ArpabetMapper.phones(fromEspeak: mnemonics)
-            if !phones.isEmpty { entries[key] = [phones] }
+            if let phones = pronouncer.espeakPhones(for: word) { entries[key] = [phones] }
         }
     }
 
