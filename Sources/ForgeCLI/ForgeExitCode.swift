@@ -12,7 +12,7 @@ enum ForgeExitCode: Int32 {
     /// The code for an error that stopped a command before or outside item work.
     static func forError(_ error: any Error) -> ForgeExitCode {
         switch error {
-        case is RecipeError, is TextError: return .usage
+        case is RecipeError, is TextError, is DocumentError: return .usage
         default: return .cannotRun
         }
     }

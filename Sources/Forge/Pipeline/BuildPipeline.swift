@@ -42,6 +42,7 @@ public struct BuildPipeline: Sendable {
     public func run(cancellation: CancellationFlag, progress: @escaping @Sendable (ProgressEvent) -> Void) async throws -> BuildSummary {
         let clock = ContinuousClock.now
         let engineVersion = try Self.checkVoice(of: recipe)
+        let split = stages.contains(.split) ? try recipe.splitSources() : nil
         let directory = recipe.outputDirectory
         try Self.prepareOutputDirectory(directory)
         let lock = try OutputLock(directory: directory)
@@ -62,8 +63,8 @@ public struct BuildPipeline: Sendable {
             recipe: recipe, engineVersion: engineVersion, store: store, manifest: manifest, buildID: buildID,
             cancellation: cancellation, progress: progress, started: clock)
         do {
-            if stages.contains(.split) {
-                try run.split()
+            if let split {
+                try run.record(split)
             }
             if stages.contains(.speak) || stages.contains(.align) {
                 let byEvents = stages.contains(.align) && recipe.alignment.method == .auto

@@ -18,12 +18,7 @@ public struct BuildPlanner: Sendable {
 
     public func plan() throws -> PlanReport {
         let engineVersion = try BuildPipeline.checkVoice(of: recipe)
-        var documents: [(path: String, format: SourceFile.Format, text: String)] = []
-        for source in recipe.sources {
-            documents.append((source.url.path, source.format, try SourceReader.read(source.url)))
-        }
-        let split = Splitter(settings: recipe.split).split(documents)
-        guard !split.items.isEmpty else { throw TextError.noSpeakableText(files: recipe.sources.map(\.url.path)) }
+        let split = try recipe.splitSources()
 
         var built: [String: ItemRecord] = [:]
         if FileManager.default.fileExists(atPath: recipe.outputDirectory.appendingPathComponent(Manifest.fileName).path) {

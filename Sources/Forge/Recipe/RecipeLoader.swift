@@ -17,7 +17,9 @@ public struct RecipeLoader: Sendable {
     static let audioKeys = ["format", "sampleRate"]
     static let buildKeys = ["saveInterval", "jobs"]
     static let outputKeys = ["directory"]
-    static let sourceKeys = ["path", "format"]
+    static let sourceKeys = ["path", "format", "include", "exclude"]
+    /// The most read from standard input for a `-` source.
+    public static let maximumStandardInputBytes = 256 << 20
 
     public init() {}
 
@@ -62,8 +64,10 @@ public struct RecipeLoader: Sendable {
 
         _ = try top.integer("version", in: 1...1, default: 1)
         let title = try top.string("title")
-        let language = try top.nonEmptyString("language", default: "en")
+        let explicitLanguage = try top.nonEmptyString("language", default: "")
         let sources = try readSources(top, folder: folder)
+        // A recipe without "language" speaks the language its documents declare, else English.
+        let language = explicitLanguage.isEmpty ? (SourceLoader.declaredLanguage(of: sources) ?? "en") : explicitLanguage
 
         var split = SplitSettings()
         if let reader = try top.object("split", allowedKeys: Self.splitKeys) {
@@ -71,7 +75,7 @@ public struct RecipeLoader: Sendable {
             split.maxCharacters = try reader.integer("maxCharacters", in: SplitSettings.allowedMaxCharacters, default: split.maxCharacters, unit: "characters")
         }
 
-        var voice = VoiceSettings()
+        var voice = VoiceSettings(id: VoiceSettings.defaultID(forLanguage: language))
         if let reader = try top.object("voice", allowedKeys: Self.voiceKeys) {
             voice.engine = try reader.nonEmptyString("engine", default: voice.engine)
             guard VoiceSettings.supportedEngines.contains(voice.engine) else {
@@ -145,7 +149,7 @@ public struct RecipeLoader: Sendable {
 
         if !allowOutsidePaths {
             let boundary = ProjectBoundary(recipeFolder: folder)
-            for (index, source) in sources.enumerated() where !boundary.contains(source.url) {
+            for (index, source) in sources.enumerated() where source.standardInput == nil && !boundary.contains(source.url) {
                 throw .outsideProject(file: name, path: "sources[\(index)]", resolved: ProjectBoundary.resolved(source.url).path, project: boundary.root.path)
             }
             if !boundary.contains(outputDirectory) {
@@ -195,6 +199,28 @@ public struct RecipeLoader: Sendable {
             guard !relative.isEmpty else {
                 throw .invalidValue(file: name, path: path, found: "an empty string", allowed: "a file path")
             }
+            var include: [String] = []
+            var exclude: [String] = []
+            if case .object = entry {
+                let reader = try RecipeObjectReader(entry, file: name, path: path, allowedKeys: Self.sourceKeys)
+                include = try reader.strings("include")
+                exclude = try reader.strings("exclude")
+                if (!include.isEmpty || !exclude.isEmpty), (format ?? SourceFile.inferredFormat(for: URL(fileURLWithPath: relative))) != .epub {
+                    throw .invalidValue(
+                        file: name, path: "\(path).\(include.isEmpty ? "exclude" : "include")", found: "a spine selection for a source that is not an EPUB",
+                        allowed: "\"include\"/\"exclude\" only on .epub sources (or with \"format\": \"epub\")")
+                }
+            }
+            if relative == SourceFile.standardInputPath {
+                guard !sources.contains(where: { $0.standardInput != nil }) else {
+                    throw .invalidValue(file: name, path: path, found: "a second \"-\"", allowed: "standard input named once")
+                }
+                sources.append(
+                    SourceFile(
+                        url: folder.appendingPathComponent("-"), format: format ?? .text, standardInput: try Self.readStandardInput(file: name, path: path),
+                        include: include, exclude: exclude))
+                continue
+            }
             let url = Self.resolve(relative, against: folder)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -206,9 +232,23 @@ public struct RecipeLoader: Sendable {
             guard FileManager.default.isReadableFile(atPath: url.path) else {
                 throw .unreadableSource(file: name, path: path, resolved: url.path, reason: "permission denied")
             }
-            sources.append(SourceFile(url: url, format: format ?? SourceFile.inferredFormat(for: url)))
+            sources.append(SourceFile(url: url, format: format ?? SourceFile.inferredFormat(for: url), include: include, exclude: exclude))
         }
         return sources
+    }
+
+    /// Reads all of standard input, once, for the recipe's `-` source.
+    static func readStandardInput(file: String, path: String) throws(RecipeError) -> Data {
+        var data = Data()
+        while true {
+            let chunk = FileHandle.standardInput.readData(ofLength: 1 << 20)
+            if chunk.isEmpty { break }
+            data.append(chunk)
+            if data.count > maximumStandardInputBytes {
+                throw .invalidValue(file: file, path: path, found: "more than \(maximumStandardInputBytes >> 20) MiB on standard input", allowed: "a smaller document, or a file")
+            }
+        }
+        return data
     }
 
     static func resolve(_ path: String, against folder: URL) -> URL {

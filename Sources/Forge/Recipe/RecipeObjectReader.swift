@@ -76,6 +76,22 @@ struct RecipeObjectReader {
         return text
     }
 
+    /// An array of non-empty strings; empty when the key is absent.
+    func strings(_ key: String) throws(RecipeError) -> [String] {
+        guard let value = value(key) else { return [] }
+        guard case .array(let entries) = value else {
+            throw .wrongType(file: file, path: fieldPath(key), expected: "an array of strings", found: value.summary)
+        }
+        var result: [String] = []
+        for (index, entry) in entries.enumerated() {
+            guard case .string(let text) = entry, !text.isEmpty else {
+                throw .wrongType(file: file, path: "\(fieldPath(key))[\(index)]", expected: "a non-empty string", found: entry.summary)
+            }
+            result.append(text)
+        }
+        return result
+    }
+
     func nonEmptyString(_ key: String, default fallback: String) throws(RecipeError) -> String {
         guard let text = try string(key) else { return fallback }
         if text.trimmingCharacters(in: .whitespaces).isEmpty {

@@ -6,20 +6,45 @@ public struct SourceFile: Sendable, Equatable {
     public enum Format: String, Sendable, CaseIterable {
         case text
         case markdown
+        /// HTML, read leniently like a browser.
+        case html
+        /// XHTML, which must be well formed.
+        case xhtml
+        /// An EPUB 2 or 3 book.
+        case epub
     }
+
+    /// The recipe path that means standard input.
+    public static let standardInputPath = "-"
 
     public var url: URL
     public var format: Format
+    /// The bytes read from standard input when the recipe names `-`; nil for a file.
+    public var standardInput: Data?
+    /// EPUB spine items to read even if marked non-linear (`linear="no"`).
+    public var include: [String]
+    /// EPUB spine items not to read.
+    public var exclude: [String]
 
-    public init(url: URL, format: Format) {
+    public init(url: URL, format: Format, standardInput: Data? = nil, include: [String] = [], exclude: [String] = []) {
         self.url = url
         self.format = format
+        self.standardInput = standardInput
+        self.include = include
+        self.exclude = exclude
     }
 
-    /// The format implied by a file name's extension: `.md`/`.markdown` is Markdown, anything else plain text.
+    /// How items, chapters and messages name the source: its path, or `-` for standard input.
+    public var displayPath: String { standardInput == nil ? url.path : Self.standardInputPath }
+
+    /// The format implied by a file name's extension: `.md`/`.markdown` Markdown, `.html`/`.htm`
+    /// HTML, `.xhtml` XHTML, `.epub` EPUB, anything else plain text.
     public static func inferredFormat(for url: URL) -> Format {
         switch url.pathExtension.lowercased() {
         case "md", "markdown": return .markdown
+        case "html", "htm": return .html
+        case "xhtml": return .xhtml
+        case "epub": return .epub
         default: return .text
         }
     }

@@ -21,6 +21,20 @@ public struct VoiceSettings: Sendable, Equatable, Codable {
     /// with the book's own language model), so verification can hold builds to a tight limit.
     public static let defaultID = "en-us+klatt"
 
+    /// The espeak-ng voice for a BCP 47 language when the recipe names none: ``defaultID`` for
+    /// English as spoken in the US (or unspecified), Mandarin (`cmn`) for Chinese, Cantonese (`yue`)
+    /// for `zh-yue`/`zh-HK`, and otherwise the lowercased tag (`fr`, `de`, `en-gb`, `pt-br`), which
+    /// espeak-ng resolves to its nearest voice.
+    public static func defaultID(forLanguage language: String) -> String {
+        let tag = language.lowercased().replacingOccurrences(of: "_", with: "-")
+        let subtags = tag.split(separator: "-").map(String.init)
+        switch subtags.first ?? "en" {
+        case "en" where subtags.count == 1 || subtags[1] == "us": return defaultID
+        case "zh": return subtags.contains("yue") || subtags.contains("hk") ? "yue" : "cmn"
+        default: return tag
+        }
+    }
+
     public init(engine: String = "espeak-ng", id: String = VoiceSettings.defaultID, rate: Int = 175, pitch: Int = 50, volume: Int = 100) {
         self.engine = engine
         self.id = id

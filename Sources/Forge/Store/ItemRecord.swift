@@ -24,6 +24,8 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
     public var builtBy: Int64?
     /// Where the word timings came from; nil until aligned.
     public var alignmentSource: AlignmentSource?
+    /// The id of the HTML/XHTML element the item came from, if any.
+    public var elementID: String?
 
     public init(item: SpeakableItem) {
         id = item.id
@@ -34,6 +36,7 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
         sourcePath = item.sourcePath
         sourceStart = item.sourceStart
         sourceEnd = item.sourceEnd
+        elementID = item.elementID
         status = .pending
     }
 
@@ -57,6 +60,7 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
         voice = row[14]
         builtBy = row[15]
         alignmentSource = (row[16] as String?).flatMap(AlignmentSource.init(rawValue:))
+        elementID = row[17]
     }
 
     /// The columns in the order `init(row:)` reads them.
@@ -65,7 +69,7 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
             Column("id"), Column("chapter"), Column("ordinal"), Column("kind"), Column("text"), Column("source_path"),
             Column("source_start"), Column("source_end"), Column("status"), Column("error"), Column("audio_key"),
             Column("events_key"), Column("alignment_key"), Column("duration_ms"), Column("voice"), Column("built_by"),
-            Column("alignment_source"),
+            Column("alignment_source"), Column("element_id"),
         ]
     }
 
@@ -73,5 +77,6 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
     func hasSamePlacement(as item: SpeakableItem) -> Bool {
         chapter == item.chapter && ordinal == item.ordinal && sourcePath == item.sourcePath
             && sourceStart == item.sourceStart && sourceEnd == item.sourceEnd && kind == item.kind.rawValue
+            && elementID == item.elementID
     }
 }

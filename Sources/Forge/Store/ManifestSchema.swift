@@ -125,6 +125,11 @@ enum ManifestSchema {
                 CREATE INDEX transcript_by_chunk ON transcript_sentences(chapter, chunk_start_ms);
                 """)
         }
+        // v4: structured sources. Items from HTML, XHTML and EPUB documents keep the id of the
+        // element they came from, so exports can point back into the book's own documents.
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN element_id TEXT")
+        }
         return migrator
     }
 }

@@ -1,19 +1,11 @@
-/// Finds sentence boundaries, treating abbreviations ("Mr.", "e.g.") and initials ("J. Smith")
-/// as part of a sentence rather than its end.
+/// Finds sentence boundaries, treating a language's abbreviations ("Mr.", "e.g.", "z.B.") and
+/// initials ("J. Smith") as part of a sentence rather than its end.
 public enum SentenceSegmenter {
-    /// Lowercased abbreviations (without their final period) that do not end a sentence.
-    static let abbreviations: Set<String> = [
-        "mr", "mrs", "ms", "messrs", "mme", "mlle", "dr", "st", "jr", "sr", "prof", "rev", "hon", "gen", "col",
-        "capt", "lt", "sgt", "maj", "gov", "sen", "rep", "esq", "no", "nos", "vs", "etc", "e.g", "i.e", "cf", "viz",
-        "fig", "vol", "vols", "ch", "chap", "p", "pp", "ed", "eds", "approx", "dept", "est", "inc", "ltd", "co",
-        "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mt", "ft", "ave",
-    ]
-
     static let closers: Set<Unicode.Scalar> = ["\"", "'", "\u{201D}", "\u{2019}", ")", "]", "}", "\u{00BB}"]
-    static let terminators: Set<Unicode.Scalar> = [".", "!", "?", "\u{2026}", "\u{3002}", "\u{FF01}", "\u{FF1F}"]
+    static let terminators: Set<Unicode.Scalar> = [".", "!", "?", "\u{2026}", "\u{3002}", "\u{FF01}", "\u{FF0E}", "\u{FF1F}", "\u{0964}", "\u{0965}", "\u{061F}", "\u{06D4}"]
 
     /// Sentence ranges within `range` of `scalars`, trimmed of surrounding white space.
-    public static func sentences(in scalars: [Unicode.Scalar], range: Range<Int>? = nil) -> [Range<Int>] {
+    public static func sentences(in scalars: [Unicode.Scalar], range: Range<Int>? = nil, rules: SentenceRules = SentenceRules(language: "en")) -> [Range<Int>] {
         let range = range ?? 0..<scalars.count
         var sentences: [Range<Int>] = []
         var start = range.lowerBound
@@ -28,7 +20,7 @@ public enum SentenceSegmenter {
             while end < range.upperBound, terminators.contains(scalars[end]) { end += 1 }
             while end < range.upperBound, closers.contains(scalars[end]) { end += 1 }
             let isFullWidth = scalar.value >= 0x3000
-            if isFullWidth || isBoundary(scalars, terminator: index, after: end, limit: range.upperBound) {
+            if isFullWidth || isBoundary(scalars, terminator: index, after: end, limit: range.upperBound, rules: rules) {
                 if let trimmed = trim(scalars, start..<end) { sentences.append(trimmed) }
                 start = end
             }
@@ -38,7 +30,7 @@ public enum SentenceSegmenter {
         return sentences
     }
 
-    private static func isBoundary(_ scalars: [Unicode.Scalar], terminator: Int, after end: Int, limit: Int) -> Bool {
+    private static func isBoundary(_ scalars: [Unicode.Scalar], terminator: Int, after end: Int, limit: Int, rules: SentenceRules) -> Bool {
         guard end < limit else { return true }
         guard scalars[end].properties.isWhitespace else { return false }
         var next = end
@@ -53,7 +45,7 @@ public enum SentenceSegmenter {
                 wordStart -= 1
             }
             let word = String(String.UnicodeScalarView(scalars[wordStart..<terminator])).lowercased()
-            if abbreviations.contains(word) { return false }
+            if rules.abbreviations.contains(word) { return false }
             if word.unicodeScalars.count == 1, scalars[wordStart].properties.isUppercase { return false }
         }
         return true

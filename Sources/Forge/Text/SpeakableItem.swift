@@ -13,11 +13,14 @@ public struct SpeakableItem: Sendable, Equatable {
     public var sourceStart: Int
     public var sourceEnd: Int
     public var words: [WordToken]
+    /// The id of the HTML/XHTML element the item came from, when it has one, so exports can point back.
+    public var elementID: String?
 
     public init(
         id: String, kind: ItemKind, chapter: Int, ordinal: Int, text: String,
-        sourcePath: String, sourceStart: Int, sourceEnd: Int, words: [WordToken]
+        sourcePath: String, sourceStart: Int, sourceEnd: Int, words: [WordToken], elementID: String? = nil
     ) {
+        self.elementID = elementID
         self.id = id
         self.kind = kind
         self.chapter = chapter

@@ -1,22 +1,37 @@
 /// Cuts source documents into chapters and speakable items.
 ///
-/// Chapters start at "Chapter N" lines in plain text and at level-1 and level-2 headings in
-/// Markdown, where emphasis and links are reduced to their text, code blocks, comments, front
-/// matter and images are skipped, and list items and block quotes are spoken as paragraphs. Paragraphs are separated by blank lines; hard-wrapped lines are joined. A paragraph
+/// Chapters start at "Chapter N" lines in plain text, at level-1 and level-2 headings in
+/// Markdown and HTML, and at the table of contents' entries in an EPUB. In Markdown, emphasis
+/// and links are reduced to their text, code blocks, comments, front matter and images are
+/// skipped, and list items and block quotes are spoken as paragraphs; HTML blocks arrive already
+/// read by ``HTMLReader``. Paragraphs are separated by blank lines; hard-wrapped lines are joined. A paragraph
 /// longer than `maxCharacters` is cut at sentence boundaries, then at clause punctuation, then
 /// between words, never inside one.
 public struct Splitter: Sendable {
     public var settings: SplitSettings
+    /// BCP 47 language of the text, which picks the sentence rules (abbreviations).
+    public var language: String
 
-    public init(settings: SplitSettings) {
+    public init(settings: SplitSettings, language: String = "en") {
         self.settings = settings
+        self.language = language
     }
 
-    /// Splits documents given as (path, format, text), in reading order.
+    /// Splits plain-text and Markdown documents given as (path, format, text), in reading order.
     public func split(_ documents: [(path: String, format: SourceFile.Format, text: String)]) -> SplitResult {
-        var builder = Builder(settings: settings)
-        for document in documents {
-            builder.add(document.text, path: document.path, format: document.format)
+        split(documents.map { SourceDocument.text(path: $0.path, format: $0.format, text: $0.text) })
+    }
+
+    /// Splits sources in reading order.
+    public func split(_ sources: [SourceDocument]) -> SplitResult {
+        var builder = Builder(settings: settings, language: language)
+        for source in sources {
+            switch source {
+            case let .text(path, format, text):
+                builder.add(text, path: path, format: format)
+            case let .structured(documents, chaptersFromContents):
+                builder.add(documents, chaptersFromContents: chaptersFromContents)
+            }
         }
         return builder.finish()
     }
@@ -33,12 +48,42 @@ public struct Splitter: Sendable {
 
     private struct Builder {
         let settings: SplitSettings
+        let rules: SentenceRules
         var chapters: [Chapter] = []
         var items: [SpeakableItem] = []
         var idCounts: [String: Int] = [:]
 
-        init(settings: SplitSettings) {
+        init(settings: SplitSettings, language: String) {
             self.settings = settings
+            self.rules = SentenceRules(language: language)
+        }
+
+        /// Structured documents: chapters at table-of-contents entries, or else at `h1`/`h2`.
+        mutating func add(_ documents: [StructuredDocument], chaptersFromContents: Bool) {
+            var startedChapter = false
+            for document in documents {
+                for block in document.blocks {
+                    let folded = block.foldedText
+                    guard folded.unicodeScalars.contains(where: Tokenizer.isWordScalar) else { continue }
+                    if chaptersFromContents, let title = block.chapterTitle {
+                        chapters.append(Chapter(ordinal: chapters.count + 1, title: title, sourcePath: document.path))
+                        startedChapter = true
+                    } else if !chaptersFromContents, case .heading(let level) = block.role, level <= 2 {
+                        chapters.append(Chapter(ordinal: chapters.count + 1, title: folded, sourcePath: document.path))
+                        startedChapter = true
+                    } else if !startedChapter {
+                        startChapter(untitledFrom: document.path, title: document.title)
+                        startedChapter = true
+                    }
+                    if case .heading = block.role {
+                        appendItem(
+                            kind: .heading, text: folded, path: document.path, sourceStart: block.origins.first ?? 0,
+                            sourceEnd: (block.origins.last ?? 0) + 1, elementID: block.elementID)
+                    } else {
+                        emitText(block.text, origin: block.origins, path: document.path, elementID: block.elementID)
+                    }
+                }
+            }
         }
 
         mutating func add(_ text: String, path: String, format: SourceFile.Format) {
@@ -64,7 +109,11 @@ public struct Splitter: Sendable {
             }
         }
 
-        mutating func startChapter(untitledFrom path: String) {
+        mutating func startChapter(untitledFrom path: String, title: String? = nil) {
+            if let title, !title.isEmpty {
+                chapters.append(Chapter(ordinal: chapters.count + 1, title: title, sourcePath: path))
+                return
+            }
             let name = path.split(separator: "/").last.map(String.init) ?? path
             let stem = name.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
             chapters.append(Chapter(ordinal: chapters.count + 1, title: stem.isEmpty ? name : stem, sourcePath: path))
@@ -142,8 +191,10 @@ public struct Splitter: Sendable {
         }
 
         static func isChapterLine(_ line: String) -> Bool {
+            if isCJKChapterLine(line) { return true }
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard line.count <= 80, words.count >= 2, words[0].lowercased() == "chapter" else { return false }
+            let chapterWords: Set<String> = ["chapter", "chapitre", "kapitel", "capítulo", "capitulo", "capitolo", "hoofdstuk", "глава", "rozdział"]
+            guard line.count <= 80, words.count >= 2, chapterWords.contains(words[0].lowercased()) else { return false }
             let number = words[1].trimmingCharacters(in: .punctuationCharacters).lowercased()
             if !number.isEmpty, number.allSatisfy(\.isNumber) { return true }
             if !number.isEmpty, number.allSatisfy({ "ivxlcdm".contains($0) }) { return true }
@@ -153,6 +204,16 @@ public struct Splitter: Sendable {
                 "first", "second", "third", "last", "the",
             ]
             return numberWords.contains(number)
+        }
+
+        /// "第一章", "第12回", "第三节": a Chinese or Japanese chapter line.
+        static func isCJKChapterLine(_ line: String) -> Bool {
+            let scalars = Array(line.trimmingCharacters(in: .whitespaces).unicodeScalars)
+            guard scalars.count >= 3, scalars.count <= 40, scalars[0] == "第" else { return false }
+            let numerals = Set("一二三四五六七八九十百千零〇两0123456789０１２３４５６７８９".unicodeScalars)
+            var index = 1
+            while index < scalars.count, numerals.contains(scalars[index]) { index += 1 }
+            return index > 1 && index < scalars.count && "章回节節卷部話话".unicodeScalars.contains(scalars[index])
         }
 
         func isFrontMatterFence(_ scalars: [Unicode.Scalar], _ line: Range<Int>) -> Bool {
@@ -209,12 +270,35 @@ public struct Splitter: Sendable {
                     origin.append(line.upperBound)
                 }
             }
+            emitFolded(text, origin: origin, path: path, elementID: nil)
+        }
+
+        /// Emits the paragraph items of text that still has its white space, e.g. a document block.
+        mutating func emitText(_ raw: [Unicode.Scalar], origin rawOrigin: [Int], path: String, elementID: String?) {
+            var text: [Unicode.Scalar] = []
+            var origin: [Int] = []
+            for (scalar, offset) in zip(raw, rawOrigin) {
+                if Self.isSpaceOrControl(scalar) {
+                    if let last = text.last, last != " " {
+                        text.append(" ")
+                        origin.append(offset)
+                    }
+                } else {
+                    text.append(scalar)
+                    origin.append(offset)
+                }
+            }
+            emitFolded(text, origin: origin, path: path, elementID: elementID)
+        }
+
+        /// Cuts folded paragraph text into items; `origin` gives each scalar's source offset.
+        mutating func emitFolded(_ text: [Unicode.Scalar], origin: [Int], path: String, elementID: String?) {
             for range in cut(text) {
                 let itemText = String(String.UnicodeScalarView(text[range]))
                 guard text[range].contains(where: Tokenizer.isWordScalar) else { continue }
                 appendItem(
                     kind: .paragraph, text: itemText, path: path,
-                    sourceStart: origin[range.lowerBound], sourceEnd: origin[range.upperBound - 1] + 1)
+                    sourceStart: origin[range.lowerBound], sourceEnd: origin[range.upperBound - 1] + 1, elementID: elementID)
             }
         }
 
@@ -234,7 +318,7 @@ public struct Splitter: Sendable {
             return false
         }
 
-        mutating func appendItem(kind: ItemKind, text: String, path: String, sourceStart: Int, sourceEnd: Int) {
+        mutating func appendItem(kind: ItemKind, text: String, path: String, sourceStart: Int, sourceEnd: Int, elementID: String? = nil) {
             let base = ItemIdentifier.base(kind: kind, text: text)
             let occurrence = idCounts[base, default: 0] + 1
             idCounts[base] = occurrence
@@ -242,7 +326,7 @@ public struct Splitter: Sendable {
                 SpeakableItem(
                     id: occurrence == 1 ? base : "\(base)-\(occurrence)", kind: kind, chapter: max(chapters.count, 1),
                     ordinal: items.count + 1, text: text, sourcePath: path, sourceStart: sourceStart, sourceEnd: sourceEnd,
-                    words: Tokenizer.words(in: text)))
+                    words: Tokenizer.words(in: text), elementID: elementID))
         }
 
         /// Item ranges of a paragraph: sentences packed up to `maxCharacters` (or one each for
@@ -250,7 +334,7 @@ public struct Splitter: Sendable {
         func cut(_ text: [Unicode.Scalar]) -> [Range<Int>] {
             let limit = settings.maxCharacters
             var pieces: [Range<Int>] = []
-            for sentence in SentenceSegmenter.sentences(in: text) {
+            for sentence in SentenceSegmenter.sentences(in: text, rules: rules) {
                 if sentence.count <= limit {
                     pieces.append(sentence)
                 } else {

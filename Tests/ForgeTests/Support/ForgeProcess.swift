@@ -21,7 +21,7 @@ final class ForgeProcess: Sendable {
     /// How many of the two pipe readers have reached end of file.
     private let readersDone = Mutex(0)
 
-    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:], executable: URL? = nil) throws {
+    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:], executable: URL? = nil, standardInput: Data? = nil) throws {
         process = Process()
         process.executableURL = executable ?? Self.executable
         process.arguments = arguments
@@ -33,8 +33,16 @@ final class ForgeProcess: Sendable {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let input = Pipe()
+        process.standardInput = standardInput == nil ? FileHandle.nullDevice : input
         try process.run()
+        if let standardInput {
+            let writer = input.fileHandleForWriting
+            Thread {
+                try? writer.write(contentsOf: standardInput)
+                try? writer.close()
+            }.start()
+        }
         let reader = output.fileHandleForReading
         let errorReader = errors.fileHandleForReading
         Thread { [self] in
@@ -60,8 +68,10 @@ final class ForgeProcess: Sendable {
     }
 
     /// Runs forge to completion.
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:], executable: URL? = nil) throws -> ForgeResult {
-        let forge = try ForgeProcess(arguments, in: directory, environment: environment, executable: executable)
+    static func run(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:], executable: URL? = nil, standardInput: Data? = nil
+    ) throws -> ForgeResult {
+        let forge = try ForgeProcess(arguments, in: directory, environment: environment, executable: executable, standardInput: standardInput)
         return forge.wait()
     }
 

@@ -1,0 +1,41 @@
+/// A block of a structured document (an HTML paragraph, list item, heading …) with its markup
+/// removed and entities decoded, and for each scalar the source offset it came from.
+public struct DocumentBlock: Sendable, Equatable {
+    public enum Role: Sendable, Equatable {
+        case paragraph
+        /// `h1`…`h6`.
+        case heading(level: Int)
+    }
+
+    public var role: Role
+    /// The block's text; white space is folded later by the splitter.
+    public var text: [Unicode.Scalar]
+    /// For each scalar of `text`, its Unicode scalar offset in the source document.
+    public var origins: [Int]
+    /// The id of the block's element, or of the first element inside it that has one; exports use it to point back.
+    public var elementID: String?
+    /// Set when the book's table of contents starts a chapter at this block: the entry's title.
+    public var chapterTitle: String?
+
+    public init(role: Role, text: [Unicode.Scalar], origins: [Int], elementID: String?, chapterTitle: String? = nil) {
+        self.role = role
+        self.text = text
+        self.origins = origins
+        self.elementID = elementID
+        self.chapterTitle = chapterTitle
+    }
+
+    /// The text with runs of white space folded to one space and trimmed.
+    public var foldedText: String {
+        var result = String.UnicodeScalarView()
+        for scalar in text {
+            if scalar.properties.isWhitespace {
+                if let last = result.last, last != " " { result.append(" ") }
+            } else {
+                result.append(scalar)
+            }
+        }
+        if result.last == " " { result.removeLast() }
+        return String(result)
+    }
+}

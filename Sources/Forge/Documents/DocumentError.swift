@@ -1,0 +1,38 @@
+import Foundation
+
+/// Why an HTML, XHTML or EPUB source could not be read. Nothing is written when one is thrown.
+public enum DocumentError: LocalizedError, Sendable, Equatable {
+    /// XHTML that is not well formed, with the line and column of the problem.
+    case malformedMarkup(file: String, line: Int, column: Int, problem: String)
+    case notAZip(file: String, reason: String)
+    case notAnEPUB(file: String, reason: String)
+    case unsafeEntryPath(file: String, entry: String)
+    case tooLarge(file: String, entry: String, limit: Int)
+    case suspiciousCompression(file: String, entry: String, ratio: Int)
+    case missingEntry(file: String, entry: String, referencedBy: String)
+    case unknownSpineItems(file: String, field: String, names: [String], spine: [String])
+    case emptySpine(file: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .malformedMarkup(file, line, column, problem):
+            return "\(file):\(line):\(column): broken XHTML: \(problem). Fix the markup (an XHTML file must be well-formed XML), or name an HTML file, which is read leniently."
+        case let .notAZip(file, reason):
+            return "\(file): not a readable EPUB: it is not a zip archive (\(reason)). Name a .epub file, or set \"format\" for this source."
+        case let .notAnEPUB(file, reason):
+            return "\(file): a zip archive, but not an EPUB: \(reason)."
+        case let .unsafeEntryPath(file, entry):
+            return "\(file): the archive entry \"\(entry)\" points outside the archive (an absolute path or \"..\"); refusing to read a book that may be crafted to overwrite files."
+        case let .tooLarge(file, entry, limit):
+            return "\(file): \"\(entry)\" expands to more than \(limit / (1 << 20)) MiB; refusing to read it (a zip bomb, or not a book)."
+        case let .suspiciousCompression(file, entry, ratio):
+            return "\(file): \"\(entry)\" is compressed \(ratio) to 1, far beyond any text; refusing to expand it (a zip bomb)."
+        case let .missingEntry(file, entry, referencedBy):
+            return "\(file): \(referencedBy) names \"\(entry)\", which is not in the archive. The EPUB is incomplete; repair it or exclude that spine item with the source's \"exclude\"."
+        case let .unknownSpineItems(file, field, names, spine):
+            return "\(file): \(field) names \(names.map { "\"\($0)\"" }.joined(separator: ", ")), which \(names.count == 1 ? "is" : "are") not in the spine. Spine items: \(spine.joined(separator: ", "))."
+        case let .emptySpine(file):
+            return "\(file): the EPUB's spine lists no content documents to read."
+        }
+    }
+}

@@ -1,0 +1,319 @@
+import Foundation
+import ZIPFoundation
+
+/// Reads an EPUB 2 or 3 book: its content documents in spine order, chapter titles from the
+/// EPUB 3 navigation document or the EPUB 2 NCX, each paragraph with its element id.
+///
+/// Nothing is extracted to disk. The archive is checked before anything is read: an entry whose
+/// path leaves the archive (zip-slip) refuses the whole book, and every entry read is bounded
+/// (``Limits``) in size and in compression ratio, so a zip bomb is refused without being expanded.
+public struct EPUBReader: Sendable {
+    /// Bounds on what reading a book may expand.
+    public struct Limits: Sendable, Equatable {
+        /// The most one entry may expand to.
+        public var entryBytes: Int
+        /// The most all entries read may expand to together.
+        public var totalBytes: Int
+        /// The highest compression ratio accepted for an entry over 1 MiB (text compresses about 3 to 1; zeros 1,000 to 1).
+        public var compressionRatio: Int
+
+        public init(entryBytes: Int = 64 << 20, totalBytes: Int = 512 << 20, compressionRatio: Int = 100) {
+            self.entryBytes = entryBytes
+            self.totalBytes = totalBytes
+            self.compressionRatio = compressionRatio
+        }
+    }
+
+    /// A content document listed in the spine.
+    public struct SpineItem: Sendable, Equatable {
+        public var idref: String
+        /// The document's path inside the archive.
+        public var path: String
+        public var mediaType: String
+        /// False for `linear="no"` items (notes, pop-ups), which are skipped unless included.
+        public var linear: Bool
+    }
+
+    /// A book as read: its spine and the documents read from it.
+    public struct Book: Sendable, Equatable {
+        public var title: String?
+        public var language: String?
+        public var spine: [SpineItem]
+        public var documents: [StructuredDocument]
+        /// True when the table of contents placed at least one chapter.
+        public var chaptersFromContents: Bool
+    }
+
+    public var limits: Limits
+    /// Spine items (idref, path, or file name) to read even if marked `linear="no"`.
+    public var include: [String]
+    /// Spine items (idref, path, or file name) not to read: a cover, front or back matter, footnotes.
+    public var exclude: [String]
+
+    public init(limits: Limits = Limits(), include: [String] = [], exclude: [String] = []) {
+        self.limits = limits
+        self.include = include
+        self.exclude = exclude
+    }
+
+    /// Reads the EPUB at `url`; `name` is how messages and item source paths call it.
+    public func read(_ url: URL, name: String) throws(DocumentError) -> Book {
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw .notAZip(file: name, reason: "\(error)")
+        }
+        return try read(archive, name: name)
+    }
+
+    /// Reads an EPUB held in memory (from standard input).
+    public func read(_ data: Data, name: String) throws(DocumentError) -> Book {
+        let archive: Archive
+        do {
+            archive = try Archive(data: data, accessMode: .read)
+        } catch {
+            throw .notAZip(file: name, reason: "\(error)")
+        }
+        return try read(archive, name: name)
+    }
+
+    /// The language the book's package document declares (`dc:language`), read without the content; nil if unreadable.
+    public func declaredLanguage(_ url: URL?, data: Data?, name: String) -> String? {
+        let archive: Archive
+        do {
+            if let data {
+                archive = try Archive(data: data, accessMode: .read)
+            } else if let url {
+                archive = try Archive(url: url, accessMode: .read)
+            } else {
+                return nil
+            }
+        } catch {
+            return nil
+        }
+        guard let opened = try? open(archive, name: name) else { return nil }
+        return opened.package.first("language")?.text.nilIfEmpty
+    }
+
+    /// Checks the archive and reads its package document.
+    private func open(_ archive: Archive, name: String) throws(DocumentError) -> (reader: EntryReader, package: PackageXML, packagePath: String) {
+        var entries: [String: Entry] = [:]
+        for entry in archive {
+            let path = entry.path
+            guard let safe = Self.normalized(path) else { throw .unsafeEntryPath(file: name, entry: path) }
+            entries[safe] = entry
+        }
+        guard !entries.isEmpty else { throw .notAnEPUB(file: name, reason: "the archive is empty") }
+        var reader = EntryReader(archive: archive, entries: entries, name: name, limits: limits)
+
+        if entries["mimetype"] != nil {
+            let mimetype = try reader.text("mimetype", referencedBy: "the archive").trimmingCharacters(in: .whitespacesAndNewlines)
+            guard mimetype == "application/epub+zip" else {
+                throw .notAnEPUB(file: name, reason: "its mimetype file says \"\(mimetype.prefix(60))\", not application/epub+zip")
+            }
+        }
+        guard entries["META-INF/container.xml"] != nil else {
+            throw .notAnEPUB(file: name, reason: "it has no META-INF/container.xml, which every EPUB has")
+        }
+        let container = PackageXML(try reader.text("META-INF/container.xml", referencedBy: "the archive"))
+        guard let rootfile = container.all("rootfile").first(where: { ($0.attributes["full-path"] ?? "").isEmpty == false }),
+              let packagePath = Self.normalized(rootfile.attributes["full-path"]!) else {
+            throw .notAnEPUB(file: name, reason: "META-INF/container.xml names no package document (rootfile full-path)")
+        }
+        let package = PackageXML(try reader.text(packagePath, referencedBy: "META-INF/container.xml"))
+        return (reader, package, packagePath)
+    }
+
+    private func read(_ archive: Archive, name: String) throws(DocumentError) -> Book {
+        var (reader, package, packagePath) = try open(archive, name: name)
+        let entries = reader.entries
+        let packageFolder = packagePath.split(separator: "/").dropLast().joined(separator: "/")
+
+        var manifest: [String: (path: String, mediaType: String, properties: String)] = [:]
+        for item in package.all("item") {
+            guard let id = item.attributes["id"], let href = item.attributes["href"] else { continue }
+            guard let path = Self.resolve(href, in: packageFolder) else { throw .unsafeEntryPath(file: name, entry: href) }
+            manifest[id] = (path, item.attributes["media-type"] ?? "", item.attributes["properties"] ?? "")
+        }
+        var spine: [SpineItem] = []
+        for reference in package.all("itemref") {
+            guard let idref = reference.attributes["idref"] else { continue }
+            guard let item = manifest[idref] else {
+                throw .missingEntry(file: name, entry: idref, referencedBy: "the spine (in \(packagePath)); the manifest has no item with that id, so the spine item")
+            }
+            spine.append(SpineItem(idref: idref, path: item.path, mediaType: item.mediaType, linear: reference.attributes["linear"] != "no"))
+        }
+        guard !spine.isEmpty else { throw .emptySpine(file: name) }
+
+        let selected = try select(spine, name: name)
+        let language = package.first("language")?.text.nilIfEmpty
+        var documents: [StructuredDocument] = []
+        for item in selected where Self.isContentDocument(item.mediaType) {
+            let text = try reader.text(item.path, referencedBy: "the spine item \"\(item.idref)\"")
+            let mode: HTMLReader.Mode = item.mediaType == "text/html" ? .html : .xhtml
+            var document = try HTMLReader(mode: mode).read(text, path: "\(name)!/\(item.path)")
+            if document.language == nil { document.language = language }
+            documents.append(document)
+        }
+
+        var contents: [(title: String, path: String, fragment: String?)] = []
+        if let nav = manifest.values.first(where: { $0.properties.split(separator: " ").contains("nav") }), entries[nav.path] != nil {
+            contents = Self.navigationEntries(PackageXML(try reader.text(nav.path, referencedBy: "the package's nav item")), folder: Self.folder(of: nav.path))
+        }
+        if contents.isEmpty {
+            let ncxID = package.first("spine")?.attributes["toc"]
+            if let ncx = ncxID.flatMap({ manifest[$0] }) ?? manifest.values.first(where: { $0.mediaType == "application/x-dtbncx+xml" }),
+               entries[ncx.path] != nil {
+                contents = Self.ncxEntries(PackageXML(try reader.text(ncx.path, referencedBy: "the package's NCX")), folder: Self.folder(of: ncx.path))
+            }
+        }
+        var placed = false
+        for entry in contents {
+            guard let position = documents.firstIndex(where: { $0.path == "\(name)!/\(entry.path)" }) else { continue }
+            let document = documents[position]
+            guard !document.blocks.isEmpty else { continue }
+            let block = entry.fragment.flatMap { document.blockIndexByID[$0] } ?? 0
+            if documents[position].blocks[block].chapterTitle == nil {
+                documents[position].blocks[block].chapterTitle = entry.title
+                placed = true
+            }
+        }
+        return Book(title: package.first("title")?.text.nilIfEmpty, language: language, spine: spine, documents: documents, chaptersFromContents: placed)
+    }
+
+    /// The spine items to read: linear ones and included ones, minus excluded ones.
+    private func select(_ spine: [SpineItem], name: String) throws(DocumentError) -> [SpineItem] {
+        func matches(_ item: SpineItem, _ wanted: String) -> Bool {
+            wanted == item.idref || wanted == item.path || item.path.hasSuffix("/" + wanted)
+        }
+        for (field, names) in [("\"include\"", include), ("\"exclude\"", exclude)] {
+            let unknown = names.filter { wanted in !spine.contains { matches($0, wanted) } }
+            if !unknown.isEmpty {
+                throw .unknownSpineItems(file: name, field: field, names: unknown, spine: spine.map { "\($0.idref) (\($0.path))" })
+            }
+        }
+        return spine.filter { item in
+            (item.linear || include.contains { matches(item, $0) }) && !exclude.contains { matches(item, $0) }
+        }
+    }
+
+    static func isContentDocument(_ mediaType: String) -> Bool {
+        mediaType == "application/xhtml+xml" || mediaType == "text/html"
+    }
+
+    /// Entries of the EPUB 3 navigation document's `toc` nav, two levels deep (parts and chapters, not sections).
+    static func navigationEntries(_ xml: PackageXML, folder: String) -> [(title: String, path: String, fragment: String?)] {
+        let elements = xml.elements
+        guard let navIndex = elements.firstIndex(where: {
+            $0.name == "nav" && ($0.attributes["epub:type"] ?? "").split(separator: " ").contains("toc")
+        }) else { return [] }
+        let navDepth = elements[navIndex].depth
+        var result: [(title: String, path: String, fragment: String?)] = []
+        for element in elements[(navIndex + 1)...] {
+            if element.depth <= navDepth { break }
+            guard element.name == "a", let href = element.attributes["href"], !element.text.isEmpty else { continue }
+            let level = (element.depth - navDepth - 1) / 2
+            guard level <= 2, let target = target(href, folder: folder) else { continue }
+            result.append((element.text, target.path, target.fragment))
+        }
+        return result
+    }
+
+    /// Entries of an EPUB 2 NCX's navMap, two levels deep.
+    static func ncxEntries(_ xml: PackageXML, folder: String) -> [(title: String, path: String, fragment: String?)] {
+        let elements = xml.elements
+        var result: [(title: String, path: String, fragment: String?)] = []
+        var pointDepths: [Int] = []
+        for (index, element) in elements.enumerated() where element.name == "navPoint" {
+            while let last = pointDepths.last, last >= element.depth { pointDepths.removeLast() }
+            pointDepths.append(element.depth)
+            guard pointDepths.count <= 2 else { continue }
+            let children = elements[(index + 1)...].prefix { $0.depth > element.depth }.filter { $0.depth == element.depth + 1 }
+            guard let label = children.first(where: { $0.name == "navLabel" })?.text, !label.isEmpty,
+                  let source = children.first(where: { $0.name == "content" })?.attributes["src"],
+                  let target = target(source, folder: folder) else { continue }
+            result.append((label, target.path, target.fragment))
+        }
+        return result
+    }
+
+    static func target(_ href: String, folder: String) -> (path: String, fragment: String?)? {
+        let parts = href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let path = resolve(String(parts[0]), in: folder) else { return nil }
+        return (path, parts.count > 1 ? String(parts[1]) : nil)
+    }
+
+    static func folder(of path: String) -> String {
+        path.split(separator: "/").dropLast().joined(separator: "/")
+    }
+
+    /// An href resolved against a folder inside the archive; nil if it leaves the archive.
+    static func resolve(_ href: String, in folder: String) -> String? {
+        let decoded = href.removingPercentEncoding ?? href
+        if decoded.hasPrefix("/") { return nil }
+        return normalized(folder.isEmpty ? decoded : folder + "/" + decoded)
+    }
+
+    /// A zip entry path with `.` and `..` resolved; nil for an absolute path or one that leaves the archive.
+    static func normalized(_ path: String) -> String? {
+        if path.hasPrefix("/") || path.hasPrefix("\\") || path.contains("\\") { return nil }
+        if path.count >= 2, path.dropFirst().first == ":" { return nil }
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." {
+                guard !parts.isEmpty else { return nil }
+                parts.removeLast()
+                continue
+            }
+            parts.append(part)
+        }
+        return parts.joined(separator: "/")
+    }
+
+    /// Reads entries within the limits, counting what the whole book has expanded to.
+    private struct EntryReader {
+        let archive: Archive
+        let entries: [String: Entry]
+        let name: String
+        let limits: Limits
+        var totalBytes = 0
+
+        /// Thrown from inside the zip consumer to stop an expansion past the limit.
+        struct LimitReached: Error {}
+
+        mutating func text(_ path: String, referencedBy: String) throws(DocumentError) -> String {
+            guard let entry = entries[path] else { throw .missingEntry(file: name, entry: path, referencedBy: referencedBy) }
+            let declared = Int(clamping: entry.uncompressedSize)
+            let limit = min(limits.entryBytes, limits.totalBytes - totalBytes)
+            if declared > limit { throw .tooLarge(file: name, entry: path, limit: limit) }
+            let compressed = max(Int(clamping: entry.compressedSize), 1)
+            if declared > 1 << 20, declared / compressed > limits.compressionRatio {
+                throw .suspiciousCompression(file: name, entry: path, ratio: declared / compressed)
+            }
+            var data = Data()
+            do {
+                // The declared size may lie: stop as soon as the expansion passes it or the limit.
+                _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                    data.append(chunk)
+                    if data.count > limit || data.count > declared { throw LimitReached() }
+                }
+            } catch is LimitReached {
+                throw .tooLarge(file: name, entry: path, limit: min(limit, declared))
+            } catch {
+                throw .notAnEPUB(file: name, reason: "the entry \"\(path)\" cannot be expanded (\(error))")
+            }
+            totalBytes += data.count
+            do {
+                return try SourceReader.decode(data, file: "\(name)!/\(path)")
+            } catch {
+                throw .notAnEPUB(file: name, reason: error.localizedDescription)
+            }
+        }
+    }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+}

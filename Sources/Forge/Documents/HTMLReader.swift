@@ -1,0 +1,428 @@
+/// Reads HTML and XHTML into blocks of speakable text.
+///
+/// Block elements (`p`, `div`, `li`, `blockquote`, `td` …) become paragraphs and `h1`–`h6`
+/// headings; `script`, `style`, `nav`, `head`, hidden elements (`hidden`, `aria-hidden="true"`,
+/// `display: none`), page-break markers, note references and in-flow footnotes are not spoken;
+/// character references are decoded; each block keeps its element id and source offsets.
+///
+/// HTML is read leniently, like a browser: unclosed paragraphs and list items close themselves
+/// and stray end tags are ignored. XHTML (and EPUB content) must be well formed: a mismatched or
+/// unclosed element, an unterminated tag or comment, or an unknown entity is a
+/// ``DocumentError/malformedMarkup(file:line:column:problem:)`` with its line and column.
+public struct HTMLReader: Sendable {
+    public enum Mode: Sendable {
+        case html
+        case xhtml
+    }
+
+    public var mode: Mode
+
+    public init(mode: Mode) {
+        self.mode = mode
+    }
+
+    public func read(_ text: String, path: String) throws(DocumentError) -> StructuredDocument {
+        var parser = Parser(scalars: Array(text.unicodeScalars), path: path, strict: mode == .xhtml)
+        try parser.run()
+        return StructuredDocument(
+            path: path, language: parser.language, title: parser.title, blocks: parser.blocks, blockIndexByID: parser.blockIndexByID)
+    }
+
+    static let blockElements: Set<String> = [
+        "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "dialog", "div", "dl",
+        "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup",
+        "hr", "html", "legend", "li", "main", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th",
+        "thead", "tr", "ul",
+    ]
+    /// Elements whose content is never spoken.
+    static let unspokenElements: Set<String> = [
+        "script", "style", "nav", "head", "template", "noscript", "svg", "math", "rt", "rp", "iframe", "object", "audio",
+        "video", "canvas", "button", "select", "textarea", "datalist",
+    ]
+    static let voidElements: Set<String> = [
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
+    ]
+    /// Elements whose content is raw text, not markup.
+    static let rawTextElements: Set<String> = ["script", "style", "textarea", "title"]
+    /// `epub:type` / `role` values of content a reader does not read aloud in sequence.
+    static let unspokenTypes: Set<String> = [
+        "pagebreak", "noteref", "footnote", "endnote", "rearnote", "doc-pagebreak", "doc-noteref", "doc-footnote",
+        "doc-endnote", "presentation-only",
+    ]
+
+    private struct OpenElement {
+        var name: String
+        var offset: Int
+        var hidden: Bool
+        var isBlock: Bool
+    }
+
+    private struct Parser {
+        let scalars: [Unicode.Scalar]
+        let path: String
+        let strict: Bool
+        var index = 0
+        var stack: [OpenElement] = []
+        var blocks: [DocumentBlock] = []
+        var blockIndexByID: [String: Int] = [:]
+        var pendingIDs: [String] = []
+        var language: String?
+        var title: String?
+
+        var text: [Unicode.Scalar] = []
+        var origins: [Int] = []
+        var elementID: String?
+        var role: DocumentBlock.Role = .paragraph
+
+        init(scalars: [Unicode.Scalar], path: String, strict: Bool) {
+            self.scalars = scalars
+            self.path = path
+            self.strict = strict
+        }
+
+        var hidden: Bool { stack.last?.hidden ?? false }
+
+        mutating func run() throws(DocumentError) {
+            while index < scalars.count {
+                let scalar = scalars[index]
+                if scalar == "<" {
+                    try markup()
+                } else if scalar == "&" {
+                    let start = index
+                    let decoded = try reference()
+                    if !hidden { append(decoded, origin: start) }
+                } else {
+                    if !hidden { append([scalar], origin: index) }
+                    index += 1
+                }
+            }
+            if strict, let open = stack.last {
+                throw problem(at: open.offset, "<\(open.name)> is never closed")
+            }
+            flush()
+            for id in pendingIDs where blockIndexByID[id] == nil && !blocks.isEmpty {
+                blockIndexByID[id] = blocks.count - 1
+            }
+        }
+
+        // MARK: Text and blocks
+
+        mutating func append(_ decoded: [Unicode.Scalar], origin: Int) {
+            for scalar in decoded {
+                text.append(scalar)
+                origins.append(origin)
+            }
+        }
+
+        var hasText: Bool { text.contains { !$0.properties.isWhitespace } }
+
+        mutating func flush() {
+            if hasText {
+                for id in pendingIDs where blockIndexByID[id] == nil { blockIndexByID[id] = blocks.count }
+                pendingIDs.removeAll()
+                blocks.append(DocumentBlock(role: role, text: text, origins: origins, elementID: elementID))
+                elementID = nil
+            }
+            text.removeAll(keepingCapacity: true)
+            origins.removeAll(keepingCapacity: true)
+        }
+
+        /// The role of text after a block ends: a heading's only while still inside it.
+        mutating func restoreRole() {
+            role = .paragraph
+            if let heading = stack.last(where: { headingLevel($0.name) != nil }) {
+                role = .heading(level: headingLevel(heading.name)!)
+            }
+        }
+
+        func headingLevel(_ name: String) -> Int? {
+            guard name.count == 2, name.first == "h", let digit = name.last?.wholeNumberValue, (1...6).contains(digit) else { return nil }
+            return digit
+        }
+
+        // MARK: Markup
+
+        mutating func markup() throws(DocumentError) {
+            let start = index
+            if starts(with: "<!--") {
+                guard let end = find("-->", from: index + 4) else {
+                    if strict { throw problem(at: start, "a comment is never closed with -->") }
+                    index = scalars.count
+                    return
+                }
+                index = end + 3
+            } else if starts(with: "<![CDATA[") {
+                guard let end = find("]]>", from: index + 9) else { throw problem(at: start, "a CDATA section is never closed with ]]>") }
+                if !hidden {
+                    for offset in (index + 9)..<end { append([scalars[offset]], origin: offset) }
+                }
+                index = end + 3
+            } else if starts(with: "<!") || starts(with: "<?") {
+                guard let end = find(">", from: index + 2) else { throw problem(at: start, "a declaration is never closed with >") }
+                index = end + 1
+            } else if starts(with: "</") {
+                try endTag()
+            } else if index + 1 < scalars.count, scalars[index + 1].properties.isAlphabetic {
+                try startTag()
+            } else {
+                if strict { throw problem(at: start, "a bare \"<\" in text (write &lt;)") }
+                if !hidden { append(["<"], origin: index) }
+                index += 1
+            }
+        }
+
+        mutating func startTag() throws(DocumentError) {
+            let start = index
+            index += 1
+            let name = readName().lowercased()
+            var attributes: [String: String] = [:]
+            var selfClosing = false
+            while true {
+                skipSpace()
+                guard index < scalars.count else { throw problem(at: start, "the tag <\(name) is never closed with >") }
+                if scalars[index] == ">" { index += 1; break }
+                if scalars[index] == "/" {
+                    index += 1
+                    if index < scalars.count, scalars[index] == ">" { selfClosing = true; index += 1; break }
+                    continue
+                }
+                let attributeName = readName().lowercased()
+                if attributeName.isEmpty {
+                    if strict { throw problem(at: index, "an unexpected \"\(scalars[index])\" inside the tag <\(name)>") }
+                    index += 1
+                    continue
+                }
+                skipSpace()
+                var value = ""
+                if index < scalars.count, scalars[index] == "=" {
+                    index += 1
+                    skipSpace()
+                    value = try readAttributeValue(in: name)
+                } else if strict {
+                    throw problem(at: index, "the attribute \(attributeName) of <\(name)> has no value")
+                }
+                attributes[attributeName] = value
+            }
+            try open(name, attributes: attributes, selfClosing: selfClosing, offset: start)
+        }
+
+        mutating func open(_ name: String, attributes: [String: String], selfClosing: Bool, offset: Int) throws(DocumentError) {
+            if name == "html" {
+                language = attributes["xml:lang"] ?? attributes["lang"] ?? language
+            }
+            if !strict { closeImplicitly(before: name) }
+            let isHidden = hidden || Self.isUnspoken(name, attributes)
+            let isBlock = HTMLReader.blockElements.contains(name)
+            if !isHidden {
+                if isBlock {
+                    flush()
+                    if let level = headingLevel(name) { role = .heading(level: level) }
+                    if name != "body", name != "html" { elementID = attributes["id"] }
+                } else if name == "br" {
+                    append(["\n"], origin: offset)
+                }
+                if let id = attributes["id"] {
+                    pendingIDs.append(id)
+                    if elementID == nil, !hasText, !isBlock { elementID = id }
+                }
+            }
+            let isVoid = selfClosing || (!strict && HTMLReader.voidElements.contains(name))
+            if isVoid {
+                if name == "hr", !isHidden { flush() }
+                return
+            }
+            if HTMLReader.rawTextElements.contains(name) {
+                // The element's content runs to its end tag, unparsed.
+                let contentStart = index
+                guard let end = findEndTag(name) else { throw problem(at: offset, "<\(name)> is never closed") }
+                if name == "title", title == nil {
+                    let raw = String(String.UnicodeScalarView(scalars[contentStart..<end]))
+                    title = DocumentBlock(role: .paragraph, text: Array(raw.unicodeScalars), origins: [], elementID: nil).foldedText
+                }
+                index = end
+                while index < scalars.count, scalars[index] != ">" { index += 1 }
+                index += 1
+                return
+            }
+            stack.append(OpenElement(name: name, offset: offset, hidden: isHidden, isBlock: isBlock))
+        }
+
+        static func isUnspoken(_ name: String, _ attributes: [String: String]) -> Bool {
+            if HTMLReader.unspokenElements.contains(name) { return true }
+            if attributes["hidden"] != nil { return true }
+            if attributes["aria-hidden"]?.lowercased() == "true" { return true }
+            if let style = attributes["style"]?.lowercased().filter({ !$0.isWhitespace }),
+               style.contains("display:none") || style.contains("visibility:hidden") {
+                return true
+            }
+            for key in ["epub:type", "role"] {
+                if let types = attributes[key], types.split(separator: " ").contains(where: { HTMLReader.unspokenTypes.contains($0.lowercased()) }) {
+                    return true
+                }
+            }
+            return false
+        }
+
+        /// HTML lets a new paragraph or list item close the open one.
+        mutating func closeImplicitly(before name: String) {
+            guard let last = stack.last else { return }
+            let closes: Bool
+            switch (last.name, name) {
+            case ("p", _): closes = HTMLReader.blockElements.contains(name)
+            case ("li", "li"), ("dt", "dt"), ("dt", "dd"), ("dd", "dt"), ("dd", "dd"), ("option", "option"): closes = true
+            default: closes = false
+            }
+            if closes { close(stack.count - 1) }
+        }
+
+        mutating func endTag() throws(DocumentError) {
+            let start = index
+            index += 2
+            let name = readName().lowercased()
+            skipSpace()
+            guard index < scalars.count, scalars[index] == ">" else { throw problem(at: start, "the end tag </\(name) is never closed with >") }
+            index += 1
+            guard let position = stack.lastIndex(where: { $0.name == name }) else {
+                if strict { throw problem(at: start, "</\(name)> closes an element that is not open") }
+                return
+            }
+            if strict, position != stack.count - 1 {
+                let open = stack[stack.count - 1]
+                throw problem(at: start, "</\(name)> closes <\(name)>, but <\(open.name)> opened at line \(lineColumn(of: open.offset).line) is still open")
+            }
+            close(position)
+        }
+
+        mutating func close(_ position: Int) {
+            while stack.count > position {
+                let element = stack.removeLast()
+                if element.isBlock, !element.hidden {
+                    flush()
+                    restoreRole()
+                }
+            }
+        }
+
+        // MARK: Character references
+
+        /// Decodes `&…;` at `index`; a lone `&` stays as it is.
+        mutating func reference() throws(DocumentError) -> [Unicode.Scalar] {
+            let start = index
+            var end = index + 1
+            while end < scalars.count, end - start < 40, scalars[end] != ";", scalars[end] != "&", scalars[end] != "<",
+                  !scalars[end].properties.isWhitespace {
+                end += 1
+            }
+            guard end < scalars.count, scalars[end] == ";", end > start + 1 else {
+                index += 1
+                return ["&"]
+            }
+            let body = String(String.UnicodeScalarView(scalars[(start + 1)..<end]))
+            index = end + 1
+            if body.hasPrefix("#") {
+                let digits = body.dropFirst()
+                let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+                guard let value else {
+                    if strict { throw problem(at: start, "&\(body); is not a character number") }
+                    return Array("&\(body);".unicodeScalars)
+                }
+                return [Unicode.Scalar(value).flatMap { $0.value == 0 ? nil : $0 } ?? "\u{FFFD}"]
+            }
+            if let decoded = HTMLEntities.scalars(named: body) { return decoded }
+            if strict { throw problem(at: start, "&\(body); is not a known entity") }
+            return Array("&\(body);".unicodeScalars)
+        }
+
+        // MARK: Scanning
+
+        func starts(with prefix: String) -> Bool {
+            var offset = index
+            for scalar in prefix.unicodeScalars {
+                guard offset < scalars.count, scalars[offset] == scalar else { return false }
+                offset += 1
+            }
+            return true
+        }
+
+        func find(_ needle: String, from start: Int) -> Int? {
+            let pattern = Array(needle.unicodeScalars)
+            var offset = start
+            while offset + pattern.count <= scalars.count {
+                if scalars[offset] == pattern[0], Array(scalars[offset..<(offset + pattern.count)]) == pattern { return offset }
+                offset += 1
+            }
+            return nil
+        }
+
+        /// The offset of `</name` (any case) from `index`.
+        func findEndTag(_ name: String) -> Int? {
+            let pattern = Array("</\(name)".unicodeScalars)
+            var offset = index
+            while offset + pattern.count <= scalars.count {
+                if scalars[offset] == "<",
+                   zip(scalars[offset..<(offset + pattern.count)], pattern).allSatisfy({ String($0).lowercased() == String($1) }) {
+                    return offset
+                }
+                offset += 1
+            }
+            return nil
+        }
+
+        mutating func readName() -> String {
+            var name = String.UnicodeScalarView()
+            while index < scalars.count {
+                let scalar = scalars[index]
+                if scalar.properties.isWhitespace || scalar == ">" || scalar == "/" || scalar == "=" || scalar == "<" { break }
+                if scalar == "\"" || scalar == "'" { break }
+                name.append(scalar)
+                index += 1
+            }
+            return String(name)
+        }
+
+        mutating func readAttributeValue(in element: String) throws(DocumentError) -> String {
+            guard index < scalars.count else { return "" }
+            let quote = scalars[index]
+            var value = String.UnicodeScalarView()
+            if quote == "\"" || quote == "'" {
+                let start = index
+                index += 1
+                while index < scalars.count, scalars[index] != quote {
+                    if scalars[index] == "&" {
+                        value.append(contentsOf: try reference())
+                    } else {
+                        value.append(scalars[index])
+                        index += 1
+                    }
+                }
+                guard index < scalars.count else { throw problem(at: start, "an attribute value of <\(element)> is never closed with \(quote)") }
+                index += 1
+            } else {
+                if strict { throw problem(at: index, "an attribute value of <\(element)> is not quoted") }
+                while index < scalars.count, !scalars[index].properties.isWhitespace, scalars[index] != ">" {
+                    value.append(scalars[index])
+                    index += 1
+                }
+            }
+            return String(value)
+        }
+
+        mutating func skipSpace() {
+            while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 }
+        }
+
+        func lineColumn(of offset: Int) -> (line: Int, column: Int) {
+            var line = 1
+            var column = 1
+            for scalar in scalars[..<min(offset, scalars.count)] {
+                if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+            }
+            return (line, column)
+        }
+
+        func problem(at offset: Int, _ description: String) -> DocumentError {
+            let position = lineColumn(of: offset)
+            return .malformedMarkup(file: path, line: position.line, column: position.column, problem: description)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Reads a recipe's sources, whatever their format, into what the splitter takes.
+public struct SourceLoader: Sendable {
+    /// Bounds on expanding EPUB archives.
+    public var limits: EPUBReader.Limits
+
+    public init(limits: EPUBReader.Limits = EPUBReader.Limits()) {
+        self.limits = limits
+    }
+
+    /// The sources in reading order, plus the first language a document declares (`<html lang>`, `dc:language`).
+    public func load(_ sources: [SourceFile]) throws -> (documents: [SourceDocument], declaredLanguage: String?) {
+        var documents: [SourceDocument] = []
+        var language: String?
+        for source in sources {
+            let name = source.displayPath
+            switch source.format {
+            case .text, .markdown:
+                let text = try source.standardInput.map { data throws(TextError) in try SourceReader.decode(data, file: name) }
+                    ?? SourceReader.read(source.url)
+                documents.append(.text(path: name, format: source.format, text: text))
+            case .html, .xhtml:
+                let text = try source.standardInput.map { data throws(TextError) in try SourceReader.decode(data, file: name) }
+                    ?? SourceReader.read(source.url)
+                let document = try HTMLReader(mode: source.format == .xhtml ? .xhtml : .html).read(text, path: name)
+                language = language ?? document.language
+                documents.append(.structured([document], chaptersFromContents: false))
+            case .epub:
+                let reader = EPUBReader(limits: limits, include: source.include, exclude: source.exclude)
+                let book = try source.standardInput.map { data throws(DocumentError) in try reader.read(data, name: name) }
+                    ?? reader.read(source.url, name: name)
+                language = language ?? book.language ?? book.documents.lazy.compactMap(\.language).first
+                documents.append(.structured(book.documents, chaptersFromContents: book.chaptersFromContents))
+            }
+        }
+        return (documents, language)
+    }
+
+    /// The first language the sources declare, read cheaply and without reporting problems
+    /// (reading them properly reports those): what a recipe without `language` speaks.
+    public static func declaredLanguage(of sources: [SourceFile]) -> String? {
+        for source in sources {
+            switch source.format {
+            case .text, .markdown:
+                continue
+            case .html, .xhtml:
+                guard let data = source.standardInput ?? (try? Data(contentsOf: source.url, options: .mappedIfSafe)) else { continue }
+                // The <html> start tag is near the top; reading the whole document for it would double the split's work.
+                let head = String(decoding: data.prefix(8192), as: UTF8.self)
+                if let language = htmlLanguage(head) { return language }
+            case .epub:
+                if let language = EPUBReader().declaredLanguage(source.url, data: source.standardInput, name: source.displayPath) {
+                    return language
+                }
+            }
+        }
+        return nil
+    }
+
+    static func htmlLanguage(_ head: String) -> String? {
+        guard let tag = head.range(of: "<html", options: .caseInsensitive),
+              let close = head[tag.upperBound...].firstIndex(of: ">") else { return nil }
+        let attributes = PackageXML("<html" + head[tag.upperBound..<close] + "/>").first("html")?.attributes ?? [:]
+        let language = attributes["xml:lang"] ?? attributes["lang"]
+        return language?.isEmpty == false ? language : nil
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// `forge say`: speaks a text straight into an audio file, without a recipe, a manifest or an
+/// output directory.
+public struct OneOffSpeech: Sendable {
+    public var voice: VoiceSettings
+    public var sampleRate: Int
+
+    public init(voice: VoiceSettings = VoiceSettings(), sampleRate: Int = 22050) {
+        self.voice = voice
+        self.sampleRate = sampleRate
+    }
+
+    /// The audio format a file name asks for by its extension (`.wav`, `.flac`, `.ogg`, `.mp3`).
+    public static func format(for url: URL) throws(SpeechError) -> AudioSettings.Format {
+        guard let format = AudioSettings.Format(rawValue: url.pathExtension.lowercased()) else {
+            throw .encodingFailed(
+                path: url.path,
+                reason: "the extension \".\(url.pathExtension)\" names no audio format Forge writes; use .wav, .flac, .ogg or .mp3")
+        }
+        return format
+    }
+
+    /// Speaks `text` into `url` (replaced whole, never left half-written) and returns the audio's length in milliseconds.
+    @discardableResult
+    public func speak(_ text: String, to url: URL) throws(SpeechError) -> Int {
+        let format = try Self.format(for: url)
+        guard text.unicodeScalars.contains(where: Tokenizer.isWordScalar) else {
+            throw .synthesisFailed(item: "say", reason: "the text has no words to speak")
+        }
+        let engine = try EspeakEngine()
+        let speech = try engine.synthesize(text, voice: voice, itemID: "say")
+        let samples = speech.sampleRate == sampleRate ? speech.samples : Resampler.resample(speech.samples, from: speech.sampleRate, to: sampleRate)
+        let bytes = try SoundFile.encode(samples, sampleRate: sampleRate, format: format)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        do {
+            try Data(bytes).write(to: temporary)
+            if FileManager.default.fileExists(atPath: url.path) {
+                _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
+            } else {
+                try FileManager.default.moveItem(at: temporary, to: url)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw .encodingFailed(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        return samples.count * 1000 / max(sampleRate, 1)
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Forge
+import Foundation
+
+/// `forge say "text" -o file.wav`: a one-off, with no recipe and no output directory.
+struct SayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "say",
+        abstract: "Speak a text straight into an audio file (no recipe, no manifest).",
+        discussion: """
+            The format follows the output's extension: .wav, .flac, .ogg or .mp3. Give "-" as the text
+            to read it from standard input. The voice defaults to the one a recipe in --language would use.
+            """)
+
+    @Argument(help: "The text to speak, or \"-\" to read it from standard input.")
+    var text: String
+
+    @Option(name: [.short, .long], help: "The audio file to write.", completion: .file(extensions: ["wav", "flac", "ogg", "mp3"]))
+    var output: String
+
+    @Option(name: .long, help: "BCP 47 language of the text (picks the default voice).")
+    var language = "en"
+
+    @Option(name: .long, help: "espeak-ng voice, e.g. en-us or en-us+klatt (default: the language's voice).")
+    var voice: String?
+
+    @Option(name: .long, help: "Speaking rate in words per minute (\(VoiceSettings.allowedRates.lowerBound)–\(VoiceSettings.allowedRates.upperBound)).")
+    var rate = 175
+
+    @Option(name: .long, help: "Pitch, 0–99.")
+    var pitch = 50
+
+    @Option(name: .long, help: "Sample rate of the file in Hz.")
+    var sampleRate = 22050
+
+    func validate() throws {
+        if AudioSettings.Format(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) == nil {
+            throw ValidationError("--output must end in .wav, .flac, .ogg or .mp3 (the format follows the extension); found \"\(output)\".")
+        }
+        guard VoiceSettings.allowedRates.contains(rate) else { throw ValidationError("--rate must be from 80 to 450; found \(rate).") }
+        guard VoiceSettings.allowedPitches.contains(pitch) else { throw ValidationError("--pitch must be from 0 to 99; found \(pitch).") }
+        guard AudioSettings.allowedSampleRates.contains(sampleRate) else {
+            throw ValidationError("--sample-rate must be one of \(AudioSettings.allowedSampleRates.map(String.init).joined(separator: ", ")); found \(sampleRate).")
+        }
+    }
+
+    func run() throws {
+        let spoken = text == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : text
+        let settings = VoiceSettings(id: voice ?? VoiceSettings.defaultID(forLanguage: language), rate: rate, pitch: pitch)
+        let url = URL(fileURLWithPath: output, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
+        do {
+            let milliseconds = try OneOffSpeech(voice: settings, sampleRate: sampleRate).speak(spoken, to: url)
+            print("wrote \(output) (\(String(format: "%.1f", Double(milliseconds) / 1000)) s, voice \(settings.uri))")
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+}
