@@ -123,6 +123,20 @@ struct RecipeLoaderTests {
         #expect(missing.localizedDescription.contains("does not exist"))
     }
 
+    @Test func sourceFormatsAndSpineSelections() throws {
+        try directory.write("book.epub", "not yet a book")
+        try directory.write("page.xhtml", "<html/>")
+        let recipe = try load(#"{"sources": ["book.txt", "page.xhtml", {"path": "book.epub", "exclude": ["cover"], "include": ["notes"]}, {"path": "book.txt", "format": "html"}]}"#)
+        #expect(recipe.sources.map(\.format) == [.text, .xhtml, .epub, .html])
+        #expect(recipe.sources[2].exclude == ["cover"] && recipe.sources[2].include == ["notes"])
+        let notEPUB = try refusal(#"{"sources": [{"path": "book.txt", "exclude": ["cover"]}]}"#)
+        #expect(notEPUB.path == "sources[0].exclude")
+        #expect(notEPUB.localizedDescription.contains("only on .epub sources"))
+        let badList = try refusal(#"{"sources": [{"path": "book.epub", "exclude": "cover"}]}"#)
+        #expect(badList.path == "sources[0].exclude")
+        #expect(try refusal(#"{"sources": [{"path": "book.epub", "format": "pdf"}]}"#).path == "sources[0].format")
+    }
+
     @Test func recipeThatIsNotAnObject() throws {
         let error = try refusal(#"["book.txt"]"#)
         #expect(error == .wrongType(file: directory.file("recipe.json").path, path: "", expected: "an object", found: "an array of 1 element"))
