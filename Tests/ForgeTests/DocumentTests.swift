@@ -257,4 +257,43 @@ import ZIPFoundation
         #expect(try project.manifest().items() == before)
         #expect(try project.manifest().lastBuild()?.id == lastBuild, "the refused build left no build record")
     }
+
+    @Test func theEPUBExportOfAnEPUBBookReusesItsOwnDocuments() throws {
+        let project = try TestProject(recipe: Fixtures.recipe(source: "book.epub", extra: #""exports": ["epub"]"#))
+        let book = BookFormats(plainText: "Chapter 1\n\nThe first paragraph.\n\nThe second one.\n\nChapter 2\n\nNo ids here.\n\nNor here, at all.\n")
+        let plain = project.directory.file("plain.epub")
+        try book.writeEPUB(to: plain, options: .init(frontMatter: false))
+        // The second chapter's paragraphs lose their ids, as many real books' paragraphs have none.
+        try rewrite(plain, to: project.directory.file("book.epub")) { path, data in
+            path.hasSuffix("chapter-2.xhtml") ? Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<p id=", with: "<p data-n=").utf8) : data
+        }
+        let result = try project.build()
+        #expect(result.status == 0, "\(result.errors)")
+        let exported = project.output.appendingPathComponent("exports/epub/book.epub")
+        let archive = try Archive(url: exported, accessMode: .read)
+        func text(_ path: String) throws -> String {
+            let entry = try #require(archive[path], "\(path) is in the export")
+            var data = Data()
+            _ = try archive.extract(entry) { data.append($0) }
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(Array(archive).first?.path == "mimetype")
+        #expect(archive["OEBPS/forge-audio/chapter-001.mp3"] != nil && archive["OEBPS/forge-audio/chapter-002.mp3"] != nil)
+        let package = try text("OEBPS/content.opf")
+        #expect(package.contains("media-overlay=\"forge-smil-1\"") && package.contains("media-overlay=\"forge-smil-2\""))
+        #expect(package.contains("<meta property=\"media:duration\">"))
+        for (number, expectedFragments) in [(1, ["heading", "p1", "p2"]), (2, ["heading", "forge-2", "forge-3"])] {
+            let smil = try text("OEBPS/forge-overlays/\(number).smil")
+            let document = try text("OEBPS/text/chapter-\(number).xhtml")
+            let fragments = smil.components(separatedBy: "#").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+            #expect(fragments == expectedFragments, "one par per block of chapter \(number), each at an id of the book's own document")
+            for fragment in fragments { #expect(document.contains("id=\"\(fragment)\""), "\(fragment) exists in chapter \(number)") }
+            let clips = smil.components(separatedBy: "clipBegin=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+            #expect(clips == clips.sorted() && Set(clips).count == clips.count, "clips in playing order")
+            #expect(smil.contains("../forge-audio/chapter-00\(number).mp3"))
+        }
+        // The exported book reads back with the same words: only ids and a highlight style were added.
+        let reread = try load(exported)
+        #expect(words(reread) == (try project.manifest().items()).flatMap { Tokenizer.words(in: $0.text) }.map(\.text))
+    }
 }

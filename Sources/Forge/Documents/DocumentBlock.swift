@@ -16,8 +16,19 @@ public struct DocumentBlock: Sendable, Equatable {
     public var elementID: String?
     /// Set when the book's table of contents starts a chapter at this block: the entry's title.
     public var chapterTitle: String?
+    /// The offset of the `<` of the block element's start tag, and the element's name: where an
+    /// export adds an id to a block that has none.
+    public var element: (offset: Int, name: String)?
 
-    public init(role: Role, text: [Unicode.Scalar], origins: [Int], elementID: String?, chapterTitle: String? = nil) {
+    public static func == (lhs: DocumentBlock, rhs: DocumentBlock) -> Bool {
+        lhs.role == rhs.role && lhs.text == rhs.text && lhs.origins == rhs.origins && lhs.elementID == rhs.elementID
+            && lhs.chapterTitle == rhs.chapterTitle && lhs.element?.offset == rhs.element?.offset && lhs.element?.name == rhs.element?.name
+    }
+
+    public init(
+        role: Role, text: [Unicode.Scalar], origins: [Int], elementID: String?, chapterTitle: String? = nil, element: (offset: Int, name: String)? = nil
+    ) {
+        self.element = element
         self.role = role
         self.text = text
         self.origins = origins

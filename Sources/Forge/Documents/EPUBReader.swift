@@ -96,16 +96,35 @@ public struct EPUBReader: Sendable {
         return opened.package.first("language")?.text.nilIfEmpty
     }
 
+    /// Every entry of the book, in archive order, checked and bounded as ``read(_:name:)`` does:
+    /// for an export that writes the book back with additions.
+    public func entries(_ url: URL, name: String) throws(DocumentError) -> (files: [(path: String, data: Data)], packagePath: String) {
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw .notAZip(file: name, reason: "\(error)")
+        }
+        var (reader, _, packagePath) = try open(archive, name: name)
+        var files: [(path: String, data: Data)] = []
+        for path in reader.order {
+            files.append((path, try reader.data(path, referencedBy: "the archive")))
+        }
+        return (files, packagePath)
+    }
+
     /// Checks the archive and reads its package document.
     private func open(_ archive: Archive, name: String) throws(DocumentError) -> (reader: EntryReader, package: PackageXML, packagePath: String) {
         var entries: [String: Entry] = [:]
+        var order: [String] = []
         for entry in archive {
             let path = entry.path
             guard let safe = Self.normalized(path) else { throw .unsafeEntryPath(file: name, entry: path) }
             entries[safe] = entry
+            if entry.type == .file { order.append(safe) }
         }
         guard !entries.isEmpty else { throw .notAnEPUB(file: name, reason: "the archive is empty") }
-        var reader = EntryReader(archive: archive, entries: entries, name: name, limits: limits)
+        var reader = EntryReader(archive: archive, entries: entries, order: order, name: name, limits: limits)
 
         if entries["mimetype"] != nil {
             let mimetype = try reader.text("mimetype", referencedBy: "the archive").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -276,6 +295,8 @@ public struct EPUBReader: Sendable {
     private struct EntryReader {
         let archive: Archive
         let entries: [String: Entry]
+        /// Entry paths in archive order.
+        let order: [String]
         let name: String
         let limits: Limits
         var totalBytes = 0
@@ -284,6 +305,15 @@ public struct EPUBReader: Sendable {
         struct LimitReached: Error {}
 
         mutating func text(_ path: String, referencedBy: String) throws(DocumentError) -> String {
+            let data = try data(path, referencedBy: referencedBy)
+            do {
+                return try SourceReader.decode(data, file: "\(name)!/\(path)")
+            } catch {
+                throw .notAnEPUB(file: name, reason: error.localizedDescription)
+            }
+        }
+
+        mutating func data(_ path: String, referencedBy: String) throws(DocumentError) -> Data {
             guard let entry = entries[path] else { throw .missingEntry(file: name, entry: path, referencedBy: referencedBy) }
             let declared = Int(clamping: entry.uncompressedSize)
             let limit = min(limits.entryBytes, limits.totalBytes - totalBytes)
@@ -305,11 +335,7 @@ public struct EPUBReader: Sendable {
                 throw .notAnEPUB(file: name, reason: "the entry \"\(path)\" cannot be expanded (\(error))")
             }
             totalBytes += data.count
-            do {
-                return try SourceReader.decode(data, file: "\(name)!/\(path)")
-            } catch {
-                throw .notAnEPUB(file: name, reason: error.localizedDescription)
-            }
+            return data
         }
     }
 }

@@ -72,6 +72,7 @@ public struct HTMLReader: Sendable {
         var text: [Unicode.Scalar] = []
         var origins: [Int] = []
         var elementID: String?
+        var element: (offset: Int, name: String)?
         var role: DocumentBlock.Role = .paragraph
 
         init(scalars: [Unicode.Scalar], path: String, strict: Bool) {
@@ -120,8 +121,9 @@ public struct HTMLReader: Sendable {
             if hasText {
                 for id in pendingIDs where blockIndexByID[id] == nil { blockIndexByID[id] = blocks.count }
                 pendingIDs.removeAll()
-                blocks.append(DocumentBlock(role: role, text: text, origins: origins, elementID: elementID))
+                blocks.append(DocumentBlock(role: role, text: text, origins: origins, elementID: elementID, element: element))
                 elementID = nil
+                element = nil
             }
             text.removeAll(keepingCapacity: true)
             origins.removeAll(keepingCapacity: true)
@@ -217,7 +219,10 @@ public struct HTMLReader: Sendable {
                 if isBlock {
                     flush()
                     if let level = headingLevel(name) { role = .heading(level: level) }
-                    if name != "body", name != "html" { elementID = attributes["id"] }
+                    if name != "body", name != "html" {
+                        elementID = attributes["id"]
+                        element = (offset, name)
+                    }
                 } else if name == "br" {
                     append(["\n"], origin: offset)
                 }
@@ -295,9 +300,12 @@ public struct HTMLReader: Sendable {
 
         mutating func close(_ position: Int) {
             while stack.count > position {
-                let element = stack.removeLast()
-                if element.isBlock, !element.hidden {
+                let closed = stack.removeLast()
+                if closed.isBlock, !closed.hidden {
                     flush()
+                    // Text after a block, still inside its parent, belongs to no element of its own.
+                    element = nil
+                    elementID = nil
                     restoreRole()
                 }
             }

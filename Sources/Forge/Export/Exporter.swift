@@ -77,8 +77,14 @@ public struct Exporter: Sendable {
             }
         }
         if formats.contains(.epub) {
-            let book = try MediaOverlayBook(timelines: timelines, settings: settings, store: store)
-            try writer.write(try book.zipped(), to: "epub/\(book.fileName)")
+            // A book read from an EPUB 3 gets its own documents back with overlays; anything else a generated edition.
+            if let source = NarratedEPUB.sourceBook(of: timelines),
+               let book = try NarratedEPUB(book: source, timelines: timelines, settings: settings, store: store) {
+                try writer.write(try book.zipped(), to: "epub/\(book.fileName)")
+            } else {
+                let book = try MediaOverlayBook(timelines: timelines, settings: settings, store: store)
+                try writer.write(try book.zipped(), to: "epub/\(book.fileName)")
+            }
         }
         return ExportReport(files: writer.written, chapters: timelines.count, durationMs: timelines.reduce(0) { $0 + $1.durationMs })
     }

@@ -1,0 +1,184 @@
+import Foundation
+import ZIPFoundation
+
+/// The book's own EPUB 3 with media overlays added: when every item came from one EPUB 3 source,
+/// the export keeps its documents, images and styles, and adds the chapter audio (MP3), a SMIL
+/// overlay per content document pointing at the paragraphs' own element ids, and the overlay
+/// metadata in the package document. A paragraph without an id gets one (`forge-N`), so no
+/// audio is left out of the overlays.
+struct NarratedEPUB {
+    let fileName: String
+    private(set) var files: [(path: String, data: Data)]
+
+    /// The EPUB every item of the timelines came from, when there is exactly one and it is still
+    /// there and is EPUB 3 (EPUB 2 has no media overlays: such books get the generated read-along edition).
+    static func sourceBook(of timelines: [ChapterTimeline]) -> URL? {
+        var books = Set<String>()
+        for timeline in timelines {
+            for item in timeline.items {
+                guard let book = split(item.record.sourcePath)?.book else { return nil }
+                books.insert(book)
+            }
+        }
+        guard books.count == 1, let path = books.first, FileManager.default.fileExists(atPath: path) else { return nil }
+        return URL(fileURLWithPath: path)
+    }
+
+    /// `book.epub!/OEBPS/ch1.xhtml` → (`book.epub`, `OEBPS/ch1.xhtml`).
+    static func split(_ sourcePath: String) -> (book: String, document: String)? {
+        guard let marker = sourcePath.range(of: "!/") else { return nil }
+        return (String(sourcePath[..<marker.lowerBound]), String(sourcePath[marker.upperBound...]))
+    }
+
+    init?(book: URL, timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore) throws {
+        let (original, packagePath) = try EPUBReader().entries(book, name: book.path)
+        var files = Dictionary(original.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first })
+        guard var package = files[packagePath].map({ String(decoding: $0, as: UTF8.self) }),
+              let packageTag = package.range(of: "<package"), package[packageTag.upperBound...].prefix(400).contains("version=\"3") else {
+            return nil
+        }
+        let folder = EPUBReader.folder(of: packagePath)
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        var documentItems: [String: (id: String, href: String, mediaType: String)] = [:]
+        for item in PackageXML(package).all("item") {
+            guard let id = item.attributes["id"], let href = item.attributes["href"], let path = EPUBReader.resolve(href, in: folder) else { continue }
+            documentItems[path] = (id, href, item.attributes["media-type"] ?? "")
+        }
+
+        // Each document's items in reading order, with the chapter audio they play from.
+        var documents: [String] = []
+        var itemsByDocument: [String: [(item: TimedItem, stem: String)]] = [:]
+        for timeline in timelines {
+            for item in timeline.items {
+                guard let document = Self.split(item.record.sourcePath)?.document, documentItems[document] != nil else { continue }
+                if itemsByDocument[document] == nil { documents.append(document) }
+                itemsByDocument[document, default: []].append((item, timeline.fileStem))
+            }
+        }
+
+        var manifestAdditions: [String] = []
+        var metadataAdditions: [String] = []
+        var total = 0
+        for timeline in timelines {
+            let samples = try ChapterAudio.render(timeline, store: store)
+            files["\(prefix)forge-audio/\(timeline.fileStem).mp3"] = Data(try SoundFile.encode(samples, sampleRate: timeline.sampleRate, format: .mp3))
+            manifestAdditions.append("<item id=\"forge-audio-\(timeline.fileStem)\" href=\"forge-audio/\(timeline.fileStem).mp3\" media-type=\"audio/mpeg\"/>")
+            total += timeline.durationMs
+        }
+        var newPaths: [String] = []
+        for (number, document) in documents.enumerated() {
+            guard let manifestItem = documentItems[document], let data = files[document] else { continue }
+            let text = try SourceReader.decode(data, file: "\(book.path)!/\(document)")
+            let mode: HTMLReader.Mode = manifestItem.mediaType == "text/html" ? .html : .xhtml
+            let blocks = try HTMLReader(mode: mode).read(text, path: "\(book.path)!/\(document)").blocks
+            var scalars = Array(text.unicodeScalars)
+            // Where each item points: its element's id, or an id added to its block.
+            var additions: [Int: (offset: Int, id: String)] = [:]
+            var pars: [(fragment: String, stem: String, start: Int, end: Int)] = []
+            for (item, stem) in itemsByDocument[document] ?? [] {
+                var fragment = item.record.elementID
+                if fragment == nil, let index = blocks.firstIndex(where: { block in
+                    guard let first = block.origins.first, let last = block.origins.last else { return false }
+                    return first <= item.record.sourceStart && item.record.sourceStart <= last
+                }), let element = blocks[index].element {
+                    let id = "forge-\(index + 1)"
+                    additions[index] = (element.offset + 1 + element.name.unicodeScalars.count, id)
+                    fragment = id
+                }
+                guard let fragment else { continue }
+                if let last = pars.last, last.fragment == fragment, last.stem == stem {
+                    pars[pars.count - 1].end = item.endMs
+                } else {
+                    pars.append((fragment, stem, item.startMs, item.endMs))
+                }
+            }
+            for addition in additions.values.sorted(by: { $0.offset > $1.offset }) {
+                scalars.insert(contentsOf: " id=\"\(addition.id)\"".unicodeScalars, at: addition.offset)
+            }
+            var rewritten = String(String.UnicodeScalarView(scalars))
+            if let head = rewritten.range(of: "</head>") {
+                rewritten.insert(contentsOf: "<style type=\"text/css\">.\(MediaOverlayBook.activeClass) { background-color: #ffd84d; }</style>", at: head.lowerBound)
+            }
+            files[document] = Data(rewritten.utf8)
+
+            let smilID = "forge-smil-\(number + 1)"
+            let smilPath = "\(prefix)forge-overlays/\(number + 1).smil"
+            var body = ""
+            for (index, par) in pars.enumerated() {
+                body += "<par id=\"par\(index + 1)\"><text src=\"../\(XMLText.escaped(manifestItem.href))#\(XMLText.escaped(par.fragment))\"/>"
+                body += "<audio src=\"../forge-audio/\(par.stem).mp3\" clipBegin=\"\(MediaOverlayBook.clock(par.start))\" clipEnd=\"\(MediaOverlayBook.clock(par.end))\"/></par>\n"
+            }
+            let smil = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0">
+                <body>
+                <seq id="seq1" epub:textref="../\(XMLText.escaped(manifestItem.href))">
+                \(body)</seq>
+                </body>
+                </smil>
+
+                """
+            files[smilPath] = Data(smil.utf8)
+            newPaths.append(smilPath)
+            manifestAdditions.append("<item id=\"\(smilID)\" href=\"forge-overlays/\(number + 1).smil\" media-type=\"application/smil+xml\"/>")
+            let duration = pars.reduce(0) { $0 + max(0, $1.end - $1.start) }
+            metadataAdditions.append("<meta property=\"media:duration\" refines=\"#\(smilID)\">\(MediaOverlayBook.clock(duration))</meta>")
+            package = Self.addAttribute("media-overlay=\"\(smilID)\"", toItem: manifestItem.id, in: package)
+        }
+        metadataAdditions.append("<meta property=\"media:duration\">\(MediaOverlayBook.clock(total))</meta>")
+        if !package.contains("media:active-class") {
+            metadataAdditions.append("<meta property=\"media:active-class\">\(MediaOverlayBook.activeClass)</meta>")
+        }
+        if let end = package.range(of: "</metadata>") {
+            package.insert(contentsOf: metadataAdditions.joined(separator: "\n") + "\n", at: end.lowerBound)
+        }
+        if let end = package.range(of: "</manifest>") {
+            package.insert(contentsOf: manifestAdditions.joined(separator: "\n") + "\n", at: end.lowerBound)
+        }
+        files[packagePath] = Data(package.utf8)
+
+        var ordered: [(path: String, data: Data)] = []
+        for entry in original { ordered.append((entry.path, files[entry.path]!)) }
+        for timeline in timelines {
+            let path = "\(prefix)forge-audio/\(timeline.fileStem).mp3"
+            ordered.append((path, files[path]!))
+        }
+        for path in newPaths { ordered.append((path, files[path]!)) }
+        self.files = ordered
+        fileName = book.lastPathComponent
+    }
+
+    /// Adds an attribute to the package's `<item>` with the given id.
+    static func addAttribute(_ attribute: String, toItem id: String, in package: String) -> String {
+        var searchStart = package.startIndex
+        while let open = package.range(of: "<item", range: searchStart..<package.endIndex) {
+            guard let close = package.range(of: ">", range: open.upperBound..<package.endIndex) else { break }
+            let tag = package[open.lowerBound..<close.upperBound]
+            if tag.contains("id=\"\(id)\"") || tag.contains("id='\(id)'") {
+                guard !tag.contains("media-overlay=") else { return package }
+                var result = package
+                let insertAt = package[close.lowerBound...].hasPrefix(">") && package[package.index(before: close.lowerBound)] == "/"
+                    ? package.index(before: close.lowerBound) : close.lowerBound
+                result.insert(contentsOf: " " + attribute + " ", at: insertAt)
+                return result
+            }
+            searchStart = close.upperBound
+        }
+        return package
+    }
+
+    /// The book as a zip: `mimetype` first and stored, audio stored, the rest deflated.
+    func zipped() throws -> [UInt8] {
+        let archive = try Archive(data: Data(), accessMode: .create)
+        let ordered = files.filter { $0.path == "mimetype" } + files.filter { $0.path != "mimetype" }
+        for file in ordered {
+            let method: CompressionMethod = file.path == "mimetype" || file.path.hasSuffix(".mp3") ? .none : .deflate
+            let data = file.data
+            try archive.addEntry(with: file.path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: method) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        guard let data = archive.data else { throw ExportError.writeFailed(path: fileName, reason: "the zip archive could not be finished") }
+        return [UInt8](data)
+    }
+}
