@@ -27,7 +27,7 @@ import ZIPFoundation
             <body>
             <nav><ol><li><a href="#one">Table of contents entry</a></li></ol></nav>
             <h1 id="one">The First Part</h1>
-            <p id="p1">It is a truth &amp; universally&nbsp;acknowledged&mdash;that a <em>single</em> man<span epub:type="pagebreak">12</span> in possession<a role="doc-noteref" href="#n1">1</a>.</p>
+            <p id="p1">It is a truth &amp; universally&nbsp;acknowledged&mdash;that a <em>single</em> man<span epub:type="pagebreak">12</span> in possession<a role="doc-noteref" href="#n1">1</a><sup><a epub:type="noteref" href="#n2">2</a></sup>.</p>
             <p>First line<br>second line
             <div hidden>hidden text</div><div aria-hidden="true">aria hidden</div><div style="display: none">display none</div>
             <ul><li>One item<li>Two item</ul>
@@ -100,7 +100,7 @@ import ZIPFoundation
         let book = BookFormats.corpus(chapters: 3)
         for version in [3, 2] {
             let url = directory.file("book\(version).epub")
-            try book.writeEPUB(to: url, options: BookFormats.EPUBOptions(version: version))
+            try book.writeEPUB(to: url, options: BookFormats.EPUBOptions(version: version, headingTag: "h3"))
             let result = try load(url)
             // The copyright page comes first in the spine, before any table-of-contents entry.
             #expect(result.chapters.map(\.title) == ["Copyright"] + book.chapters.map(\.title), "EPUB \(version)")

@@ -75,6 +75,8 @@ struct BookFormats {
         var extraEntries: [(path: String, data: Data)] = []
         /// Front matter put first in the spine (a copyright page).
         var frontMatter = true
+        /// The element of each chapter's heading; below h2 it starts no chapter by itself, so chapters can only come from the table of contents.
+        var headingTag = "h1"
     }
 
     /// An EPUB: one XHTML document per chapter, a copyright page first, and a table of contents
@@ -101,7 +103,7 @@ struct BookFormats {
         }
         for (number, chapter) in chapters.enumerated() {
             let name = "chapter-\(number + 1).xhtml"
-            var body = "<section epub:type=\"chapter\"><h1 id=\"heading\">\(Self.escaped(chapter.title))</h1>\n"
+            var body = "<section epub:type=\"chapter\"><\(options.headingTag) id=\"heading\">\(Self.escaped(chapter.title))</\(options.headingTag)>\n"
             for (index, paragraph) in chapter.paragraphs.enumerated() {
                 body += "<p id=\"p\(index + 1)\">\(Self.escaped(paragraph))</p>\n"
             }
