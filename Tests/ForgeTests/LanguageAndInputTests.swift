@@ -68,6 +68,12 @@ import Testing
         let items = try project.manifest().items()
         #expect(items.map(\.text) == ["Piped In", "A book that arrived on standard input."])
         #expect(items.allSatisfy { $0.sourcePath == "-" && $0.status == .done })
+        // Plain text on standard input: its chapter is named for where it came from.
+        try project.write(recipe: #"{"sources": ["-"], "output": {"directory": "plain"}}"#)
+        let plain = try ForgeProcess.run(["split", "recipe.json", "--json"], in: project.directory.url, standardInput: Data("Just a line of text.\n".utf8))
+        #expect(plain.status == 0, "\(plain.errors)")
+        #expect(try Manifest(directory: project.directory.file("plain"), create: false).chapters().map(\.title) == ["Standard input"])
+        try project.write(recipe: #"{"sources": [{"path": "-", "format": "markdown"}], "output": {"directory": "out"}}"#)
         // Nothing on standard input: a clear error, nothing written.
         try FileManager.default.removeItem(at: project.output)
         let empty = try ForgeProcess.run(["build", "recipe.json"], in: project.directory.url, standardInput: Data())

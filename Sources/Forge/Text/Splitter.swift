@@ -114,6 +114,10 @@ public struct Splitter: Sendable {
                 chapters.append(Chapter(ordinal: chapters.count + 1, title: title, sourcePath: path))
                 return
             }
+            if path == SourceFile.standardInputPath {
+                chapters.append(Chapter(ordinal: chapters.count + 1, title: "Standard input", sourcePath: path))
+                return
+            }
             let name = path.split(separator: "/").last.map(String.init) ?? path
             let stem = name.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
             chapters.append(Chapter(ordinal: chapters.count + 1, title: stem.isEmpty ? name : stem, sourcePath: path))
