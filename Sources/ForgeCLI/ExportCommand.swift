@@ -7,7 +7,8 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Derive read-along files from a finished build: chapter audio, JSON timings, captions, EPUB 3, HTML.",
         discussion: """
-            Files go under <output dir>/exports/: audio/chapter-NNN.<ext>, json/chapter-NNN.json and json/items/<id>.json, \
+            With --pack file.zip, writes an audio pack: audio/chapter-NNN/NNNN.<ext> and timings/chapter-NNN/NNNN.json for every item, \
+            index.json and manifest.sqlite. Otherwise files go under <output dir>/exports/: audio/chapter-NNN.<ext>, json/chapter-NNN.json and json/items/<id>.json, \
             captions/chapter-NNN.vtt|srt, epub/<title>.epub, html/chapter-NNN.html (opens straight from disk). \
             Every export reads the same chapter timeline (items joined with the pauses below), so their times agree. \
             docs/exports.md describes each format. Exit 0 when written, 2 on bad arguments, 3 when the build is incomplete or a file could not be written.
@@ -18,7 +19,11 @@ struct ExportCommand: AsyncParsableCommand {
 
     @Option(name: .shortAndLong, parsing: .upToNextOption,
             help: "Formats to write: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (several allowed, or \"all\").")
-    var format: [String] = ["all"]
+    var format: [String] = []
+
+    @Option(help: "Write an audio pack instead: a zip of every item's audio and timings, index.json and the manifest (add --format to write both).",
+            completion: .file(extensions: ["zip"]))
+    var pack: String?
 
     @Option(help: "Pause between items cut from one paragraph, in ms.")
     var sentencePause = ExportSettings().sentencePauseMs
@@ -51,7 +56,8 @@ struct ExportCommand: AsyncParsableCommand {
 
     func formats() throws -> [ExportFormat] {
         var formats: [ExportFormat] = []
-        for name in format.flatMap({ $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }) {
+        let names = format.isEmpty && pack == nil ? ["all"] : format
+        for name in names.flatMap({ $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }) {
             if name == "all" { formats += ExportFormat.allCases; continue }
             guard let format = ExportFormat(rawValue: name) else { throw ValidationError(ExportError.unknownFormat(name).localizedDescription) }
             formats.append(format)
@@ -66,19 +72,28 @@ struct ExportCommand: AsyncParsableCommand {
         let directory = URL(fileURLWithPath: outputDirectory).standardizedFileURL
         let clock = ContinuousClock.now
         let report: ExportReport
+        var packItems: Int?
         do {
-            report = try Exporter(outputDirectory: directory, settings: settings).export()
+            if let pack {
+                let url = URL(fileURLWithPath: pack).standardizedFileURL
+                packItems = try AudioPack(outputDirectory: directory, settings: settings).write(to: url)
+            }
+            report = settings.formats.isEmpty ? ExportReport(files: [], chapters: 0, durationMs: 0)
+                : try Exporter(outputDirectory: directory, settings: settings).export()
         } catch {
             throw CommandFailure(error)
         }
         let seconds = Format.seconds(since: clock)
         if json {
-            let fields: [String: Any] = [
+            var fields: [String: Any] = [
                 "output": directory.path, "chapters": report.chapters, "durationMs": report.durationMs, "files": report.files,
                 "elapsedSeconds": (seconds * 1000).rounded() / 1000,
             ]
+            if let pack, let packItems { fields["pack"] = pack; fields["packItems"] = packItems }
             try Format.printJSON(fields)
         } else {
+            if let pack, let packItems { print("Wrote the audio pack \(pack): \(packItems) items, their timings, index.json and the manifest.") }
+            if settings.formats.isEmpty { return }
             print("Exported \(report.chapters) chapter(s), \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio, in \(String(format: "%.2f", seconds)) s:")
             for file in report.files { print("  \(directory.path)/\(file)") }
         }

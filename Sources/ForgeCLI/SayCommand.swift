@@ -21,7 +21,7 @@ struct SayCommand: ParsableCommand {
     @Option(name: .long, help: "BCP 47 language of the text (picks the default voice).")
     var language = "en"
 
-    @Option(name: .long, help: "espeak-ng voice, e.g. en-us or en-us+klatt (default: the language's voice).")
+    @Option(name: .long, help: "Voice name or URI, e.g. en-us+klatt or espeak-ng:en-us+klatt?rate=170 (default: the language's voice).")
     var voice: String?
 
     @Option(name: .long, help: "Speaking rate in words per minute (\(VoiceSettings.allowedRates.lowerBound)–\(VoiceSettings.allowedRates.upperBound)).")
@@ -46,7 +46,14 @@ struct SayCommand: ParsableCommand {
 
     func run() throws {
         let spoken = text == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : text
-        let settings = VoiceSettings(id: voice ?? VoiceSettings.defaultID(forLanguage: language), rate: rate, pitch: pitch)
+        var settings = VoiceSettings(id: VoiceSettings.defaultID(forLanguage: language), rate: rate, pitch: pitch)
+        if let voice {
+            do {
+                settings = voice.contains(":") ? try VoiceURI.parse(voice, base: settings) : VoiceSettings(id: voice, rate: rate, pitch: pitch)
+            } catch {
+                throw CommandFailure(message: "--voice: \(error.message).", code: .usage)
+            }
+        }
         let url = URL(fileURLWithPath: output, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
         do {
             let milliseconds = try OneOffSpeech(voice: settings, sampleRate: sampleRate).speak(spoken, to: url)

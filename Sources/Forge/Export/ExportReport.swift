@@ -4,4 +4,10 @@ public struct ExportReport: Sendable, Equatable {
     public var files: [String]
     public var chapters: Int
     public var durationMs: Int
+
+    public init(files: [String], chapters: Int, durationMs: Int) {
+        self.files = files
+        self.chapters = chapters
+        self.durationMs = durationMs
+    }
 }

@@ -76,14 +76,29 @@ public struct RecipeLoader: Sendable {
         }
 
         var voice = VoiceSettings(id: VoiceSettings.defaultID(forLanguage: language))
-        if let reader = try top.object("voice", allowedKeys: Self.voiceKeys) {
+        if case .string(let uri) = top.value("voice") {
+            do {
+                voice = try VoiceURI.parse(uri, base: voice)
+            } catch {
+                throw .invalidValue(file: name, path: "voice", found: JSONValue.string(uri).summary, allowed: "a voice URI such as \"espeak-ng:en-us+klatt?rate=170&pitch=45\" (\(error.message))")
+            }
+        } else if let reader = try top.object("voice", allowedKeys: Self.voiceKeys) {
             voice.engine = try reader.nonEmptyString("engine", default: voice.engine)
             guard VoiceSettings.supportedEngines.contains(voice.engine) else {
                 throw .invalidValue(
                     file: name, path: "voice.engine", found: JSONValue.string(voice.engine).summary,
                     allowed: VoiceSettings.supportedEngines.map { "\"\($0)\"" }.joined(separator: ", "))
             }
-            voice.id = try reader.nonEmptyString("id", default: voice.id)
+            if let id = try reader.string("id"), id.contains(":") {
+                // A voice URI where a bare voice name was expected: its engine and parameters apply, keys beside it win.
+                do {
+                    voice = try VoiceURI.parse(id, base: voice)
+                } catch {
+                    throw .invalidValue(file: name, path: "voice.id", found: JSONValue.string(id).summary, allowed: "a voice name or URI (\(error.message))")
+                }
+            } else {
+                voice.id = try reader.nonEmptyString("id", default: voice.id)
+            }
             voice.rate = try reader.integer("rate", in: VoiceSettings.allowedRates, default: voice.rate, unit: "words per minute")
             voice.pitch = try reader.integer("pitch", in: VoiceSettings.allowedPitches, default: voice.pitch)
             voice.volume = try reader.integer("volume", in: VoiceSettings.allowedVolumes, default: voice.volume, unit: "percent")

@@ -81,6 +81,53 @@ public final class EspeakEngine: Sendable {
         }
     }
 
+    /// The installed voices (`variant: false`), or the variants (`+klatt`, `+m1` …) that combine with any voice.
+    public func installedVoices(variants: Bool = false) -> [InstalledVoice] {
+        Self.state.withLock { state in
+            // Copied out first: selecting a voice reuses the memory espeak_ListVoices returned.
+            var listed: [(name: String, file: String, languages: [String], gender: Int32)] = []
+            var spec = espeak_VOICE()
+            let list: UnsafeMutablePointer<UnsafePointer<espeak_VOICE>?>? = variants
+                ? "variant".withCString { language in
+                    spec.languages = language
+                    return espeak_ListVoices(&spec)
+                }
+                : espeak_ListVoices(nil)
+            guard let list else { return [] }
+            var index = 0
+            while let voice = list[index] {
+                index += 1
+                var languages: [String] = []
+                if var cursor = voice.pointee.languages {
+                    while cursor.pointee != 0 {
+                        let language = String(cString: cursor + 1)
+                        if language.isEmpty { break }
+                        languages.append(language.lowercased())
+                        cursor += 1 + language.utf8.count + 1
+                    }
+                }
+                let identifier = voice.pointee.identifier.map { String(cString: $0) } ?? ""
+                let file = identifier.split(separator: "/").last.map(String.init) ?? identifier
+                listed.append((voice.pointee.name.map { String(cString: $0) } ?? file, file, languages, Int32(voice.pointee.gender)))
+            }
+            var result: [InstalledVoice] = []
+            for voice in listed {
+                var id = "+" + voice.file
+                if !variants {
+                    // The id a recipe writes: the voice's language where espeak-ng selects it by that, else its file name.
+                    guard let usable = [voice.languages.first, voice.file.lowercased(), voice.file].compactMap({ $0 }).first(where: { Self.select($0) })
+                    else { continue }
+                    id = usable
+                }
+                let gender: String? = switch voice.gender { case 1: "male"; case 2: "female"; default: nil }
+                result.append(InstalledVoice(engine: Self.name, id: id, name: voice.name, languages: variants ? [] : voice.languages, gender: gender))
+            }
+            // Listing changed espeak-ng's current voice: make the next synthesis set it again.
+            state.voice = nil
+            return result.sorted { $0.id < $1.id }
+        }
+    }
+
     /// Names of the installed voices (languages), for suggestions.
     public func voiceNames() -> [String] {
         Self.state.withLock { _ in

@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+import ZIPFoundation
+
+/// `forge export <dir> --pack file.zip`: every item's audio and word timings under human names,
+/// an `index.json` and a copy of the manifest, in one zip for an app or a CI artifact.
+///
+/// Items are named `chapter-NNN/NNNN` (chapter, then position in the chapter); the audio is the
+/// item's own object, unchanged, and the timings are relative to it.
+public struct AudioPack: Sendable {
+    public let outputDirectory: URL
+    public let settings: ExportSettings
+
+    public init(outputDirectory: URL, settings: ExportSettings) {
+        self.outputDirectory = outputDirectory.standardizedFileURL
+        self.settings = settings
+    }
+
+    /// The human name of an item in the pack.
+    static func name(chapter: Int, position: Int) -> String {
+        "chapter-\(pad(chapter, 3))/\(pad(position, 4))"
+    }
+
+    static func pad(_ number: Int, _ width: Int) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    /// Writes the pack to `url` (replaced whole: written beside it, then renamed) and returns the number of items.
+    @discardableResult
+    public func write(to url: URL) throws -> Int {
+        guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path) else {
+            throw StoreError.notAnOutputDirectory(path: outputDirectory.path)
+        }
+        let manifest = try Manifest(directory: outputDirectory, create: false)
+        let lock = try OutputLock(directory: outputDirectory)
+        defer { withExtendedLifetime(lock) {} }
+        let store = ObjectStore(root: outputDirectory)
+        let timelines = try TimelineBuilder(store: store, manifest: manifest, settings: settings).timelines()
+
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        let manifestCopy = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).sqlite")
+        defer {
+            try? FileManager.default.removeItem(at: temporary)
+            try? FileManager.default.removeItem(at: manifestCopy)
+        }
+        do {
+            try? FileManager.default.removeItem(at: temporary)
+            let archive = try Archive(url: temporary, accessMode: .create)
+            var index = "{\"version\":1,\"title\":\(JSONText.quoted(settings.title)),\"language\":\(JSONText.quoted(settings.language))"
+            index += ",\"tool\":\(JSONText.quoted("forge " + ForgeVersion.current)),\"items\":["
+            var count = 0
+            for timeline in timelines {
+                for (position, item) in timeline.items.enumerated() {
+                    let name = Self.name(chapter: timeline.chapter.ordinal, position: position + 1)
+                    let audioName = "audio/\(name).\(URL(fileURLWithPath: item.audioPath).pathExtension)"
+                    let timingsName = "timings/\(name).json"
+                    let audio: Data
+                    do {
+                        audio = try store.read(relativePath: item.audioPath)
+                    } catch {
+                        throw ExportError.missingAudio(itemID: item.record.id, path: item.audioPath)
+                    }
+                    try Self.add(audio, as: audioName, to: archive, compress: false)
+                    try Self.add(Data((JSONTimingsExport.itemJSON(item, offsetMs: item.startMs) + "\n").utf8), as: timingsName, to: archive, compress: true)
+                    if count > 0 { index += "," }
+                    index += "\n{\"name\":\(JSONText.quoted(name)),\"id\":\(JSONText.quoted(item.record.id)),\"kind\":\(JSONText.quoted(item.record.kind))"
+                    index += ",\"chapter\":\(timeline.chapter.ordinal),\"chapterTitle\":\(JSONText.quoted(timeline.chapter.title)),\"ordinal\":\(item.record.ordinal)"
+                    index += ",\"text\":\(JSONText.quoted(item.record.text)),\"audio\":\(JSONText.quoted(audioName)),\"timings\":\(JSONText.quoted(timingsName))"
+                    index += ",\"durationMs\":\(item.endMs - item.startMs),\"voice\":\(JSONText.quoted(item.record.voice ?? ""))}"
+                    count += 1
+                }
+            }
+            index += "\n]}\n"
+            try Self.add(Data(index.utf8), as: "index.json", to: archive, compress: true)
+            // A consistent copy of the manifest, made by SQLite itself.
+            try manifest.database.writeWithoutTransaction { db in
+                try db.execute(sql: "VACUUM INTO ?", arguments: [manifestCopy.path])
+            }
+            try Self.add(try Data(contentsOf: manifestCopy), as: Manifest.fileName, to: archive, compress: true)
+            if rename(temporary.path, url.path) != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            return count
+        } catch let error as ExportError {
+            throw error
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw ExportError.writeFailed(path: url.path, reason: error.localizedDescription)
+        }
+    }
+
+    private static func add(_ data: Data, as path: String, to archive: Archive, compress: Bool) throws {
+        try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: compress ? .deflate : .none) { position, size in
+            data.subdata(in: Int(position)..<Int(position) + size)
+        }
+    }
+}

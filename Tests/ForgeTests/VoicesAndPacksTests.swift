@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import Testing
+import ZIPFoundation
+
+@testable import Forge
+
+/// Voice URIs, `forge voices`, and audio packs.
+@Suite struct VoicesAndPacksTests {
+    @Test func voiceURIsAreAcceptedWhereverTheRecipeNamesAVoice() throws {
+        let directory = try TemporaryDirectory("voice-uri")
+        try directory.write("book.txt", "Hello.")
+        let file = directory.file("recipe.json")
+        func load(_ voice: String) throws -> Recipe {
+            try Data(#"{"sources": ["book.txt"], "voice": \#(voice)}"#.utf8).write(to: file)
+            return try RecipeLoader().load(from: file)
+        }
+        let uri = try load(#""espeak-ng:en-us+klatt?rate=170&pitch=45""#).voice
+        #expect(uri == VoiceSettings(engine: "espeak-ng", id: "en-us+klatt", rate: 170, pitch: 45, volume: 100))
+        #expect(uri.uri == "espeak-ng:en-us+klatt?rate=170&pitch=45&volume=100", "the recorded URI reads back as the same voice")
+        #expect(try VoiceURI.parse(uri.uri) == uri)
+        let inObject = try load(#"{"id": "espeak-ng:en-gb?rate=200", "pitch": 30}"#).voice
+        #expect(inObject.id == "en-gb" && inObject.rate == 200 && inObject.pitch == 30)
+        for (voice, reason) in [
+            (#""en-us""#, "has no engine"),
+            (#""piper:en_US-joe""#, "not one Forge runs"),
+            (#""espeak-ng:""#, "names no voice"),
+            (#""espeak-ng:en-us?speed=3""#, "not a voice parameter"),
+            (#""espeak-ng:en-us?rate=999""#, "outside 80–450"),
+            (#""espeak-ng:en-us?rate=170&rate=180""#, "given twice"),
+            (#""espeak-ng:en-us?rate=fast""#, "not name=integer"),
+        ] {
+            do {
+                _ = try load(voice)
+                Issue.record("accepted \(voice)")
+            } catch let error as RecipeError {
+                #expect(error.path == "voice")
+                #expect(error.localizedDescription.contains(reason), "\(error.localizedDescription)")
+            }
+        }
+    }
+
+    @Test func forgeVoicesListsWhatIsInstalled() throws {
+        let directory = try TemporaryDirectory("voices")
+        let result = try ForgeProcess.run(["voices", "--language", "en", "--json"], in: directory.url)
+        #expect(result.status == 0, "\(result.errors)")
+        let listing = try #require(try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any])
+        let voices = try #require(listing["voices"] as? [[String: Any]])
+        let uris = voices.compactMap { $0["uri"] as? String }
+        #expect(uris.contains("espeak-ng:en-us") && uris.contains("espeak-ng:en-gb"))
+        #expect(voices.allSatisfy { ($0["languages"] as? [String])?.contains { $0 == "en" || $0.hasPrefix("en-") } == true })
+        #expect((listing["variants"] as? [[String: Any]])?.contains { $0["id"] as? String == "+klatt" } == true)
+        // Every voice listed, in every language, is one a recipe can use.
+        let engine = try EspeakEngine()
+        let all = engine.installedVoices()
+        #expect(all.count > 50)
+        for voice in all { #expect(engine.hasVoice(voice.id), "\(voice.uri)") }
+        let table = try ForgeProcess.run(["voices"], in: directory.url)
+        #expect(table.text.contains("espeak-ng:de "))
+        #expect(try ForgeProcess.run(["voices", "--language", "xx"], in: directory.url).status == 2)
+        #expect(try ForgeProcess.run(["voices", "--engine", "piper"], in: directory.url).status == 2)
+    }
+
+    @Test func anAudioPackHoldsEveryItemsAudioTimingsAnIndexAndTheManifest() throws {
+        let project = try TestProject()
+        #expect(try project.build().status == 0)
+        let pack = project.directory.file("pack.zip")
+        let result = try project.forge(["export", "out", "--pack", "pack.zip", "--json"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: project.output.appendingPathComponent("exports").path), "--pack alone writes only the pack")
+        let archive = try Archive(url: pack, accessMode: .read)
+        func data(_ path: String) throws -> Data {
+            let entry = try #require(archive[path], "\(path) is in the pack")
+            var data = Data()
+            _ = try archive.extract(entry) { data.append($0) }
+            return data
+        }
+        let index = try #require(try JSONSerialization.jsonObject(with: data("index.json")) as? [String: Any])
+        let entries = try #require(index["items"] as? [[String: Any]])
+        let manifest = try project.manifest()
+        let items = try manifest.items()
+        #expect(entries.count == items.count)
+        #expect(entries.map { $0["id"] as? String } == items.map(\.id))
+        #expect(entries.first?["name"] as? String == "chapter-001/0001")
+        #expect(Set(entries.compactMap { $0["name"] as? String }).count == items.count)
+        let store = ObjectStore(root: project.output)
+        let objects = try manifest.objects(withKeys: items.compactMap(\.audioKey))
+        for (entry, item) in zip(entries, items) {
+            let audioPath = try #require(entry["audio"] as? String)
+            let objectPath = try #require(objects[item.audioKey!]?.path)
+            #expect(try data(audioPath) == (try store.read(relativePath: objectPath)), "\(item.id): the item's own audio object")
+            let timingsPath = try #require(entry["timings"] as? String)
+            let timings = try #require(try JSONSerialization.jsonObject(with: data(timingsPath)) as? [String: Any])
+            let words = try #require(timings["words"] as? [[String: Any]])
+            #expect(words.map { $0["text"] as? String } == (try manifest.words(of: item.id)).map(\.text))
+            #expect((timings["startMs"] as? Int) == 0, "timings are relative to the item's audio")
+        }
+        // The manifest in the pack is a working SQLite copy.
+        let copy = project.directory.file("copy.sqlite")
+        try data(Manifest.fileName).write(to: copy)
+        let count = try DatabaseQueue(path: copy.path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM items") }
+        #expect(count == items.count)
+    }
+}
