@@ -96,7 +96,7 @@ struct RecipeLoaderTests {
         let sources = try refusal(#"{"sources": "book.txt"}"#)
         #expect(sources.path == "sources")
         #expect(sources.localizedDescription.contains("expected an array of file paths, found the string \"book.txt\""))
-        let voice = try refusal(#"{"sources": ["book.txt"], "voice": "en-us"}"#)
+        let voice = try refusal(#"{"sources": ["book.txt"], "voice": 42}"#)
         #expect(voice.path == "voice")
         #expect(voice.localizedDescription.contains("expected an object"))
     }

@@ -19,10 +19,10 @@ import ZIPFoundation
         #expect(uri == VoiceSettings(engine: "espeak-ng", id: "en-us+klatt", rate: 170, pitch: 45, volume: 100))
         #expect(uri.uri == "espeak-ng:en-us+klatt?rate=170&pitch=45&volume=100", "the recorded URI reads back as the same voice")
         #expect(try VoiceURI.parse(uri.uri) == uri)
+        #expect(try load(#""en-gb?rate=190""#).voice == VoiceSettings(id: "en-gb", rate: 190), "a bare name is a voice of the default engine")
         let inObject = try load(#"{"id": "espeak-ng:en-gb?rate=200", "pitch": 30}"#).voice
         #expect(inObject.id == "en-gb" && inObject.rate == 200 && inObject.pitch == 30)
         for (voice, reason) in [
-            (#""en-us""#, "has no engine"),
             (#""piper:en_US-joe""#, "not one Forge runs"),
             (#""espeak-ng:""#, "names no voice"),
             (#""espeak-ng:en-us?speed=3""#, "not a voice parameter"),

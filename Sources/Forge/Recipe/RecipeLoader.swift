@@ -78,7 +78,8 @@ public struct RecipeLoader: Sendable {
         var voice = VoiceSettings(id: VoiceSettings.defaultID(forLanguage: language))
         if case .string(let uri) = top.value("voice") {
             do {
-                voice = try VoiceURI.parse(uri, base: voice)
+                // A bare name ("en-gb") is a voice of the default engine.
+                voice = try VoiceURI.parse(uri.contains(":") ? uri : "\(voice.engine):\(uri)", base: voice)
             } catch {
                 throw .invalidValue(file: name, path: "voice", found: JSONValue.string(uri).summary, allowed: "a voice URI such as \"espeak-ng:en-us+klatt?rate=170&pitch=45\" (\(error.message))")
             }
