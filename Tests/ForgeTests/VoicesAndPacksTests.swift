@@ -81,7 +81,14 @@ import ZIPFoundation
         let items = try manifest.items()
         #expect(entries.count == items.count)
         #expect(entries.map { $0["id"] as? String } == items.map(\.id))
-        #expect(entries.first?["name"] as? String == "chapter-001/0001")
+        // Named by chapter and position in the chapter: the second chapter starts again at 0001.
+        var positions: [Int: Int] = [:]
+        let expectedNames = items.map { item -> String in
+            positions[item.chapter, default: 0] += 1
+            return String(format: "chapter-%03d/%04d", item.chapter, positions[item.chapter]!)
+        }
+        #expect(Set(items.map(\.chapter)).count == 2)
+        #expect(entries.map { $0["name"] as? String } == expectedNames)
         #expect(Set(entries.compactMap { $0["name"] as? String }).count == items.count)
         let store = ObjectStore(root: project.output)
         let objects = try manifest.objects(withKeys: items.compactMap(\.audioKey))
