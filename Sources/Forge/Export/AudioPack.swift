@@ -16,16 +16,6 @@ public struct AudioPack: Sendable {
         self.settings = settings
     }
 
-    /// The human name of an item in the pack.
-    static func name(chapter: Int, position: Int) -> String {
-        "chapter-\(pad(chapter, 3))/\(pad(position, 4))"
-    }
-
-    static func pad(_ number: Int, _ width: Int) -> String {
-        let digits = String(number)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
     /// Writes the pack to `url` (replaced whole: written beside it, then renamed) and returns the number of items.
     @discardableResult
     public func write(to url: URL) throws -> Int {
@@ -52,7 +42,7 @@ public struct AudioPack: Sendable {
             var count = 0
             for timeline in timelines {
                 for (position, item) in timeline.items.enumerated() {
-                    let name = Self.name(chapter: timeline.chapter.ordinal, position: position + 1)
+                    let name = "\(timeline.fileStem)/\(CaptionCue.pad(position + 1, 4))"
                     let audioName = "audio/\(name).\(URL(fileURLWithPath: item.audioPath).pathExtension)"
                     let timingsName = "timings/\(name).json"
                     let audio: Data
