@@ -20,6 +20,11 @@ struct RobustnessTests {
             let killed = forge.wait()
             kills += 1
             #expect(killed.synthesizedItems.isDisjoint(with: finishedBefore), "kill \(kills): a finished item was synthesized again")
+            // Killed while still reading the sources: nothing written yet is the consistent state.
+            guard FileManager.default.fileExists(atPath: project.output.appendingPathComponent(Manifest.fileName).path) else {
+                #expect(finishedBefore.isEmpty, "kill \(kills): the manifest of a started build disappeared")
+                continue
+            }
             try project.checkConsistency()
             finishedBefore = try project.doneItems()
         }
@@ -31,6 +36,19 @@ struct RobustnessTests {
         #expect(project.temporaryFiles().isEmpty)
         let fsck = try project.forge(["fsck", "out"])
         #expect(fsck.status == 0, "\(fsck.text)")
+    }
+
+    @Test func aNewManifestAppearsWholeAndLeftoversOfAKilledCreationAreCleared() throws {
+        let directory = try TemporaryDirectory("manifest")
+        // What a process killed while creating a manifest leaves: its half-made temporary database.
+        let leftover = directory.file(".\(Manifest.fileName).99999.tmp")
+        try Data("half a database".utf8).write(to: leftover)
+        _ = try Manifest(directory: directory.url)
+        #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(!names.contains { $0.hasPrefix(".\(Manifest.fileName)") }, "\(names)")
+        // A reader (create: false) finds the tables at once.
+        #expect(try Manifest(directory: directory.url, create: false).items().isEmpty)
     }
 
     @Test func fsckFindsDamageAndRepairLetsTheNextBuildRestoreIt() throws {

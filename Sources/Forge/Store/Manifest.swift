@@ -17,6 +17,9 @@ public final class Manifest: Sendable {
         if !create && !FileManager.default.fileExists(atPath: url.path) {
             throw .notAnOutputDirectory(path: directory.path)
         }
+        if create && !FileManager.default.fileExists(atPath: url.path) {
+            try Self.createMigrated(at: url)
+        }
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(10)
@@ -38,6 +41,27 @@ public final class Manifest: Sendable {
             throw error
         } catch {
             throw .manifestUnreadable(path: url.path, reason: Self.describe(error))
+        }
+    }
+
+    /// Creates a new manifest whole: migrated under a temporary name, then renamed into place, so
+    /// a process killed while creating it leaves either no manifest or a complete one, never an
+    /// empty database that readers would find without tables.
+    static func createMigrated(at url: URL) throws(StoreError) {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(fileName).\(getpid()).tmp")
+        do {
+            // Leftovers of a creation killed earlier, by any process.
+            let folder = url.deletingLastPathComponent()
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(".\(fileName).") {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
+            let queue = try DatabaseQueue(path: temporary.path)
+            try ManifestSchema.migrator.migrate(queue)
+            try queue.close()
+            guard rename(temporary.path, url.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw .writeFailed(path: url.path, reason: describe(error))
         }
     }
 
