@@ -33,19 +33,26 @@ public final class EspeakEngine: Sendable {
         var languages = Set<String>()
         var index = 0
         while let voice = list[index] {
-            // `languages` is a priority byte then a NUL-terminated name, repeated until an empty name.
-            if var cursor = voice.pointee.languages {
-                while cursor.pointee != 0 {
-                    let name = String(cString: cursor + 1)
-                    if name.isEmpty { break }
-                    languages.insert(name.lowercased())
-                    cursor += 1 + name.utf8.count + 1
-                }
-            }
+            languages.formUnion(EspeakEngine.languages(of: voice))
             index += 1
         }
         return languages
     }()
+
+    /// A listed voice's languages, lowercased, most preferred first.
+    private static func languages(of voice: UnsafePointer<espeak_VOICE>) -> [String] {
+        var languages: [String] = []
+        // `languages` is a priority byte then a NUL-terminated name, repeated until an empty name.
+        if var cursor = voice.pointee.languages {
+            while cursor.pointee != 0 {
+                let language = String(cString: cursor + 1)
+                if language.isEmpty { break }
+                languages.append(language.lowercased())
+                cursor += 1 + language.utf8.count + 1
+            }
+        }
+        return languages
+    }
 
     /// espeak-ng's version string, e.g. "1.51".
     public let version: String
@@ -97,15 +104,7 @@ public final class EspeakEngine: Sendable {
             var index = 0
             while let voice = list[index] {
                 index += 1
-                var languages: [String] = []
-                if var cursor = voice.pointee.languages {
-                    while cursor.pointee != 0 {
-                        let language = String(cString: cursor + 1)
-                        if language.isEmpty { break }
-                        languages.append(language.lowercased())
-                        cursor += 1 + language.utf8.count + 1
-                    }
-                }
+                let languages = Self.languages(of: voice)
                 let identifier = voice.pointee.identifier.map { String(cString: $0) } ?? ""
                 let file = identifier.split(separator: "/").last.map(String.init) ?? identifier
                 listed.append((voice.pointee.name.map { String(cString: $0) } ?? file, file, languages, Int32(voice.pointee.gender)))
