@@ -58,54 +58,37 @@ public struct EPUBReader: Sendable {
 
     /// Reads the EPUB at `url`; `name` is how messages and item source paths call it.
     public func read(_ url: URL, name: String) throws(DocumentError) -> Book {
-        let archive: Archive
-        do {
-            archive = try Archive(url: url, accessMode: .read)
-        } catch {
-            throw .notAZip(file: name, reason: "\(error)")
-        }
-        return try read(archive, name: name)
+        try read(try Self.archive(url: url, data: nil, name: name), name: name)
     }
 
     /// Reads an EPUB held in memory (from standard input).
     public func read(_ data: Data, name: String) throws(DocumentError) -> Book {
-        let archive: Archive
-        do {
-            archive = try Archive(data: data, accessMode: .read)
-        } catch {
-            throw .notAZip(file: name, reason: "\(error)")
-        }
-        return try read(archive, name: name)
+        try read(try Self.archive(url: nil, data: data, name: name), name: name)
     }
 
     /// The language the book's package document declares (`dc:language`), read without the content; nil if unreadable.
     public func declaredLanguage(_ url: URL?, data: Data?, name: String) -> String? {
-        let archive: Archive
-        do {
-            if let data {
-                archive = try Archive(data: data, accessMode: .read)
-            } else if let url {
-                archive = try Archive(url: url, accessMode: .read)
-            } else {
-                return nil
-            }
-        } catch {
-            return nil
-        }
-        guard let opened = try? open(archive, name: name) else { return nil }
+        guard let archive = try? Self.archive(url: url, data: data, name: name), let opened = try? open(archive, name: name) else { return nil }
         return opened.package.first("language")?.text.nilIfEmpty
+    }
+
+    /// Opens the zip held in `data`, or else the file at `url`.
+    private static func archive(url: URL?, data: Data?, name: String) throws(DocumentError) -> Archive {
+        do {
+            if let data { return try Archive(data: data, accessMode: .read) }
+            guard let url else { throw DocumentError.notAZip(file: name, reason: "no file or data to read") }
+            return try Archive(url: url, accessMode: .read)
+        } catch let error as DocumentError {
+            throw error
+        } catch {
+            throw .notAZip(file: name, reason: "\(error)")
+        }
     }
 
     /// Every entry of the book, in archive order, checked and bounded as ``read(_:name:)`` does:
     /// for an export that writes the book back with additions.
     public func entries(_ url: URL, name: String) throws(DocumentError) -> (files: [(path: String, data: Data)], packagePath: String) {
-        let archive: Archive
-        do {
-            archive = try Archive(url: url, accessMode: .read)
-        } catch {
-            throw .notAZip(file: name, reason: "\(error)")
-        }
-        var (reader, _, packagePath) = try open(archive, name: name)
+        var (reader, _, packagePath) = try open(try Self.archive(url: url, data: nil, name: name), name: name)
         var files: [(path: String, data: Data)] = []
         for path in reader.order {
             files.append((path, try reader.data(path, referencedBy: "the archive")))
