@@ -94,7 +94,13 @@ import Testing
             standardInput: Data("Guten Morgen, wie geht es Ihnen?".utf8))
         #expect(piped.status == 0, "\(piped.errors)")
         #expect(piped.text.contains("espeak-ng:de?"))
-        #expect(try SoundFile.decode(fileAt: directory.file("piped.flac")).sampleRate == 16000)
+        let resampled = try SoundFile.decode(fileAt: directory.file("piped.flac"))
+        #expect(resampled.sampleRate == 16000)
+        // Resampled, not relabelled: the same words last as long as at espeak-ng's own 22,050 Hz.
+        let native = try ForgeProcess.run(["say", "Guten Morgen, wie geht es Ihnen?", "-o", "native.wav", "--language", "de"], in: directory.url)
+        #expect(native.status == 0)
+        let nativeMs = try SoundFile.decode(fileAt: directory.file("native.wav")).durationMs
+        #expect(abs(resampled.durationMs - nativeMs) <= nativeMs / 50, "\(resampled.durationMs) ms at 16 kHz, \(nativeMs) ms at 22.05 kHz")
         let badExtension = try ForgeProcess.run(["say", "Hello.", "-o", "hello.txt"], in: directory.url)
         #expect(badExtension.status == 2)
         #expect(badExtension.errors.contains(".wav, .flac, .ogg or .mp3"))
