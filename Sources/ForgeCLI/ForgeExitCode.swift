@@ -12,7 +12,8 @@ enum ForgeExitCode: Int32 {
     /// The code for an error that stopped a command before or outside item work.
     static func forError(_ error: any Error) -> ForgeExitCode {
         switch error {
-        case is RecipeError, is TextError, is DocumentError: return .usage
+        case is RecipeError, is TextError, is DocumentError, is LexiconError: return .usage
+        case CommandEngineError.notAllowed: return .usage
         default: return .cannotRun
         }
     }

@@ -21,7 +21,7 @@ struct PlanCommand: AsyncParsableCommand {
             let fields: [String: Any] = [
                 "recipe": report.recipePath, "output": report.outputDirectory, "items": report.items, "words": report.words,
                 "itemsBuilt": report.itemsBuilt, "itemsToSynthesize": report.itemsToSynthesize, "durationMs": report.durationMs,
-                "exact": report.isExact, "wordsPerMinute": report.wordsPerMinute,
+                "exact": report.isExact, "wordsPerMinute": report.wordsPerMinute, "uncastCharacters": report.uncastCharacters,
                 "chapters": report.chapters.map {
                     ["ordinal": $0.ordinal, "title": $0.title, "items": $0.items, "words": $0.words, "itemsBuilt": $0.itemsBuilt, "durationMs": $0.durationMs] as [String: Any]
                 },
@@ -41,5 +41,8 @@ struct PlanCommand: AsyncParsableCommand {
             ? "estimated at \(report.wordsPerMinute) words per minute" : "\(report.itemsBuilt) of \(report.items) items measured, the rest estimated (~)"
         print("\(report.chapters.count) chapters, \(report.items) items, \(report.words) words, \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio: \(kind).")
         print("A build would synthesize \(report.itemsToSynthesize) item(s).")
+        if !report.uncastCharacters.isEmpty {
+            FileHandle.standardError.write(Data("warning: \(BuildPipeline.uncastWarning(report.uncastCharacters))\n".utf8))
+        }
     }
 }

@@ -33,6 +33,9 @@ final class ProgressPrinter: Sendable {
         case .verified(let chunk):
             clearLine()
             print(String(format: "verified chapter %d, chunk %d: word error rate %.1f%%", chunk.chapter, chunk.index, chunk.wordErrorRate * 100))
+        case .warning(let message):
+            clearLine()
+            FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
         default:
             break
         }
@@ -171,6 +174,9 @@ final class ProgressPrinter: Sendable {
             line.add("items", committedItems)
         case .cancelling:
             line.add("event", "cancelling")
+        case let .warning(message):
+            line.add("event", "warning")
+            line.add("message", message)
         case let .verified(chunk):
             line.add("event", "verified")
             line.add("chapter", chunk.chapter)

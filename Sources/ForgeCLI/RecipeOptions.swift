@@ -22,6 +22,9 @@ struct RecipeOptions: ParsableArguments {
     @Flag(name: .long, help: "Allow sources and the output directory outside the project (the recipe's repository or folder).")
     var allowOutsidePaths = false
 
+    @Flag(name: .long, help: "Allow the recipe's command engines to run (programs named under \"engines\"). Off so an untrusted recipe cannot run programs.")
+    var allowCommands = false
+
     func validate() throws {
         if let jobs, !BuildSettings.allowedJobs.contains(jobs) {
             throw ValidationError("--jobs must be from \(BuildSettings.allowedJobs.lowerBound) to \(BuildSettings.allowedJobs.upperBound); found \(jobs).")
@@ -38,6 +41,7 @@ struct RecipeOptions: ParsableArguments {
         do {
             var recipe = try RecipeLoader().load(
                 from: URL(fileURLWithPath: recipe, relativeTo: cwd), outputOverride: outputURL, allowOutsidePaths: allowOutsidePaths)
+            recipe.allowCommands = allowCommands
             if let jobs { recipe.build.jobs = jobs }
             if let saveInterval { recipe.build.saveInterval = saveInterval }
             return recipe

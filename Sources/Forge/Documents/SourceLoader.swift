@@ -16,7 +16,7 @@ public struct SourceLoader: Sendable {
         for source in sources {
             let name = source.displayPath
             switch source.format {
-            case .text, .markdown:
+            case .text, .markdown, .script:
                 let text = try source.standardInput.map { data throws(TextError) in try SourceReader.decode(data, file: name) }
                     ?? SourceReader.read(source.url)
                 documents.append(.text(path: name, format: source.format, text: text))
@@ -42,7 +42,7 @@ public struct SourceLoader: Sendable {
     public static func declaredLanguage(of sources: [SourceFile]) -> String? {
         for source in sources {
             switch source.format {
-            case .text, .markdown:
+            case .text, .markdown, .script:
                 continue
             case .html, .xhtml:
                 guard let data = source.standardInput ?? (try? Data(contentsOf: source.url, options: .mappedIfSafe)) else { continue }

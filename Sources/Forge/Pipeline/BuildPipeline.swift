@@ -19,29 +19,51 @@ public struct BuildPipeline: Sendable {
         self.commandLine = commandLine
     }
 
-    /// Checks the recipe's voice against the installed engine; returns the engine's version.
-    /// Runs before anything is written.
-    public static func checkVoice(of recipe: Recipe) throws -> String {
+    /// Checks every voice of the recipe (narrator, cast, fallback) against its engine and returns
+    /// each engine's version by name: espeak-ng's always, and a command engine's from its hello
+    /// (which needs `allowCommands`). Runs before anything is written.
+    public static func engineVersions(of recipe: Recipe) throws -> [String: String] {
         let engine: EspeakEngine
         do {
             engine = try EspeakEngine()
         } catch {
             throw PipelineError.engineUnavailable(error.localizedDescription)
         }
-        guard engine.hasVoice(recipe.voice.id) else {
-            let base = recipe.voice.id.split(separator: "+").first.map(String.init) ?? recipe.voice.id
-            throw RecipeError.unknownVoice(
-                file: recipe.file.path, path: "voice.id", found: recipe.voice.id,
-                suggestions: EditDistance.suggestions(for: base, among: engine.voiceNames()))
+        var versions = [EspeakEngine.name: engine.version]
+        for (path, voice) in recipe.allVoices {
+            if voice.isEspeak {
+                guard engine.hasVoice(voice.id) else {
+                    let base = voice.id.split(separator: "+").first.map(String.init) ?? voice.id
+                    throw RecipeError.unknownVoice(
+                        file: recipe.file.path, path: path == "voice" ? "voice.id" : path, found: voice.id,
+                        suggestions: EditDistance.suggestions(for: base, among: engine.voiceNames()))
+                }
+                continue
+            }
+            guard versions[voice.engine] == nil, let settings = recipe.engines[voice.engine] else { continue }
+            guard recipe.allowCommands else { throw CommandEngineError.notAllowed(engine: settings.name, command: settings.command) }
+            // The engine is started once to learn its version, which is part of every key of its audio.
+            versions[voice.engine] = try CommandEngine(settings).identity
         }
-        return engine.version
+        return versions
+    }
+
+    /// The message for characters without a voice in the cast.
+    public static func uncastWarning(_ characters: [String]) -> String {
+        let names = characters.prefix(20).map { "\"\($0)\"" }.joined(separator: ", ") + (characters.count > 20 ? " and \(characters.count - 20) more" : "")
+        return "no voice in the cast for \(names); \(characters.count == 1 ? "it speaks" : "they speak") with the narrator's voice. Add \(characters.count == 1 ? "it" : "them") to \"cast\" to give \(characters.count == 1 ? "it its" : "them their") own."
+    }
+
+    /// The narrator's engine version (the recipe's `voice`), for callers that speak with it alone.
+    public static func checkVoice(of recipe: Recipe) throws -> String {
+        try engineVersions(of: recipe)[recipe.voice.engine] ?? ""
     }
 
     /// Runs the selected stages. Throws only when the build cannot run at all; item failures
     /// are reported in the summary.
     public func run(cancellation: CancellationFlag, progress: @escaping @Sendable (ProgressEvent) -> Void) async throws -> BuildSummary {
         let clock = ContinuousClock.now
-        let engineVersion = try Self.checkVoice(of: recipe)
+        let engineVersions = try Self.engineVersions(of: recipe)
         let split = stages.contains(.split) ? try recipe.splitSources() : nil
         let directory = recipe.outputDirectory
         try Self.prepareOutputDirectory(directory)
@@ -52,15 +74,20 @@ public struct BuildPipeline: Sendable {
         let manifest = try Manifest(directory: directory)
         var record = BuildRecord(
             recipePath: recipe.file.path, recipeHash: recipe.contentHash, toolVersion: ForgeVersion.current,
-            engine: recipe.voice.engine, engineVersion: engineVersion, commandLine: commandLine,
+            engine: recipe.voice.engine, engineVersion: engineVersions[recipe.voice.engine] ?? "",
+            commandLine: commandLine,
             stages: Stage.allCases.filter(stages.contains).map(\.rawValue).joined(separator: ","),
             startedAt: Self.timestamp())
         let buildID = try manifest.beginBuild(record)
         record.id = buildID
         progress(.started(buildID: buildID, outputDirectory: directory.path))
+        if let split {
+            let uncast = recipe.uncastCharacters(split.items.map(\.character))
+            if !uncast.isEmpty { progress(.warning(Self.uncastWarning(uncast))) }
+        }
 
         var run = StageRun(
-            recipe: recipe, engineVersion: engineVersion, store: store, manifest: manifest, buildID: buildID,
+            recipe: recipe, engineVersions: engineVersions, store: store, manifest: manifest, buildID: buildID,
             cancellation: cancellation, progress: progress, started: clock)
         do {
             if let split {

@@ -17,7 +17,7 @@ public struct BuildPlanner: Sendable {
     }
 
     public func plan() throws -> PlanReport {
-        let engineVersion = try BuildPipeline.checkVoice(of: recipe)
+        let engineVersions = try BuildPipeline.engineVersions(of: recipe)
         let split = try recipe.splitSources()
 
         var built: [String: ItemRecord] = [:]
@@ -33,7 +33,8 @@ public struct BuildPlanner: Sendable {
         var itemsBuilt = 0
         var toSynthesize = 0
         for item in split.items {
-            let audioKey = ObjectKey.audio(text: item.text, voice: recipe.voice, audio: recipe.audio, engineVersion: engineVersion)
+            let speech = recipe.speech(text: item.text, character: item.character, engineVersions: engineVersions)
+            let audioKey = speech.audioKey
             var line = lines[item.chapter] ?? PlanReport.ChapterLine(ordinal: item.chapter, title: "", items: 0, words: 0, itemsBuilt: 0, durationMs: 0)
             line.items += 1
             line.words += item.words.count
@@ -43,16 +44,18 @@ public struct BuildPlanner: Sendable {
                 line.durationMs += duration
                 itemsBuilt += 1
             } else {
-                line.durationMs += Self.estimatedMs(words: item.words.count, rate: recipe.voice.rate)
+                line.durationMs += Self.estimatedMs(words: item.words.count, rate: speech.voice.rate)
                 let stored = store.contains(relativePath: ObjectStore.relativePath(key: audioKey, fileExtension: recipe.audio.format.fileExtension))
                 if !stored { toSynthesize += 1 }
             }
             lines[item.chapter] = line
         }
         let chapters = lines.values.sorted { $0.ordinal < $1.ordinal }
-        return PlanReport(
+        var report = PlanReport(
             recipePath: recipe.file.path, outputDirectory: recipe.outputDirectory.path, chapters: chapters,
             items: split.items.count, words: split.wordCount, itemsBuilt: itemsBuilt, itemsToSynthesize: toSynthesize,
             durationMs: chapters.reduce(0) { $0 + $1.durationMs }, wordsPerMinute: recipe.voice.rate)
+        report.uncastCharacters = recipe.uncastCharacters(split.items.map(\.character))
+        return report
     }
 }

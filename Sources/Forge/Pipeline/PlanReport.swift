@@ -21,6 +21,8 @@ public struct PlanReport: Sendable, Equatable {
     public var itemsToSynthesize: Int
     public var durationMs: Int
     public var wordsPerMinute: Int
+    /// Characters who speak but have no voice in the cast (they speak with the narrator's).
+    public var uncastCharacters: [String] = []
 
     /// True when every item is built, so `durationMs` is measured, not estimated.
     public var isExact: Bool { itemsBuilt == items }

@@ -14,4 +14,6 @@ public enum ProgressEvent: Sendable, Equatable {
     case verified(ChunkReport)
     /// A stop was requested; items in hand are finishing.
     case cancelling
+    /// Something a person should know that does not stop the build (an uncast character, a fallback voice used).
+    case warning(String)
 }

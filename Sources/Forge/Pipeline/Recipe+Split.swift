@@ -4,10 +4,11 @@ extension Recipe {
     /// Reads every source and splits it into chapters and items; writes nothing, so a bad
     /// document stops a build before its output directory is touched.
     public func splitSources() throws -> SplitResult {
-        let (documents, _) = try SourceLoader().load(sources)
+        var (documents, _) = try SourceLoader().load(sources)
+        if !items.isEmpty { documents.append(.inline(items, title: title ?? "Items", path: file.path)) }
         let result = Splitter(settings: split, language: language).split(documents)
         guard !result.items.isEmpty else {
-            throw TextError.noSpeakableText(files: sources.map(\.displayPath))
+            throw TextError.noSpeakableText(files: sources.map(\.displayPath) + (items.isEmpty ? [] : [file.path]))
         }
         return result
     }

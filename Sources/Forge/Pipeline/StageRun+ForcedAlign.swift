@@ -47,10 +47,14 @@ extension StageRun {
                 jobs.append(ForcedAlignmentJob(item: entry.item, words: [], audioURL: store.url(forRelativePath: audioPath), alignmentKey: entry.key))
             }
         }
-        for index in jobs.indices { jobs[index].words = words[jobs[index].item.id] ?? [] }
+        for index in jobs.indices {
+            let item = jobs[index].item
+            // With a lexicon the recognizer listens for what was said: each word's respelling or phonemes.
+            jobs[index].words = recipe.lexicon.isEmpty ? words[item.id] ?? [] : recipe.lexicon.render(item.text).words
+        }
         guard !jobs.isEmpty, !stopRequested() else { return try save() }
 
-        let outcomes = ForcedAlignmentPool.run(jobs, threads: threads, model: model, language: recipe.voice.id, cancellation: cancellation)
+        let outcomes = ForcedAlignmentPool.run(jobs, threads: threads, model: model, language: recipe.voice.isEspeak ? recipe.voice.id : recipe.language, cancellation: cancellation)
         for await outcome in outcomes {
             let item = outcome.job.item
             switch outcome.result {

@@ -6,7 +6,7 @@ extension StageRun {
         var jobs: [SpeechJob] = []
         /// Items waiting for each job's audio key (identical text and voice share one object).
         var waiting: [String: [ItemRecord]] = [:]
-        var reusable: [(item: ItemRecord, audioKey: String, eventsKey: String)] = []
+        var reusable: [(item: ItemRecord, speech: ItemSpeech)] = []
         var alignOnly: [ItemRecord] = []
         var upToDate = 0
 
@@ -15,29 +15,35 @@ extension StageRun {
 
     func plan(_ items: [ItemRecord], speak: Bool, align: Bool) -> SpeakPlan {
         var plan = SpeakPlan()
-        let audioExtension = recipe.audio.format.fileExtension
         for item in items {
-            let audioKey = ObjectKey.audio(text: item.text, voice: recipe.voice, audio: recipe.audio, engineVersion: engineVersion)
-            let eventsKey = ObjectKey.events(audioKey: audioKey)
-            let hasObjects = store.contains(relativePath: ObjectStore.relativePath(key: audioKey, fileExtension: audioExtension))
-                && store.contains(relativePath: ObjectStore.relativePath(key: eventsKey, fileExtension: "json"))
-            if item.audioKey == audioKey, hasObjects, item.status == .done || item.status == .spoken {
-                let aligned = item.status == .done && item.alignmentKey == ObjectKey.alignment(eventsKey: eventsKey, text: item.text)
+            var speech = recipe.speech(text: item.text, character: item.character, engineVersions: engineVersions)
+            // An item the fallback voice made stays as it is: its primary engine failed on it.
+            if let fallback = recipe.fallbackVoice, item.voice == fallback.uri, item.audioKey != speech.audioKey {
+                let made = recipe.speech(text: item.text, character: item.character, engineVersions: engineVersions, voice: fallback)
+                if item.audioKey == made.audioKey { speech = made }
+            }
+            let hasObjects = hasObjects(speech)
+            if item.audioKey == speech.audioKey, hasObjects, item.status == .done || item.status == .spoken {
+                let aligned = item.status == .done && (item.alignmentKey == ObjectKey.alignment(eventsKey: speech.eventsKey, text: item.text)
+                    // Timings from forced alignment of an engine that gave none are the align stage's to keep current.
+                    || (!speech.voice.isEspeak && item.alignmentSource == .forced))
                 if aligned || !align { plan.upToDate += 1 } else { plan.alignOnly.append(item) }
                 continue
             }
             guard speak else { continue }
             if hasObjects {
-                plan.reusable.append((item, audioKey, eventsKey))
+                plan.reusable.append((item, speech))
                 continue
             }
-            if plan.waiting[audioKey] == nil {
-                plan.jobs.append(SpeechJob(
-                    itemID: item.id, text: item.text, voice: recipe.voice, audio: recipe.audio, audioKey: audioKey, eventsKey: eventsKey))
-            }
-            plan.waiting[audioKey, default: []].append(item)
+            if plan.waiting[speech.audioKey] == nil { plan.jobs.append(speech.job(itemID: item.id, recipe: recipe)) }
+            plan.waiting[speech.audioKey, default: []].append(item)
         }
         return plan
+    }
+
+    func hasObjects(_ speech: ItemSpeech) -> Bool {
+        store.contains(relativePath: ObjectStore.relativePath(key: speech.audioKey, fileExtension: recipe.audio.format.fileExtension))
+            && store.contains(relativePath: ObjectStore.relativePath(key: speech.eventsKey, fileExtension: "json"))
     }
 
     /// Synthesizes what is missing, reuses what the store already has, and (with `align`)
@@ -56,7 +62,8 @@ extension StageRun {
             do {
                 guard let eventsKey = item.eventsKey else { continue }
                 let document = try readEvents(key: eventsKey)
-                try record([try alignment(for: item, eventsKey: eventsKey, document: document)], itemID: item.id, ordinal: item.ordinal, outcome: .aligned)
+                guard let update = try alignment(for: item, eventsKey: eventsKey, document: document) else { continue }
+                try record([update], itemID: item.id, ordinal: item.ordinal, outcome: .aligned)
             } catch let error as StoreError {
                 throw error
             } catch {
@@ -65,12 +72,8 @@ extension StageRun {
         }
         // Stored objects that turn out unreadable are removed and their items synthesized again.
         for entry in try reuse(plan.reusable, align: align) {
-            if plan.waiting[entry.audioKey] == nil {
-                plan.jobs.append(SpeechJob(
-                    itemID: entry.item.id, text: entry.item.text, voice: recipe.voice, audio: recipe.audio,
-                    audioKey: entry.audioKey, eventsKey: entry.eventsKey))
-            }
-            plan.waiting[entry.audioKey, default: []].append(entry.item)
+            if plan.waiting[entry.speech.audioKey] == nil { plan.jobs.append(entry.speech.job(itemID: entry.item.id, recipe: recipe)) }
+            plan.waiting[entry.speech.audioKey, default: []].append(entry.item)
         }
         if !plan.jobs.isEmpty && !stopRequested() {
             try await synthesize(plan, align: align, launch: launch)
@@ -90,32 +93,33 @@ extension StageRun {
     /// Records items whose objects are already in the store; returns those whose stored objects
     /// could not be read (now removed), to be synthesized again.
     private mutating func reuse(
-        _ reusable: [(item: ItemRecord, audioKey: String, eventsKey: String)], align: Bool
-    ) throws -> [(item: ItemRecord, audioKey: String, eventsKey: String)] {
+        _ reusable: [(item: ItemRecord, speech: ItemSpeech)], align: Bool
+    ) throws -> [(item: ItemRecord, speech: ItemSpeech)] {
         guard !reusable.isEmpty else { return [] }
-        var unreadable: [(item: ItemRecord, audioKey: String, eventsKey: String)] = []
-        let known = try manifest.objects(withKeys: reusable.flatMap { [$0.audioKey, $0.eventsKey] })
+        var unreadable: [(item: ItemRecord, speech: ItemSpeech)] = []
+        let known = try manifest.objects(withKeys: reusable.flatMap { [$0.speech.audioKey, $0.speech.eventsKey] })
         for entry in reusable where !stopRequested() {
             let item = entry.item
+            let (audioKey, eventsKey) = (entry.speech.audioKey, entry.speech.eventsKey)
             do {
-                let document = try readEvents(key: entry.eventsKey)
-                let audio = try known[entry.audioKey] ?? store.describe(
-                    key: entry.audioKey,
-                    relativePath: ObjectStore.relativePath(key: entry.audioKey, fileExtension: recipe.audio.format.fileExtension),
+                let document = try readEvents(key: eventsKey)
+                let audio = try known[audioKey] ?? store.describe(
+                    key: audioKey,
+                    relativePath: ObjectStore.relativePath(key: audioKey, fileExtension: recipe.audio.format.fileExtension),
                     role: .audio, mimeType: recipe.audio.format.mimeType, durationMs: document.durationMs, sampleRate: document.sampleRate)
-                let events = try known[entry.eventsKey] ?? store.describe(
-                    key: entry.eventsKey, relativePath: ObjectStore.relativePath(key: entry.eventsKey, fileExtension: "json"),
+                let events = try known[eventsKey] ?? store.describe(
+                    key: eventsKey, relativePath: ObjectStore.relativePath(key: eventsKey, fileExtension: "json"),
                     role: .events, mimeType: "application/json", durationMs: nil, sampleRate: nil)
-                var updates: [ItemUpdate] = [.spoken(itemID: item.id, audio: audio, events: events, voice: recipe.voice.uri)]
-                if align { updates.append(try alignment(for: item, eventsKey: entry.eventsKey, document: document)) }
+                var updates: [ItemUpdate] = [.spoken(itemID: item.id, audio: audio, events: events, voice: entry.speech.voice.uri)]
+                if align, let update = try alignment(for: item, eventsKey: eventsKey, document: document) { updates.append(update) }
                 try record(updates, itemID: item.id, ordinal: item.ordinal, outcome: .reused)
             } catch let error as StoreError {
                 throw error
             } catch {
                 // A damaged events object (say, a power cut before its data reached the disk) would fail
                 // this item on every run; remove the pair so synthesis makes them afresh.
-                unlink(store.url(forRelativePath: ObjectStore.relativePath(key: entry.eventsKey, fileExtension: "json")).path)
-                unlink(store.url(forRelativePath: ObjectStore.relativePath(key: entry.audioKey, fileExtension: recipe.audio.format.fileExtension)).path)
+                unlink(store.url(forRelativePath: ObjectStore.relativePath(key: eventsKey, fileExtension: "json")).path)
+                unlink(store.url(forRelativePath: ObjectStore.relativePath(key: audioKey, fileExtension: recipe.audio.format.fileExtension)).path)
                 unreadable.append(entry)
             }
         }
@@ -126,8 +130,11 @@ extension StageRun {
         try SpeechEventsDocument.decode(store.read(relativePath: ObjectStore.relativePath(key: key, fileExtension: "json")))
     }
 
-    func alignment(for item: ItemRecord, eventsKey: String, document: SpeechEventsDocument) throws -> ItemUpdate {
-        let words = try words[item.id] ?? manifest.words(of: item.id)
+    /// Word timings from the engine's events; nil when the engine gave none (forced alignment places the words).
+    func alignment(for item: ItemRecord, eventsKey: String, document: SpeechEventsDocument) throws -> ItemUpdate? {
+        guard document.hasWordTimings else { return nil }
+        // With a lexicon the events point into the spoken text; each word's span there stands in for the word.
+        let words = recipe.lexicon.isEmpty ? try words[item.id] ?? manifest.words(of: item.id) : recipe.lexicon.render(item.text).words
         let timings = EventAligner.align(words: words, events: document.events, durationMs: document.durationMs)
         return .aligned(
             itemID: item.id, alignmentKey: ObjectKey.alignment(eventsKey: eventsKey, text: item.text), source: .synthesizer,
@@ -146,6 +153,7 @@ extension StageRun {
         // Jobs per worker: while one item is persisted the worker speaks the next, and one more waits in its pipe.
         let depth = 3
         var queue = plan.jobs[...]
+        var waiting = plan.waiting
         var inFlight: [Int: [SpeechJob]] = [:]
         /// The item each worker said it is speaking now.
         var speaking: [Int: String] = [:]
@@ -170,7 +178,7 @@ extension StageRun {
                 guard let position = held.firstIndex(where: { $0.itemID == result.itemID }) else { continue }
                 let job = held.remove(at: position)
                 inFlight[worker] = held
-                try finish(job, result: result, waiting: plan.waiting[job.audioKey] ?? [], align: align)
+                if let retry = try finish(job, result: result, waiting: &waiting, align: align) { queue.insert(retry, at: queue.startIndex) }
                 dispatch(worker, queue: &queue, inFlight: &inFlight, stop: stop)
             case let .exited(worker, detail):
                 live.remove(worker)
@@ -179,7 +187,9 @@ extension StageRun {
                 if let index = held.firstIndex(where: { $0.itemID == speaking[worker] }) ?? (held.isEmpty ? nil : 0) {
                     let culprit = held.remove(at: index)
                     let error = SpeechError.workerCrashed(item: culprit.itemID, detail: detail).localizedDescription
-                    try finish(culprit, result: SpeechJobResult(itemID: culprit.itemID, error: error), waiting: plan.waiting[culprit.audioKey] ?? [], align: align)
+                    if let retry = try finish(culprit, result: SpeechJobResult(itemID: culprit.itemID, error: error), waiting: &waiting, align: align) {
+                        held.append(retry)
+                    }
                 }
                 speaking[worker] = nil
                 queue = ArraySlice(held) + queue
@@ -195,25 +205,39 @@ extension StageRun {
             if idle && live.isEmpty {
                 for job in queue {
                     let error = SpeechError.workerUnavailable("workers kept dying; \(queue.count) items were not attempted").localizedDescription
-                    try finish(job, result: SpeechJobResult(itemID: job.itemID, error: error), waiting: plan.waiting[job.audioKey] ?? [], align: align)
+                    var noRetry = waiting
+                    _ = try finish(job, result: SpeechJobResult(itemID: job.itemID, error: error), waiting: &noRetry, align: align, fallback: false)
                 }
                 break
             }
         }
     }
 
-    private mutating func finish(_ job: SpeechJob, result: SpeechJobResult, waiting: [ItemRecord], align: Bool) throws {
+    /// Records a job's items as spoken (and aligned), or as failed. A job that failed with a voice
+    /// other than the recipe's fallback is retried with the fallback: that job is returned, its
+    /// items moved to it in `waiting`.
+    private mutating func finish(
+        _ job: SpeechJob, result: SpeechJobResult, waiting: inout [String: [ItemRecord]], align: Bool, fallback: Bool = true
+    ) throws -> SpeechJob? {
+        let items = waiting.removeValue(forKey: job.audioKey) ?? []
         guard let audio = result.audio, let events = result.events, let document = result.document, result.error == nil else {
             let error = result.error ?? "the worker returned no audio"
-            for item in waiting {
+            if fallback, let voice = recipe.fallbackVoice, voice != job.voice, let first = items.first {
+                let speech = recipe.speech(text: first.text, character: first.character, engineVersions: engineVersions, voice: voice)
+                waiting[speech.audioKey, default: []].append(contentsOf: items)
+                progress(.warning("item \(first.id): \(error); speaking it with the fallback voice \(voice.uri)"))
+                return speech.job(itemID: first.id, recipe: recipe)
+            }
+            for item in items {
                 try record([.failed(itemID: item.id, error: error)], itemID: item.id, ordinal: item.ordinal, outcome: .failed, error: error)
             }
-            return
+            return nil
         }
-        for (position, item) in waiting.enumerated() {
-            var updates: [ItemUpdate] = [.spoken(itemID: item.id, audio: audio, events: events, voice: recipe.voice.uri)]
-            if align { updates.append(try alignment(for: item, eventsKey: job.eventsKey, document: document)) }
+        for (position, item) in items.enumerated() {
+            var updates: [ItemUpdate] = [.spoken(itemID: item.id, audio: audio, events: events, voice: job.voice.uri)]
+            if align, let update = try alignment(for: item, eventsKey: job.eventsKey, document: document) { updates.append(update) }
             try record(updates, itemID: item.id, ordinal: item.ordinal, outcome: position == 0 ? .synthesized : .reused, audioMs: document.durationMs)
         }
+        return nil
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// batch of updates not yet committed.
 struct StageRun {
     let recipe: Recipe
-    let engineVersion: String
+    /// Each engine's version by name, part of every audio key.
+    let engineVersions: [String: String]
     let store: ObjectStore
     let manifest: Manifest
     let buildID: Int64
@@ -30,11 +31,11 @@ struct StageRun {
     var words: [String: [WordToken]] = [:]
 
     init(
-        recipe: Recipe, engineVersion: String, store: ObjectStore, manifest: Manifest, buildID: Int64,
+        recipe: Recipe, engineVersions: [String: String], store: ObjectStore, manifest: Manifest, buildID: Int64,
         cancellation: CancellationFlag, progress: @escaping @Sendable (ProgressEvent) -> Void, started: ContinuousClock.Instant
     ) {
         self.recipe = recipe
-        self.engineVersion = engineVersion
+        self.engineVersions = engineVersions
         self.store = store
         self.manifest = manifest
         self.buildID = buildID

@@ -26,12 +26,34 @@ public struct Recipe: Sendable, Equatable {
     public var verify: VerifySettings?
     /// The output directory (content-addressed objects plus `manifest.sqlite`).
     public var outputDirectory: URL
+    /// Items written in the recipe itself, spoken after the sources as one chapter.
+    public var items: [InlineItem]
+    /// Characters' voices by lower-cased name; characters not listed speak with `voice`.
+    public var cast: [String: VoiceSettings]
+    /// The voice that speaks an item whose own voice's engine failed on it.
+    public var fallbackVoice: VoiceSettings?
+    /// Pronunciations applied before synthesis and alignment.
+    public var lexicon: Lexicon
+    public var lexiconFile: URL?
+    /// Command engines by name; voices name them as their engine.
+    public var engines: [String: CommandEngineSettings]
+    /// Whether command engines may run (`--allow-commands`): off, so a recipe from an untrusted
+    /// change cannot run programs.
+    public var allowCommands = false
 
     public init(
         file: URL, contentHash: String, title: String?, language: String, sources: [SourceFile],
         split: SplitSettings, voice: VoiceSettings, audio: AudioSettings, build: BuildSettings, outputDirectory: URL,
-        alignment: AlignmentSettings = AlignmentSettings(), exports: ExportSettings = ExportSettings(), verify: VerifySettings? = nil
+        alignment: AlignmentSettings = AlignmentSettings(), exports: ExportSettings = ExportSettings(), verify: VerifySettings? = nil,
+        items: [InlineItem] = [], cast: [String: VoiceSettings] = [:], fallbackVoice: VoiceSettings? = nil, lexicon: Lexicon = Lexicon(),
+        lexiconFile: URL? = nil, engines: [String: CommandEngineSettings] = [:]
     ) {
+        self.items = items
+        self.cast = cast
+        self.fallbackVoice = fallbackVoice
+        self.lexicon = lexicon
+        self.lexiconFile = lexiconFile
+        self.engines = engines
         self.verify = verify
         self.exports = exports
         self.alignment = alignment

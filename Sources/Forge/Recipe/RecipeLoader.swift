@@ -7,13 +7,13 @@ import Foundation
 public struct RecipeLoader: Sendable {
     /// The largest recipe file accepted.
     public static let maximumRecipeBytes = 1 << 20
-    public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output", "alignment", "exports", "verify"]
+    public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output", "alignment", "exports", "verify", "items", "cast", "lexicon", "engines"]
     static let verifyKeys = ["required", "maxWordErrorRate", "jobs"]
     static let exportKeys = ["formats", "pauses", "maxCueCharacters", "wordLevelOverlays"]
     static let pauseKeys = ["sentenceMs", "paragraphMs", "chapterMs"]
     static let alignmentKeys = ["method"]
-    static let splitKeys = ["unit", "maxCharacters"]
-    static let voiceKeys = ["engine", "id", "rate", "pitch", "volume"]
+    static let splitKeys = ["unit", "maxCharacters", "announceCharacters"]
+    static let voiceKeys = ["engine", "id", "rate", "pitch", "volume", "fallback"]
     static let audioKeys = ["format", "sampleRate"]
     static let buildKeys = ["saveInterval", "jobs"]
     static let outputKeys = ["directory"]
@@ -65,7 +65,7 @@ public struct RecipeLoader: Sendable {
         _ = try top.integer("version", in: 1...1, default: 1)
         let title = try top.string("title")
         let explicitLanguage = try top.nonEmptyString("language", default: "")
-        let sources = try readSources(top, folder: folder)
+        let sources = top.value("sources") == nil && top.value("items") != nil ? [] : try readSources(top, folder: folder)
         // A recipe without "language" speaks the language its documents declare, else English.
         let language = explicitLanguage.isEmpty ? (SourceLoader.declaredLanguage(of: sources) ?? "en") : explicitLanguage
 
@@ -73,36 +73,34 @@ public struct RecipeLoader: Sendable {
         if let reader = try top.object("split", allowedKeys: Self.splitKeys) {
             split.unit = try reader.choice("unit", default: split.unit)
             split.maxCharacters = try reader.integer("maxCharacters", in: SplitSettings.allowedMaxCharacters, default: split.maxCharacters, unit: "characters")
+            split.announceCharacters = try reader.choice("announceCharacters", default: split.announceCharacters)
         }
 
+        let engines = try readEngines(top, folder: folder)
+        let commandEngines = Set(engines.keys)
         var voice = VoiceSettings(id: VoiceSettings.defaultID(forLanguage: language))
-        if case .string(let uri) = top.value("voice") {
+        var fallbackVoice: VoiceSettings?
+        if let value = top.value("voice") {
+            voice = try readVoice(value, file: name, path: "voice", base: voice, commandEngines: commandEngines)
+            if case .object = value, let reader = try top.object("voice", allowedKeys: Self.voiceKeys), let fallback = reader.value("fallback") {
+                fallbackVoice = try readVoice(fallback, file: name, path: "voice.fallback", base: VoiceSettings(id: voice.id), commandEngines: commandEngines)
+            }
+        }
+        let cast = try readCast(top, narrator: voice, commandEngines: commandEngines)
+        let items = try readItems(top)
+        if sources.isEmpty && items.isEmpty {
+            throw .missingKey(file: name, path: "sources", expected: "\"sources\": [\"book.txt\"] (or inline \"items\")")
+        }
+        var lexicon = Lexicon()
+        var lexiconFile: URL?
+        if let path = try top.string("lexicon") {
+            let url = Self.resolve(path, against: folder)
             do {
-                // A bare name ("en-gb") is a voice of the default engine.
-                voice = try VoiceURI.parse(uri.contains(":") ? uri : "\(voice.engine):\(uri)", base: voice)
+                lexicon = try Lexicon.read(url)
             } catch {
-                throw .invalidValue(file: name, path: "voice", found: JSONValue.string(uri).summary, allowed: "a voice URI such as \"espeak-ng:en-us+klatt?rate=170&pitch=45\" (\(error.message))")
+                throw .invalidValue(file: name, path: "lexicon", found: "\"\(path)\"", allowed: "a readable lexicon file (\(error.localizedDescription))")
             }
-        } else if let reader = try top.object("voice", allowedKeys: Self.voiceKeys) {
-            voice.engine = try reader.nonEmptyString("engine", default: voice.engine)
-            guard VoiceSettings.supportedEngines.contains(voice.engine) else {
-                throw .invalidValue(
-                    file: name, path: "voice.engine", found: JSONValue.string(voice.engine).summary,
-                    allowed: VoiceSettings.supportedEngines.map { "\"\($0)\"" }.joined(separator: ", "))
-            }
-            if let id = try reader.string("id"), id.contains(":") {
-                // A voice URI where a bare voice name was expected: its engine and parameters apply, keys beside it win.
-                do {
-                    voice = try VoiceURI.parse(id, base: voice)
-                } catch {
-                    throw .invalidValue(file: name, path: "voice.id", found: JSONValue.string(id).summary, allowed: "a voice name or URI (\(error.message))")
-                }
-            } else {
-                voice.id = try reader.nonEmptyString("id", default: voice.id)
-            }
-            voice.rate = try reader.integer("rate", in: VoiceSettings.allowedRates, default: voice.rate, unit: "words per minute")
-            voice.pitch = try reader.integer("pitch", in: VoiceSettings.allowedPitches, default: voice.pitch)
-            voice.volume = try reader.integer("volume", in: VoiceSettings.allowedVolumes, default: voice.volume, unit: "percent")
+            lexiconFile = url
         }
 
         var audio = AudioSettings()
@@ -178,7 +176,8 @@ public struct RecipeLoader: Sendable {
         return Recipe(
             file: file, contentHash: ContentHash.sha256Hex(data), title: title, language: language, sources: sources,
             split: split, voice: voice, audio: audio, build: build, outputDirectory: outputDirectory, alignment: alignment,
-            exports: exports, verify: verify)
+            exports: exports, verify: verify, items: items, cast: cast, fallbackVoice: fallbackVoice, lexicon: lexicon,
+            lexiconFile: lexiconFile, engines: engines)
     }
 
     private func readSources(_ top: RecipeObjectReader, folder: URL) throws(RecipeError) -> [SourceFile] {

@@ -12,6 +12,8 @@ public struct SourceFile: Sendable, Equatable {
         case xhtml
         /// An EPUB 2 or 3 book.
         case epub
+        /// A script: `NAME: line` lines become the character's dialogue, `(stage directions)` are skipped.
+        case script
     }
 
     /// The recipe path that means standard input.
@@ -38,13 +40,14 @@ public struct SourceFile: Sendable, Equatable {
     public var displayPath: String { standardInput == nil ? url.path : Self.standardInputPath }
 
     /// The format implied by a file name's extension: `.md`/`.markdown` Markdown, `.html`/`.htm`
-    /// HTML, `.xhtml` XHTML, `.epub` EPUB, anything else plain text.
+    /// HTML, `.xhtml` XHTML, `.epub` EPUB, `.script` a script, anything else plain text.
     public static func inferredFormat(for url: URL) -> Format {
         switch url.pathExtension.lowercased() {
         case "md", "markdown": return .markdown
         case "html", "htm": return .html
         case "xhtml": return .xhtml
         case "epub": return .epub
+        case "script": return .script
         default: return .text
         }
     }

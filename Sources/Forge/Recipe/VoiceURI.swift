@@ -10,15 +10,20 @@ public enum VoiceURI {
     public static let parameters = ["rate", "pitch", "volume"]
 
     /// The voice a URI names, starting from `base` for the parameters it leaves out.
-    public static func parse(_ text: String, base: VoiceSettings = VoiceSettings()) throws(Problem) -> VoiceSettings {
+    /// - Parameter commandEngines: the names of the recipe's command engines, whose voices take any
+    ///   `name=value` parameters (passed to the engine as they are).
+    public static func parse(_ text: String, base: VoiceSettings = VoiceSettings(), commandEngines: Set<String> = []) throws(Problem) -> VoiceSettings {
         guard let colon = text.firstIndex(of: ":") else {
             throw Problem(message: "\"\(text)\" has no engine; write it as engine:voice, e.g. \"espeak-ng:\(text)\"")
         }
         var voice = base
         voice.engine = String(text[..<colon])
-        guard VoiceSettings.supportedEngines.contains(voice.engine) else {
-            throw Problem(message: "the engine \"\(voice.engine)\" is not one Forge runs (engines: \(VoiceSettings.supportedEngines.joined(separator: ", ")))")
+        let isCommand = commandEngines.contains(voice.engine)
+        guard VoiceSettings.supportedEngines.contains(voice.engine) || isCommand else {
+            let known = VoiceSettings.supportedEngines + commandEngines.sorted()
+            throw Problem(message: "the engine \"\(voice.engine)\" is not one Forge runs (engines: \(known.joined(separator: ", ")); declare a command engine under \"engines\")")
         }
+        if isCommand && base.engine != voice.engine { voice.options = [:] }
         let rest = text[text.index(after: colon)...]
         let query = rest.firstIndex(of: "?")
         voice.id = String(rest[..<(query ?? rest.endIndex)])
@@ -29,6 +34,12 @@ public enum VoiceURI {
         var seen = Set<String>()
         for pair in rest[rest.index(after: query)...].split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            if isCommand {
+                guard parts.count == 2, !parts[0].isEmpty else { throw Problem(message: "\"\(pair)\" in \"\(text)\" is not name=value") }
+                guard seen.insert(parts[0]).inserted else { throw Problem(message: "\"\(parts[0])\" is given twice in \"\(text)\"") }
+                voice.options[parts[0]] = parts[1].removingPercentEncoding ?? parts[1]
+                continue
+            }
             guard parts.count == 2, let number = Int(parts[1]) else {
                 throw Problem(message: "\"\(pair)\" in \"\(text)\" is not name=integer")
             }

@@ -12,6 +12,14 @@ struct Pronouncer {
     /// The dictionary word `text` is recognized as, with its phones (nil when it has no
     /// pronunciation at all). Adds the word to `decoder` when the dictionary lacks it.
     func entry(for text: String, in decoder: PocketSphinxDecoder) -> (key: String, phones: [String])? {
+        if text.hasPrefix("[["), text.hasSuffix("]]") {
+            // A lexicon entry's espeak-ng phonemes: the word is listened for as those phonemes.
+            let phones = ArpabetMapper.phones(fromEspeak: String(text.dropFirst(2).dropLast(2)))
+            let key = "forge-phonemes-" + String(ContentHash.sha256Hex(text).prefix(10))
+            guard !phones.isEmpty else { return nil }
+            if decoder.pronunciation(of: key) == nil, !decoder.addWord(key, phones: phones.joined(separator: " ")) { return nil }
+            return (key, phones)
+        }
         let key = Self.dictionaryKey(text)
         guard !key.isEmpty else { return nil }
         if let phones = decoder.pronunciation(of: key) { return (key, phones) }

@@ -169,8 +169,9 @@ public final class EspeakEngine: Sendable {
         }
     }
 
-    /// Speaks `text` (never interpreted as SSML or phoneme input) and returns audio and events.
-    public func synthesize(_ text: String, voice: VoiceSettings, itemID: String) throws(SpeechError) -> SynthesizedSpeech {
+    /// Speaks `text` (never interpreted as SSML; `[[…]]` read as phonemes only with `phonemeInput`,
+    /// which a lexicon entry asks for) and returns audio and events.
+    public func synthesize(_ text: String, voice: VoiceSettings, itemID: String, phonemeInput: Bool = false) throws(SpeechError) -> SynthesizedSpeech {
         let collector = SpeechCollector()
         let status: espeak_ERROR = Self.state.withLock { state in
             if state.voice != voice {
@@ -186,7 +187,8 @@ public final class EspeakEngine: Sendable {
             let userData = Unmanaged.passUnretained(collector).toOpaque()
             let utf8 = Array(text.utf8CString)
             return utf8.withUnsafeBufferPointer { buffer in
-                espeak_Synth(buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, userData)
+                let flags = UInt32(espeakCHARS_UTF8) | (phonemeInput ? UInt32(espeakPHONEMES) : 0)
+                return espeak_Synth(buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0, flags, nil, userData)
             }
         }
         if status == EE_NOT_FOUND { throw .unknownVoice(voice.id) }

@@ -10,6 +10,7 @@ public enum SpeechError: LocalizedError, Sendable, Equatable {
     case workerCrashed(item: String, detail: String)
     case workerUnavailable(String)
     case injectedFault(item: String)
+    case engineFailed(item: String, engine: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -27,6 +28,8 @@ public enum SpeechError: LocalizedError, Sendable, Equatable {
             return "item \(item): the synthesis worker process died while speaking it (\(detail)). Rerun to retry; if it fails again, the item's text is the likely trigger."
         case let .workerUnavailable(reason):
             return "could not start a synthesis worker process: \(reason)."
+        case let .engineFailed(item, engine, reason):
+            return "item \(item): engine \"\(engine)\" could not speak it: \(reason)."
         case let .injectedFault(item):
             return "item \(item): failed by the FORGE_FAULT_SPEAK fault-injection setting (used by tests)."
         }

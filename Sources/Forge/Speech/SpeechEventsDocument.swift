@@ -9,8 +9,21 @@ public struct SpeechEventsDocument: Sendable, Equatable, Codable {
     public var durationMs: Int
     public var sampleRate: Int
     public var events: [SynthesisEvent]
+    /// False when the engine gave no word timings (a command engine): the words are then placed
+    /// by forced alignment. Nil in documents from before command engines, which are all timed.
+    public var wordsTimed: Bool?
+    /// Phoneme timings a command engine reported, kept for players that animate speech.
+    public var phonemes: [CommandEngineProtocol.PhonemeTime]?
 
-    public init(engine: String, engineVersion: String, audioKey: String, durationMs: Int, sampleRate: Int, events: [SynthesisEvent]) {
+    /// Whether `events` place the words.
+    public var hasWordTimings: Bool { wordsTimed ?? true }
+
+    public init(
+        engine: String, engineVersion: String, audioKey: String, durationMs: Int, sampleRate: Int, events: [SynthesisEvent],
+        wordsTimed: Bool? = nil, phonemes: [CommandEngineProtocol.PhonemeTime]? = nil
+    ) {
+        self.wordsTimed = wordsTimed
+        self.phonemes = phonemes
         self.engine = engine
         self.engineVersion = engineVersion
         self.audioKey = audioKey

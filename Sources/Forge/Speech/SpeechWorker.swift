@@ -48,6 +48,7 @@ public struct SpeechWorker {
         }
         let persistence = DispatchQueue(label: "forge.worker.persist")
         let decoder = JSONDecoder()
+        let commands = CommandEngines()
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
             let job: SpeechJob
@@ -59,9 +60,9 @@ public struct SpeechWorker {
                 continue
             }
             Self.write(SpeechWorkerNotice(started: job.itemID))
-            let spoken = synthesize(job, engine: engine)
+            let spoken = synthesize(job, engine: engine, commands: commands)
             persistence.async { [store] in
-                Self.send(Self.persist(job, spoken, engine: EspeakEngine.name, store: store))
+                Self.send(Self.persist(job, spoken, engine: job.voice.engine, store: store))
             }
         }
         persistence.sync {}
@@ -82,15 +83,18 @@ public struct SpeechWorker {
 
     /// Speaks one job and stores its objects.
     public func speak(_ job: SpeechJob, engine: EspeakEngine) -> SpeechJobResult {
-        Self.persist(job, synthesize(job, engine: engine), engine: EspeakEngine.name, store: store)
+        Self.persist(job, synthesize(job, engine: engine, commands: CommandEngines()), engine: job.voice.engine, store: store)
     }
 
     /// Synthesizes a job's text at the recipe's sample rate, with its events document.
-    func synthesize(_ job: SpeechJob, engine: EspeakEngine) -> Result<(samples: [Int16], document: SpeechEventsDocument), SpeechError> {
+    func synthesize(_ job: SpeechJob, engine: EspeakEngine, commands: CommandEngines) -> Result<(samples: [Int16], document: SpeechEventsDocument), SpeechError> {
         do throws(SpeechError) {
-            if let faultTrigger, job.text.contains(faultTrigger) { throw .injectedFault(item: job.itemID) }
+            if let faultTrigger, job.text.contains(faultTrigger), job.voice.isEspeak { throw .injectedFault(item: job.itemID) }
             if let crashTrigger, job.text.contains(crashTrigger) { abort() }
-            let speech = try engine.synthesize(job.text, voice: job.voice, itemID: job.itemID)
+            if let settings = job.commandEngine {
+                return .success(try commands.synthesize(job, settings: settings, temporaryDirectory: store.temporaryDirectory))
+            }
+            let speech = try engine.synthesize(job.text, voice: job.voice, itemID: job.itemID, phonemeInput: job.phonemeInput)
             let samples = Resampler.resample(speech.samples, from: speech.sampleRate, to: job.audio.sampleRate)
             let durationMs = Int((Int64(samples.count) * 1000) / Int64(job.audio.sampleRate))
             let document = SpeechEventsDocument(

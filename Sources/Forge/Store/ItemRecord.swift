@@ -26,8 +26,14 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
     public var alignmentSource: AlignmentSource?
     /// The id of the HTML/XHTML element the item came from, if any.
     public var elementID: String?
+    /// Who speaks a dialogue item; nil for the narrator.
+    public var character: String?
+    /// An inline item's recipe id.
+    public var name: String?
 
     public init(item: SpeakableItem) {
+        character = item.character
+        name = item.name
         id = item.id
         chapter = item.chapter
         ordinal = item.ordinal
@@ -61,6 +67,8 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
         builtBy = row[15]
         alignmentSource = (row[16] as String?).flatMap(AlignmentSource.init(rawValue:))
         elementID = row[17]
+        character = row[18]
+        name = row[19]
     }
 
     /// The columns in the order `init(row:)` reads them.
@@ -70,6 +78,7 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
             Column("source_start"), Column("source_end"), Column("status"), Column("error"), Column("audio_key"),
             Column("events_key"), Column("alignment_key"), Column("duration_ms"), Column("voice"), Column("built_by"),
             Column("alignment_source"), Column("element_id"),
+            Column("character"), Column("name"),
         ]
     }
 
@@ -77,6 +86,6 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
     func hasSamePlacement(as item: SpeakableItem) -> Bool {
         chapter == item.chapter && ordinal == item.ordinal && sourcePath == item.sourcePath
             && sourceStart == item.sourceStart && sourceEnd == item.sourceEnd && kind == item.kind.rawValue
-            && elementID == item.elementID
+            && elementID == item.elementID && character == item.character && name == item.name
     }
 }

@@ -156,12 +156,12 @@ public final class Manifest: Sendable {
                     guard !record.hasSamePlacement(as: item) else { continue }
                     try db.execute(
                         sql: """
-                            UPDATE items SET chapter = ?, ordinal = ?, kind = ?, source_path = ?, source_start = ?, source_end = ?, element_id = ?
-                            WHERE id = ?
+                            UPDATE items SET chapter = ?, ordinal = ?, kind = ?, source_path = ?, source_start = ?, source_end = ?, element_id = ?,
+                            character = ?, name = ? WHERE id = ?
                             """,
                         arguments: [
                             item.chapter, item.ordinal, item.kind.rawValue, item.sourcePath, item.sourceStart, item.sourceEnd,
-                            item.elementID, item.id,
+                            item.elementID, item.character, item.name, item.id,
                         ])
                 } else {
                     try ItemRecord(item: item).insert(db)

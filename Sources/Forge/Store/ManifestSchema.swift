@@ -130,6 +130,11 @@ enum ManifestSchema {
         migrator.registerMigration("v4") { db in
             try db.execute(sql: "ALTER TABLE items ADD COLUMN element_id TEXT")
         }
+        // v5: casts and inline items. Dialogue items name the character who speaks them (the cast
+        // picks the voice); inline recipe items keep the recipe's id for naming their files.
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN character TEXT; ALTER TABLE items ADD COLUMN name TEXT")
+        }
         return migrator
     }
 }

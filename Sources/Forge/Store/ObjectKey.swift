@@ -9,8 +9,9 @@ public enum ObjectKey {
     public static let alignStageVersion = 1
 
     /// The key of an item's audio.
-    public static func audio(text: String, voice: VoiceSettings, audio: AudioSettings, engineVersion: String) -> String {
-        digest([
+    /// `text` is what the engine reads (after the lexicon); `phonemeInput` says `[[…]]` in it are phonemes.
+    public static func audio(text: String, voice: VoiceSettings, audio: AudioSettings, engineVersion: String, phonemeInput: Bool = false) -> String {
+        var fields = [
             "stage": "speak",
             "stageVersion": String(speakStageVersion),
             "engine": voice.engine,
@@ -22,7 +23,13 @@ public enum ObjectKey {
             "format": audio.format.rawValue,
             "sampleRate": String(audio.sampleRate),
             "text": text,
-        ])
+        ]
+        // Added only when present, so keys made before command engines and lexicons stay the same.
+        if !voice.options.isEmpty {
+            fields["options"] = voice.options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+        }
+        if phonemeInput { fields["phonemeInput"] = "1" }
+        return digest(fields)
     }
 
     /// The key of the synthesizer events recorded while making the audio object `audioKey`.

@@ -31,12 +31,14 @@ public struct Splitter: Sendable {
                 builder.add(text, path: path, format: format)
             case let .structured(documents, chaptersFromContents):
                 builder.add(documents, chaptersFromContents: chaptersFromContents)
+            case let .inline(items, title, path):
+                builder.add(items, title: title, path: path)
             }
         }
         return builder.finish()
     }
 
-    private struct Block {
+    struct Block {
         enum Role {
             case paragraph
             case chapterHeading(title: String)
@@ -46,12 +48,14 @@ public struct Splitter: Sendable {
         var lines: [Range<Int>]
     }
 
-    private struct Builder {
+    struct Builder {
         let settings: SplitSettings
         let rules: SentenceRules
         var chapters: [Chapter] = []
         var items: [SpeakableItem] = []
         var idCounts: [String: Int] = [:]
+        /// Who spoke the last dialogue line in this chapter, for `whenSpeakerChanges` announcements.
+        var lastSpeaker: String?
 
         init(settings: SplitSettings, language: String) {
             self.settings = settings
@@ -87,6 +91,7 @@ public struct Splitter: Sendable {
         }
 
         mutating func add(_ text: String, path: String, format: SourceFile.Format) {
+            if format == .script { return addScript(text, path: path) }
             let scalars = Array(text.unicodeScalars)
             let markup = format == .markdown ? MarkdownMarkup(scalars) : nil
             var startedChapterInSource = false
@@ -110,6 +115,7 @@ public struct Splitter: Sendable {
         }
 
         mutating func startChapter(untitledFrom path: String, title: String? = nil) {
+            lastSpeaker = nil
             if let title, !title.isEmpty {
                 chapters.append(Chapter(ordinal: chapters.count + 1, title: title, sourcePath: path))
                 return
@@ -278,7 +284,10 @@ public struct Splitter: Sendable {
         }
 
         /// Emits the paragraph items of text that still has its white space, e.g. a document block.
-        mutating func emitText(_ raw: [Unicode.Scalar], origin rawOrigin: [Int], path: String, elementID: String?) {
+        mutating func emitText(
+            _ raw: [Unicode.Scalar], origin rawOrigin: [Int], path: String, elementID: String?, kind: ItemKind = .paragraph,
+            character: String? = nil, name: String? = nil
+        ) {
             var text: [Unicode.Scalar] = []
             var origin: [Int] = []
             for (scalar, offset) in zip(raw, rawOrigin) {
@@ -292,18 +301,38 @@ public struct Splitter: Sendable {
                     origin.append(offset)
                 }
             }
-            emitFolded(text, origin: origin, path: path, elementID: elementID)
+            emitFolded(text, origin: origin, path: path, elementID: elementID, kind: kind, character: character, name: name)
         }
 
         /// Cuts folded paragraph text into items; `origin` gives each scalar's source offset.
-        mutating func emitFolded(_ text: [Unicode.Scalar], origin: [Int], path: String, elementID: String?) {
-            for range in cut(text) {
+        mutating func emitFolded(
+            _ text: [Unicode.Scalar], origin: [Int], path: String, elementID: String?, kind: ItemKind = .paragraph,
+            character: String? = nil, name: String? = nil
+        ) {
+            let pieces = cut(text).filter { text[$0].contains(where: Tokenizer.isWordScalar) }
+            if kind == .dialogue, let character, !pieces.isEmpty { announce(character, path: path, at: origin[pieces[0].lowerBound], name: name) }
+            for (index, range) in pieces.enumerated() {
                 let itemText = String(String.UnicodeScalarView(text[range]))
-                guard text[range].contains(where: Tokenizer.isWordScalar) else { continue }
+                // A long inline line cut in pieces: "greeting-1", "greeting-2", … so pack names stay unique.
+                let pieceName = name.map { pieces.count == 1 ? $0 : "\($0)-\(index + 1)" }
                 appendItem(
-                    kind: .paragraph, text: itemText, path: path,
-                    sourceStart: origin[range.lowerBound], sourceEnd: origin[range.upperBound - 1] + 1, elementID: elementID)
+                    kind: kind, text: itemText, path: path,
+                    sourceStart: origin[range.lowerBound], sourceEnd: origin[range.upperBound - 1] + 1, elementID: elementID,
+                    character: character, name: pieceName)
             }
+        }
+
+        /// The narrator's announcement of who speaks next, when the recipe asks for one.
+        mutating func announce(_ character: String, path: String, at offset: Int, name: String?) {
+            defer { lastSpeaker = character.lowercased() }
+            switch settings.announceCharacters {
+            case .never: return
+            case .whenSpeakerChanges where lastSpeaker == character.lowercased(): return
+            case .whenSpeakerChanges, .always: break
+            }
+            // "HAMLET" as a script writes it is spoken as the name, not read out letter by letter.
+            let spoken = character.uppercased() == character ? character.capitalized : character
+            appendItem(kind: .announcement, text: spoken, path: path, sourceStart: offset, sourceEnd: offset, name: name.map { "\($0).announcement" })
         }
 
         static func isSpaceOrControl(_ scalar: Unicode.Scalar) -> Bool {
@@ -322,15 +351,18 @@ public struct Splitter: Sendable {
             return false
         }
 
-        mutating func appendItem(kind: ItemKind, text: String, path: String, sourceStart: Int, sourceEnd: Int, elementID: String? = nil) {
-            let base = ItemIdentifier.base(kind: kind, text: text)
+        mutating func appendItem(
+            kind: ItemKind, text: String, path: String, sourceStart: Int, sourceEnd: Int, elementID: String? = nil,
+            character: String? = nil, name: String? = nil
+        ) {
+            let base = ItemIdentifier.base(kind: kind, text: text, character: character)
             let occurrence = idCounts[base, default: 0] + 1
             idCounts[base] = occurrence
             items.append(
                 SpeakableItem(
                     id: occurrence == 1 ? base : "\(base)-\(occurrence)", kind: kind, chapter: max(chapters.count, 1),
                     ordinal: items.count + 1, text: text, sourcePath: path, sourceStart: sourceStart, sourceEnd: sourceEnd,
-                    words: Tokenizer.words(in: text), elementID: elementID))
+                    words: Tokenizer.words(in: text), elementID: elementID, character: character, name: name))
         }
 
         /// Item ranges of a paragraph: sentences packed up to `maxCharacters` (or one each for

@@ -1,0 +1,19 @@
+import Foundation
+
+/// Why a lexicon file was refused; each message names the file and line.
+public enum LexiconError: LocalizedError, Sendable, Equatable {
+    case unreadable(file: String, reason: String)
+    case malformedLine(file: String, line: Int, text: String, reason: String)
+    case duplicate(file: String, word: String, firstLine: Int, line: Int)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .unreadable(file, reason):
+            return "\(file): cannot read the lexicon: \(reason)."
+        case let .malformedLine(file, line, text, reason):
+            return "\(file):\(line): \"\(text)\": \(reason). Write entries as `word = respelling` or `word = [[phonemes]]`."
+        case let .duplicate(file, word, firstLine, line):
+            return "\(file):\(line): \"\(word)\" already has an entry on line \(firstLine); keep one."
+        }
+    }
+}

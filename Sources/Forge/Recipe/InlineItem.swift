@@ -1,0 +1,34 @@
+/// An item written in the recipe itself (`items`): an app's voice line, a phrase list entry, a
+/// message or an article, named by the recipe's own id.
+public struct InlineItem: Sendable, Equatable {
+    /// What the entry holds; an article becomes a title item, an author item and body paragraphs.
+    public enum Kind: String, Sendable, CaseIterable {
+        case dialogue
+        case message
+        case narration
+        case heading
+        case article
+    }
+
+    /// The recipe's id, unique in the recipe; packs name the item's files after it.
+    public var id: String
+    public var kind: Kind
+    /// The words to speak (dialogue, message, narration, heading).
+    public var text: String
+    /// Who speaks a dialogue line; nil for the narrator.
+    public var character: String?
+    /// An article's title, author and body (paragraphs separated by blank lines).
+    public var title: String?
+    public var author: String?
+    public var body: String?
+
+    public init(id: String, kind: Kind = .dialogue, text: String = "", character: String? = nil, title: String? = nil, author: String? = nil, body: String? = nil) {
+        self.id = id
+        self.kind = kind
+        self.text = text
+        self.character = character
+        self.title = title
+        self.author = author
+        self.body = body
+    }
+}

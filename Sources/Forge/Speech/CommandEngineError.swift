@@ -1,0 +1,25 @@
+import Foundation
+
+/// Why a command engine could not be used.
+public enum CommandEngineError: LocalizedError, Sendable, Equatable {
+    case cannotStart(engine: String, command: [String], reason: String)
+    case protocolViolation(engine: String, detail: String)
+    case exited(engine: String, detail: String)
+    case timedOut(engine: String, seconds: Int)
+    case notAllowed(engine: String, command: [String])
+
+    public var errorDescription: String? {
+        switch self {
+        case let .cannotStart(engine, command, reason):
+            return "engine \"\(engine)\": cannot run \(command.joined(separator: " ")): \(reason). Check engines.\(engine).command in the recipe and that the program is installed (docs/engines.md)."
+        case let .protocolViolation(engine, detail):
+            return "engine \"\(engine)\" does not speak Forge's engine protocol: \(detail). See docs/engines.md."
+        case let .exited(engine, detail):
+            return "engine \"\(engine)\" stopped unexpectedly; \(detail)."
+        case let .timedOut(engine, seconds):
+            return "engine \"\(engine)\" gave no answer within \(seconds) s; raise engines.\(engine).timeoutSeconds if it is just slow."
+        case let .notAllowed(engine, command):
+            return "the recipe's engine \"\(engine)\" runs a program (\(command.joined(separator: " "))); Forge runs recipe programs only with --allow-commands. Pass it if you trust this recipe."
+        }
+    }
+}

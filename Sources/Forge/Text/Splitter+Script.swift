@@ -1,0 +1,126 @@
+extension Splitter.Builder {
+    /// What the script lines gathered so far are: a character's speech, or narration.
+    private struct Passage {
+        var character: String?
+        var text: [Unicode.Scalar] = []
+        var origin: [Int] = []
+    }
+
+    /// Splits a script: `NAME: line` starts a character's speech (lines after it continue it until a
+    /// blank line), lines wholly in parentheses or brackets and parenthesized asides are stage
+    /// directions and are not spoken, other text is narration, `#`/`##` lines and `ACT …` lines start
+    /// chapters and `###` or `SCENE …` lines are headings.
+    mutating func addScript(_ text: String, path: String) {
+        let scalars = Array(text.unicodeScalars)
+        var startedChapter = false
+        var passage: Passage?
+
+        func ensureChapter(_ builder: inout Self) {
+            if !startedChapter { builder.startChapter(untitledFrom: path); startedChapter = true }
+        }
+        func flush(_ builder: inout Self) {
+            guard let current = passage else { return }
+            passage = nil
+            guard current.text.contains(where: Tokenizer.isWordScalar) else { return }
+            ensureChapter(&builder)
+            builder.emitText(
+                current.text, origin: current.origin, path: path, elementID: nil,
+                kind: current.character == nil ? .narration : .dialogue, character: current.character)
+        }
+
+        for line in lines(scalars) {
+            guard let trimmed = SentenceSegmenter.trim(scalars, line) else {
+                flush(&self)
+                continue
+            }
+            let lineText = String(String.UnicodeScalarView(scalars[trimmed]))
+            if let (level, title) = markdownHeading(scalars, trimmed, markup: nil) {
+                flush(&self)
+                if level <= 2 {
+                    chapters.append(Chapter(ordinal: chapters.count + 1, title: title, sourcePath: path))
+                    lastSpeaker = nil
+                    startedChapter = true
+                } else {
+                    ensureChapter(&self)
+                }
+                appendItem(kind: .heading, text: title, path: path, sourceStart: trimmed.lowerBound, sourceEnd: trimmed.upperBound)
+                continue
+            }
+            if Self.isStageDirection(scalars[trimmed]) { continue }
+            if let marker = Self.sceneMarker(lineText) {
+                flush(&self)
+                if marker == .act {
+                    chapters.append(Chapter(ordinal: chapters.count + 1, title: lineText, sourcePath: path))
+                    lastSpeaker = nil
+                    startedChapter = true
+                } else {
+                    ensureChapter(&self)
+                }
+                appendItem(kind: .heading, text: lineText, path: path, sourceStart: trimmed.lowerBound, sourceEnd: trimmed.upperBound)
+                continue
+            }
+            var speechStart = trimmed.lowerBound
+            if let (name, after) = Self.speaker(scalars, trimmed) {
+                flush(&self)
+                passage = Passage(character: name)
+                speechStart = after
+            } else if passage == nil {
+                passage = Passage(character: nil)
+            }
+            // Words of consecutive lines are joined with a space; parenthesized asides are dropped.
+            var depth = 0
+            for index in speechStart..<trimmed.upperBound {
+                let scalar = scalars[index]
+                if scalar == "(" || scalar == "[" { depth += 1; continue }
+                if depth > 0 {
+                    if scalar == ")" || scalar == "]" { depth -= 1 }
+                    continue
+                }
+                passage!.text.append(scalar)
+                passage!.origin.append(index)
+            }
+            passage!.text.append(" ")
+            passage!.origin.append(trimmed.upperBound)
+        }
+        flush(&self)
+    }
+
+    private enum SceneMarker { case act, scene }
+
+    /// "ACT I", "Act 2", "SCENE III. A room in the castle.": the divisions of a play.
+    private static func sceneMarker(_ line: String) -> SceneMarker? {
+        let words = line.split(separator: " ", maxSplits: 2)
+        guard words.count >= 2, line.count <= 80 else { return nil }
+        let number = words[1].trimmingCharacters(in: .punctuationCharacters).lowercased()
+        let isNumber = !number.isEmpty && (number.allSatisfy(\.isNumber) || number.allSatisfy { "ivxlcdm".contains($0) })
+        guard isNumber else { return nil }
+        switch words[0].lowercased() {
+        case "act": return .act
+        case "scene": return .scene
+        default: return nil
+        }
+    }
+
+    /// A line wholly in parentheses or brackets: "(Enter HAMLET.)", "[Exit]".
+    private static func isStageDirection(_ line: ArraySlice<Unicode.Scalar>) -> Bool {
+        guard let first = line.first, let last = line.last else { return false }
+        return (first == "(" && last == ")") || (first == "[" && last == "]")
+    }
+
+    /// The speaker of a `NAME: text` line and where the speech starts: a name of at most four
+    /// words of letters (digits, `.`, `'`, `-` allowed after the first letter), before a colon
+    /// within the first 40 characters.
+    private static func speaker(_ scalars: [Unicode.Scalar], _ line: Range<Int>) -> (String, Int)? {
+        let limit = min(line.upperBound, line.lowerBound + 41)
+        guard let colon = (line.lowerBound..<limit).first(where: { scalars[$0] == ":" }), colon > line.lowerBound else { return nil }
+        let name = String(String.UnicodeScalarView(scalars[line.lowerBound..<colon])).trimmingCharacters(in: .whitespaces)
+        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic,
+              name.split(separator: " ").count <= 4,
+              name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0.properties.numericType != nil || " .'-\u{2019}".unicodeScalars.contains($0) })
+        else { return nil }
+        // "Note: the time is 3:00" has a speaker-like start only if the name is a proper name or shouted; ordinary
+        // lower-case words before a colon are narration.
+        guard first.properties.isUppercase else { return nil }
+        return (name, colon + 1)
+    }
+}
