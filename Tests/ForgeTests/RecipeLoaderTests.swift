@@ -79,7 +79,7 @@ struct RecipeLoaderTests {
         let error = try refusal(#"{"sources": ["book.txt"], "voice": {"rat": 170}}"#)
         #expect(error == .unknownKey(
             file: directory.file("recipe.json").path, path: "voice", key: "rat", suggestion: "rate",
-            allowed: ["engine", "id", "rate", "pitch", "volume"]))
+            allowed: ["engine", "id", "rate", "pitch", "volume", "fallback"]))
         #expect(error.localizedDescription.contains("voice.rat"))
         #expect(error.localizedDescription.contains("Did you mean \"rate\"?"))
         let top = try refusal(#"{"source": ["book.txt"]}"#)

@@ -2,7 +2,8 @@ import Foundation
 
 extension StageRun {
     /// Forced alignment for every spoken item that needs it (all of them with the recipe's
-    /// `alignment.method` "forced"; otherwise those whose audio has no synthesizer events).
+    /// `alignment.method` "forced"; otherwise those whose audio has no synthesizer events or
+    /// whose engine reported no word timings).
     /// An alignment already in the store for the same audio, text and aligner is reused.
     mutating func forceAlign(threads: Int) async throws {
         let model = RecognizerModel.standard
@@ -13,7 +14,8 @@ extension StageRun {
         var alreadyDone = 0
         for item in items where item.status == .spoken || item.status == .done {
             guard let audioKey = item.audioKey else { continue }
-            guard recipe.alignment.method == .forced || item.eventsKey == nil else { continue }
+            // Items still only spoken here have no engine timings (a command engine that gave none).
+            guard recipe.alignment.method == .forced || item.eventsKey == nil || item.status == .spoken else { continue }
             let key = ObjectKey.forcedAlignment(audioKey: audioKey, text: item.text, aligner: identity)
             if item.status == .done && item.alignmentKey == key {
                 alreadyDone += 1
