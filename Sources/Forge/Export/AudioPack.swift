@@ -5,7 +5,8 @@ import ZIPFoundation
 /// `forge export <dir> --pack file.zip`: every item's audio and word timings under human names,
 /// an `index.json` and a copy of the manifest, in one zip for an app or a CI artifact.
 ///
-/// Items are named `chapter-NNN/NNNN` (chapter, then position in the chapter); the audio is the
+/// Items are named `chapter-NNN/NNNN` (chapter, then position in the chapter), and inline recipe
+/// items `items/<id>` (`items/<id>.title` … for articles); the audio is the
 /// item's own object, unchanged, and the timings are relative to it.
 public struct AudioPack: Sendable {
     public let outputDirectory: URL
@@ -42,7 +43,8 @@ public struct AudioPack: Sendable {
             var count = 0
             for timeline in timelines {
                 for (position, item) in timeline.items.enumerated() {
-                    let name = "\(timeline.fileStem)/\(CaptionCue.pad(position + 1, 4))"
+                    // Inline recipe items go by their recipe id; book items by chapter and position.
+                    let name = item.record.name.map { "items/\($0)" } ?? "\(timeline.fileStem)/\(CaptionCue.pad(position + 1, 4))"
                     let audioName = "audio/\(name).\(URL(fileURLWithPath: item.audioPath).pathExtension)"
                     let timingsName = "timings/\(name).json"
                     let audio: Data
@@ -57,7 +59,9 @@ public struct AudioPack: Sendable {
                     index += "\n{\"name\":\(JSONText.quoted(name)),\"id\":\(JSONText.quoted(item.record.id)),\"kind\":\(JSONText.quoted(item.record.kind))"
                     index += ",\"chapter\":\(timeline.chapter.ordinal),\"chapterTitle\":\(JSONText.quoted(timeline.chapter.title)),\"ordinal\":\(item.record.ordinal)"
                     index += ",\"text\":\(JSONText.quoted(item.record.text)),\"audio\":\(JSONText.quoted(audioName)),\"timings\":\(JSONText.quoted(timingsName))"
-                    index += ",\"durationMs\":\(item.endMs - item.startMs),\"voice\":\(JSONText.quoted(item.record.voice ?? ""))}"
+                    index += ",\"durationMs\":\(item.endMs - item.startMs),\"voice\":\(JSONText.quoted(item.record.voice ?? ""))"
+                    if let character = item.record.character { index += ",\"character\":\(JSONText.quoted(character))" }
+                    index += "}"
                     count += 1
                 }
             }
