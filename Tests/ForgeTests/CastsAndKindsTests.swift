@@ -18,6 +18,8 @@ import ZIPFoundation
 
         The lights dim.
 
+        (Exit OPHELIA,
+        Her maid follows: weeping.)
         HORATIO: Hail to your lordship!
         HAMLET: Horatio, or I do forget myself.
         """
@@ -165,14 +167,18 @@ import ZIPFoundation
         let spoken = try EspeakEngine().synthesize("Mr. DAR-see walked in.", voice: VoiceSettings(), itemID: "check")
         #expect(abs((darcy.durationMs ?? 0) - spoken.durationMs) <= 1, "\(String(describing: darcy.durationMs)) vs \(spoken.durationMs)")
 
-        try project.directory.write("words.lexicon", "Darcy = DARR-see\nBingley = [[b'INli]]\nElizabeth = Eliza-beth\n")
+        let entries = "Darcy = DARR-see\nBingley = [[b'INli]]\nElizabeth = Eliza-beth\n"
+        try project.directory.write("words.lexicon", entries)
         let second = try project.build()
         #expect(second.status == 0, "\(second.errors)")
         #expect(second.summary?["synthesized"] as? Int == 2, "an edited entry and a new one rebuild the items with those words; an unused entry nothing")
         try project.checkConsistency()
         let bingley = try #require(try project.manifest().items().first { $0.text.contains("Bingley") })
-        let plain = try EspeakEngine().synthesize(bingley.text, voice: VoiceSettings(), itemID: "check")
-        #expect(bingley.durationMs != plain.durationMs, "the phonemes are spoken, not the spelling")
+        let spokenText = try Lexicon.parse(entries, file: "check").render(bingley.text).spoken
+        let asPhonemes = try EspeakEngine().synthesize(spokenText, voice: VoiceSettings(), itemID: "check", phonemeInput: true)
+        let asLetters = try EspeakEngine().synthesize(spokenText, voice: VoiceSettings(), itemID: "check")
+        #expect(asPhonemes.durationMs != asLetters.durationMs)
+        #expect(abs((bingley.durationMs ?? 0) - asPhonemes.durationMs) <= 1, "the phonemes are read as phonemes, not as letters")
         #expect(try project.manifest().timings(of: bingley.id).allSatisfy { $0 != nil })
 
         try project.directory.write("words.lexicon", "Darcy DAR-see\n")

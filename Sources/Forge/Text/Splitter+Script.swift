@@ -7,13 +7,15 @@ extension Splitter.Builder {
     }
 
     /// Splits a script: `NAME: line` starts a character's speech (lines after it continue it until a
-    /// blank line), lines wholly in parentheses or brackets and parenthesized asides are stage
-    /// directions and are not spoken, other text is narration, `#`/`##` lines and `ACT …` lines start
+    /// blank line), text in parentheses or brackets (stage directions and asides, even across
+    /// lines) is not spoken, other text is narration, `#`/`##` lines and `ACT …` lines start
     /// chapters and `###` or `SCENE …` lines are headings.
     mutating func addScript(_ text: String, path: String) {
         let scalars = Array(text.unicodeScalars)
         var startedChapter = false
         var passage: Passage?
+        // Parentheses open across lines ("(Enter HAMLET\nand OPHELIA.)") until they close or a blank line.
+        var depth = 0
 
         func ensureChapter(_ builder: inout Self) {
             if !startedChapter { builder.startChapter(untitledFrom: path); startedChapter = true }
@@ -31,6 +33,7 @@ extension Splitter.Builder {
         for line in lines(scalars) {
             guard let trimmed = SentenceSegmenter.trim(scalars, line) else {
                 flush(&self)
+                depth = 0
                 continue
             }
             let lineText = String(String.UnicodeScalarView(scalars[trimmed]))
@@ -46,7 +49,11 @@ extension Splitter.Builder {
                 appendItem(kind: .heading, text: title, path: path, sourceStart: trimmed.lowerBound, sourceEnd: trimmed.upperBound)
                 continue
             }
-            if Self.isStageDirection(scalars[trimmed]) { continue }
+            if depth > 0 || scalars[trimmed.lowerBound] == "(" || scalars[trimmed.lowerBound] == "[" {
+                // A stage direction: nothing on the line before its close is spoken, and it names no speaker.
+                append(trimmed.lowerBound..<trimmed.upperBound, to: &passage, depth: &depth, startNew: false)
+                continue
+            }
             if let marker = Self.sceneMarker(lineText) {
                 flush(&self)
                 if marker == .act {
@@ -64,25 +71,31 @@ extension Splitter.Builder {
                 flush(&self)
                 passage = Passage(character: name)
                 speechStart = after
-            } else if passage == nil {
-                passage = Passage(character: nil)
             }
-            // Words of consecutive lines are joined with a space; parenthesized asides are dropped.
-            var depth = 0
-            for index in speechStart..<trimmed.upperBound {
+            append(speechStart..<trimmed.upperBound, to: &passage, depth: &depth, startNew: true)
+        }
+        flush(&self)
+
+        /// Adds a line's words to the passage (joined to the last line by a space), leaving out
+        /// what is in parentheses or brackets.
+        func append(_ range: Range<Int>, to passage: inout Passage?, depth: inout Int, startNew: Bool) {
+            for index in range {
                 let scalar = scalars[index]
                 if scalar == "(" || scalar == "[" { depth += 1; continue }
                 if depth > 0 {
                     if scalar == ")" || scalar == "]" { depth -= 1 }
                     continue
                 }
+                if passage == nil { passage = Passage(character: nil) }
                 passage!.text.append(scalar)
                 passage!.origin.append(index)
             }
-            passage!.text.append(" ")
-            passage!.origin.append(trimmed.upperBound)
+            if passage != nil || startNew {
+                if passage == nil { passage = Passage(character: nil) }
+                passage!.text.append(" ")
+                passage!.origin.append(range.upperBound)
+            }
         }
-        flush(&self)
     }
 
     private enum SceneMarker { case act, scene }
@@ -99,12 +112,6 @@ extension Splitter.Builder {
         case "scene": return .scene
         default: return nil
         }
-    }
-
-    /// A line wholly in parentheses or brackets: "(Enter HAMLET.)", "[Exit]".
-    private static func isStageDirection(_ line: ArraySlice<Unicode.Scalar>) -> Bool {
-        guard let first = line.first, let last = line.last else { return false }
-        return (first == "(" && last == ")") || (first == "[" && last == "]")
     }
 
     /// The speaker of a `NAME: text` line and where the speech starts: a name of at most four
