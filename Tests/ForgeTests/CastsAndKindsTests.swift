@@ -19,7 +19,7 @@ import ZIPFoundation
         The lights dim.
 
         (Exit OPHELIA,
-        Her maid follows: weeping.)
+        Her maid follows: weeping.) She sighs.
         HORATIO: Hail to your lordship!
         HAMLET: Horatio, or I do forget myself.
         """
@@ -55,6 +55,7 @@ import ZIPFoundation
             ["announcement", "-", "-", "Ophelia"],
             ["dialogue", "OPHELIA", "-", "My lord, I have remembrances of yours that I have longed long to redeliver."],
             ["narration", "-", "-", "The lights dim."],
+            ["narration", "-", "-", "She sighs."],
             ["announcement", "-", "-", "Horatio"],
             ["dialogue", "HORATIO", "-", "Hail to your lordship!"],
             ["announcement", "-", "-", "Hamlet"],
