@@ -96,6 +96,15 @@ import ZIPFoundation
         }
     }
 
+    @Test func scriptActsStartChaptersAndScenesAreHeadings() {
+        let text = "ACT I\n\nSCENE 1. A hall.\n\nANN: Hello.\n\n### Later\n\nACT II\n\n(Enter BOB,\nACT III as a joke.)\nBOB: Bye."
+        let split = Splitter(settings: SplitSettings()).split([.text(path: "p.script", format: .script, text: text)])
+        #expect(split.chapters.map(\.title) == ["ACT I", "ACT II"])
+        #expect(split.items.map(\.kind) == [.heading, .heading, .dialogue, .heading, .heading, .dialogue])
+        #expect(split.items.map(\.text) == ["ACT I", "SCENE 1. A hall.", "Hello.", "Later", "ACT II", "Bye."])
+        #expect(split.items.map(\.chapter) == [1, 1, 1, 1, 2, 2])
+    }
+
     @Test func announcementsFollowTheRecipesChoice() throws {
         func announcements(_ choice: SplitSettings.Announcement) -> [String] {
             let items = [

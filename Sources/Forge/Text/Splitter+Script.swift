@@ -37,9 +37,9 @@ extension Splitter.Builder {
                 continue
             }
             let lineText = String(String.UnicodeScalarView(scalars[trimmed]))
-            if let (level, title) = markdownHeading(scalars, trimmed, markup: nil) {
+            if depth == 0, let (title, startsChapter) = Self.heading(lineText, scalars, trimmed, builder: self) {
                 flush(&self)
-                if level <= 2 {
+                if startsChapter {
                     chapters.append(Chapter(ordinal: chapters.count + 1, title: title, sourcePath: path))
                     lastSpeaker = nil
                     startedChapter = true
@@ -52,18 +52,6 @@ extension Splitter.Builder {
             if depth > 0 || scalars[trimmed.lowerBound] == "(" || scalars[trimmed.lowerBound] == "[" {
                 // A stage direction: nothing on the line before its close is spoken, and it names no speaker.
                 append(trimmed.lowerBound..<trimmed.upperBound, to: &passage, depth: &depth, startNew: false)
-                continue
-            }
-            if let marker = Self.sceneMarker(lineText) {
-                flush(&self)
-                if marker == .act {
-                    chapters.append(Chapter(ordinal: chapters.count + 1, title: lineText, sourcePath: path))
-                    lastSpeaker = nil
-                    startedChapter = true
-                } else {
-                    ensureChapter(&self)
-                }
-                appendItem(kind: .heading, text: lineText, path: path, sourceStart: trimmed.lowerBound, sourceEnd: trimmed.upperBound)
                 continue
             }
             var speechStart = trimmed.lowerBound
@@ -99,6 +87,12 @@ extension Splitter.Builder {
     }
 
     private enum SceneMarker { case act, scene }
+
+    /// A heading line and whether it starts a chapter: `#`/`##` and `ACT …` do, `###` and `SCENE …` do not.
+    private static func heading(_ line: String, _ scalars: [Unicode.Scalar], _ range: Range<Int>, builder: Self) -> (String, Bool)? {
+        if let (level, title) = builder.markdownHeading(scalars, range, markup: nil) { return (title, level <= 2) }
+        return sceneMarker(line).map { (line, $0 == .act) }
+    }
 
     /// "ACT I", "Act 2", "SCENE III. A room in the castle.": the divisions of a play.
     private static func sceneMarker(_ line: String) -> SceneMarker? {
