@@ -175,7 +175,9 @@ import ZIPFoundation
         let manifest = try project.manifest()
         let darcy = try #require(try manifest.items().first { $0.text.hasPrefix("Mr. Darcy") })
         let spoken = try EspeakEngine().synthesize("Mr. DAR-see walked in.", voice: VoiceSettings(), itemID: "check")
-        #expect(abs((darcy.durationMs ?? 0) - spoken.durationMs) <= 1, "\(String(describing: darcy.durationMs)) vs \(spoken.durationMs)")
+        // Within 40 ms: espeak-ng in this test process, shared with other tests, can end an utterance a few
+        // milliseconds differently from a fresh worker; the plain spelling differs by about 200 ms.
+        #expect(abs((darcy.durationMs ?? 0) - spoken.durationMs) <= 40, "\(String(describing: darcy.durationMs)) vs \(spoken.durationMs)")
 
         let entries = "Darcy = DARR-see\nBingley = [[b'INli]]\nElizabeth = Eliza-beth\n"
         try project.directory.write("words.lexicon", entries)
@@ -187,8 +189,8 @@ import ZIPFoundation
         let spokenText = try Lexicon.parse(entries, file: "check").render(bingley.text).spoken
         let asPhonemes = try EspeakEngine().synthesize(spokenText, voice: VoiceSettings(), itemID: "check", phonemeInput: true)
         let asLetters = try EspeakEngine().synthesize(spokenText, voice: VoiceSettings(), itemID: "check")
-        #expect(asPhonemes.durationMs != asLetters.durationMs)
-        #expect(abs((bingley.durationMs ?? 0) - asPhonemes.durationMs) <= 1, "the phonemes are read as phonemes, not as letters")
+        #expect(abs(asPhonemes.durationMs - asLetters.durationMs) > 200)
+        #expect(abs((bingley.durationMs ?? 0) - asPhonemes.durationMs) <= 40, "the phonemes are read as phonemes, not as letters")
         #expect(try project.manifest().timings(of: bingley.id).allSatisfy { $0 != nil })
 
         try project.directory.write("words.lexicon", "Darcy DAR-see\n")

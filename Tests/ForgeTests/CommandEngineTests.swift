@@ -94,6 +94,8 @@ import Testing
         let voices = try project.manifest().items().sorted { $0.ordinal < $1.ordinal }.map(\.voice)
         #expect(voices == ["cli:en-us", "espeak-ng:en-gb?rate=175&pitch=50&volume=100", "cli:en-us"], "the manifest says which voice made each item")
         #expect(try project.build(["--allow-commands"]).summary?["upToDate"] as? Int == 3, "the fallback's audio is kept, not retried every build")
+        let build = try #require(try project.manifest().lastBuild())
+        #expect(build.engine == "cli,espeak-ng" && build.engineVersion.hasPrefix("cli 1.0; "), "the build row names every engine the voices use")
 
         try project.write(recipe: """
             {"sources": ["book.txt"], "output": {"directory": "out2"}, "build": {"jobs": 1},

@@ -48,6 +48,12 @@ public struct BuildPipeline: Sendable {
         return versions
     }
 
+    /// The engines the recipe's voices use, narrator's first, each once: what a build row records.
+    static func enginesUsed(by recipe: Recipe) -> [String] {
+        var seen = Set<String>()
+        return recipe.allVoices.map(\.voice.engine).filter { seen.insert($0).inserted }
+    }
+
     /// The message for characters without a voice in the cast.
     public static func uncastWarning(_ characters: [String]) -> String {
         let names = characters.prefix(20).map { "\"\($0)\"" }.joined(separator: ", ") + (characters.count > 20 ? " and \(characters.count - 20) more" : "")
@@ -74,7 +80,8 @@ public struct BuildPipeline: Sendable {
         let manifest = try Manifest(directory: directory)
         var record = BuildRecord(
             recipePath: recipe.file.path, recipeHash: recipe.contentHash, toolVersion: ForgeVersion.current,
-            engine: recipe.voice.engine, engineVersion: engineVersions[recipe.voice.engine] ?? "",
+            engine: Self.enginesUsed(by: recipe).joined(separator: ","),
+            engineVersion: Self.enginesUsed(by: recipe).map { engineVersions[$0] ?? "" }.joined(separator: "; "),
             commandLine: commandLine,
             stages: Stage.allCases.filter(stages.contains).map(\.rawValue).joined(separator: ","),
             startedAt: Self.timestamp())

@@ -89,7 +89,7 @@ public struct SpeechWorker {
     /// Synthesizes a job's text at the recipe's sample rate, with its events document.
     func synthesize(_ job: SpeechJob, engine: EspeakEngine, commands: CommandEngines) -> Result<(samples: [Int16], document: SpeechEventsDocument), SpeechError> {
         do throws(SpeechError) {
-            if let faultTrigger, job.text.contains(faultTrigger), job.voice.isEspeak { throw .injectedFault(item: job.itemID) }
+            if let faultTrigger, job.text.contains(faultTrigger) { throw .injectedFault(item: job.itemID) }
             if let crashTrigger, job.text.contains(crashTrigger) { abort() }
             if let settings = job.commandEngine {
                 return .success(try commands.synthesize(job, settings: settings, temporaryDirectory: store.temporaryDirectory))
