@@ -105,6 +105,17 @@ import ZIPFoundation
         #expect(split.items.map(\.chapter) == [1, 1, 1, 1, 2, 2])
     }
 
+    @Test func inlineItemsArePausedLikeParagraphsAndTheirPiecesLikeSentences() {
+        let long = String(repeating: "This line is long enough to be cut. ", count: 4)
+        let entries = [InlineItem(id: "a", text: long), InlineItem(id: "b", text: "Short."), InlineItem(id: "c", text: "Also short.")]
+        let split = Splitter(settings: SplitSettings(maxCharacters: 80)).split([.inline(entries, title: "Lines", path: "r.json")])
+        let records = split.items.map(ItemRecord.init(item:))
+        #expect(records.map { $0.name ?? "" } == ["a-1", "a-2", "b", "c"])
+        let settings = ExportSettings()
+        let pauses = zip(records, records.dropFirst().map(Optional.some) + [nil]).map { TimelineBuilder.pause(after: $0, before: $1, settings: settings) }
+        #expect(pauses == [settings.sentencePauseMs, settings.paragraphPauseMs, settings.paragraphPauseMs, settings.chapterPauseMs])
+    }
+
     @Test func announcementsFollowTheRecipesChoice() throws {
         func announcements(_ choice: SplitSettings.Announcement) -> [String] {
             let items = [

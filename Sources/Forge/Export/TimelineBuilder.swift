@@ -32,7 +32,7 @@ struct TimelineBuilder {
                 if chapterRate == 0 { chapterRate = header.sampleRate }
                 let samples = Int((Int64(header.frames) * Int64(chapterRate)) / Int64(max(1, header.sampleRate)))
                 let next = position + 1 < chapterItems.count ? chapterItems[position + 1] : nil
-                let pauseMs = pause(after: item, before: next)
+                let pauseMs = Self.pause(after: item, before: next, settings: settings)
                 let startMs = ChapterTimeline.milliseconds(cursor, rate: chapterRate)
                 let itemWords = (words[item.id] ?? []).map { word -> TimedWord in
                     var shifted = word
@@ -53,11 +53,13 @@ struct TimelineBuilder {
     }
 
     /// The pause after `item`: short inside a paragraph cut into several items, longer between
-    /// paragraphs, longest at the chapter's end.
-    func pause(after item: ItemRecord, before next: ItemRecord?) -> Int {
+    /// paragraphs (and between a recipe's inline items), longest at the chapter's end.
+    static func pause(after item: ItemRecord, before next: ItemRecord?, settings: ExportSettings) -> Int {
         guard let next else { return settings.chapterPauseMs }
+        // Inline items' offsets are their entries' indexes: pieces of one entry share them.
+        let sameEntry = item.name == nil || next.sourceStart == item.sourceStart
         let samePassage = next.sourcePath == item.sourcePath && next.kind == item.kind && item.kind != "heading"
-            && next.sourceStart - item.sourceEnd <= 1
+            && next.sourceStart - item.sourceEnd <= 1 && sameEntry
         return samePassage ? settings.sentencePauseMs : settings.paragraphPauseMs
     }
 
