@@ -45,6 +45,9 @@ import ZIPFoundation
         let warnings = result.events("warning").compactMap { $0["message"] as? String }
         #expect(warnings.count == 1 && warnings[0].contains("\"HORATIO\"") && !warnings[0].contains("HAMLET"), "\(warnings)")
         try project.checkConsistency()
+        let plan = try project.forge(["plan", "recipe.json", "--json"])
+        let planned = try JSONSerialization.jsonObject(with: Data(plan.text.utf8)) as? [String: Any]
+        #expect(planned?["uncastCharacters"] as? [String] == ["HORATIO"], "forge plan lists uncast characters before a build too")
 
         let items = try project.manifest().items().sorted { $0.ordinal < $1.ordinal }
         let rows = items.map { [$0.kind, $0.character ?? "-", $0.name ?? "-", $0.text] }
