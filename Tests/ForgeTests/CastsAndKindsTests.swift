@@ -157,7 +157,12 @@ import ZIPFoundation
             (#"{"items": [{"id": "a", "text": "Hi."}], "cast": {"Ann": "espeak-ng:en-gb?rate=1"}}"#, "cast.Ann", "outside 80–450"),
             (#"{"items": [{"id": "a", "text": "Hi."}], "voice": {"fallback": "piper:joe"}}"#, "voice.fallback", "not one Forge runs"),
         ]
-        for entry in cases {
+        // A lexicon outside the project is refused like a source outside it.
+        let outside = directory.url.deletingLastPathComponent().appendingPathComponent("\(directory.url.lastPathComponent).lexicon")
+        try Data("Darcy = DAR-see\n".utf8).write(to: outside)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let lexiconCase = (json: #"{"items": [{"id": "a", "text": "Hi."}], "lexicon": "../\#(outside.lastPathComponent)"}"#, path: "lexicon", message: "outside the project")
+        for entry in cases + [lexiconCase] {
             let error = try Self.refusal(entry.json, in: directory)
             #expect(error?.path == entry.path, "\(entry.json): \(error?.localizedDescription ?? "accepted")")
             #expect(error?.localizedDescription.contains(entry.message) == true, "\(error?.localizedDescription ?? "accepted")")

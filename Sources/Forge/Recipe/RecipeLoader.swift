@@ -166,6 +166,9 @@ public struct RecipeLoader: Sendable {
             for (index, source) in sources.enumerated() where source.standardInput == nil && !boundary.contains(source.url) {
                 throw .outsideProject(file: name, path: "sources[\(index)]", resolved: ProjectBoundary.resolved(source.url).path, project: boundary.root.path)
             }
+            if let lexiconFile, !boundary.contains(lexiconFile) {
+                throw .outsideProject(file: name, path: "lexicon", resolved: ProjectBoundary.resolved(lexiconFile).path, project: boundary.root.path)
+            }
             if !boundary.contains(outputDirectory) {
                 throw .outsideProject(
                     file: name, path: outputOverride == nil ? "output.directory" : "--output",
