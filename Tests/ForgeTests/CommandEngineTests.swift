@@ -16,6 +16,8 @@ import Testing
         print(json.dumps({"protocol": 1, "engine": "cli", "version": version}), flush=True)
         for line in sys.stdin:
             request = json.loads(line)
+            with open(os.path.join(here, "requests.log"), "a") as log:
+                log.write(request["text"] + "\n")
             reply = {"id": request["id"]}
             if "FAIL" in request["text"]:
                 reply["error"] = "this engine cannot say FAIL"
@@ -80,6 +82,18 @@ import Testing
         #expect(upgraded.summary?["synthesized"] as? Int == 3, "\(upgraded.text)")
         let build = try #require(try project.manifest().lastBuild())
         #expect(build.engineVersion == "cli 1.1")
+    }
+
+    @Test func commandEnginesGetRespellingsButNotEspeakPhonemes() throws {
+        let project = try Self.project(book: "Darcy met Bingley there.", voice: #""cli:en-us?timed=yes""#, extra: #", "lexicon": "names.lexicon""#)
+        try project.directory.write("names.lexicon", "Darcy = DAR-see\nBingley = [[b'INli]]\n")
+        let result = try project.build(["--allow-commands"])
+        #expect(result.status == 0, "\(result.errors)")
+        let requests = try String(contentsOf: project.directory.file("requests.log"), encoding: .utf8)
+        #expect(requests == "DAR-see met Bingley there.\n", "espeak-ng phonemes would be read aloud, brackets and all, by another engine")
+        let manifest = try project.manifest()
+        let item = try #require(try manifest.items().first)
+        #expect(try manifest.timings(of: item.id).map { $0?.startMs } == [0, 300, 600, 900], "the engine's timings land on the book's words")
     }
 
     @Test func aFallbackVoiceSpeaksWhatThePrimaryEngineCannot() throws {

@@ -21,7 +21,7 @@ extension Recipe {
     /// (the fallback). `engineVersions` maps engine names to the versions that go into keys.
     func speech(text: String, character: String?, engineVersions: [String: String], voice override: VoiceSettings? = nil) -> ItemSpeech {
         let voice = override ?? voice(forCharacter: character)
-        let rendering = lexicon.render(text)
+        let rendering = lexicon.render(text, phonemes: voice.isEspeak)
         let engineVersion = engineVersions[voice.engine] ?? ""
         let audioKey = ObjectKey.audio(
             text: rendering.spoken, voice: voice, audio: audio, engineVersion: engineVersion,

@@ -52,7 +52,8 @@ extension StageRun {
         for index in jobs.indices {
             let item = jobs[index].item
             // With a lexicon the recognizer listens for what was said: each word's respelling or phonemes.
-            jobs[index].words = recipe.lexicon.isEmpty ? words[item.id] ?? [] : recipe.lexicon.render(item.text).words
+            let spokenByEspeak = item.voice.map { $0.hasPrefix(EspeakEngine.name + ":") } ?? true
+            jobs[index].words = recipe.lexicon.isEmpty ? words[item.id] ?? [] : recipe.lexicon.render(item.text, phonemes: spokenByEspeak).words
         }
         guard !jobs.isEmpty, !stopRequested() else { return try save() }
 

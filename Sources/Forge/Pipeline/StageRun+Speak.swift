@@ -134,7 +134,9 @@ extension StageRun {
     func alignment(for item: ItemRecord, eventsKey: String, document: SpeechEventsDocument) throws -> ItemUpdate? {
         guard document.hasWordTimings else { return nil }
         // With a lexicon the events point into the spoken text; each word's span there stands in for the word.
-        let words = recipe.lexicon.isEmpty ? try words[item.id] ?? manifest.words(of: item.id) : recipe.lexicon.render(item.text).words
+        let words = recipe.lexicon.isEmpty
+            ? try words[item.id] ?? manifest.words(of: item.id)
+            : recipe.lexicon.render(item.text, phonemes: document.engine == EspeakEngine.name).words
         let timings = EventAligner.align(words: words, events: document.events, durationMs: document.durationMs)
         return .aligned(
             itemID: item.id, alignmentKey: ObjectKey.alignment(eventsKey: eventsKey, text: item.text), source: .synthesizer,

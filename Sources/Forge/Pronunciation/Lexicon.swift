@@ -3,9 +3,8 @@ import Foundation
 /// A pronunciation lexicon: words mapped to a respelling ("Darcy = DAR-see") or to espeak-ng
 /// phonemes ("Bingley = [[b'INli]]"), applied to an item's text before synthesis and alignment.
 ///
-/// Words match whole and case-insensitively (typographic apostrophes as plain ones). Each entry
-/// has its own fingerprint, so an item's audio key changes only when an entry for one of its
-/// words changes.
+/// Words match whole and case-insensitively (typographic apostrophes as plain ones). An item's
+/// audio key holds its text as spoken, so it changes only when an entry for one of its words does.
 public struct Lexicon: Sendable, Equatable {
     /// What a word is replaced with.
     public enum Pronunciation: Sendable, Equatable {
@@ -88,9 +87,11 @@ public struct Lexicon: Sendable, Equatable {
         return Lexicon(entries: entries)
     }
 
-    /// An item's text as it is spoken: each word with an entry replaced.
-    public func render(_ text: String) -> LexiconRendering {
+    /// An item's text as it is spoken: each word with an entry replaced. Without `phonemes` (an
+    /// engine other than espeak-ng, which would read the brackets aloud) phoneme entries are left out.
+    public func render(_ text: String, phonemes: Bool = true) -> LexiconRendering {
         let words = Tokenizer.words(in: text)
+        let entries = phonemes ? entries : entries.filter { if case .respelling = $0.value { true } else { false } }
         guard !entries.isEmpty, words.contains(where: { entries[Self.key($0.text)] != nil }) else {
             return LexiconRendering(original: text, spoken: text, words: words, usesPhonemes: false)
         }
@@ -131,13 +132,6 @@ public struct Lexicon: Sendable, Equatable {
         for word in words where word.text.hasPrefix("[[") { for index in word.start..<word.end { protected[index] = true } }
         for index in scalars.indices where scalars[index] == "[" && !protected[index] { scalars[index] = "(" }
         return String(String.UnicodeScalarView(scalars))
-    }
-
-    /// A fingerprint of the entries for `words`, or nil when none of them has one.
-    public func fingerprint(of text: String) -> String? {
-        let used = Set(Tokenizer.words(in: text).map { Self.key($0.text) }).filter { entries[$0] != nil }.sorted()
-        guard !used.isEmpty else { return nil }
-        return used.map { "\($0)=\(entries[$0]!)" }.joined(separator: "\n")
     }
 }
 
