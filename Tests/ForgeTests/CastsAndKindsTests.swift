@@ -89,6 +89,13 @@ import ZIPFoundation
         #expect(Set(changed.map(\.text)) == ["My lord, I have remembrances of yours that I have longed long to redeliver.", "Welcome back!"])
         #expect(again.summary?["synthesized"] as? Int == 2)
 
+        // Exports mark dialogue and its speaker for stylesheets, and set titles as headings.
+        #expect(try project.forge(["export", "out", "--format", "html"]).status == 0)
+        let page = try String(contentsOf: project.output.appendingPathComponent("exports/html/chapter-001.html"), encoding: .utf8)
+        #expect(page.contains("class=\"dialogue\" data-character=\"HAMLET\">") && page.contains("class=\"narration\">"))
+        let inlinePage = try String(contentsOf: project.output.appendingPathComponent("exports/html/chapter-002.html"), encoding: .utf8)
+        #expect(inlinePage.contains("<h2 id=") && inlinePage.contains("class=\"title\">"), "an article's title is a heading")
+
         // Inline items are named by their ids in an audio pack.
         let pack = project.directory.file("pack.zip")
         #expect(try project.forge(["export", "out", "--pack", pack.path]).status == 0)

@@ -102,8 +102,8 @@ struct MediaOverlayBook {
     static func contentDocument(_ timeline: ChapterTimeline, settings: ExportSettings) -> String {
         var body = ""
         for item in timeline.items {
-            let tag = item.record.kind == "heading" ? "h2" : "p"
-            body += "<\(tag) id=\"\(item.record.id)\">"
+            let (tag, start) = XMLText.block(item)
+            body += start
             let scalars = Array(item.record.text.unicodeScalars)
             var cursor = 0
             for sentence in item.sentences {

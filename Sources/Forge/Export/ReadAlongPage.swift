@@ -6,8 +6,8 @@ enum ReadAlongPage {
     static func html(_ timeline: ChapterTimeline, title: String, language: String, audioPath: String, audioType: String) -> String {
         var body = ""
         for item in timeline.items {
-            let tag = item.record.kind == "heading" ? "h2" : "p"
-            body += "<\(tag) id=\"\(item.record.id)\">"
+            let (tag, start) = XMLText.block(item)
+            body += start
             body += XMLText.markedUp(item) { _, word, text in
                 guard let timing = word.timing else { return text }
                 return "<span class=\"w\" data-start=\"\(timing.startMs)\" data-end=\"\(timing.endMs)\">\(text)</span>"

@@ -37,4 +37,16 @@ enum XMLText {
         if start < end { text.unicodeScalars.append(contentsOf: scalars[start..<end]) }
         return text
     }
+
+    /// The block element an item is written as in EPUB and HTML exports, and its start tag:
+    /// `<h2>` for headings and titles, `<p>` otherwise, with the item's kind as its class (and a
+    /// dialogue item's character as `data-character`), so a stylesheet can set dialogue apart.
+    static func block(_ item: TimedItem) -> (tag: String, start: String) {
+        let record = item.record
+        let tag = record.kind == ItemKind.heading.rawValue || record.kind == ItemKind.title.rawValue ? "h2" : "p"
+        var start = "<\(tag) id=\"\(record.id)\""
+        if record.kind != ItemKind.heading.rawValue && record.kind != ItemKind.paragraph.rawValue { start += " class=\"\(record.kind)\"" }
+        if let character = record.character { start += " data-character=\"\(escaped(character))\"" }
+        return (tag, start + ">")
+    }
 }
