@@ -10,7 +10,8 @@ import Testing
     /// `timed=yes` it reports word timings (a fixed 300 ms per word, easy to recognize); text with
     /// "FAIL" in it is refused; its version comes from the `ENGINE_VERSION` file beside it.
     static let engine = #"""
-        import json, os, subprocess, sys
+        import json, os, signal, subprocess, sys, time
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # as docs/engines.md asks: Forge finishes items in hand
         here = os.path.dirname(os.path.abspath(__file__))
         version = open(os.path.join(here, "ENGINE_VERSION")).read().strip()
         print(json.dumps({"protocol": 1, "engine": "cli", "version": version}), flush=True)
@@ -22,6 +23,10 @@ import Testing
             if "FAIL" in request["text"]:
                 reply["error"] = "this engine cannot say FAIL"
             else:
+                if request["options"].get("slow") == "yes":
+                    time.sleep(0.3)
+                if "HANG" in request["text"]:
+                    time.sleep(3600)
                 subprocess.run(["espeak-ng", "-v", request["voice"], "-w", request["output"], request["text"]], check=True)
                 reply["audio"] = request["output"]
                 if request["options"].get("timed") == "yes":
@@ -118,6 +123,46 @@ import Testing
         let withoutFallback = try project.build(["--allow-commands"])
         #expect(withoutFallback.status == 1)
         #expect(withoutFallback.summary?["failed"] as? Int == 1 && withoutFallback.text.contains("cannot say FAIL"))
+    }
+
+    @Test func ctrlCLetsEnginesFinishTheirItemsAndARerunCompletes() throws {
+        let book = (1...16).map { "Paragraph number \($0) is spoken by the engine." }.joined(separator: "\n\n")
+        let project = try Self.project(book: book, voice: #""cli:en-us?slow=yes""#)
+        let forge = try project.start(["build", "recipe.json", "--json", "--allow-commands"])
+        #expect(forge.waitForLines(count: 3) { $0.contains("\"event\":\"item\"") })
+        forge.signalTree(SIGINT)
+        let stopped = forge.wait()
+        #expect(stopped.status == 130, "\(stopped.errors)")
+        #expect(stopped.summary?["failed"] as? Int == 0, "an item in an engine's hands is finished, not failed: \(stopped.text)")
+        let spoken = try project.manifest().items().filter { $0.status != .pending }.count
+        #expect(spoken >= 3 && spoken < 16, "\(spoken) items spoken before the stop")
+        #expect(Self.enginesRunning(in: project).isEmpty, "engine processes outlived the build")
+        let rerun = try project.build(["--allow-commands"])
+        #expect(rerun.status == 0, "\(rerun.errors)")
+        #expect(rerun.summary?["synthesized"] as? Int == 16 - spoken, "finished items were not spoken again")
+        try project.checkConsistency()
+    }
+
+    @Test func aHungEngineTimesOutIsStoppedAndTheNextItemGetsAFreshOne() throws {
+        let project = try Self.project(book: "First is fine.\n\nThen it will HANG here.\n\nLast is fine.", voice: #""cli:en-us""#)
+        try project.write(recipe: #"""
+            {"sources": ["book.txt"], "output": {"directory": "out"}, "build": {"jobs": 1},
+             "engines": {"cli": {"command": ["python3", "./engine.py"], "timeoutSeconds": 2}}, "voice": "cli:en-us"}
+            """#)
+        let result = try project.build(["--allow-commands"])
+        #expect(result.status == 1, "\(result.errors)")
+        #expect(result.summary?["failed"] as? Int == 1 && result.text.contains("gave no answer within 2 s"), "\(result.text)")
+        #expect(try project.manifest().items().filter { $0.status == .done }.count == 2, "the item after the hang is spoken by a new engine")
+        #expect(Self.enginesRunning(in: project).isEmpty, "the hung engine was left running")
+    }
+
+    /// Test-engine processes still running from `project`'s folder.
+    static func enginesRunning(in project: TestProject) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { pid in
+            let commandLine = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
+            let folder = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")) ?? ""
+            return commandLine.contains("engine.py") && folder == project.directory.url.path
+        }
     }
 
     @Test func aBrokenEngineIsReportedByName() throws {

@@ -38,11 +38,11 @@ public final class CommandEngine {
         stdoutPipe = stdout
         let line = try Self.readLine(from: output, buffer: &buffer, timeoutSeconds: settings.timeoutSeconds, engine: settings.name, errors: errors)
         guard let hello = try? JSONDecoder().decode(CommandEngineProtocol.Hello.self, from: Data(line)) else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw .protocolViolation(engine: settings.name, detail: "its first line was not a hello such as {\"protocol\": 1, \"engine\": \"name\", \"version\": \"1.0\"}: \(String(decoding: line.prefix(200), as: UTF8.self))")
         }
         guard hello.protocol == CommandEngineProtocol.version else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw .protocolViolation(engine: settings.name, detail: "it speaks protocol \(hello.protocol); this Forge speaks \(CommandEngineProtocol.version)")
         }
         self.hello = hello
@@ -56,7 +56,9 @@ public final class CommandEngine {
             // An engine gets a moment to exit on end of input before it is stopped.
             let deadline = Date().addingTimeInterval(2)
             while process.isRunning && Date() < deadline { usleep(20_000) }
-            if process.isRunning { process.terminate() }
+            // SIGKILL, not SIGTERM: the engine inherits the spawning thread's blocked signal mask, so a hung
+            // engine would never see SIGTERM (measured: SigBlk fffffffe3bfaea27 in a running engine).
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
     }
 

@@ -101,6 +101,22 @@ final class ForgeProcess: Sendable {
         for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, number) }
     }
 
+    /// Sends a signal to forge and every process below it (workers, the engines they run), as a
+    /// terminal's Ctrl-C reaches its whole foreground process group.
+    func signalTree(_ number: Int32) {
+        var pending = [process.processIdentifier]
+        var all: [Int32] = []
+        while let pid = pending.popLast() {
+            all.append(pid)
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            for task in tasks {
+                let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+                pending += children.split(separator: " ").compactMap { Int32($0) }
+            }
+        }
+        for pid in all { kill(pid, number) }
+    }
+
     func wait() -> ForgeResult {
         process.waitUntilExit()
         // The pipes reach end of file once the process and its workers have exited.
