@@ -36,17 +36,6 @@ public struct DocumentBlock: Sendable, Equatable {
         self.chapterTitle = chapterTitle
     }
 
-    /// The text with runs of white space folded to one space and trimmed.
-    public var foldedText: String {
-        var result = String.UnicodeScalarView()
-        for scalar in text {
-            if scalar.properties.isWhitespace {
-                if let last = result.last, last != " " { result.append(" ") }
-            } else {
-                result.append(scalar)
-            }
-        }
-        if result.last == " " { result.removeLast() }
-        return String(result)
-    }
+    /// The text with runs of white space (and control characters) folded to one space and trimmed.
+    public var foldedText: String { String(foldingWhiteSpaceOf: text) }
 }

@@ -31,25 +31,11 @@ extension Splitter.Builder {
     private mutating func emitInline(_ text: String, kind: ItemKind, at index: Int, path: String, name: String, character: String? = nil) {
         let scalars = Array(text.unicodeScalars)
         if kind == .heading || kind == .title || kind == .author {
-            let folded = String(String.UnicodeScalarView(Self.folded(scalars)))
+            let folded = String(foldingWhiteSpaceOf: scalars)
             guard folded.unicodeScalars.contains(where: Tokenizer.isWordScalar) else { return }
             appendItem(kind: kind, text: folded, path: path, sourceStart: index, sourceEnd: index + 1, name: name)
             return
         }
         emitText(scalars, origin: Array(repeating: index, count: scalars.count), path: path, elementID: nil, kind: kind, character: character, name: name)
-    }
-
-    /// White space runs as one space, trimmed.
-    private static func folded(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar] {
-        var result: [Unicode.Scalar] = []
-        for scalar in scalars {
-            if Splitter.Builder.isSpaceOrControl(scalar) {
-                if let last = result.last, last != " " { result.append(" ") }
-            } else {
-                result.append(scalar)
-            }
-        }
-        if result.last == " " { result.removeLast() }
-        return result
     }
 }
