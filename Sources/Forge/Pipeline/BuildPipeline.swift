@@ -60,16 +60,12 @@ public struct BuildPipeline: Sendable {
         return "no voice in the cast for \(names); \(characters.count == 1 ? "it speaks" : "they speak") with the narrator's voice. Add \(characters.count == 1 ? "it" : "them") to \"cast\" to give \(characters.count == 1 ? "it its" : "them their") own."
     }
 
-    /// The narrator's engine version (the recipe's `voice`), for callers that speak with it alone.
-    public static func checkVoice(of recipe: Recipe) throws -> String {
-        try engineVersions(of: recipe)[recipe.voice.engine] ?? ""
-    }
-
     /// Runs the selected stages. Throws only when the build cannot run at all; item failures
     /// are reported in the summary.
     public func run(cancellation: CancellationFlag, progress: @escaping @Sendable (ProgressEvent) -> Void) async throws -> BuildSummary {
         let clock = ContinuousClock.now
         let engineVersions = try Self.engineVersions(of: recipe)
+        let engines = Self.enginesUsed(by: recipe)
         let split = stages.contains(.split) ? try recipe.splitSources() : nil
         let directory = recipe.outputDirectory
         try Self.prepareOutputDirectory(directory)
@@ -80,8 +76,7 @@ public struct BuildPipeline: Sendable {
         let manifest = try Manifest(directory: directory)
         var record = BuildRecord(
             recipePath: recipe.file.path, recipeHash: recipe.contentHash, toolVersion: ForgeVersion.current,
-            engine: Self.enginesUsed(by: recipe).joined(separator: ","),
-            engineVersion: Self.enginesUsed(by: recipe).map { engineVersions[$0] ?? "" }.joined(separator: "; "),
+            engine: engines.joined(separator: ","), engineVersion: engines.map { engineVersions[$0] ?? "" }.joined(separator: "; "),
             commandLine: commandLine,
             stages: Stage.allCases.filter(stages.contains).map(\.rawValue).joined(separator: ","),
             startedAt: Self.timestamp())
