@@ -71,15 +71,18 @@ struct ExportCommand: AsyncParsableCommand {
             maxCueCharacters: maxCueLength, wordLevelOverlays: wordOverlays, title: title, language: language)
         let directory = URL(fileURLWithPath: outputDirectory).standardizedFileURL
         let clock = ContinuousClock.now
+        let cancellation = InterruptMonitor.flag
+        // Each file is written whole or not at all, so a stop ends the export between files.
+        cancellation.beginKeepingWork()
         let report: ExportReport
         var packItems: Int?
         do {
             if let pack {
                 let url = URL(fileURLWithPath: pack).standardizedFileURL
-                packItems = try AudioPack(outputDirectory: directory, settings: settings).write(to: url)
+                packItems = try AudioPack(outputDirectory: directory, settings: settings, cancellation: cancellation).write(to: url)
             }
             report = settings.formats.isEmpty ? ExportReport(files: [], chapters: 0, durationMs: 0)
-                : try Exporter(outputDirectory: directory, settings: settings).export()
+                : try Exporter(outputDirectory: directory, settings: settings, cancellation: cancellation).export()
         } catch {
             throw CommandFailure(error)
         }

@@ -25,6 +25,8 @@ struct ForgeCommand: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot()
+            // Workers ignore Ctrl-C themselves: the orchestrator winds them down.
+            if !(command is WorkerCommand) { InterruptMonitor.shared = InterruptMonitor() }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

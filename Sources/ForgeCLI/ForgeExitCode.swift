@@ -14,6 +14,8 @@ enum ForgeExitCode: Int32 {
         switch error {
         case is RecipeError, is TextError, is DocumentError, is LexiconError: return .usage
         case CommandEngineError.notAllowed: return .usage
+        case ExportError.cancelled: return .cancelled
+        case SpeechError.unknownVoice: return .usage
         default: return .cannotRun
         }
     }

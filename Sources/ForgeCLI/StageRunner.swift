@@ -7,20 +7,19 @@ enum StageRunner {
     static func run(_ stages: Set<Stage>, options: RecipeOptions) async throws {
         let recipe = try options.load()
         let printer = ProgressPrinter(json: options.json || isatty(STDOUT_FILENO) == 0)
-        let monitor = InterruptMonitor()
+        let cancellation = InterruptMonitor.flag
         let pipeline = BuildPipeline(
             recipe: recipe, stages: stages,
             workerLaunch: WorkerPool.Launch(executable: executableURL(), arguments: ["worker", "--store", recipe.outputDirectory.path]),
             commandLine: CommandLine.arguments.joined(separator: " "))
         let summary: BuildSummary
         do {
-            summary = try await pipeline.run(cancellation: monitor.flag) { event in printer.handle(event) }
+            summary = try await pipeline.run(cancellation: cancellation) { event in printer.handle(event) }
         } catch {
             printer.clearLine()
             throw CommandFailure(error)
         }
         printer.finish(summary, stages: stages, recipePath: options.recipe)
-        withExtendedLifetime(monitor) {}
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
     }
 

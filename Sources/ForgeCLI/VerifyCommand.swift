@@ -40,17 +40,16 @@ struct VerifyCommand: AsyncParsableCommand {
         let run = VerificationRun(
             outputDirectory: URL(fileURLWithPath: outputDirectory), settings: VerifySettings(maxWordErrorRate: maxWordErrorRate, jobs: jobs),
             pauses: ExportSettings(), language: language)
-        let monitor = InterruptMonitor()
+        let cancellation = InterruptMonitor.flag
         let report: VerifyReport
         do {
-            report = try run.run(cancellation: monitor.flag)
+            report = try run.run(cancellation: cancellation)
         } catch {
             throw CommandFailure(error)
         }
-        withExtendedLifetime(monitor) {}
         VerifyPrinter.print(report, json: json)
         guard report.available else { throw ExitCode(ForgeExitCode.cannotRun.rawValue) }
-        if monitor.flag.isCancelled { throw ExitCode(ForgeExitCode.cancelled.rawValue) }
+        if cancellation.isCancelled { throw ExitCode(ForgeExitCode.cancelled.rawValue) }
         if !report.passed { throw ExitCode(ForgeExitCode.itemsFailed.rawValue) }
     }
 }

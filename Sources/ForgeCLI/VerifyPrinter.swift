@@ -41,8 +41,13 @@ enum VerifyPrinter {
             Swift.print("\(report.missingChunks) chunk(s) not transcribed yet (stopped); run again to fill the gaps.")
         }
         if let maximum = report.maxWordErrorRate {
-            Swift.print(report.passed ? String(format: "Every chunk is within %.1f%%.", maximum * 100)
-                : "\(report.failingChunks.count) chunk(s) exceed \(String(format: "%.1f%%", maximum * 100)).")
+            if report.passed {
+                Swift.print(String(format: "Every chunk is within %.1f%%.", maximum * 100))
+            } else if report.failingChunks.isEmpty {
+                Swift.print("Not passed: the verification is incomplete.")
+            } else {
+                Swift.print("\(report.failingChunks.count) chunk(s) exceed \(String(format: "%.1f%%", maximum * 100)).")
+            }
         }
     }
 

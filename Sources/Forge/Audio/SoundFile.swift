@@ -57,6 +57,28 @@ public enum SoundFile {
         return (Int(info.frames), Int(info.samplerate))
     }
 
+    /// Decodes the audio file open at `descriptor` (which this closes), e.g. an object the store
+    /// opened without following links; `label` names it in errors.
+    public static func decode(descriptor: Int32, label: String) throws(AudioError) -> DecodedAudio {
+        var info = SF_INFO()
+        guard let file = sf_open_fd(descriptor, Int32(SFM_READ), &info, 1) else {
+            close(descriptor)
+            throw .unreadable(path: label, reason: String(cString: sf_strerror(nil)))
+        }
+        return try read(file, info: info, label: label)
+    }
+
+    /// The frames and sample rate of the audio file open at `descriptor` (which this closes).
+    public static func frameCount(descriptor: Int32, label: String) throws(AudioError) -> (frames: Int, sampleRate: Int) {
+        var info = SF_INFO()
+        guard let file = sf_open_fd(descriptor, Int32(SFM_READ), &info, 1) else {
+            close(descriptor)
+            throw .unreadable(path: label, reason: String(cString: sf_strerror(nil)))
+        }
+        sf_close(file)
+        return (Int(info.frames), Int(info.samplerate))
+    }
+
     /// Decodes audio bytes (an object from the store) to mono 16-bit PCM.
     public static func decode(_ bytes: [UInt8], label: String) throws(AudioError) -> DecodedAudio {
         let memory = MemoryFile()

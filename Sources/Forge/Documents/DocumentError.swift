@@ -9,9 +9,19 @@ public enum DocumentError: LocalizedError, Sendable, Equatable {
     case unsafeEntryPath(file: String, entry: String)
     case tooLarge(file: String, entry: String, limit: Int)
     case suspiciousCompression(file: String, entry: String, ratio: Int)
+    case sizeMismatch(file: String, entry: String, declared: Int)
+    /// The file itself could not be read (missing, a FIFO or device, too large).
+    case unreadableFile(TextError)
     case missingEntry(file: String, entry: String, referencedBy: String)
     case unknownSpineItems(file: String, field: String, names: [String], spine: [String])
     case emptySpine(file: String)
+
+    /// A size in words: MiB from 1 MiB up, else KiB or bytes.
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) byte\(bytes == 1 ? "" : "s")"
+    }
 
     public var errorDescription: String? {
         switch self {
@@ -24,7 +34,11 @@ public enum DocumentError: LocalizedError, Sendable, Equatable {
         case let .unsafeEntryPath(file, entry):
             return "\(file): the archive entry \"\(entry)\" points outside the archive (an absolute path or \"..\"); refusing to read a book that may be crafted to overwrite files."
         case let .tooLarge(file, entry, limit):
-            return "\(file): \"\(entry)\" expands to more than \(limit / (1 << 20)) MiB; refusing to read it (a zip bomb, or not a book)."
+            return "\(file): \"\(entry)\" expands to more than \(Self.size(limit)); refusing to read it (a zip bomb, or not a book)."
+        case let .unreadableFile(error):
+            return error.errorDescription
+        case let .sizeMismatch(file, entry, declared):
+            return "\(file): \"\(entry)\" expands to more than the \(Self.size(declared)) its zip header declares; the archive is damaged or crafted. Re-create the EPUB from its source files."
         case let .suspiciousCompression(file, entry, ratio):
             return "\(file): \"\(entry)\" is compressed \(ratio) to 1, far beyond any text; refusing to expand it (a zip bomb)."
         case let .missingEntry(file, entry, referencedBy):

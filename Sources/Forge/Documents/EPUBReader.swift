@@ -77,11 +77,15 @@ public struct EPUBReader: Sendable {
         do {
             if let data { return try Archive(data: data, accessMode: .read) }
             guard let url else { throw DocumentError.notAZip(file: name, reason: "no file or data to read") }
+            // A FIFO or a device would block or never end; report it as the text reader does.
+            try SourceReader.checkRegularFile(url)
             return try Archive(url: url, accessMode: .read)
         } catch let error as DocumentError {
             throw error
+        } catch let error as TextError {
+            throw .unreadableFile(error)
         } catch {
-            throw .notAZip(file: name, reason: "\(error)")
+            throw .notAZip(file: name, reason: ErrorReason.trimmed("\(error)"))
         }
     }
 
@@ -313,9 +317,10 @@ public struct EPUBReader: Sendable {
                     if data.count > limit || data.count > declared { throw LimitReached() }
                 }
             } catch is LimitReached {
-                throw .tooLarge(file: name, entry: path, limit: min(limit, declared))
+                if data.count > declared && declared < limit { throw .sizeMismatch(file: name, entry: path, declared: declared) }
+                throw .tooLarge(file: name, entry: path, limit: limit)
             } catch {
-                throw .notAnEPUB(file: name, reason: "the entry \"\(path)\" cannot be expanded (\(error))")
+                throw .notAnEPUB(file: name, reason: "the entry \"\(path)\" cannot be expanded (\(ErrorReason.trimmed(error.localizedDescription)))")
             }
             totalBytes += data.count
             return data

@@ -45,7 +45,7 @@ public struct SourceLoader: Sendable {
             case .text, .markdown, .script:
                 continue
             case .html, .xhtml:
-                guard let data = source.standardInput ?? (try? Data(contentsOf: source.url, options: .mappedIfSafe)) else { continue }
+                guard let data = source.standardInput ?? (try? SourceReader.bytes(of: source.url)) else { continue }
                 // The <html> start tag is near the top; reading the whole document for it would double the split's work.
                 let head = String(decoding: data.prefix(8192), as: UTF8.self)
                 if let language = htmlLanguage(head) { return language }

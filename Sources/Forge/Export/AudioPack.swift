@@ -11,10 +11,13 @@ import ZIPFoundation
 public struct AudioPack: Sendable {
     public let outputDirectory: URL
     public let settings: ExportSettings
+    /// Checked between items: once set, the pack stops with ``ExportError/cancelled(written:)`` and no file is left.
+    public let cancellation: CancellationFlag?
 
-    public init(outputDirectory: URL, settings: ExportSettings) {
+    public init(outputDirectory: URL, settings: ExportSettings, cancellation: CancellationFlag? = nil) {
         self.outputDirectory = outputDirectory.standardizedFileURL
         self.settings = settings
+        self.cancellation = cancellation
     }
 
     /// Writes the pack to `url` (replaced whole: written beside it, then renamed) and returns the number of items.
@@ -29,6 +32,8 @@ public struct AudioPack: Sendable {
         let store = ObjectStore(root: outputDirectory)
         let timelines = try TimelineBuilder(store: store, manifest: manifest, settings: settings).timelines()
 
+        try OwnedDirectory(root: outputDirectory).leftovers(remove: true)
+        Self.removeLeftovers(besides: url)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
         let manifestCopy = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).sqlite")
         defer {
@@ -43,6 +48,7 @@ public struct AudioPack: Sendable {
             var count = 0
             for timeline in timelines {
                 for (position, item) in timeline.items.enumerated() {
+                    if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
                     // Inline recipe items go by their recipe id; book items by chapter and position.
                     let name = item.record.name.map { "items/\($0)" } ?? "\(timeline.fileStem)/\(CaptionCue.pad(position + 1, 4))"
                     let audioName = "audio/\(name).\(URL(fileURLWithPath: item.audioPath).pathExtension)"
@@ -80,6 +86,17 @@ public struct AudioPack: Sendable {
             throw error
         } catch {
             throw ExportError.writeFailed(path: url.path, reason: error.localizedDescription)
+        }
+    }
+
+    /// Removes the temporary files of earlier packs to the same path whose forge was killed
+    /// (`.<name>.<pid>.tmp` and `.sqlite`); links are removed, never followed.
+    static func removeLeftovers(besides url: URL) {
+        let folder = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent)."
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where name.hasPrefix(prefix) && OwnedDirectory.isLeftover(name) {
+            unlink(folder.appendingPathComponent(name).path)
         }
     }
 

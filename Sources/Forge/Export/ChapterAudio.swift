@@ -10,7 +10,7 @@ enum ChapterAudio {
         var samples = [Int16](repeating: 0, count: range.count)
         for item in timeline.items where item.startSample < range.upperBound && item.startSample + item.sampleCount > range.lowerBound {
             let decoded: DecodedAudio
-            do { decoded = try SoundFile.decode(fileAt: store.url(forRelativePath: item.audioPath)) } catch {
+            do { decoded = try store.decodeAudio(relativePath: item.audioPath) } catch {
                 throw ExportError.missingAudio(itemID: item.record.id, path: item.audioPath)
             }
             let audio = Resampler.resample(decoded.samples, from: decoded.sampleRate, to: timeline.sampleRate)

@@ -6,6 +6,9 @@ public enum ExportError: LocalizedError, Sendable, Equatable {
     case missingAudio(itemID: String, path: String)
     case writeFailed(path: String, reason: String)
     case unknownFormat(String)
+    case linkInOutput(path: String)
+    /// A stop (Ctrl-C, SIGTERM) was asked for; the files written before it are complete.
+    case cancelled(written: Int)
 
     public var errorDescription: String? {
         switch self {
@@ -14,7 +17,11 @@ public enum ExportError: LocalizedError, Sendable, Equatable {
         case let .missingAudio(itemID, path):
             return "item \(itemID): its audio object \(path) is missing or unreadable; run `forge fsck --repair` on the output directory, then `forge build`."
         case let .writeFailed(path, reason):
-            return "\(path): could not write the export: \(reason)."
+            return "\(path): could not write the export: \(ErrorReason.trimmed(reason)). Free space or fix permissions, then export again."
+        case let .linkInOutput(path):
+            return StoreError.linkInOutput(path: path).errorDescription
+        case let .cancelled(written):
+            return "stopped before finishing; \(written) file(s) were written whole and nothing half-written was left. Run the export again to finish."
         case let .unknownFormat(name):
             return "unknown export format \"\(name)\"; choose from \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))."
         }

@@ -1,25 +1,59 @@
 import Foundation
 
-/// Writes export files atomically (temporary file, then rename) and remembers what it wrote.
+/// Writes derived files under a folder of the output directory (`exports/`, `verify/`)
+/// atomically — a temporary `.<name>.<pid>.tmp` beside the target, then a rename — and
+/// remembers what it wrote. Folders are created and checked without following links (a link
+/// planted at `exports/` or below is refused, never written through); a rename replaces a link at
+/// the target itself rather than following it. Stops with ``ExportError/cancelled`` before the
+/// next file once `cancellation` is set.
 struct ExportWriter {
-    let root: URL
+    let owned: OwnedDirectory
+    /// The folder written into, relative to the output directory.
+    let folder: String
+    let cancellation: CancellationFlag?
     private(set) var written: [String] = []
 
-    init(root: URL) {
-        self.root = root
+    init(outputDirectory: URL, folder: String, cancellation: CancellationFlag? = nil) {
+        owned = OwnedDirectory(root: outputDirectory)
+        self.folder = folder
+        self.cancellation = cancellation
+    }
+
+    /// Throws ``ExportError/cancelled`` if a stop was asked for.
+    func checkCancelled() throws(ExportError) {
+        if cancellation?.isCancelled == true { throw .cancelled(written: written.count) }
     }
 
     mutating func write(_ bytes: [UInt8], to relativePath: String) throws(ExportError) {
-        let url = root.appendingPathComponent(relativePath)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
+        try checkCancelled()
+        let target = folder + "/" + relativePath
+        let url = owned.url(target)
+        let parent = (target as NSString).deletingLastPathComponent
+        let temporaryName = parent + "/.\(url.lastPathComponent).\(getpid()).tmp"
+        let temporary = owned.url(temporaryName)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(bytes).write(to: temporary)
-            if rename(temporary.path, url.path) != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            try owned.makeDirectory(parent)
+            unlink(temporary.path)
+            let descriptor = try owned.createFile(temporaryName)
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            do {
+                try handle.write(contentsOf: bytes)
+                try handle.close()
+            } catch {
+                throw StoreError.writeFailed(path: url.path, reason: ErrorReason.text(error))
+            }
+            if rename(temporary.path, url.path) != 0 {
+                throw StoreError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
+            }
+        } catch let error as StoreError {
+            unlink(temporary.path)
+            if case .linkInOutput(let path) = error { throw .linkInOutput(path: path) }
+            if case .writeFailed(_, let reason) = error { throw .writeFailed(path: url.path, reason: reason) }
+            throw .writeFailed(path: url.path, reason: error.errorDescription ?? "\(error)")
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw .writeFailed(path: url.path, reason: error.localizedDescription)
+            unlink(temporary.path)
+            throw .writeFailed(path: url.path, reason: ErrorReason.text(error))
         }
-        written.append("exports/" + relativePath)
+        written.append(target)
     }
 }

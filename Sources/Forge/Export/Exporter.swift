@@ -6,10 +6,13 @@ import Foundation
 public struct Exporter: Sendable {
     public let outputDirectory: URL
     public let settings: ExportSettings
+    /// Checked between files and chapters: once set, the export stops with ``ExportError/cancelled(written:)``.
+    public let cancellation: CancellationFlag?
 
-    public init(outputDirectory: URL, settings: ExportSettings) {
+    public init(outputDirectory: URL, settings: ExportSettings, cancellation: CancellationFlag? = nil) {
         self.outputDirectory = outputDirectory.standardizedFileURL
         self.settings = settings
+        self.cancellation = cancellation
     }
 
     /// Exports from an output directory no build is using (it takes the directory's lock).
@@ -20,17 +23,17 @@ public struct Exporter: Sendable {
         let manifest = try Manifest(directory: outputDirectory, create: false)
         let lock = try OutputLock(directory: outputDirectory)
         defer { withExtendedLifetime(lock) {} }
+        try OwnedDirectory(root: outputDirectory).leftovers(remove: true)
         return try export(using: manifest)
     }
 
     /// Exports unless the last export was made from the same items, timings and settings (a
     /// stamp under `exports/` records that); returns the files written.
     func exportIfChanged(using manifest: Manifest) throws -> [String] {
-        let stampURL = outputDirectory.appendingPathComponent("exports/.forge-export-stamp")
         let stamp = try stamp(manifest)
-        if (try? String(contentsOf: stampURL, encoding: .utf8)) == stamp { return [] }
+        if let written = try? OwnedDirectory(root: outputDirectory).read("exports/.forge-export-stamp"), written == Data(stamp.utf8) { return [] }
         let report = try export(using: manifest)
-        var writer = ExportWriter(root: outputDirectory.appendingPathComponent("exports"))
+        var writer = ExportWriter(outputDirectory: outputDirectory, folder: "exports")
         try writer.write(Array(stamp.utf8), to: ".forge-export-stamp")
         return report.files
     }
@@ -50,12 +53,13 @@ public struct Exporter: Sendable {
     func export(using manifest: Manifest) throws -> ExportReport {
         let store = ObjectStore(root: outputDirectory)
         let timelines = try TimelineBuilder(store: store, manifest: manifest, settings: settings).timelines()
-        var writer = ExportWriter(root: outputDirectory.appendingPathComponent("exports"))
+        var writer = ExportWriter(outputDirectory: outputDirectory, folder: "exports", cancellation: cancellation)
         let formats = Set(settings.formats)
         // The HTML page plays the chapter audio, so it needs the audio export beside it.
         let audioFormat = Self.audioFormat(of: timelines)
         if formats.contains(.audio) || formats.contains(.html) {
             for timeline in timelines {
+                try writer.checkCancelled()
                 let samples = try ChapterAudio.render(timeline, store: store)
                 let bytes = try SoundFile.encode(samples, sampleRate: timeline.sampleRate, format: audioFormat)
                 try writer.write(bytes, to: "audio/\(timeline.fileStem).\(audioFormat.fileExtension)")
@@ -79,10 +83,10 @@ public struct Exporter: Sendable {
         if formats.contains(.epub) {
             // A book read from an EPUB 3 gets its own documents back with overlays; anything else a generated edition.
             if let source = NarratedEPUB.sourceBook(of: timelines),
-               let book = try NarratedEPUB(book: source, timelines: timelines, settings: settings, store: store) {
+               let book = try NarratedEPUB(book: source, timelines: timelines, settings: settings, store: store, cancellation: cancellation) {
                 try writer.write(try book.zipped(), to: "epub/\(book.fileName)")
             } else {
-                let book = try MediaOverlayBook(timelines: timelines, settings: settings, store: store)
+                let book = try MediaOverlayBook(timelines: timelines, settings: settings, store: store, cancellation: cancellation)
                 try writer.write(try book.zipped(), to: "epub/\(book.fileName)")
             }
         }

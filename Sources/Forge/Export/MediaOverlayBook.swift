@@ -11,7 +11,7 @@ struct MediaOverlayBook {
 
     static let activeClass = "-epub-media-overlay-active"
 
-    init(timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, modified: Date = Date()) throws {
+    init(timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag? = nil, modified: Date = Date()) throws {
         let slug = settings.title.lowercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "-" }.joined()
             .split(separator: "-").joined(separator: "-")
         fileName = (slug.isEmpty ? "book" : slug) + ".epub"
@@ -23,6 +23,7 @@ struct MediaOverlayBook {
         var total = 0
         for timeline in timelines {
             let stem = timeline.fileStem
+            if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
             let samples = try ChapterAudio.render(timeline, store: store)
             // MP3 is an EPUB 3 core media type; WAV and FLAC are not.
             files.append(("OEBPS/audio/\(stem).mp3", try SoundFile.encode(samples, sampleRate: timeline.sampleRate, format: .mp3)))

@@ -30,7 +30,7 @@ struct NarratedEPUB {
         return (String(sourcePath[..<marker.lowerBound]), String(sourcePath[marker.upperBound...]))
     }
 
-    init?(book: URL, timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore) throws {
+    init?(book: URL, timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag? = nil) throws {
         let (original, packagePath) = try EPUBReader().entries(book, name: book.path)
         var files = Dictionary(original.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first })
         guard var package = files[packagePath].map({ String(decoding: $0, as: UTF8.self) }),
@@ -60,6 +60,7 @@ struct NarratedEPUB {
         var metadataAdditions: [String] = []
         var total = 0
         for timeline in timelines {
+            if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
             let samples = try ChapterAudio.render(timeline, store: store)
             files["\(prefix)forge-audio/\(timeline.fileStem).mp3"] = Data(try SoundFile.encode(samples, sampleRate: timeline.sampleRate, format: .mp3))
             manifestAdditions.append("<item id=\"forge-audio-\(timeline.fileStem)\" href=\"forge-audio/\(timeline.fileStem).mp3\" media-type=\"audio/mpeg\"/>")

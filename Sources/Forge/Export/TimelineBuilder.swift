@@ -26,7 +26,7 @@ struct TimelineBuilder {
                     throw ExportError.missingAudio(itemID: item.id, path: item.audioKey ?? "(none)")
                 }
                 let header: (frames: Int, sampleRate: Int)
-                do { header = try SoundFile.frameCount(fileAt: store.url(forRelativePath: object.path)) } catch {
+                do { header = try store.audioHeader(relativePath: object.path) } catch {
                     throw ExportError.missingAudio(itemID: item.id, path: object.path)
                 }
                 if chapterRate == 0 { chapterRate = header.sampleRate }

@@ -33,10 +33,9 @@ public struct BuildPipeline: Sendable {
         for (path, voice) in recipe.allVoices {
             if voice.isEspeak {
                 guard engine.hasVoice(voice.id) else {
-                    let base = voice.id.split(separator: "+").first.map(String.init) ?? voice.id
                     throw RecipeError.unknownVoice(
                         file: recipe.file.path, path: path == "voice" ? "voice.id" : path, found: voice.id,
-                        suggestions: EditDistance.suggestions(for: base, among: engine.voiceNames()))
+                        suggestions: engine.suggestions(for: voice.id))
                 }
                 continue
             }
@@ -68,11 +67,13 @@ public struct BuildPipeline: Sendable {
         let engines = Self.enginesUsed(by: recipe)
         let split = stages.contains(.split) ? try recipe.splitSources() : nil
         let directory = recipe.outputDirectory
+        // From here on a stop winds down and keeps what is finished.
+        cancellation.beginKeepingWork()
         try Self.prepareOutputDirectory(directory)
         let lock = try OutputLock(directory: directory)
         let store = ObjectStore(root: directory)
         try store.prepare()
-        store.removeTemporaryFiles()
+        try store.owned.leftovers(remove: true)
         let manifest = try Manifest(directory: directory)
         var record = BuildRecord(
             recipePath: recipe.file.path, recipeHash: recipe.contentHash, toolVersion: ForgeVersion.current,
@@ -110,9 +111,11 @@ public struct BuildPipeline: Sendable {
         }
         var counts = try manifest.statusCounts()
         var exported: [String] = []
-        if !recipe.exports.formats.isEmpty && !run.cancelled && counts.done == counts.items && stages.contains(.align) {
+        if !recipe.exports.formats.isEmpty && !cancellation.isCancelled && counts.done == counts.items && stages.contains(.align) {
             do {
-                exported = try Exporter(outputDirectory: directory, settings: recipe.exports).exportIfChanged(using: manifest)
+                exported = try Exporter(outputDirectory: directory, settings: recipe.exports, cancellation: cancellation).exportIfChanged(using: manifest)
+            } catch ExportError.cancelled {
+                // Every file written is whole; the next build exports again (the stamp was not written).
             } catch {
                 try? manifest.finishBuild(
                     buildID, outcome: .failed, endedAt: Self.timestamp(), total: run.itemsTotal,
@@ -122,7 +125,7 @@ public struct BuildPipeline: Sendable {
             counts = try manifest.statusCounts()
         }
         var verification: VerifyReport?
-        if let verify = recipe.verify, !run.cancelled, counts.done == counts.items, stages.contains(.align) {
+        if let verify = recipe.verify, !cancellation.isCancelled, counts.done == counts.items, stages.contains(.align) {
             do {
                 let report = try VerificationRun(outputDirectory: directory, settings: verify, pauses: recipe.exports, language: recipe.language)
                     .run(using: manifest, build: buildID, cancellation: cancellation) { chunk in progress(.verified(chunk)) }
@@ -141,7 +144,9 @@ public struct BuildPipeline: Sendable {
             buildID: buildID, outputDirectory: directory.path, itemsTotal: counts.items, upToDate: run.upToDate,
             synthesized: run.synthesized, reused: run.reused, aligned: run.alignedOnly, failed: run.failures,
             remaining: counts.items - counts.done - (stages.contains(.align) ? 0 : counts.spoken),
-            cancelled: run.cancelled, audioMs: counts.audioMs,
+            // A stop in any phase (synthesis, export, verification) makes the build cancelled: a
+            // verification cut short is never reported as passed.
+            cancelled: run.cancelled || cancellation.isCancelled, audioMs: counts.audioMs,
             elapsedSeconds: Self.seconds(since: clock))
         summary.exportedFiles = exported
         summary.verification = verification
@@ -157,7 +162,7 @@ public struct BuildPipeline: Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw .cannotCreate(path: directory.path, reason: (error as NSError).localizedDescription)
+            throw .cannotCreate(path: directory.path, reason: ErrorReason.text(error))
         }
         guard access(directory.path, W_OK) == 0 else { throw .notWritable(path: directory.path) }
     }

@@ -4,6 +4,7 @@ import Foundation
 struct ForcedAlignmentJob: Sendable {
     var item: ItemRecord
     var words: [WordToken]
-    var audioURL: URL
+    /// The item's audio object, relative to the output directory.
+    var audioPath: String
     var alignmentKey: String
 }

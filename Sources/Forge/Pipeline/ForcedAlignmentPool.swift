@@ -14,7 +14,7 @@ enum ForcedAlignmentPool {
     }
 
     static func run(
-        _ jobs: [ForcedAlignmentJob], threads: Int, model: RecognizerModel, language: String, cancellation: CancellationFlag
+        _ jobs: [ForcedAlignmentJob], store: ObjectStore, threads: Int, model: RecognizerModel, language: String, cancellation: CancellationFlag
     ) -> AsyncStream<Outcome> {
         let (stream, continuation) = AsyncStream<Outcome>.makeStream()
         let queue = Mutex(jobs[...])
@@ -28,7 +28,7 @@ enum ForcedAlignmentPool {
                     let result = Result { () throws(RecognitionError) -> AlignmentDocument in
                         let aligner = try aligner.get()
                         let audio: DecodedAudio
-                        do { audio = try SoundFile.decode(fileAt: job.audioURL) } catch { throw .decoderFailed(error.localizedDescription) }
+                        do { audio = try store.decodeAudio(relativePath: job.audioPath) } catch { throw .decoderFailed(error.localizedDescription) }
                         let alignment = try aligner.align(words: job.words, audio: audio)
                         return AlignmentDocument(aligner: identity, durationMs: audio.durationMs, alignment: alignment)
                     }

@@ -53,7 +53,7 @@ public struct NarrationImport: Sendable {
         defer { withExtendedLifetime(lock) {} }
         let store = ObjectStore(root: outputDirectory)
         try store.prepare()
-        store.removeTemporaryFiles()
+        try store.owned.leftovers(remove: true)
         let manifest = try Manifest(directory: outputDirectory)
         let identity = ForcedAligner.identity(model: model) + "/narration-1"
         let buildID = try manifest.beginBuild(BuildRecord(

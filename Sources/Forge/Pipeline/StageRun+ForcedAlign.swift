@@ -23,7 +23,7 @@ extension StageRun {
                 reusable.append((item, key))
             } else {
                 let audioPath = ObjectStore.relativePath(key: audioKey, fileExtension: recipe.audio.format.fileExtension)
-                jobs.append(ForcedAlignmentJob(item: item, words: [], audioURL: store.url(forRelativePath: audioPath), alignmentKey: key))
+                jobs.append(ForcedAlignmentJob(item: item, words: [], audioPath: audioPath, alignmentKey: key))
             }
         }
         guard !jobs.isEmpty || !reusable.isEmpty else { return }
@@ -46,7 +46,7 @@ extension StageRun {
                 // Unreadable or from different words: align again (the bad object is replaced).
                 unlink(store.url(forRelativePath: path).path)
                 let audioPath = ObjectStore.relativePath(key: entry.item.audioKey!, fileExtension: recipe.audio.format.fileExtension)
-                jobs.append(ForcedAlignmentJob(item: entry.item, words: [], audioURL: store.url(forRelativePath: audioPath), alignmentKey: entry.key))
+                jobs.append(ForcedAlignmentJob(item: entry.item, words: [], audioPath: audioPath, alignmentKey: entry.key))
             }
         }
         for index in jobs.indices {
@@ -57,7 +57,7 @@ extension StageRun {
         }
         guard !jobs.isEmpty, !stopRequested() else { return try save() }
 
-        let outcomes = ForcedAlignmentPool.run(jobs, threads: threads, model: model, language: recipe.voice.isEspeak ? recipe.voice.id : recipe.language, cancellation: cancellation)
+        let outcomes = ForcedAlignmentPool.run(jobs, store: store, threads: threads, model: model, language: recipe.voice.isEspeak ? recipe.voice.id : recipe.language, cancellation: cancellation)
         for await outcome in outcomes {
             let item = outcome.job.item
             switch outcome.result {

@@ -44,7 +44,7 @@ public enum RecipeError: LocalizedError, Sendable, Equatable {
         case let .unknownVoice(file, path, found, suggestions):
             var text = "\(file): \(path): espeak-ng has no voice \"\(found)\"."
             if !suggestions.isEmpty { text += " Did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: " or "))?" }
-            text += " Run `espeak-ng --voices` for the installed voices; a variant is added as \"+name\", e.g. \"en-us+klatt\"."
+            text += " Run `forge voices` for the installed voices and variants (a variant is added as \"+name\", e.g. \"en-us+klatt\")."
             return text
         }
     }

@@ -4,6 +4,15 @@ extension RecipeLoader {
     /// A voice written as a URI string (`"espeak-ng:en-gb?rate=160"`, or a bare voice name of the
     /// default engine) or as an object (`engine`, `id`, `rate`, `pitch`, `volume`; `id` may be a URI).
     func readVoice(_ value: JSONValue, file name: String, path: String, base: VoiceSettings, commandEngines: Set<String>) throws(RecipeError) -> VoiceSettings {
+        let voice = try readVoiceFields(value, file: name, path: path, base: base, commandEngines: commandEngines)
+        if voice.isEspeak, let problem = VoiceSettings.espeakIDProblem(voice.id) {
+            let idPath = if case .object = value { "\(path).id" } else { path }
+            throw .invalidValue(file: name, path: idPath, found: JSONValue.string(voice.id).summary, allowed: problem)
+        }
+        return voice
+    }
+
+    private func readVoiceFields(_ value: JSONValue, file name: String, path: String, base: VoiceSettings, commandEngines: Set<String>) throws(RecipeError) -> VoiceSettings {
         let engines = VoiceSettings.supportedEngines + commandEngines.sorted()
         if case .string(let uri) = value {
             do {

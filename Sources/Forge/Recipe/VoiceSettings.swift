@@ -61,6 +61,25 @@ extension VoiceSettings {
         return "\(engine):\(id)?rate=\(rate)&pitch=\(pitch)&volume=\(volume)"
     }
 
+    /// Why `id` cannot name an espeak-ng voice, or nil when it can: letters, digits, `-` and `_`,
+    /// with one optional `+variant`, at most ``EspeakEngine/maximumVoiceIDLength`` characters.
+    /// Checked when a recipe or command line is read, before anything reaches espeak-ng (which
+    /// would read an id such as "../../etc/passwd" as a path); the installed voices are checked
+    /// before a build starts.
+    public static func espeakIDProblem(_ id: String) -> String? {
+        let parts = id.split(separator: "+", omittingEmptySubsequences: false)
+        let valid = parts.count <= 2 && parts.allSatisfy { part in
+            !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
+        }
+        if !valid {
+            return "an espeak-ng voice name: letters, digits, \"-\" and \"_\", with an optional \"+variant\", e.g. \"en-us\" or \"en-us+klatt\" (`forge voices` lists them)"
+        }
+        if id.utf8.count > EspeakEngine.maximumVoiceIDLength {
+            return "an espeak-ng voice name of at most \(EspeakEngine.maximumVoiceIDLength) characters (`forge voices` lists them)"
+        }
+        return nil
+    }
+
     /// Whether espeak-ng (in-process) speaks this voice rather than a command engine.
     public var isEspeak: Bool { engine == EspeakEngine.name }
 }

@@ -27,17 +27,77 @@ public final class EspeakEngine: Sendable {
         return Int(result)
     }()
 
-    /// Every language an installed voice declares (each voice lists one or more).
-    private static let installedLanguages: Set<String> = {
-        guard initializedSampleRate != nil, let list = espeak_ListVoices(nil) else { return [] }
-        var languages = Set<String>()
-        var index = 0
-        while let voice = list[index] {
-            languages.formUnion(EspeakEngine.languages(of: voice))
-            index += 1
+    /// The longest voice id accepted; espeak-ng copies a variant name into a fixed 40-byte buffer
+    /// (a longer one overflowed it), and every installed voice and variant is far shorter.
+    public static let maximumVoiceIDLength = 40
+
+    /// What espeak-ng has installed, read once: the names a voice id may use before `+` (voice
+    /// file names and declared languages, lowercased) and the variants after it (lowercased →
+    /// the file name). Voice ids are checked against these before any espeak-ng call, so a
+    /// recipe string never reaches espeak-ng as a path.
+    private struct Catalog {
+        var bases: Set<String> = []
+        var languages: Set<String> = []
+        var variants: [String: String] = [:]
+    }
+    private static let catalog: Catalog = {
+        state.withLock { _ in
+            var catalog = Catalog()
+            guard initializedSampleRate != nil else { return catalog }
+            if let list = espeak_ListVoices(nil) {
+                var index = 0
+                while let voice = list[index] {
+                    let languages = EspeakEngine.languages(of: voice)
+                    catalog.languages.formUnion(languages)
+                    catalog.bases.formUnion(languages)
+                    if let identifier = voice.pointee.identifier.map({ String(cString: $0) }),
+                       let file = identifier.split(separator: "/").last {
+                        catalog.bases.insert(file.lowercased())
+                    }
+                    index += 1
+                }
+            }
+            var spec = espeak_VOICE()
+            let variants = "variant".withCString { language in
+                spec.languages = language
+                return espeak_ListVoices(&spec)
+            }
+            if let variants {
+                var index = 0
+                while let voice = variants[index] {
+                    if let identifier = voice.pointee.identifier.map({ String(cString: $0) }),
+                       let file = identifier.split(separator: "/").last {
+                        catalog.variants[file.lowercased()] = String(file)
+                    }
+                    index += 1
+                }
+            }
+            catalog.bases = catalog.bases.filter { $0.utf8.count <= maximumVoiceIDLength }
+            return catalog
         }
-        return languages
     }()
+
+    /// `voiceID` as espeak-ng should receive it (the variant spelled as its file is), or nil when
+    /// it names no installed voice or variant, is too long, or has more than one `+`.
+    static func installedVoiceID(_ voiceID: String) -> String? {
+        guard !voiceID.isEmpty, voiceID.utf8.count <= maximumVoiceIDLength else { return nil }
+        let parts = voiceID.split(separator: "+", omittingEmptySubsequences: false)
+        guard parts.count <= 2, catalog.bases.contains(parts[0].lowercased()) else { return nil }
+        guard parts.count == 2 else { return voiceID }
+        guard let variant = catalog.variants[parts[1].lowercased()] else { return nil }
+        return "\(parts[0])+\(variant)"
+    }
+
+    /// Installed voices close to an unknown `voiceID`: other voices for an unknown voice, the
+    /// same voice with other variants for an unknown variant ("en-us+klat" → "en-us+klatt").
+    public func suggestions(for voiceID: String) -> [String] {
+        let parts = voiceID.split(separator: "+", maxSplits: 1).map(String.init)
+        guard let base = parts.first else { return [] }
+        if parts.count == 2, Self.installedVoiceID(base) != nil {
+            return EditDistance.suggestions(for: parts[1], among: Self.catalog.variants.values.sorted()).map { "\(base)+\($0)" }
+        }
+        return EditDistance.suggestions(for: base, among: voiceNames())
+    }
 
     /// A listed voice's languages, lowercased, most preferred first.
     private static func languages(of voice: UnsafePointer<espeak_VOICE>) -> [String] {
@@ -62,25 +122,32 @@ public final class EspeakEngine: Sendable {
     /// Starts espeak-ng in synchronous (retrieval) mode; cheap after the first call in a process.
     public init() throws(SpeechError) {
         guard let rate = Self.initializedSampleRate else { throw .engineUnavailable("espeak_Initialize failed (is espeak-ng-data installed?)") }
+        // Read the installed voices now, outside any call that holds the state lock.
+        _ = Self.catalog
         nativeSampleRate = rate
         version = String(cString: espeak_Info(nil))
     }
 
-    /// Whether espeak-ng accepts `voiceID` (a language name with an optional `+variant`).
+    /// Whether espeak-ng accepts `voiceID` (an installed voice or language, with an optional
+    /// installed `+variant`).
     public func hasVoice(_ voiceID: String) -> Bool {
-        Self.state.withLock { state in
+        guard Self.installedVoiceID(voiceID) != nil else { return false }
+        return Self.state.withLock { state in
             state.voice = nil
             return Self.select(voiceID)
         }
     }
 
     /// Selects a voice by file name ("en-us", "en-us+klatt"), or else by language ("en-gb", whose
-    /// voice file is named "en"), as the espeak-ng command does. Call under the state lock.
-    private static func select(_ voiceID: String) -> Bool {
+    /// voice file is named "en"), as the espeak-ng command does. Only the id of an installed voice
+    /// and variant reaches espeak-ng, which would otherwise read any file an id names as a path.
+    /// Call under the state lock.
+    private static func select(_ requested: String) -> Bool {
+        guard let voiceID = installedVoiceID(requested) else { return false }
         if espeak_SetVoiceByName(voiceID) == EE_OK { return true }
         // By properties espeak-ng takes the nearest language, so only a language some installed
         // voice declares exactly is accepted ("en-uss" must stay an unknown voice).
-        guard !voiceID.contains("+"), installedLanguages.contains(voiceID.lowercased()) else { return false }
+        guard !voiceID.contains("+"), catalog.languages.contains(voiceID.lowercased()) else { return false }
         var properties = espeak_VOICE()
         return voiceID.withCString { language in
             properties.languages = language

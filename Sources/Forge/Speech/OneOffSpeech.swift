@@ -29,6 +29,7 @@ public struct OneOffSpeech: Sendable {
             throw .synthesisFailed(item: "say", reason: "the text has no words to speak")
         }
         let engine = try EspeakEngine()
+        guard VoiceSettings.espeakIDProblem(voice.id) == nil, engine.hasVoice(voice.id) else { throw .unknownVoice(voice.id) }
         let speech = try engine.synthesize(text, voice: voice, itemID: "say")
         let samples = speech.sampleRate == sampleRate ? speech.samples : Resampler.resample(speech.samples, from: speech.sampleRate, to: sampleRate)
         let bytes = try SoundFile.encode(samples, sampleRate: sampleRate, format: format)
@@ -42,7 +43,7 @@ public struct OneOffSpeech: Sendable {
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw .encodingFailed(path: url.path, reason: (error as NSError).localizedDescription)
+            throw .encodingFailed(path: url.path, reason: ErrorReason.text(error))
         }
         return samples.count * 1000 / max(sampleRate, 1)
     }

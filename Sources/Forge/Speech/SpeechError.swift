@@ -17,7 +17,7 @@ public enum SpeechError: LocalizedError, Sendable, Equatable {
         case let .engineUnavailable(reason):
             return "espeak-ng could not start: \(reason). Install it with `apt-get install libespeak-ng-dev espeak-ng-data`."
         case let .unknownVoice(voice):
-            return "espeak-ng has no voice \"\(voice)\"; run `espeak-ng --voices` to list them."
+            return "espeak-ng has no voice \"\(voice.prefix(80))\"; run `forge voices` for the installed voices and variants."
         case let .synthesisFailed(item, reason):
             return "item \(item): espeak-ng failed to synthesize it: \(reason)."
         case let .noAudio(item):

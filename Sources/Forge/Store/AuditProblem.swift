@@ -16,6 +16,8 @@ public enum AuditProblem: Sendable, Equatable, CustomStringConvertible {
     case unrecordedObject(path: String)
     /// A temporary file left by an interrupted write.
     case leftover(path: String)
+    /// A symbolic link where forge keeps its own folder or file; forge never follows it.
+    case linkInOutput(path: String)
 
     public var description: String {
         switch self {
@@ -28,6 +30,7 @@ public enum AuditProblem: Sendable, Equatable, CustomStringConvertible {
         case .missingTimings(let itemID): return "item \(itemID): marked done but some words have no timing"
         case .unrecordedObject(let path): return "\(path): orphan (no manifest record)"
         case .leftover(let path): return "\(path): leftover temporary file"
+        case .linkInOutput(let path): return "\(path): a symbolic link where forge keeps its own files (never followed; --repair removes the link, not what it points to)"
         }
     }
 }

@@ -14,6 +14,11 @@ public final class Manifest: Sendable {
     /// Opens (creating and migrating if needed) the manifest in `directory`.
     public init(directory: URL, create: Bool = true) throws(StoreError) {
         url = directory.appendingPathComponent(Self.fileName)
+        // SQLite would follow a link planted at the manifest or its journal files.
+        let owned = OwnedDirectory(root: directory)
+        for name in [Self.fileName, Self.fileName + "-wal", Self.fileName + "-shm"] {
+            try owned.check(name, lastIsFile: true)
+        }
         if !create && !FileManager.default.fileExists(atPath: url.path) {
             throw .notAnOutputDirectory(path: directory.path)
         }
@@ -52,9 +57,7 @@ public final class Manifest: Sendable {
         do {
             // Leftovers of a creation killed earlier, by any process.
             let folder = url.deletingLastPathComponent()
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(".\(fileName).") {
-                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
-            }
+            try OwnedDirectory(root: folder).removeFiles(in: "") { $0.hasPrefix(".\(fileName).") }
             let queue = try DatabaseQueue(path: temporary.path)
             try ManifestSchema.migrator.migrate(queue)
             try queue.close()
@@ -67,7 +70,7 @@ public final class Manifest: Sendable {
 
     static func describe(_ error: Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
-        return (error as NSError).localizedDescription
+        return ErrorReason.text(error)
     }
 
     func write<T>(_ updates: (Database) throws -> T) throws(StoreError) -> T {

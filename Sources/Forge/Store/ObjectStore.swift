@@ -29,24 +29,12 @@ public struct ObjectStore: Sendable {
         return lstat(url(forRelativePath: path).path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
-    /// Creates the store's directories.
-    public func prepare() throws(StoreError) {
-        do {
-            try FileManager.default.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw .cannotCreate(path: temporaryDirectory.path, reason: (error as NSError).localizedDescription)
-        }
-    }
+    /// The output directory, reached without following links.
+    var owned: OwnedDirectory { OwnedDirectory(root: root) }
 
-    /// Removes temporary files left by an interrupted build; returns how many.
-    @discardableResult
-    public func removeTemporaryFiles() -> Int {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporaryDirectory.path)) ?? []
-        var removed = 0
-        for name in names where (try? FileManager.default.removeItem(at: temporaryDirectory.appendingPathComponent(name))) != nil {
-            removed += 1
-        }
-        return removed
+    /// Creates the store's directories (refusing a link planted at `objects` or `objects/tmp`).
+    public func prepare() throws(StoreError) {
+        try owned.makeDirectory("objects/tmp")
     }
 
     /// Stores `data` as the object `key`: written to a temporary file, fsynced, then linked into
@@ -57,11 +45,9 @@ public struct ObjectStore: Sendable {
     ) throws(StoreError) -> StoredObject {
         let relative = Self.relativePath(key: key, fileExtension: fileExtension)
         let final = url(forRelativePath: relative)
-        let temporary = temporaryDirectory.appendingPathComponent("\(key).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw .writeFailed(path: temporary.path, reason: String(cString: strerror(errno)))
-        }
+        let temporaryName = "objects/tmp/\(key).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let temporary = url(forRelativePath: temporaryName)
+        let descriptor = try owned.createFile(temporaryName)
         defer { unlink(temporary.path) }
         let failure: String? = data.withUnsafeBytes { buffer in
             var offset = 0
@@ -77,10 +63,8 @@ public struct ObjectStore: Sendable {
         }
         close(descriptor)
         if let failure { throw .writeFailed(path: temporary.path, reason: failure) }
-        let directory = final.deletingLastPathComponent()
-        if mkdir(directory.path, 0o755) != 0 && errno != EEXIST {
-            throw .writeFailed(path: directory.path, reason: String(cString: strerror(errno)))
-        }
+        // A shard folder that is a link is refused, never linked into.
+        let directory = try owned.makeDirectory((relative as NSString).deletingLastPathComponent)
         var linked = link(temporary.path, final.path) == 0
         if !linked && errno == EEXIST && !contains(relativePath: relative) {
             // Something other than a regular file (a planted symlink) sits where the object belongs:
@@ -112,8 +96,19 @@ public struct ObjectStore: Sendable {
             sha256: try ContentHash.sha256Hex(fileAt: url), mimeType: mimeType, durationMs: durationMs, sampleRate: sampleRate)
     }
 
-    public func read(relativePath: String) throws -> Data {
-        try Data(contentsOf: url(forRelativePath: relativePath))
+    /// An object's bytes, read without following a link at it or above it.
+    public func read(relativePath: String) throws(StoreError) -> Data {
+        try owned.read(relativePath)
+    }
+
+    /// Decodes an audio object, opened without following links.
+    public func decodeAudio(relativePath: String) throws -> DecodedAudio {
+        try SoundFile.decode(descriptor: owned.openForReading(relativePath), label: url(forRelativePath: relativePath).path)
+    }
+
+    /// An audio object's frame count and sample rate, from its header.
+    public func audioHeader(relativePath: String) throws -> (frames: Int, sampleRate: Int) {
+        try SoundFile.frameCount(descriptor: owned.openForReading(relativePath), label: url(forRelativePath: relativePath).path)
     }
 
     static func syncDirectory(_ path: String) {

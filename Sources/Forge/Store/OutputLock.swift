@@ -2,35 +2,59 @@ import Foundation
 
 /// An exclusive lock on an output directory, so one forge at a time writes into it.
 ///
-/// It is an `flock` on `<output>/.forge.lock`, which the kernel releases when the holder exits
-/// for any reason, so a lock left by a killed process never blocks the next build. The file
-/// records the holder's pid and command line for the error message.
+/// It is an `flock` on the output directory itself (its descriptor), which the kernel releases
+/// when the holder exits for any reason, so a lock left by a killed process never blocks the
+/// next build; and since the lock is on the folder, deleting or replacing a file cannot bypass
+/// it. `<output>/.forge.lock` only records the holder's pid and command line for the message; it
+/// is opened without following links.
 public final class OutputLock: Sendable {
     public let url: URL
-    private let descriptor: Int32
+    private let directoryDescriptor: Int32
+    private let noteDescriptor: Int32
 
     public init(directory: URL) throws(StoreError) {
         url = directory.appendingPathComponent(".forge.lock")
-        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw errno == EACCES || errno == EROFS
+        let folder = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else {
+            throw errno == EACCES ? .notWritable(path: directory.path) : .writeFailed(path: directory.path, reason: String(cString: strerror(errno)))
+        }
+        guard flock(folder, LOCK_EX | LOCK_NB) == 0 else {
+            close(folder)
+            throw .busy(path: directory.path, holder: Self.holder(of: url) ?? "a process that is starting")
+        }
+        let note = open(url.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard note >= 0 else {
+            let reason = errno
+            flock(folder, LOCK_UN)
+            close(folder)
+            if reason == ELOOP { throw .linkInOutput(path: url.path) }
+            throw reason == EACCES || reason == EROFS
                 ? .notWritable(path: directory.path)
-                : .writeFailed(path: url.path, reason: String(cString: strerror(errno)))
+                : .writeFailed(path: url.path, reason: String(cString: strerror(reason)))
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = (try? String(contentsOf: url, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-            close(descriptor)
-            throw .busy(path: directory.path, holder: holder.flatMap { $0.isEmpty ? nil : $0 } ?? "a process that is starting")
-        }
-        self.descriptor = descriptor
-        let note = "pid \(getpid()): \(CommandLine.arguments.joined(separator: " "))\n"
-        ftruncate(descriptor, 0)
-        _ = note.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+        directoryDescriptor = folder
+        noteDescriptor = note
+        let text = "pid \(getpid()): \(CommandLine.arguments.joined(separator: " "))\n"
+        ftruncate(note, 0)
+        _ = text.withCString { pwrite(note, $0, strlen($0), 0) }
+    }
+
+    /// What the holder wrote in the lock's note, read without following a link.
+    static func holder(of url: URL) -> String? {
+        let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(descriptor, &buffer, buffer.count)
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
     }
 
     deinit {
-        ftruncate(descriptor, 0)
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
+        ftruncate(noteDescriptor, 0)
+        close(noteDescriptor)
+        flock(directoryDescriptor, LOCK_UN)
+        close(directoryDescriptor)
     }
 }

@@ -62,8 +62,14 @@ public struct StoreAuditor: Sendable {
             }
         }
 
+        let owned = OwnedDirectory(root: directory)
+        let links = owned.links(under: "").filter { !$0.hasPrefix("objects/") || $0 == "objects/tmp" }
+        report.problems += links.map { .linkInOutput(path: $0) }
         for path in storeFiles(store) where !recordedPaths.contains(path) {
-            report.problems.append(path.hasPrefix("objects/tmp/") ? .leftover(path: path) : .unrecordedObject(path: path))
+            report.problems.append(.unrecordedObject(path: path))
+        }
+        if !links.contains(where: { $0 == "objects" || $0 == "objects/tmp" || $0 == "exports" || $0 == "verify" }) {
+            report.problems += try owned.leftovers(remove: false).map { .leftover(path: $0) }
         }
         return report
     }
@@ -96,7 +102,8 @@ public struct StoreAuditor: Sendable {
                 rebuildItems.append(itemID)
             case .missingTimings(let itemID):
                 realignItems.append(itemID)
-            case .unrecordedObject(let path), .leftover(let path):
+            case .unrecordedObject(let path), .leftover(let path), .linkInOutput(let path):
+                // unlink removes a link itself, never what it points to.
                 unlink(store.url(forRelativePath: path).path)
             case .databaseDamaged:
                 break
@@ -108,12 +115,15 @@ public struct StoreAuditor: Sendable {
         return report
     }
 
-    /// Every regular file and symlink under `objects/`, as paths relative to the output directory.
+    /// Every regular file and symlink under `objects/` (but `objects/tmp/`), as paths relative to the output directory.
     func storeFiles(_ store: ObjectStore) -> [String] {
         var paths: [String] = []
         let base = store.objectsDirectory
+        // A link at objects/ is reported as such, never listed through.
+        guard OwnedDirectory.entry(at: base.path) == .directory else { return [] }
         let shards = (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []
-        for shard in shards.sorted() {
+        // objects/tmp holds temporary files, reported as leftovers.
+        for shard in shards.sorted() where shard != "tmp" {
             let folder = base.appendingPathComponent(shard)
             var status = stat()
             guard lstat(folder.path, &status) == 0 else { continue }

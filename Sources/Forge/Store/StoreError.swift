@@ -9,6 +9,9 @@ public enum StoreError: LocalizedError, Sendable, Equatable {
     case manifestUnreadable(path: String, reason: String)
     case manifestTooNew(path: String, found: String)
     case notAnOutputDirectory(path: String)
+    case linkInOutput(path: String)
+    case notForgesFile(path: String, expected: String)
+    case readFailed(path: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -26,6 +29,12 @@ public enum StoreError: LocalizedError, Sendable, Equatable {
             return "\(path): the manifest was written by a newer forge (schema \(found)). Upgrade forge to read it."
         case let .notAnOutputDirectory(path):
             return "\(path): not a forge output directory (no manifest.sqlite). Run `forge build <recipe>` first, or name the directory a build wrote."
+        case let .linkInOutput(path):
+            return "\(path): a symbolic link where forge keeps its own files. Forge never follows links inside its output directory, so nothing was read, written or deleted through it. Remove the link (`rm \(path)`; what it points to is not touched) and rerun; `forge fsck` lists such links."
+        case let .notForgesFile(path, expected):
+            return "\(path): forge expects \(expected) of its own here but found something else. Move it out of the output directory and rerun."
+        case let .readFailed(path, reason):
+            return "\(path): reading failed: \(reason). Run `forge fsck` on the output directory to check the store."
         }
     }
 }

@@ -3,24 +3,62 @@ import Foundation
 /// Reads a source document as UTF-8 text, refusing binary files and invalid encodings with
 /// the byte offset of the first bad byte.
 public enum SourceReader {
+    /// The largest source file read (a 50-hour book is about 3 MiB of text, an illustrated EPUB
+    /// a few hundred).
+    public static let maximumBytes = 1 << 30
+
     public static func read(_ url: URL) throws(TextError) -> String {
-        let data: Data
+        try decode(bytes(of: url), file: url.path)
+    }
+
+    /// A source file's bytes, once it is known to be a regular file (a FIFO or a device such as
+    /// /dev/zero would block or never end).
+    public static func bytes(of url: URL) throws(TextError) -> Data {
+        try checkRegularFile(url)
         do {
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
+            return try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {
-            throw .unreadable(file: url.path, reason: (error as NSError).localizedDescription)
+            throw .unreadable(file: url.path, reason: ErrorReason.text(error))
         }
-        return try decode(data, file: url.path)
+    }
+
+    /// Refuses anything but a regular file of at most ``maximumBytes``.
+    public static func checkRegularFile(_ url: URL) throws(TextError) {
+        var status = stat()
+        guard stat(url.path, &status) == 0 else {
+            throw .unreadable(file: url.path, reason: String(cString: strerror(errno)))
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw .notAFile(file: url.path, kind: "a directory")
+        case S_IFIFO: throw .notAFile(file: url.path, kind: "a named pipe (FIFO)")
+        case S_IFCHR, S_IFBLK: throw .notAFile(file: url.path, kind: "a device")
+        case S_IFSOCK: throw .notAFile(file: url.path, kind: "a socket")
+        default: throw .notAFile(file: url.path, kind: "not a file")
+        }
+        guard Int(status.st_size) <= maximumBytes else { throw .tooLarge(file: url.path, bytes: Int(status.st_size), limit: maximumBytes) }
     }
 
     public static func decode(_ data: Data, file: String) throws(TextError) -> String {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        if isUTF16(bytes) { throw .utf16(file: file) }
         if let nul = bytes.firstIndex(of: 0) {
             throw .binary(file: file, byteOffset: nul)
         }
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         throw .notUTF8(file: file, byteOffset: firstInvalidUTF8Offset(bytes))
+    }
+
+    /// UTF-16 by its byte-order mark, or (without one) by NUL bytes in every other position of
+    /// its first 64 bytes, as ASCII-range text in UTF-16 has.
+    static func isUTF16(_ bytes: [UInt8]) -> Bool {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return true }
+        let head = bytes.prefix(64)
+        guard head.count >= 8, head.count % 2 == 0 else { return false }
+        let evens = stride(from: 0, to: head.count, by: 2).map { head[$0] }
+        let odds = stride(from: 1, to: head.count, by: 2).map { head[$0] }
+        return (evens.allSatisfy { $0 == 0 } && !odds.contains(0)) || (odds.allSatisfy { $0 == 0 } && !evens.contains(0))
     }
 
     /// The offset of the first byte that does not begin or continue a valid UTF-8 sequence.

@@ -6,15 +6,24 @@ public enum TextError: LocalizedError, Sendable, Equatable {
     case notUTF8(file: String, byteOffset: Int)
     case binary(file: String, byteOffset: Int)
     case noSpeakableText(files: [String])
+    case notAFile(file: String, kind: String)
+    case utf16(file: String)
+    case tooLarge(file: String, bytes: Int, limit: Int)
 
     public var errorDescription: String? {
         switch self {
         case let .unreadable(file, reason):
-            return "\(file): cannot read the source: \(reason)."
+            return "\(file): cannot read the source: \(ErrorReason.trimmed(reason)). Check the path in \"sources\" and the file's permissions."
         case let .notUTF8(file, byteOffset):
             return "\(file): the text is not valid UTF-8 at byte offset \(byteOffset). Convert it first, e.g. `iconv -f latin1 -t utf-8`."
         case let .binary(file, byteOffset):
             return "\(file): this looks like a binary file, not text (a NUL byte at byte offset \(byteOffset)). Name a text or Markdown file in \"sources\"."
+        case let .notAFile(file, kind):
+            return "\(file): this is \(kind), not a regular file; forge reads sources only from files. Save the text to a file and name that in \"sources\" (or use \"-\" for standard input)."
+        case let .utf16(file):
+            return "\(file): the text is UTF-16; forge reads UTF-8. Convert it first, e.g. `iconv -f UTF-16 -t UTF-8 in.txt > out.txt`."
+        case let .tooLarge(file, bytes, limit):
+            return "\(file): the source is \(bytes >> 20) MiB; forge reads sources up to \(limit >> 20) MiB. Split the book into several sources."
         case let .noSpeakableText(files):
             return "\(files.joined(separator: ", ")): no speakable text was found (the sources are empty or only whitespace and punctuation)."
         }

@@ -25,8 +25,10 @@ final class ChunkTranscriber {
         decoder = try PocketSphinxDecoder(model: model, options: Self.decoderOptions)
     }
 
-    /// The words heard in `samples` (16 kHz), grouped by utterance, times relative to the slice.
-    func transcribe(_ samples: ArraySlice<Int16>, languageModel: URL) throws(RecognitionError) -> [[RecognizedWord]] {
+    /// The words heard in `samples` (16 kHz), grouped by utterance, times relative to the slice;
+    /// nil when `cancellation` is set before the last utterance (checked between utterances, a
+    /// few hundred milliseconds of decoding each).
+    func transcribe(_ samples: ArraySlice<Int16>, languageModel: URL, cancellation: CancellationFlag? = nil) throws(RecognitionError) -> [[RecognizedWord]]? {
         if languageModel != self.languageModel {
             try decoder.useLanguageModel(at: languageModel)
             self.languageModel = languageModel
@@ -34,6 +36,7 @@ final class ChunkTranscriber {
         let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
         var utterances: [[RecognizedWord]] = []
         for range in Self.utterances(in: samples) {
+            if cancellation?.isCancelled == true { return nil }
             let offsetMs = (range.lowerBound - samples.startIndex) * 1000 / PocketSphinxDecoder.sampleRate
             let segments = try decoder.decode(samples[range], posteriors: false)
             let words = segments.filter { !ForcedAligner.isFiller(ForcedAligner.baseWord($0.word)) }.map {

@@ -38,6 +38,8 @@ public struct VerificationRun: Sendable {
             throw StoreError.notAnOutputDirectory(path: outputDirectory.path)
         }
         let lock = try OutputLock(directory: outputDirectory)
+        cancellation.beginKeepingWork()
+        try OwnedDirectory(root: outputDirectory).leftovers(remove: true)
         // Opened for writing: chunks are recorded, and an older manifest gains the chunk tables.
         let manifest = try Manifest(directory: outputDirectory)
         defer { withExtendedLifetime(lock) {} }
@@ -126,7 +128,8 @@ public struct VerificationRun: Sendable {
                     let range = (chunk.startMs * rate / 1000)..<min(timeline.totalSamples, chunk.endMs * rate / 1000)
                     let samples = Resampler.resample(
                         try ChapterAudio.render(timeline, store: store, samples: range), from: rate, to: PocketSphinxDecoder.sampleRate)
-                    let utterances = try transcriber.transcribe(samples[...], languageModel: models.languages[chunk.timeline]!)
+                    guard let utterances = try transcriber.transcribe(samples[...], languageModel: models.languages[chunk.timeline]!, cancellation: cancellation)
+                    else { break }
                     let (report, heard) = Self.score(timeline, start: chunk.startMs, end: chunk.endMs, utterances: utterances)
                     let sentences = heard.map { utterance in
                         (startMs: chunk.startMs + utterance.first!.startMs, endMs: chunk.startMs + utterance.last!.endMs,
@@ -174,17 +177,16 @@ public struct VerificationRun: Sendable {
     private func writeCached(_ text: String, prefix: String, suffix: String) throws -> URL {
         let bytes = Array(text.utf8)
         let name = "\(prefix)-\(ContentHash.sha256Hex(bytes).prefix(16)).\(suffix)"
-        let directory = outputDirectory.appendingPathComponent("verify")
-        let file = directory.appendingPathComponent(name)
-        if !FileManager.default.fileExists(atPath: file.path) {
-            var writer = ExportWriter(root: directory)
+        let owned = OwnedDirectory(root: outputDirectory)
+        try owned.check("verify/" + name, lastIsFile: true)
+        if OwnedDirectory.entry(at: owned.url("verify/" + name).path) != .file {
+            var writer = ExportWriter(outputDirectory: outputDirectory, folder: "verify")
             try writer.write(bytes, to: name)
         }
-        for old in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        where old != name && old.hasSuffix("." + suffix) && old.hasPrefix(prefix + "-") && old.dropFirst(prefix.count + 1).count == 16 + 1 + suffix.count {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(old))
+        try owned.removeFiles(in: "verify") { old in
+            old != name && old.hasSuffix("." + suffix) && old.hasPrefix(prefix + "-") && old.dropFirst(prefix.count + 1).count == 16 + 1 + suffix.count
         }
-        return file
+        return owned.url("verify/" + name)
     }
 
     /// A stretch of a chapter to transcribe.

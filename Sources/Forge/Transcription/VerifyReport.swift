@@ -18,7 +18,10 @@ public struct VerifyReport: Sendable, Equatable {
         return reference == 0 ? 0 : Double(chunks.reduce(0) { $0 + $1.errors }) / Double(reference)
     }
     public var failingChunks: [ChunkReport] { chunks.filter { $0.exceeds(maxWordErrorRate) } }
-    public var passed: Bool { failingChunks.isEmpty }
+    /// Every chunk of the book was transcribed (none missing because a run was stopped).
+    public var complete: Bool { available && missingChunks == 0 }
+    /// Complete, and no chunk over the limit: a verification cut short never passes.
+    public var passed: Bool { complete && failingChunks.isEmpty }
 
     /// Per chapter, the end of the furthest transcribed chunk: how far transcription has come.
     public var furthestTranscribedMs: [Int: Int] {

@@ -1,0 +1,31 @@
+import Foundation
+
+/// The reason a system call or Foundation file operation failed, in the operating system's own
+/// words ("No such file or directory"), never a Foundation error domain and code.
+enum ErrorReason {
+    static func text(_ error: any Error) -> String {
+        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        let nsError = error as NSError
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        switch nsError.code {
+        case NSFileNoSuchFileError, NSFileReadNoSuchFileError: return "No such file or directory"
+        case NSFileReadNoPermissionError, NSFileWriteNoPermissionError: return "Permission denied"
+        case NSFileWriteOutOfSpaceError: return "No space left on device"
+        case NSFileWriteVolumeReadOnlyError: return "Read-only file system"
+        case NSFileWriteFileExistsError: return "File exists"
+        default: break
+        }
+        let text = nsError.localizedDescription
+        return text.hasSuffix(".") ? String(text.dropLast()) : text
+    }
+
+    /// `text` without a final period, so a message can add its own sentence after it.
+    static func trimmed(_ text: String) -> String {
+        var text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}
