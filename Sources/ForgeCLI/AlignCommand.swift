@@ -78,7 +78,7 @@ struct AlignCommand: AsyncParsableCommand {
         let report: NarrationReport
         do {
             report = try job.run(commandLine: CommandLine.arguments.joined(separator: " "), exports: exports) { fraction in
-                if interactive { FileHandle.standardOutput.write(Data(String(format: "\r\u{1B}[2KAligning… %.0f%%", fraction * 100).utf8)) }
+                if interactive { try? FileHandle.standardOutput.write(contentsOf: Data(String(format: "\r\u{1B}[2KAligning… %.0f%%", fraction * 100).utf8)) }
             }
         } catch {
             if interactive { print("") }
@@ -97,7 +97,7 @@ struct AlignCommand: AsyncParsableCommand {
             line.add("elapsedSeconds", .double((report.elapsedSeconds * 1000).rounded() / 1000))
             let unheard = report.unheard.map { "{\"item\":\(JSONText.quoted($0.itemID)),\"word\":\(JSONText.quoted($0.word)),\"startMs\":\($0.startMs)}" }
             line.add("unheard", .raw("[" + unheard.joined(separator: ",") + "]"))
-            FileHandle.standardOutput.write(Data(line.line.utf8))
+            try? FileHandle.standardOutput.write(contentsOf: Data(line.line.utf8))
         } else {
             print("Aligned \(report.words) words in \(report.items) items to \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio in \(String(format: "%.1f", report.elapsedSeconds)) s\(report.reusedAlignment ? " (alignment reused from the store)" : "") → \(report.outputDirectory)")
             if report.unheard.isEmpty {

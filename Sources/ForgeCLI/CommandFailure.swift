@@ -12,7 +12,13 @@ struct CommandFailure: Error {
     }
 
     init(_ error: any Error) {
-        message = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+        message = Self.tidy((error as? any LocalizedError)?.errorDescription ?? "\(error)")
         code = ForgeExitCode.forError(error)
+    }
+
+    /// A reason that ended in a period, placed before the message's own, leaves "..": one is kept
+    /// (an ellipsis "..." and paths such as "../book.txt" are left alone).
+    static func tidy(_ message: String) -> String {
+        message.replacingOccurrences(of: #"(?<!\.)\.\.(?=\s|$)"#, with: ".", options: .regularExpression)
     }
 }

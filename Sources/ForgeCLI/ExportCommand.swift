@@ -51,6 +51,9 @@ struct ExportCommand: AsyncParsableCommand {
         where !range.contains(value) {
             throw ValidationError("\(name) must be from \(range.lowerBound) to \(range.upperBound); found \(value).")
         }
+        if title.count > ExportSettings.maximumTitleCharacters {
+            throw ValidationError("--title must be at most \(ExportSettings.maximumTitleCharacters) characters; found \(title.count).")
+        }
         _ = try formats()
     }
 

@@ -41,10 +41,10 @@ struct ForgeCommand: AsyncParsableCommand {
                 exit(withError: error)
             }
             if let failure = error as? CommandFailure {
-                FileHandle.standardError.write(Data("error: \(failure.message)\n".utf8))
+                try? FileHandle.standardError.write(contentsOf: Data("error: \(failure.message)\n".utf8))
                 Foundation.exit(failure.code.rawValue)
             }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            try? FileHandle.standardError.write(contentsOf: Data((fullMessage(for: error) + "\n").utf8))
             Foundation.exit(ForgeExitCode.usage.rawValue)
         }
     }

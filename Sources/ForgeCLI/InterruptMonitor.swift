@@ -26,7 +26,7 @@ final class InterruptMonitor {
             source.setEventHandler {
                 if flag.isCancelled || !flag.hasWorkToKeep {
                     if !flag.hasWorkToKeep {
-                        FileHandle.standardError.write(Data("Stopped.\n".utf8))
+                        try? FileHandle.standardError.write(contentsOf: Data("Stopped.\n".utf8))
                     }
                     exit(ForgeExitCode.cancelled.rawValue)
                 }

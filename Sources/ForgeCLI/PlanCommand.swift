@@ -42,7 +42,7 @@ struct PlanCommand: AsyncParsableCommand {
         print("\(report.chapters.count) chapters, \(report.items) items, \(report.words) words, \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio: \(kind).")
         print("A build would synthesize \(report.itemsToSynthesize) item(s).")
         if !report.uncastCharacters.isEmpty {
-            FileHandle.standardError.write(Data("warning: \(BuildPipeline.uncastWarning(report.uncastCharacters))\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("warning: \(BuildPipeline.uncastWarning(report.uncastCharacters))\n".utf8))
         }
     }
 }

@@ -35,7 +35,7 @@ final class ProgressPrinter: Sendable {
             print(String(format: "verified chapter %d, chunk %d: word error rate %.1f%%", chunk.chapter, chunk.index, chunk.wordErrorRate * 100))
         case .warning(let message):
             clearLine()
-            FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("warning: \(message)\n".utf8))
         default:
             break
         }
@@ -59,7 +59,7 @@ final class ProgressPrinter: Sendable {
         let line = String(
             format: "[%d/%d] %5.1f%%  %@ of audio made%@  %@", item.finished, item.toFinish, percent,
             Format.minutes(ms: item.audioMs), eta, item.itemID)
-        FileHandle.standardOutput.write(Data("\r\u{1B}[2K\(line)".utf8))
+        try? FileHandle.standardOutput.write(contentsOf: Data("\r\u{1B}[2K\(line)".utf8))
     }
 
     func clearLine() {
@@ -68,7 +68,7 @@ final class ProgressPrinter: Sendable {
             defer { state.lineShown = false }
             return state.lineShown
         }
-        if shown { FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8)) }
+        if shown { try? FileHandle.standardOutput.write(contentsOf: Data("\r\u{1B}[2K".utf8)) }
     }
 
     func finish(_ summary: BuildSummary, stages: Set<Stage>, recipePath: String) {
@@ -190,7 +190,20 @@ final class ProgressPrinter: Sendable {
         return line
     }
 
+    /// In JSON mode, the closing `summary` event of a build that could not run or finish: its
+    /// exit code and the message (also printed on standard error), so a CI log always ends with one.
+    func fail(_ failure: CommandFailure, outputDirectory: String) {
+        guard json else { return }
+        var line = JSONLine()
+        line.add("event", "summary")
+        line.add("output", outputDirectory)
+        line.add("exitCode", Int(failure.code.rawValue))
+        line.add("cancelled", failure.code == .cancelled)
+        line.add("error", failure.message)
+        emit(line)
+    }
+
     private func emit(_ line: JSONLine) {
-        FileHandle.standardOutput.write(Data(line.line.utf8))
+        try? FileHandle.standardOutput.write(contentsOf: Data(line.line.utf8))
     }
 }

@@ -17,7 +17,9 @@ enum StageRunner {
             summary = try await pipeline.run(cancellation: cancellation) { event in printer.handle(event) }
         } catch {
             printer.clearLine()
-            throw CommandFailure(error)
+            let failure = CommandFailure(error)
+            printer.fail(failure, outputDirectory: recipe.outputDirectory.path)
+            throw failure
         }
         printer.finish(summary, stages: stages, recipePath: options.recipe)
         if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }

@@ -55,6 +55,9 @@ public struct HTMLReader: Sendable {
         var offset: Int
         var hidden: Bool
         var isBlock: Bool
+        /// The level of the innermost heading this element is in (itself included), so the role
+        /// after a block closes is known without walking the stack (which made deep nesting quadratic).
+        var headingLevel: Int?
     }
 
     private struct Parser {
@@ -63,6 +66,9 @@ public struct HTMLReader: Sendable {
         let strict: Bool
         var index = 0
         var stack: [OpenElement] = []
+        /// How many elements of each name are open: an end tag for a name that is not open is
+        /// answered without searching the stack.
+        var openCounts: [String: Int] = [:]
         var blocks: [DocumentBlock] = []
         var blockIndexByID: [String: Int] = [:]
         var pendingIDs: [String] = []
@@ -131,10 +137,7 @@ public struct HTMLReader: Sendable {
 
         /// The role of text after a block ends: a heading's only while still inside it.
         mutating func restoreRole() {
-            role = .paragraph
-            if let heading = stack.last(where: { headingLevel($0.name) != nil }) {
-                role = .heading(level: headingLevel(heading.name)!)
-            }
+            role = stack.last?.headingLevel.map { .heading(level: $0) } ?? .paragraph
         }
 
         func headingLevel(_ name: String) -> Int? {
@@ -249,7 +252,8 @@ public struct HTMLReader: Sendable {
                 index += 1
                 return
             }
-            stack.append(OpenElement(name: name, offset: offset, hidden: isHidden, isBlock: isBlock))
+            stack.append(OpenElement(name: name, offset: offset, hidden: isHidden, isBlock: isBlock, headingLevel: headingLevel(name) ?? stack.last?.headingLevel))
+            openCounts[name, default: 0] += 1
         }
 
         static func isUnspoken(_ name: String, _ attributes: [String: String]) -> Bool {
@@ -287,7 +291,7 @@ public struct HTMLReader: Sendable {
             skipSpace()
             guard index < scalars.count, scalars[index] == ">" else { throw problem(at: start, "the end tag </\(name) is never closed with >") }
             index += 1
-            guard let position = stack.lastIndex(where: { $0.name == name }) else {
+            guard openCounts[name, default: 0] > 0, let position = stack.lastIndex(where: { $0.name == name }) else {
                 if strict { throw problem(at: start, "</\(name)> closes an element that is not open") }
                 return
             }
@@ -301,6 +305,7 @@ public struct HTMLReader: Sendable {
         mutating func close(_ position: Int) {
             while stack.count > position {
                 let closed = stack.removeLast()
+                openCounts[closed.name, default: 1] -= 1
                 if closed.isBlock, !closed.hidden {
                     flush()
                     // Text after a block, still inside its parent, belongs to no element of its own.

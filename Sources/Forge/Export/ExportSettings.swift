@@ -2,6 +2,8 @@
 public struct ExportSettings: Sendable, Equatable {
     public static let allowedPauses = 0...10_000
     public static let allowedCueCharacters = 20...500
+    /// The longest book title: it names files (the EPUB) and fills page titles.
+    public static let maximumTitleCharacters = 500
 
     public var formats: [ExportFormat]
     /// Silence between two items cut from one paragraph.

@@ -11,10 +11,24 @@ struct MediaOverlayBook {
 
     static let activeClass = "-epub-media-overlay-active"
 
+    /// The EPUB's file name: the title's letters and digits joined by "-", kept under 120 bytes
+    /// (a file name may have 255), e.g. "pride-and-prejudice.epub".
+    static func fileName(forTitle title: String) -> String {
+        var slug = ""
+        for word in title.lowercased().unicodeScalars.map({ CharacterSet.alphanumerics.contains($0) ? String($0) : "-" }).joined()
+            .split(separator: "-") {
+            let next = slug.isEmpty ? String(word) : slug + "-" + word
+            if next.utf8.count > 120 {
+                if slug.isEmpty { slug = String(String.UnicodeScalarView(word.unicodeScalars.prefix(30))) }
+                break
+            }
+            slug = next
+        }
+        return (slug.isEmpty ? "book" : slug) + ".epub"
+    }
+
     init(timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag? = nil, modified: Date = Date()) throws {
-        let slug = settings.title.lowercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "-" }.joined()
-            .split(separator: "-").joined(separator: "-")
-        fileName = (slug.isEmpty ? "book" : slug) + ".epub"
+        fileName = Self.fileName(forTitle: settings.title)
         files.append(("META-INF/container.xml", Array(Self.container.utf8)))
         files.append(("OEBPS/style.css", Array(".\(Self.activeClass) { background-color: #ffd84d; }\n".utf8)))
         var manifestEntries: [String] = []

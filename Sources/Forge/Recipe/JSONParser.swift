@@ -42,6 +42,12 @@ public struct JSONParser {
         }
 
         func error(_ message: String, at position: Int? = nil) -> SyntaxError {
+            var message = message
+            // Whatever was expected here, a comment is the likelier mistake to name.
+            if position == nil, offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "/"),
+               bytes[offset + 1] == UInt8(ascii: "/") || bytes[offset + 1] == UInt8(ascii: "*") {
+                message = "a comment, which JSON does not allow; remove it (or put notes in a key such as \"title\")"
+            }
             let end = min(position ?? offset, bytes.count)
             var line = 1
             var column = 1
@@ -111,7 +117,8 @@ public struct JSONParser {
             while true {
                 skipWhitespace()
                 guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else {
-                    throw error("unexpected \(describeCurrent()); a quoted key was expected (JSON allows no trailing comma)")
+                    let afterComma = !members.isEmpty && offset < bytes.count && bytes[offset] == UInt8(ascii: "}")
+                    throw error(afterComma ? "trailing comma before '}'; JSON does not allow one" : "unexpected \(describeCurrent()); a quoted key was expected")
                 }
                 let keyStart = offset
                 let key = try parseString()

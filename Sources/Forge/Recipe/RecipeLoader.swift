@@ -64,8 +64,21 @@ public struct RecipeLoader: Sendable {
 
         _ = try top.integer("version", in: 1...1, default: 1)
         let title = try top.string("title")
+        if let title, title.count > ExportSettings.maximumTitleCharacters {
+            throw .invalidValue(
+                file: name, path: "title", found: "a title of \(title.count) characters",
+                allowed: "at most \(ExportSettings.maximumTitleCharacters) characters (it names the exported files)")
+        }
         let explicitLanguage = try top.nonEmptyString("language", default: "")
         let sources = top.value("sources") == nil && top.value("items") != nil ? [] : try readSources(top, folder: folder)
+        // Every file is checked against the project before it is opened (the language of an HTML
+        // or EPUB source is read just below; a lexicon is parsed further down).
+        let boundary = allowOutsidePaths ? nil : ProjectBoundary(recipeFolder: folder)
+        if let boundary {
+            for (index, source) in sources.enumerated() where source.standardInput == nil && !boundary.contains(source.url) {
+                throw .outsideProject(file: name, path: "sources[\(index)]", resolved: ProjectBoundary.resolved(source.url).path, project: boundary.root.path)
+            }
+        }
         // A recipe without "language" speaks the language its documents declare, else English.
         let language = explicitLanguage.isEmpty ? (SourceLoader.declaredLanguage(of: sources) ?? "en") : explicitLanguage
 
@@ -95,6 +108,9 @@ public struct RecipeLoader: Sendable {
         var lexiconFile: URL?
         if let path = try top.string("lexicon") {
             let url = Self.resolve(path, against: folder)
+            if let boundary, !boundary.contains(url) {
+                throw .outsideProject(file: name, path: "lexicon", resolved: ProjectBoundary.resolved(url).path, project: boundary.root.path)
+            }
             do {
                 lexicon = try Lexicon.read(url)
             } catch {
@@ -161,14 +177,7 @@ public struct RecipeLoader: Sendable {
         }
         if let outputOverride { outputDirectory = outputOverride.standardizedFileURL }
 
-        if !allowOutsidePaths {
-            let boundary = ProjectBoundary(recipeFolder: folder)
-            for (index, source) in sources.enumerated() where source.standardInput == nil && !boundary.contains(source.url) {
-                throw .outsideProject(file: name, path: "sources[\(index)]", resolved: ProjectBoundary.resolved(source.url).path, project: boundary.root.path)
-            }
-            if let lexiconFile, !boundary.contains(lexiconFile) {
-                throw .outsideProject(file: name, path: "lexicon", resolved: ProjectBoundary.resolved(lexiconFile).path, project: boundary.root.path)
-            }
+        if let boundary {
             if !boundary.contains(outputDirectory) {
                 throw .outsideProject(
                     file: name, path: outputOverride == nil ? "output.directory" : "--output",

@@ -67,13 +67,13 @@ public final class CommandEngine {
 
     /// Speaks one request and returns the engine's response (its `error` set when the engine refused).
     public func speak(_ request: CommandEngineProtocol.Request) throws(CommandEngineError) -> CommandEngineProtocol.Response {
-        guard process.isRunning else { throw .exited(engine: settings.name, detail: errors.tail) }
+        guard process.isRunning else { throw .exited(engine: settings.name, detail: errors.finalTail) }
         do {
             var line = try JSONEncoder().encode(request)
             line.append(UInt8(ascii: "\n"))
             try input.write(contentsOf: line)
         } catch {
-            throw .exited(engine: settings.name, detail: "writing the request failed (\(error.localizedDescription)); \(errors.tail)")
+            throw .exited(engine: settings.name, detail: "writing the request failed (\(ErrorReason.text(error))); \(errors.finalTail)")
         }
         let line = try Self.readLine(from: output, buffer: &buffer, timeoutSeconds: settings.timeoutSeconds, engine: settings.name, errors: errors)
         guard let response = try? JSONDecoder().decode(CommandEngineProtocol.Response.self, from: Data(line)) else {
@@ -106,7 +106,7 @@ public final class CommandEngine {
             var chunk = [UInt8](repeating: 0, count: 65_536)
             let count = read(descriptor, &chunk, chunk.count)
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw .exited(engine: engine, detail: errors.tail) }
+            guard count > 0 else { throw .exited(engine: engine, detail: errors.finalTail) }
             buffer.append(contentsOf: chunk[..<count])
         }
     }
@@ -117,6 +117,8 @@ final class StandardErrorTail: @unchecked Sendable {
     // `text` is only touched under `lock`; the readability handler runs on Foundation's own queue.
     private let lock = NSLock()
     private var text = ""
+    /// Standard error reached its end (the engine exited and everything it wrote was read).
+    private var ended = false
     private let handle: FileHandle
 
     init(_ handle: FileHandle) {
@@ -124,12 +126,32 @@ final class StandardErrorTail: @unchecked Sendable {
         handle.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self else { return }
-            if data.isEmpty { handle.readabilityHandler = nil; return }
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                self.lock.lock()
+                self.ended = true
+                self.lock.unlock()
+                return
+            }
             self.lock.lock()
             self.text += String(decoding: data, as: UTF8.self)
             if self.text.count > 4000 { self.text = String(self.text.suffix(2000)) }
             self.lock.unlock()
         }
+    }
+
+    /// The tail once standard error has ended (the engine exited), waiting up to a second for the
+    /// last of it: a message read earlier could stop mid-line ("/usr/bin/env: ").
+    var finalTail: String {
+        let deadline = ContinuousClock.now + .seconds(1)
+        while ContinuousClock.now < deadline {
+            lock.lock()
+            let done = ended
+            lock.unlock()
+            if done { break }
+            usleep(5_000)
+        }
+        return tail
     }
 
     var tail: String {

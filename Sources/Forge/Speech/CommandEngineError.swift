@@ -15,7 +15,7 @@ public enum CommandEngineError: LocalizedError, Sendable, Equatable {
         case let .protocolViolation(engine, detail):
             return "engine \"\(engine)\" does not speak Forge's engine protocol: \(detail). See docs/engines.md."
         case let .exited(engine, detail):
-            return "engine \"\(engine)\" stopped unexpectedly; \(detail)."
+            return "engine \"\(engine)\" stopped unexpectedly; \(ErrorReason.trimmed(detail)). Check engines.\(engine).command in the recipe and that the program is installed (docs/engines.md)."
         case let .timedOut(engine, seconds):
             return "engine \"\(engine)\" gave no answer within \(seconds) s; raise engines.\(engine).timeoutSeconds if it is just slow."
         case let .notAllowed(engine, command):
