@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Forge", targets: ["Forge"]),
         .executable(name: "forge", targets: ["ForgeCLI"]),
+        .executable(name: "forge-fuzz", targets: ["ForgeFuzz"]),
         .plugin(name: "ForgePlugin", targets: ["ForgePlugin"]),
     ],
     dependencies: [
@@ -50,6 +51,11 @@ let package = Package(
                 "Forge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // Fuzzes Forge's readers of untrusted input; scripts/fuzz.sh builds it with libFuzzer.
+        .executableTarget(
+            name: "ForgeFuzz",
+            dependencies: ["Forge"]
         ),
         .plugin(
             name: "ForgePlugin",

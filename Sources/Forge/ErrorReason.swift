@@ -16,10 +16,14 @@ enum ErrorReason {
         case NSFileWriteOutOfSpaceError: return "No space left on device"
         case NSFileWriteVolumeReadOnlyError: return "Read-only file system"
         case NSFileWriteFileExistsError: return "File exists"
+        case NSFileWriteUnknownError, NSFileWriteInvalidFileNameError: return "the file could not be written"
+        case NSFileReadUnknownError, NSFileReadCorruptFileError, NSFileReadInapplicableStringEncodingError: return "the file could not be read"
+        case NSFileReadTooLargeError: return "the file is too large to read"
         default: break
         }
-        let text = nsError.localizedDescription
-        return text.hasSuffix(".") ? String(text.dropLast()) : text
+        let text = trimmed(nsError.localizedDescription)
+        // Foundation's fallback text names only its error domain and code.
+        return text.contains("ErrorDomain error") ? "the file operation failed" : text
     }
 
     /// `text` without a final period, so a message can add its own sentence after it.

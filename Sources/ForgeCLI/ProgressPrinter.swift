@@ -174,6 +174,9 @@ final class ProgressPrinter: Sendable {
             line.add("items", committedItems)
         case .cancelling:
             line.add("event", "cancelling")
+        case let .phase(name):
+            line.add("event", "phase")
+            line.add("phase", name)
         case let .warning(message):
             line.add("event", "warning")
             line.add("message", message)

@@ -112,6 +112,7 @@ public struct BuildPipeline: Sendable {
         var counts = try manifest.statusCounts()
         var exported: [String] = []
         if !recipe.exports.formats.isEmpty && !cancellation.isCancelled && counts.done == counts.items && stages.contains(.align) {
+            progress(.phase("export"))
             do {
                 exported = try Exporter(outputDirectory: directory, settings: recipe.exports, cancellation: cancellation).exportIfChanged(using: manifest)
             } catch ExportError.cancelled {
@@ -126,6 +127,7 @@ public struct BuildPipeline: Sendable {
         }
         var verification: VerifyReport?
         if let verify = recipe.verify, !cancellation.isCancelled, counts.done == counts.items, stages.contains(.align) {
+            progress(.phase("verify"))
             do {
                 let report = try VerificationRun(outputDirectory: directory, settings: verify, pauses: recipe.exports, language: recipe.language)
                     .run(using: manifest, build: buildID, cancellation: cancellation) { chunk in progress(.verified(chunk)) }

@@ -22,8 +22,9 @@ public struct BuildPlanner: Sendable {
 
         var built: [String: ItemRecord] = [:]
         if FileManager.default.fileExists(atPath: recipe.outputDirectory.appendingPathComponent(Manifest.fileName).path) {
-            let manifest = try Manifest(directory: recipe.outputDirectory, create: false)
-            for record in try manifest.items() { built[record.id] = record }
+            try Manifest.reading(directory: recipe.outputDirectory) { manifest in
+                for record in try manifest.items() { built[record.id] = record }
+            }
         }
         let store = ObjectStore(root: recipe.outputDirectory)
         var lines: [Int: PlanReport.ChapterLine] = [:]

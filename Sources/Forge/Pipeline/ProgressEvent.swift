@@ -10,6 +10,8 @@ public enum ProgressEvent: Sendable, Equatable {
     case item(ItemProgress)
     /// Finished items were committed to the manifest.
     case saved(committedItems: Int)
+    /// A phase after synthesis began: "export" (the recipe's exports) or "verify".
+    case phase(String)
     /// A chunk was transcribed and scored.
     case verified(ChunkReport)
     /// A stop was requested; items in hand are finishing.

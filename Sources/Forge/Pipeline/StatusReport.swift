@@ -8,7 +8,8 @@ public struct StatusReport: Sendable, Equatable {
 
     /// Reads the manifest in `directory` without writing anything.
     public static func read(directory: URL) throws -> StatusReport {
-        let manifest = try Manifest(directory: directory, create: false)
-        return StatusReport(outputDirectory: directory.path, counts: try manifest.statusCounts(), lastBuild: try manifest.lastBuild())
+        try Manifest.reading(directory: directory) { manifest in
+            StatusReport(outputDirectory: directory.path, counts: try manifest.statusCounts(), lastBuild: try manifest.lastBuild())
+        }
     }
 }

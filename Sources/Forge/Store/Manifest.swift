@@ -49,6 +49,27 @@ public final class Manifest: Sendable {
         }
     }
 
+    /// Opens the manifest read-only for `body` and leaves the directory as it was: SQLite creates
+    /// `-wal` and `-shm` files for any reader of a WAL database, which a command that writes
+    /// nothing (`forge plan`) removes again when no forge holds the directory (they are empty then).
+    public static func reading<T>(directory: URL, _ body: (Manifest) throws -> T) throws -> T {
+        let owned = OwnedDirectory(root: directory)
+        let created = [fileName + "-wal", fileName + "-shm"].filter { OwnedDirectory.entry(at: owned.url($0).path) == .missing }
+        defer {
+            let folder = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if folder >= 0 {
+                if flock(folder, LOCK_EX | LOCK_NB) == 0 {
+                    for name in created where OwnedDirectory.entry(at: owned.url(name).path) == .file { unlink(owned.url(name).path) }
+                    flock(folder, LOCK_UN)
+                }
+                close(folder)
+            }
+        }
+        let manifest = try Manifest(directory: directory, create: false)
+        defer { try? manifest.database.close() }
+        return try body(manifest)
+    }
+
     /// Creates a new manifest whole: migrated under a temporary name, then renamed into place, so
     /// a process killed while creating it leaves either no manifest or a complete one, never an
     /// empty database that readers would find without tables.
