@@ -165,7 +165,8 @@ struct HostileInputTests {
 
     @Test func aLexiconOutsideTheProjectIsRefusedBeforeItIsRead() throws {
         let victim = try TemporaryDirectory("outside")
-        let secret = try victim.write("secret.lexicon", "topsecret = nothing to see\n")
+        // Not a lexicon: reading it first would quote its line in the parse error.
+        let secret = try victim.write("secret.lexicon", "topsecret line of a private file\n")
         let project = try TestProject(recipe: Fixtures.recipe(extra: #""lexicon": "\#(secret.path)""#))
         try "".write(to: project.directory.file(".forge-project"), atomically: true, encoding: .utf8)
         let direct = try project.forge(["plan", "recipe.json"])
@@ -220,6 +221,16 @@ struct HostileInputTests {
         }
         let clean = try project.forge(["fsck", "out"])
         #expect(clean.status == 0, "\(clean.text)")
+    }
+
+    @Test func planAndStatusWriteNothingIntoTheOutput() throws {
+        let project = try builtProject()
+        let listing = { Set((try? FileManager.default.contentsOfDirectory(atPath: project.output.path)) ?? []) }
+        let before = listing()
+        #expect(!before.contains("manifest.sqlite-wal"), "the build left its write-ahead log: \(before)")
+        #expect(try project.forge(["plan", "recipe.json"]).status == 0)
+        #expect(try project.forge(["status", "out"]).status == 0)
+        #expect(listing() == before, "plan or status wrote \(listing().subtracting(before))")
     }
 
     // MARK: Signals in every phase
