@@ -25,5 +25,10 @@ public struct BuildSummary: Sendable, Equatable {
     public var nothingToDo: Bool { synthesized == 0 && reused == 0 && aligned == 0 && failed.isEmpty && !cancelled }
 
     /// 0 ok, 1 built with failed items, 130 cancelled.
-    public var exitCode: Int32 { cancelled ? 130 : (failed.isEmpty && verification?.passed != false ? 0 : 1) }
+    /// Verification that could run and did not pass (unavailable verification fails a build only
+    /// when required, which stops it before a summary).
+    public var exitCode: Int32 {
+        let verificationFailed = verification.map { $0.available && !$0.passed } ?? false
+        return cancelled ? 130 : (failed.isEmpty && !verificationFailed ? 0 : 1)
+    }
 }
