@@ -8,9 +8,10 @@
 # seeded random-mutation harness instead (no instrumentation needed).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+root="$PWD"
 seconds="${1:-30}"; shift || true
 targets=("$@"); [ ${#targets[@]} -eq 0 ] && targets=(recipe text markdown script html xhtml epub lexicon)
-work=.forge/fuzz
+work="$PWD/.forge/fuzz"
 mkdir -p "$work"
 
 # Seeds: the shipped samples and recipes, a small EPUB and HTML, and a lexicon.
@@ -47,10 +48,10 @@ for target in "${targets[@]}"; do
     mkdir -p "$work/$target/corpus"
     cp -n "$seeds/$target"/* "$work/$target/corpus/" 2>/dev/null
     if [ -n "${FUZZ_SEEDED:-}" ]; then
-        (cd "$work/$target" && FORGE_FUZZ_TARGET=$target "$OLDPWD/$binary" "$seconds" corpus/*) || found=1
+        (cd "$work/$target" && FORGE_FUZZ_TARGET=$target "$root/$binary" "$seconds" corpus/*) || found=1
     else
         log="$work/$target/libfuzzer.log"
-        (cd "$work/$target" && FORGE_FUZZ_TARGET=$target "$OLDPWD/$binary" corpus -max_total_time="$seconds" \
+        (cd "$work/$target" && FORGE_FUZZ_TARGET=$target "$root/$binary" corpus -max_total_time="$seconds" \
             -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 >"$log" 2>&1) || found=1
         runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
         cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)

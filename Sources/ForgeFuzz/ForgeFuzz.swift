@@ -1,14 +1,32 @@
 import Foundation
 
 #if FORGE_LIBFUZZER
-/// libFuzzer's entry point (`scripts/fuzz.sh` builds with `-sanitize=fuzzer -DFORGE_LIBFUZZER`):
-/// libFuzzer supplies `main`, mutates inputs with coverage feedback and reports crashes,
-/// hangs (`-timeout`) and runaway memory (`-rss_limit_mb`).
+/// libFuzzer's test function (`scripts/fuzz.sh` builds with `-sanitize=fuzzer -DFORGE_LIBFUZZER`):
+/// libFuzzer mutates inputs with coverage feedback and reports crashes, hangs (`-timeout`) and
+/// runaway memory (`-rss_limit_mb`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func forgeFuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     let data = bytes.map { Data(bytes: $0, count: count) } ?? Data()
     FuzzTarget.current.run(data)
     return 0
+}
+
+// libFuzzer's driver, exported by its runtime. Its arguments are plain pointers and a C function
+// pointer, which Swift passes as C does on the platforms this harness runs on.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
+
+/// SwiftPM links an executable's entry point under this name (and points `main` at it), so it,
+/// not libFuzzer's own `main`, starts the driver.
+@_cdecl("ForgeFuzz_main")
+public func forgeFuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { bytes, size in forgeFuzzOneInput(bytes, size) }
 }
 
 extension FuzzTarget {
