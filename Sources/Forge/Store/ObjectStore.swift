@@ -23,10 +23,10 @@ public struct ObjectStore: Sendable {
         root.appendingPathComponent(path)
     }
 
-    /// Whether an object file exists at its place, as a regular file (a symlink does not count).
+    /// Whether an object file exists at its place, as a regular file reached without a link (a
+    /// link at it or at its folder does not count).
     public func contains(relativePath path: String) -> Bool {
-        var status = stat()
-        return lstat(url(forRelativePath: path).path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        (try? owned.check(path, lastIsFile: true)) != nil && OwnedDirectory.entry(at: url(forRelativePath: path).path) == .file
     }
 
     /// The output directory, reached without following links.

@@ -32,6 +32,12 @@ public struct StoreAuditor: Sendable {
         for object in objects {
             recordedPaths.insert(object.path)
             let url = store.url(forRelativePath: object.path)
+            // An object behind a linked folder is unreachable: reported missing (its items are
+            // rebuilt), never hashed or removed through the link; the link itself is listed below.
+            guard (try? OwnedDirectory(root: directory).check((object.path as NSString).deletingLastPathComponent)) != nil else {
+                report.problems.append(.missingObject(key: object.key, path: object.path))
+                continue
+            }
             var status = stat()
             guard lstat(url.path, &status) == 0 else {
                 report.problems.append(.missingObject(key: object.key, path: object.path))
