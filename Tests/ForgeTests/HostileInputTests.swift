@@ -266,6 +266,20 @@ struct HostileInputTests {
         let leftovers = try OwnedDirectory(root: project.output).leftovers(remove: false)
         #expect(leftovers.isEmpty, "\(leftovers)")
 
+        // kill -9 while the pack and the EPUB are being written: the next export clears what they left.
+        let killed = try project.start(["export", "out", "--format", "epub", "--pack", "pack.zip"])
+        let packTemporary = project.directory.file(".pack.zip.\(killed.process.processIdentifier).tmp")
+        let appeared = Date().addingTimeInterval(60)
+        while Date() < appeared, killed.process.isRunning, !FileManager.default.fileExists(atPath: packTemporary.path) { usleep(1_000) }
+        killed.signal(SIGKILL)
+        _ = killed.wait()
+        #expect(FileManager.default.fileExists(atPath: packTemporary.path), "the pack finished before the kill; the test proves nothing")
+        let again = try project.forge(["export", "out", "--format", "json", "--pack", "pack.zip"])
+        #expect(again.status == 0, "\(again.errors)")
+        #expect(!FileManager.default.fileExists(atPath: packTemporary.path), "the killed pack's temporary file was left")
+        #expect(try OwnedDirectory(root: project.output).leftovers(remove: false).isEmpty)
+        #expect(try project.forge(["fsck", "out"]).status == 0)
+
         // The build's export phase, then its verify phase.
         try project.write(recipe: Fixtures.recipe(jobs: 2, extra: #""exports": ["audio", "json", "epub"], "verify": { "maxWordErrorRate": 0.5 }"#))
         let exporting = try project.start()
