@@ -52,7 +52,7 @@ for target in "${targets[@]}"; do
     else
         log="$work/$target/libfuzzer.log"
         (cd "$work/$target" && FORGE_FUZZ_TARGET=$target "$root/$binary" corpus -max_total_time="$seconds" \
-            -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 >"$log" 2>&1) || found=1
+            -timeout=10 -rss_limit_mb=2048 -max_len="$([ "$target" = epub ] && echo 65536 || echo 4096)" -print_final_stats=1 >"$log" 2>&1) || found=1
         runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
         cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
         crashes=$(ls "$work/$target" | grep -c '^\(crash\|timeout\|oom\|leak\)-' || true)

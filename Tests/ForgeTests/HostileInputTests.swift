@@ -384,6 +384,23 @@ struct HostileInputTests {
         #expect(!ErrorReason.text(CocoaError(.fileWriteUnknown)).contains("NSCocoaErrorDomain"))
     }
 
+    /// Found by scripts/fuzz.sh: a truncated central directory that crashed ZIPFoundation's
+    /// in-memory archive (exit 132) when the EPUB came from standard input.
+    static let fuzzedEPUB = "UEsDBBQAAAAAAAAAIQBvYassFAAAABQAAAAIAAAAbWltZXR5cGVhcHBsaWNhdGlvbi9lcHViK3ppcFBLAwQUAAAAAAAFSnddHgvXyd0AAADdAAAAFgAAAE1FVEEtSU5GL2NvbnRhaW5lci54bWw8P3htbCB2ZXJzaW9uPSIxLjAiPz48Y29udGFpbmVyIHZlcnNpb249IjEuMCIgeG1sbnM9InVybjpvYXNpczpuYW1lczp0YzpvcGVuZG9jdW1lbnQ6eG1sbnM6Y29udGFpbmVyIj48cm9vdGZpbGVzPjxyb290ZmlsZSBmdWxsLXBhdGg9Ik9FQlBTL2NvbnRlbnQub3BmIiBtZWRpYS10eXBlPSJhcHBsaWNhdGlvbi9vZWJwcy1wYWNrYWdlK3htbCIvPjwvcm9vdGZpbGVzPjwvY29udGFpbmVyPlBLAwQUAAAAAAAFSnddp3sVWt4BAADeAQAAEQAAAE9FQlBTL2NvbnRlbnQub3BmPD94bWwgdmVyc2lvbj0iMS4wIj8+PHBhY2thZ2UgeG1sbnM9Imh0dHA6Ly93d3cuaWRwZi5vcmcvMjAwNy9vcGYiIHZlcnNpb249IjMuMCIgdW5pcXVlLWlkZW50aWZpZXI9ImlkIj48bWV0YWRhdGEgeG1sbnM6ZGM9Imh0dHA6Ly9wdXJsLm9yZy9kYy9lbGVtZW50cy8xLjEvIj48ZGM6aWRlbnRpZmllciBpZD0iaWQiPng8L2RjOmlkZW50aWZpZXI+PGRjOnRpdGxlPlQ8L2RjOnRpdGxlPjxkYzpsYW5ndWFnZT5lbjwvZGM6bGFuZ3VhZ2U+PC9tZXRhZGF0YT48bWFuaWZlc3Q+PGl0ZW0gaWQ9ImMxIiBocmVmPSJjMS54aHRtbCIgbWVkaWEtdHlwZT0iYXBwbGljYXRpb24veGh0bWwreG1sIi8+PGl0ZW0gaWQ9Im5hdiIgaHLeAQAA3gEAABEAAAAAAAAAAAAAAIABSwEAAE9FQlBTL2NvbnRlbnQub3BmUEsBAhQDFAAAAAAABUp3XXvmiNbHAAAAxwAAAA8AAAAAAAAAAAAAAIABWAMAAE9FQlBTL25hdi54aHRtbFBLAQIUAxQAAAAAAAVKd11gheaahAAAAIQAAAAOAAAAAAAAAAAAAACAAUwEAABPRUJQUy9jMS54aHRtbFBLBQYAAAAABQAFADIBAAD8BAAAAAA="
+
+    @Test func aMalformedEPUBOnStandardInputIsRefusedNotACrash() throws {
+        let project = try TestProject(recipe: #"{ "version": 1, "sources": [{"path": "-", "format": "epub"}], "output": { "directory": "out" } }"#)
+        let input = try #require(Data(base64Encoded: Self.fuzzedEPUB))
+        let result = try ForgeProcess.run(["plan", "recipe.json"], in: project.directory.url, standardInput: input)
+        #expect(result.status == 2, "\(result.status): \(result.errors)")
+        #expect(result.errors.contains("-: a zip archive, but not an EPUB"), "\(result.errors)")
+        // The same reader still reads a good EPUB from standard input.
+        let book = project.directory.file("book.epub")
+        try BookFormats.corpus(chapters: 1).writeEPUB(to: book)
+        let good = try ForgeProcess.run(["plan", "recipe.json", "--json"], in: project.directory.url, standardInput: try Data(contentsOf: book))
+        #expect(good.status == 0, "\(good.errors)")
+    }
+
     @Test func aMissingEngineProgramIsNamed() throws {
         let project = try TestProject(recipe: """
             {

@@ -75,7 +75,7 @@ public struct EPUBReader: Sendable {
     /// Opens the zip held in `data`, or else the file at `url`.
     private static func archive(url: URL?, data: Data?, name: String) throws(DocumentError) -> Archive {
         do {
-            if let data { return try Archive(data: data, accessMode: .read) }
+            if let data { return try archive(holding: data, name: name) }
             guard let url else { throw DocumentError.notAZip(file: name, reason: "no file or data to read") }
             // A FIFO or a device would block or never end; report it as the text reader does.
             try SourceReader.checkRegularFile(url)
@@ -87,6 +87,23 @@ public struct EPUBReader: Sendable {
         } catch {
             throw .notAZip(file: name, reason: ErrorReason.trimmed("\(error)"))
         }
+    }
+
+    /// Opens a zip held in memory through an unlinked temporary file: ZIPFoundation's in-memory
+    /// archive crashes on some malformed zips (a range past the end of its buffer, found by
+    /// fuzzing), its file-backed one reports them. The file's name is removed at once; the open
+    /// archive keeps it readable until it is released.
+    private static func archive(holding data: Data, name: String) throws -> Archive {
+        let template = FileManager.default.temporaryDirectory.appendingPathComponent("forge-epub-XXXXXX").path
+        var path = Array(template.utf8CString)
+        let descriptor = mkstemp(&path)
+        guard descriptor >= 0 else { throw DocumentError.notAZip(file: name, reason: "no temporary file for it: \(String(cString: strerror(errno)))") }
+        let url = URL(fileURLWithPath: String(cString: path))
+        defer { unlink(url.path) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        try handle.write(contentsOf: data)
+        try handle.close()
+        return try Archive(url: url, accessMode: .read)
     }
 
     /// Every entry of the book, in archive order, checked and bounded as ``read(_:name:)`` does:
