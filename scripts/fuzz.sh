@@ -3,6 +3,8 @@
 # script splitters, the HTML/XHTML reader, the EPUB reader and the lexicon parser — with
 # libFuzzer (coverage-guided; the Swift toolchain ships it), SECONDS per target (default 30).
 #   scripts/fuzz.sh [SECONDS] [TARGET…]
+# Leak detection is off: ZIPFoundation leaks a 23-byte path per archive it opens (its
+# fileSystemRepresentation is never freed), which would end every EPUB run at its first input.
 # Findings (crashes, hangs over 10 s, memory over 2 GB) are saved as .forge/fuzz/<target>/crash-*
 # with libFuzzer's report; the run exits 1 if any target found one. FUZZ_SEEDED=1 runs the
 # seeded random-mutation harness instead (no instrumentation needed).
@@ -52,7 +54,7 @@ for target in "${targets[@]}"; do
     else
         log="$work/$target/libfuzzer.log"
         (cd "$work/$target" && FORGE_FUZZ_TARGET=$target "$root/$binary" corpus -max_total_time="$seconds" \
-            -timeout=10 -rss_limit_mb=2048 -max_len="$([ "$target" = epub ] && echo 65536 || echo 4096)" -print_final_stats=1 >"$log" 2>&1) || found=1
+            -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 -max_len="$([ "$target" = epub ] && echo 65536 || echo 4096)" -print_final_stats=1 >"$log" 2>&1) || found=1
         runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
         cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
         crashes=$(ls "$work/$target" | grep -c '^\(crash\|timeout\|oom\|leak\)-' || true)
