@@ -33,10 +33,16 @@ let package = Package(
             pkgConfig: "pocketsphinx",
             providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"]), .brew(["cmu-pocketsphinx"])]
         ),
+        .systemLibrary(
+            name: "CEbur128",
+            pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"]), .brew(["libebur128"])]
+        ),
         .target(
             name: "Forge",
             dependencies: [
                 "CEspeakNG",
+                "CEbur128",
                 "CSndFile",
                 "CPocketSphinx",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -40,6 +40,13 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Language of the text (BCP 47) for the EPUB and HTML pages.")
     var language = "en"
 
+    @Option(help: "Master the chapter audio (also in the EPUB and M4B): \(MasteringSettings.profiles.map(\.profile).joined(separator: ", ")).")
+    var mastering: String?
+    @Option(help: "Author, for the M4B and EPUB metadata.")
+    var author: String?
+    @Option(help: "Cover image (.jpg or .png) for the M4B.", completion: .file(extensions: ["jpg", "jpeg", "png"]))
+    var cover: String?
+
     @Flag(help: "Print a JSON report.")
     var json = false
 
@@ -50,6 +57,9 @@ struct ExportCommand: AsyncParsableCommand {
                                      ("--max-cue-length", maxCueLength, ExportSettings.allowedCueCharacters)]
         where !range.contains(value) {
             throw ValidationError("\(name) must be from \(range.lowerBound) to \(range.upperBound); found \(value).")
+        }
+        if let mastering, MasteringSettings.profile(named: mastering) == nil {
+            throw ValidationError("--mastering must be one of \(MasteringSettings.profiles.map(\.profile).joined(separator: ", ")); found \(mastering).")
         }
         if title.count > ExportSettings.maximumTitleCharacters {
             throw ValidationError("--title must be at most \(ExportSettings.maximumTitleCharacters) characters; found \(title.count).")
@@ -69,9 +79,12 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings = ExportSettings(
+        var settings = ExportSettings(
             formats: try formats(), sentencePauseMs: sentencePause, paragraphPauseMs: paragraphPause, chapterPauseMs: chapterPause,
             maxCueCharacters: maxCueLength, wordLevelOverlays: wordOverlays, title: title, language: language)
+        settings.mastering = mastering.flatMap(MasteringSettings.profile(named:))
+        settings.author = author
+        settings.cover = cover.map { URL(fileURLWithPath: $0) }
         let directory = URL(fileURLWithPath: outputDirectory).standardizedFileURL
         let clock = ContinuousClock.now
         let cancellation = InterruptMonitor.flag

@@ -4,6 +4,13 @@ enum ChapterAudio {
         try render(timeline, store: store, samples: 0..<timeline.totalSamples)
     }
 
+    /// The chapter's audio as exports write it: rendered, then mastered when the settings ask.
+    static func exported(_ timeline: ChapterTimeline, store: ObjectStore, settings: ExportSettings) throws -> [Int16] {
+        let samples = try render(timeline, store: store)
+        guard let mastering = settings.mastering else { return samples }
+        return try Mastering.master(samples, sampleRate: timeline.sampleRate, settings: mastering)
+    }
+
     /// The stretch `range` (in samples at the timeline's rate) of the chapter's audio; only the
     /// items overlapping it are decoded.
     static func render(_ timeline: ChapterTimeline, store: ObjectStore, samples range: Range<Int>) throws -> [Int16] {

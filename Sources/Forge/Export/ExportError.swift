@@ -7,6 +7,8 @@ public enum ExportError: LocalizedError, Sendable, Equatable {
     case writeFailed(path: String, reason: String)
     case unknownFormat(String)
     case linkInOutput(path: String)
+    case toolMissing(tool: String, detail: String)
+    case encoderFailed(tool: String, detail: String)
     /// A stop (Ctrl-C, SIGTERM) was asked for; the files written before it are complete.
     case cancelled(written: Int)
 
@@ -18,6 +20,10 @@ public enum ExportError: LocalizedError, Sendable, Equatable {
             return "item \(itemID): its audio object \(path) is missing or unreadable; run `forge fsck --repair` on the output directory, then `forge build`."
         case let .writeFailed(path, reason):
             return "\(path): could not write the export: \(ErrorReason.trimmed(reason)). Free space or fix permissions, then export again."
+        case let .toolMissing(tool, detail):
+            return "the m4b and acx exports need \(tool), which could not be run (\(ErrorReason.trimmed(detail))). Install it with `apt-get install \(tool)` (scripts/install-deps.sh does), or set FORGE_FFMPEG to its path."
+        case let .encoderFailed(tool, detail):
+            return "\(tool) failed to encode: \(ErrorReason.trimmed(detail)). Nothing half-written was kept."
         case let .linkInOutput(path):
             return StoreError.linkInOutput(path: path).errorDescription
         case let .cancelled(written):

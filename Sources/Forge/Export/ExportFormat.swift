@@ -12,4 +12,8 @@ public enum ExportFormat: String, Sendable, CaseIterable, Codable {
     case epub
     /// A read-along HTML page per chapter that works opened straight from disk.
     case html
+    /// One M4B audiobook: AAC, chapter marks, title, author, narrator, cover (needs ffmpeg).
+    case m4b
+    /// One MP3 per chapter at ACX's settings (192 kbps CBR, 44.1 kHz), mastered to ACX (needs ffmpeg).
+    case acx
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `forge export` writes and how chapters are timed.
 public struct ExportSettings: Sendable, Equatable {
     public static let allowedPauses = 0...10_000
@@ -19,6 +21,18 @@ public struct ExportSettings: Sendable, Equatable {
     /// The book's title and language for the EPUB (the recipe's, when building).
     public var title: String
     public var language: String
+    /// The book's author and cover image, for the M4B (and the EPUB's metadata).
+    public var author: String?
+    public var cover: URL?
+    /// The narrator as the M4B names it (the voice's URI when building).
+    public var narrator: String?
+    /// Mastering applied to every exported chapter's audio (nil: as synthesized).
+    public var mastering: MasteringSettings?
+
+    /// Silence before each chapter's first item: the mastering's head room tone, else none.
+    public var chapterHeadMs: Int { mastering?.headMs ?? 0 }
+    /// Silence after each chapter's last item: the mastering's tail room tone, else the chapter pause.
+    public var chapterTailMs: Int { mastering?.tailMs ?? chapterPauseMs }
 
     public init(
         formats: [ExportFormat] = [], sentencePauseMs: Int = 250, paragraphPauseMs: Int = 700, chapterPauseMs: Int = 1500,

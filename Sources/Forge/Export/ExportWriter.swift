@@ -56,4 +56,41 @@ struct ExportWriter {
         }
         written.append(target)
     }
+
+    /// Has `produce` write the file at `relativePath` (an external encoder given a path): it gets a
+    /// temporary path beside the target, created by Forge without following links, and the file is
+    /// renamed into place only when it returns.
+    mutating func produce(_ relativePath: String, _ produce: (URL) throws -> Void) throws {
+        try checkCancelled()
+        let target = folder + "/" + relativePath
+        let url = owned.url(target)
+        let parent = (target as NSString).deletingLastPathComponent
+        let temporaryName = parent + "/.\(url.lastPathComponent).\(getpid()).tmp"
+        let temporary = owned.url(temporaryName)
+        try owned.makeDirectory(parent)
+        unlink(temporary.path)
+        close(try owned.createFile(temporaryName))
+        do {
+            try produce(temporary)
+            guard rename(temporary.path, url.path) == 0 else {
+                throw ExportError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
+            }
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+        written.append(target)
+    }
+
+    /// Writes a small file Forge hands to an encoder (ffmpeg's chapter list), beside the target;
+    /// the caller removes it.
+    func scratchFile(_ name: String, _ text: String) throws -> URL {
+        let relative = folder + "/.\(name).\(getpid()).tmp"
+        try owned.makeDirectory(folder)
+        unlink(owned.url(relative).path)
+        let handle = FileHandle(fileDescriptor: try owned.createFile(relative), closeOnDealloc: true)
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+        return owned.url(relative)
+    }
 }

@@ -60,7 +60,7 @@ public struct Exporter: Sendable {
         if formats.contains(.audio) || formats.contains(.html) {
             for timeline in timelines {
                 try writer.checkCancelled()
-                let samples = try ChapterAudio.render(timeline, store: store)
+                let samples = try ChapterAudio.exported(timeline, store: store, settings: settings)
                 let bytes = try SoundFile.encode(samples, sampleRate: timeline.sampleRate, format: audioFormat)
                 try writer.write(bytes, to: "audio/\(timeline.fileStem).\(audioFormat.fileExtension)")
             }
@@ -89,6 +89,17 @@ public struct Exporter: Sendable {
                 let book = try MediaOverlayBook(timelines: timelines, settings: settings, store: store, cancellation: cancellation)
                 try writer.write(try book.zipped(), to: "epub/\(book.fileName)")
             }
+        }
+        if formats.contains(.m4b) {
+            try AudiobookExport.writeM4B(timelines, settings: settings, store: store, to: &writer)
+        }
+        if formats.contains(.acx) {
+            // The ACX set is mastered to ACX whatever the other exports use, with its room tone.
+            var acx = settings
+            if acx.mastering?.profile != MasteringSettings.acx.profile { acx.mastering = .acx }
+            let acxTimelines = acx.mastering == settings.mastering
+                ? timelines : try TimelineBuilder(store: store, manifest: manifest, settings: acx).timelines()
+            try AudiobookExport.writeACXSet(acxTimelines, settings: acx, store: store, to: &writer)
         }
         return ExportReport(files: writer.written, chapters: timelines.count, durationMs: timelines.reduce(0) { $0 + $1.durationMs })
     }

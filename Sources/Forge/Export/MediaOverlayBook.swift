@@ -38,7 +38,7 @@ struct MediaOverlayBook {
         for timeline in timelines {
             let stem = timeline.fileStem
             if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
-            let samples = try ChapterAudio.render(timeline, store: store)
+            let samples = try ChapterAudio.exported(timeline, store: store, settings: settings)
             // MP3 is an EPUB 3 core media type; WAV and FLAC are not.
             files.append(("OEBPS/audio/\(stem).mp3", try SoundFile.encode(samples, sampleRate: timeline.sampleRate, format: .mp3)))
             files.append(("OEBPS/text/\(stem).xhtml", Array(Self.contentDocument(timeline, settings: settings).utf8)))

@@ -61,7 +61,7 @@ struct NarratedEPUB {
         var total = 0
         for timeline in timelines {
             if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
-            let samples = try ChapterAudio.render(timeline, store: store)
+            let samples = try ChapterAudio.exported(timeline, store: store, settings: settings)
             files["\(prefix)forge-audio/\(timeline.fileStem).mp3"] = Data(try SoundFile.encode(samples, sampleRate: timeline.sampleRate, format: .mp3))
             manifestAdditions.append("<item id=\"forge-audio-\(timeline.fileStem)\" href=\"forge-audio/\(timeline.fileStem).mp3\" media-type=\"audio/mpeg\"/>")
             total += timeline.durationMs

@@ -29,7 +29,10 @@ struct TimelineBuilder {
                 do { header = try store.audioHeader(relativePath: object.path) } catch {
                     throw ExportError.missingAudio(itemID: item.id, path: object.path)
                 }
-                if chapterRate == 0 { chapterRate = header.sampleRate }
+                if chapterRate == 0 {
+                    chapterRate = header.sampleRate
+                    cursor = settings.chapterHeadMs * chapterRate / 1000
+                }
                 let samples = Int((Int64(header.frames) * Int64(chapterRate)) / Int64(max(1, header.sampleRate)))
                 let next = position + 1 < chapterItems.count ? chapterItems[position + 1] : nil
                 let pauseMs = Self.pause(after: item, before: next, settings: settings)
@@ -55,7 +58,7 @@ struct TimelineBuilder {
     /// The pause after `item`: short inside a paragraph cut into several items, longer between
     /// paragraphs (and between a recipe's inline items), longest at the chapter's end.
     static func pause(after item: ItemRecord, before next: ItemRecord?, settings: ExportSettings) -> Int {
-        guard let next else { return settings.chapterPauseMs }
+        guard let next else { return settings.chapterTailMs }
         // Inline items' offsets are their entries' indexes: pieces of one entry share them.
         let sameEntry = item.name == nil || next.sourceStart == item.sourceStart
         let samePassage = next.sourcePath == item.sourcePath && next.kind == item.kind && item.kind != "heading"

@@ -7,7 +7,8 @@ import Foundation
 public struct RecipeLoader: Sendable {
     /// The largest recipe file accepted.
     public static let maximumRecipeBytes = 1 << 20
-    public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output", "alignment", "exports", "verify", "items", "cast", "lexicon", "engines"]
+    public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output", "alignment", "exports", "verify", "items", "cast", "lexicon", "engines", "author", "cover", "mastering"]
+    static let masteringKeys = ["profile", "integratedLoudness", "truePeak", "samplePeak", "maximumRMS", "headMs", "tailMs"]
     static let verifyKeys = ["required", "maxWordErrorRate", "jobs"]
     static let exportKeys = ["formats", "pauses", "maxCueCharacters", "wordLevelOverlays"]
     static let pauseKeys = ["sentenceMs", "paragraphMs", "chapterMs"]
@@ -131,6 +132,19 @@ public struct RecipeLoader: Sendable {
         }
 
         var exports = ExportSettings(title: title ?? file.deletingPathExtension().lastPathComponent, language: language)
+        exports.author = try top.string("author")
+        exports.narrator = voice.uri
+        exports.mastering = try readMastering(top)
+        if let cover = try top.string("cover") {
+            let url = Self.resolve(cover, against: folder)
+            if let boundary, !boundary.contains(url) {
+                throw .outsideProject(file: name, path: "cover", resolved: ProjectBoundary.resolved(url).path, project: boundary.root.path)
+            }
+            guard ["jpg", "jpeg", "png"].contains(url.pathExtension.lowercased()), OwnedDirectory.entry(at: ProjectBoundary.resolved(url).path) == .file else {
+                throw .invalidValue(file: name, path: "cover", found: "\"\(cover)\"", allowed: "an existing .jpg or .png image file")
+            }
+            exports.cover = url
+        }
         if let value = top.value("exports") {
             if case .array = value {
                 exports.formats = try RecipeObjectReader.choices(value, file: name, path: "exports")
@@ -190,6 +204,36 @@ public struct RecipeLoader: Sendable {
             split: split, voice: voice, audio: audio, build: build, outputDirectory: outputDirectory, alignment: alignment,
             exports: exports, verify: verify, items: items, cast: cast, fallbackVoice: fallbackVoice, lexicon: lexicon,
             lexiconFile: lexiconFile, engines: engines)
+    }
+
+    /// `mastering`: a profile name ("acx", "ebu-r128", "podcast") or an object of targets, starting
+    /// from its `profile` when given.
+    private func readMastering(_ top: RecipeObjectReader) throws(RecipeError) -> MasteringSettings? {
+        guard let value = top.value("mastering") else { return nil }
+        let names = MasteringSettings.profiles.map { "\"\($0.profile)\"" }.joined(separator: ", ")
+        if case .string(let name) = value {
+            guard let profile = MasteringSettings.profile(named: name) else {
+                throw .invalidValue(file: top.file, path: "mastering", found: value.summary, allowed: "a profile: \(names), or an object of targets")
+            }
+            return profile
+        }
+        let reader = try RecipeObjectReader(value, file: top.file, path: "mastering", allowedKeys: Self.masteringKeys)
+        var settings = MasteringSettings(integratedLoudness: -18, truePeakCeiling: -1.5)
+        if let name = try reader.string("profile") {
+            guard let profile = MasteringSettings.profile(named: name) else {
+                throw .invalidValue(file: top.file, path: "mastering.profile", found: "\"\(name)\"", allowed: names)
+            }
+            settings = profile
+        }
+        let loudness = MasteringSettings.allowedLoudness, peaks = MasteringSettings.allowedPeaks, tone = MasteringSettings.allowedRoomTone
+        settings.integratedLoudness = try reader.number("integratedLoudness", in: loudness, default: settings.integratedLoudness, unit: "LUFS") ?? settings.integratedLoudness
+        settings.truePeakCeiling = try reader.number("truePeak", in: peaks, default: settings.truePeakCeiling, unit: "dBTP") ?? settings.truePeakCeiling
+        settings.samplePeakCeiling = try reader.number("samplePeak", in: peaks, default: settings.samplePeakCeiling, unit: "dBFS")
+        settings.maximumRMS = try reader.number("maximumRMS", in: -40 ... 0, default: settings.maximumRMS, unit: "dBFS")
+        if reader.value("headMs") != nil { settings.headMs = try reader.integer("headMs", in: tone, default: 0, unit: "ms") }
+        if reader.value("tailMs") != nil { settings.tailMs = try reader.integer("tailMs", in: tone, default: 0, unit: "ms") }
+        if reader.value("profile") == nil || reader.value("integratedLoudness") != nil || reader.value("truePeak") != nil { settings.profile = "custom" }
+        return settings
     }
 
     private func readSources(_ top: RecipeObjectReader, folder: URL) throws(RecipeError) -> [SourceFile] {

@@ -42,6 +42,17 @@ struct RecipeObjectReader {
         return number
     }
 
+    /// A number in `range` (decibels, LUFS), or `fallback` when absent.
+    func number(_ key: String, in range: ClosedRange<Double>, default fallback: Double?, unit: String) throws(RecipeError) -> Double? {
+        guard let value = value(key) else { return fallback }
+        let expected = "a number from \(range.lowerBound) to \(range.upperBound) \(unit)"
+        guard case .number(let number) = value else {
+            throw .wrongType(file: file, path: fieldPath(key), expected: expected, found: value.summary)
+        }
+        guard range.contains(number) else { throw .invalidValue(file: file, path: fieldPath(key), found: value.summary, allowed: expected) }
+        return number
+    }
+
     func boolean(_ key: String, default fallback: Bool) throws(RecipeError) -> Bool {
         guard let value = value(key) else { return fallback }
         guard case .bool(let flag) = value else {

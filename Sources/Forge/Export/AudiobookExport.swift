@@ -1,0 +1,91 @@
+import Foundation
+
+/// The audiobook files: one `.m4b` for the whole book (AAC in MP4, chapter marks at each chapter's
+/// exact start, title, author, narrator, language, cover), and the ACX set (one MP3 per chapter at
+/// 192 kbps CBR, 44.1 kHz, mastered to ACX). ffmpeg encodes; chapters are rendered, mastered and
+/// streamed to it one at a time, so memory holds one chapter whatever the book's length.
+enum AudiobookExport {
+    /// AAC bit rate of the M4B: plenty for mono speech (audiobook stores use 64 kbps).
+    static let aacBitRate = "64k"
+
+    /// Writes `m4b/<title>.m4b`.
+    static func writeM4B(_ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, to writer: inout ExportWriter) throws {
+        guard let rate = timelines.first?.sampleRate else { return }
+        var marks = ";FFMETADATA1\n"
+        for (key, value) in metadata(settings) { marks += "\(key)=\(escaped(value))\n" }
+        var startSample = 0
+        for timeline in timelines {
+            let length = timeline.totalSamples * rate / max(1, timeline.sampleRate)
+            marks += "[CHAPTER]\nTIMEBASE=1/1000\nSTART=\(startSample * 1000 / rate)\nEND=\((startSample + length) * 1000 / rate)\ntitle=\(escaped(timeline.chapter.title))\n"
+            startSample += length
+        }
+        let chapterList = try writer.scratchFile("chapters.ffmetadata", marks)
+        defer { unlink(chapterList.path) }
+        let name = MediaOverlayBook.fileName(forTitle: settings.title).replacingOccurrences(of: ".epub", with: ".m4b")
+        let cancellation = writer.cancellation
+        try writer.produce("m4b/\(name)") { output in
+            var arguments = ["-i", chapterList.path]
+            if let cover = settings.cover { arguments += ["-i", cover.path] }
+            arguments += ["-map", "0:a", "-map_metadata", "1", "-map_chapters", "1"]
+            if settings.cover != nil { arguments += ["-map", "2:v", "-c:v", "copy", "-disposition:v:0", "attached_pic"] }
+            arguments += ["-c:a", "aac", "-b:a", aacBitRate, "-f", "mp4", output.path]
+            let encoder = try FFmpegEncoder(sampleRate: rate, arguments: arguments)
+            do {
+                for timeline in timelines {
+                    if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
+                    let samples = try ChapterAudio.exported(timeline, store: store, settings: settings)
+                    try encoder.write(timeline.sampleRate == rate ? samples : Resampler.resample(samples, from: timeline.sampleRate, to: rate))
+                }
+                try encoder.close()
+            } catch {
+                encoder.abandon()
+                throw error
+            }
+        }
+    }
+
+    /// Writes `acx/NN-<chapter title>.mp3`, one per chapter, in order.
+    static func writeACXSet(_ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, to writer: inout ExportWriter) throws {
+        let width = max(2, String(timelines.count).count)
+        for (index, timeline) in timelines.enumerated() {
+            try writer.checkCancelled()
+            let number = String(repeating: "0", count: max(0, width - String(index + 1).count)) + String(index + 1)
+            let slug = MediaOverlayBook.fileName(forTitle: timeline.chapter.title).replacingOccurrences(of: ".epub", with: "")
+            let samples = try ChapterAudio.exported(timeline, store: store, settings: settings)
+            try writer.produce("acx/\(number)-\(slug).mp3") { output in
+                var arguments = ["-ar", "44100", "-c:a", "libmp3lame", "-b:a", "192k", "-id3v2_version", "3"]
+                var tags = metadata(settings).filter { $0.key != "title" }
+                tags.append(("title", timeline.chapter.title))
+                tags.append(("track", "\(index + 1)/\(timelines.count)"))
+                for (key, value) in tags { arguments += ["-metadata", "\(key)=\(value)"] }
+                arguments += ["-f", "mp3", output.path]
+                let encoder = try FFmpegEncoder(sampleRate: timeline.sampleRate, arguments: arguments)
+                do {
+                    try encoder.write(samples)
+                    try encoder.close()
+                } catch {
+                    encoder.abandon()
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// The book's tags, as ffmpeg names them for MP4 and ID3.
+    static func metadata(_ settings: ExportSettings) -> [(key: String, value: String)] {
+        var tags: [(String, String)] = [("title", settings.title), ("album", settings.title), ("genre", "Audiobook"), ("language", settings.language)]
+        if let author = settings.author { tags += [("artist", author), ("album_artist", author)] }
+        if let narrator = settings.narrator { tags += [("composer", narrator), ("comment", "Narrated by \(narrator)")] }
+        return tags
+    }
+
+    /// A value escaped for ffmpeg's metadata file (`=`, `;`, `#`, `\` and line breaks).
+    static func escaped(_ value: String) -> String {
+        var text = ""
+        for character in value {
+            if "=;#\\".contains(character) { text.append("\\") }
+            text.append(character == "\n" || character == "\r" ? " " : character)
+        }
+        return text
+    }
+}

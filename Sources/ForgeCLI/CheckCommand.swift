@@ -1,0 +1,106 @@
+import ArgumentParser
+import Forge
+import Foundation
+
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Measure each chapter's loudness and levels and check them against a delivery profile (ACX, EBU R128, podcast).",
+        discussion: """
+            Given an output directory, each chapter is measured as `forge export` renders it (items on the chapter \
+            timeline, with the default export pauses, mastered with --mastering); given audio files (exported chapters, \
+            an ACX set), each file as it is. Measured by libebur128 (integrated loudness, loudness range, sample and true peak, per ITU-R BS.1770), plus RMS, \
+            noise floor (the quietest half second) and the silence at its head and tail. Profiles: \
+            acx — RMS −23…−18 dBFS, peak ≤ −3 dBFS, noise floor ≤ −60 dBFS, 0.5–1 s head and 1–5 s tail room tone; \
+            ebu-r128 — −23 LUFS ±1 LU, true peak ≤ −1 dBTP; podcast — −16 LUFS ±1 LU, true peak ≤ −1 dBTP. \
+            Exit 0 when every chapter conforms, 1 when one does not (a CI gate), 2 on bad arguments, 3 when the build is incomplete.
+            """)
+
+    @Argument(help: "An output directory written by forge build, or audio files to measure.", completion: .file())
+    var paths: [String]
+
+    @Option(help: "The profile to check against: \(LoudnessProfile.all.map(\.name).joined(separator: ", ")).")
+    var profile = LoudnessProfile.acx.name
+
+    @Option(help: "Measure an output directory's chapters mastered as this export profile would (\(MasteringSettings.profiles.map(\.profile).joined(separator: ", "))).")
+    var mastering: String?
+
+    @Flag(help: "Print a JSON report.")
+    var json = false
+
+    func validate() throws {
+        do { _ = try LoudnessProfile.named(profile) } catch { throw ValidationError(error.localizedDescription) }
+        if let mastering, MasteringSettings.profile(named: mastering) == nil {
+            throw ValidationError("--mastering must be one of \(MasteringSettings.profiles.map(\.profile).joined(separator: ", ")); found \(mastering).")
+        }
+        if paths.isEmpty { throw ValidationError("Name an output directory or audio files to check.") }
+    }
+
+    func run() throws {
+        let report: ConformanceReport
+        do {
+            let check = ConformanceCheck(profile: try LoudnessProfile.named(profile))
+            let urls = paths.map { URL(fileURLWithPath: $0) }
+            var isDirectory: ObjCBool = false
+            if urls.count == 1, FileManager.default.fileExists(atPath: urls[0].path, isDirectory: &isDirectory), isDirectory.boolValue {
+                var settings = ExportSettings()
+                settings.mastering = mastering.flatMap(MasteringSettings.profile(named:))
+                report = try check.run(outputDirectory: urls[0], settings: settings)
+            } else {
+                report = try check.run(files: urls)
+            }
+        } catch {
+            throw CommandFailure(error)
+        }
+        if json {
+            try Format.printJSON([
+                "profile": report.profile.name, "passed": report.passed, "elapsedSeconds": (report.elapsedSeconds * 1000).rounded() / 1000,
+                "book": Self.fields(report.book),
+                "chapters": report.chapters.map { chapter -> [String: Any] in
+                    ["chapter": chapter.ordinal, "title": chapter.title, "file": chapter.fileStem, "passed": chapter.passed,
+                     "violations": chapter.violations, "levels": Self.fields(chapter.levels)]
+                },
+            ])
+        } else {
+            print(Self.table(report))
+        }
+        if !report.passed { throw ExitCode(ForgeExitCode.itemsFailed.rawValue) }
+    }
+
+    static func fields(_ levels: AudioLevels) -> [String: Any] {
+        func rounded(_ value: Double) -> Any { value.isFinite ? (value * 100).rounded() / 100 : NSNull() }
+        return [
+            "integratedLUFS": rounded(levels.integratedLoudness), "loudnessRangeLU": rounded(levels.loudnessRange),
+            "samplePeakDBFS": rounded(levels.samplePeak), "truePeakDBTP": rounded(levels.truePeak), "rmsDBFS": rounded(levels.rms),
+            "noiseFloorDBFS": rounded(levels.noiseFloor), "headSilenceMs": levels.headSilenceMs, "tailSilenceMs": levels.tailSilenceMs,
+            "durationMs": levels.durationMs,
+        ]
+    }
+
+    static func table(_ report: ConformanceReport) -> String {
+        func number(_ value: Double) -> String { value.isFinite ? String(format: "%.1f", value) : "-inf" }
+        func pad(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+        let header = ["chapter", "LUFS", "LRA", "RMS", "peak", "TP", "noise", "head", "tail", ""]
+        let widths = [8, 7, 6, 7, 7, 7, 7, 7, 7, 0]
+        func row(_ cells: [String]) -> String { zip(cells, widths).map { pad($0, $1) }.joined(separator: " ") }
+        var lines = [row(header)]
+        func cells(_ name: String, _ levels: AudioLevels, _ result: String) -> [String] {
+            [name, number(levels.integratedLoudness), number(levels.loudnessRange), number(levels.rms), number(levels.samplePeak),
+             number(levels.truePeak), number(levels.noiseFloor), String(format: "%.2f", Double(levels.headSilenceMs) / 1000),
+             String(format: "%.2f", Double(levels.tailSilenceMs) / 1000), result]
+        }
+        for chapter in report.chapters {
+            lines.append(row(cells(String(chapter.ordinal), chapter.levels, chapter.passed ? "pass" : "FAIL")))
+        }
+        lines.append(row(cells("book", report.book, "")))
+        lines.append("(LUFS and LU per EBU R128; RMS, peak and noise in dBFS; TP in dBTP; head and tail silence in s)")
+        for chapter in report.failedChapters {
+            lines.append("chapter \(chapter.ordinal) (\(chapter.fileStem)): " + chapter.violations.joined(separator: "; "))
+        }
+        let verdict = report.passed
+            ? "Every chapter (\(report.chapters.count)) conforms to \(report.profile.name)."
+            : "\(report.failedChapters.count) of \(report.chapters.count) chapter(s) do not conform to \(report.profile.name)."
+        lines.append(verdict + String(format: " Measured in %.2f s.", report.elapsedSeconds))
+        return lines.joined(separator: "\n")
+    }
+}
