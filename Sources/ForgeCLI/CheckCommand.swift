@@ -54,7 +54,7 @@ struct CheckCommand: ParsableCommand {
         }
         if json {
             try Format.printJSON([
-                "profile": report.profile.name, "passed": report.passed, "elapsedSeconds": (report.elapsedSeconds * 1000).rounded() / 1000,
+                "profile": report.profile.name, "passed": report.passed, "measuredChapters": report.measuredChapters, "elapsedSeconds": (report.elapsedSeconds * 1000).rounded() / 1000,
                 "book": Self.fields(report.book),
                 "chapters": report.chapters.map { chapter -> [String: Any] in
                     ["chapter": chapter.ordinal, "title": chapter.title, "file": chapter.fileStem, "passed": chapter.passed,
@@ -100,7 +100,9 @@ struct CheckCommand: ParsableCommand {
         let verdict = report.passed
             ? "Every chapter (\(report.chapters.count)) conforms to \(report.profile.name)."
             : "\(report.failedChapters.count) of \(report.chapters.count) chapter(s) do not conform to \(report.profile.name)."
-        lines.append(verdict + String(format: " Measured in %.2f s.", report.elapsedSeconds))
+        let reused = report.chapters.count - report.measuredChapters
+        lines.append(verdict + String(format: " Measured %d now%@ in %.2f s.", report.measuredChapters,
+                                      reused > 0 ? ", \(reused) unchanged from the manifest" as NSString : "" as NSString, report.elapsedSeconds))
         return lines.joined(separator: "\n")
     }
 }

@@ -28,7 +28,7 @@ enum AudiobookExport {
             if let cover = settings.cover { arguments += ["-i", cover.path] }
             arguments += ["-map", "0:a", "-map_metadata", "1", "-map_chapters", "1"]
             if settings.cover != nil { arguments += ["-map", "2:v", "-c:v", "copy", "-disposition:v:0", "attached_pic"] }
-            arguments += ["-c:a", "aac", "-b:a", aacBitRate, "-f", "mp4", output.path]
+            arguments += ["-c:a", "aac", "-b:a", aacBitRate, "-metadata:s:a:0", "language=\(isoLanguage(settings.language))", "-f", "mp4", output.path]
             let encoder = try FFmpegEncoder(sampleRate: rate, arguments: arguments)
             do {
                 for timeline in timelines {
@@ -77,6 +77,15 @@ enum AudiobookExport {
         if let author = settings.author { tags += [("artist", author), ("album_artist", author)] }
         if let narrator = settings.narrator { tags += [("composer", narrator), ("comment", "Narrated by \(narrator)")] }
         return tags
+    }
+
+    /// The ISO 639-2 code MP4 tracks carry for a BCP 47 tag's language ("en-GB" → "eng").
+    static func isoLanguage(_ tag: String) -> String {
+        let primary = tag.split(separator: "-").first.map { $0.lowercased() } ?? "und"
+        let codes = ["en": "eng", "fr": "fra", "de": "deu", "es": "spa", "it": "ita", "pt": "por", "nl": "nld", "zh": "zho", "ja": "jpn",
+                     "ru": "rus", "pl": "pol", "sv": "swe", "da": "dan", "fi": "fin", "no": "nor", "nb": "nob", "cs": "ces", "el": "ell",
+                     "tr": "tur", "hi": "hin", "ar": "ara", "ko": "kor", "cmn": "zho", "yue": "yue"]
+        return codes[primary] ?? (primary.count == 3 ? primary : "und")
     }
 
     /// A value escaped for ffmpeg's metadata file (`=`, `;`, `#`, `\` and line breaks).

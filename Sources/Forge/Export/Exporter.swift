@@ -51,6 +51,8 @@ public struct Exporter: Sendable {
 
     /// Exports while the caller (a build) holds the directory's lock.
     func export(using manifest: Manifest) throws -> ExportReport {
+        var settings = settings
+        if settings.narrator == nil { settings.narrator = try manifest.items().first?.voice }
         let store = ObjectStore(root: outputDirectory)
         let timelines = try TimelineBuilder(store: store, manifest: manifest, settings: settings).timelines()
         var writer = ExportWriter(outputDirectory: outputDirectory, folder: "exports", cancellation: cancellation)

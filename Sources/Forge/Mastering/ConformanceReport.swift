@@ -16,6 +16,8 @@ public struct ConformanceReport: Sendable, Equatable {
     /// The whole book measured as one stretch (chapters one after another).
     public var book: AudioLevels
     public var elapsedSeconds: Double
+    /// Chapters measured now (the others' levels were in the manifest, their audio unchanged).
+    public var measuredChapters: Int
 
     public var passed: Bool { chapters.allSatisfy(\.passed) }
     public var failedChapters: [Chapter] { chapters.filter { !$0.passed } }

@@ -135,6 +135,20 @@ enum ManifestSchema {
         migrator.registerMigration("v5") { db in
             try db.execute(sql: "ALTER TABLE items ADD COLUMN character TEXT; ALTER TABLE items ADD COLUMN name TEXT")
         }
+        // v6: loudness and levels of each chapter as exports render it (forge check), keyed on its
+        // audio, layout and mastering, so only chapters that changed are measured again.
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: """
+                CREATE TABLE chapter_levels (
+                    key TEXT PRIMARY KEY,
+                    chapter INTEGER NOT NULL,
+                    variant TEXT NOT NULL,
+                    levels TEXT NOT NULL,
+                    measured_at TEXT NOT NULL
+                );
+                CREATE INDEX chapter_levels_chapter ON chapter_levels (chapter);
+                """)
+        }
         return migrator
     }
 }

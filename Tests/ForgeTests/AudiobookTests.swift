@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+
+@testable import Forge
+
+/// Loudness measured by libebur128, mastering in exports, the M4B and the ACX set, and the
+/// `forge check` gate — checked with the real ffmpeg and ffprobe.
+@Suite("Audiobook: loudness, mastering, M4B, ACX", .serialized)
+struct AudiobookTests {
+    static let ffprobe: URL? = ["/usr/bin/ffprobe", "/usr/local/bin/ffprobe"].map(URL.init(fileURLWithPath:))
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+
+    /// Runs a tool and returns what it printed on standard output and standard error.
+    static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    }
+
+    static func probe(_ file: URL) throws -> [String: Any] {
+        let result = try run(ffprobe!.path, ["-v", "error", "-show_chapters", "-show_format", "-show_streams", "-of", "json", file.path])
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    }
+
+    /// A 997 Hz tone with `head` ms of quiet before and `tail` after; `noise` is the quiet's amplitude.
+    static func tone(peak dBFS: Double, seconds: Double, head: Int, tail: Int, noise: Int16 = 0, rate: Int = 22050) -> [Int16] {
+        var generator = SystemRandomNumberGenerator()
+        func quiet(_ ms: Int) -> [Int16] { (0..<(ms * rate / 1000)).map { _ in noise == 0 ? 0 : Int16.random(in: -noise...noise, using: &generator) } }
+        let amplitude = pow(10, dBFS / 20) * 32767
+        let tone = (0..<Int(seconds * Double(rate))).map { Int16((amplitude * sin(2 * Double.pi * 997 * Double($0) / Double(rate))).rounded()) }
+        return quiet(head) + tone + quiet(tail)
+    }
+
+    @Test func levelsAgreeWithBS1770AndWithFFmpeg() throws {
+        let samples = Self.tone(peak: -20, seconds: 10, head: 700, tail: 2000)
+        let meter = try AudioLevelMeter(sampleRate: 22050)
+        meter.add(samples[...])
+        let levels = meter.finish()
+        // A mono 997 Hz sine at −20 dBFS peak is −23.0 LUFS (BS.1770's K-weighting is specified at
+        // 48 kHz; at 22.05 kHz libebur128's filter lands 0.1 dB off); its RMS over the whole file counts the silence too.
+        #expect(abs(levels.integratedLoudness - -23.0) < 0.15, "\(levels)")
+        #expect(abs(levels.samplePeak - -20.0) < 0.05)
+        #expect(levels.truePeak >= levels.samplePeak - 0.01 && levels.truePeak < -19.5)
+        let expectedRMS = 10 * log10(0.5 * pow(10, -20.0 / 10) * 10 / 12.7)
+        #expect(abs(levels.rms - expectedRMS) < 0.05, "\(levels.rms) vs \(expectedRMS)")
+        #expect(abs(levels.headSilenceMs - 700) <= 10 && abs(levels.tailSilenceMs - 2000) <= 10, "\(levels)")
+        #expect(levels.noiseFloor == -.infinity)
+        #expect(abs(levels.durationMs - 12_700) <= 1)
+
+        // Quiet of ±40 (uniform: RMS 40/√3 ≈ 23, −63 dBFS) is the noise floor.
+        let noisy = try AudioLevelMeter(sampleRate: 22050)
+        noisy.add(Self.tone(peak: -20, seconds: 3, head: 1000, tail: 1000, noise: 40)[...])
+        let noise = noisy.finish().noiseFloor
+        #expect(abs(noise - 20 * log10(40 / 3.0.squareRoot() / 32768)) < 0.5, "\(noise)")
+
+        // The same file through ffmpeg's ebur128 filter, as the brief measured the sample with.
+        let folder = try TemporaryDirectory()
+        let wav = folder.file("tone.wav")
+        try Data(try SoundFile.encode(samples, sampleRate: 22050, format: .wav)).write(to: wav)
+        let ffmpeg = try FFmpegEncoder.locate()
+        let result = try Self.run(ffmpeg.path, ["-hide_banner", "-nostats", "-i", wav.path, "-af", "ebur128=peak=true", "-f", "null", "-"])
+        let summary = result.errors.components(separatedBy: "Summary:").last ?? ""
+        let integrated = summary.split(separator: "\n").first { $0.contains("I:") }.flatMap { line in Double(line.split(separator: " ").dropFirst().first ?? "") }
+        #expect(integrated.map { abs($0 - levels.integratedLoudness) < 0.15 } == true, "ffmpeg: \(summary.prefix(400))")
+    }
+
+    @Test func masteringMakesChaptersConformAndTheAudiobookFilesCarryTheBook() throws {
+        let project = try TestProject(recipe: Fixtures.recipe(extra: """
+            "title": "Pride and Prejudice", "author": "Jane Austen", "cover": "cover.png", "mastering": "acx",
+              "exports": ["audio", "json", "m4b", "acx"]
+            """))
+        let ffmpeg = try FFmpegEncoder.locate()
+        #expect(try Self.run(ffmpeg.path, ["-v", "error", "-f", "lavfi", "-i", "color=c=blue:s=64x64", "-frames:v", "1", project.directory.file("cover.png").path]).status == 0)
+        let built = try project.build()
+        try #require(built.status == 0, "\(built.errors)")
+        let keys = Set(try project.manifest().items().compactMap(\.audioKey))
+
+        // As synthesized, the chapters fail ACX (peaks near full scale, no head room tone) …
+        let raw = try project.forge(["check", "out", "--profile", "acx", "--json"])
+        #expect(raw.status == 1, "\(raw.text)")
+        // … mastered, every exported file passes ACX and sits at −18 ±1 LUFS.
+        let exports = project.output.appendingPathComponent("exports")
+        let acxFiles = try FileManager.default.contentsOfDirectory(atPath: exports.appendingPathComponent("acx").path).sorted()
+        #expect(acxFiles == ["01-chapter-1.mp3", "02-chapter-2.mp3"], "\(acxFiles)")
+        let acxPaths = acxFiles.map { "out/exports/acx/" + $0 }
+        let acx = try project.forge(["check", "--profile", "acx", "--json"] + acxPaths)
+        #expect(acx.status == 0, "\(acx.text)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(acx.text.utf8)) as? [String: Any])
+        for chapter in report["chapters"] as? [[String: Any]] ?? [] {
+            let levels = chapter["levels"] as? [String: Any] ?? [:]
+            let lufs = levels["integratedLUFS"] as? Double ?? 0
+            #expect((-19.0 ... -17.0).contains(lufs), "\(chapter)")
+        }
+        let wavs = try FileManager.default.contentsOfDirectory(atPath: exports.appendingPathComponent("audio").path).sorted().map { "out/exports/audio/" + $0 }
+        #expect(try project.forge(["check", "--profile", "acx"] + wavs).status == 0)
+        #expect(try project.forge(["check", "out", "--mastering", "acx", "--profile", "acx"]).status == 0)
+        for file in acxFiles {
+            let stream = (try Self.probe(exports.appendingPathComponent("acx/" + file))["streams"] as? [[String: Any]])?.first ?? [:]
+            #expect(stream["sample_rate"] as? String == "44100" && stream["channels"] as? Int == 1 && stream["bit_rate"] as? String == "192000", "\(stream)")
+        }
+
+        // Timings follow the mastered audio: the head room tone moves every word.
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: exports.appendingPathComponent("json/chapter-001.json"))) as? [String: Any])
+        let firstItem = try #require((json["items"] as? [[String: Any]])?.first)
+        #expect((firstItem["startMs"] as? Int ?? 0) >= 745, "\(firstItem["startMs"] ?? "-")")
+
+        // The M4B: chapters at the timeline's starts, titled; the book's tags; the cover; its length.
+        let m4b = exports.appendingPathComponent("m4b/pride-and-prejudice.m4b")
+        let info = try Self.probe(m4b)
+        let chapters = info["chapters"] as? [[String: Any]] ?? []
+        let manifestChapters = try project.manifest().chapters()
+        #expect(chapters.count == manifestChapters.count && chapters.count == 2)
+        var settings = ExportSettings()
+        settings.mastering = .acx
+        let timelines = try TimelineBuilder(store: ObjectStore(root: project.output), manifest: try project.manifest(), settings: settings).timelines()
+        var start = 0.0
+        let frame = 1024.0 / 22050
+        for (chapter, timeline) in zip(chapters, timelines) {
+            let probed = Double(chapter["start_time"] as? String ?? "") ?? -1
+            #expect(abs(probed - start) <= frame, "chapter starts at \(probed), the timeline at \(start)")
+            #expect((chapter["tags"] as? [String: Any])?["title"] as? String == timeline.chapter.title)
+            start += Double(timeline.totalSamples) / Double(timeline.sampleRate)
+        }
+        let format = info["format"] as? [String: Any] ?? [:]
+        #expect(abs((Double(format["duration"] as? String ?? "") ?? 0) - start) <= frame, "duration \(format["duration"] ?? "-") vs \(start)")
+        let tags = format["tags"] as? [String: Any] ?? [:]
+        #expect(tags["title"] as? String == "Pride and Prejudice" && tags["artist"] as? String == "Jane Austen", "\(tags)")
+        let streams = info["streams"] as? [[String: Any]] ?? []
+        #expect(streams.contains { ($0["disposition"] as? [String: Any])?["attached_pic"] as? Int == 1 }, "no cover picture")
+        #expect(streams.contains { $0["codec_name"] as? String == "aac" && ($0["tags"] as? [String: Any])?["language"] as? String == "eng" })
+
+        // Mastering lives in exports only: objects and their keys are as synthesized.
+        #expect(Set(try project.manifest().items().compactMap(\.audioKey)) == keys)
+        let again = try project.build()
+        #expect(again.summary?["nothingToDo"] as? Bool == true, "\(again.text.suffix(300))")
+    }
+
+    @Test func checkKeepsLevelsAndMeasuresOnlyChaptersThatChanged() throws {
+        let project = try TestProject()
+        #expect(try project.build().status == 0)
+        func measured(_ result: ForgeResult) -> Int? {
+            (try? JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any])?["measuredChapters"] as? Int
+        }
+        let first = try project.forge(["check", "out", "--profile", "ebu-r128", "--json"])
+        #expect(measured(first) == 2, "\(first.text) \(first.errors)")
+        let second = try project.forge(["check", "out", "--profile", "ebu-r128", "--json"])
+        #expect(measured(second) == 0)
+        #expect(first.text.contains("\"chapters\"") && second.status == first.status)
+        try project.write(book: Fixtures.shortBook.replacingOccurrences(of: "Mr. Bennet replied that he had not.", with: "Mr. Bennet replied that he had not heard."))
+        #expect(try project.build().status == 0)
+        #expect(measured(try project.forge(["check", "out", "--profile", "ebu-r128", "--json"])) == 1)
+        // Another mastering is measured on its own, and does not evict the first.
+        #expect(measured(try project.forge(["check", "out", "--mastering", "podcast", "--profile", "podcast", "--json"])) == 2)
+        #expect(measured(try project.forge(["check", "out", "--profile", "ebu-r128", "--json"])) == 0)
+        #expect(try project.forge(["check", "out", "--profile", "loud"]).status == 2)
+    }
+
+    @Test func withoutFFmpegTheAudiobookExportsSayWhatToInstall() throws {
+        let project = try TestProject()
+        #expect(try project.build().status == 0)
+        let result = try project.forge(["export", "out", "--format", "m4b"], environment: ["FORGE_FFMPEG": "/nonexistent/ffmpeg"])
+        #expect(result.status == 3)
+        #expect(result.errors.contains("apt-get install ffmpeg"), "\(result.errors)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: project.output.appendingPathComponent("exports/m4b").path)) ?? [] == [])
+    }
+}
