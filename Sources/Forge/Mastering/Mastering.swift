@@ -13,7 +13,7 @@ enum Mastering {
     static func master(_ samples: [Int16], sampleRate: Int, settings: MasteringSettings) throws(MasteringError) -> [Int16] {
         guard !samples.isEmpty else { return samples }
         let input = samples.map { Float($0) / 32768 }
-        let before = try measure(input, sampleRate: sampleRate)
+        let before = try measure(input, sampleRate: sampleRate, peaks: false)
         guard before.integrated.isFinite else { return samples }
         var gainDB = settings.integratedLoudness - before.integrated
         if let maximum = settings.maximumRMS, before.rms + gainDB > maximum { gainDB = maximum - before.rms }
@@ -22,14 +22,11 @@ enum Mastering {
         // Limiting absorbs part of each gain step, so the gain is found by secant steps on
         // measured loudness (a first step assumes it all arrives).
         var previous: (gain: Double, loudness: Double)?
+        var peakChecked = false
         for _ in 0..<passes {
             output = PeakLimiter.apply(input, gain: Float(pow(10, gainDB / 20)), ceiling: Float(pow(10, ceilingDB / 20)), sampleRate: sampleRate)
-            let after = try measure(output, sampleRate: sampleRate)
+            let after = try measure(output, sampleRate: sampleRate, peaks: false)
             var adjusted = false
-            if after.truePeak > settings.truePeakCeiling {
-                ceilingDB -= after.truePeak - settings.truePeakCeiling + 0.1
-                adjusted = true
-            }
             let short = settings.integratedLoudness - after.integrated
             let headroom = settings.maximumRMS.map { $0 - after.rms } ?? .infinity
             if abs(short) > tolerance, after.integrated.isFinite, headroom > 0.05 || short < 0 {
@@ -42,7 +39,22 @@ enum Mastering {
                 gainDB += step
                 adjusted = true
             }
-            if !adjusted { break }
+            if adjusted { continue }
+            // Loudness reached: now the (costlier) true peak, which may lower the ceiling.
+            let peak = try measure(output, sampleRate: sampleRate, peaks: true).truePeak
+            guard peak > settings.truePeakCeiling else {
+                peakChecked = true
+                break
+            }
+            ceilingDB -= peak - settings.truePeakCeiling + 0.1
+        }
+        if !peakChecked {
+            // Out of passes while still adjusting: the ceiling holds whatever the loudness.
+            let peak = try measure(output, sampleRate: sampleRate, peaks: true).truePeak
+            if peak > settings.truePeakCeiling {
+                ceilingDB -= peak - settings.truePeakCeiling + 0.1
+                output = PeakLimiter.apply(input, gain: Float(pow(10, gainDB / 20)), ceiling: Float(pow(10, ceilingDB / 20)), sampleRate: sampleRate)
+            }
         }
         return output.map { sample in
             let scaled = (sample * 32768).rounded()
@@ -50,12 +62,12 @@ enum Mastering {
         }
     }
 
-    private static func measure(_ samples: [Float], sampleRate: Int) throws(MasteringError) -> (integrated: Double, truePeak: Double, rms: Double) {
-        let meter = try LoudnessMeter(sampleRate: sampleRate)
+    private static func measure(_ samples: [Float], sampleRate: Int, peaks: Bool = true) throws(MasteringError) -> (integrated: Double, truePeak: Double, rms: Double) {
+        let meter = try LoudnessMeter(sampleRate: sampleRate, peaks: peaks)
         meter.add(samples)
         var sum = 0.0
         for sample in samples { sum += Double(sample) * Double(sample) }
         let meanSquare = sum / Double(max(1, samples.count))
-        return (meter.integratedLoudness, meter.truePeak, meanSquare > 0 ? 10 * log10(meanSquare) : -.infinity)
+        return (meter.integratedLoudness, peaks ? meter.truePeak : -.infinity, meanSquare > 0 ? 10 * log10(meanSquare) : -.infinity)
     }
 }
