@@ -106,6 +106,23 @@ public struct EPUBReader: Sendable {
         return try Archive(url: url, accessMode: .read)
     }
 
+    /// The book's cover image — the manifest item with the `cover-image` property (EPUB 3) or the
+    /// one a `<meta name="cover">` names (EPUB 2) — and its file extension; nil when it has none.
+    public func coverImage(_ url: URL, name: String) -> (data: Data, fileExtension: String)? {
+        guard let archive = try? Self.archive(url: url, data: nil, name: name), var (reader, package, packagePath) = try? open(archive, name: name)
+        else { return nil }
+        let items = package.all("item")
+        let named = package.all("meta").first { $0.attributes["name"] == "cover" }?.attributes["content"]
+        guard let item = items.first(where: { ($0.attributes["properties"] ?? "").split(separator: " ").contains("cover-image") })
+                ?? items.first(where: { named != nil && $0.attributes["id"] == named }),
+              let href = item.attributes["href"],
+              let path = Self.resolve(href, in: (packagePath as NSString).deletingLastPathComponent) else { return nil }
+        let type = item.attributes["media-type"] ?? ""
+        let fileExtension = type == "image/png" ? "png" : type == "image/jpeg" ? "jpg" : nil
+        guard let fileExtension, let data = try? reader.data(path, referencedBy: "the package's cover") else { return nil }
+        return (data, fileExtension)
+    }
+
     /// Every entry of the book, in archive order, checked and bounded as ``read(_:name:)`` does:
     /// for an export that writes the book back with additions.
     public func entries(_ url: URL, name: String) throws(DocumentError) -> (files: [(path: String, data: Data)], packagePath: String) {

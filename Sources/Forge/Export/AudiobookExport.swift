@@ -21,6 +21,15 @@ enum AudiobookExport {
         }
         let chapterList = try writer.scratchFile("chapters.ffmetadata", marks)
         defer { unlink(chapterList.path) }
+        // Without a recipe cover, a book read from an EPUB brings its own.
+        var settings = settings
+        var bookCover: URL?
+        if settings.cover == nil, let source = NarratedEPUB.sourceBook(of: timelines),
+           let image = EPUBReader().coverImage(source, name: source.lastPathComponent) {
+            bookCover = try writer.scratchFile("cover.\(image.fileExtension)", data: image.data)
+            settings.cover = bookCover
+        }
+        defer { if let bookCover { unlink(bookCover.path) } }
         let name = MediaOverlayBook.fileName(forTitle: settings.title).replacingOccurrences(of: ".epub", with: ".m4b")
         let cancellation = writer.cancellation
         try writer.produce("m4b/\(name)") { output in

@@ -85,11 +85,15 @@ struct ExportWriter {
     /// Writes a small file Forge hands to an encoder (ffmpeg's chapter list), beside the target;
     /// the caller removes it.
     func scratchFile(_ name: String, _ text: String) throws -> URL {
+        try scratchFile(name, data: Data(text.utf8))
+    }
+
+    func scratchFile(_ name: String, data: Data) throws -> URL {
         let relative = folder + "/.\(name).\(getpid()).tmp"
         try owned.makeDirectory(folder)
         unlink(owned.url(relative).path)
         let handle = FileHandle(fileDescriptor: try owned.createFile(relative), closeOnDealloc: true)
-        try handle.write(contentsOf: Data(text.utf8))
+        try handle.write(contentsOf: data)
         try handle.close()
         return owned.url(relative)
     }
