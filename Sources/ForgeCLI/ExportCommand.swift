@@ -47,6 +47,11 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Cover image (.jpg or .png) for the M4B.", completion: .file(extensions: ["jpg", "jpeg", "png"]))
     var cover: String?
 
+    @Option(help: "The ACX set's opening credits (title, author, narrator), spoken as a file of their own.")
+    var openingCredit: String?
+    @Option(help: "The ACX set's closing credits, spoken as a file of their own.")
+    var closingCredit: String?
+
     @Flag(help: "Print a JSON report.")
     var json = false
 
@@ -84,6 +89,8 @@ struct ExportCommand: AsyncParsableCommand {
             maxCueCharacters: maxCueLength, wordLevelOverlays: wordOverlays, title: title, language: language)
         settings.mastering = mastering.flatMap(MasteringSettings.profile(named:))
         settings.author = author
+        settings.openingCredit = openingCredit
+        settings.closingCredit = closingCredit
         settings.cover = cover.map { URL(fileURLWithPath: $0) }
         let directory = URL(fileURLWithPath: outputDirectory).standardizedFileURL
         let clock = ContinuousClock.now

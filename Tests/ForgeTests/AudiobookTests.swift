@@ -75,6 +75,7 @@ struct AudiobookTests {
     @Test func masteringMakesChaptersConformAndTheAudiobookFilesCarryTheBook() throws {
         let project = try TestProject(recipe: Fixtures.recipe(extra: """
             "title": "Pride and Prejudice", "author": "Jane Austen", "cover": "cover.png", "mastering": "acx",
+              "credits": { "opening": "Pride and Prejudice, by Jane Austen. Narrated by Forge.", "closing": "The end of Pride and Prejudice." },
               "exports": ["audio", "json", "m4b", "acx"]
             """))
         let ffmpeg = try FFmpegEncoder.locate()
@@ -89,7 +90,7 @@ struct AudiobookTests {
         // … mastered, every exported file passes ACX and sits at −18 ±1 LUFS.
         let exports = project.output.appendingPathComponent("exports")
         let acxFiles = try FileManager.default.contentsOfDirectory(atPath: exports.appendingPathComponent("acx").path).sorted()
-        #expect(acxFiles == ["01-chapter-1.mp3", "02-chapter-2.mp3"], "\(acxFiles)")
+        #expect(acxFiles == ["00-opening-credits.mp3", "01-chapter-1.mp3", "02-chapter-2.mp3", "03-closing-credits.mp3"], "\(acxFiles)")
         let acxPaths = acxFiles.map { "out/exports/acx/" + $0 }
         let acx = try project.forge(["check", "--profile", "acx", "--json"] + acxPaths)
         #expect(acx.status == 0, "\(acx.text)")
@@ -161,6 +162,22 @@ struct AudiobookTests {
         #expect(measured(try project.forge(["check", "out", "--mastering", "podcast", "--profile", "podcast", "--json"])) == 2)
         #expect(measured(try project.forge(["check", "out", "--profile", "ebu-r128", "--json"])) == 0)
         #expect(try project.forge(["check", "out", "--profile", "loud"]).status == 2)
+    }
+
+    @Test func anM4BOfAnEPUBCarriesTheBooksOwnCover() throws {
+        let project = try TestProject(recipe: #"{ "version": 1, "sources": ["book.epub"], "output": { "directory": "out" } }"#)
+        let png = project.directory.file("cover.png")
+        #expect(try Self.run(try FFmpegEncoder.locate().path, ["-v", "error", "-f", "lavfi", "-i", "color=c=red:s=48x48", "-frames:v", "1", png.path]).status == 0)
+        var options = BookFormats.EPUBOptions()
+        options.coverPNG = try Data(contentsOf: png)
+        try BookFormats(plainText: Fixtures.shortBook).writeEPUB(to: project.directory.file("book.epub"), options: options)
+        #expect(try project.build().status == 0)
+        #expect(try project.forge(["export", "out", "--format", "m4b", "--title", "Short"]).status == 0)
+        let streams = try Self.probe(project.output.appendingPathComponent("exports/m4b/short.m4b"))["streams"] as? [[String: Any]] ?? []
+        let picture = streams.first { ($0["disposition"] as? [String: Any])?["attached_pic"] as? Int == 1 }
+        #expect(picture?["codec_name"] as? String == "png" && picture?["width"] as? Int == 48, "\(streams)")
+        #expect(try OwnedDirectory(root: project.output).leftovers(remove: false).isEmpty)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: project.output.appendingPathComponent("exports/m4b").path)) ?? []) == ["short.m4b"])
     }
 
     @Test func withoutFFmpegTheAudiobookExportsSayWhatToInstall() throws {

@@ -54,23 +54,36 @@ enum AudiobookExport {
     }
 
     /// Writes `acx/NN-<chapter title>.mp3`, one per chapter, in order.
+    /// Opening and closing credits (when the settings have them) get files of their own,
+    /// `00-opening-credits.mp3` and `NN-closing-credits.mp3` after the last chapter.
     static func writeACXSet(_ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, to writer: inout ExportWriter) throws {
-        let width = max(2, String(timelines.count).count)
-        for (index, timeline) in timelines.enumerated() {
-            try writer.checkCancelled()
-            let number = String(repeating: "0", count: max(0, width - String(index + 1).count)) + String(index + 1)
+        var files: [(name: String, title: String, samples: () throws -> (samples: [Int16], rate: Int))] = []
+        if let opening = settings.openingCredit {
+            files.append(("opening-credits", "Opening Credits", { try credit(opening, settings: settings) }))
+        }
+        for timeline in timelines {
             let slug = MediaOverlayBook.fileName(forTitle: timeline.chapter.title).replacingOccurrences(of: ".epub", with: "")
-            let samples = try ChapterAudio.exported(timeline, store: store, settings: settings)
-            try writer.produce("acx/\(number)-\(slug).mp3") { output in
+            files.append((slug, timeline.chapter.title, { (try ChapterAudio.exported(timeline, store: store, settings: settings), timeline.sampleRate) }))
+        }
+        if let closing = settings.closingCredit {
+            files.append(("closing-credits", "Closing Credits", { try credit(closing, settings: settings) }))
+        }
+        let first = settings.openingCredit == nil ? 1 : 0
+        let width = max(2, String(files.count).count)
+        for (index, file) in files.enumerated() {
+            try writer.checkCancelled()
+            let number = String(repeating: "0", count: max(0, width - String(index + first).count)) + String(index + first)
+            let audio = try file.samples()
+            try writer.produce("acx/\(number)-\(file.name).mp3") { output in
                 var arguments = ["-ar", "44100", "-c:a", "libmp3lame", "-b:a", "192k", "-id3v2_version", "3"]
                 var tags = metadata(settings).filter { $0.key != "title" }
-                tags.append(("title", timeline.chapter.title))
-                tags.append(("track", "\(index + 1)/\(timelines.count)"))
+                tags.append(("title", file.title))
+                tags.append(("track", "\(index + 1)/\(files.count)"))
                 for (key, value) in tags { arguments += ["-metadata", "\(key)=\(value)"] }
                 arguments += ["-f", "mp3", output.path]
-                let encoder = try FFmpegEncoder(sampleRate: timeline.sampleRate, arguments: arguments)
+                let encoder = try FFmpegEncoder(sampleRate: audio.rate, arguments: arguments)
                 do {
-                    try encoder.write(samples)
+                    try encoder.write(audio.samples)
                     try encoder.close()
                 } catch {
                     encoder.abandon()
@@ -78,6 +91,18 @@ enum AudiobookExport {
                 }
             }
         }
+    }
+
+    /// A credit spoken by espeak-ng in the credit voice, with the mastering's room tone and loudness.
+    static func credit(_ text: String, settings: ExportSettings) throws -> (samples: [Int16], rate: Int) {
+        let voice = settings.creditVoice ?? VoiceSettings(id: VoiceSettings.defaultID(forLanguage: settings.language))
+        let speech = try EspeakEngine().synthesize(text, voice: voice, itemID: "credits")
+        let rate = speech.sampleRate
+        let head = [Int16](repeating: 0, count: settings.chapterHeadMs * rate / 1000)
+        let tail = [Int16](repeating: 0, count: settings.chapterTailMs * rate / 1000)
+        let samples = head + speech.samples + tail
+        guard let mastering = settings.mastering else { return (samples, rate) }
+        return (try Mastering.master(samples, sampleRate: rate, settings: mastering), rate)
     }
 
     /// The book's tags, as ffmpeg names them for MP4 and ID3.

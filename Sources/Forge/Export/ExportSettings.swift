@@ -26,6 +26,12 @@ public struct ExportSettings: Sendable, Equatable {
     public var cover: URL?
     /// The narrator as the M4B names it (the voice's URI when building).
     public var narrator: String?
+    /// The ACX set's opening and closing credits, spoken by ``creditVoice`` as files of their own
+    /// before the first chapter and after the last (ACX asks for both).
+    public var openingCredit: String?
+    public var closingCredit: String?
+    /// The espeak-ng voice of the credits: the narrator's when it is one, else the language's.
+    public var creditVoice: VoiceSettings?
     /// Mastering applied to every exported chapter's audio (nil: as synthesized).
     public var mastering: MasteringSettings?
 

@@ -7,7 +7,7 @@ import Foundation
 public struct RecipeLoader: Sendable {
     /// The largest recipe file accepted.
     public static let maximumRecipeBytes = 1 << 20
-    public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output", "alignment", "exports", "verify", "items", "cast", "lexicon", "engines", "author", "cover", "mastering"]
+    public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output", "alignment", "exports", "verify", "items", "cast", "lexicon", "engines", "author", "cover", "mastering", "credits"]
     static let masteringKeys = ["profile", "integratedLoudness", "truePeak", "samplePeak", "maximumRMS", "headMs", "tailMs"]
     static let verifyKeys = ["required", "maxWordErrorRate", "jobs"]
     static let exportKeys = ["formats", "pauses", "maxCueCharacters", "wordLevelOverlays"]
@@ -135,6 +135,11 @@ public struct RecipeLoader: Sendable {
         exports.author = try top.string("author")
         exports.narrator = voice.uri
         exports.mastering = try readMastering(top)
+        if let credits = try top.object("credits", allowedKeys: ["opening", "closing"]) {
+            exports.openingCredit = try credits.string("opening")
+            exports.closingCredit = try credits.string("closing")
+        }
+        exports.creditVoice = voice.isEspeak ? voice : VoiceSettings(id: VoiceSettings.defaultID(forLanguage: language))
         if let cover = try top.string("cover") {
             let url = Self.resolve(cover, against: folder)
             if let boundary, !boundary.contains(url) {

@@ -77,6 +77,8 @@ struct BookFormats {
         var frontMatter = true
         /// The element of each chapter's heading; below h2 it starts no chapter by itself, so chapters can only come from the table of contents.
         var headingTag = "h1"
+        /// A cover image (PNG) listed with the `cover-image` property.
+        var coverPNG: Data?
     }
 
     /// An EPUB: one XHTML document per chapter, a copyright page first, and a table of contents
@@ -118,6 +120,10 @@ struct BookFormats {
                 <navPoint id="np\(number + 1)" playOrder="\(number + 1)"><navLabel><text>\(Self.escaped(chapter.title))</text></navLabel><content src="text/\(name)#heading"/></navPoint>
 
                 """
+        }
+        if let cover = options.coverPNG {
+            files.append(("OEBPS/images/cover.png", cover, false))
+            manifest += "<item id=\"cover\" href=\"images/cover.png\" media-type=\"image/png\" properties=\"cover-image\"/>\n"
         }
         if options.version == 3 {
             files.append(("OEBPS/nav.xhtml", Data(Self.xhtml(title: "Contents", body: "<nav epub:type=\"toc\" id=\"toc\"><h1>Contents</h1><ol>\n\(nav)</ol></nav>").utf8), true))
