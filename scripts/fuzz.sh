@@ -45,6 +45,8 @@ else
     binary=.build-fuzz/debug/forge-fuzz
 fi
 
+# Also at exit, where LeakSanitizer would otherwise report the same leak as a finding.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 found=0
 for target in "${targets[@]}"; do
     mkdir -p "$work/$target/corpus"
@@ -55,7 +57,7 @@ for target in "${targets[@]}"; do
         log="$work/$target/libfuzzer.log"
         (cd "$work/$target" && FORGE_FUZZ_TARGET=$target "$root/$binary" corpus -max_total_time="$seconds" \
             -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 -max_len="$([ "$target" = epub ] && echo 65536 || echo 4096)" -print_final_stats=1 >"$log" 2>&1) || found=1
-        runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
+        runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
         cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
         crashes=$(ls "$work/$target" | grep -c '^\(crash\|timeout\|oom\|leak\)-' || true)
         echo "$target: ${runs:-?} inputs in ${seconds} s, ${cov:-cov ?}, findings: $crashes (log: $log)"

@@ -57,40 +57,74 @@ enum AudiobookExport {
     /// Opening and closing credits (when the settings have them) get files of their own,
     /// `00-opening-credits.mp3` and `NN-closing-credits.mp3` after the last chapter.
     static func writeACXSet(_ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, to writer: inout ExportWriter) throws {
-        var files: [(name: String, title: String, samples: () throws -> (samples: [Int16], rate: Int))] = []
+        var files: [(name: String, title: String, samples: (ExportSettings) throws -> (samples: [Int16], rate: Int))] = []
         if let opening = settings.openingCredit {
-            files.append(("opening-credits", "Opening Credits", { try credit(opening, settings: settings) }))
+            files.append(("opening-credits", "Opening Credits", { try credit(opening, settings: $0) }))
         }
         for timeline in timelines {
             let slug = MediaOverlayBook.fileName(forTitle: timeline.chapter.title).replacingOccurrences(of: ".epub", with: "")
-            files.append((slug, timeline.chapter.title, { (try ChapterAudio.exported(timeline, store: store, settings: settings), timeline.sampleRate) }))
+            files.append((slug, timeline.chapter.title, { (try ChapterAudio.exported(timeline, store: store, settings: $0), timeline.sampleRate) }))
         }
         if let closing = settings.closingCredit {
-            files.append(("closing-credits", "Closing Credits", { try credit(closing, settings: settings) }))
+            files.append(("closing-credits", "Closing Credits", { try credit(closing, settings: $0) }))
         }
         let first = settings.openingCredit == nil ? 1 : 0
         let width = max(2, String(files.count).count)
         for (index, file) in files.enumerated() {
             try writer.checkCancelled()
             let number = String(repeating: "0", count: max(0, width - String(index + first).count)) + String(index + first)
-            let audio = try file.samples()
-            try writer.produce("acx/\(number)-\(file.name).mp3") { output in
-                var arguments = ["-ar", "44100", "-c:a", "libmp3lame", "-b:a", "192k", "-id3v2_version", "3"]
-                var tags = metadata(settings).filter { $0.key != "title" }
-                tags.append(("title", file.title))
-                tags.append(("track", "\(index + 1)/\(files.count)"))
-                for (key, value) in tags { arguments += ["-metadata", "\(key)=\(value)"] }
-                arguments += ["-f", "mp3", output.path]
-                let encoder = try FFmpegEncoder(sampleRate: audio.rate, arguments: arguments)
+            var audio = try file.samples(settings)
+            // Resampling to 44.1 kHz and MP3 encoding raise peaks a little (up to 0.8 dB seen):
+            // the encoded file is measured, and the audio limited further until it meets ACX.
+            var margin = 0.0
+            for attempt in 0..<acxAttempts {
                 do {
-                    try encoder.write(audio.samples)
-                    try encoder.close()
-                } catch {
-                    encoder.abandon()
-                    throw error
+                    try writer.produce("acx/\(number)-\(file.name).mp3") { output in
+                        var arguments = ["-ar", "44100", "-c:a", "libmp3lame", "-b:a", "192k", "-id3v2_version", "3"]
+                        var tags = metadata(settings).filter { $0.key != "title" }
+                        tags.append(("title", file.title))
+                        tags.append(("track", "\(index + 1)/\(files.count)"))
+                        for (key, value) in tags { arguments += ["-metadata", "\(key)=\(value)"] }
+                        arguments += ["-f", "mp3", output.path]
+                        let encoder = try FFmpegEncoder(sampleRate: audio.rate, arguments: arguments)
+                        do {
+                            try encoder.write(audio.samples)
+                            try encoder.close()
+                        } catch {
+                            encoder.abandon()
+                            throw error
+                        }
+                        let peak = try encodedPeak(output)
+                        if peak > acxPeakLimit, attempt + 1 < acxAttempts { throw PeakOvershoot(excess: peak - acxPeakLimit) }
+                    }
+                    break
+                } catch let overshoot as PeakOvershoot {
+                    margin += overshoot.excess + 0.2
+                    var lowered = settings
+                    if var mastering = lowered.mastering {
+                        mastering.samplePeakCeiling = (mastering.samplePeakCeiling ?? mastering.truePeakCeiling) - margin
+                        mastering.truePeakCeiling -= margin
+                        lowered.mastering = mastering
+                    }
+                    audio = try files[index].samples(lowered)
                 }
             }
         }
+    }
+
+    /// ACX's peak limit, and how many encodings a file gets to meet it.
+    static let acxPeakLimit = -3.0
+    static let acxAttempts = 3
+
+    private struct PeakOvershoot: Error {
+        var excess: Double
+    }
+
+    /// The highest sample of an encoded file, dBFS.
+    static func encodedPeak(_ file: URL) throws -> Double {
+        let decoded = try SoundFile.decode(fileAt: file)
+        let peak = decoded.samples.reduce(0) { max($0, abs(Int($1))) }
+        return peak > 0 ? 20 * log10(Double(peak) / 32768) : -.infinity
     }
 
     /// A credit spoken by espeak-ng in the credit voice, with the mastering's room tone and loudness.

@@ -8,7 +8,7 @@ import Foundation
 enum Mastering {
     /// Loudness this close to the target is reached.
     static let tolerance = 0.15
-    static let passes = 6
+    static let passes = 8
 
     static func master(_ samples: [Int16], sampleRate: Int, settings: MasteringSettings) throws(MasteringError) -> [Int16] {
         guard !samples.isEmpty else { return samples }

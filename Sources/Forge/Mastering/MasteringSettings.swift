@@ -34,10 +34,10 @@ public struct MasteringSettings: Sendable, Equatable, Hashable, Codable {
         self.tailMs = tailMs
     }
 
-    /// ACX: −18.3 LUFS (RMS about −19 dBFS, inside ACX's −23…−18, and within −18 ±1 LUFS), sample
-    /// peaks under −3.5 dBFS, RMS at most −18.4 dBFS, 0.75 s of room tone at the head, 2 s at the tail.
+    /// ACX: −18.5 LUFS (−18.3 measured on the 44.1 kHz MP3s; RMS about −19 dBFS, inside ACX's −23…−18, and within −18 ±1 LUFS), sample
+    /// peaks under −3.8 dBFS (true peaks −3.6: resampling and MP3 encoding add a little), RMS at most −18.25 dBFS, 0.75 s of room tone at the head, 2 s at the tail.
     public static let acx = MasteringSettings(
-        profile: "acx", integratedLoudness: -18.3, truePeakCeiling: -3.2, samplePeakCeiling: -3.5, maximumRMS: -18.4, headMs: 750, tailMs: 2000)
+        profile: "acx", integratedLoudness: -18.5, truePeakCeiling: -3.6, samplePeakCeiling: -3.8, maximumRMS: -18.25, headMs: 750, tailMs: 2000)
     /// EBU R128: −23 LUFS, true peak under −1.5 dBTP (the limit is −1).
     public static let ebuR128 = MasteringSettings(profile: "ebu-r128", integratedLoudness: -23, truePeakCeiling: -1.5)
     /// Podcasts and streaming: −16 LUFS, true peak under −1.5 dBTP.
