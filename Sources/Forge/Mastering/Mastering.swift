@@ -12,7 +12,7 @@ enum Mastering {
 
     static func master(_ samples: [Int16], sampleRate: Int, settings: MasteringSettings) throws(MasteringError) -> [Int16] {
         guard !samples.isEmpty else { return samples }
-        let input = samples.map { Float($0) / 32768 }
+        let input = samples
         let before = try measure(input, sampleRate: sampleRate, peaks: false)
         guard before.integrated.isFinite else { return samples }
         var gainDB = settings.integratedLoudness - before.integrated
@@ -56,18 +56,15 @@ enum Mastering {
                 output = PeakLimiter.apply(input, gain: Float(pow(10, gainDB / 20)), ceiling: Float(pow(10, ceilingDB / 20)), sampleRate: sampleRate)
             }
         }
-        return output.map { sample in
-            let scaled = (sample * 32768).rounded()
-            return Int16(max(-32768, min(32767, scaled)))
-        }
+        return output
     }
 
-    private static func measure(_ samples: [Float], sampleRate: Int, peaks: Bool = true) throws(MasteringError) -> (integrated: Double, truePeak: Double, rms: Double) {
+    private static func measure(_ samples: [Int16], sampleRate: Int, peaks: Bool = true) throws(MasteringError) -> (integrated: Double, truePeak: Double, rms: Double) {
         let meter = try LoudnessMeter(sampleRate: sampleRate, peaks: peaks)
-        meter.add(samples)
+        meter.add(samples[...])
         var sum = 0.0
         for sample in samples { sum += Double(sample) * Double(sample) }
-        let meanSquare = sum / Double(max(1, samples.count))
+        let meanSquare = sum / Double(max(1, samples.count)) / (32768.0 * 32768.0)
         return (meter.integratedLoudness, peaks ? meter.truePeak : -.infinity, meanSquare > 0 ? 10 * log10(meanSquare) : -.infinity)
     }
 }
