@@ -25,6 +25,36 @@ struct ExportWriter {
     }
 
     mutating func write(_ bytes: [UInt8], to relativePath: String) throws(ExportError) {
+        do {
+            try place(relativePath) { descriptor, temporary in
+                let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+                do {
+                    try handle.write(contentsOf: bytes)
+                    try handle.close()
+                } catch {
+                    throw ExportError.writeFailed(path: temporary.path, reason: ErrorReason.text(error))
+                }
+            }
+        } catch let error as ExportError {
+            throw error
+        } catch {
+            throw .writeFailed(path: owned.url(folder + "/" + relativePath).path, reason: ErrorReason.text(error))
+        }
+    }
+
+    /// Has `produce` write the file at `relativePath` (an external encoder given a path): it gets a
+    /// temporary path beside the target, created by Forge without following links, and the file is
+    /// renamed into place only when it returns. Its errors pass through unchanged.
+    mutating func produce(_ relativePath: String, _ produce: (URL) throws -> Void) throws {
+        try place(relativePath) { descriptor, temporary in
+            close(descriptor)
+            try produce(temporary)
+        }
+    }
+
+    /// The one way a file gets into place: a new temporary file beside the target (its folder
+    /// created without following links), filled, then renamed over the target; removed on failure.
+    private mutating func place(_ relativePath: String, _ fill: (Int32, URL) throws -> Void) throws {
         try checkCancelled()
         let target = folder + "/" + relativePath
         let url = owned.url(target)
@@ -34,47 +64,15 @@ struct ExportWriter {
         do {
             try owned.makeDirectory(parent)
             unlink(temporary.path)
-            let descriptor = try owned.createFile(temporaryName)
-            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-            do {
-                try handle.write(contentsOf: bytes)
-                try handle.close()
-            } catch {
-                throw StoreError.writeFailed(path: url.path, reason: ErrorReason.text(error))
-            }
-            if rename(temporary.path, url.path) != 0 {
-                throw StoreError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
-            }
-        } catch let error as StoreError {
-            unlink(temporary.path)
-            if case .linkInOutput(let path) = error { throw .linkInOutput(path: path) }
-            if case .writeFailed(_, let reason) = error { throw .writeFailed(path: url.path, reason: reason) }
-            throw .writeFailed(path: url.path, reason: error.errorDescription ?? "\(error)")
-        } catch {
-            unlink(temporary.path)
-            throw .writeFailed(path: url.path, reason: ErrorReason.text(error))
-        }
-        written.append(target)
-    }
-
-    /// Has `produce` write the file at `relativePath` (an external encoder given a path): it gets a
-    /// temporary path beside the target, created by Forge without following links, and the file is
-    /// renamed into place only when it returns.
-    mutating func produce(_ relativePath: String, _ produce: (URL) throws -> Void) throws {
-        try checkCancelled()
-        let target = folder + "/" + relativePath
-        let url = owned.url(target)
-        let parent = (target as NSString).deletingLastPathComponent
-        let temporaryName = parent + "/.\(url.lastPathComponent).\(getpid()).tmp"
-        let temporary = owned.url(temporaryName)
-        try owned.makeDirectory(parent)
-        unlink(temporary.path)
-        close(try owned.createFile(temporaryName))
-        do {
-            try produce(temporary)
+            try fill(try owned.createFile(temporaryName), temporary)
             guard rename(temporary.path, url.path) == 0 else {
                 throw ExportError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
             }
+        } catch let error as StoreError {
+            unlink(temporary.path)
+            if case .linkInOutput(let path) = error { throw ExportError.linkInOutput(path: path) }
+            if case .writeFailed(_, let reason) = error { throw ExportError.writeFailed(path: url.path, reason: reason) }
+            throw ExportError.writeFailed(path: url.path, reason: error.errorDescription ?? "\(error)")
         } catch {
             unlink(temporary.path)
             throw error
