@@ -22,11 +22,16 @@ enum Mastering {
         // Limiting absorbs part of each gain step, so the gain is found by secant steps on
         // measured loudness (a first step assumes it all arrives).
         var previous: (gain: Double, loudness: Double)?
-        var peakChecked = false
         for _ in 0..<passes {
             output = PeakLimiter.apply(input, gain: Float(pow(10, gainDB / 20)), ceiling: Float(pow(10, ceilingDB / 20)), sampleRate: sampleRate)
-            let after = try measure(output, sampleRate: sampleRate, peaks: false)
+            // Each pass measures true peaks too: at 22.05 kHz speech's inter-sample peaks stand up to
+            // 2 dB above its samples, so the sample ceiling is found together with the gain.
+            let after = try measure(output, sampleRate: sampleRate, peaks: true)
             var adjusted = false
+            if after.truePeak > settings.truePeakCeiling {
+                ceilingDB -= after.truePeak - settings.truePeakCeiling + 0.05
+                adjusted = true
+            }
             let short = settings.integratedLoudness - after.integrated
             let headroom = settings.maximumRMS.map { $0 - after.rms } ?? .infinity
             if abs(short) > tolerance, after.integrated.isFinite, headroom > 0.05 || short < 0 {
@@ -34,27 +39,18 @@ enum Mastering {
                 if let previous, abs(gainDB - previous.gain) > 0.01 {
                     slope = min(1, max(0.1, (after.integrated - previous.loudness) / (gainDB - previous.gain)))
                 }
-                let step = min(short / slope, headroom / slope, 12)
                 previous = (gainDB, after.integrated)
-                gainDB += step
+                gainDB += min(short / slope, headroom / slope, 12)
                 adjusted = true
             }
-            if adjusted { continue }
-            // Loudness reached: now the (costlier) true peak, which may lower the ceiling.
-            let peak = try measure(output, sampleRate: sampleRate, peaks: true).truePeak
-            guard peak > settings.truePeakCeiling else {
-                peakChecked = true
-                break
-            }
-            ceilingDB -= peak - settings.truePeakCeiling + 0.1
+            if !adjusted { return output }
         }
-        if !peakChecked {
-            // Out of passes while still adjusting: the ceiling holds whatever the loudness.
-            let peak = try measure(output, sampleRate: sampleRate, peaks: true).truePeak
-            if peak > settings.truePeakCeiling {
-                ceilingDB -= peak - settings.truePeakCeiling + 0.1
-                output = PeakLimiter.apply(input, gain: Float(pow(10, gainDB / 20)), ceiling: Float(pow(10, ceilingDB / 20)), sampleRate: sampleRate)
-            }
+        // Out of passes while still adjusting: the last gain and ceiling, and the ceiling holds.
+        output = PeakLimiter.apply(input, gain: Float(pow(10, gainDB / 20)), ceiling: Float(pow(10, ceilingDB / 20)), sampleRate: sampleRate)
+        let peak = try measure(output, sampleRate: sampleRate, peaks: true).truePeak
+        if peak > settings.truePeakCeiling {
+            ceilingDB -= peak - settings.truePeakCeiling + 0.05
+            output = PeakLimiter.apply(input, gain: Float(pow(10, gainDB / 20)), ceiling: Float(pow(10, ceilingDB / 20)), sampleRate: sampleRate)
         }
         return output
     }

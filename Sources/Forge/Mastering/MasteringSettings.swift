@@ -34,10 +34,11 @@ public struct MasteringSettings: Sendable, Equatable, Hashable, Codable {
         self.tailMs = tailMs
     }
 
-    /// ACX: −18.5 LUFS (−18.3 measured on the 44.1 kHz MP3s; RMS about −19 dBFS, inside ACX's −23…−18, and within −18 ±1 LUFS), sample
-    /// peaks under −3.8 dBFS (true peaks −3.6: resampling and MP3 encoding add a little), RMS at most −18.25 dBFS, 0.75 s of room tone at the head, 2 s at the tail.
+    /// ACX: −18 LUFS (the 44.1 kHz MP3s measure about 0.3 LU lower; RMS about −18.7 dBFS, inside
+    /// ACX's −23…−18, at most −18.3), true peaks under −3.4 dBTP (which the MP3's sample peaks
+    /// follow, within ACX's −3 dBFS), 0.75 s of room tone at the head, 2 s at the tail.
     public static let acx = MasteringSettings(
-        profile: "acx", integratedLoudness: -18.5, truePeakCeiling: -3.6, samplePeakCeiling: -3.8, maximumRMS: -18.25, headMs: 750, tailMs: 2000)
+        profile: "acx", integratedLoudness: -18.0, truePeakCeiling: -3.4, samplePeakCeiling: -3.5, maximumRMS: -18.3, headMs: 750, tailMs: 2000)
     /// EBU R128: −23 LUFS, true peak under −1.5 dBTP (the limit is −1).
     public static let ebuR128 = MasteringSettings(profile: "ebu-r128", integratedLoudness: -23, truePeakCeiling: -1.5)
     /// Podcasts and streaming: −16 LUFS, true peak under −1.5 dBTP.
