@@ -26,6 +26,21 @@ struct CommandLineTests {
         }
     }
 
+    /// `forge build recipe.json | head -c 1`: the reader goes away after one byte; the build must
+    /// carry on and finish, not crash on the closed pipe (it did: exit 132, build left "running").
+    @Test func aClosedStandardOutputDoesNotStopTheBuild() throws {
+        let project = try TestProject()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.currentDirectoryURL = project.directory.url
+        process.arguments = ["-c", "'\(ForgeProcess.executable.path)' build recipe.json --json | head -c 1 >/dev/null; exit ${PIPESTATUS[0]}"]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try project.manifest().lastBuild()?.outcome == .succeeded)
+        #expect(try project.doneItems().count == (try project.manifest().items().count))
+    }
+
     @Test func unknownVoiceSuggestsNearNames() throws {
         let project = try TestProject(recipe: #"{"sources": ["book.txt"], "voice": {"id": "en-uss"}}"#)
         let result = try project.forge(["build", "recipe.json"])
