@@ -6,13 +6,13 @@ import ZIPFoundation
 
 /// HTML, XHTML and EPUB sources: structure, ids, reading order, and the documents Forge refuses.
 @Suite struct DocumentTests {
-    func split(_ sources: [SourceDocument], language: String = "en") -> SplitResult {
+    func split(_ sources: [SplitSource], language: String = "en") -> SplitResult {
         Splitter(settings: SplitSettings(maxCharacters: 1000), language: language).split(sources)
     }
 
     func load(_ url: URL, format: SourceFile.Format? = nil, include: [String] = [], exclude: [String] = [], limits: EPUBReader.Limits = .init()) throws -> SplitResult {
         let source = SourceFile(url: url, format: format ?? SourceFile.inferredFormat(for: url), include: include, exclude: exclude)
-        return split(try SourceLoader(limits: limits).load([source]).documents)
+        return split(try SourceLoader(limits: limits).load([source]).documents.map(SplitSource.document))
     }
 
     func words(_ result: SplitResult) -> [String] {

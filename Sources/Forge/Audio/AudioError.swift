@@ -1,13 +1,16 @@
 import Foundation
 
-/// Why an audio file could not be read.
+/// Why audio could not be read or written.
 public enum AudioError: LocalizedError, Sendable, Equatable {
     case unreadable(path: String, reason: String)
+    case encodingFailed(path: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
         case let .unreadable(path, reason):
             return "\(path): cannot read it as audio: \(reason). Forge reads WAV, FLAC, Ogg (Vorbis/Opus) and MP3; convert other formats first (e.g. `ffmpeg -i in.m4a out.flac`)."
+        case let .encodingFailed(path, reason):
+            return "\(path): encoding the audio failed: \(reason). Check free disk space and the audio format in the recipe."
         }
     }
 }

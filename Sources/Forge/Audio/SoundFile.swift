@@ -5,7 +5,7 @@ import Foundation
 /// libsndfile's virtual I/O, so the store can hash the bytes without reading the file back), and
 /// decodes any of those (plus Opus and the other formats libsndfile reads) to mono PCM.
 public enum SoundFile {
-    public static func encode(_ samples: [Int16], sampleRate: Int, format: AudioSettings.Format) throws(SpeechError) -> [UInt8] {
+    public static func encode(_ samples: [Int16], sampleRate: Int, format: AudioSettings.Format) throws(AudioError) -> [UInt8] {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = 1

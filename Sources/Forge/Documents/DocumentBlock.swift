@@ -1,10 +1,14 @@
-/// A block of a structured document (an HTML paragraph, list item, heading …) with its markup
+/// A block of a document (a paragraph, list item, heading, a character's lines …) with its markup
 /// removed and entities decoded, and for each scalar the source offset it came from.
 public struct DocumentBlock: Sendable, Equatable {
     public enum Role: Sendable, Equatable {
         case paragraph
-        /// `h1`…`h6`.
+        /// `h1`…`h6`, Markdown's `#`…`######`; a plain-text "Chapter 12" line or a script's `ACT I` is level 1, `SCENE 2` level 3.
         case heading(level: Int)
+        /// A script's text outside any character's lines.
+        case narration
+        /// A character's lines in a script.
+        case speech(character: String)
     }
 
     public var role: Role

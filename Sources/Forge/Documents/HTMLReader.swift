@@ -9,7 +9,7 @@
 /// and stray end tags are ignored. XHTML (and EPUB content) must be well formed: a mismatched or
 /// unclosed element, an unterminated tag or comment, or an unknown entity is a
 /// ``DocumentError/malformedMarkup(file:line:column:problem:)`` with its line and column.
-public struct HTMLReader: Sendable {
+public struct HTMLReader: DocumentReader {
     public enum Mode: Sendable {
         case html
         case xhtml

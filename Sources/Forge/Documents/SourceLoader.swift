@@ -15,23 +15,18 @@ public struct SourceLoader: Sendable {
         var language: String?
         for source in sources {
             let name = source.displayPath
-            switch source.format {
-            case .text, .markdown, .script:
+            if let reader = source.format.textReader {
                 let text = try source.standardInput.map { data throws(TextError) in try SourceReader.decode(data, file: name) }
                     ?? SourceReader.read(source.url)
-                documents.append(.text(path: name, format: source.format, text: text))
-            case .html, .xhtml:
-                let text = try source.standardInput.map { data throws(TextError) in try SourceReader.decode(data, file: name) }
-                    ?? SourceReader.read(source.url)
-                let document = try HTMLReader(mode: source.format == .xhtml ? .xhtml : .html).read(text, path: name)
+                let document = try reader.read(text, path: name)
                 language = language ?? document.language
-                documents.append(.structured([document], chaptersFromContents: false))
-            case .epub:
+                documents.append(SourceDocument(documents: [document]))
+            } else {
                 let reader = EPUBReader(limits: limits, include: source.include, exclude: source.exclude)
                 let book = try source.standardInput.map { data throws(DocumentError) in try reader.read(data, name: name) }
                     ?? reader.read(source.url, name: name)
                 language = language ?? book.language ?? book.documents.lazy.compactMap(\.language).first
-                documents.append(.structured(book.documents, chaptersFromContents: book.chaptersFromContents))
+                documents.append(SourceDocument(documents: book.documents, chaptersFromContents: book.chaptersFromContents))
             }
         }
         return (documents, language)

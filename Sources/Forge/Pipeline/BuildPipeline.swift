@@ -23,26 +23,24 @@ public struct BuildPipeline: Sendable {
     /// each engine's version by name: espeak-ng's always, and a command engine's from its hello
     /// (which needs `allowCommands`). Runs before anything is written.
     public static func engineVersions(of recipe: Recipe) throws -> [String: String] {
-        let engine: EspeakEngine
-        do {
-            engine = try EspeakEngine()
-        } catch {
-            throw PipelineError.engineUnavailable(error.localizedDescription)
-        }
-        var versions = [EspeakEngine.name: engine.version]
-        for (path, voice) in recipe.allVoices {
-            if voice.isEspeak {
-                guard engine.hasVoice(voice.id) else {
-                    throw RecipeError.unknownVoice(
-                        file: recipe.file.path, path: path == "voice" ? "voice.id" : path, found: voice.id,
-                        suggestions: engine.suggestions(for: voice.id))
-                }
-                continue
+        let engines = SpeechEngines(commands: recipe.engines)
+        var versions: [String: String] = [:]
+        for name in [SpeechEngines.builtInName] + recipe.allVoices.map(\.voice.engine) where versions[name] == nil {
+            if let settings = recipe.engines[name], !recipe.allowCommands {
+                throw CommandEngineError.notAllowed(engine: settings.name, command: settings.command)
             }
-            guard versions[voice.engine] == nil, let settings = recipe.engines[voice.engine] else { continue }
-            guard recipe.allowCommands else { throw CommandEngineError.notAllowed(engine: settings.name, command: settings.command) }
-            // The engine is started once to learn its version, which is part of every key of its audio.
-            versions[voice.engine] = try CommandEngine(settings).identity
+            do {
+                // A command engine is started once here to learn its version, which is part of every key of its audio.
+                versions[name] = try engines.engine(named: name).version
+            } catch let error as SpeechError {
+                throw PipelineError.engineUnavailable(error.localizedDescription)
+            }
+        }
+        for (path, voice) in recipe.allVoices {
+            if let suggestions = try engines.engine(named: voice.engine).suggestionsIfUnknown(voice) {
+                throw RecipeError.unknownVoice(
+                    file: recipe.file.path, path: path == "voice" ? "voice.id" : path, found: voice.id, suggestions: suggestions)
+            }
         }
         return versions
     }

@@ -11,7 +11,7 @@ struct ItemSpeech: Sendable {
     func job(itemID: String, recipe: Recipe) -> SpeechJob {
         SpeechJob(
             itemID: itemID, text: rendering.spoken, voice: voice, audio: recipe.audio, audioKey: audioKey, eventsKey: eventsKey,
-            phonemeInput: rendering.usesPhonemes && voice.isEspeak, engineVersion: engineVersion,
+            phonemeInput: rendering.usesPhonemes, engineVersion: engineVersion,
             commandEngine: recipe.engines[voice.engine])
     }
 }
@@ -21,11 +21,11 @@ extension Recipe {
     /// (the fallback). `engineVersions` maps engine names to the versions that go into keys.
     func speech(text: String, character: String?, engineVersions: [String: String], voice override: VoiceSettings? = nil) -> ItemSpeech {
         let voice = override ?? voice(forCharacter: character)
-        let rendering = lexicon.render(text, phonemes: voice.isEspeak)
+        let rendering = lexicon.render(text, phonemes: voice.capabilities.contains(.phonemeInput))
         let engineVersion = engineVersions[voice.engine] ?? ""
         let audioKey = ObjectKey.audio(
             text: rendering.spoken, voice: voice, audio: audio, engineVersion: engineVersion,
-            phonemeInput: rendering.usesPhonemes && voice.isEspeak)
+            phonemeInput: rendering.usesPhonemes)
         return ItemSpeech(voice: voice, rendering: rendering, audioKey: audioKey, eventsKey: ObjectKey.events(audioKey: audioKey), engineVersion: engineVersion)
     }
 }

@@ -52,12 +52,13 @@ extension StageRun {
         for index in jobs.indices {
             let item = jobs[index].item
             // With a lexicon the recognizer listens for what was said: each word's respelling or phonemes.
-            let spokenByEspeak = item.voice.map { $0.hasPrefix(EspeakEngine.name + ":") } ?? true
-            jobs[index].words = recipe.lexicon.isEmpty ? words[item.id] ?? [] : recipe.lexicon.render(item.text, phonemes: spokenByEspeak).words
+            let engine = item.voice.map { String($0.prefix { $0 != ":" }) } ?? SpeechEngines.builtInName
+            let phonemes = SpeechEngines.capabilities(ofEngine: engine).contains(.phonemeInput)
+            jobs[index].words = recipe.lexicon.isEmpty ? words[item.id] ?? [] : recipe.lexicon.render(item.text, phonemes: phonemes).words
         }
         guard !jobs.isEmpty, !stopRequested() else { return try save() }
 
-        let outcomes = ForcedAlignmentPool.run(jobs, store: store, threads: threads, model: model, language: recipe.voice.isEspeak ? recipe.voice.id : recipe.language, cancellation: cancellation)
+        let outcomes = ForcedAlignmentPool.run(jobs, store: store, threads: threads, model: model, language: recipe.voice.capabilities.contains(.languageVoices) ? recipe.voice.id : recipe.language, cancellation: cancellation)
         for await outcome in outcomes {
             let item = outcome.job.item
             switch outcome.result {

@@ -26,7 +26,7 @@ extension StageRun {
             if item.audioKey == speech.audioKey, hasObjects, item.status == .done || item.status == .spoken {
                 let aligned = item.status == .done && (item.alignmentKey == ObjectKey.alignment(eventsKey: speech.eventsKey, text: item.text)
                     // Timings from forced alignment of an engine that gave none are the align stage's to keep current.
-                    || (!speech.voice.isEspeak && item.alignmentSource == .forced))
+                    || (!speech.voice.capabilities.contains(.wordTimings) && item.alignmentSource == .forced))
                 if aligned || !align { plan.upToDate += 1 } else { plan.alignOnly.append(item) }
                 continue
             }
@@ -136,7 +136,7 @@ extension StageRun {
         // With a lexicon the events point into the spoken text; each word's span there stands in for the word.
         let words = recipe.lexicon.isEmpty
             ? try words[item.id] ?? manifest.words(of: item.id)
-            : recipe.lexicon.render(item.text, phonemes: document.engine == EspeakEngine.name).words
+            : recipe.lexicon.render(item.text, phonemes: SpeechEngines.capabilities(ofEngine: document.engine).contains(.phonemeInput)).words
         let timings = EventAligner.align(words: words, events: document.events, durationMs: document.durationMs)
         return .aligned(
             itemID: item.id, alignmentKey: ObjectKey.alignment(eventsKey: eventsKey, text: item.text), source: .synthesizer,

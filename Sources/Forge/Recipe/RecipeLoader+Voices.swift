@@ -5,7 +5,7 @@ extension RecipeLoader {
     /// default engine) or as an object (`engine`, `id`, `rate`, `pitch`, `volume`; `id` may be a URI).
     func readVoice(_ value: JSONValue, file name: String, path: String, base: VoiceSettings, commandEngines: Set<String>) throws(RecipeError) -> VoiceSettings {
         let voice = try readVoiceFields(value, file: name, path: path, base: base, commandEngines: commandEngines)
-        if voice.isEspeak, let problem = VoiceSettings.espeakIDProblem(voice.id) {
+        if let problem = SpeechEngines.voiceIDProblem(voice) {
             let idPath = if case .object = value { "\(path).id" } else { path }
             throw .invalidValue(file: name, path: idPath, found: JSONValue.string(voice.id).summary, allowed: problem)
         }
@@ -83,10 +83,10 @@ extension RecipeLoader {
         for (engineName, entry) in pairs {
             let path = "engines.\(engineName)"
             let validName = !engineName.isEmpty && engineName.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "-" || $0 == "_") }
-            guard validName, engineName != EspeakEngine.name else {
+            guard validName, engineName != SpeechEngines.builtInName else {
                 throw .invalidValue(
                     file: top.file, path: path, found: "the engine name \"\(engineName)\"",
-                    allowed: "letters, digits, \"-\" and \"_\", other than \"\(EspeakEngine.name)\"")
+                    allowed: "letters, digits, \"-\" and \"_\", other than \"\(SpeechEngines.builtInName)\"")
             }
             let reader = try RecipeObjectReader(entry, file: top.file, path: path, allowedKeys: ["command", "timeoutSeconds"])
             var command = try reader.strings("command")

@@ -139,7 +139,7 @@ public struct RecipeLoader: Sendable {
             exports.openingCredit = try credits.string("opening")
             exports.closingCredit = try credits.string("closing")
         }
-        exports.creditVoice = voice.isEspeak ? voice : VoiceSettings(id: VoiceSettings.defaultID(forLanguage: language))
+        exports.creditVoice = voice.engine == SpeechEngines.builtInName ? voice : VoiceSettings(id: VoiceSettings.defaultID(forLanguage: language))
         if let cover = try top.string("cover") {
             let url = Self.resolve(cover, against: folder)
             if let boundary, !boundary.contains(url) {

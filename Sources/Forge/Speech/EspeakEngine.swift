@@ -7,9 +7,11 @@ import Synchronization
 /// espeak-ng's state is process-global and two threads synthesizing at once crash it, so every
 /// call goes through one process-wide lock: an engine is safe to share, but a process speaks one
 /// item at a time. Forge gets parallelism from worker processes (see ``SpeechWorker``).
-public final class EspeakEngine: Sendable {
-    /// The engine's name in keys and the manifest.
-    public static let name = "espeak-ng"
+public final class EspeakEngine: SpeechEngine, Sendable {
+    /// The engine's name in voice URIs, keys and the manifest.
+    public static let engineName = "espeak-ng"
+    public static let capabilities: SpeechCapabilities = [.wordTimings, .phonemeInput, .languageVoices, .prosody]
+    public var name: String { Self.engineName }
 
     /// What espeak-ng holds for the whole process: the voice last applied (so an unchanged voice
     /// is not set again for every item). Its lock also serializes every espeak-ng call.
@@ -186,7 +188,7 @@ public final class EspeakEngine: Sendable {
                     id = usable
                 }
                 let gender: String? = switch voice.gender { case 1: "male"; case 2: "female"; default: nil }
-                result.append(InstalledVoice(engine: Self.name, id: id, name: voice.name, languages: variants ? [] : voice.languages, gender: gender))
+                result.append(InstalledVoice(engine: Self.engineName, id: id, name: voice.name, languages: variants ? [] : voice.languages, gender: gender))
             }
             // Listing changed espeak-ng's current voice: make the next synthesis set it again.
             state.voice = nil
@@ -234,6 +236,32 @@ public final class EspeakEngine: Sendable {
             let joined = pieces.joined(separator: " ").trimmingCharacters(in: .whitespaces)
             return joined.isEmpty ? nil : joined
         }
+    }
+
+    public func suggestionsIfUnknown(_ voice: VoiceSettings) -> [String]? {
+        hasVoice(voice.id) ? nil : suggestions(for: voice.id)
+    }
+
+    public func synthesize(_ request: SpeechRequest) throws(SpeechError) -> SynthesizedSpeech {
+        try synthesize(request.text, voice: request.voice, itemID: request.itemID, phonemeInput: request.phonemeInput)
+    }
+
+    /// Why `id` cannot name an espeak-ng voice, or nil when it can: letters, digits, `-` and `_`,
+    /// with one optional `+variant`, at most ``maximumVoiceIDLength`` characters. Checked when a
+    /// recipe or command line is read, before anything reaches espeak-ng (which would read an id
+    /// such as "../../etc/passwd" as a path); the installed voices are checked before a build starts.
+    public static func voiceIDProblem(_ id: String) -> String? {
+        let parts = id.split(separator: "+", omittingEmptySubsequences: false)
+        let valid = parts.count <= 2 && parts.allSatisfy { part in
+            !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
+        }
+        if !valid {
+            return "an espeak-ng voice name: letters, digits, \"-\" and \"_\", with an optional \"+variant\", e.g. \"en-us\" or \"en-us+klatt\" (`forge voices` lists them)"
+        }
+        if id.utf8.count > maximumVoiceIDLength {
+            return "an espeak-ng voice name of at most \(maximumVoiceIDLength) characters (`forge voices` lists them)"
+        }
+        return nil
     }
 
     /// Speaks `text` (never interpreted as SSML; `[[…]]` read as phonemes only with `phonemeInput`,

@@ -29,10 +29,15 @@ public struct OneOffSpeech: Sendable {
             throw .synthesisFailed(item: "say", reason: "the text has no words to speak")
         }
         let engine = try EspeakEngine()
-        guard VoiceSettings.espeakIDProblem(voice.id) == nil, engine.hasVoice(voice.id) else { throw .unknownVoice(voice.id) }
+        guard EspeakEngine.voiceIDProblem(voice.id) == nil, engine.hasVoice(voice.id) else { throw .unknownVoice(voice.id) }
         let speech = try engine.synthesize(text, voice: voice, itemID: "say")
         let samples = speech.sampleRate == sampleRate ? speech.samples : Resampler.resample(speech.samples, from: speech.sampleRate, to: sampleRate)
-        let bytes = try SoundFile.encode(samples, sampleRate: sampleRate, format: format)
+        let bytes: [UInt8]
+        do {
+            bytes = try SoundFile.encode(samples, sampleRate: sampleRate, format: format)
+        } catch {
+            throw .encodingFailed(path: url.path, reason: error.localizedDescription)
+        }
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
         do {
             try Data(bytes).write(to: temporary)

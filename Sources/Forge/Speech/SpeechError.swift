@@ -11,6 +11,7 @@ public enum SpeechError: LocalizedError, Sendable, Equatable {
     case workerUnavailable(String)
     case injectedFault(item: String)
     case engineFailed(item: String, engine: String, reason: String)
+    case unknownEngine(String)
 
     public var errorDescription: String? {
         switch self {
@@ -28,6 +29,8 @@ public enum SpeechError: LocalizedError, Sendable, Equatable {
             return "item \(item): the synthesis worker process died while speaking it (\(detail)). Rerun to retry; if it fails again, the item's text is the likely trigger."
         case let .workerUnavailable(reason):
             return "could not start a synthesis worker process: \(reason)."
+        case let .unknownEngine(name):
+            return "no speech engine is named \"\(name.prefix(80))\"; use \"\(SpeechEngines.builtInName)\" or declare it under the recipe's \"engines\"."
         case let .engineFailed(item, engine, reason):
             return "item \(item): engine \"\(engine)\" could not speak it: \(reason)."
         case let .injectedFault(item):

@@ -3,12 +3,22 @@ public struct SynthesizedSpeech: Sendable {
     public var samples: [Int16]
     public var sampleRate: Int
     public var events: [SynthesisEvent]
+    /// False when the engine gave no word timings for this item (its words are then placed by forced
+    /// alignment); nil for engines that always give them.
+    public var wordsTimed: Bool?
+    /// Phoneme timings an engine reported, kept for players that animate speech.
+    public var phonemes: [CommandEngineProtocol.PhonemeTime]?
 
     public var durationMs: Int { sampleRate > 0 ? Int((Int64(samples.count) * 1000) / Int64(sampleRate)) : 0 }
 
-    public init(samples: [Int16], sampleRate: Int, events: [SynthesisEvent]) {
+    public init(
+        samples: [Int16], sampleRate: Int, events: [SynthesisEvent], wordsTimed: Bool? = nil,
+        phonemes: [CommandEngineProtocol.PhonemeTime]? = nil
+    ) {
         self.samples = samples
         self.sampleRate = sampleRate
         self.events = events
+        self.wordsTimed = wordsTimed
+        self.phonemes = phonemes
     }
 }

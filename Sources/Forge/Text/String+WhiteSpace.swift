@@ -4,7 +4,7 @@ extension String {
     init(foldingWhiteSpaceOf scalars: some Sequence<Unicode.Scalar>) {
         var result = String.UnicodeScalarView()
         for scalar in scalars {
-            if Splitter.Builder.isSpaceOrControl(scalar) {
+            if scalar.isSpaceOrControl {
                 if let last = result.last, last != " " { result.append(" ") }
             } else {
                 result.append(scalar)
@@ -12,5 +12,13 @@ extension String {
         }
         if result.last == " " { result.removeLast() }
         self.init(result)
+    }
+}
+
+extension Unicode.Scalar {
+    /// White space or a control character: what folds to one space in spoken text.
+    var isSpaceOrControl: Bool {
+        if isASCII { return value <= 0x20 || value == 0x7F }
+        return properties.isWhitespace || properties.generalCategory == .control
     }
 }

@@ -1,5 +1,10 @@
 /// One 2-minute chunk of a chapter's timeline, transcribed and scored.
 public struct ChunkReport: Sendable, Equatable {
+    /// Verification transcribes audio in chunks of this length, at floor(t / 120 s) × 120 s of a chapter.
+    public static let chunkMs = 120_000
+    /// An item is flagged when at least this many of its words in a chunk went unheard.
+    static let flagWords = 3
+
     /// An item in the chunk with words the recognizer did not hear.
     public struct FlaggedItem: Sendable, Equatable {
         public var itemID: String
@@ -18,16 +23,16 @@ public struct ChunkReport: Sendable, Equatable {
     public var transcribed: Bool
 
     /// The chunk's 0-based position in its chapter.
-    public var index: Int { startMs / VerificationRun.chunkMs }
+    public var index: Int { startMs / Self.chunkMs }
 
     /// Flagged: over the word error rate limit, or holding an item with a run of unheard words.
     public func isFlagged(_ maximum: Double?) -> Bool { exceeds(maximum) || !flaggedItems.isEmpty }
 
-    /// Over the limit, with at least ``VerificationRun/flagWords`` errors: the last chunk of a
+    /// Over the limit, with at least ``flagWords`` errors: the last chunk of a
     /// chapter can be a second long and hold nothing but the tail of a word cut at its start,
     /// heard as one short word against no reference at all (a rate of 100% that means nothing).
     public func exceeds(_ maximum: Double?) -> Bool {
         guard let maximum else { return false }
-        return wordErrorRate > maximum && errors >= VerificationRun.flagWords
+        return wordErrorRate > maximum && errors >= Self.flagWords
     }
 }

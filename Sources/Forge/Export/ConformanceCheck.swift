@@ -31,7 +31,7 @@ public struct ConformanceCheck: Sendable {
         let whole = try book ?? AudioLevelMeter(sampleRate: 22050)
         return ConformanceReport(
             profile: profile, chapters: chapters, book: whole.finish(),
-            elapsedSeconds: BuildPipeline.seconds(since: clock), measuredChapters: chapters.count)
+            elapsedSeconds: (ContinuousClock.now - clock).seconds, measuredChapters: chapters.count)
     }
 
     /// Measures a finished build's chapters as `forge export` with `settings` renders them.
@@ -73,7 +73,7 @@ public struct ConformanceCheck: Sendable {
         // its loudness is the energy mean of the chapters' (BS.1770 gating is per chapter then).
         let book = bookComplete ? bookMeter.finish() : Self.combined(chapters.map(\.levels))
         return ConformanceReport(
-            profile: profile, chapters: chapters, book: book, elapsedSeconds: BuildPipeline.seconds(since: clock), measuredChapters: measured.count)
+            profile: profile, chapters: chapters, book: book, elapsedSeconds: (ContinuousClock.now - clock).seconds, measuredChapters: measured.count)
     }
 
     private func measure(_ timeline: ChapterTimeline, store: ObjectStore, settings: ExportSettings, book: AudioLevelMeter?) throws -> AudioLevels {

@@ -1,0 +1,239 @@
+/// Cuts documents into chapters and speakable items.
+///
+/// The source formats' readers (``PlainTextReader``, ``MarkdownReader``, ``ScriptReader``,
+/// ``HTMLReader``, ``EPUBReader``) turn sources into blocks; the splitter only turns blocks into
+/// items. Chapters start at level-1 and level-2 headings, or at the table of contents' entries in
+/// an EPUB. A block longer than `maxCharacters` is cut at sentence boundaries, then at clause
+/// punctuation, then between words, never inside one.
+public struct Splitter: Sendable {
+    public var settings: SplitSettings
+    /// BCP 47 language of the text, which picks the sentence rules (abbreviations).
+    public var language: String
+
+    public init(settings: SplitSettings, language: String = "en") {
+        self.settings = settings
+        self.language = language
+    }
+
+    /// Splits plain-text, Markdown and script documents given as (path, format, text), in reading order.
+    public func split(_ documents: [(path: String, format: SourceFile.Format, text: String)]) -> SplitResult {
+        split(documents.map { SplitSource.text(path: $0.path, format: $0.format, text: $0.text) })
+    }
+
+    /// Splits sources in reading order.
+    public func split(_ sources: [SplitSource]) -> SplitResult {
+        var builder = Builder(settings: settings, language: language)
+        for source in sources {
+            switch source {
+            case let .document(document):
+                builder.add(document.documents, chaptersFromContents: document.chaptersFromContents)
+            case let .inline(items, title, path):
+                builder.add(items, title: title, path: path)
+            }
+        }
+        return builder.finish()
+    }
+
+    struct Builder {
+        let settings: SplitSettings
+        let rules: SentenceRules
+        var chapters: [Chapter] = []
+        var items: [SpeakableItem] = []
+        var idCounts: [String: Int] = [:]
+        /// Who spoke the last dialogue line in this chapter, for `whenSpeakerChanges` announcements.
+        var lastSpeaker: String?
+
+        init(settings: SplitSettings, language: String) {
+            self.settings = settings
+            self.rules = SentenceRules(language: language)
+        }
+
+        /// Structured documents: chapters at table-of-contents entries, or else at `h1`/`h2`.
+        mutating func add(_ documents: [StructuredDocument], chaptersFromContents: Bool) {
+            var startedChapter = false
+            for document in documents {
+                for block in document.blocks {
+                    let folded = block.foldedText
+                    guard folded.unicodeScalars.contains(where: Tokenizer.isWordScalar) else { continue }
+                    if chaptersFromContents, let title = block.chapterTitle {
+                        startChapter(titled: title, path: document.path)
+                        startedChapter = true
+                    } else if !chaptersFromContents, case .heading(let level) = block.role, level <= 2 {
+                        startChapter(titled: folded, path: document.path)
+                        startedChapter = true
+                    } else if !startedChapter {
+                        startChapter(untitledFrom: document.path, title: document.title)
+                        startedChapter = true
+                    }
+                    switch block.role {
+                    case .heading:
+                        appendItem(
+                            kind: .heading, text: folded, path: document.path, sourceStart: block.origins.first ?? 0,
+                            sourceEnd: (block.origins.last ?? 0) + 1, elementID: block.elementID)
+                    case .paragraph:
+                        emitText(block.text, origin: block.origins, path: document.path, elementID: block.elementID)
+                    case .narration:
+                        emitText(block.text, origin: block.origins, path: document.path, elementID: block.elementID, kind: .narration)
+                    case .speech(let character):
+                        emitText(
+                            block.text, origin: block.origins, path: document.path, elementID: block.elementID, kind: .dialogue, character: character)
+                    }
+                }
+            }
+        }
+
+        mutating func startChapter(titled title: String, path: String) {
+            lastSpeaker = nil
+            chapters.append(Chapter(ordinal: chapters.count + 1, title: title, sourcePath: path))
+        }
+
+        mutating func startChapter(untitledFrom path: String, title: String? = nil) {
+            lastSpeaker = nil
+            if let title, !title.isEmpty {
+                chapters.append(Chapter(ordinal: chapters.count + 1, title: title, sourcePath: path))
+                return
+            }
+            if path == SourceFile.standardInputPath {
+                chapters.append(Chapter(ordinal: chapters.count + 1, title: "Standard input", sourcePath: path))
+                return
+            }
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let stem = name.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
+            chapters.append(Chapter(ordinal: chapters.count + 1, title: stem.isEmpty ? name : stem, sourcePath: path))
+        }
+
+        func finish() -> SplitResult {
+            // Chapters that ended up with no items (a heading-only source) are kept: they carry their heading item.
+            SplitResult(chapters: chapters, items: items)
+        }
+
+        // MARK: Items
+
+        /// Emits the paragraph items of text that still has its white space, e.g. a document block.
+        mutating func emitText(
+            _ raw: [Unicode.Scalar], origin rawOrigin: [Int], path: String, elementID: String?, kind: ItemKind = .paragraph,
+            character: String? = nil, name: String? = nil
+        ) {
+            var text: [Unicode.Scalar] = []
+            var origin: [Int] = []
+            for (scalar, offset) in zip(raw, rawOrigin) {
+                if Self.isSpaceOrControl(scalar) {
+                    if let last = text.last, last != " " {
+                        text.append(" ")
+                        origin.append(offset)
+                    }
+                } else {
+                    text.append(scalar)
+                    origin.append(offset)
+                }
+            }
+            emitFolded(text, origin: origin, path: path, elementID: elementID, kind: kind, character: character, name: name)
+        }
+
+        /// Cuts folded paragraph text into items; `origin` gives each scalar's source offset.
+        mutating func emitFolded(
+            _ text: [Unicode.Scalar], origin: [Int], path: String, elementID: String?, kind: ItemKind = .paragraph,
+            character: String? = nil, name: String? = nil
+        ) {
+            let pieces = cut(text).filter { text[$0].contains(where: Tokenizer.isWordScalar) }
+            if kind == .dialogue, let character, !pieces.isEmpty { announce(character, path: path, at: origin[pieces[0].lowerBound], name: name) }
+            for (index, range) in pieces.enumerated() {
+                let itemText = String(String.UnicodeScalarView(text[range]))
+                // A long inline line cut in pieces: "greeting-1", "greeting-2", … so pack names stay unique.
+                let pieceName = name.map { pieces.count == 1 ? $0 : "\($0)-\(index + 1)" }
+                appendItem(
+                    kind: kind, text: itemText, path: path,
+                    sourceStart: origin[range.lowerBound], sourceEnd: origin[range.upperBound - 1] + 1, elementID: elementID,
+                    character: character, name: pieceName)
+            }
+        }
+
+        /// The narrator's announcement of who speaks next, when the recipe asks for one.
+        mutating func announce(_ character: String, path: String, at offset: Int, name: String?) {
+            defer { lastSpeaker = character.lowercased() }
+            switch settings.announceCharacters {
+            case .never: return
+            case .whenSpeakerChanges where lastSpeaker == character.lowercased(): return
+            case .whenSpeakerChanges, .always: break
+            }
+            // "HAMLET" as a script writes it is spoken as the name, not read out letter by letter.
+            let spoken = character.uppercased() == character ? character.capitalized : character
+            appendItem(kind: .announcement, text: spoken, path: path, sourceStart: offset, sourceEnd: offset, name: name.map { "\($0).announcement" })
+        }
+
+        static func isSpaceOrControl(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isSpaceOrControl
+        }
+
+        mutating func appendItem(
+            kind: ItemKind, text: String, path: String, sourceStart: Int, sourceEnd: Int, elementID: String? = nil,
+            character: String? = nil, name: String? = nil
+        ) {
+            let base = ItemIdentifier.base(kind: kind, text: text, character: character)
+            let occurrence = idCounts[base, default: 0] + 1
+            idCounts[base] = occurrence
+            items.append(
+                SpeakableItem(
+                    id: occurrence == 1 ? base : "\(base)-\(occurrence)", kind: kind, chapter: max(chapters.count, 1),
+                    ordinal: items.count + 1, text: text, sourcePath: path, sourceStart: sourceStart, sourceEnd: sourceEnd,
+                    words: Tokenizer.words(in: text), elementID: elementID, character: character, name: name))
+        }
+
+        /// Item ranges of a paragraph: sentences packed up to `maxCharacters` (or one each for
+        /// the sentence unit), with over-long sentences cut at clauses or between words.
+        func cut(_ text: [Unicode.Scalar]) -> [Range<Int>] {
+            let limit = settings.maxCharacters
+            var pieces: [Range<Int>] = []
+            for sentence in SentenceSegmenter.sentences(in: text, rules: rules) {
+                if sentence.count <= limit {
+                    pieces.append(sentence)
+                } else {
+                    pieces.append(contentsOf: cutLong(text, sentence, limit: limit))
+                }
+            }
+            guard settings.unit == .paragraph else { return pieces }
+            var packed: [Range<Int>] = []
+            for piece in pieces {
+                if let last = packed.last, piece.upperBound - last.lowerBound <= limit {
+                    packed[packed.count - 1] = last.lowerBound..<piece.upperBound
+                } else {
+                    packed.append(piece)
+                }
+            }
+            return packed
+        }
+
+        func cutLong(_ text: [Unicode.Scalar], _ range: Range<Int>, limit: Int) -> [Range<Int>] {
+            var result: [Range<Int>] = []
+            var lower = range.lowerBound
+            let clausePunctuation: Set<Unicode.Scalar> = [",", ";", ":", "\u{2014}", "\u{2013}", "\u{3001}"]
+            while range.upperBound - lower > limit {
+                let window = lower + limit
+                var cutAt: Int?
+                // Prefer clause punctuation in the second half of the window, then any space.
+                var index = window
+                while index > lower + limit / 2 {
+                    if text[index - 1].properties.isWhitespace, clausePunctuation.contains(text[index - 2]) { cutAt = index; break }
+                    index -= 1
+                }
+                if cutAt == nil {
+                    index = window
+                    while index > lower + 1 {
+                        if text[index - 1].properties.isWhitespace { cutAt = index; break }
+                        index -= 1
+                    }
+                }
+                if cutAt == nil {
+                    // No space at all (one enormous token, or unspaced script): cut between characters.
+                    var hard = window
+                    while hard > lower + 1, Tokenizer.isMark(text[hard]) { hard -= 1 }
+                    cutAt = hard
+                }
+                if let piece = SentenceSegmenter.trim(text, lower..<cutAt!) { result.append(piece) }
+                lower = cutAt!
+            }
+            if let piece = SentenceSegmenter.trim(text, lower..<range.upperBound) { result.append(piece) }
+            return result
+        }
+    }
+}

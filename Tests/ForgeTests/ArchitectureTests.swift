@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+/// The library's folders are layers: a folder may use the types of folders below it, never of one
+/// that uses it (docs/architecture.md draws the graph).
+@Suite("Architecture")
+struct ArchitectureTests {
+    /// Sources/Forge, found from this file's own path.
+    static let library = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/Forge")
+
+    /// Swift source with comments and string literals blanked out, so only code names types.
+    static func code(_ source: String) -> String {
+        var result = String.UnicodeScalarView()
+        let scalars = Array(source.unicodeScalars)
+        var index = 0
+        var blockDepth = 0
+        var inString = false
+        var multiline = false
+        while index < scalars.count {
+            let scalar = scalars[index]
+            let next = index + 1 < scalars.count ? scalars[index + 1] : " "
+            if blockDepth > 0 {
+                if scalar == "*" && next == "/" { blockDepth -= 1; index += 2; continue }
+                if scalar == "/" && next == "*" { blockDepth += 1; index += 2; continue }
+                if scalar == "\n" { result.append("\n") }
+                index += 1
+                continue
+            }
+            if inString {
+                if scalar == "\\" { index += 2; continue }
+                if multiline, scalar == "\"", index + 2 < scalars.count, scalars[index + 1] == "\"", scalars[index + 2] == "\"" {
+                    inString = false; index += 3; continue
+                }
+                if !multiline, scalar == "\"" { inString = false; index += 1; continue }
+                if scalar == "\n" { result.append("\n") }
+                index += 1
+                continue
+            }
+            if scalar == "/" && next == "/" {
+                while index < scalars.count, scalars[index] != "\n" { index += 1 }
+                continue
+            }
+            if scalar == "/" && next == "*" { blockDepth = 1; index += 2; continue }
+            if scalar == "\"" {
+                multiline = index + 2 < scalars.count && scalars[index + 1] == "\"" && scalars[index + 2] == "\""
+                inString = true
+                index += multiline ? 3 : 1
+                result.append(" ")
+                continue
+            }
+            result.append(scalar)
+            index += 1
+        }
+        return String(result)
+    }
+
+    /// Each folder's uses of other folders' types: folder → folder → the type names.
+    static func folderGraph() throws -> [String: [String: Set<String>]] {
+        var files: [(folder: String, code: String)] = []
+        let enumerator = FileManager.default.enumerator(at: library, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            guard url.pathExtension == "swift" else { continue }
+            let relative = url.path.dropFirst(library.path.count + 1).split(separator: "/")
+            let folder = relative.count > 1 ? String(relative[0]) : "(top)"
+            files.append((folder, code(try String(contentsOf: url, encoding: .utf8))))
+        }
+        // Types declared at the top level of a file belong to its folder.
+        let declaration = /^(?:(?:public|package|internal|private|fileprivate|final|indirect|@\w+)\s+)*(?:struct|class|enum|protocol|actor|typealias)\s+([A-Z]\w*)/
+            .anchorsMatchLineEndings()
+        var owner: [String: String] = [:]
+        for file in files {
+            for match in file.code.matches(of: declaration) { owner[String(match.1)] = file.folder }
+        }
+        var graph: [String: [String: Set<String>]] = [:]
+        for file in files {
+            // Every identifier (not `\b`: Unicode word boundaries make "Splitter.self" one word).
+            for match in file.code.matches(of: /[A-Za-z_][A-Za-z0-9_]*/) {
+                let name = String(match.0)
+                guard let other = owner[name], other != file.folder else { continue }
+                graph[file.folder, default: [:]][other, default: []].insert(name)
+            }
+        }
+        return graph
+    }
+
+    /// A cycle of folders (first == last), or nil.
+    static func cycle(in graph: [String: [String: Set<String>]]) -> [String]? {
+        var state: [String: Int] = [:]  // 1 on the path, 2 done
+        var path: [String] = []
+        func visit(_ folder: String) -> [String]? {
+            if state[folder] == 2 { return nil }
+            if state[folder] == 1 { return Array(path[path.firstIndex(of: folder)!...]) + [folder] }
+            state[folder] = 1
+            path.append(folder)
+            for next in (graph[folder] ?? [:]).keys.sorted() {
+                if let found = visit(next) { return found }
+            }
+            path.removeLast()
+            state[folder] = 2
+            return nil
+        }
+        for folder in graph.keys.sorted() {
+            if let found = visit(folder) { return found }
+        }
+        return nil
+    }
+
+    @Test func theLibrarysFoldersDependOnEachOtherWithoutCycles() throws {
+        let graph = try Self.folderGraph()
+        #expect(graph.count >= 10, "the scan found too few folders that use others under \(Self.library.path)")
+        if let cycle = Self.cycle(in: graph) {
+            let steps = zip(cycle, cycle.dropFirst()).map { "\($0) → \($1) (\(graph[$0]![$1]!.sorted().prefix(4).joined(separator: ", ")))" }
+            Issue.record("the folders depend on each other in a cycle: \(steps.joined(separator: "; "))")
+        }
+    }
+
+    @Test func theCycleCheckFindsACycle() {
+        let graph = ["Speech": ["Store": Set(["ObjectStore"])], "Store": ["Recipe": ["VoiceSettings"]], "Recipe": ["Speech": ["EspeakEngine"]]]
+        #expect(Self.cycle(in: graph) == ["Recipe", "Speech", "Store", "Recipe"])
+        #expect(Self.cycle(in: ["Pipeline": ["Store": ["Manifest"]]]) == nil)
+    }
+
+    @Test func onlyTheSpeechFolderNamesAnEngine() throws {
+        // Engines differ by their capabilities, not by name checks spread through the pipeline.
+        let enumerator = FileManager.default.enumerator(at: Self.library, includingPropertiesForKeys: nil)
+        var offenders: [String] = []
+        while let url = enumerator?.nextObject() as? URL {
+            guard url.pathExtension == "swift", !url.path.contains("/Speech/") else { continue }
+            let code = Self.code(try String(contentsOf: url, encoding: .utf8))
+            if code.contains("EspeakEngine.engineName") || code.contains(".isEspeak") || code.contains("commandEngine {") {
+                offenders.append(url.lastPathComponent)
+            }
+        }
+        #expect(offenders.isEmpty, "engine name checks outside Speech/: \(offenders)")
+    }
+}
