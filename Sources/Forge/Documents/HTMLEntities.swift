@@ -1,6 +1,18 @@
 /// The HTML5 named character references (from the WHATWG list), decoded on first use.
 enum HTMLEntities {
     /// Looks up a named reference without its `&` and `;`, e.g. `mdash`.
+    /// What the body of a character reference (between `&` and `;`) stands for: a named entity, or
+    /// a number (`#38`, `#x26`; NUL and numbers that are no scalar become U+FFFD, as browsers read
+    /// them). Nil when the body is neither: the reference is then kept as text. The one decoder of
+    /// references for HTML, XHTML and EPUB package files.
+    static func decode(reference body: String) -> [Unicode.Scalar]? {
+        guard body.hasPrefix("#") else { return scalars(named: body) }
+        let digits = body.dropFirst()
+        let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+        guard let value else { return nil }
+        return [Unicode.Scalar(value).flatMap { $0.value == 0 ? nil : $0 } ?? "\u{FFFD}"]
+    }
+
     static func scalars(named name: String) -> [Unicode.Scalar]? {
         table[name]
     }

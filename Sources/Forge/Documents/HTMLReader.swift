@@ -332,17 +332,8 @@ public struct HTMLReader: DocumentReader {
             }
             let body = String(String.UnicodeScalarView(scalars[(start + 1)..<end]))
             index = end + 1
-            if body.hasPrefix("#") {
-                let digits = body.dropFirst()
-                let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
-                guard let value else {
-                    if strict { throw problem(at: start, "&\(body); is not a character number") }
-                    return Array("&\(body);".unicodeScalars)
-                }
-                return [Unicode.Scalar(value).flatMap { $0.value == 0 ? nil : $0 } ?? "\u{FFFD}"]
-            }
-            if let decoded = HTMLEntities.scalars(named: body) { return decoded }
-            if strict { throw problem(at: start, "&\(body); is not a known entity") }
+            if let decoded = HTMLEntities.decode(reference: body) { return decoded }
+            if strict { throw problem(at: start, body.hasPrefix("#") ? "&\(body); is not a character number" : "&\(body); is not a known entity") }
             return Array("&\(body);".unicodeScalars)
         }
 

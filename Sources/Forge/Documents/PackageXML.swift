@@ -89,15 +89,7 @@ struct PackageXML {
             rest = rest[amp...]
             if let semicolon = rest.firstIndex(of: ";"), rest.distance(from: rest.startIndex, to: semicolon) < 40 {
                 let body = String(rest[rest.index(after: rest.startIndex)..<semicolon])
-                var decoded: [Unicode.Scalar]?
-                if body.hasPrefix("#x") || body.hasPrefix("#X") {
-                    decoded = UInt32(body.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { [$0] }
-                } else if body.hasPrefix("#") {
-                    decoded = UInt32(body.dropFirst()).flatMap(Unicode.Scalar.init).map { [$0] }
-                } else {
-                    decoded = HTMLEntities.scalars(named: body)
-                }
-                if let decoded {
+                if let decoded = HTMLEntities.decode(reference: body) {
                     result += String(String.UnicodeScalarView(decoded))
                     rest = rest[rest.index(after: semicolon)...]
                     continue

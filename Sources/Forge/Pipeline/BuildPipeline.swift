@@ -1,6 +1,7 @@
 import Foundation
 
-/// Runs the split, speak and align stages of a recipe against its output directory.
+/// Runs a recipe's stages (``PipelineStage``: split, speak, forced alignment, export, verify) against its
+/// output directory, and owns the build's record in the manifest from start to finish.
 ///
 /// The orchestrator (this process) is the only writer of the manifest. Synthesis happens in
 /// worker processes; finished items are committed every `saveInterval` items, so a crash or
@@ -67,12 +68,11 @@ public struct BuildPipeline: Sendable {
         let directory = recipe.outputDirectory
         // From here on a stop winds down and keeps what is finished.
         cancellation.beginKeepingWork()
-        try Self.prepareOutputDirectory(directory)
-        let lock = try OutputLock(directory: directory)
-        let store = ObjectStore(root: directory)
-        try store.prepare()
-        try store.owned.leftovers(remove: true)
-        let manifest = try Manifest(directory: directory)
+        let workspace = try OutputWorkspace(directory: directory)
+        // The lock is held until the build's record is closed, on every path.
+        defer { withExtendedLifetime(workspace) {} }
+        let store = workspace.store
+        let manifest = workspace.manifest
         var record = BuildRecord(
             recipePath: recipe.file.path, recipeHash: recipe.contentHash, toolVersion: ForgeVersion.current,
             engine: engines.joined(separator: ","), engineVersion: engines.map { engineVersions[$0] ?? "" }.joined(separator: "; "),
@@ -91,71 +91,48 @@ public struct BuildPipeline: Sendable {
             recipe: recipe, engineVersions: engineVersions, store: store, manifest: manifest, buildID: buildID,
             cancellation: cancellation, progress: progress, started: clock)
         do {
-            if let split {
-                try run.record(split)
+            for stage in stages(split: split) where try stage.applies(to: run) {
+                try await stage.run(&run)
             }
-            if stages.contains(.speak) || stages.contains(.align) {
-                let byEvents = stages.contains(.align) && recipe.alignment.method == .auto
-                try await run.speakAndAlign(speak: stages.contains(.speak), align: byEvents, launch: workerLaunch)
-            }
-            if stages.contains(.align) && !run.cancelled {
-                try await run.forceAlign(threads: recipe.build.jobs)
-            }
+            let counts = try manifest.statusCounts()
+            var summary = BuildSummary(
+                buildID: buildID, outputDirectory: directory.path, itemsTotal: counts.items, upToDate: run.upToDate,
+                synthesized: run.synthesized, reused: run.reused, aligned: run.alignedOnly, failed: run.failures,
+                remaining: counts.items - counts.done - (stages.contains(.align) ? 0 : counts.spoken),
+                // A stop in any stage (synthesis, export, verification) makes the build cancelled: a
+                // verification cut short is never reported as passed.
+                cancelled: run.cancelled || cancellation.isCancelled, audioMs: counts.audioMs,
+                elapsedSeconds: (ContinuousClock.now - clock).seconds)
+            summary.exportedFiles = run.exported
+            summary.verification = run.verification
+            let outcome: BuildRecord.Outcome = summary.cancelled ? .cancelled : (summary.exitCode == 0 ? .succeeded : .failed)
+            try manifest.finishBuild(
+                buildID, outcome: outcome, endedAt: Self.timestamp(), total: counts.items,
+                synthesized: run.synthesized, reused: run.reused, failed: run.failures.count)
+            return summary
         } catch {
             try? manifest.finishBuild(
                 buildID, outcome: .failed, endedAt: Self.timestamp(), total: run.itemsTotal,
                 synthesized: run.synthesized, reused: run.reused, failed: run.failures.count)
             throw error
         }
-        var counts = try manifest.statusCounts()
-        var exported: [String] = []
-        if !recipe.exports.formats.isEmpty && !cancellation.isCancelled && counts.done == counts.items && stages.contains(.align) {
-            progress(.phase("export"))
-            do {
-                exported = try Exporter(outputDirectory: directory, settings: recipe.exports, cancellation: cancellation).exportIfChanged(using: manifest)
-            } catch ExportError.cancelled {
-                // Every file written is whole; the next build exports again (the stamp was not written).
-            } catch {
-                try? manifest.finishBuild(
-                    buildID, outcome: .failed, endedAt: Self.timestamp(), total: run.itemsTotal,
-                    synthesized: run.synthesized, reused: run.reused, failed: run.failures.count)
-                throw error
-            }
-            counts = try manifest.statusCounts()
+    }
+
+    /// The stages this build runs, in order: what `stages` selects, and export and verification
+    /// after a full build.
+    func stages(split: SplitResult?) -> [any PipelineStage] {
+        var pipeline: [any PipelineStage] = []
+        if let split { pipeline.append(SplitStage(result: split)) }
+        if stages.contains(.speak) || stages.contains(.align) {
+            pipeline.append(SpeakStage(
+                speak: stages.contains(.speak), alignByEvents: stages.contains(.align) && recipe.alignment.method == .auto, launch: workerLaunch))
         }
-        var verification: VerifyReport?
-        if let verify = recipe.verify, !cancellation.isCancelled, counts.done == counts.items, stages.contains(.align) {
-            progress(.phase("verify"))
-            do {
-                let report = try VerificationRun(outputDirectory: directory, settings: verify, pauses: recipe.exports, language: recipe.language)
-                    .run(using: manifest, build: buildID, cancellation: cancellation) { chunk in progress(.verified(chunk)) }
-                if !report.available && verify.required {
-                    throw PipelineError.verificationUnavailable(reason: report.unavailableReason ?? "unknown")
-                }
-                verification = report
-            } catch {
-                try? manifest.finishBuild(
-                    buildID, outcome: .failed, endedAt: Self.timestamp(), total: run.itemsTotal,
-                    synthesized: run.synthesized, reused: run.reused, failed: run.failures.count)
-                throw error
-            }
+        if stages.contains(.align) {
+            pipeline.append(ForcedAlignStage(threads: recipe.build.jobs))
+            pipeline.append(ExportStage(settings: recipe.exports))
+            if let verify = recipe.verify { pipeline.append(VerifyStage(settings: verify)) }
         }
-        var summary = BuildSummary(
-            buildID: buildID, outputDirectory: directory.path, itemsTotal: counts.items, upToDate: run.upToDate,
-            synthesized: run.synthesized, reused: run.reused, aligned: run.alignedOnly, failed: run.failures,
-            remaining: counts.items - counts.done - (stages.contains(.align) ? 0 : counts.spoken),
-            // A stop in any phase (synthesis, export, verification) makes the build cancelled: a
-            // verification cut short is never reported as passed.
-            cancelled: run.cancelled || cancellation.isCancelled, audioMs: counts.audioMs,
-            elapsedSeconds: Self.seconds(since: clock))
-        summary.exportedFiles = exported
-        summary.verification = verification
-        let outcome: BuildRecord.Outcome = summary.cancelled ? .cancelled : (summary.exitCode == 0 ? .succeeded : .failed)
-        try manifest.finishBuild(
-            buildID, outcome: outcome, endedAt: Self.timestamp(), total: counts.items,
-            synthesized: run.synthesized, reused: run.reused, failed: run.failures.count)
-        withExtendedLifetime(lock) {}
-        return summary
+        return pipeline
     }
 
     static func prepareOutputDirectory(_ directory: URL) throws(StoreError) {
@@ -172,7 +149,6 @@ public struct BuildPipeline: Sendable {
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        (ContinuousClock.now - start).seconds
     }
 }

@@ -48,13 +48,10 @@ public struct NarrationImport: Sendable {
         let model = RecognizerModel.standard
         try model.checkAvailable()
 
-        try BuildPipeline.prepareOutputDirectory(outputDirectory)
-        let lock = try OutputLock(directory: outputDirectory)
-        defer { withExtendedLifetime(lock) {} }
-        let store = ObjectStore(root: outputDirectory)
-        try store.prepare()
-        try store.owned.leftovers(remove: true)
-        let manifest = try Manifest(directory: outputDirectory)
+        let workspace = try OutputWorkspace(directory: outputDirectory)
+        defer { withExtendedLifetime(workspace) {} }
+        let store = workspace.store
+        let manifest = workspace.manifest
         let identity = ForcedAligner.identity(model: model) + "/narration-1"
         let buildID = try manifest.beginBuild(BuildRecord(
             recipePath: textFile.path, recipeHash: ContentHash.sha256Hex(Array(text.utf8)), toolVersion: ForgeVersion.current,

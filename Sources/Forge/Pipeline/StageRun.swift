@@ -20,6 +20,10 @@ struct StageRun {
     var alignedOnly = 0
     var failures: [ItemFailure] = []
     var cancelled = false
+    /// The files the export stage wrote.
+    var exported: [String] = []
+    /// The verify stage's report.
+    var verification: VerifyReport?
 
     /// Updates waiting for the next save, and how many items they finish.
     var pendingUpdates: [ItemUpdate] = []

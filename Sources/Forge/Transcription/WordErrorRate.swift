@@ -15,17 +15,7 @@ public struct WordErrorRate: Sendable, Equatable {
     public init(reference: [String], hypothesis: [String]) {
         let n = reference.count
         let m = hypothesis.count
-        var cost = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
-        for i in 0...n { cost[i][0] = i }
-        for j in 0...m { cost[0][j] = j }
-        if n > 0 && m > 0 {
-            for i in 1...n {
-                for j in 1...m {
-                    let substitution = cost[i - 1][j - 1] + (reference[i - 1] == hypothesis[j - 1] ? 0 : 1)
-                    cost[i][j] = min(substitution, cost[i - 1][j] + 1, cost[i][j - 1] + 1)
-                }
-            }
-        }
+        let cost = EditDistance.table(reference, hypothesis)
         var heard = [Bool](repeating: false, count: n)
         var i = n
         var j = m

@@ -1,0 +1,94 @@
+/// One stage of a build, run by ``BuildPipeline`` in order against the build in progress
+/// (``StageRun``: the recipe, the store, the manifest and what earlier stages did).
+///
+/// A stage decides from the run whether it has work (a stopped build skips what is left; export
+/// and verify wait for every item to be done), does it, and records what it did on the run. The
+/// pipeline, not the stage, opens and closes the build's record in the manifest, so a stage that
+/// throws still leaves a build row marked failed. A new stage (mastering, a remote cache) plugs in
+/// as one more type in ``BuildPipeline/stages(split:)``.
+protocol PipelineStage {
+    /// Whether the stage has work in this run.
+    func applies(to run: StageRun) throws -> Bool
+    func run(_ run: inout StageRun) async throws
+}
+
+/// Records the split of the sources in the manifest: chapters, items and their words.
+struct SplitStage: PipelineStage {
+    let result: SplitResult
+
+    func applies(to run: StageRun) -> Bool { true }
+
+    func run(_ run: inout StageRun) throws {
+        try run.record(result)
+    }
+}
+
+/// Synthesizes missing audio in worker processes, reuses what the store has, and (with
+/// `alignByEvents`) places every word from the engine's events.
+struct SpeakStage: PipelineStage {
+    let speak: Bool
+    let alignByEvents: Bool
+    let launch: WorkerPool.Launch
+
+    func applies(to run: StageRun) -> Bool { true }
+
+    func run(_ run: inout StageRun) async throws {
+        try await run.speakAndAlign(speak: speak, align: alignByEvents, launch: launch)
+    }
+}
+
+/// Places the words of items whose engine gave no timings, with pocketsphinx.
+struct ForcedAlignStage: PipelineStage {
+    let threads: Int
+
+    func applies(to run: StageRun) -> Bool { !run.cancelled }
+
+    func run(_ run: inout StageRun) async throws {
+        try await run.forceAlign(threads: threads)
+    }
+}
+
+/// Writes the recipe's exports once every item is done; a stop leaves every written file whole
+/// and the next build exports again.
+struct ExportStage: PipelineStage {
+    let settings: ExportSettings
+
+    func applies(to run: StageRun) throws -> Bool {
+        guard !settings.formats.isEmpty, !run.cancellation.isCancelled else { return false }
+        let counts = try run.manifest.statusCounts()
+        return counts.done == counts.items
+    }
+
+    func run(_ run: inout StageRun) throws {
+        run.progress(.phase("export"))
+        do {
+            run.exported = try Exporter(outputDirectory: run.store.root, settings: settings, cancellation: run.cancellation)
+                .exportIfChanged(using: run.manifest)
+        } catch ExportError.cancelled {
+            // Every file written is whole; the next build exports again (the stamp was not written).
+        }
+    }
+}
+
+/// Transcribes the audio back and scores it against the text, once every item is done.
+struct VerifyStage: PipelineStage {
+    let settings: VerifySettings
+
+    func applies(to run: StageRun) throws -> Bool {
+        guard !run.cancellation.isCancelled else { return false }
+        let counts = try run.manifest.statusCounts()
+        return counts.done == counts.items
+    }
+
+    func run(_ run: inout StageRun) throws {
+        run.progress(.phase("verify"))
+        let progress = run.progress
+        let report = try VerificationRun(
+            outputDirectory: run.store.root, settings: settings, pauses: run.recipe.exports, language: run.recipe.language
+        ).run(using: run.manifest, build: run.buildID, cancellation: run.cancellation) { chunk in progress(.verified(chunk)) }
+        if !report.available && settings.required {
+            throw PipelineError.verificationUnavailable(reason: report.unavailableReason ?? "unknown")
+        }
+        run.verification = report
+    }
+}
