@@ -4,6 +4,9 @@
 # rebuild, the rebuild after editing one paragraph, and peak memory.
 #
 #   benchmarks/build-corpus.sh [book.txt]        RUNS=3 JOBS=2 by default
+#
+# BASELINE=/path/to/an/older/forge also builds the book with that binary in each run (alternating
+# with this checkout's), and times its no-op rebuilds, so a change is compared in one run.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${1:-$root/../shared/corpus/pride-and-prejudice.txt}
@@ -97,6 +100,32 @@ for run in 1 2 3 4 5; do
     noop+=("$wall")
 done
 
+if [ -n "${BASELINE:-}" ]; then
+    base_times=()
+    base_ratios=()
+    base_noop=()
+    for run in $(seq "$runs"); do
+        measure espeak-ng -v en-us -s 175 -w "$work/espeak.wav" -f "$work/book.txt"
+        espeak_wall=$wall
+        rm -rf out
+        measure "$BASELINE" build recipe.json --json
+        base_times+=("$wall")
+        base_ratios+=("$(awk -v f="$wall" -v e="$espeak_wall" 'BEGIN {printf "%.3f", f / e}')")
+        echo "baseline run $run: espeak-ng CLI ${espeak_wall} s, baseline forge build ${wall} s (ratio ${base_ratios[-1]})"
+        rm -rf out
+        measure "$forge" build recipe.json --json
+        forge_times+=("$wall")
+        ratios+=("$(awk -v f="$wall" -v e="$espeak_wall" 'BEGIN {printf "%.3f", f / e}')")
+        echo "           then this forge build ${wall} s (ratio ${ratios[-1]})"
+    done
+    for run in 1 2 3 4 5; do
+        measure "$BASELINE" build recipe.json --json
+        base_noop+=("$wall")
+        measure "$forge" build recipe.json --json
+        noop+=("$wall")
+    done
+fi
+
 edits=()
 for run in 1 2 3; do
     # Edit a different paragraph each time: append a sentence to the first line of the run-th paragraph past 40% of the book.
@@ -120,3 +149,8 @@ echo "audio made:                         ${audio_s} s, real-time factor $(awk -
 echo "no-op rebuild:                      median $(median "${noop[@]}") s  (runs: ${noop[*]}; target < 1 s)"
 echo "one-paragraph edit rebuild:         median $(median "${edits[@]}") s  (runs: ${edits[*]}; target < 2 s)"
 echo "peak memory (forge + workers, RSS): median $(( $(median "${peaks[@]}") / 1024 )) MB  (target < 200 MB)"
+if [ -n "${BASELINE:-}" ]; then
+    echo "baseline ($BASELINE):"
+    echo "  build ratio forge / CLI:          median $(median "${base_ratios[@]}")  (runs: ${base_ratios[*]})"
+    echo "  no-op rebuild:                    median $(median "${base_noop[@]}") s  (runs: ${base_noop[*]})"
+fi
