@@ -1,0 +1,33 @@
+import Foundation
+import GRDB
+
+/// The builds table: one row per run, opened when it starts and closed with its outcome.
+extension Manifest {
+    public func beginBuild(_ record: BuildRecord) throws(StoreError) -> Int64 {
+        try write { db in
+            // A build row still 'running' belongs to a process that was killed.
+            try db.execute(sql: "UPDATE builds SET outcome = 'cancelled', ended_at = started_at WHERE outcome = 'running'")
+            var record = record
+            try record.insert(db)
+            return record.id ?? db.lastInsertedRowID
+        }
+    }
+
+    public func finishBuild(
+        _ id: Int64, outcome: BuildRecord.Outcome, endedAt: String,
+        total: Int, synthesized: Int, reused: Int, failed: Int
+    ) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    UPDATE builds SET outcome = ?, ended_at = ?, items_total = ?, items_synthesized = ?,
+                    items_reused = ?, items_failed = ? WHERE id = ?
+                    """,
+                arguments: [outcome.rawValue, endedAt, total, synthesized, reused, failed, id])
+        }
+    }
+
+    public func lastBuild() throws(StoreError) -> BuildRecord? {
+        try read { db in try BuildRecord.order(Column("id").desc).fetchOne(db) }
+    }
+}

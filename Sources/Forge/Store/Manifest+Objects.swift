@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+
+/// The objects table: what the store holds, by key.
+extension Manifest {
+    /// The recorded objects with the given keys.
+    public func objects(withKeys keys: [String]) throws(StoreError) -> [String: StoredObject] {
+        guard !keys.isEmpty else { return [:] }
+        return try read { db in
+            var found: [String: StoredObject] = [:]
+            for chunk in stride(from: 0, to: keys.count, by: 500).map({ Array(keys[$0..<min($0 + 500, keys.count)]) }) {
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT * FROM objects WHERE key IN (\(marks))", arguments: StatementArguments(chunk))
+                for row in rows {
+                    let object = Self.object(from: row)
+                    found[object.key] = object
+                }
+            }
+            return found
+        }
+    }
+
+    /// Every object the manifest records.
+    public func allObjects() throws(StoreError) -> [StoredObject] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM objects ORDER BY path").map(Self.object(from:))
+        }
+    }
+
+    func objectKeys(atPath path: String) throws(StoreError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT key FROM objects WHERE path = ?", arguments: [path]) }
+    }
+
+    /// Drops the records of objects that are gone or bad, and sends the items using them back to pending.
+    public func forgetObjects(_ keys: [String]) throws(StoreError) {
+        guard !keys.isEmpty else { return }
+        try write { db in
+            for key in keys {
+                let items = try String.fetchAll(db, sql: "SELECT id FROM items WHERE audio_key = ?1 OR events_key = ?1", arguments: [key])
+                for id in items { try Self.resetToPending(id, in: db) }
+                try db.execute(sql: "DELETE FROM objects WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+
+    /// An objects row, read by column name.
+    private static func object(from row: Row) -> StoredObject {
+        StoredObject(
+            key: row["key"], path: row["path"], role: StoredObject.Role(rawValue: row["role"]) ?? .audio,
+            bytes: row["bytes"], sha256: row["sha256"], mimeType: row["mime_type"],
+            durationMs: row["duration_ms"], sampleRate: row["sample_rate"])
+    }
+}
