@@ -1,5 +1,8 @@
 /// How the align stage times words.
 public struct AlignmentSettings: Sendable, Equatable {
+    /// The keys of the recipe's `alignment` object; the recipe loader refuses others.
+    public static let recipeKeys = ["method"]
+
     public enum Method: String, Sendable, CaseIterable {
         /// The synthesizer's word events where it gives them, forced alignment elsewhere.
         case auto

@@ -1,5 +1,8 @@
 /// How synthesized audio is encoded.
 public struct AudioSettings: Sendable, Equatable, Codable {
+    /// The keys of the recipe's `audio` object; the recipe loader refuses others.
+    public static let recipeKeys = ["format", "sampleRate"]
+
     /// Container and codec of audio objects.
     public enum Format: String, Sendable, CaseIterable, Codable {
         case wav

@@ -2,6 +2,9 @@ import Foundation
 
 /// One source document named by a recipe.
 public struct SourceFile: Sendable, Equatable {
+    /// The keys of a recipe source object; the recipe loader refuses others.
+    public static let recipeKeys = ["path", "format", "include", "exclude"]
+
     /// The kinds of document the splitter reads.
     public enum Format: String, Sendable, CaseIterable {
         case text

@@ -2,6 +2,10 @@ import Foundation
 
 /// What `forge export` writes and how chapters are timed.
 public struct ExportSettings: Sendable, Equatable {
+    /// The keys of the recipe's `exports` object and of its `pauses`; the recipe loader refuses others.
+    public static let recipeKeys = ["formats", "pauses", "maxCueCharacters", "wordLevelOverlays"]
+    public static let pauseRecipeKeys = ["sentenceMs", "paragraphMs", "chapterMs"]
+
     public static let allowedPauses = 0...10_000
     public static let allowedCueCharacters = 20...500
     /// The longest book title: it names files (the EPUB) and fills page titles.

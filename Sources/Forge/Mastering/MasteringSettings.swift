@@ -2,6 +2,9 @@
 /// peaks held under a ceiling by a limiter, and room tone at the head and tail of each chapter.
 /// Applied when exporting; objects stay as synthesized, so their keys never change with it.
 public struct MasteringSettings: Sendable, Equatable, Hashable, Codable {
+    /// The keys of the recipe's `mastering` object; the recipe loader refuses others.
+    public static let recipeKeys = ["profile", "integratedLoudness", "truePeak", "samplePeak", "maximumRMS", "headMs", "tailMs"]
+
     public static let allowedLoudness = -40.0 ... -5.0
     public static let allowedPeaks = -20.0 ... 0.0
     public static let allowedRoomTone = 0...10_000

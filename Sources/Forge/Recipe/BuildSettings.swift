@@ -2,6 +2,9 @@ import Foundation
 
 /// How a build runs.
 public struct BuildSettings: Sendable, Equatable {
+    /// The keys of the recipe's `build` object; the recipe loader refuses others.
+    public static let recipeKeys = ["saveInterval", "jobs"]
+
     public static let allowedJobs = 1...256
     public static let allowedSaveIntervals = 1...100_000
 

@@ -1,5 +1,4 @@
 extension RecipeLoader {
-    static let itemKeys = ["id", "kind", "text", "character", "title", "author", "body"]
 
     /// `items`: inline entries with an id and text (or, for an article, title, author and body).
     func readItems(_ top: RecipeObjectReader) throws(RecipeError) -> [InlineItem] {
@@ -11,7 +10,7 @@ extension RecipeLoader {
         var seen: [String: Int] = [:]
         for (index, entry) in entries.enumerated() {
             let path = "items[\(index)]"
-            let reader = try RecipeObjectReader(entry, file: top.file, path: path, allowedKeys: Self.itemKeys)
+            let reader = try RecipeObjectReader(entry, file: top.file, path: path, allowedKeys: InlineItem.recipeKeys)
             guard let id = try reader.string("id"), !id.isEmpty else {
                 throw .missingKey(file: top.file, path: "\(path).id", expected: "\"id\": \"greeting\", the name its audio is exported under")
             }

@@ -24,7 +24,7 @@ extension RecipeLoader {
                     allowed: "a voice URI such as \"espeak-ng:en-us+klatt?rate=170&pitch=45\" (\(error.message))")
             }
         }
-        let reader = try RecipeObjectReader(value, file: name, path: path, allowedKeys: path == "voice" ? Self.voiceKeys : Self.voiceKeys.filter { $0 != "fallback" })
+        let reader = try RecipeObjectReader(value, file: name, path: path, allowedKeys: path == "voice" ? VoiceSettings.recipeKeys : VoiceSettings.recipeKeys.filter { $0 != "fallback" })
         var voice = base
         voice.engine = try reader.nonEmptyString("engine", default: voice.engine)
         guard engines.contains(voice.engine) else {

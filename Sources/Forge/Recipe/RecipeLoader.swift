@@ -8,17 +8,7 @@ public struct RecipeLoader: Sendable {
     /// The largest recipe file accepted.
     public static let maximumRecipeBytes = 1 << 20
     public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output", "alignment", "exports", "verify", "items", "cast", "lexicon", "engines", "author", "cover", "mastering", "credits"]
-    static let masteringKeys = ["profile", "integratedLoudness", "truePeak", "samplePeak", "maximumRMS", "headMs", "tailMs"]
-    static let verifyKeys = ["required", "maxWordErrorRate", "jobs"]
-    static let exportKeys = ["formats", "pauses", "maxCueCharacters", "wordLevelOverlays"]
-    static let pauseKeys = ["sentenceMs", "paragraphMs", "chapterMs"]
-    static let alignmentKeys = ["method"]
-    static let splitKeys = ["unit", "maxCharacters", "announceCharacters"]
-    static let voiceKeys = ["engine", "id", "rate", "pitch", "volume", "fallback"]
-    static let audioKeys = ["format", "sampleRate"]
-    static let buildKeys = ["saveInterval", "jobs"]
     static let outputKeys = ["directory"]
-    static let sourceKeys = ["path", "format", "include", "exclude"]
     /// The most read from standard input for a `-` source.
     public static let maximumStandardInputBytes = 256 << 20
 
@@ -84,7 +74,7 @@ public struct RecipeLoader: Sendable {
         let language = explicitLanguage.isEmpty ? (SourceLoader.declaredLanguage(of: sources) ?? "en") : explicitLanguage
 
         var split = SplitSettings()
-        if let reader = try top.object("split", allowedKeys: Self.splitKeys) {
+        if let reader = try top.object("split", allowedKeys: SplitSettings.recipeKeys) {
             split.unit = try reader.choice("unit", default: split.unit)
             split.maxCharacters = try reader.integer("maxCharacters", in: SplitSettings.allowedMaxCharacters, default: split.maxCharacters, unit: "characters")
             split.announceCharacters = try reader.choice("announceCharacters", default: split.announceCharacters)
@@ -96,7 +86,7 @@ public struct RecipeLoader: Sendable {
         var fallbackVoice: VoiceSettings?
         if let value = top.value("voice") {
             voice = try readVoice(value, file: name, path: "voice", base: voice, commandEngines: commandEngines)
-            if case .object = value, let reader = try top.object("voice", allowedKeys: Self.voiceKeys), let fallback = reader.value("fallback") {
+            if case .object = value, let reader = try top.object("voice", allowedKeys: VoiceSettings.recipeKeys), let fallback = reader.value("fallback") {
                 fallbackVoice = try readVoice(fallback, file: name, path: "voice.fallback", base: VoiceSettings(id: voice.id), commandEngines: commandEngines)
             }
         }
@@ -121,13 +111,13 @@ public struct RecipeLoader: Sendable {
         }
 
         var audio = AudioSettings()
-        if let reader = try top.object("audio", allowedKeys: Self.audioKeys) {
+        if let reader = try top.object("audio", allowedKeys: AudioSettings.recipeKeys) {
             audio.format = try reader.choice("format", default: audio.format)
             audio.sampleRate = try reader.integer("sampleRate", oneOf: AudioSettings.allowedSampleRates, default: audio.sampleRate, unit: "Hz")
         }
 
         var alignment = AlignmentSettings()
-        if let reader = try top.object("alignment", allowedKeys: Self.alignmentKeys) {
+        if let reader = try top.object("alignment", allowedKeys: AlignmentSettings.recipeKeys) {
             alignment.method = try reader.choice("method", default: alignment.method)
         }
 
@@ -154,11 +144,11 @@ public struct RecipeLoader: Sendable {
             if case .array = value {
                 exports.formats = try RecipeObjectReader.choices(value, file: name, path: "exports")
             } else {
-                let reader = try RecipeObjectReader(value, file: name, path: "exports", allowedKeys: Self.exportKeys)
+                let reader = try RecipeObjectReader(value, file: name, path: "exports", allowedKeys: ExportSettings.recipeKeys)
                 if let formats = reader.value("formats") {
                     exports.formats = try RecipeObjectReader.choices(formats, file: name, path: "exports.formats")
                 }
-                if let pauses = try reader.object("pauses", allowedKeys: Self.pauseKeys) {
+                if let pauses = try reader.object("pauses", allowedKeys: ExportSettings.pauseRecipeKeys) {
                     let range = ExportSettings.allowedPauses
                     exports.sentencePauseMs = try pauses.integer("sentenceMs", in: range, default: exports.sentencePauseMs, unit: "ms")
                     exports.paragraphPauseMs = try pauses.integer("paragraphMs", in: range, default: exports.paragraphPauseMs, unit: "ms")
@@ -171,7 +161,7 @@ public struct RecipeLoader: Sendable {
         }
 
         var verify: VerifySettings?
-        if let reader = try top.object("verify", allowedKeys: Self.verifyKeys) {
+        if let reader = try top.object("verify", allowedKeys: VerifySettings.recipeKeys) {
             var settings = VerifySettings()
             settings.required = try reader.boolean("required", default: false)
             settings.maxWordErrorRate = try reader.fraction("maxWordErrorRate")
@@ -182,7 +172,7 @@ public struct RecipeLoader: Sendable {
         }
 
         var build = BuildSettings()
-        if let reader = try top.object("build", allowedKeys: Self.buildKeys) {
+        if let reader = try top.object("build", allowedKeys: BuildSettings.recipeKeys) {
             build.saveInterval = try reader.integer("saveInterval", in: BuildSettings.allowedSaveIntervals, default: build.saveInterval, unit: "items")
             build.jobs = try reader.integer("jobs", in: BuildSettings.allowedJobs, default: build.jobs, unit: "worker processes")
         }
@@ -222,7 +212,7 @@ public struct RecipeLoader: Sendable {
             }
             return profile
         }
-        let reader = try RecipeObjectReader(value, file: top.file, path: "mastering", allowedKeys: Self.masteringKeys)
+        let reader = try RecipeObjectReader(value, file: top.file, path: "mastering", allowedKeys: MasteringSettings.recipeKeys)
         var settings = MasteringSettings(integratedLoudness: -18, truePeakCeiling: -1.5)
         if let name = try reader.string("profile") {
             guard let profile = MasteringSettings.profile(named: name) else {
@@ -261,7 +251,7 @@ public struct RecipeLoader: Sendable {
             case .string(let text):
                 relative = text
             case .object:
-                let reader = try RecipeObjectReader(entry, file: name, path: path, allowedKeys: Self.sourceKeys)
+                let reader = try RecipeObjectReader(entry, file: name, path: path, allowedKeys: SourceFile.recipeKeys)
                 guard let text = try reader.string("path") else {
                     throw .missingKey(file: name, path: "\(path).path", expected: "\"path\": \"book.txt\"")
                 }
@@ -278,7 +268,7 @@ public struct RecipeLoader: Sendable {
             var include: [String] = []
             var exclude: [String] = []
             if case .object = entry {
-                let reader = try RecipeObjectReader(entry, file: name, path: path, allowedKeys: Self.sourceKeys)
+                let reader = try RecipeObjectReader(entry, file: name, path: path, allowedKeys: SourceFile.recipeKeys)
                 include = try reader.strings("include")
                 exclude = try reader.strings("exclude")
                 if (!include.isEmpty || !exclude.isEmpty), (format ?? SourceFile.inferredFormat(for: URL(fileURLWithPath: relative))) != .epub {

@@ -1,5 +1,8 @@
 /// A voice: the narrator's (the recipe's `voice`), a character's (from the `cast`) or a fallback.
 public struct VoiceSettings: Sendable, Equatable, Hashable, Codable {
+    /// The keys of a recipe voice object (`fallback` only in the narrator's `voice`); the recipe loader refuses others.
+    public static let recipeKeys = ["engine", "id", "rate", "pitch", "volume", "fallback"]
+
     public static let supportedEngines = [SpeechEngines.builtInName]
     public static let allowedRates = 80...450
     public static let allowedPitches = 0...99

@@ -1,6 +1,9 @@
 /// An item written in the recipe itself (`items`): an app's voice line, a phrase list entry, a
 /// message or an article, named by the recipe's own id.
 public struct InlineItem: Sendable, Equatable {
+    /// The keys of an entry of the recipe's `items`; the recipe loader refuses others.
+    public static let recipeKeys = ["id", "kind", "text", "character", "title", "author", "body"]
+
     /// What the entry holds; an article becomes a title item, an author item and body paragraphs.
     public enum Kind: String, Sendable, CaseIterable {
         case dialogue

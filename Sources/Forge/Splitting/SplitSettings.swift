@@ -1,5 +1,8 @@
 /// How source text is cut into speakable items.
 public struct SplitSettings: Sendable, Equatable {
+    /// The keys of the recipe's `split` object; the recipe loader refuses others.
+    public static let recipeKeys = ["unit", "maxCharacters", "announceCharacters"]
+
     /// The unit one item holds.
     public enum Unit: String, Sendable, CaseIterable {
         /// A paragraph per item, cut at sentence boundaries when longer than `maxCharacters`.

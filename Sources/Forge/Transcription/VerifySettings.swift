@@ -1,5 +1,8 @@
 /// The recipe's `verify` block: transcribe the audio back and score it against the text.
 public struct VerifySettings: Sendable, Equatable {
+    /// The keys of the recipe's `verify` object; the recipe loader refuses others.
+    public static let recipeKeys = ["required", "maxWordErrorRate", "jobs"]
+
     public static let allowedRates = 0.0...1.0
     /// Fail the build when verification cannot run (recognizer or model missing, unsupported language).
     public var required: Bool
