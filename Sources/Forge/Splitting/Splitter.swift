@@ -117,7 +117,7 @@ public struct Splitter: Sendable {
             var text: [Unicode.Scalar] = []
             var origin: [Int] = []
             for (scalar, offset) in zip(raw, rawOrigin) {
-                if Self.isSpaceOrControl(scalar) {
+                if scalar.isSpaceOrControl {
                     if let last = text.last, last != " " {
                         text.append(" ")
                         origin.append(offset)
@@ -161,9 +161,6 @@ public struct Splitter: Sendable {
             appendItem(kind: .announcement, text: spoken, path: path, sourceStart: offset, sourceEnd: offset, name: name.map { "\($0).announcement" })
         }
 
-        static func isSpaceOrControl(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.isSpaceOrControl
-        }
 
         mutating func appendItem(
             kind: ItemKind, text: String, path: String, sourceStart: Int, sourceEnd: Int, elementID: String? = nil,
