@@ -8,14 +8,14 @@ struct SayCommand: ParsableCommand {
         commandName: "say",
         abstract: "Speak a text straight into an audio file (no recipe, no manifest).",
         discussion: """
-            The format follows the output's extension: .wav, .flac, .ogg or .mp3. Give "-" as the text
+            The format follows the output's extension: .wav, .flac, .ogg, .mp3 or .opus (Opus at 48 kHz unless --sample-rate says 8000, 16000 or 24000). Give "-" as the text
             to read it from standard input. The voice defaults to the one a recipe in --language would use.
             """)
 
     @Argument(help: "The text to speak, or \"-\" to read it from standard input.")
     var text: String
 
-    @Option(name: [.short, .long], help: "The audio file to write.", completion: .file(extensions: ["wav", "flac", "ogg", "mp3"]))
+    @Option(name: [.short, .long], help: "The audio file to write.", completion: .file(extensions: ["wav", "flac", "ogg", "mp3", "opus"]))
     var output: String
 
     @Option(name: .long, help: "BCP 47 language of the text (picks the default voice).")
@@ -30,17 +30,20 @@ struct SayCommand: ParsableCommand {
     @Option(name: .long, help: "Pitch, 0–99.")
     var pitch = 50
 
-    @Option(name: .long, help: "Sample rate of the file in Hz.")
-    var sampleRate = 22050
+    @Option(name: .long, help: "Sample rate of the file in Hz (default 22050; 48000 for .opus).")
+    var sampleRate: Int?
+
+    var format: AudioSettings.Format? { AudioSettings.Format(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) }
 
     func validate() throws {
-        if AudioSettings.Format(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) == nil {
-            throw ValidationError("--output must end in .wav, .flac, .ogg or .mp3 (the format follows the extension); found \"\(output)\".")
+        guard let format else {
+            throw ValidationError("--output must end in .wav, .flac, .ogg, .mp3 or .opus (the format follows the extension); found \"\(output)\".")
         }
         guard VoiceSettings.allowedRates.contains(rate) else { throw ValidationError("--rate must be from 80 to 450; found \(rate).") }
         guard VoiceSettings.allowedPitches.contains(pitch) else { throw ValidationError("--pitch must be from 0 to 99; found \(pitch).") }
-        guard AudioSettings.allowedSampleRates.contains(sampleRate) else {
-            throw ValidationError("--sample-rate must be one of \(AudioSettings.allowedSampleRates.map(String.init).joined(separator: ", ")); found \(sampleRate).")
+        let rates = format.sampleRates ?? AudioSettings.allowedSampleRates
+        if let sampleRate, !rates.contains(sampleRate) {
+            throw ValidationError("--sample-rate must be one of \(rates.map(String.init).joined(separator: ", ")) for .\(format.rawValue); found \(sampleRate).")
         }
     }
 
@@ -56,7 +59,7 @@ struct SayCommand: ParsableCommand {
         }
         let url = URL(fileURLWithPath: output, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
         do {
-            let milliseconds = try OneOffSpeech(voice: settings, sampleRate: sampleRate).speak(spoken, to: url)
+            let milliseconds = try OneOffSpeech(voice: settings, sampleRate: sampleRate ?? (format == .opus ? 48000 : 22050)).speak(spoken, to: url)
             print("wrote \(output) (\(String(format: "%.1f", Double(milliseconds) / 1000)) s, voice \(settings.uri))")
         } catch {
             throw CommandFailure(error)

@@ -54,7 +54,7 @@ import Testing
         // Nothing lost or broken at the cuts: the items hold every character of the text, in order.
         let spoken = items.map(\.text).joined().filter { !$0.isWhitespace }
         #expect(spoken == text.filter { !$0.isWhitespace })
-        let words = try manifest.allTimedWords()
+        let words = try manifest.timedWords(inChapter: 1)
         let timed = items.filter { $0.kind == "paragraph" }.flatMap { words[$0.id] ?? [] }
         #expect(timed.count == text.unicodeScalars.filter(Tokenizer.isUnspacedScript).count - 3, "one timed word per character of the paragraphs")
         #expect(timed.allSatisfy { $0.token.text.unicodeScalars.count == 1 && $0.timing != nil })

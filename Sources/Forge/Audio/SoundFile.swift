@@ -20,11 +20,7 @@ public enum SoundFile {
         guard let file = sf_open_virtual(&io, Int32(SFM_WRITE), &info, user) else {
             throw .encodingFailed(path: label, reason: String(cString: sf_strerror(nil)))
         }
-        if format == .ogg || format == .mp3 {
-            // A fixed quality keeps the encoded size predictable across builds.
-            var quality = 0.6
-            sf_command(file, Int32(SFC_SET_VBR_ENCODING_QUALITY), &quality, Int32(MemoryLayout<Double>.size))
-        }
+        setQuality(file, format: format)
         let written = samples.withUnsafeBufferPointer { buffer in
             sf_write_short(file, buffer.baseAddress, sf_count_t(buffer.count))
         }
@@ -35,6 +31,65 @@ public enum SoundFile {
             throw .encodingFailed(path: label, reason: "wrote \(written) of \(samples.count) samples: \(message)")
         }
         return withExtendedLifetime(memory) { memory.bytes }
+    }
+
+    /// An audio file written block by block, so an export never holds a whole chapter's
+    /// encoded (or, unmastered, decoded) audio in memory.
+    public final class Writer {
+        // Owned by this writer alone and used from one thread at a time (exports are sequential).
+        private var file: OpaquePointer?
+        private let label: String
+        private let silence = [Int16](repeating: 0, count: 8192)
+
+        /// Starts writing `format` at `sampleRate` into the new, empty file open at `descriptor`,
+        /// which the writer closes; `label` names the file in errors.
+        public init(descriptor: Int32, format: AudioSettings.Format, sampleRate: Int, label: String) throws(AudioError) {
+            self.label = label
+            var info = SF_INFO()
+            info.samplerate = Int32(sampleRate)
+            info.channels = 1
+            info.format = Int32(SoundFile.majorFormat(format) | SoundFile.subtype(format))
+            guard sf_format_check(&info) != 0 else {
+                close(descriptor)
+                throw .encodingFailed(path: label, reason: "libsndfile cannot write \(format.rawValue) at \(sampleRate) Hz")
+            }
+            guard let file = sf_open_fd(descriptor, Int32(SFM_WRITE), &info, 1) else {
+                close(descriptor)
+                throw .encodingFailed(path: label, reason: String(cString: sf_strerror(nil)))
+            }
+            SoundFile.setQuality(file, format: format)
+            self.file = file
+        }
+
+        deinit {
+            if let file { sf_close(file) }
+        }
+
+        public func write(_ samples: ArraySlice<Int16>) throws(AudioError) {
+            guard let file, !samples.isEmpty else { return }
+            let written = samples.withUnsafeBufferPointer { buffer in sf_write_short(file, buffer.baseAddress, sf_count_t(buffer.count)) }
+            guard written == sf_count_t(samples.count) else {
+                throw .encodingFailed(path: label, reason: "wrote \(written) of \(samples.count) samples: \(String(cString: sf_strerror(file)))")
+            }
+        }
+
+        /// Writes `count` samples of digital silence.
+        public func writeSilence(_ count: Int) throws(AudioError) {
+            var left = count
+            while left > 0 {
+                let block = min(left, silence.count)
+                try write(silence[0..<block])
+                left -= block
+            }
+        }
+
+        /// Finishes the file (headers, the encoder's last frames) and closes it.
+        public func finish() throws(AudioError) {
+            guard let file else { return }
+            self.file = nil
+            let status = sf_close(file)
+            guard status == 0 else { throw .encodingFailed(path: label, reason: String(cString: sf_strerror(nil))) }
+        }
     }
 
     /// Decodes an audio file to mono 16-bit PCM (channels are averaged).
@@ -128,11 +183,18 @@ public enum SoundFile {
             tell: { user in MemoryFile.from(user).tell })
     }
 
+    private static func setQuality(_ file: OpaquePointer, format: AudioSettings.Format) {
+        guard format == .ogg || format == .mp3 || format == .opus else { return }
+        // A fixed quality keeps the encoded size predictable across builds.
+        var quality = 0.6
+        sf_command(file, Int32(SFC_SET_VBR_ENCODING_QUALITY), &quality, Int32(MemoryLayout<Double>.size))
+    }
+
     private static func majorFormat(_ format: AudioSettings.Format) -> Int {
         switch format {
         case .wav: return Int(SF_FORMAT_WAV)
         case .flac: return Int(SF_FORMAT_FLAC)
-        case .ogg: return Int(SF_FORMAT_OGG)
+        case .ogg, .opus: return Int(SF_FORMAT_OGG)
         case .mp3: return Int(SF_FORMAT_MPEG)
         }
     }
@@ -141,6 +203,7 @@ public enum SoundFile {
         switch format {
         case .wav, .flac: return Int(SF_FORMAT_PCM_16)
         case .ogg: return Int(SF_FORMAT_VORBIS)
+        case .opus: return Int(SF_FORMAT_OPUS)
         case .mp3: return Int(SF_FORMAT_MPEG_LAYER_III)
         }
     }

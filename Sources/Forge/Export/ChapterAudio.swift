@@ -11,16 +11,46 @@ enum ChapterAudio {
         return try Mastering.master(samples, sampleRate: timeline.sampleRate, settings: mastering)
     }
 
+    /// Writes the chapter's audio as exports write it into the new file open at `descriptor`
+    /// (closed when done). Unmastered, it is streamed item by item, so memory holds one item's
+    /// audio however long the chapter; mastering measures the whole chapter, so it renders it first.
+    static func write(
+        _ timeline: ChapterTimeline, store: ObjectStore, settings: ExportSettings, format: AudioSettings.Format, to descriptor: Int32, label: String
+    ) throws {
+        let writer = try SoundFile.Writer(descriptor: descriptor, format: format, sampleRate: timeline.sampleRate, label: label)
+        if settings.mastering != nil {
+            try writer.write(try exported(timeline, store: store, settings: settings)[...])
+        } else {
+            var cursor = 0
+            for item in timeline.items {
+                let audio = try itemAudio(item, rate: timeline.sampleRate, store: store)
+                // As in render: the timeline counts the header's frames, whatever the decoder yields.
+                let count = min(audio.count, item.sampleCount)
+                try writer.writeSilence(item.startSample - cursor)
+                try writer.write(audio[0..<count])
+                try writer.writeSilence(item.sampleCount - count)
+                cursor = item.startSample + item.sampleCount
+            }
+            try writer.writeSilence(timeline.totalSamples - cursor)
+        }
+        try writer.finish()
+    }
+
+    /// An item's audio object decoded at the chapter's rate.
+    static func itemAudio(_ item: TimedItem, rate: Int, store: ObjectStore) throws -> [Int16] {
+        let decoded: DecodedAudio
+        do { decoded = try store.decodeAudio(relativePath: item.audioPath) } catch {
+            throw ExportError.missingAudio(itemID: item.record.id, path: item.audioPath)
+        }
+        return Resampler.resample(decoded.samples, from: decoded.sampleRate, to: rate)
+    }
+
     /// The stretch `range` (in samples at the timeline's rate) of the chapter's audio; only the
     /// items overlapping it are decoded.
     static func render(_ timeline: ChapterTimeline, store: ObjectStore, samples range: Range<Int>) throws -> [Int16] {
         var samples = [Int16](repeating: 0, count: range.count)
         for item in timeline.items where item.startSample < range.upperBound && item.startSample + item.sampleCount > range.lowerBound {
-            let decoded: DecodedAudio
-            do { decoded = try store.decodeAudio(relativePath: item.audioPath) } catch {
-                throw ExportError.missingAudio(itemID: item.record.id, path: item.audioPath)
-            }
-            let audio = Resampler.resample(decoded.samples, from: decoded.sampleRate, to: timeline.sampleRate)
+            let audio = try itemAudio(item, rate: timeline.sampleRate, store: store)
             // The timeline counts the header's frames; a decoder that yields a few more or fewer
             // (MP3 padding) must not shift the items after it.
             let count = min(audio.count, item.sampleCount)

@@ -42,6 +42,16 @@ struct ExportWriter {
         }
     }
 
+    /// Has `fill` write the file at `relativePath` through the descriptor of a new temporary file
+    /// beside it (`fill` owns the descriptor and closes it); renamed into place when `fill` returns.
+    /// Its errors pass through unchanged.
+    mutating func stream(_ relativePath: String, _ fill: (Int32) throws -> Void) throws {
+        try place(relativePath) { descriptor, _ in try fill(descriptor) }
+    }
+
+    /// The path a file written at `relativePath` ends up at, for messages.
+    func finalPath(_ relativePath: String) -> String { owned.url(folder + "/" + relativePath).path }
+
     /// Has `produce` write the file at `relativePath` (an external encoder given a path): it gets a
     /// temporary path beside the target, created by Forge without following links, and the file is
     /// renamed into place only when it returns. Its errors pass through unchanged.

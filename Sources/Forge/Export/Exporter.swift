@@ -49,34 +49,37 @@ public struct Exporter: Sendable {
         return ContentHash.sha256Hex(Array(text.utf8))
     }
 
-    /// Exports while the caller (a build) holds the directory's lock.
+    /// Exports while the caller (a build) holds the directory's lock. Each format goes through
+    /// the book a chapter at a time (words loaded per chapter, audio streamed item by item to its
+    /// file), so memory follows the longest chapter, not the book.
     func export(using manifest: Manifest) throws -> ExportReport {
         var settings = settings
         if settings.narrator == nil { settings.narrator = try manifest.items().first?.voice }
         let store = ObjectStore(root: outputDirectory)
-        let timelines = try TimelineBuilder(store: store, manifest: manifest, settings: settings).timelines()
+        let book = try TimelineBuilder(store: store, manifest: manifest, settings: settings).book()
         var writer = ExportWriter(outputDirectory: outputDirectory, folder: "exports", cancellation: cancellation)
         let formats = Set(settings.formats)
         // The HTML page plays the chapter audio, so it needs the audio export beside it.
-        let audioFormat = Self.audioFormat(of: timelines)
+        let audioFormat = Self.audioFormat(of: book.chapters)
         if formats.contains(.audio) || formats.contains(.html) {
-            for timeline in timelines {
-                try writer.checkCancelled()
-                let samples = try ChapterAudio.exported(timeline, store: store, settings: settings)
-                let bytes = try SoundFile.encode(samples, sampleRate: timeline.sampleRate, format: audioFormat)
-                try writer.write(bytes, to: "audio/\(timeline.fileStem).\(audioFormat.fileExtension)")
+            for timeline in book.chapters {
+                let path = "audio/\(timeline.fileStem).\(audioFormat.fileExtension)"
+                let label = writer.finalPath(path)
+                try writer.stream(path) { descriptor in
+                    try ChapterAudio.write(timeline, store: store, settings: settings, format: audioFormat, to: descriptor, label: label)
+                }
             }
         }
-        if formats.contains(.json) { try JSONTimingsExport.write(timelines, audioFormat: audioFormat, to: &writer) }
+        if formats.contains(.json) { try JSONTimingsExport.write(book, audioFormat: audioFormat, to: &writer) }
         if formats.contains(.vtt) || formats.contains(.srt) {
-            for timeline in timelines {
+            try book.forEachTimed { timeline in
                 let cues = CaptionCue.cues(for: timeline, maxCharacters: settings.maxCueCharacters)
                 if formats.contains(.vtt) { try writer.write(Array(CaptionCue.webVTT(cues).utf8), to: "captions/\(timeline.fileStem).vtt") }
                 if formats.contains(.srt) { try writer.write(Array(CaptionCue.subRip(cues).utf8), to: "captions/\(timeline.fileStem).srt") }
             }
         }
         if formats.contains(.html) {
-            for timeline in timelines {
+            try book.forEachTimed { timeline in
                 let page = ReadAlongPage.html(timeline, title: settings.title, language: settings.language,
                                               audioPath: "../audio/\(timeline.fileStem).\(audioFormat.fileExtension)", audioType: audioFormat.mimeType)
                 try writer.write(Array(page.utf8), to: "html/\(timeline.fileStem).html")
@@ -84,26 +87,30 @@ public struct Exporter: Sendable {
         }
         if formats.contains(.epub) {
             // A book read from an EPUB 3 gets its own documents back with overlays; anything else a generated edition.
-            if let source = NarratedEPUB.sourceBook(of: timelines),
-               let book = try NarratedEPUB(book: source, timelines: timelines, settings: settings, store: store, cancellation: cancellation) {
-                try writer.write(try book.zipped(), to: "epub/\(book.fileName)")
+            if let source = NarratedEPUB.sourceBook(of: book.chapters),
+               let edition = try NarratedEPUB(book: source, timelines: book.chapters) {
+                try writer.produce("epub/\(edition.fileName)") { temporary in
+                    try edition.write(to: temporary, timelines: book.chapters, settings: settings, store: store, cancellation: cancellation)
+                }
             } else {
-                let book = try MediaOverlayBook(timelines: timelines, settings: settings, store: store, cancellation: cancellation)
-                try writer.write(try book.zipped(), to: "epub/\(book.fileName)")
+                let fileName = MediaOverlayBook.fileName(forTitle: settings.title)
+                try writer.produce("epub/\(fileName)") { temporary in
+                    try MediaOverlayBook.write(book, settings: settings, store: store, cancellation: cancellation, to: temporary)
+                }
             }
         }
         if formats.contains(.m4b) {
-            try AudiobookExport.writeM4B(timelines, settings: settings, store: store, to: &writer)
+            try AudiobookExport.writeM4B(book.chapters, settings: settings, store: store, to: &writer)
         }
         if formats.contains(.acx) {
             // The ACX set is mastered to ACX whatever the other exports use, with its room tone.
             var acx = settings
             if acx.mastering?.profile != MasteringSettings.acx.profile { acx.mastering = .acx }
-            let acxTimelines = acx.mastering == settings.mastering
-                ? timelines : try TimelineBuilder(store: store, manifest: manifest, settings: acx).timelines()
-            try AudiobookExport.writeACXSet(acxTimelines, settings: acx, store: store, to: &writer)
+            let acxChapters = acx.mastering == settings.mastering
+                ? book.chapters : try TimelineBuilder(store: store, manifest: manifest, settings: acx).book().chapters
+            try AudiobookExport.writeACXSet(acxChapters, settings: acx, store: store, to: &writer)
         }
-        return ExportReport(files: writer.written, chapters: timelines.count, durationMs: timelines.reduce(0) { $0 + $1.durationMs })
+        return ExportReport(files: writer.written, chapters: book.chapters.count, durationMs: book.durationMs)
     }
 
     /// The recipe's audio format, as the items' audio objects show it.

@@ -1,8 +1,8 @@
 /// Word timings as JSON (documented in `docs/exports.md`): one file per chapter with
 /// chapter-absolute times, and one per item with times relative to the item's own audio.
 enum JSONTimingsExport {
-    static func write(_ timelines: [ChapterTimeline], audioFormat: AudioSettings.Format, to writer: inout ExportWriter) throws(ExportError) {
-        for timeline in timelines {
+    static func write(_ book: BookTimeline, audioFormat: AudioSettings.Format, to writer: inout ExportWriter) throws {
+        try book.forEachTimed { timeline in
             var json = "{\"version\":1,\"chapter\":\(timeline.chapter.ordinal),\"title\":\(JSONText.quoted(timeline.chapter.title))"
             json += ",\"audio\":\(JSONText.quoted("../audio/\(timeline.fileStem).\(audioFormat.fileExtension)"))"
             json += ",\"sampleRate\":\(timeline.sampleRate),\"durationMs\":\(timeline.durationMs),\"items\":["

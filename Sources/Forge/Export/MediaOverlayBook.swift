@@ -4,11 +4,7 @@ import ZIPFoundation
 /// An EPUB 3 read-along edition: one XHTML content document per chapter with an id on every
 /// sentence (and word, when asked), a SMIL media overlay per chapter pointing into the chapter's
 /// MP3 audio with clipBegin/clipEnd, and a package document with the overlays' durations.
-struct MediaOverlayBook {
-    /// Files of the book in zip order (after `mimetype`), paths relative to the zip's root.
-    private(set) var files: [(path: String, bytes: [UInt8])] = []
-    let fileName: String
-
+enum MediaOverlayBook {
     static let activeClass = "-epub-media-overlay-active"
 
     /// The EPUB's file name: the title's letters and digits joined by "-", kept under 120 bytes
@@ -27,33 +23,39 @@ struct MediaOverlayBook {
         return (slug.isEmpty ? "book" : slug) + ".epub"
     }
 
-    init(timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag? = nil, modified: Date = Date()) throws {
-        fileName = Self.fileName(forTitle: settings.title)
-        files.append(("META-INF/container.xml", Array(Self.container.utf8)))
-        files.append(("OEBPS/style.css", Array(".\(Self.activeClass) { background-color: #ffd84d; }\n".utf8)))
+    /// Writes the edition to `url` a chapter at a time: the chapter's MP3 is encoded to a file
+    /// beside the book and added to the zip from disk, then its content document and overlay, so
+    /// memory holds one chapter whatever the book's length. The package and navigation documents,
+    /// which list every chapter, come last.
+    static func write(
+        _ book: BookTimeline, settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag?, modified: Date = Date(), to url: URL
+    ) throws {
+        let archive = try EPUBArchive(url: url)
+        try archive.add(Array(container.utf8), as: "META-INF/container.xml")
+        try archive.add(Array(".\(activeClass) { background-color: #ffd84d; }\n".utf8), as: "OEBPS/style.css")
         var manifestEntries: [String] = []
         var spine: [String] = []
         var durations: [String] = []
-        var total = 0
-        for timeline in timelines {
-            let stem = timeline.fileStem
+        for layout in book.chapters {
+            let stem = layout.fileStem
             if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
-            let samples = try ChapterAudio.exported(timeline, store: store, settings: settings)
             // MP3 is an EPUB 3 core media type; WAV and FLAC are not.
-            files.append(("OEBPS/audio/\(stem).mp3", try SoundFile.encode(samples, sampleRate: timeline.sampleRate, format: .mp3)))
-            files.append(("OEBPS/text/\(stem).xhtml", Array(Self.contentDocument(timeline, settings: settings).utf8)))
-            files.append(("OEBPS/smil/\(stem).smil", Array(Self.overlay(timeline, wordLevel: settings.wordLevelOverlays).utf8)))
+            try archive.addAudio(as: "OEBPS/audio/\(stem).mp3") { descriptor, label in
+                try ChapterAudio.write(layout, store: store, settings: settings, format: .mp3, to: descriptor, label: label)
+            }
+            let timeline = try book.timed(layout)
+            try archive.add(Array(contentDocument(timeline, settings: settings).utf8), as: "OEBPS/text/\(stem).xhtml")
+            try archive.add(Array(overlay(timeline, wordLevel: settings.wordLevelOverlays).utf8), as: "OEBPS/smil/\(stem).smil")
             manifestEntries.append("<item id=\"\(stem)\" href=\"text/\(stem).xhtml\" media-type=\"application/xhtml+xml\" media-overlay=\"smil-\(stem)\"/>")
             manifestEntries.append("<item id=\"smil-\(stem)\" href=\"smil/\(stem).smil\" media-type=\"application/smil+xml\"/>")
             manifestEntries.append("<item id=\"audio-\(stem)\" href=\"audio/\(stem).mp3\" media-type=\"audio/mpeg\"/>")
             spine.append("<itemref idref=\"\(stem)\"/>")
-            durations.append("<meta property=\"media:duration\" refines=\"#smil-\(stem)\">\(Self.clock(timeline.durationMs))</meta>")
-            total += timeline.durationMs
+            durations.append("<meta property=\"media:duration\" refines=\"#smil-\(stem)\">\(clock(layout.durationMs))</meta>")
         }
-        files.append(("OEBPS/nav.xhtml", Array(Self.navigation(timelines, settings: settings).utf8)))
+        try archive.add(Array(navigation(book.chapters, settings: settings).utf8), as: "OEBPS/nav.xhtml")
         manifestEntries.append("<item id=\"nav\" href=\"nav.xhtml\" media-type=\"application/xhtml+xml\" properties=\"nav\"/>")
         manifestEntries.append("<item id=\"css\" href=\"style.css\" media-type=\"text/css\"/>")
-        let identifier = "urn:forge:" + ContentHash.sha256Hex(Array((settings.title + timelines.map(\.fileStem).joined()).utf8)).prefix(32)
+        let identifier = "urn:forge:" + ContentHash.sha256Hex(Array((settings.title + book.chapters.map(\.fileStem).joined()).utf8)).prefix(32)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         let package = """
@@ -64,9 +66,9 @@ struct MediaOverlayBook {
             <dc:title>\(XMLText.escaped(settings.title))</dc:title>
             <dc:language>\(XMLText.escaped(settings.language))</dc:language>
             <meta property="dcterms:modified">\(formatter.string(from: modified))</meta>
-            <meta property="media:duration">\(Self.clock(total))</meta>
+            <meta property="media:duration">\(clock(book.durationMs))</meta>
             \(durations.joined(separator: "\n"))
-            <meta property="media:active-class">\(Self.activeClass)</meta>
+            <meta property="media:active-class">\(activeClass)</meta>
             </metadata>
             <manifest>
             \(manifestEntries.joined(separator: "\n"))
@@ -77,27 +79,7 @@ struct MediaOverlayBook {
             </package>
 
             """
-        files.append(("OEBPS/package.opf", Array(package.utf8)))
-    }
-
-    /// The book as an EPUB (zip): `mimetype` first and stored uncompressed, as the OCF spec
-    /// requires, everything else deflated.
-    func zipped() throws -> [UInt8] {
-        let archive = try Archive(data: Data(), accessMode: .create)
-        let mimetype = Data("application/epub+zip".utf8)
-        try archive.addEntry(with: "mimetype", type: .file, uncompressedSize: Int64(mimetype.count), compressionMethod: .none) { position, size in
-            mimetype.subdata(in: Int(position)..<Int(position) + size)
-        }
-        for file in files {
-            let data = Data(file.bytes)
-            // Audio is already compressed; deflating it again only costs time.
-            let method: CompressionMethod = file.path.hasSuffix(".mp3") ? .none : .deflate
-            try archive.addEntry(with: file.path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: method) { position, size in
-                data.subdata(in: Int(position)..<Int(position) + size)
-            }
-        }
-        guard let data = archive.data else { throw ExportError.writeFailed(path: fileName, reason: "the zip archive could not be finished") }
-        return [UInt8](data)
+        try archive.add(Array(package.utf8), as: "OEBPS/package.opf")
     }
 
     static let container = """

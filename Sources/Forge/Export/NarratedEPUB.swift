@@ -8,7 +8,13 @@ import ZIPFoundation
 /// audio is left out of the overlays.
 struct NarratedEPUB {
     let fileName: String
+    /// The book's entries in zip order, rewritten where overlays were added; the chapter audio is
+    /// encoded when the book is written.
     private(set) var files: [(path: String, data: Data)]
+    /// The SMIL overlays added, one per content document with items.
+    private(set) var overlays: [(path: String, data: Data)]
+    /// Where the chapter audio goes in the zip (`<package folder>/forge-audio/`).
+    private let audioFolder: String
 
     /// The EPUB every item of the timelines came from, when there is exactly one and it is still
     /// there and is EPUB 3 (EPUB 2 has no media overlays: such books get the generated read-along edition).
@@ -30,7 +36,7 @@ struct NarratedEPUB {
         return (String(sourcePath[..<marker.lowerBound]), String(sourcePath[marker.upperBound...]))
     }
 
-    init?(book: URL, timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag? = nil) throws {
+    init?(book: URL, timelines: [ChapterTimeline]) throws {
         let (original, packagePath) = try EPUBReader().entries(book, name: book.path)
         var files = Dictionary(original.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first })
         guard var package = files[packagePath].map({ String(decoding: $0, as: UTF8.self) }),
@@ -60,9 +66,6 @@ struct NarratedEPUB {
         var metadataAdditions: [String] = []
         var total = 0
         for timeline in timelines {
-            if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
-            let samples = try ChapterAudio.exported(timeline, store: store, settings: settings)
-            files["\(prefix)forge-audio/\(timeline.fileStem).mp3"] = Data(try SoundFile.encode(samples, sampleRate: timeline.sampleRate, format: .mp3))
             manifestAdditions.append("<item id=\"forge-audio-\(timeline.fileStem)\" href=\"forge-audio/\(timeline.fileStem).mp3\" media-type=\"audio/mpeg\"/>")
             total += timeline.durationMs
         }
@@ -140,12 +143,9 @@ struct NarratedEPUB {
 
         var ordered: [(path: String, data: Data)] = []
         for entry in original { ordered.append((entry.path, files[entry.path]!)) }
-        for timeline in timelines {
-            let path = "\(prefix)forge-audio/\(timeline.fileStem).mp3"
-            ordered.append((path, files[path]!))
-        }
-        for path in newPaths { ordered.append((path, files[path]!)) }
         self.files = ordered
+        overlays = newPaths.map { ($0, files[$0]!) }
+        audioFolder = prefix + "forge-audio"
         fileName = book.lastPathComponent
     }
 
@@ -168,18 +168,19 @@ struct NarratedEPUB {
         return package
     }
 
-    /// The book as a zip: `mimetype` first and stored, audio stored, the rest deflated.
-    func zipped() throws -> [UInt8] {
-        let archive = try Archive(data: Data(), accessMode: .create)
-        let ordered = files.filter { $0.path == "mimetype" } + files.filter { $0.path != "mimetype" }
-        for file in ordered {
-            let method: CompressionMethod = file.path == "mimetype" || file.path.hasSuffix(".mp3") ? .none : .deflate
-            let data = file.data
-            try archive.addEntry(with: file.path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: method) { position, size in
-                data.subdata(in: Int(position)..<Int(position) + size)
+    /// Writes the book to `url`: its own entries (`mimetype` first), then each chapter's MP3,
+    /// encoded to a file and copied into the zip one chapter at a time, then the overlays.
+    func write(to url: URL, timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag?) throws {
+        let archive = try EPUBArchive(url: url)
+        for file in files where file.path != "mimetype" {
+            try archive.add(Array(file.data), as: file.path, compressed: !file.path.hasSuffix(".mp3"))
+        }
+        for timeline in timelines {
+            if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
+            try archive.addAudio(as: "\(audioFolder)/\(timeline.fileStem).mp3") { descriptor, label in
+                try ChapterAudio.write(timeline, store: store, settings: settings, format: .mp3, to: descriptor, label: label)
             }
         }
-        guard let data = archive.data else { throw ExportError.writeFailed(path: fileName, reason: "the zip archive could not be finished") }
-        return [UInt8](data)
+        for overlay in overlays { try archive.add(Array(overlay.data), as: overlay.path) }
     }
 }

@@ -6,18 +6,25 @@ struct TimelineBuilder {
     let manifest: Manifest
     let settings: ExportSettings
 
+    /// Every chapter with its words: for commands that need the whole book's text at once (verify, check).
     func timelines() throws -> [ChapterTimeline] {
+        let book = try book()
+        return try book.chapters.map(book.timed)
+    }
+
+    /// The book laid out chapter by chapter, words left to ``BookTimeline/timed(_:)``: what
+    /// exports iterate, so their memory follows one chapter, not the book.
+    func book() throws -> BookTimeline {
         let items = try manifest.items()
         let unfinished = items.filter { $0.status != .done }
         guard !items.isEmpty, unfinished.isEmpty else {
             throw ExportError.notBuilt(outputDirectory: store.root.path, pending: items.isEmpty ? 0 : unfinished.count)
         }
-        let words = try manifest.allTimedWords()
         let objects = try manifest.objects(withKeys: items.compactMap(\.audioKey))
+        let itemsByChapter = Dictionary(grouping: items, by: \.chapter)
         var timelines: [ChapterTimeline] = []
         for chapter in try manifest.chapters() {
-            let chapterItems = items.filter { $0.chapter == chapter.ordinal }
-            guard !chapterItems.isEmpty else { continue }
+            guard let chapterItems = itemsByChapter[chapter.ordinal], !chapterItems.isEmpty else { continue }
             var placed: [TimedItem] = []
             var cursor = 0
             var chapterRate = 0
@@ -37,22 +44,33 @@ struct TimelineBuilder {
                 let next = position + 1 < chapterItems.count ? chapterItems[position + 1] : nil
                 let pauseMs = Self.pause(after: item, before: next, settings: settings)
                 let startMs = ChapterTimeline.milliseconds(cursor, rate: chapterRate)
-                let itemWords = (words[item.id] ?? []).map { word -> TimedWord in
-                    var shifted = word
-                    if let timing = word.timing { shifted.timing = WordTiming(startMs: timing.startMs + startMs, endMs: timing.endMs + startMs) }
-                    return shifted
-                }
                 placed.append(TimedItem(
                     record: item, audioPath: object.path, startSample: cursor, sampleCount: samples, startMs: startMs,
                     endMs: ChapterTimeline.milliseconds(cursor + samples, rate: chapterRate), pauseAfterMs: pauseMs,
-                    words: itemWords, sentences: Self.sentences(of: item.text, words: itemWords)))
+                    words: [], sentences: []))
                 cursor += samples + pauseMs * chapterRate / 1000
             }
             timelines.append(ChapterTimeline(
                 chapter: chapter, items: placed, sampleRate: chapterRate,
                 durationMs: ChapterTimeline.milliseconds(cursor, rate: chapterRate), totalSamples: cursor))
         }
-        return timelines
+        return BookTimeline(chapters: timelines, manifest: manifest)
+    }
+
+    /// The chapter's items with their words (shifted to chapter-absolute times) and sentences.
+    static func timed(_ layout: ChapterTimeline, words: [String: [TimedWord]]) -> ChapterTimeline {
+        var timeline = layout
+        for index in timeline.items.indices {
+            let item = timeline.items[index]
+            let itemWords = (words[item.record.id] ?? []).map { word -> TimedWord in
+                var shifted = word
+                if let timing = word.timing { shifted.timing = WordTiming(startMs: timing.startMs + item.startMs, endMs: timing.endMs + item.startMs) }
+                return shifted
+            }
+            timeline.items[index].words = itemWords
+            timeline.items[index].sentences = sentences(of: item.record.text, words: itemWords)
+        }
+        return timeline
     }
 
     /// The pause after `item`: short inside a paragraph cut into several items, longer between

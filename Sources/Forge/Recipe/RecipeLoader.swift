@@ -113,7 +113,10 @@ public struct RecipeLoader: Sendable {
         var audio = AudioSettings()
         if let reader = try top.object("audio", allowedKeys: AudioSettings.recipeKeys) {
             audio.format = try reader.choice("format", default: audio.format)
-            audio.sampleRate = try reader.integer("sampleRate", oneOf: AudioSettings.allowedSampleRates, default: audio.sampleRate, unit: "Hz")
+            // Opus has rates of its own: without a sampleRate it is written at its native 48 kHz.
+            let rates = audio.format.sampleRates ?? AudioSettings.allowedSampleRates
+            audio.sampleRate = try reader.integer(
+                "sampleRate", oneOf: rates, default: audio.format == .opus ? 48000 : audio.sampleRate, unit: "Hz")
         }
 
         var alignment = AlignmentSettings()

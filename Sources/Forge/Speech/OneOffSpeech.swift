@@ -11,12 +11,12 @@ public struct OneOffSpeech: Sendable {
         self.sampleRate = sampleRate
     }
 
-    /// The audio format a file name asks for by its extension (`.wav`, `.flac`, `.ogg`, `.mp3`).
+    /// The audio format a file name asks for by its extension (`.wav`, `.flac`, `.ogg`, `.mp3`, `.opus`).
     public static func format(for url: URL) throws(SpeechError) -> AudioSettings.Format {
         guard let format = AudioSettings.Format(rawValue: url.pathExtension.lowercased()) else {
             throw .encodingFailed(
                 path: url.path,
-                reason: "the extension \".\(url.pathExtension)\" names no audio format Forge writes; use .wav, .flac, .ogg or .mp3")
+                reason: "the extension \".\(url.pathExtension)\" names no audio format Forge writes; use .wav, .flac, .ogg, .mp3 or .opus")
         }
         return format
     }

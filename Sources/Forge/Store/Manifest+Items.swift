@@ -101,12 +101,14 @@ extension Manifest {
         }
     }
 
-    /// Every word of every item with its timing and confidence, in one query (for exports).
-    public func allTimedWords() throws(StoreError) -> [String: [TimedWord]] {
+    /// The words of one chapter's items with their timings and confidence (for exports, a chapter at a time).
+    public func timedWords(inChapter chapter: Int) throws(StoreError) -> [String: [TimedWord]] {
         try read { db in
             var words: [String: [TimedWord]] = [:]
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT item_id, idx, text, char_start, char_end, start_ms, end_ms, confidence FROM words ORDER BY item_id, idx")
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT w.item_id, w.idx, w.text, w.char_start, w.char_end, w.start_ms, w.end_ms, w.confidence
+                FROM words w JOIN items i ON i.id = w.item_id WHERE i.chapter = ? ORDER BY w.item_id, w.idx
+                """, arguments: [chapter])
             while let row = try rows.next() {
                 let token = WordToken(index: row[1], text: row[2], start: row[3], end: row[4])
                 let timing: WordTiming? = (row[5] as Int?).flatMap { start in (row[6] as Int?).map { WordTiming(startMs: start, endMs: $0) } }

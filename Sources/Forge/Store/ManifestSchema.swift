@@ -149,6 +149,10 @@ enum ManifestSchema {
                 CREATE INDEX chapter_levels_chapter ON chapter_levels (chapter);
                 """)
         }
+        // v7: exports read a chapter's items and words at a time, not the whole book.
+        migrator.registerMigration("v7") { db in
+            try db.execute(sql: "CREATE INDEX items_by_chapter ON items(chapter, ordinal)")
+        }
         return migrator
     }
 }

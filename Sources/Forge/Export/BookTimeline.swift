@@ -1,0 +1,20 @@
+/// The book as exports see it: every chapter laid out (items placed, pauses between them) with
+/// words and sentences loaded one chapter at a time by ``timed(_:)``, so an export's memory
+/// follows its longest chapter rather than the book.
+struct BookTimeline {
+    /// Every chapter in reading order; their items' `words` and `sentences` are empty.
+    let chapters: [ChapterTimeline]
+    let manifest: Manifest
+
+    /// The chapter with its items' words (chapter-absolute times) and sentences.
+    func timed(_ layout: ChapterTimeline) throws -> ChapterTimeline {
+        TimelineBuilder.timed(layout, words: try manifest.timedWords(inChapter: layout.chapter.ordinal))
+    }
+
+    /// Every chapter with its words, one at a time.
+    func forEachTimed(_ body: (ChapterTimeline) throws -> Void) throws {
+        for layout in chapters { try body(try timed(layout)) }
+    }
+
+    var durationMs: Int { chapters.reduce(0) { $0 + $1.durationMs } }
+}

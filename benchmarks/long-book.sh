@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): a 50-hour book. Builds a long book — the shared corpus COPIES times (5 by
+# default, ~600k words), each copy under its own "BOOK …" heading — and prints, from one run, the
+# build's wall-time ratio to the espeak-ng CLI on the same text, the no-op and one-edit rebuilds,
+# and the time and peak RSS (forge and its workers) of every command: build, split, plan, status,
+# fsck, each export format, the pack (beside `zip -0 -r` of the same objects) and verify (stopped
+# with SIGINT after VERIFY_SECONDS, default 120: all of verify's per-book memory is taken before
+# its first chunk).
+#
+#   benchmarks/long-book.sh [corpus.txt]     COPIES=5 JOBS=2 FORGE=<binary> FORMATS="audio json …"
+#
+# Needs ~35 GB free under $TMPDIR for WAV objects, their exports and the pack.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+corpus=${1:-$root/../shared/corpus/pride-and-prejudice.txt}
+copies=${COPIES:-5}
+jobs=${JOBS:-2}
+formats=${FORMATS:-"json vtt srt html audio epub m4b"}
+verify_seconds=${VERIFY_SECONDS:-120}
+cd "$root"
+if [ -z "${FORGE:-}" ]; then
+    scripts/install-deps.sh
+    swift build -c release --product forge >/dev/null
+    FORGE=$root/.build/release/forge
+fi
+forge=$FORGE
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+names=(ONE TWO THREE FOUR FIVE SIX SEVEN EIGHT NINE TEN)
+for ((copy = 0; copy < copies; copy++)); do
+    printf 'BOOK %s\n\n\n' "${names[copy % 10]}"
+    cat "$corpus"
+    printf '\n\n'
+done >"$work/book.txt"
+cat >"$work/recipe.json" <<JSON
+{
+  "title": "Five Books",
+  "sources": ["book.txt"],
+  "split": { "unit": "paragraph", "maxCharacters": 1000 },
+  "voice": { "engine": "espeak-ng", "id": "en-us", "rate": 175 },
+  "audio": { "format": "wav", "sampleRate": 22050 },
+  "build": { "jobs": $jobs },
+  "output": { "directory": "out" }
+}
+JSON
+
+# Sums the resident memory (kB) of a process and its children into $tree_kb (shell builtins only).
+sample_tree_rss() {
+    local pid=$1 key value unit p
+    local pids=("$pid") kids=()
+    tree_kb=0
+    if [ -r "/proc/$pid/task/$pid/children" ]; then
+        read -r -a kids <"/proc/$pid/task/$pid/children" 2>/dev/null || true
+        pids+=("${kids[@]}")
+    fi
+    for p in "${pids[@]}"; do
+        [ -r "/proc/$p/status" ] || continue
+        while read -r key value unit; do
+            if [ "$key" = "VmRSS:" ]; then
+                tree_kb=$((tree_kb + value))
+                break
+            fi
+        done <"/proc/$p/status" 2>/dev/null || true
+    done
+}
+
+# Runs a command (stopping it with SIGINT after $stop_after seconds when set); sets $wall and $peak_kb.
+measure() {
+    local start end pid status=0
+    peak_kb=0
+    start=$(date +%s%N)
+    "$@" >"$work/stdout" 2>"$work/stderr" &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null; do
+        sample_tree_rss "$pid"
+        if [ "$tree_kb" -gt "$peak_kb" ]; then peak_kb=$tree_kb; fi
+        if [ -n "${stop_after:-}" ] && [ $(($(date +%s%N) - start)) -gt $((stop_after * 1000000000)) ]; then
+            kill -INT "$pid" 2>/dev/null || true
+            stop_after=
+        fi
+        sleep 0.05
+    done
+    wait "$pid" || status=$?
+    end=$(date +%s%N)
+    wall=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.2f", (b - a) / 1e9}')
+    if [ "$status" -ne 0 ] && [ "$status" -ne "${allowed_status:-0}" ]; then
+        echo "command failed ($status): $*" >&2
+        tail -5 "$work/stderr" >&2
+        exit 1
+    fi
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+row() { printf '%-34s %9s s %8s MB   %s\n' "$1" "$wall" "$((peak_kb / 1024))" "${2:-}"; }
+
+cd "$work"
+words=$(wc -w <book.txt)
+echo "book: $copies × $(basename "$corpus") = $words words; forge: $forge; jobs: $jobs; cores: $(nproc)"
+echo
+printf '%-34s %11s %11s\n' "command" "wall" "peak RSS"
+measure espeak-ng -v en-us -s 175 -w "$work/espeak.wav" -f book.txt
+espeak_wall=$wall
+row "espeak-ng CLI -w (reference)"
+rm -f espeak.wav
+measure "$forge" build recipe.json
+build_wall=$wall
+row "forge build" "ratio to espeak-ng CLI $(awk -v f="$wall" -v e="$espeak_wall" 'BEGIN {printf "%.3f", f / e}')"
+build_lines=$(wc -l <stdout)
+noop=()
+for run in 1 2 3 4 5; do
+    measure "$forge" build recipe.json
+    noop+=("$wall")
+done
+row "forge build (no-op)" "median of 5: $(median "${noop[@]}") s (runs: ${noop[*]})"
+edits=()
+for run in 1 2 3; do
+    line=$(awk -v n="$run" -v from="$(($(wc -l <book.txt) * 2 / 5))" \
+        'NR > from && prev == "" && $0 != "" {c++; if (c == n) {print NR; exit}} {prev = $0}' book.txt)
+    sed -i "${line}s/\$/ Indeed, edit ${run}./" book.txt
+    measure "$forge" build recipe.json
+    edits+=("$wall")
+done
+row "forge build (one paragraph edited)" "median of 3: $(median "${edits[@]}") s (runs: ${edits[*]})"
+measure "$forge" split recipe.json
+row "forge split"
+measure "$forge" plan recipe.json
+row "forge plan"
+measure "$forge" status out
+row "forge status"
+measure "$forge" fsck out
+row "forge fsck"
+for format in $formats; do
+    measure "$forge" export out --format "$format"
+    row "forge export --format $format" "$(du -sh out/exports | cut -f1) under exports/"
+    rm -rf out/exports
+done
+measure "$forge" export out --pack pack.zip
+pack_wall=$wall
+row "forge export --pack" "$(du -h pack.zip | cut -f1)"
+rm -f pack.zip
+measure zip -0 -qr objects.zip out/objects
+row "zip -0 -r objects/ (reference)" "pack / zip: $(awk -v p="$pack_wall" -v z="$wall" 'BEGIN {printf "%.2f", p / z}')"
+rm -f objects.zip
+stop_after=$verify_seconds allowed_status=130 measure "$forge" verify out
+row "forge verify (SIGINT at ${verify_seconds} s)"
+echo
+echo "build printed $build_lines line(s) to a pipe"
