@@ -2,17 +2,36 @@ import Forge
 import Foundation
 import Synchronization
 
-/// Prints build progress: a live status line on a terminal, JSON Lines otherwise (or with --json).
+/// Prints build progress three ways: a live status line on a terminal; a line every 10% or
+/// 30 seconds when writing to a pipe or a file (a CI log); JSON Lines events with `--json`.
 final class ProgressPrinter: Sendable {
-    let json: Bool
+    enum Mode {
+        case terminal
+        case log
+        case json
+    }
+
+    let mode: Mode
+    var json: Bool { mode == .json }
     private struct State {
         var lastDraw = ContinuousClock.now - .seconds(1)
         var lineShown = false
+        /// Log mode: when the last line was printed and the last tenth of the work it reported.
+        var lastLogLine = ContinuousClock.now
+        var lastTenth = 0
+        var lastVerifiedLine = ContinuousClock.now - .seconds(60)
     }
     private let state = Mutex(State())
+    /// Log mode prints a progress line at least this often while items finish.
+    static let logInterval: Duration = .seconds(30)
 
-    init(json: Bool) {
-        self.json = json
+    init(mode: Mode) {
+        self.mode = mode
+    }
+
+    /// The mode for standard output: JSON when asked, else a live line on a terminal and log lines elsewhere.
+    static func mode(json: Bool) -> Mode {
+        json ? .json : (isatty(STDOUT_FILENO) != 0 ? .terminal : .log)
     }
 
     func handle(_ event: ProgressEvent) {
@@ -26,19 +45,59 @@ final class ProgressPrinter: Sendable {
                 clearLine()
                 print("failed: \(item.itemID): \(item.error ?? "")")
             }
-            draw(item)
+            if mode == .terminal { draw(item) } else { log(item) }
         case .cancelling:
             clearLine()
             print("Stopping: finishing the items in hand and saving…")
         case .verified(let chunk):
             clearLine()
-            print(String(format: "verified chapter %d, chunk %d: word error rate %.1f%%", chunk.chapter, chunk.index, chunk.wordErrorRate * 100))
+            // A log gets a verification line every 30 seconds (and every flagged chunk), not one per 2-minute chunk.
+            let now = ContinuousClock.now
+            let due = mode == .terminal || !chunk.flaggedItems.isEmpty || state.withLock { state in
+                guard now - state.lastVerifiedLine >= Self.logInterval else { return false }
+                state.lastVerifiedLine = now
+                return true
+            }
+            if due {
+                print(String(format: "verified chapter %d, chunk %d: word error rate %.1f%%", chunk.chapter, chunk.index, chunk.wordErrorRate * 100))
+            }
+        case .split(let chapters, let items, let words, _) where mode == .log:
+            print("split: \(chapters) chapter(s), \(items) items, \(words) words")
+        case .planned(let upToDate, let toSynthesize, let toReuse, let toAlign) where mode == .log && toSynthesize + toReuse + toAlign > 0:
+            print("to do: synthesize \(toSynthesize), reuse \(toReuse), align \(toAlign) (\(upToDate) up to date)")
         case .warning(let message):
             clearLine()
             try? FileHandle.standardError.write(contentsOf: Data("warning: \(message)\n".utf8))
         default:
             break
         }
+        // A log is read while the build runs: each line goes out as it is printed.
+        if mode == .log { Self.flushStandardOutput() }
+    }
+
+    /// Log mode: one line per tenth of the work, or every ``logInterval``, and at the end.
+    private func log(_ item: ItemProgress) {
+        let now = ContinuousClock.now
+        let tenth = item.toFinish > 0 ? item.finished * 10 / item.toFinish : 10
+        let due = state.withLock { state -> Bool in
+            guard item.finished == item.toFinish || tenth > state.lastTenth || now - state.lastLogLine >= Self.logInterval else { return false }
+            state.lastTenth = tenth
+            state.lastLogLine = now
+            return true
+        }
+        guard due else { return }
+        print(Self.progressText(item))
+    }
+
+    static func progressText(_ item: ItemProgress) -> String {
+        let percent = item.toFinish > 0 ? Double(item.finished) * 100 / Double(item.toFinish) : 100
+        var eta = ""
+        if item.finished > 0, item.finished < item.toFinish {
+            let remaining = item.elapsedSeconds / Double(item.finished) * Double(item.toFinish - item.finished)
+            eta = "  ETA \(Format.clock(seconds: remaining))"
+        }
+        return String(
+            format: "[%d/%d] %5.1f%%  %@ of audio made%@", item.finished, item.toFinish, percent, Format.minutes(ms: item.audioMs), eta)
     }
 
     private func draw(_ item: ItemProgress) {
@@ -50,20 +109,12 @@ final class ProgressPrinter: Sendable {
             return true
         }
         guard shouldDraw else { return }
-        let percent = item.toFinish > 0 ? Double(item.finished) * 100 / Double(item.toFinish) : 100
-        var eta = ""
-        if item.finished > 0, item.finished < item.toFinish {
-            let remaining = item.elapsedSeconds / Double(item.finished) * Double(item.toFinish - item.finished)
-            eta = "  ETA \(Format.clock(seconds: remaining))"
-        }
-        let line = String(
-            format: "[%d/%d] %5.1f%%  %@ of audio made%@  %@", item.finished, item.toFinish, percent,
-            Format.minutes(ms: item.audioMs), eta, item.itemID)
+        let line = Self.progressText(item) + "  " + item.itemID
         try? FileHandle.standardOutput.write(contentsOf: Data("\r\u{1B}[2K\(line)".utf8))
     }
 
     func clearLine() {
-        guard !json else { return }
+        guard mode == .terminal else { return }
         let shown = state.withLock { state -> Bool in
             defer { state.lineShown = false }
             return state.lineShown
@@ -204,6 +255,11 @@ final class ProgressPrinter: Sendable {
         line.add("cancelled", failure.code == .cancelled)
         line.add("error", failure.message)
         emit(line)
+    }
+
+    /// Sends what `print` buffered (standard output is block-buffered on a pipe).
+    static func flushStandardOutput() {
+        fflush(nil)
     }
 
     private func emit(_ line: JSONLine) {

@@ -6,7 +6,7 @@ import Foundation
 enum StageRunner {
     static func run(_ stages: Set<Stage>, options: RecipeOptions) async throws {
         let recipe = try options.load()
-        let printer = ProgressPrinter(json: options.json || isatty(STDOUT_FILENO) == 0)
+        let printer = ProgressPrinter(mode: ProgressPrinter.mode(json: options.json))
         let cancellation = InterruptMonitor.flag
         let pipeline = BuildPipeline(
             recipe: recipe, stages: stages,

@@ -14,6 +14,7 @@ struct CommandLineTests {
         (#"{"sources": ["book.txt"], "voice": {"id": "en-uss"}}"#, "voice.id", "espeak-ng has no voice \"en-uss\""),
         (#"{"sources": ["book.txt"], "audio": {"format": "aiff"}}"#, "audio.format", "\"wav\", \"flac\", \"ogg\", \"mp3\""),
         (#"[1, 2]"#, "recipe.json", "expected an object"),
+        (#"{"sources": ["book.txt"], "audio": {"format": "opus", "sampleRate": 22050}}"#, "audio.sampleRate", "8000, 16000, 24000, 48000 Hz (the rates Opus"),
     ])
     func badRecipesExitTwoAndLeaveTheOutputUntouched(recipe: String, path: String, message: String) throws {
         let project = try TestProject(recipe: recipe)
@@ -39,6 +40,41 @@ struct CommandLineTests {
         #expect(process.terminationStatus == 0)
         #expect(try project.manifest().lastBuild()?.outcome == .succeeded)
         #expect(try project.doneItems().count == (try project.manifest().items().count))
+    }
+
+    /// A CI log gets a line per tenth of the work and a summary, not thousands of JSON events;
+    /// `--json` keeps the events. The same build makes Opus objects (48 kHz) and exports Opus.
+    @Test func aBuildIntoAPipePrintsProgressLinesAndItsSummaryAndOpusObjects() throws {
+        let recipe = Fixtures.recipe(format: "opus", maxCharacters: 100, extra: #""exports": ["audio"]"#).replacingOccurrences(of: "22050", with: "48000")
+        let project = try TestProject(book: Fixtures.shortBook + "\n\n" + Fixtures.shortBook, recipe: recipe)
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = ForgeProcess.executable
+        process.currentDirectoryURL = project.directory.url
+        process.arguments = ["build", "recipe.json"]
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        let lines = text.split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("{") }, "\(text)")
+        let progress = lines.filter { $0.hasPrefix("[") && $0.contains("% ") }
+        let items = try project.manifest().items().count
+        #expect(items > 15 && progress.count >= 2 && progress.count <= 11 + 2, "\(text)")
+        #expect(progress.last?.hasPrefix("[\(items)/\(items)] 100.0%") == true, "\(text)")
+        #expect(lines.contains { $0.hasPrefix("Build finished in") } && lines.contains { $0.hasPrefix("Exported ") }, "\(text)")
+
+        let store = ObjectStore(root: project.output)
+        for object in try project.manifest().allObjects() where object.role == .audio {
+            #expect(object.path.hasSuffix(".opus"))
+            #expect(try SoundFile.decode(fileAt: store.url(forRelativePath: object.path)).sampleRate == 48000)
+        }
+        let chapter = try SoundFile.decode(fileAt: project.output.appendingPathComponent("exports/audio/chapter-001.opus"))
+        #expect(chapter.sampleRate == 48000 && chapter.durationMs > 1000)
+
+        let json = try project.forge(["build", "recipe.json", "--json"])
+        #expect(json.lines.allSatisfy { $0.hasPrefix("{") } && json.summary?["nothingToDo"] as? Bool == true)
     }
 
     @Test func unknownVoiceSuggestsNearNames() throws {

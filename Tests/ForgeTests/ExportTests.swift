@@ -53,12 +53,17 @@ struct ExportTests {
 
     @Test func timingsAudioAndCaptionsAgreeOnOneChapterTimeline() throws {
         let project = try Self.builtProject()
+        let store = ObjectStore(root: project.output)
+        let layouts = try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings()).book().chapters
         for stem in ["chapter-001", "chapter-002"] {
             let chapter = try chapterJSON(project, stem)
             let duration = try #require(chapter["durationMs"] as? Int)
             // The chapter audio is exactly as long as the timeline says.
             let audio = try SoundFile.decode(fileAt: project.output.appendingPathComponent("exports/audio/\(stem).wav"))
             #expect(abs(audio.durationMs - duration) <= 1)
+            // Streamed item by item into its file, it is sample for sample the chapter rendered whole.
+            let layout = try #require(layouts.first { $0.fileStem == stem })
+            #expect(audio.samples == (try ChapterAudio.render(layout, store: store)))
             // Words are increasing, inside the chapter, and each item's file is its chapter entry shifted to zero.
             var previous = -1
             for item in try #require(chapter["items"] as? [[String: Any]]) {
@@ -108,6 +113,8 @@ struct ExportTests {
             _ = try archive.extract(entry) { data.append($0) }
             return data
         }
+        // Written from files encoded beside it, which are gone.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [name])
         // OCF: mimetype first, stored, exact content.
         #expect(entries.first?.path == "mimetype")
         #expect(entries.first?.compressedSize == entries.first?.uncompressedSize)
@@ -159,6 +166,17 @@ struct ExportTests {
         let again = try project.build()
         #expect(again.events("summary").first?["exported"] as? Int == 0)
         #expect(again.events("item").isEmpty)
+        // Nothing changed: answered from the build's fingerprint, without even splitting.
+        #expect(again.events("split").isEmpty && again.summary?["nothingToDo"] as? Bool == true)
+        // Exports removed behind its back: the fingerprint no longer matches; they are written again.
+        try FileManager.default.removeItem(at: project.output.appendingPathComponent("exports"))
+        let restored = try project.build()
+        #expect(restored.events("split").count == 1 && (restored.summary?["exported"] as? Int ?? 0) > 0)
+        #expect(FileManager.default.fileExists(atPath: project.output.appendingPathComponent("exports/json/chapter-001.json").path))
+        // An edited source is split again, and only the edited item made.
+        try project.write(book: Fixtures.shortBook.replacingOccurrences(of: "a single man", with: "one single man"))
+        let edited = try project.build()
+        #expect(edited.events("split").count == 1 && edited.synthesizedItems.count == 1)
         // New pauses: the same items, exported again.
         try project.write(recipe: Fixtures.recipe(extra: #""exports": { "formats": ["json"], "pauses": { "paragraphMs": 100 } }"#))
         let changed = try project.build()

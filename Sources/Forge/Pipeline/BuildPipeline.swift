@@ -64,6 +64,13 @@ public struct BuildPipeline: Sendable {
         let clock = ContinuousClock.now
         let engineVersions = try Self.engineVersions(of: recipe)
         let engines = Self.enginesUsed(by: recipe)
+        // With `verify`, every rebuild re-checks each chunk's audio files (changes behind the
+        // store's back), so only recipes without it answer from the fingerprint.
+        let fingerprint = stages == Set(Stage.allCases) && recipe.verify == nil
+            ? try BuildFingerprint(recipe: recipe, engineVersions: engineVersions, stages: stages) : nil
+        if let fingerprint, let summary = try upToDate(fingerprint, engines: engines, engineVersions: engineVersions, started: clock, progress: progress) {
+            return summary
+        }
         let split = stages.contains(.split) ? try recipe.splitSources() : nil
         let directory = recipe.outputDirectory
         // From here on a stop winds down and keeps what is finished.
@@ -106,6 +113,9 @@ public struct BuildPipeline: Sendable {
             summary.exportedFiles = run.exported
             summary.verification = run.verification
             let outcome: BuildRecord.Outcome = summary.cancelled ? .cancelled : (summary.exitCode == 0 ? .succeeded : .failed)
+            if outcome == .succeeded, let value = try fingerprint?.current(in: manifest, directory: directory) {
+                try manifest.recordFingerprint(value, build: buildID)
+            }
             try manifest.finishBuild(
                 buildID, outcome: outcome, endedAt: Self.timestamp(), total: counts.items,
                 synthesized: run.synthesized, reused: run.reused, failed: run.failures.count)
@@ -115,6 +125,39 @@ public struct BuildPipeline: Sendable {
                 buildID, outcome: .failed, endedAt: Self.timestamp(), total: run.itemsTotal,
                 synthesized: run.synthesized, reused: run.reused, failed: run.failures.count)
             throw error
+        }
+    }
+
+    /// The summary of a build with nothing to do, when the last build succeeded from the same
+    /// inputs and nothing changed the directory since (``BuildFingerprint``): no source is split
+    /// and no item loaded. Nil when the full pipeline must look.
+    private func upToDate(
+        _ fingerprint: BuildFingerprint, engines: [String], engineVersions: [String: String], started clock: ContinuousClock.Instant,
+        progress: @escaping @Sendable (ProgressEvent) -> Void
+    ) throws -> BuildSummary? {
+        let directory = recipe.outputDirectory
+        guard fingerprint.inputs != nil, FileManager.default.fileExists(atPath: directory.appendingPathComponent(Manifest.fileName).path) else {
+            return nil
+        }
+        let workspace = try OutputWorkspace(directory: directory)
+        let manifest = workspace.manifest
+        guard try fingerprint.isUpToDate(manifest, directory: directory) else { return nil }
+        var record = BuildRecord(
+            recipePath: recipe.file.path, recipeHash: recipe.contentHash, toolVersion: ForgeVersion.current,
+            engine: engines.joined(separator: ","), engineVersion: engines.map { engineVersions[$0] ?? "" }.joined(separator: "; "),
+            commandLine: commandLine, stages: Stage.allCases.filter(stages.contains).map(\.rawValue).joined(separator: ","),
+            startedAt: Self.timestamp())
+        let buildID = try manifest.beginBuild(record)
+        record.id = buildID
+        progress(.started(buildID: buildID, outputDirectory: directory.path))
+        let counts = try manifest.statusCounts()
+        try manifest.finishBuild(buildID, outcome: .succeeded, endedAt: Self.timestamp(), total: counts.items, synthesized: 0, reused: 0, failed: 0)
+        if let value = try fingerprint.current(in: manifest, directory: directory) { try manifest.recordFingerprint(value, build: buildID) }
+        return withExtendedLifetime(workspace) {
+            BuildSummary(
+                buildID: buildID, outputDirectory: directory.path, itemsTotal: counts.items, upToDate: counts.items,
+                synthesized: 0, reused: 0, aligned: 0, failed: [], remaining: 0, cancelled: false, audioMs: counts.audioMs,
+                elapsedSeconds: (ContinuousClock.now - clock).seconds)
         }
     }
 

@@ -116,7 +116,8 @@ public struct RecipeLoader: Sendable {
             // Opus has rates of its own: without a sampleRate it is written at its native 48 kHz.
             let rates = audio.format.sampleRates ?? AudioSettings.allowedSampleRates
             audio.sampleRate = try reader.integer(
-                "sampleRate", oneOf: rates, default: audio.format == .opus ? 48000 : audio.sampleRate, unit: "Hz")
+                "sampleRate", oneOf: rates, default: audio.format == .opus ? 48000 : audio.sampleRate,
+                unit: audio.format == .opus ? "Hz (the rates Opus is written at)" : "Hz")
         }
 
         var alignment = AlignmentSettings()

@@ -26,6 +26,8 @@ public struct BuildRecord: Sendable, Equatable, Codable, FetchableRecord, Mutabl
     public var itemsSynthesized: Int
     public var itemsReused: Int
     public var itemsFailed: Int
+    /// What the build was made from and left behind (``BuildFingerprint``), recorded when it succeeded.
+    public var fingerprint: String?
 
     public init(
         recipePath: String, recipeHash: String, toolVersion: String, engine: String, engineVersion: String,

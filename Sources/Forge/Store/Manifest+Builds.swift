@@ -27,6 +27,11 @@ extension Manifest {
         }
     }
 
+    /// Records what a build that succeeded was made from and left behind.
+    func recordFingerprint(_ fingerprint: String, build id: Int64) throws(StoreError) {
+        try write { db in try db.execute(sql: "UPDATE builds SET fingerprint = ? WHERE id = ?", arguments: [fingerprint, id]) }
+    }
+
     public func lastBuild() throws(StoreError) -> BuildRecord? {
         try read { db in try BuildRecord.order(Column("id").desc).fetchOne(db) }
     }

@@ -9,6 +9,11 @@ extension Manifest {
     }
 
     /// Every transcribed chunk, by chapter and start.
+    /// How many verification chunks are recorded.
+    func chunkCount() throws(StoreError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chunks") ?? 0 }
+    }
+
     func storedChunks() throws(StoreError) -> [ChunkPosition: StoredChunk] {
         try read { db in
             var chunks: [ChunkPosition: StoredChunk] = [:]

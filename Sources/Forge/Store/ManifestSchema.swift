@@ -153,6 +153,11 @@ enum ManifestSchema {
         migrator.registerMigration("v7") { db in
             try db.execute(sql: "CREATE INDEX items_by_chapter ON items(chapter, ordinal)")
         }
+        // v8: a build that succeeded records the fingerprint of its inputs and of the directory it
+        // left, so the next build with nothing changed answers without splitting or loading items.
+        migrator.registerMigration("v8") { db in
+            try db.execute(sql: "ALTER TABLE builds ADD COLUMN fingerprint TEXT")
+        }
         return migrator
     }
 }

@@ -15,6 +15,9 @@ final class ForgeProcess: Sendable {
         return directory.appendingPathComponent("forge")
     }
 
+    /// The commands that print progress events (and log lines without `--json`).
+    static let stageCommands: Set<String> = ["build", "split", "speak", "align"]
+
     let process: Process
     private let lines = Mutex<[String]>([])
     private let errorText = Mutex<String>("")
@@ -24,7 +27,9 @@ final class ForgeProcess: Sendable {
     init(_ arguments: [String], in directory: URL, environment: [String: String] = [:], executable: URL? = nil, standardInput: Data? = nil) throws {
         process = Process()
         process.executableURL = executable ?? Self.executable
-        process.arguments = arguments
+        // Tests read the recipe commands' JSON Lines events; a pipe alone now gets log lines.
+        process.arguments = Self.stageCommands.contains(arguments.first ?? "") && !arguments.contains("--audio") && !arguments.contains("--json")
+            && !arguments.contains("--help") ? arguments + ["--json"] : arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
@@ -134,7 +139,7 @@ struct ForgeResult {
 
     var text: String { lines.joined(separator: "\n") }
 
-    /// The JSON Lines events forge printed (with --json or without a terminal).
+    /// The JSON Lines events forge printed (with --json, which ForgeProcess adds for the recipe commands).
     var events: [[String: Any]] {
         lines.compactMap { line in
             guard let data = line.data(using: .utf8) else { return nil }

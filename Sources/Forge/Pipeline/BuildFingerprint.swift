@@ -1,0 +1,50 @@
+import Foundation
+
+/// What a complete build's result depends on, as one hash, so a rebuild with nothing changed
+/// answers "nothing to do" without splitting the sources or loading any item.
+///
+/// The inputs are the forge version, the recipe's bytes, every source's and the lexicon's bytes,
+/// the engines' versions and the stages; the state is what other commands may change in the
+/// output directory afterwards: how many items are done, the verification chunks, and the stamp
+/// of the last export. A build that succeeded records the hash of both; the next build compares.
+struct BuildFingerprint {
+    /// Nil when the recipe reads standard input (which cannot be compared without reading it whole).
+    let inputs: String?
+
+    init(recipe: Recipe, engineVersions: [String: String], stages: Set<Stage>) throws {
+        guard !recipe.sources.contains(where: { $0.standardInput != nil }) else {
+            inputs = nil
+            return
+        }
+        var text = "forge \(ForgeVersion.current)|recipe \(recipe.contentHash)|output \(recipe.outputDirectory.path)"
+        text += "|stages " + Stage.allCases.filter(stages.contains).map(\.rawValue).joined(separator: ",")
+        text += "|engines " + engineVersions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+        do {
+            for source in recipe.sources {
+                text += "|source \(source.url.path) \(source.format.rawValue) \(try ContentHash.sha256Hex(fileAt: source.url))"
+            }
+            if let lexicon = recipe.lexiconFile { text += "|lexicon \(try ContentHash.sha256Hex(fileAt: lexicon))" }
+        } catch {
+            // An unreadable source is the splitter's to report, with its own message.
+            inputs = nil
+            return
+        }
+        inputs = ContentHash.sha256Hex(text)
+    }
+
+    /// The fingerprint of the inputs and of the output directory's state now, or nil.
+    func current(in manifest: Manifest, directory: URL) throws -> String? {
+        guard let inputs else { return nil }
+        let counts = try manifest.statusCounts()
+        let chunks = try manifest.chunkCount()
+        let exportStamp = (try? OwnedDirectory(root: directory).read("exports/.forge-export-stamp")).map { String(decoding: $0, as: UTF8.self) } ?? "-"
+        return ContentHash.sha256Hex("\(inputs)|items \(counts.items) done \(counts.done)|chunks \(chunks)|exports \(exportStamp)")
+    }
+
+    /// Whether the last build of the directory succeeded with these inputs and nothing changed since.
+    func isUpToDate(_ manifest: Manifest, directory: URL) throws -> Bool {
+        guard let last = try manifest.lastBuild(), last.outcome == .succeeded, let recorded = last.fingerprint,
+              let now = try current(in: manifest, directory: directory) else { return false }
+        return recorded == now
+    }
+}
