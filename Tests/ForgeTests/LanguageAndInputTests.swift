@@ -103,7 +103,7 @@ import Testing
         #expect(abs(resampled.durationMs - nativeMs) <= nativeMs / 50, "\(resampled.durationMs) ms at 16 kHz, \(nativeMs) ms at 22.05 kHz")
         let badExtension = try ForgeProcess.run(["say", "Hello.", "-o", "hello.txt"], in: directory.url)
         #expect(badExtension.status == 2)
-        #expect(badExtension.errors.contains(".wav, .flac, .ogg or .mp3"))
+        #expect(badExtension.errors.contains(".wav, .flac, .ogg, .mp3 or .opus"))
         let noWords = try ForgeProcess.run(["say", "…", "-o", "nothing.wav"], in: directory.url)
         #expect(noWords.status != 0)
         #expect(!FileManager.default.fileExists(atPath: directory.file("nothing.wav").path))

@@ -25,6 +25,42 @@ struct SplitterTests {
         #expect(result.items.last?.text == "Chapters are fun to write.")
     }
 
+    /// A book in parts: chapters carry their part's title, a part heading joins its first chapter
+    /// (no chapter of its own, nothing folded into the previous one), and a part with text of its
+    /// own before its first chapter keeps a chapter for it. The EPUB lists chapters under parts.
+    @Test func partsAboveChaptersMakeTwoLevelTitlesAndContents() throws {
+        let text = """
+            BOOK ONE
+
+
+            Chapter 1
+
+            First text.
+
+            CHAPTER II.
+
+            Second text.
+
+            PART II
+
+            A word before the chapters.
+
+            Chapter 1
+
+            Third text.
+            """
+        let result = split(text)
+        #expect(result.chapters.map(\.title) == ["Book One — Chapter 1", "Book One — CHAPTER II.", "Part II", "Part II — Chapter 1"])
+        #expect(result.items.filter { $0.kind == .heading }.map(\.chapter) == [1, 1, 2, 3, 4])
+        // Without part lines, chapter lines and a one-line "Book one" mention stay as they were.
+        #expect(split("Chapter 1\n\nText.\n\nChapter 2\n\nMore.").chapters.map(\.title) == ["Chapter 1", "Chapter 2"])
+
+        let timelines = result.chapters.map { ChapterTimeline(chapter: $0, items: [], sampleRate: 22050, durationMs: 0, totalSamples: 0) }
+        let navigation = XMLElements(Data(MediaOverlayBook.navigation(timelines, settings: ExportSettings()).utf8))
+        #expect(navigation.named("ol").count == 3, "the book's list and one per part")
+        #expect(navigation.named("a").count == 6)
+    }
+
     @Test func textBeforeAnyChapterGetsAnUntitledChapter() {
         let result = split("Just a note.\n\nAnother.")
         #expect(result.chapters.map(\.title) == ["book"])

@@ -20,13 +20,16 @@ public struct DocumentBlock: Sendable, Equatable {
     public var elementID: String?
     /// Set when the book's table of contents starts a chapter at this block: the entry's title.
     public var chapterTitle: String?
+    /// A heading above chapters — "BOOK ONE", "Part II", "Volume the First" — whose title the
+    /// chapters under it carry ("Book One — Chapter 1").
+    public var isPart = false
     /// The offset of the `<` of the block element's start tag, and the element's name: where an
     /// export adds an id to a block that has none.
     public var element: (offset: Int, name: String)?
 
     public static func == (lhs: DocumentBlock, rhs: DocumentBlock) -> Bool {
         lhs.role == rhs.role && lhs.text == rhs.text && lhs.origins == rhs.origins && lhs.elementID == rhs.elementID
-            && lhs.chapterTitle == rhs.chapterTitle && lhs.element?.offset == rhs.element?.offset && lhs.element?.name == rhs.element?.name
+            && lhs.chapterTitle == rhs.chapterTitle && lhs.isPart == rhs.isPart && lhs.element?.offset == rhs.element?.offset && lhs.element?.name == rhs.element?.name
     }
 
     public init(

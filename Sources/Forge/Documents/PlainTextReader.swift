@@ -2,6 +2,8 @@ import Foundation
 
 /// Plain text: paragraphs separated by blank lines, hard-wrapped lines joined; a one-line
 /// paragraph such as "Chapter 12", "CHAPTER XII." or "第十二章" is a chapter heading (level 1).
+/// In a book with parts — one-line "BOOK ONE", "PART II", "Volume the First" paragraphs — the
+/// parts are level-1 headings and the chapters level 2.
 public struct PlainTextReader: DocumentReader {
     public init() {}
 
@@ -9,10 +11,17 @@ public struct PlainTextReader: DocumentReader {
         let scalars = Array(text.unicodeScalars)
         var blocks: [DocumentBlock] = []
         var current: [Range<Int>] = []
+        var partIndexes: [Int] = []
         func flush() {
             guard !current.isEmpty else { return }
-            if current.count == 1, Self.isChapterLine(String(String.UnicodeScalarView(scalars[current[0]]))) {
+            let line = current.count == 1 ? String(String.UnicodeScalarView(scalars[current[0]])) : ""
+            if current.count == 1, Self.isChapterLine(line) {
                 blocks.append(TextLines.heading(scalars, indices: Array(current[0]), level: 1))
+            } else if current.count == 1, Self.isPartLine(line) {
+                var part = TextLines.heading(scalars, indices: Array(current[0]), level: 1)
+                part.isPart = true
+                partIndexes.append(blocks.count)
+                blocks.append(part)
             } else {
                 blocks.append(TextLines.paragraph(scalars, lines: current))
             }
@@ -26,7 +35,19 @@ public struct PlainTextReader: DocumentReader {
             current.append(trimmed)
         }
         flush()
+        if !partIndexes.isEmpty {
+            for index in blocks.indices where blocks[index].role == .heading(level: 1) && !blocks[index].isPart {
+                blocks[index].role = .heading(level: 2)
+            }
+        }
         return StructuredDocument(path: path, language: nil, title: nil, blocks: blocks)
+    }
+
+    /// "BOOK ONE", "Part II", "VOLUME 3", "Book the First": a heading above chapters.
+    static func isPartLine(_ line: String) -> Bool {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard line.count <= 40, (2...3).contains(words.count), ["book", "part", "volume"].contains(words[0].lowercased()) else { return false }
+        return isChapterLine("chapter " + words.dropFirst().joined(separator: " "))
     }
 
     /// "Chapter 12", "CHAPTER XII.", "Chapter the First", "Kapitel 3", "Глава 1", "第一章"…

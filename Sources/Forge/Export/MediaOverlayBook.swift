@@ -6,6 +6,8 @@ import ZIPFoundation
 /// MP3 audio with clipBegin/clipEnd, and a package document with the overlays' durations.
 enum MediaOverlayBook {
     static let activeClass = "-epub-media-overlay-active"
+    /// Between a part's title and its chapter's in a chapter title (the splitter joins them so).
+    static let partSeparator = " — "
 
     /// The EPUB's file name: the title's letters and digits joined by "-", kept under 120 bytes
     /// (a file name may have 255), e.g. "pride-and-prejudice.epub".
@@ -167,7 +169,27 @@ enum MediaOverlayBook {
     }
 
     static func navigation(_ timelines: [ChapterTimeline], settings: ExportSettings) -> String {
-        let entries = timelines.map { "<li><a href=\"text/\($0.fileStem).xhtml\">\(XMLText.escaped($0.chapter.title))</a></li>" }
+        // Chapters of a part ("Book One — Chapter 1") are listed under it: a two-level table of contents.
+        var entries: [String] = []
+        var index = 0
+        while index < timelines.count {
+            let title = timelines[index].chapter.title
+            guard let dash = title.range(of: partSeparator) else {
+                entries.append("<li><a href=\"text/\(timelines[index].fileStem).xhtml\">\(XMLText.escaped(title))</a></li>")
+                index += 1
+                continue
+            }
+            let part = String(title[..<dash.lowerBound])
+            var children: [String] = []
+            let first = timelines[index].fileStem
+            while index < timelines.count, let range = timelines[index].chapter.title.range(of: partSeparator),
+                  timelines[index].chapter.title[..<range.lowerBound] == part {
+                let name = String(timelines[index].chapter.title[range.upperBound...])
+                children.append("<li><a href=\"text/\(timelines[index].fileStem).xhtml\">\(XMLText.escaped(name))</a></li>")
+                index += 1
+            }
+            entries.append("<li><a href=\"text/\(first).xhtml\">\(XMLText.escaped(part))</a>\n<ol>\n\(children.joined(separator: "\n"))\n</ol></li>")
+        }
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE html>

@@ -4,9 +4,9 @@ import Foundation
 /// answers "nothing to do" without splitting the sources or loading any item.
 ///
 /// The inputs are the forge version, the recipe's bytes, every source's and the lexicon's bytes,
-/// the engines' versions and the stages; the state is what other commands may change in the
-/// output directory afterwards: how many items are done, the verification chunks, and the stamp
-/// of the last export. A build that succeeded records the hash of both; the next build compares.
+/// the engines' versions and the stages; the state is what other commands (or people) may change
+/// in the output directory afterwards: how many items are done, the verification chunks, the
+/// stamp of the last export, and each object file's kind, size, inode and change time. A build that succeeded records the hash of both; the next build compares.
 struct BuildFingerprint {
     /// Nil when the recipe reads standard input (which cannot be compared without reading it whole).
     let inputs: String?
@@ -38,7 +38,19 @@ struct BuildFingerprint {
         let counts = try manifest.statusCounts()
         let chunks = try manifest.chunkCount()
         let exportStamp = (try? OwnedDirectory(root: directory).read("exports/.forge-export-stamp")).map { String(decoding: $0, as: UTF8.self) } ?? "-"
-        return ContentHash.sha256Hex("\(inputs)|items \(counts.items) done \(counts.done)|chunks \(chunks)|exports \(exportStamp)")
+        var text = "\(inputs)|items \(counts.items) done \(counts.done)|chunks \(chunks)|exports \(exportStamp)|objects"
+        // Each object file as lstat sees it (kind, size, inode, change time), not its bytes: an
+        // object deleted, replaced or turned into a link behind the store's back sends the build
+        // down the full path, which checks and remakes it. One lstat per object, no reading.
+        for path in try manifest.usedObjectPaths() {
+            var status = stat()
+            if lstat(directory.appendingPathComponent(path).path, &status) != 0 {
+                text += "|\(path):missing"
+            } else {
+                text += "|\(path):\(status.st_mode):\(status.st_size):\(status.st_ino):\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
+            }
+        }
+        return ContentHash.sha256Hex(text)
     }
 
     /// Whether the last build of the directory succeeded with these inputs and nothing changed since.

@@ -40,6 +40,9 @@ public struct Splitter: Sendable {
         var chapters: [Chapter] = []
         var items: [SpeakableItem] = []
         var idCounts: [String: Int] = [:]
+        /// The part (``DocumentBlock/isPart``) the chapters are in, and whether text followed its heading.
+        var part: String?
+        var partHasOwnText = true
         /// Who spoke the last dialogue line in this chapter, for `whenSpeakerChanges` announcements.
         var lastSpeaker: String?
 
@@ -59,12 +62,13 @@ public struct Splitter: Sendable {
                         startChapter(titled: title, path: document.path)
                         startedChapter = true
                     } else if !chaptersFromContents, case .heading(let level) = block.role, level <= 2 {
-                        startChapter(titled: folded, path: document.path)
+                        startChapter(heading: folded, isPart: block.isPart, path: document.path)
                         startedChapter = true
                     } else if !startedChapter {
                         startChapter(untitledFrom: document.path, title: document.title)
                         startedChapter = true
                     }
+                    if case .heading = block.role {} else { partHasOwnText = true }
                     switch block.role {
                     case .heading:
                         appendItem(
@@ -80,6 +84,34 @@ public struct Splitter: Sendable {
                     }
                 }
             }
+        }
+
+        /// A heading that starts a chapter. A part's heading starts one of its own, which its
+        /// first chapter joins when no text comes between them; chapters under a part carry its
+        /// title ("Book One — Chapter 1").
+        mutating func startChapter(heading: String, isPart: Bool, path: String) {
+            if isPart {
+                part = Self.partTitle(heading)
+                partHasOwnText = false
+                startChapter(titled: part!, path: path)
+            } else if let part {
+                if !partHasOwnText, let last = chapters.indices.last, chapters[last].title == part {
+                    chapters[last].title = part + " — " + heading
+                    partHasOwnText = true
+                } else {
+                    startChapter(titled: part + " — " + heading, path: path)
+                }
+            } else {
+                startChapter(titled: heading, path: path)
+            }
+        }
+
+        /// "BOOK ONE" → "Book One", "PART II" → "Part II": capitals kept only for Roman numerals.
+        static func partTitle(_ heading: String) -> String {
+            guard heading == heading.uppercased() else { return heading }
+            return heading.split(separator: " ").map { word in
+                word.allSatisfy({ "IVXLCDM.".contains($0) }) ? String(word) : word.prefix(1) + word.dropFirst().lowercased()
+            }.joined(separator: " ")
         }
 
         mutating func startChapter(titled title: String, path: String) {

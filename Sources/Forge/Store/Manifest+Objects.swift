@@ -28,6 +28,15 @@ extension Manifest {
         }
     }
 
+    /// The distinct paths of the objects the items use, in order (for a cheap look at their files).
+    func usedObjectPaths() throws(StoreError) -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: """
+                SELECT DISTINCT o.path FROM objects o JOIN items i ON o.key IN (i.audio_key, i.events_key) ORDER BY o.path
+                """)
+        }
+    }
+
     func objectKeys(atPath path: String) throws(StoreError) -> [String] {
         try read { db in try String.fetchAll(db, sql: "SELECT key FROM objects WHERE path = ?", arguments: [path]) }
     }
