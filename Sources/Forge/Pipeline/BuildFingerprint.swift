@@ -35,14 +35,14 @@ struct BuildFingerprint {
     /// The fingerprint of the inputs and of the output directory's state now, or nil.
     func current(in manifest: Manifest, directory: URL) throws -> String? {
         guard let inputs else { return nil }
-        let counts = try manifest.statusCounts()
+        let counts = try manifest.itemTotals()
         let chunks = try manifest.chunkCount()
         let exportStamp = (try? OwnedDirectory(root: directory).read("exports/.forge-export-stamp")).map { String(decoding: $0, as: UTF8.self) } ?? "-"
         var text = "\(inputs)|items \(counts.items) done \(counts.done)|chunks \(chunks)|exports \(exportStamp)|objects"
         // Each object file as lstat sees it (kind, size, inode, change time), not its bytes: an
         // object deleted, replaced or turned into a link behind the store's back sends the build
         // down the full path, which checks and remakes it. One lstat per object, no reading.
-        for path in try manifest.usedObjectPaths() {
+        for path in try manifest.objectPaths() {
             var status = stat()
             if lstat(directory.appendingPathComponent(path).path, &status) != 0 {
                 text += "|\(path):missing"

@@ -150,7 +150,7 @@ public struct BuildPipeline: Sendable {
         let buildID = try manifest.beginBuild(record)
         record.id = buildID
         progress(.started(buildID: buildID, outputDirectory: directory.path))
-        let counts = try manifest.statusCounts()
+        let counts = try manifest.itemTotals()
         try manifest.finishBuild(buildID, outcome: .succeeded, endedAt: Self.timestamp(), total: counts.items, synthesized: 0, reused: 0, failed: 0)
         if let value = try fingerprint.current(in: manifest, directory: directory) { try manifest.recordFingerprint(value, build: buildID) }
         return withExtendedLifetime(workspace) {

@@ -28,13 +28,9 @@ extension Manifest {
         }
     }
 
-    /// The distinct paths of the objects the items use, in order (for a cheap look at their files).
-    func usedObjectPaths() throws(StoreError) -> [String] {
-        try read { db in
-            try String.fetchAll(db, sql: """
-                SELECT DISTINCT o.path FROM objects o JOIN items i ON o.key IN (i.audio_key, i.events_key) ORDER BY o.path
-                """)
-        }
+    /// The paths of every object recorded, in order (for a cheap look at their files).
+    func objectPaths() throws(StoreError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT path FROM objects ORDER BY path") }
     }
 
     func objectKeys(atPath path: String) throws(StoreError) -> [String] {

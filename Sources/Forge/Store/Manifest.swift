@@ -116,6 +116,18 @@ public final class Manifest: Sendable {
     }
 
     /// Counts for `forge status`.
+    /// How many items there are, how many are done, and their audio: three figures from one pass
+    /// over the items (``statusCounts()`` also counts every word and object).
+    func itemTotals() throws(StoreError) -> (items: Int, done: Int, audioMs: Int) {
+        try read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT COUNT(*) AS n, COALESCE(SUM(status = 'done'), 0) AS done,
+                COALESCE(SUM(CASE WHEN status IN ('done', 'spoken') THEN duration_ms ELSE 0 END), 0) AS ms FROM items
+                """)
+            return (row?["n"] ?? 0, row?["done"] ?? 0, row?["ms"] ?? 0)
+        }
+    }
+
     public func statusCounts() throws(StoreError) -> ManifestCounts {
         try read { db in
             var counts = ManifestCounts()
