@@ -31,49 +31,7 @@ cat >"$work/recipe.json" <<JSON
 }
 JSON
 
-# Sums the resident memory (kB) of a process and its children into $tree_kb, reading /proc
-# with shell builtins only, so sampling costs the measured run next to nothing.
-sample_tree_rss() {
-    local pid=$1 key value unit p
-    local pids=("$pid") kids=()
-    tree_kb=0
-    if [ -r "/proc/$pid/task/$pid/children" ]; then
-        read -r -a kids <"/proc/$pid/task/$pid/children" 2>/dev/null || true
-        pids+=("${kids[@]}")
-    fi
-    for p in "${pids[@]}"; do
-        [ -r "/proc/$p/status" ] || continue
-        while read -r key value unit; do
-            if [ "$key" = "VmRSS:" ]; then
-                tree_kb=$((tree_kb + value))
-                break
-            fi
-        done <"/proc/$p/status" 2>/dev/null || true
-    done
-}
-
-# Runs a command; sets $wall (seconds) and $peak_kb (largest summed RSS of it and its children, sampled every 50 ms).
-measure() {
-    local start end pid
-    peak_kb=0
-    start=$(date +%s%N)
-    "$@" >/dev/null 2>"$work/stderr" &
-    pid=$!
-    while kill -0 "$pid" 2>/dev/null; do
-        sample_tree_rss "$pid"
-        if [ "$tree_kb" -gt "$peak_kb" ]; then peak_kb=$tree_kb; fi
-        sleep 0.05
-    done
-    if ! wait "$pid"; then
-        echo "command failed: $*" >&2
-        cat "$work/stderr" >&2
-        exit 1
-    fi
-    end=$(date +%s%N)
-    wall=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f", (b - a) / 1e9}')
-}
-
-median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+source "$root/benchmarks/lib/measure.sh"
 
 words=$(wc -w <"$work/book.txt")
 echo "corpus: $corpus ($words words), forge jobs: $jobs, runs: $runs, cores: $(nproc)"

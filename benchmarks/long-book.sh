@@ -28,7 +28,7 @@ forge=$FORGE
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 names=(ONE TWO THREE FOUR FIVE SIX SEVEN EIGHT NINE TEN)
-words=(Indeed Truly Surely Certainly Clearly Plainly Rightly Simply Really Gladly)
+endings=(Indeed Truly Surely Certainly Clearly Plainly Rightly Simply Really Gladly)
 # Copies after the first end each paragraph with a word of their own: identical copies would be
 # synthesized once (objects are content-addressed) and flatter the build ~5x.
 for ((copy = 0; copy < copies; copy++)); do
@@ -36,7 +36,7 @@ for ((copy = 0; copy < copies; copy++)); do
     if [ "$copy" -eq 0 ]; then
         cat "$corpus"
     else
-        awk -v word="${words[copy % 10]}" '
+        awk -v word="${endings[copy % 10]}" '
             function flush() { if (n > 0) { if (n > 1 || lines[1] !~ /^Chapter /) lines[n] = lines[n] " " word "."; for (i = 1; i <= n; i++) print lines[i]; n = 0 } }
             /^[[:space:]]*$/ { flush(); print; next }
             { lines[++n] = $0 }
@@ -56,53 +56,8 @@ cat >"$work/recipe.json" <<JSON
 }
 JSON
 
-# Sums the resident memory (kB) of a process and its children into $tree_kb (shell builtins only).
-sample_tree_rss() {
-    local pid=$1 key value unit p
-    local pids=("$pid") kids=()
-    tree_kb=0
-    if [ -r "/proc/$pid/task/$pid/children" ]; then
-        read -r -a kids <"/proc/$pid/task/$pid/children" 2>/dev/null || true
-        pids+=("${kids[@]}")
-    fi
-    for p in "${pids[@]}"; do
-        [ -r "/proc/$p/status" ] || continue
-        while read -r key value unit; do
-            if [ "$key" = "VmRSS:" ]; then
-                tree_kb=$((tree_kb + value))
-                break
-            fi
-        done <"/proc/$p/status" 2>/dev/null || true
-    done
-}
+source "$root/benchmarks/lib/measure.sh"
 
-# Runs a command (stopping it with SIGINT after $stop_after seconds when set); sets $wall and $peak_kb.
-measure() {
-    local start end pid status=0
-    peak_kb=0
-    start=$(date +%s%N)
-    "$@" >"$work/stdout" 2>"$work/stderr" &
-    pid=$!
-    while kill -0 "$pid" 2>/dev/null; do
-        sample_tree_rss "$pid"
-        if [ "$tree_kb" -gt "$peak_kb" ]; then peak_kb=$tree_kb; fi
-        if [ -n "${stop_after:-}" ] && [ $(($(date +%s%N) - start)) -gt $((stop_after * 1000000000)) ]; then
-            kill -INT "$pid" 2>/dev/null || true
-            stop_after=
-        fi
-        sleep 0.05
-    done
-    wait "$pid" || status=$?
-    end=$(date +%s%N)
-    wall=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.2f", (b - a) / 1e9}')
-    if [ "$status" -ne 0 ] && [ "$status" -ne "${allowed_status:-0}" ]; then
-        echo "command failed ($status): $*" >&2
-        tail -5 "$work/stderr" >&2
-        exit 1
-    fi
-}
-
-median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 row() { printf '%-34s %9s s %8s MB   %s\n' "$1" "$wall" "$((peak_kb / 1024))" "${2:-}"; }
 
 cd "$work"

@@ -6,14 +6,8 @@ import Foundation
 /// decodes any of those (plus Opus and the other formats libsndfile reads) to mono PCM.
 public enum SoundFile {
     public static func encode(_ samples: [Int16], sampleRate: Int, format: AudioSettings.Format) throws(AudioError) -> [UInt8] {
-        var info = SF_INFO()
-        info.samplerate = Int32(sampleRate)
-        info.channels = 1
-        info.format = Int32(majorFormat(format) | subtype(format))
         let label = "\(format.rawValue) audio"
-        guard sf_format_check(&info) != 0 else {
-            throw .encodingFailed(path: label, reason: "libsndfile cannot write \(format.rawValue) at \(sampleRate) Hz")
-        }
+        var info = try writeInfo(format: format, sampleRate: sampleRate, label: label)
         let memory = MemoryFile()
         var io = virtualIO()
         let user = Unmanaged.passUnretained(memory).toOpaque()
@@ -45,13 +39,10 @@ public enum SoundFile {
         /// which the writer closes; `label` names the file in errors.
         public init(descriptor: Int32, format: AudioSettings.Format, sampleRate: Int, label: String) throws(AudioError) {
             self.label = label
-            var info = SF_INFO()
-            info.samplerate = Int32(sampleRate)
-            info.channels = 1
-            info.format = Int32(SoundFile.majorFormat(format) | SoundFile.subtype(format))
-            guard sf_format_check(&info) != 0 else {
+            var info: SF_INFO
+            do { info = try SoundFile.writeInfo(format: format, sampleRate: sampleRate, label: label) } catch {
                 close(descriptor)
-                throw .encodingFailed(path: label, reason: "libsndfile cannot write \(format.rawValue) at \(sampleRate) Hz")
+                throw error
             }
             guard let file = sf_open_fd(descriptor, Int32(SFM_WRITE), &info, 1) else {
                 close(descriptor)
@@ -181,6 +172,18 @@ public enum SoundFile {
             read: { pointer, count, user in MemoryFile.from(user).read(into: pointer, count: count) },
             write: { pointer, count, user in MemoryFile.from(user).write(pointer, count: count) },
             tell: { user in MemoryFile.from(user).tell })
+    }
+
+    /// Mono 16-bit `format` at `sampleRate`, as libsndfile is asked to write it, once it has said it can.
+    private static func writeInfo(format: AudioSettings.Format, sampleRate: Int, label: String) throws(AudioError) -> SF_INFO {
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate)
+        info.channels = 1
+        info.format = Int32(majorFormat(format) | subtype(format))
+        guard sf_format_check(&info) != 0 else {
+            throw .encodingFailed(path: label, reason: "libsndfile cannot write \(format.rawValue) at \(sampleRate) Hz")
+        }
+        return info
     }
 
     private static func setQuality(_ file: OpaquePointer, format: AudioSettings.Format) {

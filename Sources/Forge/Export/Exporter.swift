@@ -71,18 +71,19 @@ public struct Exporter: Sendable {
             }
         }
         if formats.contains(.json) { try JSONTimingsExport.write(book, audioFormat: audioFormat, to: &writer) }
-        if formats.contains(.vtt) || formats.contains(.srt) {
+        if !formats.isDisjoint(with: [.vtt, .srt, .html]) {
+            // Captions and pages of a chapter from one load of its words.
             try book.forEachTimed { timeline in
-                let cues = CaptionCue.cues(for: timeline, maxCharacters: settings.maxCueCharacters)
-                if formats.contains(.vtt) { try writer.write(Array(CaptionCue.webVTT(cues).utf8), to: "captions/\(timeline.fileStem).vtt") }
-                if formats.contains(.srt) { try writer.write(Array(CaptionCue.subRip(cues).utf8), to: "captions/\(timeline.fileStem).srt") }
-            }
-        }
-        if formats.contains(.html) {
-            try book.forEachTimed { timeline in
-                let page = ReadAlongPage.html(timeline, title: settings.title, language: settings.language,
-                                              audioPath: "../audio/\(timeline.fileStem).\(audioFormat.fileExtension)", audioType: audioFormat.mimeType)
-                try writer.write(Array(page.utf8), to: "html/\(timeline.fileStem).html")
+                if !formats.isDisjoint(with: [.vtt, .srt]) {
+                    let cues = CaptionCue.cues(for: timeline, maxCharacters: settings.maxCueCharacters)
+                    if formats.contains(.vtt) { try writer.write(Array(CaptionCue.webVTT(cues).utf8), to: "captions/\(timeline.fileStem).vtt") }
+                    if formats.contains(.srt) { try writer.write(Array(CaptionCue.subRip(cues).utf8), to: "captions/\(timeline.fileStem).srt") }
+                }
+                if formats.contains(.html) {
+                    let page = ReadAlongPage.html(timeline, title: settings.title, language: settings.language,
+                                                  audioPath: "../audio/\(timeline.fileStem).\(audioFormat.fileExtension)", audioType: audioFormat.mimeType)
+                    try writer.write(Array(page.utf8), to: "html/\(timeline.fileStem).html")
+                }
             }
         }
         if formats.contains(.epub) {

@@ -80,12 +80,7 @@ public struct BuildPipeline: Sendable {
         defer { withExtendedLifetime(workspace) {} }
         let store = workspace.store
         let manifest = workspace.manifest
-        var record = BuildRecord(
-            recipePath: recipe.file.path, recipeHash: recipe.contentHash, toolVersion: ForgeVersion.current,
-            engine: engines.joined(separator: ","), engineVersion: engines.map { engineVersions[$0] ?? "" }.joined(separator: "; "),
-            commandLine: commandLine,
-            stages: Stage.allCases.filter(stages.contains).map(\.rawValue).joined(separator: ","),
-            startedAt: Self.timestamp())
+        var record = buildRecord(engines: engines, engineVersions: engineVersions)
         let buildID = try manifest.beginBuild(record)
         record.id = buildID
         progress(.started(buildID: buildID, outputDirectory: directory.path))
@@ -128,6 +123,15 @@ public struct BuildPipeline: Sendable {
         }
     }
 
+    /// The row a build starts with: what it was made from, running.
+    private func buildRecord(engines: [String], engineVersions: [String: String]) -> BuildRecord {
+        BuildRecord(
+            recipePath: recipe.file.path, recipeHash: recipe.contentHash, toolVersion: ForgeVersion.current,
+            engine: engines.joined(separator: ","), engineVersion: engines.map { engineVersions[$0] ?? "" }.joined(separator: "; "),
+            commandLine: commandLine, stages: Stage.allCases.filter(stages.contains).map(\.rawValue).joined(separator: ","),
+            startedAt: Self.timestamp())
+    }
+
     /// The summary of a build with nothing to do, when the last build succeeded from the same
     /// inputs and nothing changed the directory since (``BuildFingerprint``): no source is split
     /// and no item loaded. Nil when the full pipeline must look.
@@ -142,11 +146,7 @@ public struct BuildPipeline: Sendable {
         let workspace = try OutputWorkspace(directory: directory)
         let manifest = workspace.manifest
         guard try fingerprint.isUpToDate(manifest, directory: directory) else { return nil }
-        var record = BuildRecord(
-            recipePath: recipe.file.path, recipeHash: recipe.contentHash, toolVersion: ForgeVersion.current,
-            engine: engines.joined(separator: ","), engineVersion: engines.map { engineVersions[$0] ?? "" }.joined(separator: "; "),
-            commandLine: commandLine, stages: Stage.allCases.filter(stages.contains).map(\.rawValue).joined(separator: ","),
-            startedAt: Self.timestamp())
+        var record = buildRecord(engines: engines, engineVersions: engineVersions)
         let buildID = try manifest.beginBuild(record)
         record.id = buildID
         progress(.started(buildID: buildID, outputDirectory: directory.path))

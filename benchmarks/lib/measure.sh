@@ -1,0 +1,52 @@
+# Shared by the benchmarks (sourced; needs $work, a scratch directory): time and peak memory of a command.
+
+# Sums the resident memory (kB) of a process and its children into $tree_kb, reading /proc
+# with shell builtins only, so sampling costs the measured run next to nothing.
+sample_tree_rss() {
+    local pid=$1 key value unit p
+    local pids=("$pid") kids=()
+    tree_kb=0
+    if [ -r "/proc/$pid/task/$pid/children" ]; then
+        read -r -a kids <"/proc/$pid/task/$pid/children" 2>/dev/null || true
+        pids+=("${kids[@]}")
+    fi
+    for p in "${pids[@]}"; do
+        [ -r "/proc/$p/status" ] || continue
+        while read -r key value unit; do
+            if [ "$key" = "VmRSS:" ]; then
+                tree_kb=$((tree_kb + value))
+                break
+            fi
+        done <"/proc/$p/status" 2>/dev/null || true
+    done
+}
+
+# Runs a command, its output in $work/stdout and $work/stderr; sets $wall (seconds) and $peak_kb
+# (largest summed RSS of it and its children, sampled every 50 ms). With $stop_after set, sends it
+# SIGINT after that many seconds; an exit status equal to $allowed_status also counts as success.
+measure() {
+    local start end pid status=0
+    peak_kb=0
+    start=$(date +%s%N)
+    "$@" >"$work/stdout" 2>"$work/stderr" &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null; do
+        sample_tree_rss "$pid"
+        if [ "$tree_kb" -gt "$peak_kb" ]; then peak_kb=$tree_kb; fi
+        if [ -n "${stop_after:-}" ] && [ $(($(date +%s%N) - start)) -gt $((stop_after * 1000000000)) ]; then
+            kill -INT "$pid" 2>/dev/null || true
+            stop_after=
+        fi
+        sleep 0.05
+    done
+    wait "$pid" || status=$?
+    end=$(date +%s%N)
+    wall=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f", (b - a) / 1e9}')
+    if [ "$status" -ne 0 ] && [ "$status" -ne "${allowed_status:-0}" ]; then
+        echo "command failed ($status): $*" >&2
+        tail -5 "$work/stderr" >&2
+        exit 1
+    fi
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
