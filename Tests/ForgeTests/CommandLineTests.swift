@@ -68,6 +68,9 @@ struct CommandLineTests {
         let store = ObjectStore(root: project.output)
         for object in try project.manifest().allObjects() where object.role == .audio {
             #expect(object.path.hasSuffix(".opus"))
+            // Opus in Ogg, not another codec under the name: the stream starts with an OpusHead packet.
+            let head = try Data(contentsOf: store.url(forRelativePath: object.path)).prefix(64)
+            #expect(head.starts(with: Data("OggS".utf8)) && head.range(of: Data("OpusHead".utf8)) != nil)
             #expect(try SoundFile.decode(fileAt: store.url(forRelativePath: object.path)).sampleRate == 48000)
         }
         let chapter = try SoundFile.decode(fileAt: project.output.appendingPathComponent("exports/audio/chapter-001.opus"))
