@@ -38,6 +38,20 @@ struct RobustnessTests {
         #expect(fsck.status == 0, "\(fsck.text)")
     }
 
+    /// A book's first split writes its items and words for seconds: a stop during it rolls the
+    /// whole write back (nothing half-recorded) instead of making Ctrl-C wait for it.
+    @Test func aStopDuringTheSplitsManifestWriteLeavesTheManifestAsItWas() throws {
+        let directory = try TemporaryDirectory()
+        let manifest = try Manifest(directory: directory.url)
+        let split = Splitter(settings: SplitSettings()).split([("book.txt", .text, Fixtures.shortBook)])
+        let stopped = CancellationFlag()
+        stopped.cancel()
+        #expect(try manifest.synchronize(with: split, cancellation: stopped) == nil)
+        #expect(try manifest.items().isEmpty && manifest.chapters().isEmpty)
+        #expect(try manifest.synchronize(with: split, cancellation: CancellationFlag()) == split.items.count)
+        #expect(try manifest.items().count == split.items.count)
+    }
+
     @Test func aNewManifestAppearsWholeAndLeftoversOfAKilledCreationAreCleared() throws {
         let directory = try TemporaryDirectory("manifest")
         // What a process killed while creating a manifest leaves: its half-made temporary database.

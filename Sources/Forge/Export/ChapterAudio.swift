@@ -15,7 +15,8 @@ enum ChapterAudio {
     /// (closed when done). Unmastered, it is streamed item by item, so memory holds one item's
     /// audio however long the chapter; mastering measures the whole chapter, so it renders it first.
     static func write(
-        _ timeline: ChapterTimeline, store: ObjectStore, settings: ExportSettings, format: AudioSettings.Format, to descriptor: Int32, label: String
+        _ timeline: ChapterTimeline, store: ObjectStore, settings: ExportSettings, format: AudioSettings.Format, to descriptor: Int32, label: String,
+        cancellation: CancellationFlag? = nil
     ) throws {
         let writer = try SoundFile.Writer(descriptor: descriptor, format: format, sampleRate: timeline.sampleRate, label: label)
         if settings.mastering != nil {
@@ -23,6 +24,8 @@ enum ChapterAudio {
         } else {
             var cursor = 0
             for item in timeline.items {
+                // A long chapter takes seconds to encode: a stop is honoured between items (the file is then dropped).
+                if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
                 let audio = try itemAudio(item, rate: timeline.sampleRate, store: store)
                 // As in render: the timeline counts the header's frames, whatever the decoder yields.
                 let count = min(audio.count, item.sampleCount)

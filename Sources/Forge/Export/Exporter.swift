@@ -66,7 +66,7 @@ public struct Exporter: Sendable {
                 let path = "audio/\(timeline.fileStem).\(audioFormat.fileExtension)"
                 let label = writer.finalPath(path)
                 try writer.stream(path) { descriptor in
-                    try ChapterAudio.write(timeline, store: store, settings: settings, format: audioFormat, to: descriptor, label: label)
+                    try ChapterAudio.write(timeline, store: store, settings: settings, format: audioFormat, to: descriptor, label: label, cancellation: cancellation)
                 }
             }
         }

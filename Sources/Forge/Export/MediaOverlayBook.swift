@@ -43,7 +43,7 @@ enum MediaOverlayBook {
             if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
             // MP3 is an EPUB 3 core media type; WAV and FLAC are not.
             try archive.addAudio(as: "OEBPS/audio/\(stem).mp3") { descriptor, label in
-                try ChapterAudio.write(layout, store: store, settings: settings, format: .mp3, to: descriptor, label: label)
+                try ChapterAudio.write(layout, store: store, settings: settings, format: .mp3, to: descriptor, label: label, cancellation: cancellation)
             }
             let timeline = try book.timed(layout)
             try archive.add(Array(contentDocument(timeline, settings: settings).utf8), as: "OEBPS/text/\(stem).xhtml")

@@ -178,7 +178,7 @@ struct NarratedEPUB {
         for timeline in timelines {
             if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
             try archive.addAudio(as: "\(audioFolder)/\(timeline.fileStem).mp3") { descriptor, label in
-                try ChapterAudio.write(timeline, store: store, settings: settings, format: .mp3, to: descriptor, label: label)
+                try ChapterAudio.write(timeline, store: store, settings: settings, format: .mp3, to: descriptor, label: label, cancellation: cancellation)
             }
         }
         for overlay in overlays { try archive.add(Array(overlay.data), as: overlay.path) }

@@ -30,7 +30,7 @@ struct SpeakStage: PipelineStage {
     let alignByEvents: Bool
     let launch: WorkerPool.Launch
 
-    func applies(to run: StageRun) -> Bool { true }
+    func applies(to run: StageRun) -> Bool { !run.cancelled }
 
     func run(_ run: inout StageRun) async throws {
         try await run.speakAndAlign(speak: speak, align: alignByEvents, launch: launch)

@@ -5,59 +5,75 @@ import GRDB
 extension Manifest {
     /// Makes the manifest's chapters, items and words match a split. Items whose id is kept
     /// keep their status and objects; removed items are deleted (their objects stay in the
-    /// store for reuse). Returns how many item rows were added, changed or removed.
+    /// store for reuse). Returns how many item rows were added, changed or removed; nil when
+    /// `cancellation` was set meanwhile (a book's first split writes for seconds): then nothing
+    /// is written, the transaction is rolled back whole.
     @discardableResult
-    public func synchronize(with split: SplitResult) throws(StoreError) -> Int {
-        try write { db in
-            let existing = try ItemRecord.fetchAll(db)
-            let byID = Dictionary(existing.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            let chapterRows = try Row.fetchAll(db, sql: "SELECT ordinal, title, source_path FROM chapters ORDER BY ordinal")
-            let chaptersMatch = chapterRows.count == split.chapters.count && zip(chapterRows, split.chapters).allSatisfy {
-                ($0["ordinal"] as Int) == $1.ordinal && ($0["title"] as String) == $1.title && ($0["source_path"] as String) == $1.sourcePath
-            }
-            if !chaptersMatch {
-                try db.execute(sql: "DELETE FROM chapters")
-                for chapter in split.chapters {
-                    try db.execute(
-                        sql: "INSERT INTO chapters (ordinal, title, source_path) VALUES (?, ?, ?)",
-                        arguments: [chapter.ordinal, chapter.title, chapter.sourcePath])
+    public func synchronize(with split: SplitResult, cancellation: CancellationFlag? = nil) throws(StoreError) -> Int? {
+        do {
+            var changes: Int?
+            try database.writeWithoutTransaction { db in
+                try db.inTransaction {
+                    changes = try Self.apply(split, to: db, cancellation: cancellation)
+                    return changes == nil ? .rollback : .commit
                 }
-            }
-            var changes = 0
-            let keep = Set(split.items.map(\.id))
-            for record in existing where !keep.contains(record.id) {
-                try record.delete(db)
-                changes += 1
-            }
-            // One statement per item inserts all its words from a JSON array [[text, start, end], …].
-            let insertWords = try db.makeStatement(
-                sql: """
-                    INSERT INTO words (item_id, idx, text, char_start, char_end)
-                    SELECT ?1, key, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
-                    FROM json_each(?2)
-                    """)
-            for item in split.items {
-                if let record = byID[item.id] {
-                    guard !record.hasSamePlacement(as: item) else { continue }
-                    try db.execute(
-                        sql: """
-                            UPDATE items SET chapter = ?, ordinal = ?, kind = ?, source_path = ?, source_start = ?, source_end = ?, element_id = ?,
-                            character = ?, name = ? WHERE id = ?
-                            """,
-                        arguments: [
-                            item.chapter, item.ordinal, item.kind.rawValue, item.sourcePath, item.sourceStart, item.sourceEnd,
-                            item.elementID, item.character, item.name, item.id,
-                        ])
-                } else {
-                    try ItemRecord(item: item).insert(db)
-                    if !item.words.isEmpty {
-                        try insertWords.execute(arguments: [item.id, Self.wordsJSON(item.words)])
-                    }
-                }
-                changes += 1
             }
             return changes
+        } catch {
+            throw .writeFailed(path: url.path, reason: Self.describe(error))
         }
+    }
+
+    private static func apply(_ split: SplitResult, to db: Database, cancellation: CancellationFlag?) throws -> Int? {
+        let existing = try ItemRecord.fetchAll(db)
+        let byID = Dictionary(existing.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let chapterRows = try Row.fetchAll(db, sql: "SELECT ordinal, title, source_path FROM chapters ORDER BY ordinal")
+        let chaptersMatch = chapterRows.count == split.chapters.count && zip(chapterRows, split.chapters).allSatisfy {
+            ($0["ordinal"] as Int) == $1.ordinal && ($0["title"] as String) == $1.title && ($0["source_path"] as String) == $1.sourcePath
+        }
+        if !chaptersMatch {
+            try db.execute(sql: "DELETE FROM chapters")
+            for chapter in split.chapters {
+                try db.execute(
+                    sql: "INSERT INTO chapters (ordinal, title, source_path) VALUES (?, ?, ?)",
+                    arguments: [chapter.ordinal, chapter.title, chapter.sourcePath])
+            }
+        }
+        var changes = 0
+        let keep = Set(split.items.map(\.id))
+        for record in existing where !keep.contains(record.id) {
+            try record.delete(db)
+            changes += 1
+        }
+        // One statement per item inserts all its words from a JSON array [[text, start, end], …].
+        let insertWords = try db.makeStatement(
+            sql: """
+                INSERT INTO words (item_id, idx, text, char_start, char_end)
+                SELECT ?1, key, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+                FROM json_each(?2)
+                """)
+        for (index, item) in split.items.enumerated() {
+            if index % 256 == 0, cancellation?.isCancelled == true { return nil }
+            if let record = byID[item.id] {
+                guard !record.hasSamePlacement(as: item) else { continue }
+                try db.execute(
+                    sql: """
+                        UPDATE items SET chapter = ?, ordinal = ?, kind = ?, source_path = ?, source_start = ?, source_end = ?, element_id = ?,
+                        character = ?, name = ? WHERE id = ?
+                        """,
+                    arguments: [
+                        item.chapter, item.ordinal, item.kind.rawValue, item.sourcePath, item.sourceStart, item.sourceEnd,
+                        item.elementID, item.character, item.name, item.id,
+                    ])
+            } else {
+                try ItemRecord(item: item).insert(db)
+                if !item.words.isEmpty {
+                    try insertWords.execute(arguments: [item.id, Self.wordsJSON(item.words)])
+                }
+            }
+            changes += 1
+        }
+        return changes
     }
 
     static func wordsJSON(_ words: [WordToken]) -> String {
