@@ -43,7 +43,8 @@ enum AudiobookExport {
                 for timeline in timelines {
                     if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
                     let samples = try ChapterAudio.exported(timeline, store: store, settings: settings)
-                    try encoder.write(timeline.sampleRate == rate ? samples : Resampler.resample(samples, from: timeline.sampleRate, to: rate))
+                    try encoder.write(
+                        timeline.sampleRate == rate ? samples : Resampler.resample(samples, from: timeline.sampleRate, to: rate), cancellation: cancellation)
                 }
                 try encoder.close()
             } catch {
@@ -77,6 +78,7 @@ enum AudiobookExport {
             // Resampling to 44.1 kHz and MP3 encoding raise peaks a little (up to 0.8 dB seen):
             // the encoded file is measured, and the audio limited further until it meets ACX.
             var margin = 0.0
+            let cancellation = writer.cancellation
             for attempt in 0..<acxAttempts {
                 do {
                     try writer.produce("acx/\(number)-\(file.name).mp3") { output in
@@ -88,7 +90,7 @@ enum AudiobookExport {
                         arguments += ["-f", "mp3", output.path]
                         let encoder = try FFmpegEncoder(sampleRate: audio.rate, arguments: arguments)
                         do {
-                            try encoder.write(audio.samples)
+                            try encoder.write(audio.samples, cancellation: cancellation)
                             try encoder.close()
                         } catch {
                             encoder.abandon()

@@ -52,15 +52,24 @@ final class FFmpegEncoder {
     }
     private let collected: ErrorCollector
 
-    /// Sends samples to ffmpeg.
-    func write(_ samples: [Int16]) throws(ExportError) {
-        let bytes = samples.withUnsafeBufferPointer { Data(buffer: $0) }
-        do {
-            try input.fileHandleForWriting.write(contentsOf: bytes)
-        } catch {
-            throw .encoderFailed(tool: "ffmpeg", detail: finish(failed: true))
+    /// Sends samples to ffmpeg, a block (about a second of audio) at a time: ffmpeg reads as fast
+    /// as it encodes, so a chapter takes seconds, and a stop is honoured between blocks.
+    func write(_ samples: [Int16], cancellation: CancellationFlag? = nil) throws(ExportError) {
+        var start = 0
+        while start < samples.count {
+            if cancellation?.isCancelled == true { throw .cancelled(written: 0) }
+            let end = min(samples.count, start + Self.blockSamples)
+            let bytes = samples[start..<end].withUnsafeBufferPointer { Data(buffer: $0) }
+            do {
+                try input.fileHandleForWriting.write(contentsOf: bytes)
+            } catch {
+                throw .encoderFailed(tool: "ffmpeg", detail: finish(failed: true))
+            }
+            start = end
         }
     }
+
+    static let blockSamples = 48_000
 
     /// Ends the input and waits; throws with ffmpeg's message if it failed.
     func close() throws(ExportError) {
@@ -70,7 +79,8 @@ final class FFmpegEncoder {
 
     /// Stops ffmpeg at once (a cancelled export); its unfinished output is removed by the caller.
     func abandon() {
-        if process.isRunning { process.terminate() }
+        // SIGKILL, not SIGTERM: on SIGTERM ffmpeg first finishes the file, which is thrown away.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         _ = finish(failed: true)
     }
 
