@@ -33,7 +33,6 @@ public enum SoundFile {
         // Owned by this writer alone and used from one thread at a time (exports are sequential).
         private var file: OpaquePointer?
         private let label: String
-        private let silence = [Int16](repeating: 0, count: 8192)
 
         /// Starts writing `format` at `sampleRate` into the new, empty file open at `descriptor`,
         /// which the writer closes; `label` names the file in errors.
@@ -61,16 +60,6 @@ public enum SoundFile {
             let written = samples.withUnsafeBufferPointer { buffer in sf_write_short(file, buffer.baseAddress, sf_count_t(buffer.count)) }
             guard written == sf_count_t(samples.count) else {
                 throw .encodingFailed(path: label, reason: "wrote \(written) of \(samples.count) samples: \(String(cString: sf_strerror(file)))")
-            }
-        }
-
-        /// Writes `count` samples of digital silence.
-        public func writeSilence(_ count: Int) throws(AudioError) {
-            var left = count
-            while left > 0 {
-                let block = min(left, silence.count)
-                try write(silence[0..<block])
-                left -= block
             }
         }
 

@@ -42,9 +42,15 @@ enum AudiobookExport {
             do {
                 for timeline in timelines {
                     if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
-                    let samples = try ChapterAudio.exported(timeline, store: store, settings: settings)
-                    try encoder.write(
-                        timeline.sampleRate == rate ? samples : Resampler.resample(samples, from: timeline.sampleRate, to: rate), cancellation: cancellation)
+                    if timeline.sampleRate == rate {
+                        // Item by item (unmastered): memory holds one item, not the chapter.
+                        try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: cancellation) {
+                            try encoder.write($0, cancellation: cancellation)
+                        }
+                    } else {
+                        let samples = try ChapterAudio.exported(timeline, store: store, settings: settings)
+                        try encoder.write(Resampler.resample(samples, from: timeline.sampleRate, to: rate)[...], cancellation: cancellation)
+                    }
                 }
                 try encoder.close()
             } catch {
@@ -90,7 +96,7 @@ enum AudiobookExport {
                         arguments += ["-f", "mp3", output.path]
                         let encoder = try FFmpegEncoder(sampleRate: audio.rate, arguments: arguments)
                         do {
-                            try encoder.write(audio.samples, cancellation: cancellation)
+                            try encoder.write(audio.samples[...], cancellation: cancellation)
                             try encoder.close()
                         } catch {
                             encoder.abandon()

@@ -19,24 +19,42 @@ enum ChapterAudio {
         cancellation: CancellationFlag? = nil
     ) throws {
         let writer = try SoundFile.Writer(descriptor: descriptor, format: format, sampleRate: timeline.sampleRate, label: label)
-        if settings.mastering != nil {
-            try writer.write(try exported(timeline, store: store, settings: settings)[...])
-        } else {
-            var cursor = 0
-            for item in timeline.items {
-                // A long chapter takes seconds to encode: a stop is honoured between items (the file is then dropped).
-                if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
-                let audio = try itemAudio(item, rate: timeline.sampleRate, store: store)
-                // As in render: the timeline counts the header's frames, whatever the decoder yields.
-                let count = min(audio.count, item.sampleCount)
-                try writer.writeSilence(item.startSample - cursor)
-                try writer.write(audio[0..<count])
-                try writer.writeSilence(item.sampleCount - count)
-                cursor = item.startSample + item.sampleCount
-            }
-            try writer.writeSilence(timeline.totalSamples - cursor)
-        }
+        try stream(timeline, store: store, settings: settings, cancellation: cancellation) { try writer.write($0) }
         try writer.finish()
+    }
+
+    /// Hands the chapter's audio as exports write it to `emit` in order, in blocks: unmastered,
+    /// item by item with the silences between (memory holds one item's audio however long the
+    /// chapter); mastered, whole, since mastering measures the whole chapter. A stop is honoured
+    /// between items (a long chapter takes seconds to encode).
+    static func stream(
+        _ timeline: ChapterTimeline, store: ObjectStore, settings: ExportSettings, cancellation: CancellationFlag?,
+        _ emit: (ArraySlice<Int16>) throws -> Void
+    ) throws {
+        if settings.mastering != nil {
+            try emit(try exported(timeline, store: store, settings: settings)[...])
+            return
+        }
+        let silence = [Int16](repeating: 0, count: 8192)
+        func emitSilence(_ count: Int) throws {
+            var left = count
+            while left > 0 {
+                try emit(silence[0..<min(left, silence.count)])
+                left -= silence.count
+            }
+        }
+        var cursor = 0
+        for item in timeline.items {
+            if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
+            let audio = try itemAudio(item, rate: timeline.sampleRate, store: store)
+            // As in render: the timeline counts the header's frames, whatever the decoder yields.
+            let count = min(audio.count, item.sampleCount)
+            try emitSilence(item.startSample - cursor)
+            try emit(audio[0..<count])
+            try emitSilence(item.sampleCount - count)
+            cursor = item.startSample + item.sampleCount
+        }
+        try emitSilence(timeline.totalSamples - cursor)
     }
 
     /// An item's audio object decoded at the chapter's rate.

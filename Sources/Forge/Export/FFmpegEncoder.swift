@@ -54,11 +54,11 @@ final class FFmpegEncoder {
 
     /// Sends samples to ffmpeg, a block (about a second of audio) at a time: ffmpeg reads as fast
     /// as it encodes, so a chapter takes seconds, and a stop is honoured between blocks.
-    func write(_ samples: [Int16], cancellation: CancellationFlag? = nil) throws(ExportError) {
-        var start = 0
-        while start < samples.count {
+    func write(_ samples: ArraySlice<Int16>, cancellation: CancellationFlag? = nil) throws(ExportError) {
+        var start = samples.startIndex
+        while start < samples.endIndex {
             if cancellation?.isCancelled == true { throw .cancelled(written: 0) }
-            let end = min(samples.count, start + Self.blockSamples)
+            let end = min(samples.endIndex, start + Self.blockSamples)
             let bytes = samples[start..<end].withUnsafeBufferPointer { Data(buffer: $0) }
             do {
                 try input.fileHandleForWriting.write(contentsOf: bytes)
