@@ -25,6 +25,7 @@ public final class Manifest: Sendable {
         if create && !FileManager.default.fileExists(atPath: url.path) {
             try Self.createMigrated(at: url)
         }
+        if !create { try Self.migrateIfOlder(at: url) }
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(10)
@@ -86,6 +87,35 @@ public final class Manifest: Sendable {
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw .writeFailed(path: url.path, reason: describe(error))
+        }
+    }
+
+    /// Brings a manifest written by an older forge up to this schema before a read-only command
+    /// opens it, so `status`, `plan`, `fsck`, `export` and packs work on any output directory this
+    /// forge can build into. Migrations are SQLite transactions: a stop leaves the old schema whole.
+    static func migrateIfOlder(at url: URL) throws(StoreError) {
+        let migrator = ManifestSchema.migrator
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let probe = try DatabaseQueue(path: url.path, configuration: configuration)
+            let current = try probe.read { db in try migrator.hasCompletedMigrations(db) }
+            let applied = try probe.read { db in try migrator.appliedIdentifiers(db) }
+            try probe.close()
+            if let unknown = applied.subtracting(Set(migrator.migrations)).sorted().last {
+                throw StoreError.manifestTooNew(path: url.path, found: unknown)
+            }
+            guard !current else { return }
+            var writable = Configuration()
+            writable.journalMode = .wal
+            writable.busyMode = .timeout(10)
+            let queue = try DatabaseQueue(path: url.path, configuration: writable)
+            try migrator.migrate(queue)
+            try queue.close()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .manifestUnreadable(path: url.path, reason: describe(error))
         }
     }
 
