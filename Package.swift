@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "Forge",
-    platforms: [.macOS(.v13)],
+    // Linux (Debian 12 / Ubuntu) only: forge reads /proc, uses Linux's stat and flock semantics and
+    // installs its C libraries with apt. No platforms are claimed that it is not built and tested on.
     products: [
         .library(name: "Forge", targets: ["Forge"]),
         .executable(name: "forge", targets: ["ForgeCLI"]),
@@ -21,22 +22,22 @@ let package = Package(
         .systemLibrary(
             name: "CEspeakNG",
             pkgConfig: "espeak-ng",
-            providers: [.apt(["libespeak-ng-dev"]), .brew(["espeak-ng"])]
+            providers: [.apt(["libespeak-ng-dev"])]
         ),
         .systemLibrary(
             name: "CSndFile",
             pkgConfig: "sndfile",
-            providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]
+            providers: [.apt(["libsndfile1-dev"])]
         ),
         .systemLibrary(
             name: "CPocketSphinx",
             pkgConfig: "pocketsphinx",
-            providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"]), .brew(["cmu-pocketsphinx"])]
+            providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"])]
         ),
         .systemLibrary(
             name: "CEbur128",
             pkgConfig: "libebur128",
-            providers: [.apt(["libebur128-dev"]), .brew(["libebur128"])]
+            providers: [.apt(["libebur128-dev"])]
         ),
         .target(
             name: "Forge",
@@ -56,6 +57,7 @@ let package = Package(
             dependencies: [
                 "Forge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Fuzzes Forge's readers of untrusted input; scripts/fuzz.sh builds it with libFuzzer.

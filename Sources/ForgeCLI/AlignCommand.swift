@@ -2,7 +2,7 @@ import ArgumentParser
 import Forge
 import Foundation
 
-struct AlignCommand: AsyncParsableCommand {
+struct AlignCommand: AsyncParsableCommand, VerboseCommand {
     static let configuration = CommandConfiguration(
         commandName: "align",
         abstract: "Word timings: run only the align stage of a recipe, or align a narration (--audio, --text) to its text.",
@@ -36,13 +36,23 @@ struct AlignCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of human-readable progress.")
     var json = false
 
+    @Option(name: .long, help: "With a recipe: commit finished items every N items (overrides build.saveInterval).")
+    var saveInterval: Int?
+
     @Flag(name: .long, help: "Allow sources and the output directory outside the project.")
     var allowOutsidePaths = false
+
+    @Flag(name: .long, help: "With a recipe: allow its command engines to run (programs named under \"engines\").")
+    var allowCommands = false
+
+    @Flag(name: .long, help: "Log phase timings and worker restarts to standard error (FORGE_LOG_LEVEL=debug for more).")
+    var verbose = false
 
     func validate() throws {
         if audio != nil || text != nil {
             guard audio != nil, text != nil, output != nil else { throw ValidationError("--audio, --text and --output go together: forge align --audio <file> --text <file> --output <dir>.") }
             guard recipe == nil else { throw ValidationError("give either a recipe or --audio/--text, not both.") }
+            guard saveInterval == nil, !allowCommands else { throw ValidationError("--save-interval and --allow-commands go with a recipe, not with --audio.") }
         } else if recipe == nil {
             throw ValidationError("give a recipe (forge align recipe.json) or a narration (forge align --audio <file> --text <file> --output <dir>).")
         }
@@ -54,7 +64,9 @@ struct AlignCommand: AsyncParsableCommand {
             if let output { arguments += ["--output", output] }
             if let jobs { arguments += ["--jobs", String(jobs)] }
             if json { arguments.append("--json") }
+            if let saveInterval { arguments += ["--save-interval", String(saveInterval)] }
             if allowOutsidePaths { arguments.append("--allow-outside-paths") }
+            if allowCommands { arguments.append("--allow-commands") }
             try await StageRunner.run([.align], options: try RecipeOptions.parse(arguments))
             return
         }

@@ -25,6 +25,7 @@ struct ForgeCommand: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot()
+            LogSetup.bootstrap(verbose: (command as? any VerboseCommand)?.verbose ?? false)
             // Workers ignore Ctrl-C themselves: the orchestrator winds them down.
             if !(command is WorkerCommand) { InterruptMonitor.shared = InterruptMonitor() }
             if var asyncCommand = command as? any AsyncParsableCommand {

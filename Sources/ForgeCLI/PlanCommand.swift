@@ -2,12 +2,13 @@ import ArgumentParser
 import Forge
 import Foundation
 
-struct PlanCommand: AsyncParsableCommand {
+struct PlanCommand: AsyncParsableCommand, VerboseCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
         abstract: "Report chapters, items, words and duration at once, without building: estimated before a build, exact after.")
 
     @OptionGroup var options: RecipeOptions
+    var verbose: Bool { options.verbose }
 
     func run() async throws {
         let recipe = try options.load()

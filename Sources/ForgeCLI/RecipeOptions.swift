@@ -19,6 +19,9 @@ struct RecipeOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON Lines events and a JSON summary instead of a live progress line.")
     var json = false
 
+    @Flag(name: .long, help: "Log phase timings, worker restarts and command engines' standard error (swift-log, to standard error; FORGE_LOG_LEVEL=debug for more).")
+    var verbose = false
+
     @Flag(name: .long, help: "Allow sources and the output directory outside the project (the recipe's repository or folder).")
     var allowOutsidePaths = false
 

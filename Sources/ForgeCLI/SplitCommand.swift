@@ -1,12 +1,13 @@
 import ArgumentParser
 import Forge
 
-struct SplitCommand: AsyncParsableCommand {
+struct SplitCommand: AsyncParsableCommand, VerboseCommand {
     static let configuration = CommandConfiguration(
         commandName: "split",
         abstract: "Run only the split stage: record chapters, items and words in the manifest.")
 
     @OptionGroup var options: RecipeOptions
+    var verbose: Bool { options.verbose }
 
     func run() async throws {
         try await StageRunner.run([.split], options: options)

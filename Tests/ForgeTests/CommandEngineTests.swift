@@ -80,6 +80,11 @@ import Testing
             }
         }
         #expect(try project.build(["--allow-commands"]).summary?["upToDate"] as? Int == 3, "a rerun redoes nothing, forced alignments included")
+        // forge align takes a command-engine recipe like every recipe command, and --verbose logs its phases.
+        #expect(try project.forge(["align", "recipe.json"]).errors.contains("--allow-commands"))
+        let aligned = try project.forge(["align", "recipe.json", "--allow-commands", "--save-interval", "1", "--verbose"])
+        #expect(aligned.status == 0, "\(aligned.errors)")
+        #expect(aligned.errors.contains("info forge: [Forge] SpeakStage took"), "\(aligned.errors)")
 
         // The engine's version is part of every key of its audio.
         try project.directory.write("ENGINE_VERSION", "1.1")

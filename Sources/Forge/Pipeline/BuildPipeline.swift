@@ -94,7 +94,9 @@ public struct BuildPipeline: Sendable {
             cancellation: cancellation, progress: progress, started: clock)
         do {
             for stage in stages(split: split) where try stage.applies(to: run) {
+                let started = ContinuousClock.now
                 try await stage.run(&run)
+                ForgeLog.info("\(type(of: stage)) took \((ContinuousClock.now - started).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2))))")
             }
             let counts = try manifest.statusCounts()
             var summary = BuildSummary(

@@ -197,6 +197,7 @@ extension StageRun {
                 queue = ArraySlice(held) + queue
                 if !queue.isEmpty, !stop, restarts < 2 * workerCount {
                     restarts += 1
+                    ForgeLog.notice("worker \(worker) exited (\(detail)); starting another (restart \(restarts) of at most \(2 * workerCount))")
                     try pool.start(worker)
                     live.insert(worker)
                     dispatch(worker, queue: &queue, inFlight: &inFlight, stop: stop)

@@ -133,8 +133,10 @@ final class StandardErrorTail: @unchecked Sendable {
                 self.lock.unlock()
                 return
             }
+            let received = String(decoding: data, as: UTF8.self)
+            for line in received.split(separator: "\n") { ForgeLog.debug("command engine stderr: \(line)") }
             self.lock.lock()
-            self.text += String(decoding: data, as: UTF8.self)
+            self.text += received
             if self.text.count > 4000 { self.text = String(self.text.suffix(2000)) }
             self.lock.unlock()
         }

@@ -21,12 +21,22 @@ public struct SpeechWorker {
 
     public init(
         store: ObjectStore,
-        faultTrigger: String? = ProcessInfo.processInfo.environment["FORGE_FAULT_SPEAK"],
-        crashTrigger: String? = ProcessInfo.processInfo.environment["FORGE_FAULT_CRASH"]
+        faultTrigger: String? = Self.testHook("FORGE_FAULT_SPEAK"),
+        crashTrigger: String? = Self.testHook("FORGE_FAULT_CRASH")
     ) {
         self.store = store
         self.faultTrigger = faultTrigger.flatMap { $0.isEmpty ? nil : $0 }
         self.crashTrigger = crashTrigger.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// A fault-injection setting from the environment, honoured only by debug builds (the test
+    /// suite's): a release forge never fails or crashes on purpose, whatever its environment says.
+    public static func testHook(_ name: String) -> String? {
+        #if DEBUG
+        return ProcessInfo.processInfo.environment[name]
+        #else
+        return nil
+        #endif
     }
 
     /// Runs until standard input closes; returns the process exit status.
