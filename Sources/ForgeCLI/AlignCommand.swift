@@ -33,6 +33,9 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
     @Option(name: .long, parsing: .upToNextOption, help: "With --audio: also export these formats (as forge export --format).")
     var export: [String] = []
 
+    @Option(help: "With --audio: the book's title, for exports and the manifest (default: the text file's name).")
+    var title: String?
+
     @Flag(name: .long, help: "Print JSON instead of human-readable progress.")
     var json = false
 
@@ -71,6 +74,7 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
             return
         }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let bookTitle = title ?? URL(fileURLWithPath: text).deletingPathExtension().lastPathComponent
         var exports: ExportSettings?
         if !export.isEmpty {
             var formats: [ExportFormat] = []
@@ -79,9 +83,9 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
                 guard let format = ExportFormat(rawValue: name) else { throw ValidationError(ExportError.unknownFormat(name).localizedDescription) }
                 formats.append(format)
             }
-            // The pieces already hold the narrator's own pauses.
-            exports = ExportSettings(formats: formats, sentencePauseMs: 0, paragraphPauseMs: 0, chapterPauseMs: 0,
-                                     title: URL(fileURLWithPath: text).deletingPathExtension().lastPathComponent)
+            exports = NarrationImport.exportSettings(title: bookTitle, formats: formats)
+        } else if title != nil {
+            exports = NarrationImport.exportSettings(title: bookTitle)
         }
         let job = NarrationImport(
             audioFile: URL(fileURLWithPath: audio, relativeTo: cwd), textFile: URL(fileURLWithPath: text, relativeTo: cwd),

@@ -25,24 +25,26 @@ struct ExportCommand: AsyncParsableCommand {
             completion: .file(extensions: ["zip"]))
     var pack: String?
 
-    @Option(help: "Pause between items cut from one paragraph, in ms.")
-    var sentencePause = ExportSettings().sentencePauseMs
-    @Option(help: "Pause between paragraphs, in ms.")
-    var paragraphPause = ExportSettings().paragraphPauseMs
-    @Option(help: "Pause at the end of each chapter, in ms.")
-    var chapterPause = ExportSettings().chapterPauseMs
-    @Option(help: "Longest caption cue, in characters.")
-    var maxCueLength = ExportSettings().maxCueCharacters
-    @Flag(help: "Give every word an id and a SMIL entry in the EPUB (default: sentences).")
+    // Without these options, the export uses what the build recorded in the manifest (the recipe's
+    // title, language, author, pauses, cues, overlays and mastering), so it matches the build's own export.
+    @Option(help: "Pause between items cut from one paragraph, in ms (default: the build's).")
+    var sentencePause: Int?
+    @Option(help: "Pause between paragraphs, in ms (default: the build's).")
+    var paragraphPause: Int?
+    @Option(help: "Pause at the end of each chapter, in ms (default: the build's).")
+    var chapterPause: Int?
+    @Option(help: "Longest caption cue, in characters (default: the build's).")
+    var maxCueLength: Int?
+    @Flag(help: "Give every word an id and a SMIL entry in the EPUB (default: the build's; else sentences).")
     var wordOverlays = false
-    @Option(help: "Book title for the EPUB and HTML pages.")
-    var title = "Untitled"
-    @Option(help: "Language of the text (BCP 47) for the EPUB and HTML pages.")
-    var language = "en"
+    @Option(help: "Book title for the EPUB and HTML pages (default: the build's recipe title).")
+    var title: String?
+    @Option(help: "Language of the text (BCP 47) for the EPUB and HTML pages (default: the build's).")
+    var language: String?
 
-    @Option(help: "Master the chapter audio (also in the EPUB and M4B): \(MasteringSettings.profiles.map(\.profile).joined(separator: ", ")).")
+    @Option(help: "Master the chapter audio (also in the EPUB and M4B): \(MasteringSettings.profiles.map(\.profile).joined(separator: ", ")), or none (default: the build's).")
     var mastering: String?
-    @Option(help: "Author, for the M4B and EPUB metadata.")
+    @Option(help: "Author, for the M4B and EPUB metadata (default: the build's).")
     var author: String?
     @Option(help: "Cover image (.jpg or .png) for the M4B.", completion: .file(extensions: ["jpg", "jpeg", "png"]))
     var cover: String?
@@ -60,13 +62,13 @@ struct ExportCommand: AsyncParsableCommand {
                                      ("--paragraph-pause", paragraphPause, ExportSettings.allowedPauses),
                                      ("--chapter-pause", chapterPause, ExportSettings.allowedPauses),
                                      ("--max-cue-length", maxCueLength, ExportSettings.allowedCueCharacters)]
-        where !range.contains(value) {
-            throw ValidationError("\(name) must be from \(range.lowerBound) to \(range.upperBound); found \(value).")
+        where value.map({ !range.contains($0) }) ?? false {
+            throw ValidationError("\(name) must be from \(range.lowerBound) to \(range.upperBound); found \(value!).")
         }
-        if let mastering, MasteringSettings.profile(named: mastering) == nil {
-            throw ValidationError("--mastering must be one of \(MasteringSettings.profiles.map(\.profile).joined(separator: ", ")); found \(mastering).")
+        if let mastering, mastering != "none", MasteringSettings.profile(named: mastering) == nil {
+            throw ValidationError("--mastering must be one of \(MasteringSettings.profiles.map(\.profile).joined(separator: ", ")) or none; found \(mastering).")
         }
-        if title.count > ExportSettings.maximumTitleCharacters {
+        if let title, title.count > ExportSettings.maximumTitleCharacters {
             throw ValidationError("--title must be at most \(ExportSettings.maximumTitleCharacters) characters; found \(title.count).")
         }
         _ = try formats()
@@ -84,15 +86,26 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var settings = ExportSettings(
-            formats: try formats(), sentencePauseMs: sentencePause, paragraphPauseMs: paragraphPause, chapterPauseMs: chapterPause,
-            maxCueCharacters: maxCueLength, wordLevelOverlays: wordOverlays, title: title, language: language)
-        settings.mastering = mastering.flatMap(MasteringSettings.profile(named:))
-        settings.author = author
+        let directory = URL(fileURLWithPath: outputDirectory).standardizedFileURL
+        var settings: ExportSettings
+        do {
+            settings = try Manifest.reading(directory: directory) { try $0.recordedSettings() }?.exportSettings ?? ExportSettings()
+        } catch {
+            throw CommandFailure(error)
+        }
+        settings.formats = try formats()
+        if let sentencePause { settings.sentencePauseMs = sentencePause }
+        if let paragraphPause { settings.paragraphPauseMs = paragraphPause }
+        if let chapterPause { settings.chapterPauseMs = chapterPause }
+        if let maxCueLength { settings.maxCueCharacters = maxCueLength }
+        if wordOverlays { settings.wordLevelOverlays = true }
+        if let title { settings.title = title }
+        if let language { settings.language = language }
+        if let mastering { settings.mastering = MasteringSettings.profile(named: mastering) }
+        if let author { settings.author = author }
         settings.openingCredit = openingCredit
         settings.closingCredit = closingCredit
         settings.cover = cover.map { URL(fileURLWithPath: $0) }
-        let directory = URL(fileURLWithPath: outputDirectory).standardizedFileURL
         let clock = ContinuousClock.now
         let cancellation = InterruptMonitor.flag
         // Each file is written whole or not at all, so a stop ends the export between files.

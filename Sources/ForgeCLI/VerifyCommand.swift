@@ -23,8 +23,8 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(name: [.short, .long], help: "Decoders running at once (default: one per core).")
     var jobs: Int?
 
-    @Option(help: "Language of the text.")
-    var language = "en"
+    @Option(help: "Language of the text (default: the build's).")
+    var language: String?
 
     @Flag(help: "Print a JSON report.")
     var json = false
@@ -37,9 +37,20 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The chapters are timed, and the gate set, as the build recorded them, so the chunks heard
+        // are the exported audio's and a build's own verification is reused.
+        let directory = URL(fileURLWithPath: outputDirectory)
+        let recorded: RecordedSettings?
+        do {
+            recorded = try Manifest.reading(directory: directory) { try $0.recordedSettings() }
+        } catch {
+            throw CommandFailure(error)
+        }
+        let pauses = recorded?.exportSettings ?? ExportSettings()
         let run = VerificationRun(
-            outputDirectory: URL(fileURLWithPath: outputDirectory), settings: VerifySettings(maxWordErrorRate: maxWordErrorRate, jobs: jobs),
-            pauses: ExportSettings(), language: language)
+            outputDirectory: directory,
+            settings: VerifySettings(maxWordErrorRate: maxWordErrorRate ?? recorded?.maxWordErrorRate, jobs: jobs),
+            pauses: pauses, language: language ?? pauses.language)
         let cancellation = InterruptMonitor.flag
         let report: VerifyReport
         do {

@@ -65,13 +65,28 @@ struct VerificationTests {
         #expect(result.status == 1 || found.items.count == 3)
     }
 
+    /// A build with its own pauses, title and gate: `forge verify` and `forge export` given only the
+    /// directory (or a copy of it) use the build's settings, so nothing is transcribed again.
     @Test func aRerunTranscribesOnlyWhatChanged() throws {
-        let project = try TestProject(recipe: Fixtures.recipe(voice: "en-us+klatt", extra: Self.verify))
+        let settings = #""title": "Alice Abroad", "exports": { "formats": ["json"], "pauses": { "sentenceMs": 400, "paragraphMs": 900, "chapterMs": 2000 } }, "#
+        let project = try TestProject(recipe: Fixtures.recipe(voice: "en-us+klatt", extra: settings + Self.verify))
         #expect(try project.build().status == 0)
         let again = try report(try project.forge(["verify", "out", "--json"]))
-        #expect(again["transcribedChunks"] as? Int == 0, "nothing changed, nothing transcribed")
+        #expect(again["transcribedChunks"] as? Int == 0, "nothing changed, nothing transcribed: the build's pauses are verify's")
+        #expect(again["maxWordErrorRate"] as? Double == 0.25, "the build's gate is verify's default")
         let chapters = Set((again["chunks"] as? [[String: Any]] ?? []).compactMap { $0["chapter"] as? Int })
         #expect(chapters == [1, 2])
+        // A copy of the directory (new inodes and times) keeps its verification: keys come from content.
+        try FileManager.default.copyItem(at: project.output, to: project.directory.file("copy"))
+        let copied = try report(try project.forge(["verify", "copy", "--json"]))
+        #expect(copied["transcribedChunks"] as? Int == 0, "\(copied)")
+        let exported = try project.forge(["export", "copy", "--format", "epub", "json"])
+        #expect(exported.status == 0, "\(exported.errors)")
+        let epubs = try FileManager.default.contentsOfDirectory(atPath: project.directory.file("copy/exports/epub").path)
+        #expect(epubs == ["alice-abroad.epub"], "the build's title names the EPUB: \(epubs)")
+        let timings = try String(contentsOf: project.directory.file("copy/exports/json/chapter-001.json"), encoding: .utf8)
+        let built = try String(contentsOf: project.output.appendingPathComponent("exports/json/chapter-001.json"), encoding: .utf8)
+        #expect(timings == built, "the standalone export times chapters with the build's pauses")
         // Edit chapter 2 only: chapter 1's chunk is reused.
         try project.write(book: Fixtures.shortBook.replacingOccurrences(of: "Don’t keep coughing so, Kitty", with: "Do not keep coughing so, Kitty"))
         let rebuilt = try project.build()

@@ -38,6 +38,12 @@ public struct NarrationImport: Sendable {
         self.split = split
     }
 
+    /// Export settings for a narration: no pauses added, since the pieces cut from the recording
+    /// already hold the narrator's own.
+    public static func exportSettings(title: String, formats: [ExportFormat] = []) -> ExportSettings {
+        ExportSettings(formats: formats, sentencePauseMs: 0, paragraphPauseMs: 0, chapterPauseMs: 0, title: title)
+    }
+
     public func run(commandLine: String, exports: ExportSettings?, progress: @escaping @Sendable (Double) -> Void = { _ in }) throws -> NarrationReport {
         let clock = ContinuousClock.now
         let text = try SourceReader.read(textFile)
@@ -55,7 +61,8 @@ public struct NarrationImport: Sendable {
         let identity = ForcedAligner.identity(model: model) + "/narration-1"
         let buildID = try manifest.beginBuild(BuildRecord(
             recipePath: textFile.path, recipeHash: ContentHash.sha256Hex(Array(text.utf8)), toolVersion: ForgeVersion.current,
-            engine: "narration", engineVersion: identity, commandLine: commandLine, stages: "split,align", startedAt: BuildPipeline.timestamp()))
+            engine: "narration", engineVersion: identity, commandLine: commandLine, stages: "split,align", startedAt: BuildPipeline.timestamp(),
+            settings: RecordedSettings(exports: exports ?? Self.exportSettings(title: textFile.deletingPathExtension().lastPathComponent))))
         do {
             _ = try manifest.synchronize(with: result)
             // All words of the book, as one text: offsets made global so interpolation spans items.

@@ -75,17 +75,21 @@ public struct VerificationRun: Sendable {
         var positions = Set<ChunkPosition>()
         var work: [Chunk] = []
         var reports: [ChunkPosition: ChunkReport] = [:]
+        var contentChecked: [String: Bool] = [:]
         for (index, timeline) in timelines.enumerated() {
             var start = 0
             while start < timeline.durationMs {
                 let end = min(start + Self.chunkMs, timeline.durationMs)
                 let position = ChunkPosition(chapter: timeline.chapter.ordinal, startMs: start)
                 positions.insert(position)
-                let key = chunkKey(timeline, start: start, end: end, recognizer: recognizer, store: store)
-                if let previous = stored[position], previous.key == key {
+                let key = chunkKey(timeline, start: start, end: end, recognizer: recognizer)
+                let files = fileSignature(timeline, start: start, end: end, store: store)
+                if let previous = stored[position], previous.key == key,
+                   try previous.files == files || contentUnchanged(timeline, start: start, end: end, manifest: manifest, store: store, checked: &contentChecked) {
+                    if previous.files != files { try manifest.updateChunkFiles(position, files: files) }
                     reports[position] = previous.report
                 } else {
-                    work.append(Chunk(timeline: index, startMs: start, endMs: end, key: key, changed: stored[position] != nil))
+                    work.append(Chunk(timeline: index, startMs: start, endMs: end, key: key, files: files, changed: stored[position] != nil))
                 }
                 start = end
             }
@@ -136,7 +140,7 @@ public struct VerificationRun: Sendable {
                          text: utterance.map(\.text).joined(separator: " "))
                     }
                     try manifest.recordChunk(
-                        report, key: chunk.key, recognizer: recognizer, passed: !report.isFlagged(settings.maxWordErrorRate),
+                        report, key: chunk.key, files: chunk.files, recognizer: recognizer, passed: !report.isFlagged(settings.maxWordErrorRate),
                         sentences: sentences, build: build)
                     results.withLock { $0.append(report) }
                     progress(report)
@@ -156,20 +160,53 @@ public struct VerificationRun: Sendable {
             elapsedSeconds: BuildPipeline.seconds(since: clock), audioMs: timelines.reduce(0) { $0 + $1.durationMs })
     }
 
-    /// Everything a chunk's transcription depends on: the audio objects on its stretch of the
-    /// timeline and where they sit, and the recognizer. Each object file's size, inode and
-    /// modification time are part of it too, so a file changed behind the store's back (the
-    /// faults verification exists to catch) is transcribed again, without re-hashing every file.
-    func chunkKey(_ timeline: ChapterTimeline, start: Int, end: Int, recognizer: String, store: ObjectStore) -> String {
+    /// Everything a chunk's transcription depends on, from content only: the audio objects on its
+    /// stretch of the timeline (content-addressed keys) and where they sit, and the recognizer.
+    /// A copied output directory has the same keys, so its verification stands.
+    func chunkKey(_ timeline: ChapterTimeline, start: Int, end: Int, recognizer: String) -> String {
         var fields = ["stage": "verify", "recognizer": recognizer, "from": String(start), "to": String(end)]
         var audio = ""
         for item in timeline.items where item.endMs > start && item.startMs < end {
-            var status = stat()
-            _ = stat(store.url(forRelativePath: item.audioPath).path, &status)
-            audio += "\(item.record.audioKey ?? "-")@\(item.startMs)-\(item.endMs):\(status.st_size):\(status.st_ino):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec);"
+            audio += "\(item.record.audioKey ?? "-")@\(item.startMs)-\(item.endMs);"
         }
         fields["audio"] = audio
         return ObjectKey.digest(fields)
+    }
+
+    /// The size, inode and change time of each audio file on a chunk's stretch. When they differ
+    /// from what the chunk recorded, the files are hashed before its result is trusted again: a file
+    /// changed behind the store's back (the faults verification exists to catch) is heard again,
+    /// while a copy of the directory costs one hash of each file, not a transcription.
+    func fileSignature(_ timeline: ChapterTimeline, start: Int, end: Int, store: ObjectStore) -> String {
+        var signature = ""
+        for item in timeline.items where item.endMs > start && item.startMs < end {
+            var status = stat()
+            _ = lstat(store.url(forRelativePath: item.audioPath).path, &status)
+            signature += "\(status.st_size):\(status.st_ino):\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec);"
+        }
+        return signature
+    }
+
+    /// Whether every audio file on a chunk's stretch still hashes to what the manifest recorded
+    /// for it (`checked` remembers files already hashed in this run).
+    func contentUnchanged(
+        _ timeline: ChapterTimeline, start: Int, end: Int, manifest: Manifest, store: ObjectStore, checked: inout [String: Bool]
+    ) throws -> Bool {
+        let items = timeline.items.filter { $0.endMs > start && $0.startMs < end }
+        let objects = try manifest.objects(withKeys: items.compactMap(\.record.audioKey))
+        for item in items {
+            if let known = checked[item.audioPath] {
+                if !known { return false }
+                continue
+            }
+            guard let key = item.record.audioKey, let object = objects[key] else { return false }
+            // Read without following a link planted in the store.
+            let owned = OwnedDirectory(root: store.root)
+            let same = (try? ContentHash.sha256Hex(of: FileHandle(fileDescriptor: owned.openForReading(item.audioPath)))) == object.sha256
+            checked[item.audioPath] = same
+            if !same { return false }
+        }
+        return true
     }
 
     /// Writes `text` to `verify/<prefix>-<hash>.<suffix>` unless that file exists, and removes
@@ -195,6 +232,7 @@ public struct VerificationRun: Sendable {
         var startMs: Int
         var endMs: Int
         var key: String
+        var files: String
         /// Transcribed before with different audio: done first.
         var changed: Bool
     }

@@ -5,6 +5,8 @@ extension Manifest {
     /// A stored chunk: its key and what was found in it.
     struct StoredChunk {
         var key: String
+        /// The size, inode and change time of each audio file it heard, when it was transcribed.
+        var files: String?
         var report: ChunkReport
     }
 
@@ -17,11 +19,11 @@ extension Manifest {
     func storedChunks() throws(StoreError) -> [ChunkPosition: StoredChunk] {
         try read { db in
             var chunks: [ChunkPosition: StoredChunk] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT chapter, start_ms, end_ms, word_error_rate, reference_words, errors, flagged_items, key FROM chunks") {
+            for row in try Row.fetchAll(db, sql: "SELECT chapter, start_ms, end_ms, word_error_rate, reference_words, errors, flagged_items, key, files FROM chunks") {
                 let report = ChunkReport(
                     chapter: row[0], startMs: row[1], endMs: row[2], wordErrorRate: row[3], referenceWords: row[4], errors: row[5],
                     flaggedItems: Self.decodeFlagged(row[6]), transcribed: false)
-                chunks[ChunkPosition(chapter: row[0], startMs: row[1])] = StoredChunk(key: row[7], report: report)
+                chunks[ChunkPosition(chapter: row[0], startMs: row[1])] = StoredChunk(key: row[7], files: row[8], report: report)
             }
             return chunks
         }
@@ -29,23 +31,31 @@ extension Manifest {
 
     /// Records one transcribed chunk (replacing what was there) with the sentences heard in it.
     func recordChunk(
-        _ report: ChunkReport, key: String, recognizer: String, passed: Bool, sentences: [(startMs: Int, endMs: Int, text: String)], build: Int64?
+        _ report: ChunkReport, key: String, files: String, recognizer: String, passed: Bool, sentences: [(startMs: Int, endMs: Int, text: String)], build: Int64?
     ) throws(StoreError) {
         try write { db in
             try db.execute(sql: "DELETE FROM chunks WHERE chapter = ? AND start_ms = ?", arguments: [report.chapter, report.startMs])
             try db.execute(
                 sql: """
-                    INSERT INTO chunks (chapter, start_ms, end_ms, status, word_error_rate, reference_words, errors, flagged_items, recognizer, key, transcribed_by)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO chunks (chapter, start_ms, end_ms, status, word_error_rate, reference_words, errors, flagged_items, recognizer, key, transcribed_by, files)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     report.chapter, report.startMs, report.endMs, passed ? "passed" : "flagged", report.wordErrorRate, report.referenceWords,
-                    report.errors, Self.encodeFlagged(report.flaggedItems), recognizer, key, build,
+                    report.errors, Self.encodeFlagged(report.flaggedItems), recognizer, key, build, files,
                 ])
             let insert = try db.cachedStatement(sql: "INSERT INTO transcript_sentences (chapter, chunk_start_ms, start_ms, end_ms, text) VALUES (?, ?, ?, ?, ?)")
             for sentence in sentences {
                 try insert.execute(arguments: [report.chapter, report.startMs, sentence.startMs, sentence.endMs, sentence.text])
             }
+        }
+    }
+
+    /// Records that a chunk's audio files, found changed on disk (a copied or restored output
+    /// directory), still hold the content it was transcribed from.
+    func updateChunkFiles(_ position: ChunkPosition, files: String) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "UPDATE chunks SET files = ? WHERE chapter = ? AND start_ms = ?", arguments: [files, position.chapter, position.startMs])
         }
     }
 

@@ -158,6 +158,12 @@ enum ManifestSchema {
         migrator.registerMigration("v8") { db in
             try db.execute(sql: "ALTER TABLE builds ADD COLUMN fingerprint TEXT")
         }
+        // v9: a build records the settings it was made with, the defaults of export and verify;
+        // a chunk records the files it heard (size, inode, time), so a copied output directory
+        // keeps its verification: chunk keys come from content only.
+        migrator.registerMigration("v9") { db in
+            try db.execute(sql: "ALTER TABLE builds ADD COLUMN settings TEXT; ALTER TABLE chunks ADD COLUMN files TEXT")
+        }
         return migrator
     }
 }

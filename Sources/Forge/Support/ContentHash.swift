@@ -13,7 +13,11 @@ public enum ContentHash {
 
     /// Hashes a file in bounded memory.
     public static func sha256Hex(fileAt url: URL) throws -> String {
-        let handle = try FileHandle(forReadingFrom: url)
+        try sha256Hex(of: FileHandle(forReadingFrom: url))
+    }
+
+    /// The hash of what `handle` reads to its end; closes it.
+    public static func sha256Hex(of handle: FileHandle) throws -> String {
         defer { try? handle.close() }
         var hasher = SHA256()
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The settings that shaped a build, recorded on its row in the manifest (`builds.settings`,
+/// JSON): the defaults of every command that takes only the output directory (`forge export`,
+/// `forge verify`, packs), so they title, time and check the book as the build did.
+public struct RecordedSettings: Sendable, Equatable, Codable {
+    public var title: String
+    public var language: String
+    public var author: String?
+    public var narrator: String?
+    public var sentencePauseMs: Int
+    public var paragraphPauseMs: Int
+    public var chapterPauseMs: Int
+    public var maxCueCharacters: Int
+    public var wordLevelOverlays: Bool
+    public var mastering: MasteringSettings?
+    public var maxWordErrorRate: Double?
+
+    public init(exports: ExportSettings, maxWordErrorRate: Double? = nil) {
+        title = exports.title
+        language = exports.language
+        author = exports.author
+        narrator = exports.narrator
+        sentencePauseMs = exports.sentencePauseMs
+        paragraphPauseMs = exports.paragraphPauseMs
+        chapterPauseMs = exports.chapterPauseMs
+        maxCueCharacters = exports.maxCueCharacters
+        wordLevelOverlays = exports.wordLevelOverlays
+        mastering = exports.mastering
+        self.maxWordErrorRate = maxWordErrorRate
+    }
+
+    /// Export settings with these values and no formats (the command chooses those).
+    public var exportSettings: ExportSettings {
+        var settings = ExportSettings(
+            sentencePauseMs: sentencePauseMs, paragraphPauseMs: paragraphPauseMs, chapterPauseMs: chapterPauseMs,
+            maxCueCharacters: maxCueCharacters, wordLevelOverlays: wordLevelOverlays, title: title, language: language)
+        settings.author = author
+        settings.narrator = narrator
+        settings.mastering = mastering
+        return settings
+    }
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+
+    init?(json: String) {
+        guard let value = try? JSONDecoder().decode(Self.self, from: Data(json.utf8)) else { return nil }
+        self = value
+    }
+}
