@@ -39,6 +39,11 @@ let package = Package(
             pkgConfig: "libebur128",
             providers: [.apt(["libebur128-dev"])]
         ),
+        .systemLibrary(
+            name: "CSoxr",
+            pkgConfig: "soxr",
+            providers: [.apt(["libsoxr-dev"])]
+        ),
         .target(
             name: "Forge",
             dependencies: [
@@ -46,6 +51,7 @@ let package = Package(
                 "CEbur128",
                 "CSndFile",
                 "CPocketSphinx",
+                "CSoxr",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

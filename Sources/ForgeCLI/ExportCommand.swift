@@ -89,7 +89,7 @@ struct ExportCommand: AsyncParsableCommand {
         let directory = URL(fileURLWithPath: outputDirectory).standardizedFileURL
         var settings: ExportSettings
         do {
-            settings = try Manifest.reading(directory: directory) { try $0.recordedSettings() }?.exportSettings ?? ExportSettings()
+            settings = try Manifest.reading(directory: directory) { try RecordedSettings.recorded(in: $0) }?.exportSettings ?? ExportSettings()
         } catch {
             throw CommandFailure(error)
         }

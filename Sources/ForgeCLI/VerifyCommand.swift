@@ -42,7 +42,7 @@ struct VerifyCommand: AsyncParsableCommand {
         let directory = URL(fileURLWithPath: outputDirectory)
         let recorded: RecordedSettings?
         do {
-            recorded = try Manifest.reading(directory: directory) { try $0.recordedSettings() }
+            recorded = try Manifest.reading(directory: directory) { try RecordedSettings.recorded(in: $0) }
         } catch {
             throw CommandFailure(error)
         }

@@ -9,7 +9,7 @@
 /// An aligner owns one decoder and is used by one task at a time.
 public final class ForcedAligner {
     /// Bump when a change alters what the aligner produces; it is part of every alignment key.
-    public static let version = "forced-1"
+    public static let version = "forced-2"
 
     /// Search settings: beams far wider than pocketsphinx's defaults, which lose the path on a
     /// fifth of the sample's items in espeak-ng's default voice (measured: 1e-80 still fails 18

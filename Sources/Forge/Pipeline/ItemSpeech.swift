@@ -25,7 +25,14 @@ extension Recipe {
         let engineVersion = engineVersions[voice.engine] ?? ""
         let audioKey = ObjectKey.audio(
             text: rendering.spoken, voice: voice, audio: audio, engineVersion: engineVersion,
-            phonemeInput: rendering.usesPhonemes)
+            phonemeInput: rendering.usesPhonemes, resampler: Self.resampler(voice: voice, audio: audio))
         return ItemSpeech(voice: voice, rendering: rendering, audioKey: audioKey, eventsKey: ObjectKey.events(audioKey: audioKey), engineVersion: engineVersion)
+    }
+
+    /// The resampler that may shape an item's audio: none for espeak-ng at its own 22,050 Hz (so
+    /// those keys, most users' books, stayed the same when libsoxr replaced the old converter);
+    /// other rates and command engines, whose rate is their own, name it.
+    static func resampler(voice: VoiceSettings, audio: AudioSettings) -> String? {
+        voice.engine == SpeechEngines.builtInName && audio.sampleRate == 22_050 ? nil : Resampler.identity
     }
 }

@@ -62,7 +62,7 @@ public struct NarrationImport: Sendable {
         let buildID = try manifest.beginBuild(BuildRecord(
             recipePath: textFile.path, recipeHash: ContentHash.sha256Hex(Array(text.utf8)), toolVersion: ForgeVersion.current,
             engine: "narration", engineVersion: identity, commandLine: commandLine, stages: "split,align", startedAt: BuildPipeline.timestamp(),
-            settings: RecordedSettings(exports: exports ?? Self.exportSettings(title: textFile.deletingPathExtension().lastPathComponent))))
+            settings: RecordedSettings(exports: exports ?? Self.exportSettings(title: textFile.deletingPathExtension().lastPathComponent)).json))
         do {
             _ = try manifest.synchronize(with: result)
             // All words of the book, as one text: offsets made global so interpolation spans items.

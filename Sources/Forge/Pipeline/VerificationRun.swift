@@ -12,7 +12,7 @@ import Synchronization
 /// covering changed items first.
 public struct VerificationRun: Sendable {
     public static let chunkMs = ChunkReport.chunkMs
-    public static let version = "verify-2"
+    public static let version = "verify-3"
     /// An item is flagged when at least this many of its words in a chunk went unheard, and they
     /// are at least ``flagShare`` of its words there (a clean item in a noisy stretch can lose three words; a wrong, cut or silent one loses most).
     static let flagWords = ChunkReport.flagWords

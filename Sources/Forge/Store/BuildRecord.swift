@@ -28,14 +28,14 @@ public struct BuildRecord: Sendable, Equatable, Codable, FetchableRecord, Mutabl
     public var itemsFailed: Int
     /// What the build was made from and left behind (``BuildFingerprint``), recorded when it succeeded.
     public var fingerprint: String?
-    /// The settings it was made with (``RecordedSettings`` as JSON): later commands' defaults.
+    /// The settings it was made with (`RecordedSettings` as JSON): later commands' defaults.
     public var settings: String?
 
     public init(
         recipePath: String, recipeHash: String, toolVersion: String, engine: String, engineVersion: String,
-        commandLine: String, stages: String, startedAt: String, settings: RecordedSettings? = nil
+        commandLine: String, stages: String, startedAt: String, settings: String? = nil
     ) {
-        self.settings = settings?.json
+        self.settings = settings
         self.recipePath = recipePath
         self.recipeHash = recipeHash
         self.toolVersion = toolVersion

@@ -32,13 +32,12 @@ extension Manifest {
         try write { db in try db.execute(sql: "UPDATE builds SET fingerprint = ? WHERE id = ?", arguments: [fingerprint, id]) }
     }
 
-    /// The settings of the newest build that recorded any: what `forge export` and `forge verify`
-    /// use where their options are not given. Nil for a directory no forge of schema v9 built.
-    public func recordedSettings() throws(StoreError) -> RecordedSettings? {
-        let text = try read { db in
+    /// The settings (JSON) of the newest build that recorded any; nil for a directory no forge of
+    /// schema v9 built.
+    func lastRecordedSettings() throws(StoreError) -> String? {
+        try read { db in
             try String.fetchOne(db, sql: "SELECT settings FROM builds WHERE settings IS NOT NULL ORDER BY id DESC LIMIT 1")
         }
-        return text.flatMap(RecordedSettings.init(json:))
     }
 
     public func lastBuild() throws(StoreError) -> BuildRecord? {

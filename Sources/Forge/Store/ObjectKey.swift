@@ -10,7 +10,10 @@ public enum ObjectKey {
 
     /// The key of an item's audio.
     /// `text` is what the engine reads (after the lexicon); `phonemeInput` says `[[…]]` in it are phonemes.
-    public static func audio(text: String, voice: VoiceSettings, audio: AudioSettings, engineVersion: String, phonemeInput: Bool = false) -> String {
+    /// `resampler` names the converter when the engine's rate may differ from the recipe's (``Resampler/identity``).
+    public static func audio(
+        text: String, voice: VoiceSettings, audio: AudioSettings, engineVersion: String, phonemeInput: Bool = false, resampler: String? = nil
+    ) -> String {
         var fields = [
             "stage": "speak",
             "stageVersion": String(speakStageVersion),
@@ -29,6 +32,7 @@ public enum ObjectKey {
             fields["options"] = voice.options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
         }
         if phonemeInput { fields["phonemeInput"] = "1" }
+        if let resampler { fields["resampler"] = resampler }
         return digest(fields)
     }
 

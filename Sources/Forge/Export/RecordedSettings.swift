@@ -41,6 +41,12 @@ public struct RecordedSettings: Sendable, Equatable, Codable {
         return settings
     }
 
+    /// The settings of the newest build of `manifest` that recorded any: what `forge export` and
+    /// `forge verify` use where their options are not given. Nil for directories built before them.
+    public static func recorded(in manifest: Manifest) throws(StoreError) -> RecordedSettings? {
+        try manifest.lastRecordedSettings().flatMap(RecordedSettings.init(json:))
+    }
+
     var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
