@@ -80,7 +80,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ForgeTests",
-            dependencies: ["Forge", "ForgeCLI", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["Forge", "ForgeCLI", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            // Read from the source tree by the tests (Fixtures.packageRoot), not bundled.
+            exclude: ["Resources"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -17,6 +17,36 @@ enum HTMLEntities {
         table[name]
     }
 
+    /// The names HTML still decodes without their `;` (the WHATWG list's legacy Latin-1 set).
+    static let legacyNames: Set<String> = Set("""
+        AElig AMP Aacute Acirc Agrave Aring Atilde Auml COPY Ccedil ETH Eacute Ecirc Egrave Euml GT Iacute Icirc Igrave
+        Iuml LT Ntilde Oacute Ocirc Ograve Oslash Otilde Ouml QUOT REG THORN Uacute Ucirc Ugrave Uuml Yacute aacute acirc
+        acute aelig agrave amp aring atilde auml brvbar ccedil cedil cent copy curren deg divide eacute ecirc egrave eth
+        euml frac12 frac14 frac34 gt iacute icirc iexcl igrave iquest iuml laquo lt macr micro middot nbsp not ntilde
+        oacute ocirc ograve ordf ordm oslash otilde ouml para plusmn pound quot raquo reg sect shy sup1 sup2 sup3 szlig
+        thorn times uacute ucirc ugrave uml uuml yacute yen yuml
+        """.split(whereSeparator: \.isWhitespace).map(String.init))
+    static let longestLegacyName = 6
+
+    /// The longest legacy name that `text` starts with, as its length and what it stands for.
+    static func legacyPrefix(of text: [Unicode.Scalar]) -> (length: Int, scalars: [Unicode.Scalar])? {
+        for length in stride(from: min(text.count, longestLegacyName), through: 2, by: -1) {
+            let name = String(String.UnicodeScalarView(text[0..<length]))
+            if legacyNames.contains(name), let decoded = table[name] { return (length, decoded) }
+        }
+        return nil
+    }
+
+    /// Numbers 0x80–0x9F mean what Windows-1252 puts there (`&#150;` is an en dash), as HTML reads them.
+    static func replacingC1Controls(_ decoded: [Unicode.Scalar], number: Bool) -> [Unicode.Scalar] {
+        guard number, decoded.count == 1, (0x80...0x9F).contains(decoded[0].value) else { return decoded }
+        let windows1252: [UInt32] = [
+            0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F,
+            0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+        ]
+        return [Unicode.Scalar(windows1252[Int(decoded[0].value - 0x80)])!]
+    }
+
     private static let table: [String: [Unicode.Scalar]] = {
         var table: [String: [Unicode.Scalar]] = [:]
         // "name=hex,hex" pairs separated by white space: a string compiles in a moment where a

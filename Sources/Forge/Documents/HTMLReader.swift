@@ -244,8 +244,19 @@ public struct HTMLReader: DocumentReader {
                 let contentStart = index
                 guard let end = findEndTag(name) else { throw problem(at: offset, "<\(name)> is never closed") }
                 if name == "title", title == nil {
-                    let raw = String(String.UnicodeScalarView(scalars[contentStart..<end]))
-                    title = DocumentBlock(role: .paragraph, text: Array(raw.unicodeScalars), origins: [], elementID: nil).foldedText
+                    // A title is escapable raw text: no elements, but references are decoded ("Pride &amp; Prejudice").
+                    let resume = index
+                    var decoded: [Unicode.Scalar] = []
+                    while index < end {
+                        if scalars[index] == "&" {
+                            decoded += try reference()
+                        } else {
+                            decoded.append(scalars[index])
+                            index += 1
+                        }
+                    }
+                    index = resume
+                    title = DocumentBlock(role: .paragraph, text: decoded, origins: [], elementID: nil).foldedText
                 }
                 index = end
                 while index < scalars.count, scalars[index] != ">" { index += 1 }
@@ -318,23 +329,69 @@ public struct HTMLReader: DocumentReader {
 
         // MARK: Character references
 
-        /// Decodes `&…;` at `index`; a lone `&` stays as it is.
-        mutating func reference() throws(DocumentError) -> [Unicode.Scalar] {
+        /// Decodes the character reference at `index` as HTML5 does: `&name;` and `&#…;`; in HTML
+        /// (not XHTML) also numbers without `;` and the legacy names that may drop it (`&copy`,
+        /// `&amp`, `&nbsp` … — the longest that prefixes the text, so `&noti;` is "¬i;"), except in
+        /// an attribute value before `=` or a letter or digit. Anything else stays as it is.
+        mutating func reference(inAttribute: Bool = false) throws(DocumentError) -> [Unicode.Scalar] {
             let start = index
             var end = index + 1
             while end < scalars.count, end - start < 40, scalars[end] != ";", scalars[end] != "&", scalars[end] != "<",
                   !scalars[end].properties.isWhitespace {
                 end += 1
             }
-            guard end < scalars.count, scalars[end] == ";", end > start + 1 else {
+            if end < scalars.count, scalars[end] == ";", end > start + 1 {
+                let body = String(String.UnicodeScalarView(scalars[(start + 1)..<end]))
+                if let decoded = HTMLEntities.decode(reference: body) {
+                    index = end + 1
+                    return strict ? decoded : HTMLEntities.replacingC1Controls(decoded, number: body.hasPrefix("#"))
+                }
+                if strict {
+                    index = end + 1
+                    throw problem(at: start, body.hasPrefix("#") ? "&\(body); is not a character number" : "&\(body); is not a known entity")
+                }
+            }
+            guard !strict else {
                 index += 1
                 return ["&"]
             }
-            let body = String(String.UnicodeScalarView(scalars[(start + 1)..<end]))
-            index = end + 1
-            if let decoded = HTMLEntities.decode(reference: body) { return decoded }
-            if strict { throw problem(at: start, body.hasPrefix("#") ? "&\(body); is not a character number" : "&\(body); is not a known entity") }
-            return Array("&\(body);".unicodeScalars)
+            if start + 1 < scalars.count, scalars[start + 1] == "#" {
+                return numberWithoutSemicolon(from: start)
+            }
+            let candidates = scalars[(start + 1)..<min(scalars.count, start + 1 + HTMLEntities.longestLegacyName)]
+            guard let (length, decoded) = HTMLEntities.legacyPrefix(of: Array(candidates)) else {
+                index += 1
+                return ["&"]
+            }
+            let next = start + 1 + length
+            if inAttribute, next < scalars.count, scalars[next] == "=" || scalars[next].properties.isAlphabetic || ("0"..."9").contains(scalars[next]) {
+                index += 1
+                return ["&"]
+            }
+            index = next
+            return decoded
+        }
+
+        /// `&#38`, `&#x26` (with or without `;`, however many digits): the number, decoded as HTML does.
+        private mutating func numberWithoutSemicolon(from start: Int) -> [Unicode.Scalar] {
+            var position = start + 2
+            let hexadecimal = position < scalars.count && (scalars[position] == "x" || scalars[position] == "X")
+            if hexadecimal { position += 1 }
+            let digitsStart = position
+            while position < scalars.count, scalars[position].properties.isASCIIHexDigit && (hexadecimal || ("0"..."9").contains(scalars[position])) {
+                position += 1
+            }
+            guard position > digitsStart else {
+                index += 1
+                return ["&"]
+            }
+            let digits = String(String.UnicodeScalarView(scalars[digitsStart..<position]))
+            index = position < scalars.count && scalars[position] == ";" ? position + 1 : position
+            let significant = digits.drop { $0 == "0" }
+            // More than 8 significant digits is past every scalar; decode answers U+FFFD for those.
+            let body = "#" + (hexadecimal ? "x" : "") + (significant.isEmpty ? "0" : String(significant.prefix(9)))
+            let decoded = HTMLEntities.decode(reference: body) ?? ["\u{FFFD}"]
+            return HTMLEntities.replacingC1Controls(decoded, number: true)
         }
 
         // MARK: Scanning
@@ -393,7 +450,7 @@ public struct HTMLReader: DocumentReader {
                 index += 1
                 while index < scalars.count, scalars[index] != quote {
                     if scalars[index] == "&" {
-                        value.append(contentsOf: try reference())
+                        value.append(contentsOf: try reference(inAttribute: true))
                     } else {
                         value.append(scalars[index])
                         index += 1
