@@ -40,6 +40,11 @@ let package = Package(
             providers: [.apt(["libebur128-dev"])]
         ),
         .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .systemLibrary(
             name: "CSoxr",
             pkgConfig: "soxr",
             providers: [.apt(["libsoxr-dev"])]
@@ -52,6 +57,7 @@ let package = Package(
                 "CSndFile",
                 "CPocketSphinx",
                 "CSoxr",
+                "CLibXML2",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

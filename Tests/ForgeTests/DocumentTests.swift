@@ -175,6 +175,30 @@ import ZIPFoundation
         }
     }
 
+    /// Package files are XML: CDATA, entities and `>` in attribute values are read as XML says;
+    /// external entities are never expanded (a hostile EPUB cannot read a file through them).
+    @Test func packageFilesAreReadAsXMLAndNeverLoadExternalEntities() throws {
+        let secret = try TemporaryDirectory("secret").write("secret.txt", "THE-SECRET")
+        let package = PackageXML("""
+            <?xml version="1.0"?>
+            <!DOCTYPE package [ <!ENTITY leak SYSTEM "file://\(secret.path)"> <!ENTITY house "Longbourn"> ]>
+            <package xmlns="http://www.idpf.org/2007/opf" xmlns:dc="http://purl.org/dc/elements/1.1/" version="3.0">
+              <metadata><dc:title><![CDATA[Pride & Prejudice]]></dc:title><dc:creator>&leak;</dc:creator>
+                <dc:description>At &house; &amp; Netherfield</dc:description><dc:language xml:lang="en">en</dc:language></metadata>
+              <manifest><item id="c1" href="chapter-1.xhtml" media-type="application/xhtml+xml" title="a > b &amp; c"/></manifest>
+            </package>
+            """)
+        #expect(package.first("title")?.text == "Pride & Prejudice", "CDATA")
+        #expect(package.first("item")?.attributes["title"] == "a > b & c", "> inside an attribute value")
+        #expect(package.first("item")?.attributes["href"] == "chapter-1.xhtml")
+        #expect(package.first("language")?.attributes["xml:lang"] == "en")
+        #expect(package.first("description")?.text == "At Longbourn & Netherfield", "internal entities")
+        #expect(package.first("creator")?.text.contains("THE-SECRET") == false, "an external entity was read")
+        #expect(package.first("package")?.depth == 0 && package.first("title")?.depth == 2)
+        // Not well formed: read as far as libxml2 recovers, silently.
+        #expect(PackageXML("<package><metadata><title>Broken & title</title></metadata><manifest><item href='a'></manifest>").first("item")?.attributes["href"] == "a")
+    }
+
     @Test func badEPUBsAreRefusedWithClearErrors() throws {
         let directory = try TemporaryDirectory("bad-epub")
         let book = BookFormats(plainText: "Chapter 1\n\nBody text of the book.\n\nChapter 2\n\nMore text.\n")

@@ -1,6 +1,13 @@
-/// A small, forgiving reader for an EPUB's package files (`container.xml`, the OPF package
-/// document, the NCX and the EPUB 3 navigation document): the elements, their attributes and
-/// their text, in document order. Names keep their prefix (`dc:title`); attribute names are lowercased.
+import CLibXML2
+
+/// An EPUB's package files (`container.xml`, the OPF package document, the NCX and the EPUB 3
+/// navigation document) read with libxml2: the elements, their attributes and their text, in
+/// document order. Names keep their prefix (`dc:title`); attribute names are lowercased.
+///
+/// libxml2 reads CDATA, entities and `>` inside attribute values as XML says. It recovers from
+/// errors where it can (a book's package file is not always well formed), never loads external
+/// entities or DTDs and never touches the network, so a hostile EPUB cannot make it read a file
+/// (`<!ENTITY x SYSTEM "file:///etc/passwd">` stays unexpanded), and it prints nothing.
 struct PackageXML {
     struct Element {
         var name: String
@@ -14,42 +21,16 @@ struct PackageXML {
     private(set) var elements: [Element] = []
 
     init(_ source: String) {
-        let scalars = Array(source.unicodeScalars)
-        var open: [Int] = []
-        var index = 0
-        while index < scalars.count {
-            if scalars[index] != "<" {
-                var run = String.UnicodeScalarView()
-                while index < scalars.count, scalars[index] != "<" {
-                    run.append(scalars[index])
-                    index += 1
-                }
-                let text = Self.decode(String(run))
-                for position in open { elements[position].text += text }
-                continue
+        let bytes = Array(source.utf8)
+        let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        let document = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) {
+                xmlReadMemory($0, Int32(clamping: buffer.count), "package.xml", "UTF-8", options)
             }
-            if Self.matches(scalars, index, "<!--") {
-                index = Self.find(scalars, "-->", from: index).map { $0 + 3 } ?? scalars.count
-                continue
-            }
-            guard let close = Self.find(scalars, ">", from: index) else { break }
-            let tag = String(String.UnicodeScalarView(scalars[(index + 1)..<close]))
-            index = close + 1
-            if tag.hasPrefix("?") || tag.hasPrefix("!") { continue }
-            if tag.hasPrefix("/") {
-                let name = tag.dropFirst().trimmingCharacters(in: .whitespacesAndNewlines)
-                if let position = open.lastIndex(where: { elements[$0].name == name }) { open.removeSubrange(position...) }
-                continue
-            }
-            let selfClosing = tag.hasSuffix("/")
-            let body = selfClosing ? String(tag.dropLast()) : tag
-            let name = String(body.prefix { !$0.isWhitespace })
-            elements.append(Element(name: name, attributes: Self.attributes(body.dropFirst(name.count)), depth: open.count, text: ""))
-            if !selfClosing { open.append(elements.count - 1) }
         }
-        for position in elements.indices {
-            elements[position].text = elements[position].text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        }
+        guard let document else { return }
+        defer { xmlFreeDoc(document) }
+        if let root = xmlDocGetRootElement(document) { collect(root, depth: 0) }
     }
 
     /// Elements whose name, without any prefix, is `localName`.
@@ -61,57 +42,43 @@ struct PackageXML {
         elements.first { $0.name == localName || $0.name.hasSuffix(":" + localName) }
     }
 
-    private static func attributes(_ text: Substring) -> [String: String] {
-        var result: [String: String] = [:]
-        var rest = text[...]
-        while true {
-            rest = rest.drop { $0.isWhitespace }
-            let name = rest.prefix { $0 != "=" && !$0.isWhitespace }
-            guard !name.isEmpty else { break }
-            rest = rest.dropFirst(name.count).drop { $0.isWhitespace }
-            guard rest.first == "=" else { result[name.lowercased()] = ""; continue }
-            rest = rest.dropFirst().drop { $0.isWhitespace }
-            guard let quote = rest.first, quote == "\"" || quote == "'" else { break }
-            rest = rest.dropFirst()
-            let value = rest.prefix { $0 != quote }
-            result[name.lowercased()] = decode(String(value))
-            rest = rest.dropFirst(value.count + 1)
-        }
-        return result
-    }
-
-    static func decode(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var result = ""
-        var rest = text[...]
-        while let amp = rest.firstIndex(of: "&") {
-            result += rest[..<amp]
-            rest = rest[amp...]
-            if let semicolon = rest.firstIndex(of: ";"), rest.distance(from: rest.startIndex, to: semicolon) < 40 {
-                let body = String(rest[rest.index(after: rest.startIndex)..<semicolon])
-                if let decoded = HTMLEntities.decode(reference: body) {
-                    result += String(String.UnicodeScalarView(decoded))
-                    rest = rest[rest.index(after: semicolon)...]
-                    continue
+    /// Appends `node` and its descendant elements in document order (iteratively: a deeply
+    /// nested hostile file must not exhaust the stack).
+    private mutating func collect(_ root: xmlNodePtr, depth rootDepth: Int) {
+        var stack: [(node: xmlNodePtr, depth: Int)] = [(root, rootDepth)]
+        while let (node, depth) = stack.popLast() {
+            guard node.pointee.type == XML_ELEMENT_NODE else { continue }
+            var attributes: [String: String] = [:]
+            var attribute = node.pointee.properties
+            while let current = attribute {
+                let name = Self.qualifiedName(current.pointee.name, namespace: current.pointee.ns).lowercased()
+                if let value = xmlNodeGetContent(UnsafeMutableRawPointer(current).assumingMemoryBound(to: xmlNode.self)) {
+                    attributes[name] = String(cString: value)
+                    forge_xmlFree(value)
+                } else {
+                    attributes[name] = ""
                 }
+                attribute = current.pointee.next
             }
-            result += "&"
-            rest = rest.dropFirst()
+            var text = ""
+            if let content = xmlNodeGetContent(node) {
+                text = String(cString: content).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                forge_xmlFree(content)
+            }
+            elements.append(Element(name: Self.qualifiedName(node.pointee.name, namespace: node.pointee.ns), attributes: attributes, depth: depth, text: text))
+            var children: [xmlNodePtr] = []
+            var child = node.pointee.children
+            while let current = child {
+                if current.pointee.type == XML_ELEMENT_NODE { children.append(current) }
+                child = current.pointee.next
+            }
+            stack.append(contentsOf: children.reversed().map { ($0, depth + 1) })
         }
-        return result + rest
     }
 
-    private static func matches(_ scalars: [Unicode.Scalar], _ index: Int, _ prefix: String) -> Bool {
-        let pattern = Array(prefix.unicodeScalars)
-        return index + pattern.count <= scalars.count && Array(scalars[index..<(index + pattern.count)]) == pattern
-    }
-
-    private static func find(_ scalars: [Unicode.Scalar], _ needle: String, from start: Int) -> Int? {
-        var index = start
-        while index < scalars.count {
-            if matches(scalars, index, needle) { return index }
-            index += 1
-        }
-        return nil
+    private static func qualifiedName(_ name: UnsafePointer<xmlChar>?, namespace: xmlNsPtr?) -> String {
+        let local = name.map { String(cString: $0) } ?? ""
+        guard let prefix = namespace?.pointee.prefix else { return local }
+        return String(cString: prefix) + ":" + local
     }
 }

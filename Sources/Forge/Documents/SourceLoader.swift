@@ -56,8 +56,8 @@ public struct SourceLoader: Sendable {
     static func htmlLanguage(_ head: String) -> String? {
         guard let tag = head.range(of: "<html", options: .caseInsensitive),
               let close = head[tag.upperBound...].firstIndex(of: ">") else { return nil }
-        let attributes = PackageXML("<html" + head[tag.upperBound..<close] + "/>").first("html")?.attributes ?? [:]
-        let language = attributes["xml:lang"] ?? attributes["lang"]
+        // The start tag alone, read as HTML (its attributes may be unquoted).
+        let language = try? HTMLReader(mode: .html).read("<html" + head[tag.upperBound..<close] + ">", path: "head").language
         return language?.isEmpty == false ? language : nil
     }
 }
