@@ -45,6 +45,11 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
         .systemLibrary(
+            name: "CCMark",
+            pkgConfig: "libcmark",
+            providers: [.apt(["libcmark-dev"])]
+        ),
+        .systemLibrary(
             name: "CSoxr",
             pkgConfig: "soxr",
             providers: [.apt(["libsoxr-dev"])]
@@ -58,6 +63,7 @@ let package = Package(
                 "CPocketSphinx",
                 "CSoxr",
                 "CLibXML2",
+                "CCMark",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

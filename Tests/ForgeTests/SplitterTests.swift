@@ -90,6 +90,40 @@ struct SplitterTests {
         #expect(result.items.map(\.text) == ["The Title", "Some emphasis and code and snake_case words.", "A section", "Next chapter", "Body."])
     }
 
+    /// CommonMark, not a guess: a `*` that is no emphasis stays, escapes are text, setext headings
+    /// start chapters, front matter is not spoken.
+    @Test func markdownFollowsCommonMark() {
+        let text = """
+            ---
+            title: Front matter
+            ---
+            The Sums
+            ========
+
+            Two * three is six, and 2*3 = 6; \\*not emphasis\\* and a \\# sign, `x * y` too.
+
+            Its \\[brackets\\] & a line
+            with a break.
+
+            Part the Second
+            ---------------
+
+            Last words.
+            """
+        let result = split(text, format: .markdown)
+        #expect(result.chapters.map(\.title) == ["The Sums", "Part the Second"])
+        #expect(result.items.map(\.text) == [
+            "The Sums", "Two * three is six, and 2*3 = 6; *not emphasis* and a # sign, x * y too.",
+            "Its [brackets] & a line with a break.", "Part the Second", "Last words.",
+        ])
+        // Offsets point back at the source's words, past the blanked front matter.
+        let scalars = Array(text.unicodeScalars)
+        for item in result.items {
+            let spoken = String(String.UnicodeScalarView(scalars[item.sourceStart..<(item.sourceStart + 3)]))
+            #expect(spoken == String(item.text.prefix(3)), "\(item.text): starts at \(spoken)")
+        }
+    }
+
     @Test func markdownLinksListsQuotesAndCommentsAreSpokenAsText() {
         let text = """
             # Links and lists

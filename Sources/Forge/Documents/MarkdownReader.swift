@@ -1,80 +1,149 @@
 import Foundation
+import CCMark
 
-/// Markdown: `#`/`##` headings start chapters and deeper ones are section headings; emphasis and
-/// links are reduced to their text; code blocks, comments, front matter and images are skipped;
-/// list items and block quotes are paragraphs of their own.
+/// Markdown, parsed by cmark (CommonMark): ATX (`#`) and setext (`===`) headings, paragraphs,
+/// list items and block quotes become blocks; `#`/`##` headings start chapters and deeper ones
+/// are section headings. Emphasis, code spans, links and backslash escapes are reduced to their
+/// text as CommonMark defines them ("2 * 3" keeps its `*`); code blocks, HTML, comments, images,
+/// link reference definitions and YAML front matter are not spoken.
+///
+/// cmark gives each block's place in the source; each spoken character's offset is then found by
+/// matching the block's text against that stretch of the source in order.
 public struct MarkdownReader: DocumentReader {
     public init() {}
 
     public func read(_ text: String, path: String) -> StructuredDocument {
         let scalars = Array(text.unicodeScalars)
-        let markup = MarkdownMarkup(scalars)
-        // White space is kept even inside markup, so the words either side stay apart.
-        let skip = { (index: Int) in !scalars[index].isSpaceOrControl && (markup.hidden[index] || Self.isInlineMarkup(scalars, index)) }
+        let lines = LineIndex(scalars)
+        // Front matter is blanked, not cut, so cmark's line numbers stay the source's.
+        var source = scalars
+        if let end = Self.frontMatterEnd(scalars, lines: lines) {
+            for index in 0..<end where source[index] != "\n" { source[index] = " " }
+        }
+        let bytes = Array(String(String.UnicodeScalarView(source)).utf8)
+        guard let document = bytes.withUnsafeBufferPointer({ buffer in
+            buffer.baseAddress.map { $0.withMemoryRebound(to: CChar.self, capacity: buffer.count) { cmark_parse_document($0, buffer.count, CMARK_OPT_SOURCEPOS) } }
+        }) ?? nil else {
+            return StructuredDocument(path: path, language: nil, title: nil, blocks: [])
+        }
+        defer { cmark_node_free(document) }
+
         var blocks: [DocumentBlock] = []
-        var current: [Range<Int>] = []
-        var inFence = false
-        var inFrontMatter = false
-        var seenContent = false
-        func flush() {
-            if !current.isEmpty { blocks.append(TextLines.paragraph(scalars, lines: current, skip: skip)) }
-            current = []
+        var rendered: [Unicode.Scalar] = []
+        var role: DocumentBlock.Role?
+        var block: OpaquePointer?
+        var skipping: OpaquePointer?
+        let iterator = cmark_iter_new(document)
+        defer { cmark_iter_free(iterator) }
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard let node = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(node)
+            if let skipped = skipping {
+                if event == CMARK_EVENT_EXIT && skipped == node { skipping = nil }
+                continue
+            }
+            switch (type, event) {
+            case (CMARK_NODE_PARAGRAPH, CMARK_EVENT_ENTER), (CMARK_NODE_HEADING, CMARK_EVENT_ENTER):
+                block = node
+                role = type == CMARK_NODE_HEADING ? .heading(level: Int(cmark_node_get_heading_level(node))) : .paragraph
+                rendered = []
+            case (CMARK_NODE_PARAGRAPH, CMARK_EVENT_EXIT), (CMARK_NODE_HEADING, CMARK_EVENT_EXIT):
+                if let role, let block, rendered.contains(where: { !$0.properties.isWhitespace }) {
+                    let start = lines.offset(line: Int(cmark_node_get_start_line(block)), byteColumn: Int(cmark_node_get_start_column(block)))
+                    let end = lines.offset(line: Int(cmark_node_get_end_line(block)), byteColumn: Int(cmark_node_get_end_column(block)) + 1)
+                    blocks.append(DocumentBlock(role: role, text: rendered, origins: Self.origins(of: rendered, in: scalars, from: start, to: end), elementID: nil))
+                }
+                block = nil
+                role = nil
+            case (CMARK_NODE_TEXT, _), (CMARK_NODE_CODE, _):
+                if block != nil, let literal = cmark_node_get_literal(node) { rendered += String(cString: literal).unicodeScalars }
+            case (CMARK_NODE_SOFTBREAK, _), (CMARK_NODE_LINEBREAK, _):
+                if block != nil { rendered.append(" ") }
+            case (CMARK_NODE_IMAGE, CMARK_EVENT_ENTER):
+                // Its alt text describes a picture the listener cannot see.
+                skipping = node
+            case (CMARK_NODE_LINK, CMARK_EVENT_ENTER) where Self.isAutolink(node):
+                // <https://…>: an address, not prose.
+                skipping = node
+            default:
+                break
+            }
         }
-        for line in TextLines.lines(scalars) {
-            let trimmed = SentenceSegmenter.trim(scalars, line)
-            if let trimmed, Self.isFrontMatterFence(scalars, trimmed), inFrontMatter || !seenContent {
-                // YAML front matter: from a "---" first line to the next "---".
-                inFrontMatter.toggle()
-                seenContent = true
-                continue
-            }
-            if inFrontMatter { continue }
-            if trimmed != nil { seenContent = true }
-            if let trimmed, Self.startsWithFence(scalars, trimmed) {
-                flush()
-                inFence.toggle()
-                continue
-            }
-            if inFence { continue }
-            // A line of nothing but markup (a comment, a link definition, a bare ">") ends a paragraph.
-            guard let trimmed, trimmed.contains(where: { !markup.hidden[$0] && !scalars[$0].properties.isWhitespace }) else {
-                flush()
-                continue
-            }
-            if trimmed.contains(where: markup.listItemStarts.contains) {
-                // Each list item is spoken as its own paragraph.
-                flush()
-            }
-            if let (level, title) = TextLines.markdownHeading(scalars, trimmed, hidden: { markup.hidden[$0] }) {
-                flush()
-                blocks.append(TextLines.heading(scalars, indices: title, level: level))
-                continue
-            }
-            current.append(trimmed)
-        }
-        flush()
         return StructuredDocument(path: path, language: nil, title: nil, blocks: blocks)
     }
 
-    static func isFrontMatterFence(_ scalars: [Unicode.Scalar], _ line: Range<Int>) -> Bool {
-        line.count == 3 && scalars[line].allSatisfy { $0 == "-" }
+    /// A link whose text is its own address (`<https://example.com>`, `<me@example.com>`).
+    static func isAutolink(_ link: OpaquePointer) -> Bool {
+        guard let url = cmark_node_get_url(link).map({ String(cString: $0) }), let child = cmark_node_first_child(link),
+              cmark_node_get_type(child) == CMARK_NODE_TEXT, cmark_node_next(child) == nil,
+              let text = cmark_node_get_literal(child).map({ String(cString: $0) }) else { return false }
+        return url == text || url == "mailto:" + text
     }
 
-    static func startsWithFence(_ scalars: [Unicode.Scalar], _ line: Range<Int>) -> Bool {
-        guard line.count >= 3 else { return false }
-        let head = scalars[line.lowerBound..<line.lowerBound + 3]
-        return head.allSatisfy { $0 == "`" } || head.allSatisfy { $0 == "~" }
-    }
-
-    /// Emphasis and code markers: `*`, `` ` ``, and `_` unless it joins two word characters (snake_case).
-    static func isInlineMarkup(_ scalars: [Unicode.Scalar], _ index: Int) -> Bool {
-        let scalar = scalars[index]
-        if scalar == "*" || scalar == "`" { return true }
-        if scalar == "_" {
-            let before = index > 0 ? scalars[index - 1] : " "
-            let after = index + 1 < scalars.count ? scalars[index + 1] : " "
-            return !(Tokenizer.isWordScalar(before) && Tokenizer.isWordScalar(after))
+    /// For each rendered scalar, its offset in `source[start..<end]`: the next equal scalar (any
+    /// white space for white space), looking a bounded distance ahead so a character the source
+    /// spells differently (`&copy;` for ©) costs nothing but an approximate offset.
+    static func origins(of rendered: [Unicode.Scalar], in source: [Unicode.Scalar], from start: Int, to end: Int) -> [Int] {
+        let end = min(max(end, start), source.count)
+        var cursor = min(start, end)
+        var origins: [Int] = []
+        origins.reserveCapacity(rendered.count)
+        for scalar in rendered {
+            let space = scalar.properties.isWhitespace
+            var probe = cursor
+            let limit = min(end, cursor + 256)
+            while probe < limit, !(source[probe] == scalar || (space && source[probe].properties.isWhitespace)) { probe += 1 }
+            if probe < limit {
+                origins.append(probe)
+                cursor = probe + 1
+            } else {
+                origins.append(min(cursor, max(end - 1, 0)))
+            }
         }
-        return false
+        return origins
+    }
+
+    /// The offset just past YAML front matter: a first line `---`, through the next `---` line.
+    static func frontMatterEnd(_ scalars: [Unicode.Scalar], lines: LineIndex) -> Int? {
+        guard lines.count > 1, lines.text(0, scalars) == "---" else { return nil }
+        for line in 1..<lines.count where lines.text(line, scalars) == "---" {
+            return lines.range(line).upperBound
+        }
+        return nil
+    }
+
+    /// Where each line starts, to turn cmark's (line, byte column) into scalar offsets.
+    struct LineIndex {
+        private var starts: [Int] = [0]
+        private let scalars: [Unicode.Scalar]
+
+        init(_ scalars: [Unicode.Scalar]) {
+            self.scalars = scalars
+            for (index, scalar) in scalars.enumerated() where scalar == "\n" { starts.append(index + 1) }
+        }
+
+        var count: Int { starts.count }
+
+        func range(_ line: Int) -> Range<Int> {
+            let end = line + 1 < starts.count ? starts[line + 1] - 1 : scalars.count
+            return starts[line]..<max(starts[line], end)
+        }
+
+        func text(_ line: Int, _ scalars: [Unicode.Scalar]) -> String {
+            String(String.UnicodeScalarView(scalars[range(line)])).trimmingCharacters(in: .whitespaces)
+        }
+
+        /// The scalar offset of a 1-based line and 1-based UTF-8 byte column.
+        func offset(line: Int, byteColumn: Int) -> Int {
+            guard line >= 1, line <= starts.count else { return line < 1 ? 0 : scalars.count }
+            var offset = starts[line - 1]
+            var bytes = 1
+            let end = range(line - 1).upperBound
+            while offset < end, bytes < byteColumn {
+                bytes += UTF8.width(scalars[offset])
+                offset += 1
+            }
+            return offset
+        }
     }
 }
