@@ -49,3 +49,15 @@ import Testing
         #expect(abs(whole.count - input.count * 16_000 / 22_050) <= 1)
     }
 }
+
+/// The recognizer's input conversion is the one its accuracy was measured with (RecognizerInput's
+/// doc): a change to it must be measured again, so its output for a fixed input is pinned.
+@Suite struct RecognizerInputTests {
+    @Test func theRecognizersConversionIsTheMeasuredOne() {
+        let input = ResamplerTests.tone(440, rate: 22_050, seconds: 0.5) + ResamplerTests.tone(9_000, rate: 22_050, seconds: 0.5)
+        let output = RecognizerInput.samples(input[...], from: 22_050)
+        #expect(output.count == 16_000)
+        #expect(ContentHash.sha256Hex(output.withUnsafeBytes { Array($0) }).prefix(16) == "05f44bdddd0d0515")
+        #expect(RecognizerInput.samples(input[...], from: 16_000) == input, "16 kHz passes as it is")
+    }
+}

@@ -3,7 +3,7 @@ import Foundation
 /// A stored forced alignment (an object with role `alignment`): the timings and confidences of
 /// one item's words in one audio object, so re-exporting or rebuilding never aligns it again.
 ///
-/// JSON: `{"version":1,"aligner":"forced-2/…","durationMs":5120,"words":[[0,340,0.98],[340,610,null],…]}`
+/// JSON: `{"version":1,"aligner":"forced-1/…","durationMs":5120,"words":[[0,340,0.98],[340,610,null],…]}`
 /// — `[startMs, endMs, confidence]` per word in order; confidence null where interpolated.
 public struct AlignmentDocument: Sendable, Equatable {
     public var aligner: String

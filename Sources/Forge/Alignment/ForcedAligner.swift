@@ -9,7 +9,7 @@
 /// An aligner owns one decoder and is used by one task at a time.
 public final class ForcedAligner {
     /// Bump when a change alters what the aligner produces; it is part of every alignment key.
-    public static let version = "forced-2"
+    public static let version = "forced-1"
 
     /// Search settings: beams far wider than pocketsphinx's defaults, which lose the path on a
     /// fifth of the sample's items in espeak-ng's default voice (measured: 1e-80 still fails 18
@@ -52,7 +52,7 @@ public final class ForcedAligner {
 
     /// Aligns `words` (in reading order, with character offsets) to `audio`.
     public func align(words: [WordToken], audio: DecodedAudio) throws(RecognitionError) -> ForcedAlignment {
-        let samples = Resampler.resample(audio.samples, from: audio.sampleRate, to: PocketSphinxDecoder.sampleRate)
+        let samples = RecognizerInput.samples(audio.samples[...], from: audio.sampleRate)
         let placements = try place(words.map(\.text), in: samples[...])
         return ForcedAlignment.complete(words: words, placements: placements, durationMs: audio.durationMs)
     }

@@ -22,7 +22,7 @@ public final class NarrationAligner {
     /// fraction of the audio done.
     public func align(words: [WordToken], audio: DecodedAudio, progress: (Double) -> Void = { _ in }) throws(RecognitionError) -> ForcedAlignment {
         let rate = PocketSphinxDecoder.sampleRate
-        let samples = Resampler.resample(audio.samples, from: audio.sampleRate, to: rate)
+        let samples = RecognizerInput.samples(audio.samples[...], from: audio.sampleRate)
         let texts = words.map(\.text)
         var placements = [WordPlacement?](repeating: nil, count: words.count)
         guard !words.isEmpty, !samples.isEmpty else { return ForcedAlignment.complete(words: words, placements: placements, durationMs: audio.durationMs) }

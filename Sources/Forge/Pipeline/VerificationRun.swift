@@ -12,7 +12,7 @@ import Synchronization
 /// covering changed items first.
 public struct VerificationRun: Sendable {
     public static let chunkMs = ChunkReport.chunkMs
-    public static let version = "verify-3"
+    public static let version = "verify-2"
     /// An item is flagged when at least this many of its words in a chunk went unheard, and they
     /// are at least ``flagShare`` of its words there (a clean item in a noisy stretch can lose three words; a wrong, cut or silent one loses most).
     static let flagWords = ChunkReport.flagWords
@@ -130,8 +130,7 @@ public struct VerificationRun: Sendable {
                     let timeline = timelines[chunk.timeline]
                     let rate = timeline.sampleRate
                     let range = (chunk.startMs * rate / 1000)..<min(timeline.totalSamples, chunk.endMs * rate / 1000)
-                    let samples = Resampler.resample(
-                        try ChapterAudio.render(timeline, store: store, samples: range), from: rate, to: PocketSphinxDecoder.sampleRate)
+                    let samples = RecognizerInput.samples(try ChapterAudio.render(timeline, store: store, samples: range)[...], from: rate)
                     guard let utterances = try transcriber.transcribe(samples[...], languageModel: models.languages[chunk.timeline]!, cancellation: cancellation)
                     else { break }
                     let (report, heard) = Self.score(timeline, start: chunk.startMs, end: chunk.endMs, utterances: utterances)
