@@ -27,7 +27,7 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
     @Option(name: [.short, .long], help: "Output directory (with --audio: required; with a recipe: overrides output.directory).")
     var output: String?
 
-    @Option(name: [.short, .long], help: "Alignment threads (with a recipe; default: one per core).")
+    @Option(name: [.short, .long], help: "Alignment threads — here -j counts threads (with a recipe; default: one per core).")
     var jobs: Int?
 
     @Option(name: .long, parsing: .upToNextOption, help: "With --audio: also export these formats (as forge export --format).")
@@ -52,6 +52,8 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
     var verbose = false
 
     func validate() throws {
+        try ValidationError.check("--jobs", jobs, in: BuildSettings.allowedJobs)
+        try ValidationError.check("--save-interval", saveInterval, in: BuildSettings.allowedSaveIntervals)
         if audio != nil || text != nil {
             guard audio != nil, text != nil, output != nil else { throw ValidationError("--audio, --text and --output go together: forge align --audio <file> --text <file> --output <dir>.") }
             guard recipe == nil else { throw ValidationError("give either a recipe or --audio/--text, not both.") }

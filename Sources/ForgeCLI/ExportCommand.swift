@@ -27,15 +27,15 @@ struct ExportCommand: AsyncParsableCommand {
 
     // Without these options, the export uses what the build recorded in the manifest (the recipe's
     // title, language, author, pauses, cues, overlays and mastering), so it matches the build's own export.
-    @Option(help: "Pause between items cut from one paragraph, in ms (default: the build's).")
+    @Option(name: [.customLong("sentence-ms"), .customLong("sentence-pause")], help: "Pause between items cut from one paragraph, in ms (the recipe's exports.pauses.sentenceMs; default: the build's).")
     var sentencePause: Int?
-    @Option(help: "Pause between paragraphs, in ms (default: the build's).")
+    @Option(name: [.customLong("paragraph-ms"), .customLong("paragraph-pause")], help: "Pause between paragraphs, in ms (exports.pauses.paragraphMs; default: the build's).")
     var paragraphPause: Int?
-    @Option(help: "Pause at the end of each chapter, in ms (default: the build's).")
+    @Option(name: [.customLong("chapter-ms"), .customLong("chapter-pause")], help: "Pause at the end of each chapter, in ms (exports.pauses.chapterMs; default: the build's).")
     var chapterPause: Int?
-    @Option(help: "Longest caption cue, in characters (default: the build's).")
+    @Option(name: [.customLong("max-cue-characters"), .customLong("max-cue-length")], help: "Longest caption cue, in characters (exports.maxCueCharacters; default: the build's).")
     var maxCueLength: Int?
-    @Flag(help: "Give every word an id and a SMIL entry in the EPUB (default: the build's; else sentences).")
+    @Flag(name: [.customLong("word-level-overlays"), .customLong("word-overlays")], help: "Give every word an id and a SMIL entry in the EPUB (exports.wordLevelOverlays; default: the build's; else sentences).")
     var wordOverlays = false
     @Option(help: "Book title for the EPUB and HTML pages (default: the build's recipe title).")
     var title: String?
@@ -58,13 +58,10 @@ struct ExportCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        for (name, value, range) in [("--sentence-pause", sentencePause, ExportSettings.allowedPauses),
-                                     ("--paragraph-pause", paragraphPause, ExportSettings.allowedPauses),
-                                     ("--chapter-pause", chapterPause, ExportSettings.allowedPauses),
-                                     ("--max-cue-length", maxCueLength, ExportSettings.allowedCueCharacters)]
-        where value.map({ !range.contains($0) }) ?? false {
-            throw ValidationError("\(name) must be from \(range.lowerBound) to \(range.upperBound); found \(value!).")
-        }
+        try ValidationError.check("--sentence-ms", sentencePause, in: ExportSettings.allowedPauses)
+        try ValidationError.check("--paragraph-ms", paragraphPause, in: ExportSettings.allowedPauses)
+        try ValidationError.check("--chapter-ms", chapterPause, in: ExportSettings.allowedPauses)
+        try ValidationError.check("--max-cue-characters", maxCueLength, in: ExportSettings.allowedCueCharacters)
         if let mastering, mastering != "none", MasteringSettings.profile(named: mastering) == nil {
             throw ValidationError("--mastering must be one of \(MasteringSettings.profiles.map(\.profile).joined(separator: ", ")) or none; found \(mastering).")
         }

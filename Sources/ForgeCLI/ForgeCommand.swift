@@ -45,8 +45,15 @@ struct ForgeCommand: AsyncParsableCommand {
                 try? FileHandle.standardError.write(contentsOf: Data("error: \(failure.message)\n".utf8))
                 Foundation.exit(failure.code.rawValue)
             }
-            try? FileHandle.standardError.write(contentsOf: Data((fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(ForgeExitCode.usage.rawValue)
+            // Exit 2 is for what the user typed; an error of forge's own that reached here
+            // unwrapped gets the code its kind has, never "usage".
+            if code == .validationFailure {
+                try? FileHandle.standardError.write(contentsOf: Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(ForgeExitCode.usage.rawValue)
+            }
+            let failure = CommandFailure(error)
+            try? FileHandle.standardError.write(contentsOf: Data("error: \(failure.message)\n".utf8))
+            Foundation.exit(failure.code.rawValue)
         }
     }
 }

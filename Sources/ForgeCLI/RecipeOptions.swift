@@ -10,7 +10,7 @@ struct RecipeOptions: ParsableArguments {
     @Option(name: [.short, .long], help: "Output directory (overrides output.directory in the recipe).")
     var output: String?
 
-    @Option(name: [.short, .long], help: "Synthesis worker processes (overrides build.jobs; default: one per core).")
+    @Option(name: [.short, .long], help: "Synthesis worker processes — here -j counts processes (overrides build.jobs; default: one per core).")
     var jobs: Int?
 
     @Option(name: .long, help: "Commit finished items every N items (overrides build.saveInterval).")
@@ -29,12 +29,8 @@ struct RecipeOptions: ParsableArguments {
     var allowCommands = false
 
     func validate() throws {
-        if let jobs, !BuildSettings.allowedJobs.contains(jobs) {
-            throw ValidationError("--jobs must be from \(BuildSettings.allowedJobs.lowerBound) to \(BuildSettings.allowedJobs.upperBound); found \(jobs).")
-        }
-        if let saveInterval, !BuildSettings.allowedSaveIntervals.contains(saveInterval) {
-            throw ValidationError("--save-interval must be at least 1; found \(saveInterval).")
-        }
+        try ValidationError.check("--jobs", jobs, in: BuildSettings.allowedJobs)
+        try ValidationError.check("--save-interval", saveInterval, in: BuildSettings.allowedSaveIntervals)
     }
 
     /// Loads and validates the recipe with the command-line overrides applied.

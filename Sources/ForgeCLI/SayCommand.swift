@@ -39,8 +39,8 @@ struct SayCommand: ParsableCommand {
         guard let format else {
             throw ValidationError("--output must end in .wav, .flac, .ogg, .mp3 or .opus (the format follows the extension); found \"\(output)\".")
         }
-        guard VoiceSettings.allowedRates.contains(rate) else { throw ValidationError("--rate must be from 80 to 450; found \(rate).") }
-        guard VoiceSettings.allowedPitches.contains(pitch) else { throw ValidationError("--pitch must be from 0 to 99; found \(pitch).") }
+        try ValidationError.check("--rate", rate, in: VoiceSettings.allowedRates)
+        try ValidationError.check("--pitch", pitch, in: VoiceSettings.allowedPitches)
         let rates = format.sampleRates ?? AudioSettings.allowedSampleRates
         if let sampleRate, !rates.contains(sampleRate) {
             throw ValidationError("--sample-rate must be one of \(rates.map(String.init).joined(separator: ", ")) for .\(format.rawValue); found \(sampleRate).")

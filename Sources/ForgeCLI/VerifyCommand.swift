@@ -17,10 +17,10 @@ struct VerifyCommand: AsyncParsableCommand {
     @Argument(help: "An output directory written by forge build.", completion: .directory)
     var outputDirectory: String
 
-    @Option(name: .customLong("max-wer"), help: "Largest word error rate a chunk may have, 0–1 (e.g. 0.15).")
+    @Option(name: [.customLong("max-word-error-rate"), .customLong("max-wer")], help: "Largest word error rate a chunk may have, 0–1 (e.g. 0.15; the recipe's verify.maxWordErrorRate; default: the build's).")
     var maxWordErrorRate: Double?
 
-    @Option(name: [.short, .long], help: "Decoders running at once (default: one per core).")
+    @Option(name: [.short, .long], help: "Decoders running at once — here -j counts recognizer threads (default: one per core).")
     var jobs: Int?
 
     @Option(help: "Language of the text (default: the build's).")
@@ -30,10 +30,8 @@ struct VerifyCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if let maxWordErrorRate, !VerifySettings.allowedRates.contains(maxWordErrorRate) {
-            throw ValidationError("--max-wer must be from 0 to 1; found \(maxWordErrorRate).")
-        }
-        if let jobs, !BuildSettings.allowedJobs.contains(jobs) { throw ValidationError("--jobs must be from 1 to 256; found \(jobs).") }
+        try ValidationError.check("--max-word-error-rate", maxWordErrorRate, in: VerifySettings.allowedRates)
+        try ValidationError.check("--jobs", jobs, in: BuildSettings.allowedJobs)
     }
 
     func run() async throws {

@@ -112,6 +112,26 @@ struct CommandLineTests {
         #expect(missing.status == 2)
         #expect(missing.errors.contains("nowhere.json: cannot read the recipe: no such file"))
         #expect(try ForgeProcess.run(["--help"], in: directory.url).status == 0)
+        // Ranges come from the settings types; options are named after the recipe keys they mirror.
+        let pause = try ForgeProcess.run(["export", "out", "--sentence-ms", "20000"], in: directory.url)
+        #expect(pause.status == 2 && pause.errors.contains("--sentence-ms must be from \(ExportSettings.allowedPauses.lowerBound) to \(ExportSettings.allowedPauses.upperBound); found 20000."), "\(pause.errors)")
+        let rate = try ForgeProcess.run(["verify", "out", "--max-word-error-rate", "1.5"], in: directory.url)
+        #expect(rate.status == 2 && rate.errors.contains("--max-word-error-rate must be from 0.0 to 1.0"), "\(rate.errors)")
+        let interval = try ForgeProcess.run(["align", "r.json", "--save-interval", "0"], in: directory.url)
+        #expect(interval.status == 2 && interval.errors.contains("--save-interval must be from 1 to 100000"), "\(interval.errors)")
+    }
+
+    /// The old option names still work beside the ones that mirror the recipe's keys.
+    @Test func exportAndVerifyOptionsMirrorTheRecipeKeysAndKeepTheirOldSpellings() throws {
+        let project = try TestProject()
+        #expect(try project.build().status == 0)
+        for options in [["--sentence-ms", "300", "--paragraph-ms", "800", "--chapter-ms", "1000", "--max-cue-characters", "40", "--word-level-overlays"],
+                        ["--sentence-pause", "300", "--paragraph-pause", "800", "--chapter-pause", "1000", "--max-cue-length", "40", "--word-overlays"]] {
+            let result = try project.forge(["export", "out", "--format", "json", "vtt"] + options)
+            #expect(result.status == 0, "\(options): \(result.errors)")
+        }
+        let cues = try String(contentsOf: project.output.appendingPathComponent("exports/captions/chapter-001.vtt"), encoding: .utf8)
+        #expect(cues.split(separator: "\n").filter { !$0.contains("-->") && !$0.hasPrefix("WEBVTT") }.allSatisfy { $0.count <= 40 })
     }
 
     @Test func statusOfADirectoryThatIsNotAnOutput() throws {

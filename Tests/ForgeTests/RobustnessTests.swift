@@ -6,7 +6,9 @@ import Testing
 /// Forge never loses or corrupts a build: kills, damaged stores, lost manifests, full disks, hostile input.
 @Suite("Crash safety and integrity", .serialized)
 struct RobustnessTests {
-    @Test func twentyRandomKillsNeverCorruptAndARerunFinishes() throws {
+    /// Twenty kills at points the build reached — just started, or one to three items into the
+    /// run — not after a clock, so a fast machine cannot finish first and a slow one still gets them all.
+    @Test func twentyKillsNeverCorruptAndARerunFinishes() throws {
         let project = try TestProject(book: Fixtures.longerText, recipe: Fixtures.recipe(jobs: 2))
         var kills = 0
         var attempts = 0
@@ -14,7 +16,12 @@ struct RobustnessTests {
         while kills < 20 && attempts < 40 {
             attempts += 1
             let forge = try project.start()
-            usleep(UInt32.random(in: 150_000...450_000))
+            let items = attempts % 4
+            if items == 0 {
+                forge.waitForLines(count: 1) { $0.contains(#""event":"started""#) }
+            } else {
+                forge.waitForLines(count: items) { $0.contains(#""event":"item""#) }
+            }
             guard forge.process.isRunning else { break }
             forge.signalWithWorkers(SIGKILL)
             let killed = forge.wait()
