@@ -22,7 +22,7 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "The profile to check against: \(LoudnessProfile.all.map(\.name).joined(separator: ", ")).")
     var profile = LoudnessProfile.acx.name
 
-    @Option(help: "Measure an output directory's chapters mastered as this export profile would (\(MasteringSettings.profiles.map(\.profile).joined(separator: ", "))).")
+    @Option(help: "Measure an output directory's chapters mastered as this export profile would (\(MasteringSettings.profiles.map(\.profile).joined(separator: ", ")), or none; default: as the build exports them, with its pauses and mastering).")
     var mastering: String?
 
     @Flag(help: "Print a JSON report.")
@@ -30,8 +30,8 @@ struct CheckCommand: ParsableCommand {
 
     func validate() throws {
         do { _ = try LoudnessProfile.named(profile) } catch { throw ValidationError(error.localizedDescription) }
-        if let mastering, MasteringSettings.profile(named: mastering) == nil {
-            throw ValidationError("--mastering must be one of \(MasteringSettings.profiles.map(\.profile).joined(separator: ", ")); found \(mastering).")
+        if let mastering, mastering != "none", MasteringSettings.profile(named: mastering) == nil {
+            throw ValidationError("--mastering must be one of \(MasteringSettings.profiles.map(\.profile).joined(separator: ", ")) or none; found \(mastering).")
         }
         if paths.isEmpty { throw ValidationError("Name an output directory or audio files to check.") }
     }
@@ -43,8 +43,9 @@ struct CheckCommand: ParsableCommand {
             let urls = paths.map { URL(fileURLWithPath: $0) }
             var isDirectory: ObjCBool = false
             if urls.count == 1, FileManager.default.fileExists(atPath: urls[0].path, isDirectory: &isDirectory), isDirectory.boolValue {
-                var settings = ExportSettings()
-                settings.mastering = mastering.flatMap(MasteringSettings.profile(named:))
+                // Chapters as the build exports them: its pauses and mastering, unless told otherwise.
+                var settings = try Manifest.reading(directory: urls[0]) { try RecordedSettings.recorded(in: $0) }?.exportSettings ?? ExportSettings()
+                if let mastering { settings.mastering = MasteringSettings.profile(named: mastering) }
                 report = try check.run(outputDirectory: urls[0], settings: settings)
             } else {
                 report = try check.run(files: urls)
