@@ -42,6 +42,9 @@ public struct Exporter: Sendable {
     /// the chapters, and the settings.
     func stamp(_ manifest: Manifest) throws -> String {
         var text = "\(settings)|\(ForgeVersion.current)"
+        // The M4B and the ACX set are resampled (to 44.1 kHz and the AAC rate): a new resampler
+        // makes new files, so books exported by the old one are exported again once.
+        if settings.formats.contains(.m4b) || settings.formats.contains(.acx) { text += "|\(Resampler.identity)" }
         for chapter in try manifest.chapters() { text += "|c\(chapter.ordinal):\(chapter.title)" }
         for item in try manifest.items() {
             text += "|\(item.id):\(item.ordinal):\(item.chapter):\(item.audioKey ?? "-"):\(item.alignmentKey ?? "-")"
