@@ -124,6 +124,28 @@ struct SplitterTests {
         }
     }
 
+    /// `split.unit: "line"`: each non-empty line is an item — verse, one caption per line — in
+    /// plain text, Markdown, HTML (`<br>`) and scripts (the speaker announced once per speech).
+    @Test func lineUnitMakesEachLineAnItem() throws {
+        let poem = "The Tyger\n\nTyger Tyger, burning bright,\nIn the forests of the night;\n\nWhat immortal hand or eye,\nCould frame thy fearful symmetry?\n"
+        let lines = ["Tyger Tyger, burning bright,", "In the forests of the night;", "What immortal hand or eye,", "Could frame thy fearful symmetry?"]
+        #expect(split(poem, unit: .line).items.map(\.text) == ["The Tyger"] + lines)
+        #expect(split(poem, unit: .paragraph).items.map(\.text) == ["The Tyger", lines[0] + " " + lines[1], lines[2] + " " + lines[3]])
+        #expect(split(poem, format: .markdown, unit: .line).items.map(\.text) == ["The Tyger"] + lines)
+        let html = "<html><body><p>\(lines[0])<br>\(lines[1])</p><p>\(lines[2])<br/>\n\(lines[3])</p></body></html>"
+        let document = try HTMLReader(mode: .html).read(html, path: "poem.html")
+        let fromHTML = Splitter(settings: SplitSettings(unit: .line)).split([.document(SourceDocument(documents: [document]))]).items
+        #expect(fromHTML.map(\.text) == lines)
+        // Each line's offsets are its own.
+        let scalars = Array(poem.unicodeScalars)
+        for item in split(poem, unit: .line).items {
+            #expect(String(String.UnicodeScalarView(scalars[item.sourceStart..<item.sourceEnd])) == item.text)
+        }
+        let script = "HAMLET: To be, or not to be, that is the question:\nWhether 'tis nobler in the mind to suffer\n"
+        let spoken = Splitter(settings: SplitSettings(unit: .line, announceCharacters: .always)).split([("play.script", .script, script)]).items
+        #expect(spoken.map(\.text) == ["Hamlet", "To be, or not to be, that is the question:", "Whether 'tis nobler in the mind to suffer"], "\(spoken.map(\.text))")
+    }
+
     @Test func markdownLinksListsQuotesAndCommentsAreSpokenAsText() {
         let text = """
             # Links and lists

@@ -58,7 +58,7 @@ public struct MarkdownReader: DocumentReader {
             case (CMARK_NODE_TEXT, _), (CMARK_NODE_CODE, _):
                 if block != nil, let literal = cmark_node_get_literal(node) { rendered += String(cString: literal).unicodeScalars }
             case (CMARK_NODE_SOFTBREAK, _), (CMARK_NODE_LINEBREAK, _):
-                if block != nil { rendered.append(" ") }
+                if block != nil { rendered.append("\n") }
             case (CMARK_NODE_IMAGE, CMARK_EVENT_ENTER):
                 // Its alt text describes a picture the listener cannot see.
                 skipping = node

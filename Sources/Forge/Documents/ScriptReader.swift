@@ -27,7 +27,7 @@ public struct ScriptReader: DocumentReader {
             blocks.append(DocumentBlock(
                 role: current.character.map { .speech(character: $0) } ?? .narration, text: current.text, origins: current.origins, elementID: nil))
         }
-        /// Adds a line's words to the passage (joined to the last line by a space), leaving out
+        /// Adds a line's words to the passage (after the last line's break), leaving out
         /// what is in parentheses or brackets.
         func append(_ range: Range<Int>, startNew: Bool) {
             for index in range {
@@ -43,7 +43,8 @@ public struct ScriptReader: DocumentReader {
             }
             if passage != nil || startNew {
                 if passage == nil { passage = Passage(character: nil) }
-                passage!.text.append(" ")
+                // A line break, folded to a space unless `split.unit: "line"` makes each line an item.
+                passage!.text.append("\n")
                 passage!.origins.append(range.upperBound)
             }
         }

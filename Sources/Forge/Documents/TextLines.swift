@@ -27,7 +27,9 @@ enum TextLines {
                 text.append(scalars[index])
                 origins.append(index)
             }
-            text.append(" ")
+            // The line break is kept (folded to a space when the text is split into items) so
+            // `split.unit: "line"` can still make each line an item.
+            text.append("\n")
             origins.append(line.upperBound)
         }
         return DocumentBlock(role: role, text: text, origins: origins, elementID: nil)

@@ -9,6 +9,10 @@ public struct SplitSettings: Sendable, Equatable {
         case paragraph
         /// A sentence per item.
         case sentence
+        /// A line per item (each non-empty line of the source, a `<br>`-separated line of HTML, a
+        /// Markdown line): verse, scripts, one caption per line; cut like a paragraph when longer
+        /// than `maxCharacters`.
+        case line
     }
 
     /// When the narrator names the character who speaks a dialogue line.

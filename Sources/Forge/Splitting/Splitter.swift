@@ -75,12 +75,11 @@ public struct Splitter: Sendable {
                             kind: .heading, text: folded, path: document.path, sourceStart: block.origins.first ?? 0,
                             sourceEnd: (block.origins.last ?? 0) + 1, elementID: block.elementID)
                     case .paragraph:
-                        emitText(block.text, origin: block.origins, path: document.path, elementID: block.elementID)
+                        emitBlock(block, path: document.path)
                     case .narration:
-                        emitText(block.text, origin: block.origins, path: document.path, elementID: block.elementID, kind: .narration)
+                        emitBlock(block, path: document.path, kind: .narration)
                     case .speech(let character):
-                        emitText(
-                            block.text, origin: block.origins, path: document.path, elementID: block.elementID, kind: .dialogue, character: character)
+                        emitBlock(block, path: document.path, kind: .dialogue, character: character)
                     }
                 }
             }
@@ -141,10 +140,30 @@ public struct Splitter: Sendable {
 
         // MARK: Items
 
+        /// Emits a block's items: the block as a paragraph, or (`split.unit: "line"`) each of its
+        /// lines, a dialogue block's speaker announced once.
+        mutating func emitBlock(_ block: DocumentBlock, path: String, kind: ItemKind = .paragraph, character: String? = nil) {
+            guard settings.unit == .line else {
+                emitText(block.text, origin: block.origins, path: path, elementID: block.elementID, kind: kind, character: character)
+                return
+            }
+            var start = 0
+            var announce = true
+            for end in block.text.indices where block.text[end] == "\n" || end == block.text.count - 1 {
+                let stop = block.text[end] == "\n" ? end : end + 1
+                if block.text[start..<stop].contains(where: Tokenizer.isWordScalar) {
+                    emitText(Array(block.text[start..<stop]), origin: Array(block.origins[start..<stop]), path: path, elementID: block.elementID,
+                             kind: kind, character: character, announce: announce)
+                    announce = false
+                }
+                start = end + 1
+            }
+        }
+
         /// Emits the paragraph items of text that still has its white space, e.g. a document block.
         mutating func emitText(
             _ raw: [Unicode.Scalar], origin rawOrigin: [Int], path: String, elementID: String?, kind: ItemKind = .paragraph,
-            character: String? = nil, name: String? = nil
+            character: String? = nil, name: String? = nil, announce: Bool = true
         ) {
             var text: [Unicode.Scalar] = []
             var origin: [Int] = []
@@ -159,16 +178,16 @@ public struct Splitter: Sendable {
                     origin.append(offset)
                 }
             }
-            emitFolded(text, origin: origin, path: path, elementID: elementID, kind: kind, character: character, name: name)
+            emitFolded(text, origin: origin, path: path, elementID: elementID, kind: kind, character: character, name: name, announce: announce)
         }
 
         /// Cuts folded paragraph text into items; `origin` gives each scalar's source offset.
         mutating func emitFolded(
             _ text: [Unicode.Scalar], origin: [Int], path: String, elementID: String?, kind: ItemKind = .paragraph,
-            character: String? = nil, name: String? = nil
+            character: String? = nil, name: String? = nil, announce speaker: Bool = true
         ) {
             let pieces = cut(text).filter { text[$0].contains(where: Tokenizer.isWordScalar) }
-            if kind == .dialogue, let character, !pieces.isEmpty { announce(character, path: path, at: origin[pieces[0].lowerBound], name: name) }
+            if speaker, kind == .dialogue, let character, !pieces.isEmpty { announce(character, path: path, at: origin[pieces[0].lowerBound], name: name) }
             for (index, range) in pieces.enumerated() {
                 let itemText = String(String.UnicodeScalarView(text[range]))
                 // A long inline line cut in pieces: "greeting-1", "greeting-2", … so pack names stay unique.
@@ -220,7 +239,7 @@ public struct Splitter: Sendable {
                     pieces.append(contentsOf: cutLong(text, sentence, limit: limit))
                 }
             }
-            guard settings.unit == .paragraph else { return pieces }
+            guard settings.unit != .sentence else { return pieces }
             var packed: [Range<Int>] = []
             for piece in pieces {
                 if let last = packed.last, piece.upperBound - last.lowerBound <= limit {
