@@ -113,10 +113,12 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
             line.add("reusedAlignment", report.reusedAlignment)
             line.add("exported", report.exportedFiles.count)
             line.add("elapsedSeconds", .double((report.elapsedSeconds * 1000).rounded() / 1000))
+            line.add("warnings", .raw("[" + report.warnings.map(JSONText.quoted).joined(separator: ",") + "]"))
             let unheard = report.unheard.map { "{\"item\":\(JSONText.quoted($0.itemID)),\"word\":\(JSONText.quoted($0.word)),\"startMs\":\($0.startMs)}" }
             line.add("unheard", .raw("[" + unheard.joined(separator: ",") + "]"))
             try? FileHandle.standardOutput.write(contentsOf: Data(line.line.utf8))
         } else {
+            for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
             print("Aligned \(report.words) words in \(report.items) items to \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio in \(String(format: "%.1f", report.elapsedSeconds)) s\(report.reusedAlignment ? " (alignment reused from the store)" : "") → \(report.outputDirectory)")
             if report.unheard.isEmpty {
                 print("Every word was heard.")

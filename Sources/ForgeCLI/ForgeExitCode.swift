@@ -16,6 +16,7 @@ enum ForgeExitCode: Int32 {
         case CommandEngineError.notAllowed: return .usage
         case ExportError.cancelled: return .cancelled
         case SpeechError.unknownVoice: return .usage
+        case PipelineError.unreadableRecording: return .usage
         default: return .cannotRun
         }
     }

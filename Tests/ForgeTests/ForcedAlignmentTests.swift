@@ -154,5 +154,19 @@ struct ForcedAlignmentTests {
         // Again: the stored alignment is reused.
         let again = try project.forge(["align", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned", "--json"])
         #expect(again.events("narration").first?["reusedAlignment"] as? Bool == true)
+
+        // A recording cut short is aligned as far as it goes, with a warning naming the file and
+        // the time decoding stopped; one that cannot be read, or holds no audio, is bad input (exit 2).
+        let whole = try Data(contentsOf: project.directory.file("narration.flac"))
+        try whole.prefix(whole.count * 2 / 3).write(to: project.directory.file("cut.flac"))
+        let cut = try project.forge(["align", "--audio", "cut.flac", "--text", "narration.txt", "--output", "cut", "--json"])
+        let warnings = cut.events("narration").first?["warnings"] as? [String] ?? []
+        #expect(warnings.count == 1 && warnings[0].contains("cut.flac: decoding stopped at 0:"), "\(cut.status) \(cut.text) \(cut.errors)")
+        try Data().write(to: project.directory.file("empty.wav"))
+        try project.directory.write("notes.wav", "not audio at all")
+        for name in ["empty.wav", "notes.wav", "missing.flac"] {
+            let bad = try project.forge(["align", "--audio", name, "--text", "narration.txt", "--output", "bad"])
+            #expect(bad.status == 2 && bad.errors.contains("\(name): the recording cannot be read"), "\(name): \(bad.status) \(bad.errors)")
+        }
     }
 }

@@ -2,10 +2,15 @@
 public struct DecodedAudio: Sendable {
     public var samples: [Int16]
     public var sampleRate: Int
+    /// Frames the file's header promised that decoding could not read (a damaged or cut file:
+    /// libsndfile stops at the first frame it cannot decode); 0 when it read them all. Counted for
+    /// WAV, FLAC and Ogg, whose headers give exact lengths (an MP3's is an estimate).
+    public var missingFrames = 0
 
-    public init(samples: [Int16], sampleRate: Int) {
+    public init(samples: [Int16], sampleRate: Int, missingFrames: Int = 0) {
         self.samples = samples
         self.sampleRate = sampleRate
+        self.missingFrames = missingFrames
     }
 
     /// Length in milliseconds.

@@ -151,7 +151,9 @@ public enum SoundFile {
         }
         if sf_error(file) != 0 { throw .unreadable(path: label, reason: String(cString: sf_strerror(file))) }
         guard !mono.isEmpty else { throw .unreadable(path: label, reason: "it holds no audio frames") }
-        return DecodedAudio(samples: mono, sampleRate: Int(info.samplerate))
+        let exactLength = [SF_FORMAT_WAV, SF_FORMAT_FLAC, SF_FORMAT_OGG].contains(Int(info.format) & Int(SF_FORMAT_TYPEMASK))
+        let missing = exactLength && info.frames > Int64(mono.count) ? Int(info.frames) - mono.count : 0
+        return DecodedAudio(samples: mono, sampleRate: Int(info.samplerate), missingFrames: missing)
     }
 
     private static func virtualIO() -> SF_VIRTUAL_IO {

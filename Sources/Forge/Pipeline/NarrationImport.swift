@@ -40,6 +40,11 @@ public struct NarrationImport: Sendable {
 
     /// Export settings for a narration: no pauses added, since the pieces cut from the recording
     /// already hold the narrator's own.
+    /// m:ss.s, for messages about the recording.
+    static func clock(_ milliseconds: Int) -> String {
+        String(format: "%d:%04.1f", milliseconds / 60_000, Double(milliseconds % 60_000) / 1000)
+    }
+
     public static func exportSettings(title: String, formats: [ExportFormat] = []) -> ExportSettings {
         ExportSettings(formats: formats, sentencePauseMs: 0, paragraphPauseMs: 0, chapterPauseMs: 0, title: title)
     }
@@ -49,7 +54,23 @@ public struct NarrationImport: Sendable {
         let text = try SourceReader.read(textFile)
         let result = Splitter(settings: split).split([(textFile.path, SourceFile.inferredFormat(for: textFile), text)])
         guard !result.items.isEmpty else { throw TextError.noSpeakableText(files: [textFile.path]) }
-        let audio = try SoundFile.decode(fileAt: audioFile)
+        let audio: DecodedAudio
+        do {
+            audio = try SoundFile.decode(fileAt: audioFile)
+        } catch {
+            // Typed throws: `error` is an AudioError; the recording is the user's input (exit 2).
+            switch error {
+            case let .unreadable(_, reason), let .encodingFailed(_, reason):
+                throw PipelineError.unreadableRecording(path: audioFile.path, reason: reason)
+            }
+        }
+        var warnings: [String] = []
+        if audio.missingFrames > 0 {
+            let total = Double(audio.samples.count + audio.missingFrames) / Double(audio.sampleRate)
+            warnings.append(
+                "\(audioFile.path): decoding stopped at \(Self.clock(audio.durationMs)) of \(Self.clock(Int(total * 1000))) (a damaged or cut file); "
+                    + "the last \(String(format: "%.1f", Double(audio.missingFrames) / Double(audio.sampleRate))) s were not aligned. Re-export the recording and align again.")
+        }
         let audioHash = try ContentHash.sha256Hex(fileAt: audioFile)
         let model = RecognizerModel.standard
         try model.checkAvailable()
@@ -137,7 +158,8 @@ public struct NarrationImport: Sendable {
             try manifest.finishBuild(buildID, outcome: .succeeded, endedAt: BuildPipeline.timestamp(), total: result.items.count, synthesized: 0, reused: aligned ? 0 : result.items.count, failed: 0)
             return NarrationReport(
                 outputDirectory: outputDirectory.path, items: result.items.count, words: words.count, durationMs: audio.durationMs,
-                unheard: unheard, reusedAlignment: !aligned, exportedFiles: exported, elapsedSeconds: BuildPipeline.seconds(since: clock))
+                unheard: unheard, reusedAlignment: !aligned, exportedFiles: exported, elapsedSeconds: BuildPipeline.seconds(since: clock),
+                warnings: warnings)
         } catch {
             try? manifest.finishBuild(buildID, outcome: .failed, endedAt: BuildPipeline.timestamp(), total: result.items.count, synthesized: 0, reused: 0, failed: 0)
             throw error

@@ -17,4 +17,6 @@ public struct NarrationReport: Sendable {
     public var reusedAlignment: Bool
     public var exportedFiles: [String]
     public var elapsedSeconds: Double
+    /// What the user should know about the input, e.g. a recording that could not be decoded to its end.
+    public var warnings: [String] = []
 }

@@ -5,6 +5,8 @@ public enum PipelineError: LocalizedError, Sendable, Equatable {
     case nothingSplit(outputDirectory: String)
     case engineUnavailable(String)
     case verificationUnavailable(reason: String)
+    /// The recording given to `forge align --audio` cannot be read, or holds no audio.
+    case unreadableRecording(path: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -12,6 +14,8 @@ public enum PipelineError: LocalizedError, Sendable, Equatable {
             return "\(directory): no items to speak; run `forge split <recipe>` (or `forge build <recipe>`) first."
         case let .engineUnavailable(reason):
             return reason
+        case let .unreadableRecording(path, reason):
+            return "\(path): the recording cannot be read: \(reason). Give a WAV, FLAC, Ogg (Vorbis/Opus) or MP3 file with audio in it (convert others first, e.g. `ffmpeg -i in.m4a out.flac`)."
         case let .verificationUnavailable(reason):
             return "the recipe requires verification (verify.required), but it cannot run: \(reason) Install the recognizer, or set verify.required to false to build without it."
         }
