@@ -57,6 +57,9 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "Print a JSON report.")
     var json = false
 
+    @Flag(help: "List every file written (the JSON report always does).")
+    var verbose = false
+
     func validate() throws {
         try ValidationError.check("--sentence-ms", sentencePause, in: ExportSettings.allowedPauses)
         try ValidationError.check("--paragraph-ms", paragraphPause, in: ExportSettings.allowedPauses)
@@ -130,8 +133,13 @@ struct ExportCommand: AsyncParsableCommand {
         } else {
             if let pack, let packItems { print("Wrote the audio pack \(pack): \(packItems) items, their timings, index.json and the manifest.") }
             if settings.formats.isEmpty { return }
-            print("Exported \(report.chapters) chapter(s), \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio, in \(String(format: "%.2f", seconds)) s:")
-            for file in report.files { print("  \(directory.path)/\(file)") }
+            print("Exported \(report.chapters) chapter(s), \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio, in \(String(format: "%.2f", seconds)) s, to \(directory.path)/exports:")
+            // A line per format; every file only when asked (a 50-hour book writes thousands).
+            for folder in report.folders(in: directory) {
+                let files = folder.files == 1 ? "1 file" : "\(folder.files) files"
+                print("  \(folder.name.padding(toLength: 9, withPad: " ", startingAt: 0)) \(files.padding(toLength: 12, withPad: " ", startingAt: 0)) \(Format.bytes(Int(folder.bytes)))")
+            }
+            if verbose { for file in report.files { print("  \(directory.path)/\(file)") } }
         }
     }
 }

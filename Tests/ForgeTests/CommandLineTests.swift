@@ -132,6 +132,13 @@ struct CommandLineTests {
         }
         let cues = try String(contentsOf: project.output.appendingPathComponent("exports/captions/chapter-001.vtt"), encoding: .utf8)
         #expect(cues.split(separator: "\n").filter { !$0.contains("-->") && !$0.hasPrefix("WEBVTT") }.allSatisfy { $0.count <= 40 })
+        // A line per format, files listed only with --verbose.
+        let quiet = try project.forge(["export", "out", "--format", "json", "vtt", "srt"])
+        let folders = quiet.lines.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        #expect(folders == ["json", "captions"], "\(quiet.text)")
+        #expect(quiet.lines.last?.contains("4 files") == true, "two chapters, .vtt and .srt: \(quiet.text)")
+        let listed = try project.forge(["export", "out", "--format", "json", "vtt", "srt", "--verbose"])
+        #expect(listed.lines.contains { $0.hasSuffix("exports/captions/chapter-002.srt") }, "\(listed.text)")
     }
 
     @Test func statusOfADirectoryThatIsNotAnOutput() throws {

@@ -1,5 +1,14 @@
+import Foundation
+
 /// What an export wrote.
 public struct ExportReport: Sendable, Equatable {
+    /// The files of one folder of `exports/` (one format, or captions of both kinds).
+    public struct Folder: Sendable, Equatable {
+        public var name: String
+        public var files: Int
+        public var bytes: Int64
+    }
+
     /// Files written, relative to the output directory.
     public var files: [String]
     public var chapters: Int
@@ -9,5 +18,26 @@ public struct ExportReport: Sendable, Equatable {
         self.files = files
         self.chapters = chapters
         self.durationMs = durationMs
+    }
+
+    /// The files grouped by their folder under `exports/`, in the order first written, with their
+    /// sizes on disk (read without following links).
+    public func folders(in outputDirectory: URL) -> [Folder] {
+        var folders: [Folder] = []
+        var index: [String: Int] = [:]
+        for file in files {
+            let parts = file.split(separator: "/")
+            let name = parts.count > 2 ? String(parts[1]) : String(parts.first ?? "")
+            var status = stat()
+            let bytes = lstat(outputDirectory.appendingPathComponent(file).path, &status) == 0 ? Int64(status.st_size) : 0
+            if let position = index[name] {
+                folders[position].files += 1
+                folders[position].bytes += bytes
+            } else {
+                index[name] = folders.count
+                folders.append(Folder(name: name, files: 1, bytes: bytes))
+            }
+        }
+        return folders
     }
 }
