@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZIPFoundation
+import GRDB
 
 #if canImport(FoundationXML)
 import FoundationXML
@@ -159,6 +160,20 @@ struct ExportTests {
                 lastEnd = end
             }
         }
+    }
+
+    /// An item rebuilt under the same key with other bytes (after `fsck --repair`; espeak-ng's output
+    /// depends on what its process spoke before) makes the exports stale: the stamp follows the bytes.
+    @Test func theExportStampFollowsTheAudiosBytesNotOnlyItsKey() throws {
+        let project = try Self.builtProject()
+        let manifest = try project.manifest()
+        let exporter = Exporter(outputDirectory: project.output, settings: ExportSettings(formats: [.json]))
+        let before = try exporter.stamp(manifest)
+        #expect(try exporter.stamp(manifest) == before)
+        let key = try #require(try manifest.items().first?.audioKey)
+        let writable = try Manifest(directory: project.output)
+        try writable.write { db in try db.execute(sql: "UPDATE objects SET sha256 = 'other' WHERE key = ?", arguments: [key]) }
+        #expect(try exporter.stamp(writable) != before)
     }
 
     @Test func rebuildingWithoutChangesNeitherRealignsNorReexports() throws {

@@ -46,8 +46,14 @@ public struct Exporter: Sendable {
         // makes new files, so books exported by the old one are exported again once.
         if settings.formats.contains(.m4b) || settings.formats.contains(.acx) { text += "|\(Resampler.identity)" }
         for chapter in try manifest.chapters() { text += "|c\(chapter.ordinal):\(chapter.title)" }
-        for item in try manifest.items() {
-            text += "|\(item.id):\(item.ordinal):\(item.chapter):\(item.audioKey ?? "-"):\(item.alignmentKey ?? "-")"
+        // The audio's bytes, not only its key: an item rebuilt after `fsck --repair` has the same key
+        // but, espeak-ng's output depending on what its process spoke before, maybe other samples and
+        // timings — its exports must follow.
+        let items = try manifest.items()
+        let objects = try manifest.objects(withKeys: items.compactMap(\.audioKey))
+        for item in items {
+            let audio = item.audioKey.flatMap { objects[$0]?.sha256 } ?? "-"
+            text += "|\(item.id):\(item.ordinal):\(item.chapter):\(item.audioKey ?? "-"):\(audio):\(item.durationMs ?? -1):\(item.alignmentKey ?? "-")"
         }
         return ContentHash.sha256Hex(Array(text.utf8))
     }
