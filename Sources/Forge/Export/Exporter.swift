@@ -120,6 +120,12 @@ public struct Exporter: Sendable {
                 ? book.chapters : try TimelineBuilder(store: store, manifest: manifest, settings: acx).book().chapters
             try AudiobookExport.writeACXSet(acxChapters, settings: acx, store: store, to: &writer)
         }
+        // A book renamed (another title) keeps no copy under its old name beside the new one.
+        for (folder, suffix) in [("epub", ".epub"), ("m4b", ".m4b")] {
+            let kept = Set(writer.written.filter { $0.hasPrefix("exports/\(folder)/") }.map { String($0.split(separator: "/").last ?? "") })
+            guard !kept.isEmpty else { continue }
+            _ = try OwnedDirectory(root: outputDirectory).removeFiles(in: "exports/\(folder)") { $0.hasSuffix(suffix) && !kept.contains($0) }
+        }
         return ExportReport(files: writer.written, chapters: book.chapters.count, durationMs: book.durationMs)
     }
 
