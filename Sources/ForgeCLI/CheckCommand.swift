@@ -30,9 +30,7 @@ struct CheckCommand: ParsableCommand {
 
     func validate() throws {
         do { _ = try LoudnessProfile.named(profile) } catch { throw ValidationError(error.localizedDescription) }
-        if let mastering, mastering != "none", MasteringSettings.profile(named: mastering) == nil {
-            throw ValidationError("--mastering must be one of \(MasteringSettings.profiles.map(\.profile).joined(separator: ", ")) or none; found \(mastering).")
-        }
+        try ValidationError.checkMastering(mastering)
         if paths.isEmpty { throw ValidationError("Name an output directory or audio files to check.") }
     }
 
@@ -44,7 +42,7 @@ struct CheckCommand: ParsableCommand {
             var isDirectory: ObjCBool = false
             if urls.count == 1, FileManager.default.fileExists(atPath: urls[0].path, isDirectory: &isDirectory), isDirectory.boolValue {
                 // Chapters as the build exports them: its pauses and mastering, unless told otherwise.
-                var settings = try Manifest.reading(directory: urls[0]) { try RecordedSettings.recorded(in: $0) }?.exportSettings ?? ExportSettings()
+                var settings = try RecordedSettings.recorded(inDirectory: urls[0])?.exportSettings ?? ExportSettings()
                 if let mastering { settings.mastering = MasteringSettings.profile(named: mastering) }
                 report = try check.run(outputDirectory: urls[0], settings: settings)
             } else {

@@ -65,9 +65,7 @@ struct ExportCommand: AsyncParsableCommand {
         try ValidationError.check("--paragraph-ms", paragraphPause, in: ExportSettings.allowedPauses)
         try ValidationError.check("--chapter-ms", chapterPause, in: ExportSettings.allowedPauses)
         try ValidationError.check("--max-cue-characters", maxCueLength, in: ExportSettings.allowedCueCharacters)
-        if let mastering, mastering != "none", MasteringSettings.profile(named: mastering) == nil {
-            throw ValidationError("--mastering must be one of \(MasteringSettings.profiles.map(\.profile).joined(separator: ", ")) or none; found \(mastering).")
-        }
+        try ValidationError.checkMastering(mastering)
         if let title, title.count > ExportSettings.maximumTitleCharacters {
             throw ValidationError("--title must be at most \(ExportSettings.maximumTitleCharacters) characters; found \(title.count).")
         }
@@ -89,7 +87,7 @@ struct ExportCommand: AsyncParsableCommand {
         let directory = URL(fileURLWithPath: outputDirectory).standardizedFileURL
         var settings: ExportSettings
         do {
-            settings = try Manifest.reading(directory: directory) { try RecordedSettings.recorded(in: $0) }?.exportSettings ?? ExportSettings()
+            settings = try RecordedSettings.recorded(inDirectory: directory)?.exportSettings ?? ExportSettings()
         } catch {
             throw CommandFailure(error)
         }

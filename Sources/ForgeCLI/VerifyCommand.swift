@@ -40,7 +40,7 @@ struct VerifyCommand: AsyncParsableCommand {
         let directory = URL(fileURLWithPath: outputDirectory)
         let recorded: RecordedSettings?
         do {
-            recorded = try Manifest.reading(directory: directory) { try RecordedSettings.recorded(in: $0) }
+            recorded = try RecordedSettings.recorded(inDirectory: directory)
         } catch {
             throw CommandFailure(error)
         }

@@ -17,7 +17,7 @@ public struct MarkdownReader: DocumentReader {
         let lines = LineIndex(scalars)
         // Front matter is blanked, not cut, so cmark's line numbers stay the source's.
         var source = scalars
-        if let end = Self.frontMatterEnd(scalars, lines: lines) {
+        if let end = Self.frontMatterEnd(lines) {
             for index in 0..<end where source[index] != "\n" { source[index] = " " }
         }
         let bytes = Array(String(String.UnicodeScalarView(source)).utf8)
@@ -104,9 +104,9 @@ public struct MarkdownReader: DocumentReader {
     }
 
     /// The offset just past YAML front matter: a first line `---`, through the next `---` line.
-    static func frontMatterEnd(_ scalars: [Unicode.Scalar], lines: LineIndex) -> Int? {
-        guard lines.count > 1, lines.text(0, scalars) == "---" else { return nil }
-        for line in 1..<lines.count where lines.text(line, scalars) == "---" {
+    static func frontMatterEnd(_ lines: LineIndex) -> Int? {
+        guard lines.count > 1, lines.text(0) == "---" else { return nil }
+        for line in 1..<lines.count where lines.text(line) == "---" {
             return lines.range(line).upperBound
         }
         return nil
@@ -129,7 +129,7 @@ public struct MarkdownReader: DocumentReader {
             return starts[line]..<max(starts[line], end)
         }
 
-        func text(_ line: Int, _ scalars: [Unicode.Scalar]) -> String {
+        func text(_ line: Int) -> String {
             String(String.UnicodeScalarView(scalars[range(line)])).trimmingCharacters(in: .whitespaces)
         }
 

@@ -47,6 +47,12 @@ public struct RecordedSettings: Sendable, Equatable, Codable {
         try manifest.lastRecordedSettings().flatMap(RecordedSettings.init(json:))
     }
 
+    /// The recorded settings of the output directory `directory`, read without leaving anything
+    /// behind (``Manifest/reading(directory:_:)``).
+    public static func recorded(inDirectory directory: URL) throws -> RecordedSettings? {
+        try Manifest.reading(directory: directory) { try recorded(in: $0) }
+    }
+
     var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -193,14 +193,14 @@ public struct VerificationRun: Sendable {
     ) throws -> Bool {
         let items = timeline.items.filter { $0.endMs > start && $0.startMs < end }
         let objects = try manifest.objects(withKeys: items.compactMap(\.record.audioKey))
+        // Read without following a link planted in the store.
+        let owned = OwnedDirectory(root: store.root)
         for item in items {
             if let known = checked[item.audioPath] {
                 if !known { return false }
                 continue
             }
             guard let key = item.record.audioKey, let object = objects[key] else { return false }
-            // Read without following a link planted in the store.
-            let owned = OwnedDirectory(root: store.root)
             let same = (try? ContentHash.sha256Hex(of: FileHandle(fileDescriptor: owned.openForReading(item.audioPath)))) == object.sha256
             checked[item.audioPath] = same
             if !same { return false }

@@ -25,7 +25,6 @@ public final class Manifest: Sendable {
         if create && !FileManager.default.fileExists(atPath: url.path) {
             try Self.createMigrated(at: url)
         }
-        if !create { try Self.migrateIfOlder(at: url) }
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(10)
@@ -42,7 +41,11 @@ public final class Manifest: Sendable {
             if let unknown = applied.subtracting(known).sorted().last {
                 throw StoreError.manifestTooNew(path: url.path, found: unknown)
             }
-            if create { try migrator.migrate(database) }
+            if create {
+                try migrator.migrate(database)
+            } else if try !database.read({ db in try migrator.hasCompletedMigrations(db) }) {
+                try Self.migrate(at: url)
+            }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -90,33 +93,17 @@ public final class Manifest: Sendable {
         }
     }
 
-    /// Brings a manifest written by an older forge up to this schema before a read-only command
-    /// opens it, so `status`, `plan`, `fsck`, `export` and packs work on any output directory this
-    /// forge can build into. Migrations are SQLite transactions: a stop leaves the old schema whole.
-    static func migrateIfOlder(at url: URL) throws(StoreError) {
-        let migrator = ManifestSchema.migrator
-        do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            let probe = try DatabaseQueue(path: url.path, configuration: configuration)
-            let current = try probe.read { db in try migrator.hasCompletedMigrations(db) }
-            let applied = try probe.read { db in try migrator.appliedIdentifiers(db) }
-            try probe.close()
-            if let unknown = applied.subtracting(Set(migrator.migrations)).sorted().last {
-                throw StoreError.manifestTooNew(path: url.path, found: unknown)
-            }
-            guard !current else { return }
-            var writable = Configuration()
-            writable.journalMode = .wal
-            writable.busyMode = .timeout(10)
-            let queue = try DatabaseQueue(path: url.path, configuration: writable)
-            try migrator.migrate(queue)
-            try queue.close()
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .manifestUnreadable(path: url.path, reason: describe(error))
-        }
+    /// Brings a manifest written by an older forge up to this schema for a read-only command
+    /// (`status`, `plan`, `fsck`, `export`, packs), through a writable connection of its own; the
+    /// read-only one sees the new schema. Migrations are SQLite transactions: a stop leaves the old
+    /// schema whole.
+    private static func migrate(at url: URL) throws {
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        try ManifestSchema.migrator.migrate(queue)
+        try queue.close()
     }
 
     static func describe(_ error: Error) -> String {
