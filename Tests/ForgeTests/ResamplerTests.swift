@@ -58,6 +58,11 @@ import Testing
         let output = RecognizerInput.samples(input[...], from: 22_050)
         #expect(output.count == 16_000)
         #expect(ContentHash.sha256Hex(output.withUnsafeBytes { Array($0) }).prefix(16) == "05f44bdddd0d0515")
+        // At 48 kHz the moving average is three samples wide (at 22,050 Hz it rounds to one).
+        let recorded = ResamplerTests.tone(440, rate: 48_000, seconds: 0.5) + ResamplerTests.tone(9_000, rate: 48_000, seconds: 0.5)
+        let narration = RecognizerInput.samples(recorded[...], from: 48_000)
+        #expect(narration.count == 16_000)
+        #expect(ContentHash.sha256Hex(narration.withUnsafeBytes { Array($0) }).prefix(16) == "87fcc39e204a424b")
         #expect(RecognizerInput.samples(input[...], from: 16_000) == input, "16 kHz passes as it is")
     }
 }
