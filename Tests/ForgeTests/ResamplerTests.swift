@@ -47,6 +47,8 @@ import Testing
         stream.finish(into: &pieces)
         #expect(pieces == whole)
         #expect(abs(whole.count - input.count * 16_000 / 22_050) <= 1)
+        // The one-call form is the same stream, to its end (the filter's delay flushed, not zeros).
+        #expect(Resampler.resample(input, from: 22_050, to: 16_000) == Array(whole.prefix(input.count * 16_000 / 22_050)))
     }
 }
 
