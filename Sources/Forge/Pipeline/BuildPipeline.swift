@@ -96,7 +96,7 @@ public struct BuildPipeline: Sendable {
             for stage in stages(split: split) where try stage.applies(to: run) {
                 let started = ContinuousClock.now
                 try await stage.run(&run)
-                ForgeLog.info("\(type(of: stage)) took \((ContinuousClock.now - started).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2))))")
+                ForgeLog.info("\(type(of: stage)) took \(String(format: "%.2f", (ContinuousClock.now - started).seconds)) s")
             }
             let counts = try manifest.statusCounts()
             var summary = BuildSummary(
