@@ -7,9 +7,21 @@ struct BuildCommand: AsyncParsableCommand, VerboseCommand {
         abstract: "Split, speak and align a recipe into its output directory; resumes where a previous run stopped.")
 
     @OptionGroup var options: RecipeOptions
+    @OptionGroup(title: "Remote cache") var cache: RemoteCacheOptions
     var verbose: Bool { options.verbose }
 
+    @Option(help: ArgumentHelp(
+        "Make only part I of N of the items and upload them to the remote cache (no exports); a build without --shard on any machine with the cache assembles the book.",
+        valueName: "I/N"))
+    var shard: String?
+
+    func validate() throws {
+        if let shard, Shard(shard) == nil {
+            throw ValidationError("--shard \(shard): give I/N with 1 ≤ I ≤ N ≤ \(Shard.allowedCounts.upperBound), for example --shard 2/3.")
+        }
+    }
+
     func run() async throws {
-        try await StageRunner.run([.split, .speak, .align], options: options)
+        try await StageRunner.run([.split, .speak, .align], options: options, cache: cache, shard: shard.flatMap(Shard.init))
     }
 }

@@ -17,6 +17,8 @@ enum ForgeExitCode: Int32 {
         case ExportError.cancelled: return .cancelled
         case SpeechError.unknownVoice: return .usage
         case PipelineError.unreadableRecording: return .usage
+        case PipelineError.shardWithoutCache: return .usage
+        case RemoteCacheError.malformedHeader: return .usage
         default: return .cannotRun
         }
     }

@@ -68,6 +68,11 @@ final class ProgressPrinter: Sendable {
         case .warning(let message):
             clearLine()
             try? FileHandle.standardError.write(contentsOf: Data("warning: \(message)\n".utf8))
+        case let .remoteCache(looked, found, bytes):
+            clearLine()
+            print("remote cache: \(found) of \(looked) items found (\(Format.bytes(bytes)) downloaded, every digest checked)")
+        case let .uploaded(items, bytes) where mode == .log:
+            print("remote cache: \(items) items uploaded (\(Format.bytes(bytes)))")
         default:
             break
         }
@@ -141,6 +146,18 @@ final class ProgressPrinter: Sendable {
             line.add("exitCode", Int(summary.exitCode))
             line.add("nothingToDo", summary.nothingToDo)
             line.add("exported", summary.exportedFiles.count)
+            if let cache = summary.remoteCache {
+                line.add("remoteCache", cache.cache)
+                line.add("downloaded", cache.downloaded)
+                line.add("downloadedBytes", cache.downloadedBytes)
+                line.add("uploaded", cache.uploaded)
+                line.add("uploadedBytes", cache.uploadedBytes)
+                line.add("remoteCacheAvailable", cache.available)
+            }
+            if let shard = summary.shard {
+                line.add("shard", shard.description)
+                line.add("leftToOtherShards", summary.leftToOtherShards)
+            }
             if let verification = summary.verification {
                 line.add("verified", verification.available)
                 line.add("verificationPassed", verification.passed)
@@ -176,8 +193,14 @@ final class ProgressPrinter: Sendable {
         }
         print("\(Self.command(for: stages).capitalized) finished in \(elapsed): \(summary.itemsTotal) items in \(summary.outputDirectory) (build #\(summary.buildID)).")
         if stages != [.split] {
-            print("  synthesized \(summary.synthesized), reused from the store \(summary.reused), aligned \(summary.aligned), already up to date \(summary.upToDate), failed \(summary.failed.count)")
+            print("  synthesized \(summary.synthesized),\(summary.remoteCache.map { " downloaded \($0.downloaded)," } ?? "") reused from the store \(summary.reused), aligned \(summary.aligned), already up to date \(summary.upToDate), failed \(summary.failed.count)")
             print("  audio: \(Format.clock(seconds: Double(summary.audioMs) / 1000)) in all")
+        }
+        if let cache = summary.remoteCache {
+            print("  remote cache \(cache.cache): downloaded \(cache.downloaded) (\(Format.bytes(cache.downloadedBytes))), uploaded \(cache.uploaded) (\(Format.bytes(cache.uploadedBytes)))\(cache.available ? "" : "; unavailable during the build (see the warning)")")
+        }
+        if let shard = summary.shard {
+            print("  shard \(shard): \(summary.leftToOtherShards) items left to the other shards; run `forge build \(recipePath)` with the same cache on any machine to assemble the book.")
         }
         if !summary.failed.isEmpty {
             print("\(summary.failed.count) item(s) failed:")
@@ -225,6 +248,15 @@ final class ProgressPrinter: Sendable {
             line.add("items", committedItems)
         case .cancelling:
             line.add("event", "cancelling")
+        case let .remoteCache(looked, found, bytes):
+            line.add("event", "remoteCache")
+            line.add("looked", looked)
+            line.add("found", found)
+            line.add("bytes", bytes)
+        case let .uploaded(items, bytes):
+            line.add("event", "uploaded")
+            line.add("items", items)
+            line.add("bytes", bytes)
         case let .phase(name):
             line.add("event", "phase")
             line.add("phase", name)

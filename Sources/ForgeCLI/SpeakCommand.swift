@@ -7,9 +7,10 @@ struct SpeakCommand: AsyncParsableCommand, VerboseCommand {
         abstract: "Run only the speak stage: synthesize the items the last split recorded (no word timings).")
 
     @OptionGroup var options: RecipeOptions
+    @OptionGroup(title: "Remote cache") var cache: RemoteCacheOptions
     var verbose: Bool { options.verbose }
 
     func run() async throws {
-        try await StageRunner.run([.speak], options: options)
+        try await StageRunner.run([.speak], options: options, cache: cache)
     }
 }

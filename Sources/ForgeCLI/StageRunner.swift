@@ -4,14 +4,16 @@ import Foundation
 
 /// Runs pipeline stages for a recipe command, with progress output and exit codes.
 enum StageRunner {
-    static func run(_ stages: Set<Stage>, options: RecipeOptions) async throws {
-        let recipe = try options.load()
+    static func run(_ stages: Set<Stage>, options: RecipeOptions, cache: RemoteCacheOptions? = nil, shard: Shard? = nil) async throws {
+        var recipe = try options.load()
+        if let cache { recipe = try cache.apply(to: recipe) }
         let printer = ProgressPrinter(mode: ProgressPrinter.mode(json: options.json))
         let cancellation = InterruptMonitor.flag
-        let pipeline = BuildPipeline(
+        var pipeline = BuildPipeline(
             recipe: recipe, stages: stages,
             workerLaunch: WorkerPool.Launch(executable: executableURL(), arguments: ["worker", "--store", recipe.outputDirectory.path]),
             commandLine: CommandLine.arguments.joined(separator: " "))
+        pipeline.shard = shard
         let summary: BuildSummary
         do {
             summary = try await pipeline.run(cancellation: cancellation) { event in printer.handle(event) }

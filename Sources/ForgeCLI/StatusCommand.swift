@@ -24,7 +24,7 @@ struct StatusCommand: AsyncParsableCommand {
         if json {
             var fields: [String: Any] = [
                 "output": report.outputDirectory, "items": counts.items, "done": counts.done, "spoken": counts.spoken,
-                "failed": counts.failed, "pending": counts.pending, "chapters": counts.chapters, "words": counts.words,
+                "failed": counts.failed, "pending": counts.pending, "downloaded": counts.downloaded, "chapters": counts.chapters, "words": counts.words,
                 "audioMs": counts.audioMs, "objects": counts.objects, "objectBytes": counts.objectBytes,
                 "failures": counts.failures.map { ["id": $0.id, "error": $0.error] },
             ]
@@ -33,7 +33,7 @@ struct StatusCommand: AsyncParsableCommand {
                     "id": build.id ?? 0, "outcome": build.outcome.rawValue, "startedAt": build.startedAt,
                     "endedAt": build.endedAt ?? NSNull(), "toolVersion": build.toolVersion, "engine": build.engine,
                     "engineVersion": build.engineVersion, "synthesized": build.itemsSynthesized, "reused": build.itemsReused,
-                    "failed": build.itemsFailed,
+                    "failed": build.itemsFailed, "downloaded": build.itemsDownloaded,
                 ] as [String: Any]
             }
             try Format.printJSON(fields)
@@ -42,11 +42,12 @@ struct StatusCommand: AsyncParsableCommand {
         print("\(report.outputDirectory)")
         print("  items:   \(counts.items) in \(counts.chapters) chapters (\(counts.words) words)")
         print("           \(counts.done) done, \(counts.spoken) spoken (not aligned), \(counts.failed) failed, \(counts.pending) pending")
+        if counts.downloaded > 0 { print("           \(counts.downloaded) from the remote cache (downloaded, not synthesized here)") }
         print("  audio:   \(Format.clock(seconds: Double(counts.audioMs) / 1000))")
         print("  objects: \(counts.objects) (\(Format.bytes(counts.objectBytes)))")
         if let build = report.lastBuild {
             print("  last build: #\(build.id ?? 0) \(build.outcome.rawValue), started \(build.startedAt)\(build.endedAt.map { ", ended \($0)" } ?? "")")
-            print("              synthesized \(build.itemsSynthesized), reused \(build.itemsReused), failed \(build.itemsFailed); forge \(build.toolVersion), \(build.engine) \(build.engineVersion)")
+            print("              synthesized \(build.itemsSynthesized), downloaded \(build.itemsDownloaded), reused \(build.itemsReused), failed \(build.itemsFailed); forge \(build.toolVersion), \(build.engine) \(build.engineVersion)")
         }
         for failure in counts.failures { print("  failed: \(failure.id): \(failure.error)") }
     }

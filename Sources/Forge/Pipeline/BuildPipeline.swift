@@ -12,6 +12,8 @@ public struct BuildPipeline: Sendable {
     public var workerLaunch: WorkerPool.Launch
     /// Recorded in the build row, so every object can be traced to how it was made.
     public var commandLine: String
+    /// Build only this part of the items and share it through the recipe's remote cache (`--shard I/N`).
+    public var shard: Shard?
 
     public init(recipe: Recipe, stages: Set<Stage> = Set(Stage.allCases), workerLaunch: WorkerPool.Launch, commandLine: String) {
         self.recipe = recipe
@@ -66,11 +68,15 @@ public struct BuildPipeline: Sendable {
         let engines = Self.enginesUsed(by: recipe)
         // With `verify`, every rebuild re-checks each chunk's audio files (changes behind the
         // store's back), so only recipes without it answer from the fingerprint.
-        let fingerprint = stages == Set(Stage.allCases) && recipe.verify == nil
+        let fingerprint = stages == Set(Stage.allCases) && recipe.verify == nil && shard == nil
             ? try BuildFingerprint(recipe: recipe, engineVersions: engineVersions, stages: stages) : nil
         if let fingerprint, let summary = try upToDate(fingerprint, engines: engines, engineVersions: engineVersions, started: clock, progress: progress) {
             return summary
         }
+        if shard != nil && (recipe.cache == nil || recipe.cache?.readOnly == true) {
+            throw PipelineError.shardWithoutCache
+        }
+        let remote = try recipe.cache.map { settings throws(RemoteCacheError) in try RemoteCache(settings: settings) }
         let split = stages.contains(.split) ? try recipe.splitSources() : nil
         let directory = recipe.outputDirectory
         // From here on a stop winds down and keeps what is finished.
@@ -92,6 +98,8 @@ public struct BuildPipeline: Sendable {
         var run = StageRun(
             recipe: recipe, engineVersions: engineVersions, store: store, manifest: manifest, buildID: buildID,
             cancellation: cancellation, progress: progress, started: clock)
+        run.speechCache = remote.map { SpeechCache(remote: $0, store: store) }
+        run.shard = shard
         do {
             for stage in stages(split: split) where try stage.applies(to: run) {
                 let started = ContinuousClock.now
@@ -109,18 +117,25 @@ public struct BuildPipeline: Sendable {
                 elapsedSeconds: (ContinuousClock.now - clock).seconds)
             summary.exportedFiles = run.exported
             summary.verification = run.verification
+            summary.remoteCache = recipe.cache.map {
+                BuildSummary.RemoteCacheUse(
+                    cache: $0.name, downloaded: run.downloaded, downloadedBytes: run.downloadedBytes, uploaded: run.uploaded,
+                    uploadedBytes: run.uploadedBytes, available: !run.cacheUnavailable)
+            }
+            summary.shard = shard
+            summary.leftToOtherShards = run.leftToOtherShards
             let outcome: BuildRecord.Outcome = summary.cancelled ? .cancelled : (summary.exitCode == 0 ? .succeeded : .failed)
             if outcome == .succeeded, let value = try fingerprint?.current(in: manifest, directory: directory) {
                 try manifest.recordFingerprint(value, build: buildID)
             }
             try manifest.finishBuild(
                 buildID, outcome: outcome, endedAt: Self.timestamp(), total: counts.items,
-                synthesized: run.synthesized, reused: run.reused, failed: run.failures.count)
+                synthesized: run.synthesized, reused: run.reused, failed: run.failures.count, downloaded: run.downloaded)
             return summary
         } catch {
             try? manifest.finishBuild(
                 buildID, outcome: .failed, endedAt: Self.timestamp(), total: run.itemsTotal,
-                synthesized: run.synthesized, reused: run.reused, failed: run.failures.count)
+                synthesized: run.synthesized, reused: run.reused, failed: run.failures.count, downloaded: run.downloaded)
             throw error
         }
     }
@@ -148,6 +163,8 @@ public struct BuildPipeline: Sendable {
         let workspace = try OutputWorkspace(directory: directory)
         let manifest = workspace.manifest
         guard try fingerprint.isUpToDate(manifest, directory: directory) else { return nil }
+        // Uploads a stopped build did not finish (or made before the cache was configured) need the full path.
+        if let cache = recipe.cache, !cache.readOnly, try manifest.countAwaitingUpload(cache: cache.name) > 0 { return nil }
         var record = buildRecord(engines: engines, engineVersions: engineVersions)
         let buildID = try manifest.beginBuild(record)
         record.id = buildID
@@ -174,6 +191,8 @@ public struct BuildPipeline: Sendable {
         }
         if stages.contains(.align) {
             pipeline.append(ForcedAlignStage(threads: recipe.build.jobs))
+            // A shard has only its part of the book: exports and verification are the assembling build's.
+            guard shard == nil else { return pipeline }
             pipeline.append(ExportStage(settings: recipe.exports))
             if let verify = recipe.verify { pipeline.append(VerifyStage(settings: verify)) }
         }

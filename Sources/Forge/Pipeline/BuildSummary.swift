@@ -21,8 +21,25 @@ public struct BuildSummary: Sendable, Equatable {
     /// The verification report, when the recipe has a `verify` block and the build is complete.
     public var verification: VerifyReport?
 
+    /// What the remote cache gave and took; nil without one.
+    public var remoteCache: RemoteCacheUse?
+    /// The part of the items this build made (`--shard`), and how many items it left to the other shards.
+    public var shard: Shard?
+    public var leftToOtherShards = 0
+
+    /// A build's exchange with the remote cache.
+    public struct RemoteCacheUse: Sendable, Equatable {
+        public var cache: String
+        public var downloaded: Int
+        public var downloadedBytes: Int
+        public var uploaded: Int
+        public var uploadedBytes: Int
+        /// False when the cache failed during the build (a warning said so) and the build went on locally.
+        public var available: Bool
+    }
+
     /// True when nothing had to be made or changed.
-    public var nothingToDo: Bool { synthesized == 0 && reused == 0 && aligned == 0 && failed.isEmpty && !cancelled }
+    public var nothingToDo: Bool { synthesized == 0 && reused == 0 && aligned == 0 && (remoteCache?.downloaded ?? 0) == 0 && failed.isEmpty && !cancelled }
 
     /// 0 ok, 1 built with failed items, 130 cancelled.
     /// Verification that could run and did not pass (unavailable verification fails a build only

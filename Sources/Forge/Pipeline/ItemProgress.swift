@@ -5,6 +5,8 @@ public struct ItemProgress: Sendable, Equatable {
         case synthesized
         /// Its audio was already in the store (same key); not synthesized again.
         case reused
+        /// Its audio and events were downloaded from the remote cache (digests checked).
+        case downloaded
         /// Word timings computed for audio made earlier.
         case aligned
         case failed

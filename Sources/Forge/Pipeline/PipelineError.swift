@@ -3,6 +3,8 @@ import Foundation
 /// Why a stage could not run at all (as opposed to an item failing).
 public enum PipelineError: LocalizedError, Sendable, Equatable {
     case nothingSplit(outputDirectory: String)
+    /// `--shard` without a writable remote cache: the shard's work would reach no other machine.
+    case shardWithoutCache
     case engineUnavailable(String)
     case verificationUnavailable(reason: String)
     /// The recording given to `forge align --audio` cannot be read, or holds no audio.
@@ -10,6 +12,8 @@ public enum PipelineError: LocalizedError, Sendable, Equatable {
 
     public var errorDescription: String? {
         switch self {
+        case .shardWithoutCache:
+            return "A shard build (--shard) shares its items through a remote cache, and this build has none it may write to. Give --remote-cache URL (or FORGE_REMOTE_CACHE, or \"cache\": {\"remote\": …} in the recipe), without --remote-cache-read-only."
         case let .nothingSplit(directory):
             return "\(directory): no items to speak; run `forge split <recipe>` (or `forge build <recipe>`) first."
         case let .engineUnavailable(reason):

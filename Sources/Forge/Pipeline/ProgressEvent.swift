@@ -6,6 +6,10 @@ public enum ProgressEvent: Sendable, Equatable {
     case split(chapters: Int, items: Int, words: Int, changedItems: Int)
     /// What the speak and align stages will do.
     case planned(upToDate: Int, toSynthesize: Int, toReuse: Int, toAlign: Int)
+    /// The remote cache was asked for the items to make: `found` of `looked` came from it, `bytes` downloaded.
+    case remoteCache(looked: Int, found: Int, bytes: Int)
+    /// Items' objects and entries were uploaded to the remote cache.
+    case uploaded(items: Int, bytes: Int)
     /// One item finished (or failed).
     case item(ItemProgress)
     /// Finished items were committed to the manifest.

@@ -53,6 +53,7 @@ extension StageRun {
         guard !items.isEmpty else { throw PipelineError.nothingSplit(outputDirectory: store.root.path) }
         itemsTotal = items.count
         var plan = plan(items, speak: speak, align: align)
+        if let shard { leftToOtherShards = restrict(&plan, to: shard) }
         upToDate = plan.upToDate
         toFinish = plan.alignOnly.count + plan.reusable.count + plan.itemsToSynthesize
         progress(.planned(upToDate: plan.upToDate, toSynthesize: plan.itemsToSynthesize, toReuse: plan.reusable.count, toAlign: plan.alignOnly.count))
@@ -75,10 +76,15 @@ extension StageRun {
             if plan.waiting[entry.speech.audioKey] == nil { plan.jobs.append(entry.speech.job(itemID: entry.item.id, recipe: recipe)) }
             plan.waiting[entry.speech.audioKey, default: []].append(entry.item)
         }
+        if let speechCache, speak {
+            if !stopRequested() { try await download(&plan, align: align, from: speechCache) }
+            startUploads(to: speechCache)
+        }
         if !plan.jobs.isEmpty && !stopRequested() {
             try await synthesize(plan, align: align, launch: launch)
         }
         try save()
+        try await finishUploads()
     }
 
     /// Notes a requested stop once, and says whether to stop dispatching.
@@ -241,6 +247,7 @@ extension StageRun {
             if align, let update = try alignment(for: item, eventsKey: job.eventsKey, document: document) { updates.append(update) }
             try record(updates, itemID: item.id, ordinal: item.ordinal, outcome: position == 0 ? .synthesized : .reused, audioMs: document.durationMs)
         }
+        if !items.isEmpty { uploader?.enqueue(Manifest.SharedSpeech(audio: audio, events: events, voice: job.voice.uri)) }
         return nil
     }
 }

@@ -31,6 +31,21 @@ struct StageRun {
     var finished = 0
     var toFinish = 0
     var audioMadeMs = 0
+    /// The remote cache this build shares objects through, if any.
+    var speechCache: SpeechCache?
+    /// This build's part of the items (`--shard`); nil for all of them.
+    var shard: Shard?
+    /// Items of other shards this build left pending.
+    var leftToOtherShards = 0
+    var downloaded = 0
+    var downloadedBytes = 0
+    var uploaded = 0
+    var uploadedBytes = 0
+    /// The cache failed once in this build and is not asked again.
+    var cacheUnavailable = false
+    var uploader: CacheUploader?
+    /// Audio keys whose entries the cache is known to hold, not yet recorded in the manifest.
+    var uploadedKeys: [String] = []
     /// Words of the items being aligned, loaded once.
     var words: [String: [WordToken]] = [:]
 
@@ -58,6 +73,7 @@ struct StageRun {
         switch outcome {
         case .synthesized: synthesized += 1
         case .reused: reused += 1
+        case .downloaded: downloaded += 1
         case .aligned: alignedOnly += 1
         case .failed: failures.append(ItemFailure(itemID: itemID, error: error ?? "unknown error"))
         }

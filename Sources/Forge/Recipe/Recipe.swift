@@ -37,6 +37,8 @@ public struct Recipe: Sendable, Equatable {
     public var lexiconFile: URL?
     /// Command engines by name; voices name them as their engine.
     public var engines: [String: CommandEngineSettings]
+    /// The remote cache builds share objects through (`cache`, `--remote-cache`); nil for none.
+    public var cache: RemoteCacheSettings?
     /// Whether command engines may run (`--allow-commands`): off, so a recipe from an untrusted
     /// change cannot run programs.
     public var allowCommands = false
@@ -46,8 +48,9 @@ public struct Recipe: Sendable, Equatable {
         split: SplitSettings, voice: VoiceSettings, audio: AudioSettings, build: BuildSettings, outputDirectory: URL,
         alignment: AlignmentSettings = AlignmentSettings(), exports: ExportSettings = ExportSettings(), verify: VerifySettings? = nil,
         items: [InlineItem] = [], cast: [String: VoiceSettings] = [:], fallbackVoice: VoiceSettings? = nil, lexicon: Lexicon = Lexicon(),
-        lexiconFile: URL? = nil, engines: [String: CommandEngineSettings] = [:]
+        lexiconFile: URL? = nil, engines: [String: CommandEngineSettings] = [:], cache: RemoteCacheSettings? = nil
     ) {
+        self.cache = cache
         self.items = items
         self.cast = cast
         self.fallbackVoice = fallbackVoice

@@ -7,7 +7,7 @@ import Foundation
 public struct RecipeLoader: Sendable {
     /// The largest recipe file accepted.
     public static let maximumRecipeBytes = 1 << 20
-    public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output", "alignment", "exports", "verify", "items", "cast", "lexicon", "engines", "author", "cover", "mastering", "credits"]
+    public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output", "alignment", "exports", "verify", "items", "cast", "lexicon", "engines", "author", "cover", "mastering", "credits", "cache"]
     static let outputKeys = ["directory"]
     /// The most read from standard input for a `-` source.
     public static let maximumStandardInputBytes = 256 << 20
@@ -175,6 +175,24 @@ public struct RecipeLoader: Sendable {
             verify = settings
         }
 
+        var cache: RemoteCacheSettings?
+        if let reader = try top.object("cache", allowedKeys: RemoteCacheSettings.recipeKeys) {
+            guard let text = try reader.string("remote") else {
+                throw .missingKey(file: name, path: "cache.remote", expected: "\"remote\": \"http://cache.example:8080/forge\" (a Bazel HTTP cache)")
+            }
+            switch RemoteCacheSettings.parseURL(text) {
+            case let .failure(problem):
+                throw .invalidValue(file: name, path: "cache.remote", found: "\"\(RemoteCacheSettings.redacted(text))\"", allowed: "an http:// or https:// URL (\(problem.explanation))")
+            case let .success(url):
+                var settings = RemoteCacheSettings(url: url)
+                settings.readOnly = try reader.boolean("readOnly", default: false)
+                settings.required = try reader.boolean("required", default: false)
+                settings.timeoutSeconds = try reader.integer(
+                    "timeoutSeconds", in: RemoteCacheSettings.allowedTimeoutSeconds, default: settings.timeoutSeconds, unit: "seconds")
+                cache = settings
+            }
+        }
+
         var build = BuildSettings()
         if let reader = try top.object("build", allowedKeys: BuildSettings.recipeKeys) {
             build.saveInterval = try reader.integer("saveInterval", in: BuildSettings.allowedSaveIntervals, default: build.saveInterval, unit: "items")
@@ -202,7 +220,7 @@ public struct RecipeLoader: Sendable {
             file: file, contentHash: ContentHash.sha256Hex(data), title: title, language: language, sources: sources,
             split: split, voice: voice, audio: audio, build: build, outputDirectory: outputDirectory, alignment: alignment,
             exports: exports, verify: verify, items: items, cast: cast, fallbackVoice: fallbackVoice, lexicon: lexicon,
-            lexiconFile: lexiconFile, engines: engines)
+            lexiconFile: lexiconFile, engines: engines, cache: cache)
     }
 
     /// `mastering`: a profile name ("acx", "ebu-r128", "podcast") or an object of targets, starting

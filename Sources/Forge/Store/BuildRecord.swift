@@ -26,6 +26,8 @@ public struct BuildRecord: Sendable, Equatable, Codable, FetchableRecord, Mutabl
     public var itemsSynthesized: Int
     public var itemsReused: Int
     public var itemsFailed: Int
+    /// Items whose objects came from the remote cache.
+    public var itemsDownloaded: Int = 0
     /// What the build was made from and left behind (``BuildFingerprint``), recorded when it succeeded.
     public var fingerprint: String?
     /// The settings it was made with (`RecordedSettings` as JSON): later commands' defaults.

@@ -31,6 +31,10 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
     /// An inline item's recipe id.
     public var name: String?
 
+    /// The `origin` column's value for an item whose objects were downloaded from a remote cache
+    /// (the column is NULL for items made or reused here).
+    public static let remoteCacheOrigin = "remote-cache"
+
     public init(item: SpeakableItem) {
         character = item.character
         name = item.name

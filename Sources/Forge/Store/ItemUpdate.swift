@@ -2,6 +2,8 @@
 public enum ItemUpdate: Sendable, Equatable {
     /// The item's audio and synthesizer events are stored.
     case spoken(itemID: String, audio: StoredObject, events: StoredObject, voice: String)
+    /// The item's audio and events came from the remote cache (digests verified), not from synthesis here.
+    case downloaded(itemID: String, audio: StoredObject, events: StoredObject, voice: String)
     /// The item's audio is a piece of a narration (no synthesizer events).
     case narrated(itemID: String, audio: StoredObject, voice: String)
     /// The item's word timings are computed: from its events, or by forced alignment (then with

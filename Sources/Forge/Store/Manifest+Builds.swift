@@ -15,15 +15,15 @@ extension Manifest {
 
     public func finishBuild(
         _ id: Int64, outcome: BuildRecord.Outcome, endedAt: String,
-        total: Int, synthesized: Int, reused: Int, failed: Int
+        total: Int, synthesized: Int, reused: Int, failed: Int, downloaded: Int = 0
     ) throws(StoreError) {
         try write { db in
             try db.execute(
                 sql: """
                     UPDATE builds SET outcome = ?, ended_at = ?, items_total = ?, items_synthesized = ?,
-                    items_reused = ?, items_failed = ? WHERE id = ?
+                    items_reused = ?, items_failed = ?, items_downloaded = ? WHERE id = ?
                     """,
-                arguments: [outcome.rawValue, endedAt, total, synthesized, reused, failed, id])
+                arguments: [outcome.rawValue, endedAt, total, synthesized, reused, failed, downloaded, id])
         }
     }
 

@@ -185,17 +185,18 @@ extension Manifest {
                 """)
             for update in updates {
                 switch update {
-                case let .spoken(itemID, audio, events, voice):
+                case let .spoken(itemID, audio, events, voice), let .downloaded(itemID, audio, events, voice):
                     for object in [audio, events] {
                         try insertObject.execute(arguments: [
                             object.key, object.path, object.role.rawValue, object.bytes, object.sha256, object.mimeType,
                             object.durationMs, object.sampleRate, build,
                         ])
                     }
+                    let origin: String? = if case .downloaded = update { ItemRecord.remoteCacheOrigin } else { nil }
                     try db.cachedStatement(sql: """
                         UPDATE items SET status = 'spoken', error = NULL, audio_key = ?, events_key = ?, alignment_key = NULL, alignment_source = NULL,
-                        duration_ms = ?, voice = ?, built_by = ? WHERE id = ?
-                        """).execute(arguments: [audio.key, events.key, audio.durationMs, voice, build, itemID])
+                        duration_ms = ?, voice = ?, built_by = ?, origin = ? WHERE id = ?
+                        """).execute(arguments: [audio.key, events.key, audio.durationMs, voice, build, origin, itemID])
                     try db.cachedStatement(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL, confidence = NULL WHERE item_id = ?")
                         .execute(arguments: [itemID])
                 case let .narrated(itemID, audio, voice):
@@ -205,7 +206,7 @@ extension Manifest {
                     ])
                     try db.cachedStatement(sql: """
                         UPDATE items SET status = 'spoken', error = NULL, audio_key = ?, events_key = NULL, alignment_key = NULL,
-                        alignment_source = NULL, duration_ms = ?, voice = ?, built_by = ? WHERE id = ?
+                        alignment_source = NULL, duration_ms = ?, voice = ?, built_by = ?, origin = NULL WHERE id = ?
                         """).execute(arguments: [audio.key, audio.durationMs, voice, build, itemID])
                 case let .aligned(itemID, alignmentKey, source, timings, confidences, object):
                     if let object {
@@ -243,7 +244,7 @@ extension Manifest {
         try db.execute(
             sql: """
                 UPDATE items SET status = 'pending', audio_key = NULL, events_key = NULL, alignment_key = NULL, alignment_source = NULL,
-                duration_ms = NULL WHERE id = ?
+                duration_ms = NULL, origin = NULL WHERE id = ?
                 """,
             arguments: [itemID])
         try db.execute(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL, confidence = NULL WHERE item_id = ?", arguments: [itemID])

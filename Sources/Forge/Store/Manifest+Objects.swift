@@ -50,7 +50,7 @@ extension Manifest {
     }
 
     /// An objects row, read by column name.
-    private static func object(from row: Row) -> StoredObject {
+    static func object(from row: Row) -> StoredObject {
         StoredObject(
             key: row["key"], path: row["path"], role: StoredObject.Role(rawValue: row["role"]) ?? .audio,
             bytes: row["bytes"], sha256: row["sha256"], mimeType: row["mime_type"],

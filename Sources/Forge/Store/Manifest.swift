@@ -158,6 +158,8 @@ public final class Manifest: Sendable {
                 }
             }
             counts.chapters = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chapters") ?? 0
+            counts.downloaded = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM items WHERE origin = ? AND status IN ('done', 'spoken')", arguments: [ItemRecord.remoteCacheOrigin]) ?? 0
             counts.words = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM words") ?? 0
             counts.objects = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM objects") ?? 0
             counts.objectBytes = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(bytes), 0) FROM objects") ?? 0

@@ -164,6 +164,20 @@ enum ManifestSchema {
         migrator.registerMigration("v9") { db in
             try db.execute(sql: "ALTER TABLE builds ADD COLUMN settings TEXT; ALTER TABLE chunks ADD COLUMN files TEXT")
         }
+        // v10: a remote cache. An item says where its audio came from (`origin`: 'remote-cache' when
+        // downloaded), a build how many items it downloaded, and `remote_uploads` which audio keys
+        // this directory has put into which cache, so uploads cut short are finished by the next build.
+        migrator.registerMigration("v10") { db in
+            try db.execute(sql: """
+                ALTER TABLE items ADD COLUMN origin TEXT;
+                ALTER TABLE builds ADD COLUMN items_downloaded INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE remote_uploads (
+                    cache TEXT NOT NULL,
+                    audio_key TEXT NOT NULL,
+                    PRIMARY KEY (cache, audio_key)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

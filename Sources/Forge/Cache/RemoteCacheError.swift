@@ -1,0 +1,48 @@
+import Foundation
+
+/// Why the remote cache could not be used. Messages name the cache (its URL, never the
+/// authorization header), what happened, and what to do.
+public enum RemoteCacheError: Error, LocalizedError, Sendable, Equatable {
+    /// The server could not be reached, timed out or answered 5xx.
+    case unavailable(cache: String, reason: String)
+    /// The server refused a request (401, 403, 405, 413…).
+    case refused(cache: String, method: String, path: String, status: Int)
+    /// A blob's bytes do not have the digest its entry names (never trusted, never stored).
+    case digestMismatch(cache: String, item: String, role: String, expected: String, found: String)
+    /// An entry that is not one of forge's, or does not describe the item it is filed under.
+    case malformedEntry(cache: String, item: String, reason: String)
+    /// `FORGE_REMOTE_CACHE_HEADER` is set but is not `Name: value`.
+    case malformedHeader(variable: String)
+    /// This directory's store failed while exchanging objects with the cache (not the cache's fault).
+    case localStore(reason: String)
+    /// `cache.required` and the cache failed.
+    case required(cache: String, reason: String)
+
+    /// What went wrong, without the cache's name (for a message that names it already).
+    public var detail: String {
+        switch self {
+        case let .unavailable(_, reason): reason
+        case let .refused(_, method, path, status): "\(method) \(path) was refused with HTTP \(status)"
+        default: errorDescription ?? ""
+        }
+    }
+
+    public var errorDescription: String? {
+        switch self {
+        case let .unavailable(cache, reason):
+            "The remote cache \(cache) is unavailable: \(reason)."
+        case let .refused(cache, method, path, status):
+            "The remote cache \(cache) refused \(method) \(path) with HTTP \(status)\(status == 401 || status == 403 ? ": check the header in \(RemoteCacheSettings.headerVariable)" : "")."
+        case let .digestMismatch(cache, item, role, expected, found):
+            "Item \(item): the \(role) blob from the remote cache \(cache) has SHA-256 \(found.prefix(12))…, not the \(expected.prefix(12))… its entry names; it was discarded and the item is synthesized here."
+        case let .malformedEntry(cache, item, reason):
+            "Item \(item): the remote cache \(cache) holds an entry forge cannot use (\(reason)); the item is synthesized here and the entry replaced."
+        case let .malformedHeader(variable):
+            "\(variable) must be one header as \"Name: value\" (for example \"Authorization: Bearer <token>\"); the value is not shown."
+        case let .localStore(reason):
+            "\(reason). Run forge fsck on the output directory."
+        case let .required(cache, reason):
+            "The remote cache \(cache) is required (cache.required) but failed: \(reason). Start the cache server, or build without \"required\" to build locally."
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Items' speech objects shared through a ``RemoteCache``: looked up and downloaded before
+/// synthesis, uploaded after. Nothing from the server is trusted: every blob's SHA-256 is checked
+/// against its entry before it reaches the object store, and the events must decode.
+public struct SpeechCache: Sendable {
+    public let remote: RemoteCache
+    let store: ObjectStore
+
+    public init(remote: RemoteCache, store: ObjectStore) {
+        self.remote = remote
+        self.store = store
+    }
+
+    /// What one item's lookup found.
+    public struct Download: Sendable {
+        public var audio: StoredObject
+        public var events: StoredObject
+        public var document: SpeechEventsDocument
+        public var voice: String
+        /// Bytes received (entry and blobs).
+        public var bytes: Int
+    }
+
+    /// Downloads and stores the objects of `audioKey`; nil when the cache has no entry for it.
+    /// `item` names the item in messages.
+    public func fetch(
+        audioKey: String, eventsKey: String, item: String, audioExtension: String, mimeType: String
+    ) async throws(RemoteCacheError) -> Download? {
+        let name = remote.settings.name
+        guard let entryData = try await remote.get(.actionCache, SpeechCacheEntry.actionKey(audioKey: audioKey)) else { return nil }
+        let entry: SpeechCacheEntry
+        do {
+            entry = try JSONDecoder().decode(SpeechCacheEntry.self, from: entryData)
+        } catch {
+            throw .malformedEntry(cache: name, item: item, reason: "not a \(SpeechCacheEntry.formatName) entry")
+        }
+        guard entry.format == SpeechCacheEntry.formatName, entry.version == SpeechCacheEntry.currentVersion else {
+            throw .malformedEntry(cache: name, item: item, reason: "format \(entry.format) version \(entry.version)")
+        }
+        guard entry.audioKey == audioKey, entry.audioExtension == audioExtension,
+              SpeechCacheEntry.isDigest(entry.audio.sha256), SpeechCacheEntry.isDigest(entry.events.sha256)
+        else { throw .malformedEntry(cache: name, item: item, reason: "it describes other audio") }
+
+        let audioData = try await blob(entry.audio, role: "audio", item: item)
+        let eventsData = try await blob(entry.events, role: "events", item: item)
+        let document: SpeechEventsDocument
+        do {
+            document = try SpeechEventsDocument.decode(eventsData)
+        } catch {
+            throw .malformedEntry(cache: name, item: item, reason: "its events do not decode: \(error.localizedDescription)")
+        }
+        do {
+            let audio = try store.store(
+                key: audioKey, fileExtension: audioExtension, role: .audio, mimeType: mimeType, data: audioData,
+                durationMs: document.durationMs, sampleRate: document.sampleRate)
+            let events = try store.store(key: eventsKey, fileExtension: "json", role: .events, mimeType: "application/json", data: eventsData)
+            return Download(audio: audio, events: events, document: document, voice: entry.voice, bytes: entryData.count + audioData.count + eventsData.count)
+        } catch {
+            // The local disk failing is not the cache's fault: the item is synthesized, which will report it.
+            throw .localStore(reason: "item \(item): storing what the cache sent failed: \(error.localizedDescription)")
+        }
+    }
+
+    private func blob(_ blob: SpeechCacheEntry.Blob, role: String, item: String) async throws(RemoteCacheError) -> Data {
+        guard let data = try await remote.get(.contentAddressable, blob.sha256) else {
+            throw .malformedEntry(cache: remote.settings.name, item: item, reason: "its \(role) blob is missing")
+        }
+        let found = ContentHash.sha256Hex(data)
+        guard found == blob.sha256, data.count == blob.bytes else {
+            throw .digestMismatch(cache: remote.settings.name, item: item, role: role, expected: blob.sha256, found: found)
+        }
+        return data
+    }
+
+    /// Uploads an item's objects, then its entry: an entry is only ever written after the blobs
+    /// it names, so a stopped upload never leaves an entry pointing at nothing. Returns the bytes sent.
+    public func upload(audio: StoredObject, events: StoredObject, voice: String) async throws(RemoteCacheError) -> Int {
+        // Read without following links (a link planted at an object must not send another file away).
+        for object in [audio, events] {
+            let data: Data
+            do {
+                data = try store.read(relativePath: object.path)
+            } catch {
+                throw .localStore(reason: "\(object.path) cannot be read for upload: \(error.localizedDescription)")
+            }
+            try await remote.put(.contentAddressable, object.sha256, data: data)
+        }
+        let entry = SpeechCacheEntry(
+            audioKey: audio.key, voice: voice, audioExtension: (audio.path as NSString).pathExtension,
+            audio: .init(sha256: audio.sha256, bytes: audio.bytes), events: .init(sha256: events.sha256, bytes: events.bytes))
+        let data = entry.encoded()
+        try await remote.put(.actionCache, SpeechCacheEntry.actionKey(audioKey: audio.key), data: data)
+        return audio.bytes + events.bytes + data.count
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The remote cache's entry for one item's speech, stored at `ac/{actionKey}`: the digests of
+/// the audio and events objects that the item's audio key stands for. Word timings are not in
+/// it: they follow from the events and the item's text, which the downloading build has.
+///
+/// JSON, not Bazel's `ActionResult` protobuf: bazel-remote must run with
+/// `--disable_http_ac_validation` (docs/remote-cache.md).
+public struct SpeechCacheEntry: Codable, Sendable, Equatable {
+    public static let formatName = "forge-speech"
+    public static let currentVersion = 1
+
+    /// One blob the entry points to.
+    public struct Blob: Codable, Sendable, Equatable {
+        /// SHA-256 of the bytes: the blob's address under `cas/`.
+        public var sha256: String
+        public var bytes: Int
+    }
+
+    public var format: String
+    public var version: Int
+    /// The content key of the audio (its inputs); the entry is filed under ``actionKey(audioKey:)`` of it.
+    public var audioKey: String
+    /// The voice that spoke it (the recipe's or its fallback), as a voice URI.
+    public var voice: String
+    public var audioExtension: String
+    public var audio: Blob
+    public var events: Blob
+
+    public init(audioKey: String, voice: String, audioExtension: String, audio: Blob, events: Blob) {
+        format = Self.formatName
+        version = Self.currentVersion
+        self.audioKey = audioKey
+        self.voice = voice
+        self.audioExtension = audioExtension
+        self.audio = audio
+        self.events = events
+    }
+
+    /// Where the entry of `audioKey` is filed: a key of its own, so the entry's format can change
+    /// without colliding with entries an older forge wrote, or with anything else in a shared cache.
+    public static func actionKey(audioKey: String) -> String {
+        ObjectKey.digest(["cache": formatName, "version": String(currentVersion), "audio": audioKey])
+    }
+
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(self)) ?? Data()
+    }
+
+    static func isDigest(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+extension StageRun {
+    /// Keeps only the jobs of `shard`; the items of the other shards stay pending for their
+    /// machines (and for the assembling build, which downloads them). Returns how many items were left out.
+    func restrict(_ plan: inout SpeakPlan, to shard: Shard) -> Int {
+        var left = 0
+        plan.jobs = plan.jobs.filter { job in
+            if shard.contains(audioKey: job.audioKey) { return true }
+            left += plan.waiting.removeValue(forKey: job.audioKey)?.count ?? 0
+            return false
+        }
+        return left
+    }
+
+    /// Looks every job up in the remote cache, a few at a time; jobs whose objects arrive (every
+    /// digest checked) are recorded as downloaded and leave the plan, the rest are synthesized.
+    /// A cache that fails stops the lookups with one warning, or the build when it is required.
+    mutating func download(_ plan: inout SpeakPlan, align: Bool, from cache: SpeechCache) async throws {
+        guard !plan.jobs.isEmpty, !cacheUnavailable else { return }
+        let extensionName = recipe.audio.format.fileExtension
+        let mimeType = recipe.audio.format.mimeType
+        let cancellation = cancellation
+        var found: Set<String> = []
+        var failure: RemoteCacheError?
+        var mismatches = 0
+        var bytes = 0
+
+        enum Answer: Sendable {
+            case found(SpeechJob, SpeechCache.Download)
+            case missing
+            case failed(SpeechJob, RemoteCacheError)
+            case stop
+        }
+        await withTaskGroup(of: Answer.self) { group in
+            // Ctrl-C cancels the requests in flight (URLSession honours task cancellation) within a tenth of a second.
+            group.addTask {
+                while !cancellation.isCancelled && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
+                return .stop
+            }
+            var pending = plan.jobs[...]
+            var running = 0
+            func startNext() {
+                guard let job = pending.popFirst() else { return }
+                running += 1
+                group.addTask {
+                    do throws(RemoteCacheError) {
+                        guard let download = try await cache.fetch(
+                            audioKey: job.audioKey, eventsKey: job.eventsKey, item: job.itemID, audioExtension: extensionName, mimeType: mimeType)
+                        else { return .missing }
+                        return .found(job, download)
+                    } catch {
+                        return .failed(job, error)
+                    }
+                }
+            }
+            for _ in 0..<RemoteCache.connections { startNext() }
+            while running > 0, let answer = await group.next() {
+                switch answer {
+                case .stop:
+                    pending.removeAll()
+                    group.cancelAll()
+                    continue
+                case .missing:
+                    break
+                case let .found(job, download):
+                    // An item is recorded only once its objects are stored; a stop leaves the rest pending.
+                    do {
+                        try recordDownload(job, download, waiting: &plan.waiting, align: align)
+                        found.insert(job.audioKey)
+                        bytes += download.bytes
+                    } catch {
+                        if failure == nil, let error = error as? RemoteCacheError { failure = error }
+                        pending.removeAll()
+                        group.cancelAll()
+                    }
+                case let .failed(job, error):
+                    switch error {
+                    case .digestMismatch, .malformedEntry, .localStore:
+                        // One bad entry or blob: that item is synthesized (and its entry replaced by the upload).
+                        mismatches += 1
+                        if mismatches <= 5 { progress(.warning(error.localizedDescription)) }
+                        ForgeLog.notice("remote cache: \(job.itemID): \(error.localizedDescription)")
+                    default:
+                        if failure == nil { failure = error }
+                        pending.removeAll()
+                        group.cancelAll()
+                    }
+                }
+                running -= 1
+                startNext()
+            }
+            group.cancelAll()
+        }
+        plan.jobs.removeAll { found.contains($0.audioKey) }
+        downloadedBytes += bytes
+        if mismatches > 5 { progress(.warning("\(mismatches - 5) more items had entries or blobs in the remote cache that were rejected; they are synthesized here")) }
+        if let failure { try cacheFailed(failure) }
+        guard !cancellation.isCancelled else { return }
+        progress(.remoteCache(looked: found.count + plan.jobs.count, found: found.count, bytes: bytes))
+    }
+
+    private mutating func recordDownload(_ job: SpeechJob, _ download: SpeechCache.Download, waiting: inout [String: [ItemRecord]], align: Bool) throws {
+        let items = waiting.removeValue(forKey: job.audioKey) ?? []
+        for item in items {
+            var updates: [ItemUpdate] = [.downloaded(itemID: item.id, audio: download.audio, events: download.events, voice: download.voice)]
+            if align, let update = try alignment(for: item, eventsKey: job.eventsKey, document: download.document) { updates.append(update) }
+            try record(updates, itemID: item.id, ordinal: item.ordinal, outcome: .downloaded, audioMs: download.document.durationMs)
+        }
+        if !items.isEmpty { uploadedKeys.append(job.audioKey) }
+    }
+
+    /// One warning and no more use of the cache in this build; with `cache.required`, the build stops.
+    mutating func cacheFailed(_ error: RemoteCacheError) throws {
+        guard !cacheUnavailable else { return }
+        cacheUnavailable = true
+        // Requests cut short by Ctrl-C are not the cache's failure.
+        guard !cancellation.isCancelled else { return }
+        if recipe.cache?.required == true {
+            throw RemoteCacheError.required(cache: recipe.cache?.name ?? "", reason: error.detail)
+        }
+        progress(.warning("\(error.localizedDescription) Building locally; the cache is not used again in this build."))
+    }
+
+    /// Starts uploading in the background (a writable cache that has not failed).
+    mutating func startUploads(to cache: SpeechCache) {
+        guard let settings = recipe.cache, !settings.readOnly, !cacheUnavailable else { return }
+        uploader = CacheUploader(cache: cache)
+    }
+
+    /// Queues the synthesized items the cache does not hold yet (this build's and earlier ones'),
+    /// waits for the uploads and records them; a stop abandons what is in flight.
+    mutating func finishUploads() async throws {
+        guard let uploader, let settings = recipe.cache else { return }
+        self.uploader = nil
+        // Downloaded items are in the cache already: recorded first, so they are not queued again below.
+        try manifest.recordUploads(uploadedKeys, cache: settings.name)
+        uploadedKeys.removeAll()
+        if !cancellation.isCancelled && !cacheUnavailable {
+            for speech in try manifest.speechAwaitingUpload(cache: settings.name) { uploader.enqueue(speech) }
+        }
+        // A stop while waiting for uploads abandons them at once.
+        let watcher = Task { [cancellation] in
+            while !cancellation.isCancelled && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
+            if cancellation.isCancelled { uploader.abort() }
+        }
+        let outcome = await uploader.finish()
+        watcher.cancel()
+        try manifest.recordUploads(outcome.uploaded, cache: settings.name)
+        uploaded += outcome.uploaded.count
+        uploadedBytes += outcome.bytes
+        if outcome.uploaded.count > 0 { progress(.uploaded(items: outcome.uploaded.count, bytes: outcome.bytes)) }
+        if let failure = outcome.failure, !cancellation.isCancelled { try cacheFailed(failure) }
+    }
+}
