@@ -39,10 +39,11 @@ final class TestProject {
         (try? FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("objects/tmp").path)) ?? []
     }
 
-    /// Checks what a build promises after any interruption: the database is sound, and every
-    /// item the manifest calls done has its objects, with the recorded hashes, and full word timings.
-    func checkConsistency(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let manifest = try manifest()
+    /// Checks what a build promises after any interruption (in `directory`, the project's output by
+    /// default): the database is sound, and every item the manifest calls done has its objects, with the recorded hashes, and full word timings.
+    func checkConsistency(of directory: URL? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let output = directory ?? output
+        let manifest = try Manifest(directory: output, create: false)
         #expect(try manifest.integrityCheck() == "ok", sourceLocation: sourceLocation)
         let items = try manifest.items().filter { $0.status == .done }
         let objects = try manifest.objects(withKeys: items.flatMap { [$0.audioKey ?? "", $0.eventsKey ?? ""] })

@@ -1,0 +1,256 @@
+import Foundation
+import Testing
+
+@testable import Forge
+
+/// The remote cache against a real nginx (WebDAV PUT) on 127.0.0.1, with real forge processes.
+@Suite("Remote cache", .enabled(if: CacheServer.nginx != nil, "nginx is not installed: run scripts/install-deps.sh --tests"))
+struct RemoteCacheTests {
+    /// Everything a build promises about its items, comparable across output directories:
+    /// id, audio key, status, duration, audio and events digests, and every word's timing.
+    static func snapshot(_ output: URL) throws -> [String] {
+        let manifest = try Manifest(directory: output, create: false)
+        let items = try manifest.items()
+        let objects = try manifest.objects(withKeys: items.flatMap { [$0.audioKey ?? "", $0.eventsKey ?? ""] })
+        return try items.map { item in
+            let timings = try manifest.timings(of: item.id).map { $0.map { "\($0.startMs)-\($0.endMs)" } ?? "nil" }
+            return [item.id, item.audioKey ?? "", item.status.rawValue, String(item.durationMs ?? -1),
+                    objects[item.audioKey ?? ""]?.sha256 ?? "", objects[item.eventsKey ?? ""]?.sha256 ?? "",
+                    timings.joined(separator: ",")].joined(separator: " ")
+        }
+    }
+
+    static func int(_ summary: [String: Any]?, _ key: String) -> Int { summary?[key] as? Int ?? -1 }
+
+    /// The warnings a build reported (events with --json).
+    static func warnings(_ result: ForgeResult) -> String {
+        result.events("warning").compactMap { $0["message"] as? String }.joined(separator: "\n")
+    }
+
+    /// Every entry the server holds names blobs that are there, whole: nothing half-written is served.
+    static func checkEntries(_ server: CacheServer, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        let blobs = server.files("cas")
+        for (name, file) in blobs {
+            #expect(try ContentHash.sha256Hex(fileAt: file) == name, "blob \(name) is not what its name says", sourceLocation: sourceLocation)
+        }
+        let entries = server.files("ac")
+        for (name, file) in entries {
+            let entry = try JSONDecoder().decode(SpeechCacheEntry.self, from: Data(contentsOf: file))
+            #expect(SpeechCacheEntry.actionKey(audioKey: entry.audioKey) == name, sourceLocation: sourceLocation)
+            for blob in [entry.audio, entry.events] {
+                #expect(blobs[blob.sha256] != nil, "entry \(name) names a missing blob", sourceLocation: sourceLocation)
+            }
+        }
+        return entries.count
+    }
+
+    @Test func aColdBuildFillsTheCacheAndABuildIntoAnEmptyDirectoryDownloadsEverything() throws {
+        let secret = "Bearer s3cret-\(UUID().uuidString.prefix(8))"
+        let server = try CacheServer(authorization: secret)
+        let project = try TestProject()
+        let environment = [RemoteCacheSettings.headerVariable: "Authorization: \(secret)"]
+
+        // Without the header the server refuses: one warning, a local build.
+        let refused = try project.build(["--remote-cache", server.url, "-o", "refused"])
+        #expect(refused.status == 0, "\(refused.errors)")
+        #expect(refused.events("warning").count == 1)
+        #expect(Self.warnings(refused).contains("HTTP 401") && Self.warnings(refused).contains(RemoteCacheSettings.headerVariable), "\(Self.warnings(refused))")
+
+        let cold = try project.build(["--remote-cache", server.url], environment: environment)
+        #expect(cold.status == 0, "\(cold.errors)")
+        let items = Self.int(cold.summary, "items")
+        #expect(items > 0 && Self.int(cold.summary, "synthesized") == items)
+        #expect(Self.int(cold.summary, "uploaded") == items)
+        #expect(try Self.checkEntries(server) == items)
+
+        let warm = try project.build(["--remote-cache", server.url, "-o", "warm"], environment: environment)
+        #expect(warm.status == 0, "\(warm.errors)")
+        #expect(Self.int(warm.summary, "synthesized") == 0 && Self.int(warm.summary, "downloaded") == items)
+        #expect(Self.int(warm.summary, "uploaded") == 0, "downloaded items are not sent back")
+        #expect(warm.events("warning").isEmpty, "\(warm.errors)")
+        let warmOutput = project.directory.file("warm")
+        #expect(try Self.snapshot(warmOutput) == Self.snapshot(project.output))
+        let status = try project.forge(["status", "warm", "--json"])
+        let counts = try JSONSerialization.jsonObject(with: Data(status.text.utf8)) as? [String: Any]
+        #expect(counts?["downloaded"] as? Int == items)
+
+        // A rebuild has nothing to do and asks the cache nothing.
+        let before = server.requests().count
+        let again = try project.build(["--remote-cache", server.url, "-o", "warm"], environment: environment)
+        #expect(again.summary?["nothingToDo"] as? Bool == true)
+        #expect(server.requests().count == before)
+
+        // The header is sent, never shown or stored.
+        for result in [refused, cold, warm] { #expect(!(result.text + result.errors).contains("s3cret")) }
+        for output in [project.output, warmOutput] {
+            let manifest = try Data(contentsOf: output.appendingPathComponent(Manifest.fileName))
+            #expect(manifest.range(of: Data("s3cret".utf8)) == nil)
+        }
+    }
+
+    @Test func shardsBuiltApartAssembleIntoTheBookOneMachineBuilds() throws {
+        let server = try CacheServer()
+        let project = try TestProject(book: Fixtures.firstChapter)
+        let single = try project.build(["-o", "single"])
+        #expect(single.status == 0)
+
+        var synthesized = 0
+        for index in 1...3 {
+            let shard = try project.build(["--remote-cache", server.url, "--shard", "\(index)/3", "-o", "shard\(index)", "--jobs", "1"])
+            #expect(shard.status == 0, "\(shard.errors)")
+            #expect(shard.summary?["shard"] as? String == "\(index)/3")
+            synthesized += Self.int(shard.summary, "synthesized")
+            #expect(Self.int(shard.summary, "synthesized") + Self.int(shard.summary, "leftToOtherShards") == Self.int(single.summary, "items"))
+            #expect(!FileManager.default.fileExists(atPath: project.directory.file("shard\(index)/exports").path), "a shard does not export")
+        }
+        let items = Self.int(single.summary, "items")
+        #expect(synthesized == items, "each item is made by exactly one shard")
+
+        let assembled = try project.build(["--remote-cache", server.url, "-o", "assembled"])
+        #expect(assembled.status == 0, "\(assembled.errors)")
+        #expect(Self.int(assembled.summary, "synthesized") == 0 && Self.int(assembled.summary, "downloaded") == items)
+        // Items, keys and words equal the single machine's; the audio bytes are the shards' renderings
+        // (espeak-ng's output depends on what its process spoke before), so timings are not compared.
+        let one = try Manifest(directory: project.directory.file("single"), create: false)
+        let other = try Manifest(directory: project.directory.file("assembled"), create: false)
+        #expect(try one.items().map { [$0.id, $0.audioKey ?? "", $0.status.rawValue] } == other.items().map { [$0.id, $0.audioKey ?? "", $0.status.rawValue] })
+        for item in try one.items() { #expect(try one.words(of: item.id) == other.words(of: item.id)) }
+        try project.checkConsistency(of: project.directory.file("assembled"))
+
+        // A shard needs a cache it can write to.
+        let lonely = try project.build(["--shard", "1/3", "-o", "lonely"])
+        #expect(lonely.status == 2 && lonely.errors.contains("--remote-cache"), "\(lonely.errors)")
+        let readOnly = try project.build(["--shard", "1/3", "-o", "lonely", "--remote-cache", server.url, "--remote-cache-read-only"])
+        #expect(readOnly.status == 2)
+    }
+
+    @Test func aBlobThatDoesNotMatchItsDigestIsRejectedAndTheItemMadeHere() throws {
+        let server = try CacheServer()
+        let project = try TestProject()
+        let cold = try project.build(["--remote-cache", server.url])
+        let items = Self.int(cold.summary, "items")
+        // Damage one item's audio blob on the server, keeping its name.
+        let victim = try #require(try project.manifest().items().first)
+        let entryFile = try #require(server.files("ac")[SpeechCacheEntry.actionKey(audioKey: victim.audioKey ?? "")])
+        let entry = try JSONDecoder().decode(SpeechCacheEntry.self, from: Data(contentsOf: entryFile))
+        let blob = server.root.appendingPathComponent("cas/\(entry.audio.sha256)")
+        var bytes = try Data(contentsOf: blob)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: blob)
+
+        let warm = try project.build(["--remote-cache", server.url, "-o", "warm"])
+        #expect(warm.status == 0, "\(warm.errors)")
+        #expect(warm.synthesizedItems == [victim.id])
+        #expect(Self.int(warm.summary, "downloaded") == items - 1)
+        #expect(warm.events("warning").count == 1)
+        #expect(Self.warnings(warm).contains(victim.id) && Self.warnings(warm).contains("SHA-256"), "\(Self.warnings(warm))")
+        try project.checkConsistency(of: project.directory.file("warm"))
+        // The item's new rendering replaced the entry: the next machine downloads everything.
+        let next = try project.build(["--remote-cache", server.url, "-o", "next"])
+        #expect(Self.int(next.summary, "downloaded") == items && next.events("warning").isEmpty, "\(next.errors)")
+        _ = try Self.checkEntries(server)
+    }
+
+    @Test func aCacheThatFailsLeavesALocalBuildAndOneWarning() throws {
+        let server = try CacheServer()
+        let silent = try SilentServer()
+        let project = try TestProject()
+        let cases: [(label: String, arguments: [String])] = [
+            ("500", ["--remote-cache", server.brokenURL]),
+            ("refused", ["--remote-cache", "http://127.0.0.1:\(try CacheServer.freePort())/forge"]),
+        ]
+        for (label, arguments) in cases {
+            let result = try project.build(arguments + ["-o", "out-\(label)"])
+            #expect(result.status == 0, "\(label): \(result.errors)")
+            #expect(result.events("warning").count == 1, "\(label): \(result.errors)")
+            #expect(result.summary?["remoteCacheAvailable"] as? Bool == false)
+            #expect(Self.int(result.summary, "synthesized") == Self.int(result.summary, "items"))
+        }
+        // A server that never answers: the lookup gives up after cache.timeoutSeconds.
+        try project.write(recipe: Fixtures.recipe(extra: "\"cache\": { \"remote\": \"\(silent.url)\", \"timeoutSeconds\": 1 }"))
+        let started = Date()
+        let hung = try project.build(["-o", "out-hung"])
+        #expect(hung.status == 0 && hung.events("warning").count == 1, "\(hung.errors)")
+        #expect(Self.warnings(hung).contains("no answer within 1 s"), "\(Self.warnings(hung))")
+        #expect(Date().timeIntervalSince(started) < 20)
+
+        // Required: the build stops before making anything, exit 3.
+        try project.write(recipe: Fixtures.recipe(extra: "\"cache\": { \"remote\": \"\(server.brokenURL)\", \"required\": true }"))
+        let required = try project.build(["-o", "out-required"])
+        #expect(required.status == 3 && required.errors.contains("cache.required"), "\(required.errors)")
+        #expect(try Manifest(directory: project.directory.file("out-required"), create: false).items().allSatisfy { $0.status == .pending })
+
+        // The server stopped in the middle of a build: the build finishes here.
+        try project.write(book: Fixtures.longerText)
+        try project.write(recipe: Fixtures.recipe(jobs: 1))
+        let forge = try project.start(["build", "recipe.json", "--json", "--remote-cache", server.url, "-o", "out-stopped"])
+        #expect(forge.waitForLines(count: 3) { $0.contains("\"outcome\":\"synthesized\"") })
+        server.stop()
+        let stopped = forge.wait()
+        #expect(stopped.status == 0, "\(stopped.errors)")
+        #expect(stopped.events("warning").count == 1, "\(stopped.errors)")
+        #expect(Self.int(stopped.summary, "remaining") == 0)
+    }
+
+    @Test func aReadOnlyCacheIsNeverWritten() throws {
+        let server = try CacheServer()
+        let project = try TestProject()
+        _ = try project.build(["--remote-cache", server.url])
+        let puts = server.requests().filter { $0.hasPrefix("PUT") }.count
+        #expect(puts > 0)
+        // One paragraph edited: a read-only build downloads the rest and makes that one here.
+        try project.write(book: Fixtures.shortBook.replacingOccurrences(of: "Mr. Bennet replied that he had not.", with: "Mr. Bennet replied that he had not heard."))
+        let readOnly = try project.build(["--remote-cache", server.url, "--remote-cache-read-only", "-o", "pr"])
+        #expect(readOnly.status == 0, "\(readOnly.errors)")
+        #expect(readOnly.synthesizedItems.count == 1)
+        #expect(Self.int(readOnly.summary, "downloaded") == Self.int(readOnly.summary, "items") - 1)
+        #expect(server.requests().filter { $0.hasPrefix("PUT") }.count == puts, "a read-only build sent PUT requests")
+    }
+
+    @Test func aBuildKilledWhileUploadingLeavesNoEntryWithoutItsBlobsAndTheRerunFinishesTheUploads() throws {
+        let server = try CacheServer()
+        let project = try TestProject(book: Fixtures.longerText)
+        let forge = try project.start(["build", "recipe.json", "--json", "--remote-cache", server.url])
+        #expect(forge.waitForLines(count: 20) { $0.contains("\"outcome\":\"synthesized\"") })
+        forge.signalTree(SIGKILL)
+        _ = forge.wait()
+        _ = try Self.checkEntries(server)
+
+        let rerun = try project.build(["--remote-cache", server.url])
+        #expect(rerun.status == 0, "\(rerun.errors)")
+        let items = Self.int(rerun.summary, "items")
+        let distinct = Set(try project.manifest().items().compactMap(\.audioKey)).count
+        #expect(try Self.checkEntries(server) == distinct, "the rerun uploads what the killed build had not")
+        let warm = try project.build(["--remote-cache", server.url, "-o", "warm"])
+        #expect(Self.int(warm.summary, "synthesized") == 0 && Self.int(warm.summary, "downloaded") == items, "\(warm.errors)")
+    }
+
+    @Test func shardsAndCacheSettingsAreChecked() throws {
+        #expect(Shard("2/3") == Shard(index: 2, count: 3))
+        for bad in ["0/3", "4/3", "3", "a/b", "1/0", "-1/2", "1/2/3"] { #expect(Shard(bad) == nil, "\(bad)") }
+        // The assignment is a function of the key alone, and every shard gets a fair share of keys.
+        let keys = (0..<3000).map { ContentHash.sha256Hex("item \($0)") }
+        var counts = [0, 0, 0]
+        for key in keys {
+            let owners = (1...3).filter { Shard(index: $0, count: 3)!.contains(audioKey: key) }
+            #expect(owners.count == 1)
+            counts[owners[0] - 1] += 1
+        }
+        #expect(counts.allSatisfy { abs($0 - 1000) < 100 }, "\(counts)")
+
+        #expect(try RemoteCacheSettings.parseURL("http://cache:8080/forge/").get().absoluteString == "http://cache:8080/forge")
+        #expect(throws: RemoteCacheSettings.URLProblem.credentials) { try RemoteCacheSettings.parseURL("https://user:pw@cache/forge").get() }
+        #expect(throws: RemoteCacheSettings.URLProblem.scheme("ftp")) { try RemoteCacheSettings.parseURL("ftp://cache/forge").get() }
+        #expect(RemoteCacheSettings.redacted("https://user:pw@cache/x") == "https://…@cache/x")
+        #expect(throws: RemoteCacheError.malformedHeader(variable: RemoteCacheSettings.headerVariable)) {
+            try RemoteCacheSettings.header(from: [RemoteCacheSettings.headerVariable: "Bearer abc"])
+        }
+        let header = try RemoteCacheSettings.header(from: [RemoteCacheSettings.headerVariable: "Authorization: Bearer a:b"])
+        #expect(header?.name == "Authorization" && header?.value == "Bearer a:b")
+
+        // Credentials in a recipe's URL are refused without echoing them.
+        let project = try TestProject(recipe: Fixtures.recipe(extra: "\"cache\": { \"remote\": \"https://me:hunter2@cache.example/forge\" }"))
+        let result = try project.build()
+        #expect(result.status == 2 && result.errors.contains("cache.remote") && !result.errors.contains("hunter2"), "\(result.errors)")
+    }
+}
