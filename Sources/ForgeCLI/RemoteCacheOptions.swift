@@ -39,9 +39,11 @@ struct RemoteCacheOptions: ParsableArguments {
         }
         if readOnly { recipe.cache?.readOnly = true }
         if required { recipe.cache?.required = true }
-        if (readOnly || required) && recipe.cache == nil {
+        // Read-only without a cache is harmless (a pull request from a fork gets no cache secret);
+        // a required cache that is not configured is a mistake.
+        if required && recipe.cache == nil {
             throw CommandFailure(
-                message: "--remote-cache-read-only and --remote-cache-required need a cache: give --remote-cache URL, FORGE_REMOTE_CACHE or \"cache\" in the recipe.",
+                message: "--remote-cache-required needs a cache: give --remote-cache URL, FORGE_REMOTE_CACHE or \"cache\" in the recipe.",
                 code: .usage)
         }
         return recipe
