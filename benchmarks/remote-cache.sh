@@ -4,7 +4,7 @@
 # three shards run as three concurrent processes (1 job each) plus the assembling build, against
 # one 2-job build. Prints walls, ratios, bytes transferred, shard balance and peak RSS.
 #
-#   benchmarks/remote-cache.sh [book.txt]        JOBS=2 by default
+#   benchmarks/remote-cache.sh [book.txt]        JOBS=2 by default; FORGE=/path/to/forge skips the build
 #
 # The cache is a real nginx with WebDAV PUT (as docs/remote-cache.md sets one up), started here
 # on 127.0.0.1 and stopped at the end.
@@ -14,8 +14,11 @@ corpus=${1:-$root/../shared/corpus/pride-and-prejudice.txt}
 jobs=${JOBS:-2}
 cd "$root"
 scripts/install-deps.sh --tests
-swift build -c release --product forge >/dev/null
-forge=$root/.build/release/forge
+forge=${FORGE:-}
+if [ -z "$forge" ]; then
+    swift build -c release --product forge >/dev/null
+    forge=$root/.build/release/forge
+fi
 
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

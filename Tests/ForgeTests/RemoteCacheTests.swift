@@ -225,6 +225,32 @@ struct RemoteCacheTests {
         #expect(Self.int(warm.summary, "synthesized") == 0 && Self.int(warm.summary, "downloaded") == items, "\(warm.errors)")
     }
 
+    @Test func verificationComesFromTheCacheForTheSameAudioBytes() throws {
+        let server = try CacheServer()
+        let project = try TestProject(recipe: Fixtures.recipe(voice: "en-us+klatt", extra: #""verify": { "maxWordErrorRate": 0.5 }"#))
+        let cold = try project.build(["--remote-cache", server.url])
+        #expect(cold.status == 0, "\(cold.errors)")
+        let chunks = Self.int(cold.summary, "uploadedChunks")
+        #expect(chunks > 0)
+        let heard = try project.manifest().storedChunks()
+
+        let warm = try project.build(["--remote-cache", server.url, "-o", "warm"])
+        #expect(warm.status == 0, "\(warm.errors)")
+        #expect(Self.int(warm.summary, "downloaded") == Self.int(warm.summary, "items"))
+        #expect(Self.int(warm.summary, "downloadedChunks") == chunks && Self.int(warm.summary, "uploadedChunks") == 0)
+        #expect(warm.events("verified").isEmpty, "no chunk was transcribed again")
+        #expect(warm.summary?["verified"] as? Bool == true && warm.summary?["wordErrorRate"] as? Double == cold.summary?["wordErrorRate"] as? Double)
+        let manifest = try Manifest(directory: project.directory.file("warm"), create: false)
+        let taken = try manifest.storedChunks()
+        #expect(taken.mapValues(\.report) == heard.mapValues(\.report))
+        for position in heard.keys {
+            #expect(try manifest.transcript(chapter: position.chapter, chunkStartMs: position.startMs).map(\.text)
+                    == project.manifest().transcript(chapter: position.chapter, chunkStartMs: position.startMs).map(\.text))
+        }
+        // A chunk's entry is filed under its audio's digests: other bytes for the same items find none.
+        #expect(ChunkCacheEntry.actionKey(chunkKey: "k", audioDigests: ["a", "b"]) != ChunkCacheEntry.actionKey(chunkKey: "k", audioDigests: ["a", "c"]))
+    }
+
     @Test func shardsAndCacheSettingsAreChecked() throws {
         #expect(Shard("2/3") == Shard(index: 2, count: 3))
         for bad in ["0/3", "4/3", "3", "a/b", "1/0", "-1/2", "1/2/3"] { #expect(Shard(bad) == nil, "\(bad)") }

@@ -53,8 +53,9 @@ public struct SpeechCache: Sendable {
         do {
             let audio = try store.store(
                 key: audioKey, fileExtension: audioExtension, role: .audio, mimeType: mimeType, data: audioData,
-                durationMs: document.durationMs, sampleRate: document.sampleRate)
-            let events = try store.store(key: eventsKey, fileExtension: "json", role: .events, mimeType: "application/json", data: eventsData)
+                durationMs: document.durationMs, sampleRate: document.sampleRate, sha256: entry.audio.sha256)
+            let events = try store.store(
+                key: eventsKey, fileExtension: "json", role: .events, mimeType: "application/json", data: eventsData, sha256: entry.events.sha256)
             return Download(audio: audio, events: events, document: document, voice: entry.voice, bytes: entryData.count + audioData.count + eventsData.count)
         } catch {
             // The local disk failing is not the cache's fault: the item is synthesized, which will report it.

@@ -120,7 +120,8 @@ public struct BuildPipeline: Sendable {
             summary.remoteCache = recipe.cache.map {
                 BuildSummary.RemoteCacheUse(
                     cache: $0.name, downloaded: run.downloaded, downloadedBytes: run.downloadedBytes, uploaded: run.uploaded,
-                    uploadedBytes: run.uploadedBytes, available: !run.cacheUnavailable)
+                    uploadedBytes: run.uploadedBytes, downloadedChunks: run.downloadedChunks, uploadedChunks: run.uploadedChunks,
+                    available: !run.cacheUnavailable)
             }
             summary.shard = shard
             summary.leftToOtherShards = run.leftToOtherShards

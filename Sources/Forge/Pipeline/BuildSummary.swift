@@ -34,6 +34,9 @@ public struct BuildSummary: Sendable, Equatable {
         public var downloadedBytes: Int
         public var uploaded: Int
         public var uploadedBytes: Int
+        /// Verification chunks taken from the cache, and sent to it.
+        public var downloadedChunks = 0
+        public var uploadedChunks = 0
         /// False when the cache failed during the build (a warning said so) and the build went on locally.
         public var available: Bool
     }

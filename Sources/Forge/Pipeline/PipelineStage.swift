@@ -80,12 +80,24 @@ struct VerifyStage: PipelineStage {
         return counts.done == counts.items
     }
 
-    func run(_ run: inout StageRun) throws {
+    func run(_ run: inout StageRun) async throws {
         run.progress(.phase("verify"))
         let progress = run.progress
-        let report = try VerificationRun(
-            outputDirectory: run.store.root, settings: settings, pauses: run.recipe.exports, language: run.recipe.language
-        ).run(using: run.manifest, build: run.buildID, cancellation: run.cancellation) { chunk in progress(.verified(chunk)) }
+        let verification = VerificationRun(
+            outputDirectory: run.store.root, settings: settings, pauses: run.recipe.exports, language: run.recipe.language)
+        let report: VerifyReport
+        switch try verification.plan(using: run.manifest) {
+        case let .unavailable(unavailable):
+            report = unavailable
+        case var .ready(plan):
+            // Chunks another machine verified from the same audio bytes come from the remote cache.
+            let remote = run.speechCache?.remote
+            let keys = remote == nil ? [:] : try run.chunkActionKeys(plan)
+            if let remote { try await run.downloadChunks(&plan, keys: keys, from: remote, maxWordErrorRate: settings.maxWordErrorRate) }
+            let transcribed = plan.work
+            report = try verification.transcribe(plan, using: run.manifest, build: run.buildID, cancellation: run.cancellation) { chunk in progress(.verified(chunk)) }
+            if let remote { try await run.uploadChunks(transcribed, plan: plan, keys: keys, to: remote) }
+        }
         if !report.available && settings.required {
             throw PipelineError.verificationUnavailable(reason: report.unavailableReason ?? "unknown")
         }

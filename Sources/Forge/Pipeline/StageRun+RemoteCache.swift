@@ -153,3 +153,124 @@ extension StageRun {
         if let failure = outcome.failure, !cancellation.isCancelled { try cacheFailed(failure) }
     }
 }
+
+extension StageRun {
+    /// Where each chunk to transcribe is filed in the remote cache (its key and its audio's digests).
+    func chunkActionKeys(_ plan: VerificationRun.Plan) throws -> [String: String] {
+        var keys: [String: String] = [:]
+        for chunk in plan.work {
+            let items = plan.timelines[chunk.timeline].items.filter { $0.endMs > chunk.startMs && $0.startMs < chunk.endMs }
+            let objects = try manifest.objects(withKeys: items.compactMap(\.record.audioKey))
+            let digests = items.map { objects[$0.record.audioKey ?? ""]?.sha256 ?? "-" }
+            keys[chunk.key] = ChunkCacheEntry.actionKey(chunkKey: chunk.key, audioDigests: digests)
+        }
+        return keys
+    }
+
+    /// Takes from the remote cache the verification of chunks it holds (heard from the same audio
+    /// bytes), recording them as this build's; the rest stay in the plan to be transcribed.
+    mutating func downloadChunks(_ plan: inout VerificationRun.Plan, keys: [String: String], from cache: RemoteCache, maxWordErrorRate: Double?) async throws {
+        guard !plan.work.isEmpty, !cacheUnavailable else { return }
+        let cancellation = cancellation
+        var found: [String: ChunkCacheEntry] = [:]
+        var failure: RemoteCacheError?
+        await withTaskGroup(of: (String, Result<ChunkCacheEntry?, RemoteCacheError>)?.self) { group in
+            group.addTask {
+                while !cancellation.isCancelled && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
+                return nil
+            }
+            var pending = plan.work.map(\.key)[...]
+            var running = 0
+            func startNext() {
+                guard let key = pending.popFirst(), let actionKey = keys[key] else { return }
+                running += 1
+                group.addTask {
+                    do throws(RemoteCacheError) {
+                        guard let data = try await cache.get(.actionCache, actionKey) else { return (key, .success(nil)) }
+                        return (key, .success(try? JSONDecoder().decode(ChunkCacheEntry.self, from: data)))
+                    } catch {
+                        return (key, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<RemoteCache.connections { startNext() }
+            while running > 0, let answer = await group.next() {
+                guard let (key, result) = answer else {
+                    pending.removeAll()
+                    group.cancelAll()
+                    continue
+                }
+                running -= 1
+                switch result {
+                case let .success(entry?): found[key] = entry
+                case .success(nil): break
+                case let .failure(error):
+                    failure = failure ?? error
+                    pending.removeAll()
+                }
+                startNext()
+            }
+            group.cancelAll()
+        }
+        if let failure { try cacheFailed(failure) }
+        var remaining: [VerificationRun.Chunk] = []
+        for chunk in plan.work {
+            let timeline = plan.timelines[chunk.timeline]
+            guard let entry = found[chunk.key], entry.format == ChunkCacheEntry.formatName, entry.version == ChunkCacheEntry.currentVersion,
+                  entry.durationMs == chunk.endMs - chunk.startMs
+            else {
+                remaining.append(chunk)
+                continue
+            }
+            let report = ChunkReport(
+                chapter: timeline.chapter.ordinal, startMs: chunk.startMs, endMs: chunk.endMs, wordErrorRate: entry.wordErrorRate,
+                referenceWords: entry.referenceWords, errors: entry.errors,
+                flaggedItems: entry.flagged.map { ChunkReport.FlaggedItem(itemID: $0.item, missingWords: $0.missing) }, transcribed: false)
+            try manifest.recordChunk(
+                report, key: chunk.key, files: chunk.files, recognizer: plan.recognizer, passed: !report.isFlagged(maxWordErrorRate),
+                sentences: entry.sentences.map { (startMs: chunk.startMs + $0.startMs, endMs: chunk.startMs + $0.endMs, text: $0.text) }, build: buildID)
+            plan.reports[ChunkPosition(chapter: report.chapter, startMs: report.startMs)] = report
+        }
+        downloadedChunks = plan.work.count - remaining.count
+        plan.work = remaining
+    }
+
+    /// Uploads the verification of the chunks this build transcribed (entries only, a few kilobytes each).
+    mutating func uploadChunks(_ transcribed: [VerificationRun.Chunk], plan: VerificationRun.Plan, keys: [String: String], to cache: RemoteCache) async throws {
+        guard !cache.settings.readOnly, !cacheUnavailable, !cancellation.isCancelled, !transcribed.isEmpty else { return }
+        let stored = try manifest.storedChunks()
+        var entries: [(String, Data)] = []
+        for chunk in transcribed {
+            let position = ChunkPosition(chapter: plan.timelines[chunk.timeline].chapter.ordinal, startMs: chunk.startMs)
+            guard let actionKey = keys[chunk.key], let report = stored[position]?.report, stored[position]?.key == chunk.key else { continue }
+            let sentences = try manifest.transcript(chapter: position.chapter, chunkStartMs: position.startMs).map {
+                ChunkCacheEntry.Sentence(startMs: $0.startMs - chunk.startMs, endMs: $0.endMs - chunk.startMs, text: $0.text)
+            }
+            let entry = ChunkCacheEntry(
+                durationMs: chunk.endMs - chunk.startMs, wordErrorRate: report.wordErrorRate, referenceWords: report.referenceWords,
+                errors: report.errors, flagged: report.flaggedItems.map { .init(item: $0.itemID, missing: $0.missingWords) }, sentences: sentences)
+            entries.append((actionKey, entry.encoded()))
+        }
+        var failure: RemoteCacheError?
+        var sent = 0
+        await withTaskGroup(of: RemoteCacheError?.self) { group in
+            var pending = entries[...]
+            var running = 0
+            func startNext() {
+                guard let (key, data) = pending.popFirst() else { return }
+                running += 1
+                group.addTask {
+                    do throws(RemoteCacheError) { try await cache.put(.actionCache, key, data: data); return nil } catch { return error }
+                }
+            }
+            for _ in 0..<RemoteCache.connections { startNext() }
+            while running > 0, let result = await group.next() {
+                running -= 1
+                if let result { failure = failure ?? result; pending.removeAll() } else { sent += 1 }
+                if !cancellation.isCancelled { startNext() }
+            }
+        }
+        uploadedChunks = sent
+        if let failure { try cacheFailed(failure) }
+    }
+}

@@ -41,6 +41,9 @@ struct StageRun {
     var downloadedBytes = 0
     var uploaded = 0
     var uploadedBytes = 0
+    /// Verification chunks taken from the remote cache, and sent to it.
+    var downloadedChunks = 0
+    var uploadedChunks = 0
     /// The cache failed once in this build and is not asked again.
     var cacheUnavailable = false
     var uploader: CacheUploader?

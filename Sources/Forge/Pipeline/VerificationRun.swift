@@ -51,13 +51,40 @@ public struct VerificationRun: Sendable {
     func run(
         using manifest: Manifest, build: Int64?, cancellation: CancellationFlag, progress: @escaping @Sendable (ChunkReport) -> Void
     ) throws -> VerifyReport {
+        switch try plan(using: manifest) {
+        case let .unavailable(report): return report
+        case let .ready(plan): return try transcribe(plan, using: manifest, build: build, cancellation: cancellation, progress: progress)
+        }
+    }
+
+    /// What a verification has to do: every chunk's position and key, the reports of chunks
+    /// already scored, and the chunks to transcribe.
+    struct Plan: Sendable {
+        var started: ContinuousClock.Instant
+        var model: RecognizerModel
+        var recognizer: String
+        var timelines: [ChapterTimeline]
+        var tokens: [[[String]]]
+        var positions: Set<ChunkPosition>
+        var reports: [ChunkPosition: ChunkReport]
+        var work: [Chunk]
+    }
+
+    enum Planned: Sendable {
+        case unavailable(VerifyReport)
+        case ready(Plan)
+    }
+
+    /// Plans the run: chunks whose key and files are unchanged keep their reports; the others,
+    /// changed ones first, are to be transcribed. Chunks gone from the timelines are removed.
+    func plan(using manifest: Manifest) throws -> Planned {
         let clock = ContinuousClock.now
         let model = RecognizerModel.standard
         do {
             try model.checkAvailable()
             guard model.supports(language: language) else { throw RecognitionError.unsupportedLanguage(language) }
         } catch {
-            return .unavailable(error.localizedDescription, maxWordErrorRate: settings.maxWordErrorRate)
+            return .unavailable(.unavailable(error.localizedDescription, maxWordErrorRate: settings.maxWordErrorRate))
         }
         let store = ObjectStore(root: outputDirectory)
         let timelines = try TimelineBuilder(store: store, manifest: manifest, settings: pauses).timelines()
@@ -68,7 +95,6 @@ public struct VerificationRun: Sendable {
         let tokens: [[[String]]] = timelines.map { timeline in
             timeline.items.flatMap { item in item.sentences.map { TranscriptNormalizer.tokens($0.text) } }
         }
-        let vocabulary = Set(tokens.joined().joined())
 
         // Plan: which chunks need transcribing, changed ones first.
         let stored = try manifest.storedChunks()
@@ -96,6 +122,19 @@ public struct VerificationRun: Sendable {
         }
         try manifest.removeChunks(except: positions)
         work.sort { $0.changed && !$1.changed }
+        return .ready(Plan(
+            started: clock, model: model, recognizer: recognizer, timelines: timelines, tokens: tokens, positions: positions,
+            reports: reports, work: work))
+    }
+
+    /// Transcribes and scores the plan's chunks and reports on every chunk.
+    func transcribe(
+        _ plan: Plan, using manifest: Manifest, build: Int64?, cancellation: CancellationFlag, progress: @escaping @Sendable (ChunkReport) -> Void
+    ) throws -> VerifyReport {
+        let (clock, model, recognizer, timelines, tokens, positions, work) = (plan.started, plan.model, plan.recognizer, plan.timelines, plan.tokens, plan.positions, plan.work)
+        var reports = plan.reports
+        let store = ObjectStore(root: outputDirectory)
+        let vocabulary = Set(tokens.joined().joined())
 
         // A dictionary of the book's words and a trigram model of each chapter's text (the
         // chapters with chunks to transcribe), cached in verify/ by content.
@@ -226,7 +265,7 @@ public struct VerificationRun: Sendable {
     }
 
     /// A stretch of a chapter to transcribe.
-    private struct Chunk {
+    struct Chunk: Sendable {
         var timeline: Int
         var startMs: Int
         var endMs: Int

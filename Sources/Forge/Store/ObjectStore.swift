@@ -39,9 +39,10 @@ public struct ObjectStore: Sendable {
 
     /// Stores `data` as the object `key`: written to a temporary file, fsynced, then linked into
     /// place. If the object already exists, it is kept and the new bytes discarded (same key, same inputs).
+    /// `sha256`: the bytes' digest when the caller has just checked it (a download), not computed again.
     public func store<Bytes: ContiguousBytes & DataProtocol>(
         key: String, fileExtension: String, role: StoredObject.Role, mimeType: String, data: Bytes,
-        durationMs: Int? = nil, sampleRate: Int? = nil
+        durationMs: Int? = nil, sampleRate: Int? = nil, sha256: String? = nil
     ) throws(StoreError) -> StoredObject {
         let relative = Self.relativePath(key: key, fileExtension: fileExtension)
         let final = url(forRelativePath: relative)
@@ -81,7 +82,7 @@ public struct ObjectStore: Sendable {
         }
         Self.syncDirectory(directory.path)
         return StoredObject(
-            key: key, path: relative, role: role, bytes: data.count, sha256: ContentHash.sha256Hex(data), mimeType: mimeType,
+            key: key, path: relative, role: role, bytes: data.count, sha256: sha256 ?? ContentHash.sha256Hex(data), mimeType: mimeType,
             durationMs: durationMs, sampleRate: sampleRate)
     }
 
