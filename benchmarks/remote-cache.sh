@@ -107,3 +107,12 @@ for index in 1 2 3; do
     fi
 done
 echo "nginx: $(grep -c '"PUT' "$work/cache/logs/access.log") PUT, $(grep -c '"GET' "$work/cache/logs/access.log") GET requests"
+
+# A verified, exported book (recipes/sample.json: verify + six export formats): the cold build
+# uploads items and verification chunks; a warm machine downloads both and only exports.
+cd "$root"
+measure "$forge" build recipes/sample.json --json --allow-outside-paths -o "$work/sample-cold" --remote-cache "$cache/sample"
+sample_cold=$wall
+echo "sample with verify, cold:            ${wall} s, peak RSS $((peak_kb / 1024)) MB, uploaded $(summary uploaded) items and $(summary uploadedChunks) verification chunks"
+measure "$forge" build recipes/sample.json --json --allow-outside-paths -o "$work/sample-warm" --remote-cache "$cache/sample"
+echo "sample with verify, warm:            ${wall} s (×$(ratio "$wall" "$sample_cold") the cold build), peak RSS $((peak_kb / 1024)) MB, downloaded $(summary downloaded) items and $(summary downloadedChunks) chunks, exported $(summary exported) files, WER $(summary wordErrorRate)"
