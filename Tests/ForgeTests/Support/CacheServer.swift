@@ -124,8 +124,14 @@ final class CacheServer: @unchecked Sendable {
     }
 
     static func freePort() throws -> Int {
+        let (socket, port) = try bindLoopback()
+        close(socket)
+        return port
+    }
+
+    /// A TCP socket bound to a free port on 127.0.0.1, and the port.
+    static func bindLoopback() throws -> (socket: Int32, port: Int) {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -134,8 +140,11 @@ final class CacheServer: @unchecked Sendable {
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
         }
-        guard bound else { throw ServerError.notStarted(log: "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            close(socket)
+            throw ServerError.notStarted(log: "no free port on 127.0.0.1")
+        }
+        return (socket, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     static func accepts(port: Int) -> Bool {
@@ -157,18 +166,13 @@ final class SilentServer: Sendable {
     private let socket: Int32
 
     init() throws {
-        let listener = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        socket = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+        let (listener, port) = try CacheServer.bindLoopback()
+        guard listen(listener, 64) == 0 else {
+            close(listener)
+            throw CacheServer.ServerError.notStarted(log: "silent server: listen failed")
         }
-        guard bound, listen(listener, 64) == 0 else { throw CacheServer.ServerError.notStarted(log: "silent server") }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        socket = listener
+        self.port = port
         Thread {
             // Accepted connections are held open, unanswered, until the listener closes.
             var connections: [Int32] = []
