@@ -154,6 +154,8 @@ final class ProgressPrinter: Sendable {
                 line.add("uploadedBytes", cache.uploadedBytes)
                 line.add("downloadedChunks", cache.downloadedChunks)
                 line.add("uploadedChunks", cache.uploadedChunks)
+                line.add("downloadedAlignments", cache.downloadedAlignments)
+                line.add("uploadedAlignments", cache.uploadedAlignments)
                 line.add("remoteCacheAvailable", cache.available)
             }
             if let shard = summary.shard {
@@ -199,7 +201,7 @@ final class ProgressPrinter: Sendable {
             print("  audio: \(Format.clock(seconds: Double(summary.audioMs) / 1000)) in all")
         }
         if let cache = summary.remoteCache {
-            print("  remote cache \(cache.cache): downloaded \(cache.downloaded) (\(Format.bytes(cache.downloadedBytes))), uploaded \(cache.uploaded) (\(Format.bytes(cache.uploadedBytes)))\(cache.downloadedChunks + cache.uploadedChunks > 0 ? "; verification chunks downloaded \(cache.downloadedChunks), uploaded \(cache.uploadedChunks)" : "")\(cache.available ? "" : "; unavailable during the build (see the warning)")")
+            print("  remote cache \(cache.cache): downloaded \(cache.downloaded) (\(Format.bytes(cache.downloadedBytes))), uploaded \(cache.uploaded) (\(Format.bytes(cache.uploadedBytes)))\(cache.downloadedChunks + cache.uploadedChunks > 0 ? "; verification chunks downloaded \(cache.downloadedChunks), uploaded \(cache.uploadedChunks)" : "")\(cache.downloadedAlignments + cache.uploadedAlignments > 0 ? "; forced alignments downloaded \(cache.downloadedAlignments), uploaded \(cache.uploadedAlignments)" : "")\(cache.available ? "" : "; unavailable during the build (see the warning)")")
         }
         if let shard = summary.shard {
             print("  shard \(shard): \(summary.leftToOtherShards) items left to the other shards; run `forge build \(recipePath)` with the same cache on any machine to assemble the book.")

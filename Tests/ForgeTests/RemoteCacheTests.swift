@@ -262,6 +262,24 @@ struct RemoteCacheTests {
         #expect(ChunkCacheEntry.actionKey(chunkKey: "k", audioDigests: ["a", "b"]) != ChunkCacheEntry.actionKey(chunkKey: "k", audioDigests: ["a", "c"]))
     }
 
+    @Test func forcedAlignmentsComeFromTheCache() throws {
+        let server = try CacheServer()
+        let project = try TestProject(recipe: Fixtures.recipe(extra: #""alignment": { "method": "forced" }"#))
+        let cold = try project.build(["--remote-cache", server.url])
+        #expect(cold.status == 0, "\(cold.errors)")
+        let items = Self.int(cold.summary, "items")
+        #expect(Self.int(cold.summary, "uploadedAlignments") == items)
+
+        let warm = try project.build(["--remote-cache", server.url, "-o", "warm"])
+        #expect(warm.status == 0, "\(warm.errors)")
+        #expect(Self.int(warm.summary, "downloaded") == items && Self.int(warm.summary, "downloadedAlignments") == items)
+        #expect(Self.int(warm.summary, "uploadedAlignments") == 0)
+        #expect(try Self.snapshot(project.directory.file("warm")) == Self.snapshot(project.output))
+        let manifest = try Manifest(directory: project.directory.file("warm"), create: false)
+        #expect(try manifest.items().allSatisfy { $0.alignmentSource == .forced })
+        try project.checkConsistency(of: project.directory.file("warm"))
+    }
+
     @Test func shardsAndCacheSettingsAreChecked() throws {
         #expect(Shard("2/3") == Shard(index: 2, count: 3))
         for bad in ["0/3", "4/3", "3", "a/b", "1/0", "-1/2", "1/2/3"] { #expect(Shard(bad) == nil, "\(bad)") }

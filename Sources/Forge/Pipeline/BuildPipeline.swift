@@ -121,6 +121,7 @@ public struct BuildPipeline: Sendable {
                 BuildSummary.RemoteCacheUse(
                     cache: $0.name, downloaded: run.downloaded, downloadedBytes: run.downloadedBytes, uploaded: run.uploaded,
                     uploadedBytes: run.uploadedBytes, downloadedChunks: run.downloadedChunks, uploadedChunks: run.uploadedChunks,
+                    downloadedAlignments: run.downloadedAlignments, uploadedAlignments: run.uploadedAlignments,
                     available: !run.cacheUnavailable)
             }
             summary.shard = shard

@@ -37,6 +37,9 @@ public struct BuildSummary: Sendable, Equatable {
         /// Verification chunks taken from the cache, and sent to it.
         public var downloadedChunks = 0
         public var uploadedChunks = 0
+        /// Forced alignments taken from the cache, and sent to it.
+        public var downloadedAlignments = 0
+        public var uploadedAlignments = 0
         /// False when the cache failed during the build (a warning said so) and the build went on locally.
         public var available: Bool
     }

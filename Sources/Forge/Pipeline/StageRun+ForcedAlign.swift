@@ -58,6 +58,13 @@ extension StageRun {
         }
         guard !jobs.isEmpty, !stopRequested() else { return try save() }
 
+        // Alignments another machine made of the same audio bytes come from the remote cache.
+        let remote = speechCache?.remote
+        let remoteKeys = remote == nil ? [:] : try alignmentActionKeys(jobs)
+        if let remote { jobs = try await downloadAlignments(jobs, keys: remoteKeys, from: remote) }
+        guard !jobs.isEmpty, !stopRequested() else { return try save() }
+        var aligned: [(key: String, document: [UInt8])] = []
+
         let outcomes = ForcedAlignmentPool.run(jobs, store: store, threads: threads, model: model, language: recipe.voice.capabilities.contains(.languageVoices) ? recipe.voice.id : recipe.language, cancellation: cancellation)
         for await outcome in outcomes {
             let item = outcome.job.item
@@ -70,6 +77,7 @@ extension StageRun {
                     [.aligned(itemID: item.id, alignmentKey: outcome.job.alignmentKey, source: .forced, timings: document.alignment.timings,
                               confidences: document.alignment.confidences, object: object)],
                     itemID: item.id, ordinal: item.ordinal, outcome: .aligned)
+                if let actionKey = remoteKeys[outcome.job.alignmentKey] { aligned.append((actionKey, document.encoded())) }
             case let .failure(error):
                 let message = "forced alignment failed: \(error.localizedDescription)"
                 try record([.failed(itemID: item.id, error: message)], itemID: item.id, ordinal: item.ordinal, outcome: .failed, error: message)
@@ -77,5 +85,40 @@ extension StageRun {
             _ = stopRequested()
         }
         try save()
+        if let remote { uploadedAlignments += try await uploadEntries(aligned.map { ($0.key, Data($0.document)) }, to: remote) }
+    }
+
+    /// Where each job's alignment is filed in the remote cache: its key (audio key, text, aligner)
+    /// and the SHA-256 of the audio it was heard from.
+    func alignmentActionKeys(_ jobs: [ForcedAlignmentJob]) throws -> [String: String] {
+        let objects = try manifest.objects(withKeys: jobs.compactMap(\.item.audioKey))
+        var keys: [String: String] = [:]
+        for job in jobs {
+            guard let digest = objects[job.item.audioKey ?? ""]?.sha256 else { continue }
+            keys[job.alignmentKey] = ObjectKey.digest(["cache": "forge-forced-alignment", "version": "1", "alignment": job.alignmentKey, "audio": digest])
+        }
+        return keys
+    }
+
+    /// Records the alignments the remote cache holds (their words must match the item's); returns the jobs left to align here.
+    mutating func downloadAlignments(_ jobs: [ForcedAlignmentJob], keys: [String: String], from cache: RemoteCache) async throws -> [ForcedAlignmentJob] {
+        let found = try await downloadEntries(jobs.compactMap { keys[$0.alignmentKey] }, from: cache)
+        var remaining: [ForcedAlignmentJob] = []
+        for job in jobs {
+            guard let data = keys[job.alignmentKey].flatMap({ found[$0] }), let document = AlignmentDocument.decode(data),
+                  document.alignment.timings.count == job.words.count
+            else {
+                remaining.append(job)
+                continue
+            }
+            let object = try store.store(
+                key: job.alignmentKey, fileExtension: "json", role: .alignment, mimeType: "application/json", data: document.encoded())
+            try record(
+                [.aligned(itemID: job.item.id, alignmentKey: job.alignmentKey, source: .forced, timings: document.alignment.timings,
+                          confidences: document.alignment.confidences, object: object)],
+                itemID: job.item.id, ordinal: job.item.ordinal, outcome: .aligned)
+            downloadedAlignments += 1
+        }
+        return remaining
     }
 }

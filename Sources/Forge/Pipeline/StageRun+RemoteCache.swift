@@ -167,30 +167,26 @@ extension StageRun {
         return keys
     }
 
-    /// Takes from the remote cache the verification of chunks it holds (heard from the same audio
-    /// bytes), recording them as this build's; the rest stay in the plan to be transcribed.
-    mutating func downloadChunks(_ plan: inout VerificationRun.Plan, keys: [String: String], from cache: RemoteCache, maxWordErrorRate: Double?) async throws {
-        guard !plan.work.isEmpty, !cacheUnavailable else { return }
+    /// Fetches the cache's entries at `keys` (up to ``RemoteCache/connections`` at once): those it
+    /// has, by key. A failing cache stops the lookups (one warning, or the build when required);
+    /// Ctrl-C cancels the requests in flight.
+    mutating func downloadEntries(_ keys: [String], from cache: RemoteCache) async throws -> [String: Data] {
+        guard !keys.isEmpty, !cacheUnavailable else { return [:] }
         let cancellation = cancellation
-        var found: [String: ChunkCacheEntry] = [:]
+        var found: [String: Data] = [:]
         var failure: RemoteCacheError?
-        await withTaskGroup(of: (String, Result<ChunkCacheEntry?, RemoteCacheError>)?.self) { group in
+        await withTaskGroup(of: (String, Result<Data?, RemoteCacheError>)?.self) { group in
             group.addTask {
                 while !cancellation.isCancelled && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
                 return nil
             }
-            var pending = plan.work.map(\.key)[...]
+            var pending = keys[...]
             var running = 0
             func startNext() {
-                guard let key = pending.popFirst(), let actionKey = keys[key] else { return }
+                guard let key = pending.popFirst() else { return }
                 running += 1
                 group.addTask {
-                    do throws(RemoteCacheError) {
-                        guard let data = try await cache.get(.actionCache, actionKey) else { return (key, .success(nil)) }
-                        return (key, .success(try? JSONDecoder().decode(ChunkCacheEntry.self, from: data)))
-                    } catch {
-                        return (key, .failure(error))
-                    }
+                    do throws(RemoteCacheError) { return (key, .success(try await cache.get(.actionCache, key))) } catch { return (key, .failure(error)) }
                 }
             }
             for _ in 0..<RemoteCache.connections { startNext() }
@@ -202,7 +198,7 @@ extension StageRun {
                 }
                 running -= 1
                 switch result {
-                case let .success(entry?): found[key] = entry
+                case let .success(data?): found[key] = data
                 case .success(nil): break
                 case let .failure(error):
                     failure = failure ?? error
@@ -213,10 +209,45 @@ extension StageRun {
             group.cancelAll()
         }
         if let failure { try cacheFailed(failure) }
+        return found
+    }
+
+    /// Stores entries (small JSON documents without blobs) in a writable cache; returns how many arrived.
+    mutating func uploadEntries(_ entries: [(String, Data)], to cache: RemoteCache) async throws -> Int {
+        guard !cache.settings.readOnly, !cacheUnavailable, !cancellation.isCancelled, !entries.isEmpty else { return 0 }
+        let cancellation = cancellation
+        var failure: RemoteCacheError?
+        var count = 0
+        await withTaskGroup(of: RemoteCacheError?.self) { group in
+            var pending = entries[...]
+            var running = 0
+            func startNext() {
+                guard !cancellation.isCancelled, let (key, data) = pending.popFirst() else { return }
+                running += 1
+                group.addTask {
+                    do throws(RemoteCacheError) { try await cache.put(.actionCache, key, data: data); return nil } catch { return error }
+                }
+            }
+            for _ in 0..<RemoteCache.connections { startNext() }
+            while running > 0, let result = await group.next() {
+                running -= 1
+                if let result { failure = failure ?? result; pending.removeAll() } else { count += 1 }
+                startNext()
+            }
+        }
+        if let failure { try cacheFailed(failure) }
+        return count
+    }
+
+    /// Takes from the remote cache the verification of chunks it holds (heard from the same audio
+    /// bytes), recording them as this build's; the rest stay in the plan to be transcribed.
+    mutating func downloadChunks(_ plan: inout VerificationRun.Plan, keys: [String: String], from cache: RemoteCache, maxWordErrorRate: Double?) async throws {
+        let found = try await downloadEntries(plan.work.compactMap { keys[$0.key] }, from: cache)
         var remaining: [VerificationRun.Chunk] = []
         for chunk in plan.work {
             let timeline = plan.timelines[chunk.timeline]
-            guard let entry = found[chunk.key], entry.format == ChunkCacheEntry.formatName, entry.version == ChunkCacheEntry.currentVersion,
+            guard let data = keys[chunk.key].flatMap({ found[$0] }), let entry = try? JSONDecoder().decode(ChunkCacheEntry.self, from: data),
+                  entry.format == ChunkCacheEntry.formatName, entry.version == ChunkCacheEntry.currentVersion,
                   entry.durationMs == chunk.endMs - chunk.startMs
             else {
                 remaining.append(chunk)
@@ -251,26 +282,6 @@ extension StageRun {
                 errors: report.errors, flagged: report.flaggedItems.map { .init(item: $0.itemID, missing: $0.missingWords) }, sentences: sentences)
             entries.append((actionKey, entry.encoded()))
         }
-        var failure: RemoteCacheError?
-        var sent = 0
-        await withTaskGroup(of: RemoteCacheError?.self) { group in
-            var pending = entries[...]
-            var running = 0
-            func startNext() {
-                guard let (key, data) = pending.popFirst() else { return }
-                running += 1
-                group.addTask {
-                    do throws(RemoteCacheError) { try await cache.put(.actionCache, key, data: data); return nil } catch { return error }
-                }
-            }
-            for _ in 0..<RemoteCache.connections { startNext() }
-            while running > 0, let result = await group.next() {
-                running -= 1
-                if let result { failure = failure ?? result; pending.removeAll() } else { sent += 1 }
-                if !cancellation.isCancelled { startNext() }
-            }
-        }
-        uploadedChunks = sent
-        if let failure { try cacheFailed(failure) }
+        uploadedChunks += try await uploadEntries(entries, to: cache)
     }
 }

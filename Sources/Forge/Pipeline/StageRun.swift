@@ -44,6 +44,9 @@ struct StageRun {
     /// Verification chunks taken from the remote cache, and sent to it.
     var downloadedChunks = 0
     var uploadedChunks = 0
+    /// Forced alignments taken from the remote cache, and sent to it.
+    var downloadedAlignments = 0
+    var uploadedAlignments = 0
     /// The cache failed once in this build and is not asked again.
     var cacheUnavailable = false
     var uploader: CacheUploader?
