@@ -98,7 +98,7 @@ public struct Exporter: Sendable {
         if formats.contains(.epub) {
             // A book read from an EPUB 3 gets its own documents back with overlays; anything else a generated edition.
             if let source = NarratedEPUB.sourceBook(of: book.chapters),
-               let edition = try NarratedEPUB(book: source, timelines: book.chapters) {
+               let edition = try NarratedEPUB(book: source, timelines: book.chapters, settings: settings) {
                 try writer.produce("epub/\(edition.fileName)") { temporary in
                     try edition.write(to: temporary, timelines: book.chapters, settings: settings, store: store, cancellation: cancellation)
                 }

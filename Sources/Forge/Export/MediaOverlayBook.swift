@@ -67,7 +67,8 @@ enum MediaOverlayBook {
             <dc:identifier id="book-id">\(identifier)</dc:identifier>
             <dc:title>\(XMLText.escaped(settings.title))</dc:title>
             <dc:language>\(XMLText.escaped(settings.language))</dc:language>
-            <meta property="dcterms:modified">\(formatter.string(from: modified))</meta>
+            \(settings.author.map { "<dc:creator id=\"author\">\(XMLText.escaped($0))</dc:creator>\n" } ?? "")<meta property="dcterms:modified">\(formatter.string(from: modified))</meta>
+            \(accessibilityMetadata(settings).joined(separator: "\n"))
             <meta property="media:duration">\(clock(book.durationMs))</meta>
             \(durations.joined(separator: "\n"))
             <meta property="media:active-class">\(activeClass)</meta>
@@ -82,6 +83,26 @@ enum MediaOverlayBook {
 
             """
         try archive.add(Array(package.utf8), as: "OEBPS/package.opf")
+    }
+
+    /// What a reading system or a library catalogue needs to know of the book's accessibility
+    /// (EPUB Accessibility 1.1, schema.org terms): text with audio synchronized to it, either alone
+    /// sufficient, a table of contents, no hazards; and who narrates it.
+    static func accessibilityMetadata(_ settings: ExportSettings) -> [String] {
+        var lines = [
+            "<meta property=\"schema:accessMode\">textual</meta>",
+            "<meta property=\"schema:accessMode\">auditory</meta>",
+            "<meta property=\"schema:accessModeSufficient\">textual</meta>",
+            "<meta property=\"schema:accessModeSufficient\">auditory</meta>",
+            "<meta property=\"schema:accessModeSufficient\">textual,auditory</meta>",
+            "<meta property=\"schema:accessibilityFeature\">synchronizedAudioText</meta>",
+            "<meta property=\"schema:accessibilityFeature\">tableOfContents</meta>",
+            "<meta property=\"schema:accessibilityFeature\">readingOrder</meta>",
+            "<meta property=\"schema:accessibilityHazard\">none</meta>",
+            "<meta property=\"schema:accessibilitySummary\">The full text, read aloud by synthesized speech (\(XMLText.escaped(settings.narrator ?? "a text-to-speech voice"))) with every sentence highlighted as it is spoken.</meta>",
+        ]
+        if let narrator = settings.narrator { lines.append("<meta property=\"media:narrator\">\(XMLText.escaped(narrator))</meta>") }
+        return lines
     }
 
     static let container = """
@@ -128,7 +149,7 @@ enum MediaOverlayBook {
             <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" xml:lang="\(XMLText.escaped(settings.language))" lang="\(XMLText.escaped(settings.language))">
             <head><meta charset="utf-8"/><title>\(XMLText.escaped(timeline.chapter.title))</title><link rel="stylesheet" type="text/css" href="../style.css"/></head>
             <body>
-            <section epub:type="chapter">
+            <section epub:type="chapter" id="\(timeline.fileStem)">
             \(body)</section>
             </body>
             </html>
@@ -160,7 +181,7 @@ enum MediaOverlayBook {
             <?xml version="1.0" encoding="UTF-8"?>
             <smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0">
             <body>
-            <seq id="seq-\(stem)" epub:textref="../text/\(stem).xhtml" epub:type="chapter">
+            <seq id="seq-\(stem)" epub:textref="../text/\(stem).xhtml#\(stem)" epub:type="chapter">
             \(pars)</seq>
             </body>
             </smil>

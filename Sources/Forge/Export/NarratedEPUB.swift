@@ -36,7 +36,8 @@ struct NarratedEPUB {
         return (String(sourcePath[..<marker.lowerBound]), String(sourcePath[marker.upperBound...]))
     }
 
-    init?(book: URL, timelines: [ChapterTimeline]) throws {
+    /// `settings` give the author and narrator, `modified` the edition's `dcterms:modified`.
+    init?(book: URL, timelines: [ChapterTimeline], settings: ExportSettings, modified: Date = Date()) throws {
         let (original, packagePath) = try EPUBReader().entries(book, name: book.path)
         var files = Dictionary(original.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first })
         guard var package = files[packagePath].map({ String(decoding: $0, as: UTF8.self) }),
@@ -64,10 +65,10 @@ struct NarratedEPUB {
 
         var manifestAdditions: [String] = []
         var metadataAdditions: [String] = []
-        var total = 0
+        // The book's duration is the sum of its overlays' (EPUB Media Overlays; what reading systems check).
+        var overlaysMs = 0
         for timeline in timelines {
             manifestAdditions.append("<item id=\"forge-audio-\(timeline.fileStem)\" href=\"forge-audio/\(timeline.fileStem).mp3\" media-type=\"audio/mpeg\"/>")
-            total += timeline.durationMs
         }
         var newPaths: [String] = []
         for (number, document) in documents.enumerated() {
@@ -96,7 +97,14 @@ struct NarratedEPUB {
                     pars.append((fragment, stem, item.startMs, item.endMs))
                 }
             }
-            for addition in additions.values.sorted(by: { $0.offset > $1.offset }) {
+            // The overlay's `seq` points at the document's body (EPUB needs a fragment there).
+            var insertions = Array(additions.values)
+            var bodyID = Self.bodyID(in: scalars)
+            if bodyID == nil, let offset = Self.bodyTagEnd(in: scalars) {
+                insertions.append((offset, "forge-body"))
+                bodyID = "forge-body"
+            }
+            for addition in insertions.sorted(by: { $0.offset > $1.offset }) {
                 scalars.insert(contentsOf: " id=\"\(addition.id)\"".unicodeScalars, at: addition.offset)
             }
             var rewritten = String(String.UnicodeScalarView(scalars))
@@ -116,7 +124,7 @@ struct NarratedEPUB {
                 <?xml version="1.0" encoding="UTF-8"?>
                 <smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0">
                 <body>
-                <seq id="seq1" epub:textref="../\(XMLText.escaped(manifestItem.href))">
+                <seq id="seq1" epub:textref="../\(XMLText.escaped(manifestItem.href))\(bodyID.map { "#" + XMLText.escaped($0) } ?? "")">
                 \(body)</seq>
                 </body>
                 </smil>
@@ -126,10 +134,20 @@ struct NarratedEPUB {
             newPaths.append(smilPath)
             manifestAdditions.append("<item id=\"\(smilID)\" href=\"forge-overlays/\(number + 1).smil\" media-type=\"application/smil+xml\"/>")
             let duration = pars.reduce(0) { $0 + max(0, $1.end - $1.start) }
+            overlaysMs += duration
             metadataAdditions.append("<meta property=\"media:duration\" refines=\"#\(smilID)\">\(MediaOverlayBook.clock(duration))</meta>")
             package = Self.addAttribute("media-overlay=\"\(smilID)\"", toItem: manifestItem.id, in: package)
         }
-        metadataAdditions.append("<meta property=\"media:duration\">\(MediaOverlayBook.clock(total))</meta>")
+        metadataAdditions.append("<meta property=\"media:duration\">\(MediaOverlayBook.clock(overlaysMs))</meta>")
+        // This is a new edition of the book: modified now, with accessibility metadata it did not declare.
+        package = Self.replacingModified(in: package, with: modified)
+        // A book that declares its own accessibility keeps its statements; one that declares none gets Forge's.
+        if !package.contains("schema:accessMode") {
+            metadataAdditions.append(contentsOf: MediaOverlayBook.accessibilityMetadata(settings).filter { !package.contains($0) })
+        }
+        if let author = settings.author, !package.contains("<dc:creator") {
+            metadataAdditions.append("<dc:creator>\(XMLText.escaped(author))</dc:creator>")
+        }
         if !package.contains("media:active-class") {
             metadataAdditions.append("<meta property=\"media:active-class\">\(MediaOverlayBook.activeClass)</meta>")
         }
@@ -147,6 +165,44 @@ struct NarratedEPUB {
         overlays = newPaths.map { ($0, files[$0]!) }
         audioFolder = prefix + "forge-audio"
         fileName = book.lastPathComponent
+    }
+
+    /// The id of the document's `<body>`, if it has one.
+    static func bodyID(in scalars: [Unicode.Scalar]) -> String? {
+        guard let end = bodyTagEnd(in: scalars) else { return nil }
+        var start = end
+        while start > 0, !(scalars[start] == "<") { start -= 1 }
+        let tag = String(String.UnicodeScalarView(scalars[start..<end]))
+        guard let match = tag.firstMatch(of: #/\sid\s*=\s*["']([^"']+)["']/#) else { return nil }
+        return String(match.1)
+    }
+
+    /// The offset just after `<body`'s name (where an attribute can be inserted), or nil.
+    static func bodyTagEnd(in scalars: [Unicode.Scalar]) -> Int? {
+        let name: [Unicode.Scalar] = ["<", "b", "o", "d", "y"]
+        var index = 0
+        while index + name.count < scalars.count {
+            if scalars[index] == "<", zip(scalars[index..<(index + name.count)], name).allSatisfy({ $0.properties.lowercaseMapping == String($1) }),
+               let next = scalars[index + name.count] as Unicode.Scalar?, next == ">" || next == " " || next == "\n" || next == "\t" || next == "\r" || next == "/" {
+                return index + name.count
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The package with `dcterms:modified` set to `date` (added when missing).
+    static func replacingModified(in package: String, with date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        let meta = "<meta property=\"dcterms:modified\">\(formatter.string(from: date))</meta>"
+        if let range = package.firstRange(of: #/<meta\s+property\s*=\s*["']dcterms:modified["'][^>]*>[^<]*</meta>/#) {
+            return package.replacingCharacters(in: range, with: meta)
+        }
+        guard let end = package.range(of: "</metadata>") else { return package }
+        var result = package
+        result.insert(contentsOf: meta + "\n", at: end.lowerBound)
+        return result
     }
 
     /// Adds an attribute to the package's `<item>` with the given id.

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import ZIPFoundation
+
+@testable import Forge
+
+/// Every kind of EPUB Forge writes passes the W3C's epubcheck (Debian's `epubcheck`, Java) with no
+/// error and no warning: the generated read-along edition with sentence and with word overlays, a
+/// source EPUB 3 returned with overlays added, and a narration aligned with `forge align --audio`.
+@Suite("epubcheck", .enabled(if: EPUBCheck.jar != nil, "epubcheck is not installed: run scripts/install-deps.sh --tests"))
+struct EPUBCheckTests {
+
+    /// Runs epubcheck on each book at once (each is a JVM: about 8 s of CPU) and returns its report per book.
+    static func check(_ books: [URL]) throws -> [URL: (status: Int32, report: String)] {
+        var running: [(URL, Process, Pipe)] = []
+        for book in books {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/java")
+            process.arguments = ["-jar", EPUBCheck.jar!.path, book.path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            running.append((book, process, pipe))
+        }
+        var reports: [URL: (Int32, String)] = [:]
+        for (book, process, pipe) in running {
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            reports[book] = (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        return reports
+    }
+
+    @Test func everyKindOfEPUBForgeWritesPassesEpubcheck() throws {
+        let project = try TestProject(recipe: Fixtures.recipe(
+            extra: #""title": "Pride & Prejudice", "author": "Jane Austen", "exports": { "formats": ["epub"] }"#))
+        let generated = try project.build()
+        #expect(generated.status == 0, "\(generated.errors)")
+
+        try project.write(recipe: Fixtures.recipe(
+            output: "words", extra: #""title": "Pride & Prejudice", "exports": { "formats": ["epub"], "wordLevelOverlays": true }"#))
+        let words = try project.build()
+        #expect(words.status == 0, "\(words.errors)")
+
+        // A source EPUB 3 (one chapter's paragraphs without ids, as many books' are) comes back with overlays.
+        let book = BookFormats(plainText: "Chapter 1\n\nThe first paragraph.\n\nThe second one.\n\nChapter 2\n\nNo ids here.\n\nNor here, at all.\n")
+        try book.writeEPUB(to: project.directory.file("book.epub"), options: .init(frontMatter: false))
+        try project.write(recipe: Fixtures.recipe(source: "book.epub", output: "returned", extra: #""author": "Jane Austen", "exports": ["epub"]"#))
+        let returned = try project.build()
+        #expect(returned.status == 0, "\(returned.errors)")
+
+        // A narration: espeak-ng's reading of a text, aligned back to it.
+        let engine = try EspeakEngine()
+        let samples = try engine.synthesize("It is a truth universally acknowledged. However little known the feelings of such a man may be.",
+                                            voice: VoiceSettings(id: "en-us", rate: 175), itemID: "n").samples
+        try Data(SoundFile.encode(samples, sampleRate: 22050, format: .flac)).write(to: project.directory.file("narration.flac"))
+        try project.directory.write("narration.txt", "It is a truth universally acknowledged.\n\nHowever little known the feelings of such a man may be.\n")
+        let narration = try project.forge(["align", "--audio", "narration.flac", "--text", "narration.txt", "--output", "narrated", "--export", "epub", "--title", "A Narration"])
+        #expect(narration.status == 0, "\(narration.errors)")
+
+        var books: [URL] = []
+        for folder in ["out", "words", "returned", "narrated"] {
+            let epubs = project.directory.file("\(folder)/exports/epub")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: epubs.path)) ?? []
+            let name = try #require(names.first { $0.hasSuffix(".epub") }, "no EPUB in \(folder)")
+            books.append(epubs.appendingPathComponent(name))
+        }
+        for (book, result) in try Self.check(books) {
+            #expect(result.status == 0 && result.report.contains("0 fatals / 0 errors / 0 warnings"), "\(book.path): \(result.report)")
+        }
+
+        // What a catalogue and a reading system read: author, narrator, accessibility, a fresh
+        // modification date, and a book duration equal to the sum of its overlays'.
+        let source = try Self.package(of: project.directory.file("book.epub"))
+        for (index, book) in books.enumerated() {
+            let package = try Self.package(of: book)
+            let metas = Self.metas(package)
+            #expect(metas.contains { $0.property == "schema:accessibilityFeature" && $0.text == "synchronizedAudioText" }, "\(book.lastPathComponent)")
+            #expect(metas.contains { $0.property == "schema:accessMode" && $0.text == "auditory" })
+            #expect(metas.contains { $0.property == "media:narrator" })
+            if index != 1 && index != 3 { #expect(package.contains("<dc:creator") && package.contains("Jane Austen"), "\(book.lastPathComponent)") }
+            let modified = metas.first { $0.property == "dcterms:modified" }?.text
+            #expect(modified != nil && !source.contains(modified!), "a new edition is modified now")
+            let durations = metas.filter { $0.property == "media:duration" }
+            let total = durations.first { $0.refines == nil }.map { Self.seconds($0.text) }
+            let parts = durations.filter { $0.refines != nil }.map { Self.seconds($0.text) }.reduce(0, +)
+            #expect(total != nil && abs(total! - parts) < 0.002, "\(book.lastPathComponent): \(String(describing: total)) ≠ \(parts)")
+        }
+    }
+
+    /// The package's `<meta property=…>` elements (as forge and the fixtures write them: one per line).
+    static func metas(_ package: String) -> [(property: String, refines: String?, text: String)] {
+        package.matches(of: #/<meta property="([^"]+)"(?: refines="([^"]+)")?>([^<]*)</meta>/#).map {
+            (String($0.1), $0.2.map(String.init), String($0.3))
+        }
+    }
+
+    static func package(of book: URL) throws -> String {
+        let archive = try Archive(url: book, accessMode: .read)
+        let entry = try #require(archive.first { $0.path.hasSuffix(".opf") })
+        var data = Data()
+        _ = try archive.extract(entry) { data.append($0) }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// "1:02:03.456" or "2:03.456" or "3.456" in seconds.
+    static func seconds(_ clock: String) -> Double {
+        clock.split(separator: ":").reduce(0) { $0 * 60 + (Double($1) ?? 0) }
+    }
+}
+
+/// Where Debian's epubcheck is.
+enum EPUBCheck {
+    static let jar: URL? = ["/usr/bin/epubcheck", "/usr/share/java/epubcheck.jar"].map(URL.init(fileURLWithPath:))
+        .first { FileManager.default.fileExists(atPath: $0.path) }
+}
