@@ -28,12 +28,14 @@ enum VerifyPrinter {
             Swift.print("Verification unavailable: \(report.unavailableReason ?? "unknown reason")")
             return
         }
-        Swift.print("chapter  chunk  time            WER     flagged items")
+        // Columns padded by characters, not bytes: printf's %-14s counts the en dash in "0:00–2:00" as three.
+        Swift.print("chapter  chunk  " + "time".padding(toLength: 14, withPad: " ", startingAt: 0) + "     WER  flagged items")
         for chunk in report.chunks {
             let time = "\(Format.clock(seconds: Double(chunk.startMs) / 1000))–\(Format.clock(seconds: Double(chunk.endMs) / 1000))"
             let flagged = chunk.flaggedItems.map { "\($0.itemID) (\($0.missingWords.prefix(4).joined(separator: " "))\($0.missingWords.count > 4 ? " …" : ""))" }
             let mark = chunk.exceeds(report.maxWordErrorRate) ? " ✗" : ""
-            Swift.print(String(format: "%7d  %5d  %-14@  %5.1f%%%@  %@", chunk.chapter, chunk.index, time as NSString, chunk.wordErrorRate * 100, mark as NSString, flagged.joined(separator: ", ") as NSString))
+            Swift.print(String(format: "%7d  %5d  ", chunk.chapter, chunk.index) + time.padding(toLength: 14, withPad: " ", startingAt: 0)
+                + String(format: "  %5.1f%%%@  %@", chunk.wordErrorRate * 100, mark as NSString, flagged.joined(separator: ", ") as NSString))
         }
         let audio = Format.clock(seconds: Double(report.audioMs) / 1000)
         Swift.print(String(format: "%d chunks (%@ of audio), %d transcribed now in %.1f s; word error rate %.1f%%", report.chunks.count, audio as NSString, report.transcribedChunks, report.elapsedSeconds, report.wordErrorRate * 100))

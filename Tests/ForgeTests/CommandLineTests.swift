@@ -103,6 +103,18 @@ struct CommandLineTests {
         #expect(empty.errors.contains("no speakable text"))
     }
 
+    /// `forge say` without words is bad input; an unwritable path says so; `forge voices` prints no espeak-ng notices.
+    @Test func sayAndVoicesSpeakPlainly() throws {
+        let directory = try TemporaryDirectory()
+        let empty = try ForgeProcess.run(["say", " … ", "-o", "e.wav"], in: directory.url)
+        #expect(empty.status == 2 && empty.errors.contains("nothing to say"), "\(empty.errors)")
+        let unwritable = try ForgeProcess.run(["say", "Hello.", "-o", "no/such/folder/x.wav"], in: directory.url)
+        #expect(unwritable.status == 3 && unwritable.errors.contains("cannot be written there") && !unwritable.errors.contains("disk space"), "\(unwritable.errors)")
+        let voices = try ForgeProcess.run(["voices"], in: directory.url)
+        #expect(voices.status == 0 && voices.lines.count > 50)
+        #expect(!voices.errors.contains("dictionary") && !voices.text.contains("dictionary"), "\(voices.errors)")
+    }
+
     @Test func usageErrorsExitTwo() throws {
         let directory = try TemporaryDirectory()
         #expect(try ForgeProcess.run(["build"], in: directory.url).status == 2)

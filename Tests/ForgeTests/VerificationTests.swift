@@ -33,6 +33,12 @@ struct VerificationTests {
         let summary = try #require(build.events("summary").first)
         #expect(summary["verificationPassed"] as? Bool == true)
         #expect(build.events("verified").count == 3, "4:40 of audio is three chunks")
+        // The table's columns line up: each rate ends under "WER" (the en dash in "0:00–2:00" is one character, not three bytes).
+        let table = try project.forge(["verify", "out"]).lines.filter { $0.contains("%") || $0.hasPrefix("chapter") }
+        let header = try #require(table.first { $0.hasPrefix("chapter") })
+        let werEnd = header.distance(from: header.startIndex, to: try #require(header.range(of: "WER")).upperBound) - 1
+        let rows = table.filter { $0.contains("–") }
+        #expect(rows.count == 3 && rows.allSatisfy { row in row.firstIndex(of: "%").map { row.distance(from: row.startIndex, to: $0) } == werEnd }, "\(table)")
 
         // Pick one long item in each chunk.
         let store = ObjectStore(root: project.output)

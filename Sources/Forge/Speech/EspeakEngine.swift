@@ -179,6 +179,10 @@ public final class EspeakEngine: SpeechEngine, Sendable {
                 listed.append((voice.pointee.name.map { String(cString: $0) } ?? file, file, languages, Int32(voice.pointee.gender)))
             }
             var result: [InstalledVoice] = []
+            // Selecting each voice makes espeak-ng print "Full dictionary is not installed for 'be'"
+            // on standard error for languages with a partial dictionary: noise in `forge voices`.
+            let quiet = Self.silencingStandardError()
+            defer { quiet.restore() }
             for voice in listed {
                 var id = "+" + voice.file
                 if !variants {
@@ -194,6 +198,27 @@ public final class EspeakEngine: SpeechEngine, Sendable {
             state.voice = nil
             return result.sorted { $0.id < $1.id }
         }
+    }
+
+    /// Standard error pointed at /dev/null until `restore()`; used only around espeak-ng calls that
+    /// print notices of their own (under the engine's lock, so no other espeak-ng call prints meanwhile).
+    struct SilencedStandardError {
+        let saved: Int32
+
+        func restore() {
+            guard saved >= 0 else { return }
+            dup2(saved, STDERR_FILENO)
+            close(saved)
+        }
+    }
+
+    static func silencingStandardError() -> SilencedStandardError {
+        // Standard error is unbuffered: nothing waits to be written to the old descriptor.
+        let saved = dup(STDERR_FILENO)
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        if saved >= 0, null >= 0 { dup2(null, STDERR_FILENO) }
+        if null >= 0 { close(null) }
+        return SilencedStandardError(saved: saved)
     }
 
     /// Names of the installed voices (languages), for suggestions.

@@ -26,7 +26,7 @@ public struct OneOffSpeech: Sendable {
     public func speak(_ text: String, to url: URL) throws(SpeechError) -> Int {
         let format = try Self.format(for: url)
         guard text.unicodeScalars.contains(where: Tokenizer.isWordScalar) else {
-            throw .synthesisFailed(item: "say", reason: "the text has no words to speak")
+            throw .nothingToSay
         }
         let engine = try EspeakEngine()
         guard EspeakEngine.voiceIDProblem(voice.id) == nil, engine.hasVoice(voice.id) else { throw .unknownVoice(voice.id) }
@@ -48,7 +48,7 @@ public struct OneOffSpeech: Sendable {
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw .encodingFailed(path: url.path, reason: ErrorReason.text(error))
+            throw .cannotWrite(path: url.path, reason: ErrorReason.text(error))
         }
         return samples.count * 1000 / max(sampleRate, 1)
     }

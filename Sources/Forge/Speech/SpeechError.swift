@@ -12,6 +12,10 @@ public enum SpeechError: LocalizedError, Sendable, Equatable {
     case injectedFault(item: String)
     case engineFailed(item: String, engine: String, reason: String)
     case unknownEngine(String)
+    /// `forge say` was given text without a word in it.
+    case nothingToSay
+    /// The audio could not be written where it was asked for.
+    case cannotWrite(path: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -33,6 +37,10 @@ public enum SpeechError: LocalizedError, Sendable, Equatable {
             return "no speech engine is named \"\(name.prefix(80))\"; use \"\(SpeechEngines.builtInName)\" or declare it under the recipe's \"engines\"."
         case let .engineFailed(item, engine, reason):
             return "item \(item): engine \"\(engine)\" could not speak it: \(reason)."
+        case .nothingToSay:
+            return "there is nothing to say: the text has no words. Give the text to speak as the argument, or - to read it from standard input."
+        case let .cannotWrite(path, reason):
+            return "\(path): the audio cannot be written there: \(reason). Check that the folder exists and is writable, or give another -o path."
         case let .injectedFault(item):
             return "item \(item): failed by the FORGE_FAULT_SPEAK fault-injection setting (used by tests)."
         }
