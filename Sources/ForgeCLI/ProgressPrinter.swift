@@ -245,6 +245,7 @@ final class ProgressPrinter: Sendable {
             line.add("finished", item.finished)
             line.add("toFinish", item.toFinish)
             line.add("audioMs", item.audioMs)
+            if let duration = item.durationMs { line.add("durationMs", duration) }
             line.add("elapsedSeconds", .double((item.elapsedSeconds * 1000).rounded() / 1000))
             if let error = item.error { line.add("error", error) }
         case let .saved(committedItems):

@@ -162,6 +162,56 @@ struct ExportTests {
         }
     }
 
+    /// For apps: every item's chapter-timeline place, its sentences and (through the view
+    /// `chapter_words`) every word's chapter time are in the manifest, equal to what the JSON export
+    /// says; `item` events give each item's own length.
+    @Test func theManifestHoldsChapterTimesAndSentencesAsTheExportsLayThemOut() throws {
+        let project = try TestProject(recipe: Fixtures.recipe(extra: #""exports": ["json"]"#))
+        let build = try project.build()
+        #expect(build.status == 0, "\(build.errors)")
+        try compareTimeline(project, build)
+        // An edit moves the items after it: the manifest follows the new layout.
+        try project.write(book: Fixtures.shortBook.replacingOccurrences(of: "Mr. Bennet replied that he had not.", with: "Mr. Bennet replied, after a long and thoughtful pause, that he had not."))
+        let edited = try project.build()
+        #expect(edited.status == 0 && edited.synthesizedItems.count == 1)
+        try compareTimeline(project, edited)
+    }
+
+    func compareTimeline(_ project: TestProject, _ build: ForgeResult) throws {
+        let database = try DatabaseQueue(path: project.output.appendingPathComponent(Manifest.fileName).path)
+        var compared = 0
+        for stem in ["chapter-001", "chapter-002"] {
+            let chapter = try chapterJSON(project, stem)
+            for item in chapter["items"] as? [[String: Any]] ?? [] {
+                let id = try #require(item["id"] as? String)
+                let row = try database.read { db in try Row.fetchOne(db, sql: "SELECT chapter_start_ms, chapter_end_ms, duration_ms FROM items WHERE id = ?", arguments: [id]) }
+                #expect(row?[0] as Int? == item["startMs"] as? Int && row?[1] as Int? == item["endMs"] as? Int, "\(id)")
+                let sentences = try database.read { db in
+                    try Row.fetchAll(db, sql: "SELECT text, chapter_start_ms, chapter_end_ms, word_start, word_end FROM sentences WHERE item_id = ? ORDER BY idx", arguments: [id])
+                }
+                let expected = item["sentences"] as? [[String: Any]] ?? []
+                #expect(sentences.count == expected.count && !expected.isEmpty)
+                for (stored, exported) in zip(sentences, expected) {
+                    #expect(stored[0] as String == exported["text"] as? String)
+                    #expect(stored[1] as Int == exported["startMs"] as? Int && stored[2] as Int == exported["endMs"] as? Int)
+                    #expect(stored[3] as Int == exported["firstWord"] as? Int && (stored[4] as Int) - 1 == exported["lastWord"] as? Int)
+                }
+                let words = try database.read { db in
+                    try Row.fetchAll(db, sql: "SELECT text, chapter_start_ms, chapter_end_ms FROM chapter_words WHERE item_id = ? ORDER BY idx", arguments: [id])
+                }
+                let exportedWords = item["words"] as? [[String: Any]] ?? []
+                #expect(words.map { $0[1] as Int } == exportedWords.compactMap { $0["startMs"] as? Int })
+                compared += 1
+                if let event = build.events("item").first(where: { $0["id"] as? String == id }) {
+                    #expect(event["durationMs"] as? Int == row?[2] as Int?, "an item event gives the item's own length")
+                }
+            }
+        }
+        #expect(compared == Self.itemCount(project))
+    }
+
+    static func itemCount(_ project: TestProject) -> Int { (try? project.manifest().items().count) ?? -1 }
+
     /// An item rebuilt under the same key with other bytes (after `fsck --repair`; espeak-ng's output
     /// depends on what its process spoke before) makes the exports stale: the stamp follows the bytes.
     @Test func theExportStampFollowsTheAudiosBytesNotOnlyItsKey() throws {

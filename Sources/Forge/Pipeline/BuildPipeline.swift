@@ -195,6 +195,7 @@ public struct BuildPipeline: Sendable {
             pipeline.append(ForcedAlignStage(threads: recipe.build.jobs))
             // A shard has only its part of the book: exports and verification are the assembling build's.
             guard shard == nil else { return pipeline }
+            pipeline.append(TimelineStage())
             pipeline.append(ExportStage(settings: recipe.exports))
             if let verify = recipe.verify { pipeline.append(VerifyStage(settings: verify)) }
         }

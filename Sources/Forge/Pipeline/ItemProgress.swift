@@ -19,7 +19,9 @@ public struct ItemProgress: Sendable, Equatable {
     /// Items finished in this run, and the number this run has to finish.
     public var finished: Int
     public var toFinish: Int
-    /// Audio made in this run so far, in milliseconds.
+    /// Audio made in this run so far, in milliseconds (a running total).
     public var audioMs: Int
+    /// This item's own audio length, when it has audio now.
+    public var durationMs: Int?
     public var elapsedSeconds: Double
 }

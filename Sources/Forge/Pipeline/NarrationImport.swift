@@ -151,6 +151,10 @@ public struct NarrationImport: Sendable {
                     timings: local.timings, confidences: confidences, object: index == 0 ? documentObject : nil))
             }
             try manifest.apply(updates, build: buildID)
+            try TimelineRecorder(
+                store: ObjectStore(root: outputDirectory), manifest: manifest,
+                settings: exports ?? Self.exportSettings(title: textFile.deletingPathExtension().lastPathComponent)
+            ).record(touched: Set(result.items.map(\.id)), cancellation: nil)
             var exported: [String] = []
             if let exports, !exports.formats.isEmpty {
                 exported = try Exporter(outputDirectory: outputDirectory, settings: exports).export(using: manifest).files

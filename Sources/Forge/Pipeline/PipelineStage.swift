@@ -48,6 +48,21 @@ struct ForcedAlignStage: PipelineStage {
     }
 }
 
+/// Records, once every item is done, each item's place on its chapter's timeline and its
+/// sentences (for apps reading the manifest beside the exported chapter audio).
+struct TimelineStage: PipelineStage {
+    func applies(to run: StageRun) throws -> Bool {
+        guard !run.cancellation.isCancelled else { return false }
+        let counts = try run.manifest.statusCounts()
+        return counts.items > 0 && counts.done == counts.items
+    }
+
+    func run(_ run: inout StageRun) throws {
+        try TimelineRecorder(store: run.store, manifest: run.manifest, settings: run.recipe.exports)
+            .record(touched: run.touchedItems, cancellation: run.cancellation)
+    }
+}
+
 /// Writes the recipe's exports once every item is done; a stop leaves every written file whole
 /// and the next build exports again.
 struct ExportStage: PipelineStage {

@@ -52,6 +52,8 @@ struct StageRun {
     var uploader: CacheUploader?
     /// Audio keys whose entries the cache is known to hold, not yet recorded in the manifest.
     var uploadedKeys: [String] = []
+    /// Items this build recorded something for (their chapters' timelines are recorded again).
+    var touchedItems = Set<String>()
     /// Words of the items being aligned, loaded once.
     var words: [String: [WordToken]] = [:]
 
@@ -74,6 +76,7 @@ struct StageRun {
     mutating func record(_ updates: [ItemUpdate], itemID: String, ordinal: Int, outcome: ItemProgress.Outcome, error: String? = nil, audioMs: Int = 0) throws {
         pendingUpdates.append(contentsOf: updates)
         pendingItems += 1
+        touchedItems.insert(itemID)
         finished += 1
         audioMadeMs += audioMs
         switch outcome {
@@ -86,7 +89,7 @@ struct StageRun {
         let committed = pendingItems >= recipe.build.saveInterval ? try commit() : 0
         progress(.item(ItemProgress(
             itemID: itemID, ordinal: ordinal, outcome: outcome, error: error, finished: finished, toFinish: toFinish,
-            audioMs: audioMadeMs, elapsedSeconds: BuildPipeline.seconds(since: started))))
+            audioMs: audioMadeMs, durationMs: audioMs > 0 ? audioMs : nil, elapsedSeconds: BuildPipeline.seconds(since: started))))
         if committed > 0 { progress(.saved(committedItems: committed)) }
     }
 

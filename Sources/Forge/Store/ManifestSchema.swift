@@ -178,6 +178,32 @@ enum ManifestSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        // v11: for apps, each item's place on its chapter's timeline (the chapter audio the exports
+        // write: items plus the recipe's pauses) and a sentence table with chapter times; the view
+        // `chapter_words` gives every word's chapter time.
+        migrator.registerMigration("v11") { db in
+            try db.execute(sql: """
+                ALTER TABLE items ADD COLUMN chapter_start_ms INTEGER;
+                ALTER TABLE items ADD COLUMN chapter_end_ms INTEGER;
+                CREATE TABLE sentences (
+                    item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                    idx INTEGER NOT NULL,
+                    text TEXT NOT NULL,
+                    char_start INTEGER NOT NULL,
+                    char_end INTEGER NOT NULL,
+                    word_start INTEGER NOT NULL,
+                    word_end INTEGER NOT NULL,
+                    chapter_start_ms INTEGER NOT NULL,
+                    chapter_end_ms INTEGER NOT NULL,
+                    PRIMARY KEY (item_id, idx)
+                ) WITHOUT ROWID;
+                CREATE VIEW chapter_words AS
+                    SELECT items.chapter AS chapter, words.item_id AS item_id, words.idx AS idx, words.text AS text,
+                           items.chapter_start_ms + words.start_ms AS chapter_start_ms, items.chapter_start_ms + words.end_ms AS chapter_end_ms
+                    FROM words JOIN items ON items.id = words.item_id
+                    WHERE items.chapter_start_ms IS NOT NULL AND words.start_ms IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }
