@@ -88,6 +88,8 @@ struct ExportTests {
                 let cues = text.components(separatedBy: "\n\n").filter { $0.contains("-->") }
                 #expect(!cues.isEmpty)
                 var lastEnd = 0
+                var twoLineCues = 0
+                defer { #expect(twoLineCues > 0, "no cue was long enough for two lines") }
                 for (index, cue) in cues.enumerated() {
                     let lines = cue.split(separator: "\n")
                     #expect(lines[0] == "\(index + 1)")
@@ -96,6 +98,9 @@ struct ExportTests {
                     let end = milliseconds(Substring(times[1]))
                     #expect(start >= lastEnd && end > start && end <= duration, "\(format) cue \(index + 1): \(lines[1])")
                     #expect(lines[2...].joined(separator: " ").count <= 60 + 2, "a cue longer than maxCueCharacters")
+                    // Subtitle lines: at most two, each within half of maxCueCharacters (60 here), unless one word is longer.
+                    #expect(lines.count <= 4 && lines[2...].allSatisfy { $0.count <= 30 + 2 || !$0.contains(" ") }, "\(format) cue \(index + 1): \(lines[2...])")
+                    twoLineCues += lines.count == 4 ? 1 : 0
                     lastEnd = end
                 }
             }

@@ -5,19 +5,25 @@ public struct CaptionCue: Sendable, Equatable {
     public var text: String
 
     /// Cues for a chapter: one per sentence, sentences longer than `maxCharacters` cut into
-    /// several cues at word boundaries. Times are chapter-absolute and never overlap.
+    /// several cues at word boundaries, each in at most two lines (``lines(_:maxCharacters:)``).
+    /// Times are chapter-absolute and never overlap.
     public static func cues(for timeline: ChapterTimeline, maxCharacters: Int) -> [CaptionCue] {
         var cues: [CaptionCue] = []
         for item in timeline.items {
             let scalars = Array(item.record.text.unicodeScalars)
             for sentence in item.sentences {
                 var first = sentence.wordRange.lowerBound
-                while first < sentence.wordRange.upperBound {
+                let upper = sentence.wordRange.upperBound
+                let line = max(1, (maxCharacters + 1) / 2)
+                func width(_ from: Int, _ to: Int) -> Int { item.words[to].token.end - item.words[from].token.start }
+                while first < upper {
+                    // Two lines at most, each filled with words up to half of maxCharacters.
                     var last = first
-                    while last + 1 < sentence.wordRange.upperBound,
-                        item.words[last + 1].token.end - item.words[first].token.start <= maxCharacters
-                    {
-                        last += 1
+                    while last + 1 < upper, width(first, last + 1) <= line { last += 1 }
+                    if last + 1 < upper {
+                        let second = last + 1
+                        last = second
+                        while last + 1 < upper, width(second, last + 1) <= line { last += 1 }
                     }
                     // A cue that opens or closes its sentence keeps the sentence's quotes and punctuation.
                     let textStart = first == sentence.wordRange.lowerBound ? sentence.charRange.lowerBound : item.words[first].token.start
@@ -26,12 +32,28 @@ public struct CaptionCue: Sendable, Equatable {
                     text.unicodeScalars.append(contentsOf: scalars[textStart..<textEnd])
                     let start = max(item.words[first].timing?.startMs ?? sentence.startMs, cues.last?.endMs ?? 0)
                     let end = max(item.words[last].timing?.endMs ?? sentence.endMs, start + 1)
-                    cues.append(CaptionCue(startMs: start, endMs: end, text: text.replacingNewlines()))
+                    cues.append(CaptionCue(startMs: start, endMs: end, text: Self.lines(text.replacingNewlines(), maxCharacters: maxCharacters)))
                     first = last + 1
                 }
             }
         }
         return cues
+    }
+
+    /// A cue's text as subtitles show it: one line when it fits half of `maxCharacters` (42 of the
+    /// default 84, the broadcast convention), else two lines broken at the space that makes the
+    /// longer line shortest.
+    static func lines(_ text: String, maxCharacters: Int) -> String {
+        let line = max(1, (maxCharacters + 1) / 2)
+        guard text.count > line else { return text }
+        let characters = Array(text)
+        var best: (index: Int, longest: Int)?
+        for (index, character) in characters.enumerated() where character == " " {
+            let longest = max(index, characters.count - index - 1)
+            if best == nil || longest < best!.longest { best = (index, longest) }
+        }
+        guard let best else { return text }
+        return String(characters[..<best.index]) + "\n" + String(characters[(best.index + 1)...])
     }
 
     public static func webVTT(_ cues: [CaptionCue]) -> String {

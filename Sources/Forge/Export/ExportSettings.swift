@@ -18,7 +18,7 @@ public struct ExportSettings: Sendable, Equatable {
     public var paragraphPauseMs: Int
     /// Silence at the end of every chapter, so chapters played back to back breathe.
     public var chapterPauseMs: Int
-    /// The longest caption cue, in characters; longer sentences are cut at word boundaries.
+    /// The longest caption cue, in characters, shown in two lines of half that; longer sentences are cut at word boundaries.
     public var maxCueCharacters: Int
     /// Give every word (not only every sentence) an id in EPUB content documents, and a SMIL `par` each.
     public var wordLevelOverlays: Bool
@@ -46,7 +46,7 @@ public struct ExportSettings: Sendable, Equatable {
 
     public init(
         formats: [ExportFormat] = [], sentencePauseMs: Int = 250, paragraphPauseMs: Int = 700, chapterPauseMs: Int = 1500,
-        maxCueCharacters: Int = 80, wordLevelOverlays: Bool = false, title: String = "Untitled", language: String = "en"
+        maxCueCharacters: Int = 84, wordLevelOverlays: Bool = false, title: String = "Untitled", language: String = "en"
     ) {
         self.formats = formats
         self.sentencePauseMs = sentencePauseMs
