@@ -67,12 +67,13 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
         guard let audio, let text, let output else {
             var arguments = [recipe!]
             if let output { arguments += ["--output", output] }
-            if let jobs { arguments += ["--jobs", String(jobs)] }
-            if json { arguments.append("--json") }
-            if let saveInterval { arguments += ["--save-interval", String(saveInterval)] }
             if allowOutsidePaths { arguments.append("--allow-outside-paths") }
             if allowCommands { arguments.append("--allow-commands") }
-            try await StageRunner.run([.align], options: try RecipeOptions.parse(arguments))
+            var work: [String] = []
+            if let jobs { work += ["--jobs", String(jobs)] }
+            if let saveInterval { work += ["--save-interval", String(saveInterval)] }
+            try await StageRunner.run(
+                [.align], options: try RecipeOptions.parse(arguments), work: try WorkOptions.parse(work), events: try EventOptions.parse(json ? ["--json"] : []))
             return
         }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

@@ -7,6 +7,8 @@ struct BuildCommand: AsyncParsableCommand, VerboseCommand {
         abstract: "Split, speak and align a recipe into its output directory; resumes where a previous run stopped.")
 
     @OptionGroup var options: RecipeOptions
+    @OptionGroup var work: WorkOptions
+    @OptionGroup var events: EventOptions
     @OptionGroup(title: "Remote cache") var cache: RemoteCacheOptions
     var verbose: Bool { options.verbose }
 
@@ -22,6 +24,6 @@ struct BuildCommand: AsyncParsableCommand, VerboseCommand {
     }
 
     func run() async throws {
-        try await StageRunner.run([.split, .speak, .align], options: options, cache: cache, shard: shard.flatMap(Shard.init))
+        try await StageRunner.run([.split, .speak, .align], options: options, work: work, events: events, cache: cache, shard: shard.flatMap(Shard.init))
     }
 }

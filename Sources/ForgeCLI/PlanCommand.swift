@@ -10,6 +10,9 @@ struct PlanCommand: AsyncParsableCommand, VerboseCommand {
     @OptionGroup var options: RecipeOptions
     var verbose: Bool { options.verbose }
 
+    @Flag(name: .long, help: "Print the plan as one JSON object.")
+    var json = false
+
     func run() async throws {
         let recipe = try options.load()
         let report: PlanReport
@@ -18,7 +21,7 @@ struct PlanCommand: AsyncParsableCommand, VerboseCommand {
         } catch {
             throw CommandFailure(error)
         }
-        if options.json {
+        if json {
             let fields: [String: Any] = [
                 "recipe": report.recipePath, "output": report.outputDirectory, "items": report.items, "words": report.words,
                 "itemsBuilt": report.itemsBuilt, "itemsToSynthesize": report.itemsToSynthesize, "durationMs": report.durationMs,

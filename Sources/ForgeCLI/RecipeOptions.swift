@@ -2,22 +2,14 @@ import ArgumentParser
 import Forge
 import Foundation
 
-/// The recipe and the overrides every recipe-driven command accepts.
+/// The recipe and the overrides every recipe-driven command accepts (``WorkOptions`` and
+/// ``EventOptions`` add what only the commands that synthesize or report progress take).
 struct RecipeOptions: ParsableArguments {
     @Argument(help: "The recipe JSON file.", completion: .file(extensions: ["json"]))
     var recipe: String
 
     @Option(name: [.short, .long], help: "Output directory (overrides output.directory in the recipe).")
     var output: String?
-
-    @Option(name: [.short, .long], help: "Synthesis worker processes — here -j counts processes (overrides build.jobs; default: one per core).")
-    var jobs: Int?
-
-    @Option(name: .long, help: "Commit finished items every N items (overrides build.saveInterval).")
-    var saveInterval: Int?
-
-    @Flag(name: .long, help: "Print JSON Lines events and a JSON summary instead of a live progress line.")
-    var json = false
 
     @Flag(name: .long, help: "Log phase timings, worker restarts and command engines' standard error (swift-log, to standard error; FORGE_LOG_LEVEL=debug for more).")
     var verbose = false
@@ -28,11 +20,6 @@ struct RecipeOptions: ParsableArguments {
     @Flag(name: .long, help: "Allow the recipe's command engines to run (programs named under \"engines\"). Off so an untrusted recipe cannot run programs.")
     var allowCommands = false
 
-    func validate() throws {
-        try ValidationError.check("--jobs", jobs, in: BuildSettings.allowedJobs)
-        try ValidationError.check("--save-interval", saveInterval, in: BuildSettings.allowedSaveIntervals)
-    }
-
     /// Loads and validates the recipe with the command-line overrides applied.
     func load() throws -> Recipe {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -41,11 +28,36 @@ struct RecipeOptions: ParsableArguments {
             var recipe = try RecipeLoader().load(
                 from: URL(fileURLWithPath: recipe, relativeTo: cwd), outputOverride: outputURL, allowOutsidePaths: allowOutsidePaths)
             recipe.allowCommands = allowCommands
-            if let jobs { recipe.build.jobs = jobs }
-            if let saveInterval { recipe.build.saveInterval = saveInterval }
             return recipe
         } catch {
             throw CommandFailure(error)
         }
     }
+}
+
+/// How the commands that synthesize (build, speak, align) do their work.
+struct WorkOptions: ParsableArguments {
+    @Option(name: [.short, .long], help: "Synthesis worker processes — here -j counts processes (overrides build.jobs; default: one per core).")
+    var jobs: Int?
+
+    @Option(name: .long, help: "Commit finished items every N items (overrides build.saveInterval).")
+    var saveInterval: Int?
+
+    func validate() throws {
+        try ValidationError.check("--jobs", jobs, in: BuildSettings.allowedJobs)
+        try ValidationError.check("--save-interval", saveInterval, in: BuildSettings.allowedSaveIntervals)
+    }
+
+    func apply(to recipe: Recipe) -> Recipe {
+        var recipe = recipe
+        if let jobs { recipe.build.jobs = jobs }
+        if let saveInterval { recipe.build.saveInterval = saveInterval }
+        return recipe
+    }
+}
+
+/// How the stage commands report progress.
+struct EventOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print JSON Lines events and a JSON summary instead of a live progress line.")
+    var json = false
 }

@@ -4,10 +4,13 @@ import Foundation
 
 /// Runs pipeline stages for a recipe command, with progress output and exit codes.
 enum StageRunner {
-    static func run(_ stages: Set<Stage>, options: RecipeOptions, cache: RemoteCacheOptions? = nil, shard: Shard? = nil) async throws {
+    static func run(
+        _ stages: Set<Stage>, options: RecipeOptions, work: WorkOptions? = nil, events: EventOptions, cache: RemoteCacheOptions? = nil, shard: Shard? = nil
+    ) async throws {
         var recipe = try options.load()
+        if let work { recipe = work.apply(to: recipe) }
         if let cache { recipe = try cache.apply(to: recipe) }
-        let printer = ProgressPrinter(mode: ProgressPrinter.mode(json: options.json))
+        let printer = ProgressPrinter(mode: ProgressPrinter.mode(json: events.json))
         let cancellation = InterruptMonitor.flag
         var pipeline = BuildPipeline(
             recipe: recipe, stages: stages,

@@ -120,6 +120,11 @@ struct CommandLineTests {
         #expect(try ForgeProcess.run(["build"], in: directory.url).status == 2)
         #expect(try ForgeProcess.run(["frobnicate"], in: directory.url).status == 2)
         #expect(try ForgeProcess.run(["build", "r.json", "--jobs", "0"], in: directory.url).status == 2)
+        // Commands take only the options that apply to them.
+        #expect(try ForgeProcess.run(["plan", "r.json", "--jobs", "2"], in: directory.url).status == 2)
+        #expect(try ForgeProcess.run(["split", "r.json", "--save-interval", "5"], in: directory.url).status == 2)
+        let planHelp = try ForgeProcess.run(["plan", "--help"], in: directory.url)
+        #expect(!planHelp.text.contains("--jobs") && planHelp.text.contains("Print the plan as one JSON object"))
         let missing = try ForgeProcess.run(["build", "nowhere.json"], in: directory.url)
         #expect(missing.status == 2)
         #expect(missing.errors.contains("nowhere.json: cannot read the recipe: no such file"))
