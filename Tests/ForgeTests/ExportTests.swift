@@ -280,7 +280,7 @@ struct ExportTests {
             let process = Process()
             process.executableURL = ExportTests.chromium
             process.arguments = [
-                "--headless", "--no-sandbox", "--disable-gpu", "--mute-audio", "--virtual-time-budget=4000", "--dump-dom",
+                "--headless", "--no-sandbox", "--disable-gpu", "--mute-audio", "--virtual-time-budget=4000", "--window-size=800,300", "--dump-dom",
                 page.absoluteString + "#t=\(seconds)",
             ]
             let output = Pipe()
@@ -292,7 +292,41 @@ struct ExportTests {
             let active = dom.components(separatedBy: "<span class=\"w active\" ").dropFirst().first
             let attributes = try #require(active, "no word highlighted at \(seconds) s").prefix(60)
             #expect(attributes.hasPrefix("data-start=\"\(start)\" data-end=\"\(end)\""), "at \(seconds) s: \(attributes)")
+            // A deep link brings its word into view: the page scrolled (the last words are far below the fold).
+            let scrolled = dom.firstMatch(of: /data-scroll-y="([0-9]+)"/).map { Int($0.1) ?? 0 } ?? 0
+            if target["startMs"] as? Int == words[words.count - 2]["startMs"] as? Int { #expect(scrolled > 100, "not scrolled to the word at \(seconds) s") }
         }
+    }
+
+    /// The read-along pages as a reader uses them: a contents page, the book's title and links to the
+    /// chapters around each page, speakers' names set apart from what they say, announcements styled
+    /// as directions, and verse kept as lines.
+    @Test func theReadAlongPagesAreNavigableAndKeepSpeakersAndLines() throws {
+        let project = try TestProject(recipe: Fixtures.recipe(extra: #""title": "Two Chapters", "exports": ["html"]"#))
+        #expect(try project.build().status == 0)
+        let html = project.output.appendingPathComponent("exports/html")
+        let index = try String(contentsOf: html.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(index.contains("<h1>Two Chapters</h1>") && index.contains("href=\"chapter-001.html\">Chapter 1<") && index.contains("href=\"chapter-002.html\">Chapter 2<"))
+        let first = try String(contentsOf: html.appendingPathComponent("chapter-001.html"), encoding: .utf8)
+        let second = try String(contentsOf: html.appendingPathComponent("chapter-002.html"), encoding: .utf8)
+        #expect(first.contains("Two Chapters") && first.contains("href=\"index.html\" rel=\"contents\"") && first.contains("href=\"chapter-002.html\" rel=\"next\""))
+        #expect(!first.contains("rel=\"prev\"") && second.contains("href=\"chapter-001.html\" rel=\"prev\"") && !second.contains("rel=\"next\""))
+        #expect(first.contains("hashchange"), "a changed #t= seeks too")
+
+        let play = try TestProject(recipe: Fixtures.recipe(source: "play.script", extra: #""exports": ["html"]"#)
+            .replacingOccurrences(of: #""split": { "unit": "paragraph","#, with: #""split": { "unit": "paragraph", "announceCharacters": "always","#))
+        try play.directory.write("play.script", "HAMLET: To be, or not to be.\nOPHELIA: Good my lord.\n")
+        #expect(try play.build().status == 0)
+        let scene = try String(contentsOf: play.output.appendingPathComponent("exports/html/chapter-001.html"), encoding: .utf8)
+        #expect(scene.contains("class=\"speaker\" aria-hidden=\"true\">HAMLET</span>"), "\(scene.prefix(3000))")
+        #expect(scene.contains("class=\"announcement\""))
+
+        let poem = try TestProject(book: "The Tyger\n\nTyger Tyger, burning bright,\nIn the forests of the night;\n", recipe: Fixtures.recipe(
+            extra: #""exports": ["html"]"#).replacingOccurrences(of: #""unit": "paragraph""#, with: #""unit": "line""#))
+        #expect(try poem.build().status == 0)
+        let verse = try String(contentsOf: poem.output.appendingPathComponent("exports/html/chapter-001.html"), encoding: .utf8)
+        let lines = verse.components(separatedBy: "\n").filter { $0.hasPrefix("<p ") }
+        #expect(lines.count == 3 && lines[1].contains("bright") && lines[2].contains("forests"), "verse lines are kept: \(lines)")
     }
 
     static let chromium: URL? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]

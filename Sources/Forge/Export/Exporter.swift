@@ -81,8 +81,14 @@ public struct Exporter: Sendable {
         }
         if formats.contains(.json) { try JSONTimingsExport.write(book, audioFormat: audioFormat, to: &writer) }
         if !formats.isDisjoint(with: [.vtt, .srt, .html]) {
+            let links = book.chapters.map { ReadAlongPage.ChapterLink(fileStem: $0.fileStem, title: $0.chapter.title) }
+            if formats.contains(.html) {
+                try writer.write(Array(ReadAlongPage.contents(title: settings.title, language: settings.language, chapters: links).utf8), to: "html/index.html")
+            }
+            var position = 0
             // Captions and pages of a chapter from one load of its words.
             try book.forEachTimed { timeline in
+                defer { position += 1 }
                 if !formats.isDisjoint(with: [.vtt, .srt]) {
                     let cues = CaptionCue.cues(for: timeline, maxCharacters: settings.maxCueCharacters)
                     if formats.contains(.vtt) { try writer.write(Array(CaptionCue.webVTT(cues).utf8), to: "captions/\(timeline.fileStem).vtt") }
@@ -90,7 +96,8 @@ public struct Exporter: Sendable {
                 }
                 if formats.contains(.html) {
                     let page = ReadAlongPage.html(timeline, title: settings.title, language: settings.language,
-                                                  audioPath: "../audio/\(timeline.fileStem).\(audioFormat.fileExtension)", audioType: audioFormat.mimeType)
+                                                  audioPath: "../audio/\(timeline.fileStem).\(audioFormat.fileExtension)", audioType: audioFormat.mimeType,
+                                                  chapters: links, position: position)
                     try writer.write(Array(page.utf8), to: "html/\(timeline.fileStem).html")
                 }
             }
