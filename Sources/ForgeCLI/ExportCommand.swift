@@ -103,7 +103,7 @@ struct ExportCommand: AsyncParsableCommand {
         if let author { settings.author = author }
         settings.openingCredit = openingCredit
         settings.closingCredit = closingCredit
-        settings.cover = cover.map { URL(fileURLWithPath: $0) }
+        if let cover { settings.cover = URL(fileURLWithPath: cover) }
         let clock = ContinuousClock.now
         let cancellation = InterruptMonitor.flag
         // Each file is written whole or not at all, so a stop ends the export between files.

@@ -34,9 +34,17 @@ struct EPUBCheckTests {
 
     @Test func everyKindOfEPUBForgeWritesPassesEpubcheck() throws {
         let project = try TestProject(recipe: Fixtures.recipe(
-            extra: #""title": "Pride & Prejudice", "author": "Jane Austen", "exports": { "formats": ["epub"] }"#))
+            extra: #""title": "Pride & Prejudice", "author": "Jane Austen", "cover": "cover.png", "exports": { "formats": ["epub"] }"#))
+        let ffmpeg = Process()
+        ffmpeg.executableURL = try FFmpegEncoder.locate()
+        ffmpeg.arguments = ["-v", "error", "-f", "lavfi", "-i", "color=c=navy:s=64x96", "-frames:v", "1", project.directory.file("cover.png").path]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
         let generated = try project.build()
         #expect(generated.status == 0, "\(generated.errors)")
+        // The cover is in the book, and a later `forge export` finds it from the manifest.
+        try FileManager.default.removeItem(at: project.output.appendingPathComponent("exports"))
+        #expect(try project.forge(["export", "out", "--format", "epub"]).status == 0)
 
         try project.write(recipe: Fixtures.recipe(
             output: "words", extra: #""title": "Pride & Prejudice", "exports": { "formats": ["epub"], "wordLevelOverlays": true }"#))
@@ -80,6 +88,7 @@ struct EPUBCheckTests {
             #expect(metas.contains { $0.property == "schema:accessMode" && $0.text == "auditory" })
             #expect(metas.contains { $0.property == "media:narrator" })
             if index != 1 && index != 3 { #expect(package.contains("<dc:creator") && package.contains("Jane Austen"), "\(book.lastPathComponent)") }
+            if index == 0 { #expect(package.contains("properties=\"cover-image\""), "the recipe's cover") }
             let modified = metas.first { $0.property == "dcterms:modified" }?.text
             #expect(modified != nil && !source.contains(modified!), "a new edition is modified now")
             let durations = metas.filter { $0.property == "media:duration" }

@@ -54,6 +54,11 @@ enum MediaOverlayBook {
             spine.append("<itemref idref=\"\(stem)\"/>")
             durations.append("<meta property=\"media:duration\" refines=\"#smil-\(stem)\">\(clock(layout.durationMs))</meta>")
         }
+        if let cover = settings.cover, OwnedDirectory.entry(at: cover.path) == .file, let image = try? Data(contentsOf: cover) {
+            let png = cover.pathExtension.lowercased() == "png"
+            try archive.add(Array(image), as: "OEBPS/images/cover.\(png ? "png" : "jpg")", compressed: false)
+            manifestEntries.append("<item id=\"cover-image\" href=\"images/cover.\(png ? "png" : "jpg")\" media-type=\"image/\(png ? "png" : "jpeg")\" properties=\"cover-image\"/>")
+        }
         try archive.add(Array(navigation(book.chapters, settings: settings).utf8), as: "OEBPS/nav.xhtml")
         manifestEntries.append("<item id=\"nav\" href=\"nav.xhtml\" media-type=\"application/xhtml+xml\" properties=\"nav\"/>")
         manifestEntries.append("<item id=\"css\" href=\"style.css\" media-type=\"text/css\"/>")

@@ -8,6 +8,8 @@ public struct RecordedSettings: Sendable, Equatable, Codable {
     public var language: String
     public var author: String?
     public var narrator: String?
+    /// The recipe's cover image (an absolute path, checked inside the project when the recipe loaded).
+    public var cover: String?
     public var sentencePauseMs: Int
     public var paragraphPauseMs: Int
     public var chapterPauseMs: Int
@@ -21,6 +23,7 @@ public struct RecordedSettings: Sendable, Equatable, Codable {
         language = exports.language
         author = exports.author
         narrator = exports.narrator
+        cover = exports.cover?.path
         sentencePauseMs = exports.sentencePauseMs
         paragraphPauseMs = exports.paragraphPauseMs
         chapterPauseMs = exports.chapterPauseMs
@@ -38,6 +41,10 @@ public struct RecordedSettings: Sendable, Equatable, Codable {
         settings.author = author
         settings.narrator = narrator
         settings.mastering = mastering
+        // Only while it is still an image file there (a link put in its place is not followed).
+        if let cover, ["jpg", "jpeg", "png"].contains((cover as NSString).pathExtension.lowercased()), OwnedDirectory.entry(at: cover) == .file {
+            settings.cover = URL(fileURLWithPath: cover)
+        }
         return settings
     }
 
