@@ -311,8 +311,11 @@ import ZIPFoundation
         for (number, expectedFragments) in [(1, ["heading", "p1", "p2"]), (2, ["heading", "forge-2", "forge-3"])] {
             let smil = try text("OEBPS/forge-overlays/\(number).smil")
             let document = try text("OEBPS/text/chapter-\(number).xhtml")
-            let fragments = smil.components(separatedBy: "#").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+            let fragments = smil.components(separatedBy: "<text src=\"").dropFirst().map { String($0.prefix { $0 != "\"" }.drop { $0 != "#" }.dropFirst()) }
             #expect(fragments == expectedFragments, "one par per block of chapter \(number), each at an id of the book's own document")
+            // The seq points at the document's body, by an id the body now has.
+            let seq = try #require(smil.firstMatch(of: /epub:textref="[^"#]+#([^"]+)"/)?.1)
+            #expect(document.contains("<body id=\"\(seq)\"") || document.contains("id=\"\(seq)\""), "seq textref #\(seq)")
             for fragment in fragments { #expect(document.contains("id=\"\(fragment)\""), "\(fragment) exists in chapter \(number)") }
             let clips = smil.components(separatedBy: "clipBegin=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
             #expect(clips == clips.sorted() && Set(clips).count == clips.count, "clips in playing order")
