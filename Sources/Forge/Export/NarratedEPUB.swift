@@ -46,6 +46,13 @@ struct NarratedEPUB {
         }
         let folder = EPUBReader.folder(of: packagePath)
         let prefix = folder.isEmpty ? "" : folder + "/"
+        // A book that already has media overlays (an earlier narration) gets Forge's instead: two
+        // overlays of one document are an error (MED_011), and the old ones time other audio.
+        for item in PackageXML(package).all("item") where item.attributes["media-type"] == "application/smil+xml" {
+            guard let id = item.attributes["id"], let href = item.attributes["href"] else { continue }
+            package = Self.removingOverlay(id: id, from: package)
+            if let path = EPUBReader.resolve(href, in: folder) { files[path] = nil }
+        }
         var documentItems: [String: (id: String, href: String, mediaType: String)] = [:]
         for item in PackageXML(package).all("item") {
             guard let id = item.attributes["id"], let href = item.attributes["href"], let path = EPUBReader.resolve(href, in: folder) else { continue }
@@ -138,6 +145,8 @@ struct NarratedEPUB {
             metadataAdditions.append("<meta property=\"media:duration\" refines=\"#\(smilID)\">\(MediaOverlayBook.clock(duration))</meta>")
             package = Self.addAttribute("media-overlay=\"\(smilID)\"", toItem: manifestItem.id, in: package)
         }
+        // The book's total replaces one an earlier narration declared.
+        package = package.replacingOccurrences(of: #"<meta\s+property\s*=\s*["']media:duration["']\s*>[^<]*</meta>\s*"#, with: "", options: .regularExpression)
         metadataAdditions.append("<meta property=\"media:duration\">\(MediaOverlayBook.clock(overlaysMs))</meta>")
         // This is a new edition of the book: modified now, with accessibility metadata it did not declare.
         package = Self.replacingModified(in: package, with: modified)
@@ -160,7 +169,8 @@ struct NarratedEPUB {
         files[packagePath] = Data(package.utf8)
 
         var ordered: [(path: String, data: Data)] = []
-        for entry in original { ordered.append((entry.path, files[entry.path]!)) }
+        // Entries removed above (a replaced overlay) are left out.
+        for entry in original { if let data = files[entry.path] { ordered.append((entry.path, data)) } }
         self.files = ordered
         overlays = newPaths.map { ($0, files[$0]!) }
         audioFolder = prefix + "forge-audio"
@@ -202,6 +212,21 @@ struct NarratedEPUB {
         guard let end = package.range(of: "</metadata>") else { return package }
         var result = package
         result.insert(contentsOf: meta + "\n", at: end.lowerBound)
+        return result
+    }
+
+    /// The package without the overlay `id`: its manifest item, its `media:duration` and the
+    /// `media-overlay` attributes that point at it.
+    static func removingOverlay(id: String, from package: String) -> String {
+        let escaped = NSRegularExpression.escapedPattern(for: id)
+        var result = package
+        for pattern in [
+            #"<item\b[^>]*\bid\s*=\s*["']"# + escaped + #"["'][^>]*/?>\s*"#,
+            #"<meta\b[^>]*\brefines\s*=\s*["']#"# + escaped + #"["'][^>]*>[^<]*</meta>\s*"#,
+            #"\s+media-overlay\s*=\s*["']"# + escaped + #"["']"#,
+        ] {
+            result = result.replacingOccurrences(of: pattern, with: "", options: .regularExpression)
+        }
         return result
     }
 
