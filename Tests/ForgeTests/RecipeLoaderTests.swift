@@ -27,6 +27,18 @@ struct RecipeLoaderTests {
         throw CancellationError()
     }
 
+    /// A recipe without a title names its exports after its first source: the title the document
+    /// declares (HTML `<title>`, EPUB `dc:title`), else the file's name.
+    @Test func aRecipeWithoutATitleTakesItsFirstSourcesTitle() throws {
+        #expect(try load(#"{ "sources": ["book.txt"] }"#).exports.title == "book")
+        try directory.write("page.html", "<html><head><title>  A Tale of\n Two Cities </title></head><body><p>It was the best of times.</p></body></html>")
+        #expect(try load(#"{ "sources": ["page.html", "book.txt"] }"#).exports.title == "A Tale of Two Cities")
+        try BookFormats(plainText: "Chapter 1\n\nHello.\n").writeEPUB(to: directory.file("novel.epub"))
+        let epub = try load(#"{ "sources": ["novel.epub"] }"#)
+        #expect(epub.exports.title == "Pride and Prejudice", "\(epub.exports.title)")
+        #expect(try load(#"{ "title": "Mine", "sources": ["page.html"] }"#).exports.title == "Mine")
+    }
+
     @Test func defaultsAndResolvedPaths() throws {
         let recipe = try load(#"{"sources": ["book.txt"]}"#)
         #expect(recipe.voice == VoiceSettings())

@@ -72,6 +72,12 @@ public struct EPUBReader: Sendable {
         return opened.package.first("language")?.text.nilIfEmpty
     }
 
+    /// The title the book's package document declares (`dc:title`), read without the content; nil if unreadable.
+    public func declaredTitle(_ url: URL?, data: Data?, name: String) -> String? {
+        guard let archive = try? Self.archive(url: url, data: data, name: name), let opened = try? open(archive, name: name) else { return nil }
+        return opened.package.first("title")?.text.nilIfEmpty
+    }
+
     /// Opens the zip held in `data`, or else the file at `url`.
     private static func archive(url: URL?, data: Data?, name: String) throws(DocumentError) -> Archive {
         do {

@@ -53,6 +53,29 @@ public struct SourceLoader: Sendable {
         return nil
     }
 
+    /// The title of the first source: an EPUB's `dc:title` or an HTML document's `<title>`, else the
+    /// file's name without its extension (nil for standard input): what a recipe without a title
+    /// names its exports after.
+    public static func declaredTitle(of sources: [SourceFile]) -> String? {
+        guard let source = sources.first else { return nil }
+        var title: String?
+        switch source.format {
+        case .text, .markdown, .script:
+            break
+        case .html, .xhtml:
+            if let data = source.standardInput ?? (try? SourceReader.bytes(of: source.url)) {
+                // The <title> is near the top, as the language is.
+                let head = String(decoding: data.prefix(8192), as: UTF8.self)
+                title = (try? HTMLReader(mode: .html).read(head, path: "head"))?.title
+            }
+        case .epub:
+            title = EPUBReader().declaredTitle(source.url, data: source.standardInput, name: source.displayPath)
+        }
+        let folded = title.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        if let folded, !folded.isEmpty { return folded }
+        return source.standardInput == nil ? source.url.deletingPathExtension().lastPathComponent : nil
+    }
+
     static func htmlLanguage(_ head: String) -> String? {
         guard let tag = head.range(of: "<html", options: .caseInsensitive),
               let close = head[tag.upperBound...].firstIndex(of: ">") else { return nil }

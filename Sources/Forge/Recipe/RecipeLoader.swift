@@ -125,7 +125,9 @@ public struct RecipeLoader: Sendable {
             alignment.method = try reader.choice("method", default: alignment.method)
         }
 
-        var exports = ExportSettings(title: title ?? file.deletingPathExtension().lastPathComponent, language: language)
+        // A recipe without a title names its exports after its first source (its declared title, else its file name).
+        let bookTitle = title ?? SourceLoader.declaredTitle(of: sources).map { String($0.prefix(ExportSettings.maximumTitleCharacters)) }
+        var exports = ExportSettings(title: bookTitle ?? file.deletingPathExtension().lastPathComponent, language: language)
         exports.author = try top.string("author")
         exports.narrator = voice.uri
         exports.mastering = try readMastering(top)
