@@ -59,6 +59,10 @@ struct SplitterTests {
         let navigation = XMLElements(Data(MediaOverlayBook.navigation(timelines, settings: ExportSettings()).utf8))
         #expect(navigation.named("ol").count == 3, "the book's list and one per part")
         #expect(navigation.named("a").count == 6)
+        // The HTML read-along's contents page has the same two levels.
+        let links = result.chapters.map { ReadAlongPage.ChapterLink(fileStem: "chapter-\($0.ordinal)", title: $0.title) }
+        let contents = ReadAlongPage.contents(title: "Book", language: "en", chapters: links)
+        #expect(contents.components(separatedBy: "<ol>").count - 1 == 3 && contents.contains(">Book One</a>") && contents.contains(">CHAPTER II.</a>"))
     }
 
     @Test func textBeforeAnyChapterGetsAnUntitledChapter() {

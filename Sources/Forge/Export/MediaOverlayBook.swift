@@ -110,6 +110,32 @@ enum MediaOverlayBook {
         return lines
     }
 
+    /// The `<li>` entries of a table of contents: chapters of a part ("Book One — Chapter 1") listed
+    /// under the part, linked to its first chapter (two levels); other chapters as they are.
+    static func contentsEntries(_ chapters: [(link: String, title: String)]) -> [String] {
+        var entries: [String] = []
+        var index = 0
+        while index < chapters.count {
+            let title = chapters[index].title
+            guard let dash = title.range(of: partSeparator) else {
+                entries.append("<li><a href=\"\(chapters[index].link)\">\(XMLText.escaped(title))</a></li>")
+                index += 1
+                continue
+            }
+            let part = String(title[..<dash.lowerBound])
+            var children: [String] = []
+            let first = chapters[index].link
+            while index < chapters.count, let range = chapters[index].title.range(of: partSeparator),
+                  chapters[index].title[..<range.lowerBound] == part {
+                let name = String(chapters[index].title[range.upperBound...])
+                children.append("<li><a href=\"\(chapters[index].link)\">\(XMLText.escaped(name))</a></li>")
+                index += 1
+            }
+            entries.append("<li><a href=\"\(first)\">\(XMLText.escaped(part))</a>\n<ol>\n\(children.joined(separator: "\n"))\n</ol></li>")
+        }
+        return entries
+    }
+
     static let container = """
         <?xml version="1.0" encoding="UTF-8"?>
         <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
@@ -195,27 +221,7 @@ enum MediaOverlayBook {
     }
 
     static func navigation(_ timelines: [ChapterTimeline], settings: ExportSettings) -> String {
-        // Chapters of a part ("Book One — Chapter 1") are listed under it: a two-level table of contents.
-        var entries: [String] = []
-        var index = 0
-        while index < timelines.count {
-            let title = timelines[index].chapter.title
-            guard let dash = title.range(of: partSeparator) else {
-                entries.append("<li><a href=\"text/\(timelines[index].fileStem).xhtml\">\(XMLText.escaped(title))</a></li>")
-                index += 1
-                continue
-            }
-            let part = String(title[..<dash.lowerBound])
-            var children: [String] = []
-            let first = timelines[index].fileStem
-            while index < timelines.count, let range = timelines[index].chapter.title.range(of: partSeparator),
-                  timelines[index].chapter.title[..<range.lowerBound] == part {
-                let name = String(timelines[index].chapter.title[range.upperBound...])
-                children.append("<li><a href=\"text/\(timelines[index].fileStem).xhtml\">\(XMLText.escaped(name))</a></li>")
-                index += 1
-            }
-            entries.append("<li><a href=\"text/\(first).xhtml\">\(XMLText.escaped(part))</a>\n<ol>\n\(children.joined(separator: "\n"))\n</ol></li>")
-        }
+        let entries = contentsEntries(timelines.map { (link: "text/\($0.fileStem).xhtml", title: $0.chapter.title) })
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE html>

@@ -129,9 +129,10 @@ enum ReadAlongPage {
             """
     }
 
-    /// The book's contents page (`html/index.html`): its title and a link to each chapter's page.
+    /// The book's contents page (`html/index.html`): its title and a link to each chapter's page,
+    /// chapters of a part under the part (as the EPUB's contents).
     static func contents(title: String, language: String, chapters: [ChapterLink]) -> String {
-        let entries = chapters.map { "<li><a href=\"\($0.fileStem).html\">\(XMLText.escaped($0.title))</a></li>" }
+        let entries = MediaOverlayBook.contentsEntries(chapters.map { (link: "\($0.fileStem).html", title: $0.title) })
         return """
             <!DOCTYPE html>
             <html lang="\(XMLText.escaped(language))">
