@@ -41,17 +41,7 @@ enum ReadAlongPage {
             navigation += " <a href=\"\(next.fileStem).html\" rel=\"next\" title=\"\(XMLText.escaped(next.title))\">Next ›</a>"
         }
         return """
-            <!DOCTYPE html>
-            <html lang="\(XMLText.escaped(language))">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(XMLText.escaped(timeline.chapter.title)) — \(XMLText.escaped(title))</title>
-            \(next.map { "<link rel=\"next\" href=\"\($0.fileStem).html\">" } ?? "")
-            <style>
-            \(style)
-            </style>
-            </head>
+            \(head(title: "\(timeline.chapter.title) — \(title)", language: language, extra: next.map { "<link rel=\"next\" href=\"\($0.fileStem).html\">" } ?? ""))
             <body>
             <header id="player">
             <nav><span class="book">\(XMLText.escaped(title))</span> \(navigation)</nav>
@@ -134,17 +124,7 @@ enum ReadAlongPage {
     static func contents(title: String, language: String, chapters: [ChapterLink]) -> String {
         let entries = MediaOverlayBook.contentsEntries(chapters.map { (link: "\($0.fileStem).html", title: $0.title) })
         return """
-            <!DOCTYPE html>
-            <html lang="\(XMLText.escaped(language))">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(XMLText.escaped(title))</title>
-            <style>
-            \(style)
-            main { padding-top: 1rem; }
-            </style>
-            </head>
+            \(head(title: title, language: language, extra: "<style>main { padding-top: 1rem; }</style>"))
             <body>
             <main>
             <h1>\(XMLText.escaped(title))</h1>
@@ -156,6 +136,23 @@ enum ReadAlongPage {
             </html>
 
             """
+    }
+
+    /// The start of a page up to `</head>`: language, title, the shared style, then `extra`.
+    static func head(title: String, language: String, extra: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="\(XMLText.escaped(language))">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(XMLText.escaped(title))</title>
+        <style>
+        \(style)
+        </style>
+        \(extra)
+        </head>
+        """
     }
 
     static let style = """
