@@ -20,18 +20,8 @@ forge=$root/.build/release/forge
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$corpus" "$work/book.txt"
-cat >"$work/recipe.json" <<JSON
-{
-  "sources": ["book.txt"],
-  "split": { "unit": "paragraph", "maxCharacters": 1000 },
-  "voice": { "engine": "espeak-ng", "id": "en-us", "rate": 175 },
-  "audio": { "format": "wav", "sampleRate": 22050 },
-  "build": { "saveInterval": 1, "jobs": $jobs },
-  "output": { "directory": "out" }
-}
-JSON
-
 source "$root/benchmarks/lib/measure.sh"
+write_corpus_recipe "$jobs"
 
 words=$(wc -w <"$work/book.txt")
 echo "corpus: $corpus ($words words), forge jobs: $jobs, runs: $runs, cores: $(nproc)"

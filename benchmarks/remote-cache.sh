@@ -51,17 +51,8 @@ sleep 0.3
 cache=http://127.0.0.1:$port/forge
 
 cp "$corpus" "$work/book.txt"
-cat >"$work/recipe.json" <<JSON
-{
-  "sources": ["book.txt"],
-  "split": { "unit": "paragraph", "maxCharacters": 1000 },
-  "voice": { "engine": "espeak-ng", "id": "en-us", "rate": 175 },
-  "audio": { "format": "wav", "sampleRate": 22050 },
-  "build": { "saveInterval": 1, "jobs": $jobs },
-  "output": { "directory": "out" }
-}
-JSON
 source "$root/benchmarks/lib/measure.sh"
+write_corpus_recipe "$jobs"
 cd "$work"
 summary() { grep '"event":"summary"' "$work/stdout" | python3 -c "import json,sys; d=json.loads(sys.stdin.read()); print(d.get('$1', 0))"; }
 mb() { awk -v b="$1" 'BEGIN {printf "%.1f MB", b / 1048576}'; }

@@ -50,3 +50,18 @@ measure() {
 }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+
+# Writes $work/recipe.json: book.txt read by paragraph, espeak-ng en-us at 175 wpm, WAV at 22,050 Hz,
+# committing every item, with $1 jobs — the recipe the corpus benchmarks build.
+write_corpus_recipe() {
+    cat >"$work/recipe.json" <<JSON
+{
+  "sources": ["book.txt"],
+  "split": { "unit": "paragraph", "maxCharacters": 1000 },
+  "voice": { "engine": "espeak-ng", "id": "en-us", "rate": 175 },
+  "audio": { "format": "wav", "sampleRate": 22050 },
+  "build": { "saveInterval": 1, "jobs": $1 },
+  "output": { "directory": "out" }
+}
+JSON
+}

@@ -66,16 +66,11 @@ public struct EPUBReader: Sendable {
         try read(try Self.archive(url: nil, data: data, name: name), name: name)
     }
 
-    /// The language the book's package document declares (`dc:language`), read without the content; nil if unreadable.
-    public func declaredLanguage(_ url: URL?, data: Data?, name: String) -> String? {
-        guard let archive = try? Self.archive(url: url, data: data, name: name), let opened = try? open(archive, name: name) else { return nil }
-        return opened.package.first("language")?.text.nilIfEmpty
-    }
-
-    /// The title the book's package document declares (`dc:title`), read without the content; nil if unreadable.
-    public func declaredTitle(_ url: URL?, data: Data?, name: String) -> String? {
-        guard let archive = try? Self.archive(url: url, data: data, name: name), let opened = try? open(archive, name: name) else { return nil }
-        return opened.package.first("title")?.text.nilIfEmpty
+    /// The language and title the book's package document declares (`dc:language`, `dc:title`),
+    /// read without the content; nils if unreadable.
+    public func declared(_ url: URL?, data: Data?, name: String) -> (language: String?, title: String?) {
+        guard let archive = try? Self.archive(url: url, data: data, name: name), let opened = try? open(archive, name: name) else { return (nil, nil) }
+        return (opened.package.first("language")?.text.nilIfEmpty, opened.package.first("title")?.text.nilIfEmpty)
     }
 
     /// Opens the zip held in `data`, or else the file at `url`.

@@ -32,48 +32,35 @@ public struct SourceLoader: Sendable {
         return (documents, language)
     }
 
-    /// The first language the sources declare, read cheaply and without reporting problems
-    /// (reading them properly reports those): what a recipe without `language` speaks.
-    public static func declaredLanguage(of sources: [SourceFile]) -> String? {
-        for source in sources {
+    /// What the sources declare of themselves, read cheaply and without reporting problems (reading
+    /// them properly reports those): the first language any of them declares, what a recipe without
+    /// `language` speaks; and the first source's title — an EPUB's `dc:title` or an HTML document's
+    /// `<title>`, else the file's name (nil for standard input) — what a recipe without a title names
+    /// its exports after. Each file is opened once for both.
+    public static func declared(of sources: [SourceFile]) -> (language: String?, title: String?) {
+        var language: String?
+        var title: String?
+        for (index, source) in sources.enumerated() where language == nil || index == 0 {
             switch source.format {
             case .text, .markdown, .script:
                 continue
             case .html, .xhtml:
                 guard let data = source.standardInput ?? (try? SourceReader.bytes(of: source.url)) else { continue }
-                // The <html> start tag is near the top; reading the whole document for it would double the split's work.
+                // The <html> start tag and the <title> are near the top; reading the whole document
+                // for them would double the split's work.
                 let head = String(decoding: data.prefix(8192), as: UTF8.self)
-                if let language = htmlLanguage(head) { return language }
+                language = language ?? htmlLanguage(head)
+                if index == 0 { title = (try? HTMLReader(mode: .html).read(head, path: "head"))?.title }
             case .epub:
-                if let language = EPUBReader().declaredLanguage(source.url, data: source.standardInput, name: source.displayPath) {
-                    return language
-                }
+                let declared = EPUBReader().declared(source.url, data: source.standardInput, name: source.displayPath)
+                language = language ?? declared.language
+                if index == 0 { title = declared.title }
             }
-        }
-        return nil
-    }
-
-    /// The title of the first source: an EPUB's `dc:title` or an HTML document's `<title>`, else the
-    /// file's name without its extension (nil for standard input): what a recipe without a title
-    /// names its exports after.
-    public static func declaredTitle(of sources: [SourceFile]) -> String? {
-        guard let source = sources.first else { return nil }
-        var title: String?
-        switch source.format {
-        case .text, .markdown, .script:
-            break
-        case .html, .xhtml:
-            if let data = source.standardInput ?? (try? SourceReader.bytes(of: source.url)) {
-                // The <title> is near the top, as the language is.
-                let head = String(decoding: data.prefix(8192), as: UTF8.self)
-                title = (try? HTMLReader(mode: .html).read(head, path: "head"))?.title
-            }
-        case .epub:
-            title = EPUBReader().declaredTitle(source.url, data: source.standardInput, name: source.displayPath)
         }
         let folded = title.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-        if let folded, !folded.isEmpty { return folded }
-        return source.standardInput == nil ? source.url.deletingPathExtension().lastPathComponent : nil
+        if let folded, !folded.isEmpty { return (language, folded) }
+        guard let first = sources.first, first.standardInput == nil else { return (language, nil) }
+        return (language, first.url.deletingPathExtension().lastPathComponent)
     }
 
     static func htmlLanguage(_ head: String) -> String? {

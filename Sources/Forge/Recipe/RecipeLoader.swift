@@ -71,7 +71,8 @@ public struct RecipeLoader: Sendable {
             }
         }
         // A recipe without "language" speaks the language its documents declare, else English.
-        let language = explicitLanguage.isEmpty ? (SourceLoader.declaredLanguage(of: sources) ?? "en") : explicitLanguage
+        let declared = explicitLanguage.isEmpty || title == nil ? SourceLoader.declared(of: sources) : (language: nil, title: nil)
+        let language = explicitLanguage.isEmpty ? (declared.language ?? "en") : explicitLanguage
 
         var split = SplitSettings()
         if let reader = try top.object("split", allowedKeys: SplitSettings.recipeKeys) {
@@ -126,7 +127,7 @@ public struct RecipeLoader: Sendable {
         }
 
         // A recipe without a title names its exports after its first source (its declared title, else its file name).
-        let bookTitle = title ?? SourceLoader.declaredTitle(of: sources).map { String($0.prefix(ExportSettings.maximumTitleCharacters)) }
+        let bookTitle = title ?? declared.title.map { String($0.prefix(ExportSettings.maximumTitleCharacters)) }
         var exports = ExportSettings(title: bookTitle ?? file.deletingPathExtension().lastPathComponent, language: language)
         exports.author = try top.string("author")
         exports.narrator = voice.uri
