@@ -11,8 +11,11 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
             or forced alignment with pocketsphinx where there are none or the recipe's alignment.method is "forced").
 
             forge align --audio narration.flac --text book.txt --output dir: aligns a recording of the text (WAV, FLAC, Ogg, MP3; \
-            hours long) in windows anchored on confident words, so it does not drift; writes a manifest like a build's \
-            (items' audio cut from the recording) and lists words it could not hear. Add --export to write exports too.
+            hours long) in windows anchored on confidently heard words, so it does not drift; writes a manifest like a build's \
+            (items' audio cut from the recording) and reports where recording and text disagree: text not in the audio \
+            and audio without text, with times and words. Exit 1 when more than --max-unmatched of the text was not heard \
+            or of the speech is not in the text (the wrong text or recording, a skipped page), or an item was not heard at \
+            all. Add --export to write exports too (only when it passes).
             """)
 
     @Argument(help: "The recipe JSON file (not with --audio).", completion: .file(extensions: ["json"]))
@@ -36,6 +39,9 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
     @Option(help: "With --audio: the book's title, for exports and the manifest (default: the text file's name).")
     var title: String?
 
+    @Option(help: "With --audio: the largest share, 0–1, of the text not heard or of the speech not in the text that passes (default: 0.05).")
+    var maxUnmatched: Double?
+
     @Flag(name: .long, help: "Print JSON instead of human-readable progress.")
     var json = false
 
@@ -58,6 +64,7 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
             guard audio != nil, text != nil, output != nil else { throw ValidationError("--audio, --text and --output go together: forge align --audio <file> --text <file> --output <dir>.") }
             guard recipe == nil else { throw ValidationError("give either a recipe or --audio/--text, not both.") }
             guard saveInterval == nil, !allowCommands else { throw ValidationError("--save-interval and --allow-commands go with a recipe, not with --audio.") }
+            if let maxUnmatched, !(0...1).contains(maxUnmatched) { throw ValidationError("--max-unmatched is a share between 0 and 1 (e.g. 0.05), not \(maxUnmatched).") }
         } else if recipe == nil {
             throw ValidationError("give a recipe (forge align recipe.json) or a narration (forge align --audio <file> --text <file> --output <dir>).")
         }
@@ -92,7 +99,7 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
         }
         let job = NarrationImport(
             audioFile: URL(fileURLWithPath: audio, relativeTo: cwd), textFile: URL(fileURLWithPath: text, relativeTo: cwd),
-            outputDirectory: URL(fileURLWithPath: output, relativeTo: cwd))
+            outputDirectory: URL(fileURLWithPath: output, relativeTo: cwd), maxUnmatched: maxUnmatched ?? NarrationImport.defaultMaxUnmatched)
         let interactive = !json && isatty(STDOUT_FILENO) != 0
         let report: NarrationReport
         do {
@@ -108,27 +115,82 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
             var line = JSONLine()
             line.add("event", "narration")
             line.add("output", report.outputDirectory)
+            line.add("passed", report.passed)
             line.add("items", report.items)
             line.add("words", report.words)
             line.add("durationMs", report.durationMs)
+            line.add("unmatchedWords", report.unmatchedWords)
+            line.add("speechMs", report.speechMs)
+            line.add("unmatchedSpeechMs", report.unmatchedSpeechMs)
+            line.add("unmatchedFraction", .double((report.unmatchedFraction * 10_000).rounded() / 10_000))
+            line.add("maxUnmatched", .double(report.maxUnmatched))
+            line.add("itemsNotInRecording", report.itemsNotInRecording)
             line.add("reusedAlignment", report.reusedAlignment)
             line.add("exported", report.exportedFiles.count)
             line.add("elapsedSeconds", .double((report.elapsedSeconds * 1000).rounded() / 1000))
             line.add("warnings", .raw("[" + report.warnings.map(JSONText.quoted).joined(separator: ",") + "]"))
-            let unheard = report.unheard.map { "{\"item\":\(JSONText.quoted($0.itemID)),\"word\":\(JSONText.quoted($0.word)),\"startMs\":\($0.startMs)}" }
+            line.add("spans", .raw("[" + report.spans.map(Self.json).joined(separator: ",") + "]"))
+            let unheard = report.unheard.prefix(Self.listedWords).map { "{\"item\":\(JSONText.quoted($0.itemID)),\"word\":\(JSONText.quoted($0.word)),\"startMs\":\($0.startMs)}" }
             line.add("unheard", .raw("[" + unheard.joined(separator: ",") + "]"))
             try? FileHandle.standardOutput.write(contentsOf: Data(line.line.utf8))
         } else {
             for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
             print("Aligned \(report.words) words in \(report.items) items to \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio in \(String(format: "%.1f", report.elapsedSeconds)) s\(report.reusedAlignment ? " (alignment reused from the store)" : "") → \(report.outputDirectory)")
-            if report.unheard.isEmpty {
-                print("Every word was heard.")
+            let disagreements = report.spans.filter { $0.kind != .matched }
+            if disagreements.isEmpty && report.unheard.isEmpty {
+                print("The recording holds the text: every word was heard, and no speech is missing from the text.")
             } else {
-                print("\(report.unheard.count) word(s) possibly not heard where the text puts them (the aligner squeezed them to almost nothing); listen there:")
-                for word in report.unheard.prefix(20) { print("  \(Format.clock(seconds: Double(word.startMs) / 1000))  \(word.word)  (item \(word.itemID))") }
-                if report.unheard.count > 20 { print("  … and \(report.unheard.count - 20) more (--json lists all)") }
+                let words = String(format: "%.1f", Double(report.unmatchedWords) * 100 / Double(max(1, report.words)))
+                let speech = String(format: "%.1f", Double(report.unmatchedSpeechMs) * 100 / Double(max(1, report.speechMs)))
+                print("Not heard: \(report.unmatchedWords) of \(report.words) words (\(words)%); speech not in the text: \(Format.clock(seconds: Double(report.unmatchedSpeechMs) / 1000)) of \(Format.clock(seconds: Double(report.speechMs) / 1000)) (\(speech)%).")
+                for span in disagreements.prefix(Self.listedSpans) {
+                    let times = "\(Format.clock(seconds: Double(span.startMs) / 1000))–\(Format.clock(seconds: Double(span.endMs) / 1000))"
+                    switch span.kind {
+                    case .textNotInAudio:
+                        let place = span.firstWord.map { "item \($0.item)" } ?? ""
+                        print("  \(times)  text not in the recording (\(place)): \"\(span.text ?? "")\"")
+                    case .audioWithoutText:
+                        print("  \(times)  speech not in the text")
+                    case .matched:
+                        break
+                    }
+                }
+                if disagreements.count > Self.listedSpans { print("  … and \(disagreements.count - Self.listedSpans) more (--json lists all; the manifest's narration_spans table too)") }
+                let lone = report.unheard.count - disagreements.filter { $0.kind == .textNotInAudio }.count
+                if disagreements.isEmpty && lone > 0 {
+                    print("\(report.unheard.count) word(s) not clearly heard where the text puts them; listen there:")
+                    for word in report.unheard.prefix(20) { print("  \(Format.clock(seconds: Double(word.startMs) / 1000))  \(word.word)  (item \(word.itemID))") }
+                }
+            }
+            if report.itemsNotInRecording > 0 {
+                print("\(report.itemsNotInRecording) item(s) are not in the recording at all; they have no audio (forge status lists them).")
             }
             if !report.exportedFiles.isEmpty { print("Exported \(report.exportedFiles.count) file(s) to \(report.outputDirectory)/exports.") }
+            if !report.passed {
+                let share = String(format: "%.1f", report.unmatchedFraction * 100)
+                let limit = String(format: "%g", report.maxUnmatched * 100)
+                print("FAILED: the recording and the text disagree on \(share)% (--max-unmatched allows \(limit)%)\(report.itemsNotInRecording > 0 ? ", and items were not heard" : "")\(report.exportsSkipped ? "; nothing exported" : ""). Check that this is the right text for this recording.")
+            }
         }
+        if !report.passed { throw ExitCode(ForgeExitCode.itemsFailed.rawValue) }
+    }
+
+    /// How many spans the human report lists, and unheard words the JSON lists.
+    static let listedSpans = 20
+    static let listedWords = 1_000
+
+    static func json(_ span: Manifest.NarrationSpanRow) -> String {
+        var line = JSONLine()
+        line.add("kind", span.kind.rawValue)
+        line.add("startMs", span.startMs)
+        line.add("endMs", span.endMs)
+        if let first = span.firstWord, let last = span.lastWord {
+            line.add("firstItem", first.item)
+            line.add("firstWord", first.index)
+            line.add("lastItem", last.item)
+            line.add("lastWord", last.index)
+        }
+        if let text = span.text { line.add("text", text) }
+        return line.line.trimmingCharacters(in: .newlines)
     }
 }

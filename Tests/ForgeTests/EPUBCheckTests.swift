@@ -72,7 +72,7 @@ struct EPUBCheckTests {
         try Data(SoundFile.encode(samples, sampleRate: 22050, format: .flac)).write(to: project.directory.file("narration.flac"))
         try project.directory.write("narration.txt", "It is a truth universally acknowledged.\n\nHowever little known the feelings of such a man may be.\n")
         let narration = try project.forge(["align", "--audio", "narration.flac", "--text", "narration.txt", "--output", "narrated", "--export", "epub", "--title", "A Narration"])
-        #expect(narration.status == 0, "\(narration.errors)")
+        #expect(narration.status == 0, "\(narration.text) \(narration.errors)")
 
         var books: [URL] = []
         for folder in ["out", "words", "returned", "narrated", "renarrated"] {

@@ -112,7 +112,7 @@ struct ForcedAlignmentTests {
         aligner.windowSeconds = 20
         aligner.marginSeconds = 5
         let alignment = try aligner.align(words: words, audio: audio)
-        let errors = zip(alignment.timings, reference).map { abs($0.startMs - $1) }
+        let errors = zip(alignment.alignment.timings, reference).map { abs($0.startMs - $1) }
         let half = errors.count / 2
         for (name, part) in [("first half", Array(errors[..<half])), ("second half", Array(errors[half...]))] {
             let sorted = part.sorted()
@@ -121,9 +121,10 @@ struct ForcedAlignmentTests {
         }
     }
 
-    /// `forge align --audio --text`: a manifest and exports like a build's, and the words of a
-    /// sentence the narrator skipped are listed as not heard.
-    @Test func alignCommandImportsANarrationAndReportsWordsNotHeard() throws {
+    /// `forge align --audio --text`: a manifest like a build's; a paragraph the narrator never
+    /// read is text not in the recording (its words named, its item left without audio, exit 1,
+    /// nothing exported), and the same result comes from the store on a rerun.
+    @Test func alignCommandCatchesAParagraphTheNarratorSkipped() throws {
         let project = try TestProject()
         let engine = try EspeakEngine()
         let spoken = [
@@ -140,20 +141,26 @@ struct ForcedAlignmentTests {
         try project.directory.write("narration.txt", spoken[0] + "\n\n" + skipped + "\n\n" + spoken[1] + "\n")
 
         let result = try project.forge(["align", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned", "--export", "json,vtt", "--json"])
-        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.status == 1, "\(result.text) \(result.errors)")
         let report = try #require(result.events("narration").first)
-        let unheard = (report["unheard"] as? [[String: Any]] ?? []).compactMap { $0["word"] as? String }
-        let skippedWords = ["elephant", "trumpeted", "loudly", "across", "frozen", "meadow"]
-        #expect(skippedWords.filter(unheard.contains).count >= 4, "not heard: \(unheard)")
-        #expect(unheard.filter { !skipped.contains($0) }.count <= 2, "not heard: \(unheard)")
+        #expect(report["passed"] as? Bool == false && report["itemsNotInRecording"] as? Int == 1)
+        let spans = report["spans"] as? [[String: Any]] ?? []
+        let missing = spans.filter { $0["kind"] as? String == "text-not-in-audio" }
+        #expect(missing.count == 1 && (missing.first?["text"] as? String)?.contains("elephant trumpeted") == true, "\(spans)")
+        #expect(spans.filter { $0["kind"] as? String == "matched" }.count >= 1)
+        #expect(!spans.contains { $0["kind"] as? String == "audio-without-text" }, "every stretch of speech is in the text: \(spans)")
         let manifest = try Manifest(directory: project.directory.file("aligned"), create: false)
-        #expect(try manifest.items().count == 3)
-        #expect(try manifest.items().allSatisfy { $0.status == .done && $0.alignmentSource == .forced })
-        #expect(FileManager.default.fileExists(atPath: project.directory.file("aligned/exports/captions/chapter-001.vtt").path))
+        let items = try manifest.items()
+        #expect(items.count == 3)
+        #expect(items.filter { $0.status == .done && $0.alignmentSource == .forced }.count == 2)
+        #expect(items[1].status == .failed && items[1].error?.contains("not in the recording") == true, "\(items[1])")
+        #expect(try manifest.narrationSpans().map(\.kind) == spans.compactMap { ($0["kind"] as? String).flatMap(NarrationSpan.Kind.init(rawValue:)) })
+        #expect(!FileManager.default.fileExists(atPath: project.directory.file("aligned/exports").path), "a run that fails exports nothing")
 
-        // Again: the stored alignment is reused.
+        // Again: the stored alignment is reused, with the same verdict.
         let again = try project.forge(["align", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned", "--json"])
-        #expect(again.events("narration").first?["reusedAlignment"] as? Bool == true)
+        #expect(again.status == 1 && again.events("narration").first?["reusedAlignment"] as? Bool == true)
+        #expect(again.events("narration").first?["spans"] as? [[String: Any]] != nil)
 
         // A recording cut short is aligned as far as it goes, with a warning naming the file and
         // the time decoding stopped; one that cannot be read, or holds no audio, is bad input (exit 2).
@@ -161,6 +168,7 @@ struct ForcedAlignmentTests {
         try whole.prefix(whole.count * 2 / 3).write(to: project.directory.file("cut.flac"))
         let cut = try project.forge(["align", "--audio", "cut.flac", "--text", "narration.txt", "--output", "cut", "--json"])
         let warnings = cut.events("narration").first?["warnings"] as? [String] ?? []
+        #expect(cut.status == 1, "the rest of the text is not in the cut recording")
         #expect(warnings.count == 1 && warnings[0].contains("cut.flac: decoding stopped at 0:"), "\(cut.status) \(cut.text) \(cut.errors)")
         try Data().write(to: project.directory.file("empty.wav"))
         try project.directory.write("notes.wav", "not audio at all")

@@ -5,15 +5,24 @@ import Foundation
 ///
 /// JSON: `{"version":1,"aligner":"forced-1/…","durationMs":5120,"words":[[0,340,0.98],[340,610,null],…]}`
 /// — `[startMs, endMs, confidence]` per word in order; confidence null where interpolated.
+/// A narration's document adds `"heard":"1101…"` (one digit per word), `"speechMs"` and
+/// `"spans":[["matched",startMs,endMs,firstWord,endWord],…]`.
 public struct AlignmentDocument: Sendable, Equatable {
     public var aligner: String
     public var durationMs: Int
     public var alignment: ForcedAlignment
+    /// For a narration: which words were heard, and where recording and text agree.
+    public var narration: NarrationAlignment?
 
     public init(aligner: String, durationMs: Int, alignment: ForcedAlignment) {
         self.aligner = aligner
         self.durationMs = durationMs
         self.alignment = alignment
+    }
+
+    public init(aligner: String, durationMs: Int, narration: NarrationAlignment) {
+        self.init(aligner: aligner, durationMs: durationMs, alignment: narration.alignment)
+        self.narration = narration
     }
 
     public func encoded() -> [UInt8] {
@@ -23,7 +32,13 @@ public struct AlignmentDocument: Sendable, Equatable {
             let confidence = alignment.confidences[index].map { String(format: "%.3f", $0) } ?? "null"
             text += "[\(timing.startMs),\(timing.endMs),\(confidence)]"
         }
-        text += "]}\n"
+        text += "]"
+        if let narration {
+            text += ",\"heard\":\"" + String(narration.heard.map { $0 ? "1" : "0" }) + "\",\"speechMs\":\(narration.speechMs),\"spans\":["
+            text += narration.spans.map { "[\"\($0.kind.rawValue)\",\($0.startMs),\($0.endMs),\($0.words.lowerBound),\($0.words.upperBound)]" }.joined(separator: ",")
+            text += "]"
+        }
+        text += "}\n"
         return Array(text.utf8)
     }
 
@@ -40,6 +55,18 @@ public struct AlignmentDocument: Sendable, Equatable {
             timings.append(WordTiming(startMs: start, endMs: end))
             confidences.append(word[2] as? Double)
         }
-        return AlignmentDocument(aligner: aligner, durationMs: duration, alignment: ForcedAlignment(timings: timings, confidences: confidences))
+        var document = AlignmentDocument(aligner: aligner, durationMs: duration, alignment: ForcedAlignment(timings: timings, confidences: confidences))
+        if let heard = object["heard"] as? String, let speechMs = object["speechMs"] as? Int, let rows = object["spans"] as? [[Any]] {
+            guard heard.count == timings.count else { return nil }
+            var spans: [NarrationSpan] = []
+            for row in rows {
+                guard row.count == 5, let kind = (row[0] as? String).flatMap(NarrationSpan.Kind.init(rawValue:)), let start = row[1] as? Int,
+                    let end = row[2] as? Int, let first = row[3] as? Int, let last = row[4] as? Int, first <= last
+                else { return nil }
+                spans.append(NarrationSpan(kind: kind, startMs: start, endMs: end, words: first..<last))
+            }
+            document.narration = NarrationAlignment(alignment: document.alignment, heard: heard.map { $0 == "1" }, spans: spans, speechMs: speechMs)
+        }
+        return document
     }
 }

@@ -1,16 +1,40 @@
 /// Aligns a long recording (a human narrator, another engine; hours long) to its text without
-/// drift: the audio is aligned in windows, each starting at the last confident word of the one
-/// before (an anchor), so an error never carries further than one window.
+/// drift, and says where the two disagree.
 ///
-/// Each window gives the recognizer about 1.5× the words the window's audio should hold, with a
-/// grammar that may end after any word; words in the window's last seconds are not kept (the
-/// window may cut them), and the next window starts at the end of the last confident word.
+/// The audio is aligned in windows, each starting at the last confidently heard word of the one
+/// before (an anchor), so an error never carries further than one window. Each window gives the
+/// recognizer at most about 1.5× the words the window's audio can hold, with a grammar that may
+/// end after any word; words in the window's last seconds are left for the next window.
+///
+/// Whether a word was heard is decided acoustically: its forced path is scored against a phone
+/// loop over the same frames (``PhoneLoopReference``). A window where nothing fits (a passage not
+/// in the text, the wrong recording) is passed over as audio without text; the text waits for
+/// the next window. Work is proportional to the audio, whatever the text's length: text past the
+/// end of the recording is never searched, only reported.
 public final class NarrationAligner {
     public var windowSeconds = 60
     /// The stretch at a window's end whose words are left for the next window.
     public var marginSeconds = 12
     /// Words at least this confident can anchor the next window.
     public var anchorConfidence = 0.5
+    /// A narrator's fastest plausible pace; windows never hold more words than this allows, so a
+    /// text far longer than its recording costs no more than the right one.
+    public var maxWordsPerSecond = 4.0
+
+    /// A word fits its audio when its forced path scores at most this much worse than the
+    /// phone loop, per frame. Measured on human narration (LibriVox readings): no word of the
+    /// right text below −2.5 (median −0.3 to +0.1), 85% of another text's words below −3
+    /// (median −4.9). Synthetic voices the acoustic model fits less well score lower: espeak-ng's
+    /// Klatt and f3 voices as human speech, its default voices 10–50% of words below −3.
+    static let heardFit = -3.0
+    /// Where a word's fit gives it full confidence, and none (an anchor needs 0.5: −3).
+    static let fitRange = (none: -4.5, full: -1.5)
+    /// Unheard runs shorter than this inside heard text are a mumbled word, not missing text.
+    static let shortestMissingRun = 3
+    /// Speech not covered by heard words counts as audio without text from this much on, with
+    /// gaps up to `speechGapMs` inside it.
+    static let shortestUnmatchedSpeechMs = 1_000
+    static let speechGapMs = 500
 
     private let aligner: ForcedAligner
 
@@ -18,15 +42,25 @@ public final class NarrationAligner {
         self.aligner = aligner
     }
 
-    /// Timings for every word of `words` (offsets into one text) in `audio`; progress is the
-    /// fraction of the audio done.
-    public func align(words: [WordToken], audio: DecodedAudio, progress: (Double) -> Void = { _ in }) throws(RecognitionError) -> ForcedAlignment {
-        let rate = PocketSphinxDecoder.sampleRate
+    /// Aligns `words` (offsets into one text) to `audio`; progress is the fraction of the audio done.
+    public func align(words: [WordToken], audio: DecodedAudio, progress: (Double) -> Void = { _ in }) throws(RecognitionError) -> NarrationAlignment {
         let samples = RecognizerInput.samples(audio.samples[...], from: audio.sampleRate)
+        return try align(words: words, samples: samples, durationMs: audio.durationMs, progress: progress)
+    }
+
+    /// Aligns `words` to `samples` (16 kHz).
+    func align(words: [WordToken], samples: [Int16], durationMs: Int, progress: (Double) -> Void = { _ in }) throws(RecognitionError) -> NarrationAlignment {
+        let rate = PocketSphinxDecoder.sampleRate
+        let samplesPerFrame = rate / PocketSphinxDecoder.framesPerSecond
         let texts = words.map(\.text)
         var placements = [WordPlacement?](repeating: nil, count: words.count)
-        guard !words.isEmpty, !samples.isEmpty else { return ForcedAlignment.complete(words: words, placements: placements, durationMs: audio.durationMs) }
-        let wordsPerSecond = Double(words.count) / (Double(samples.count) / Double(rate))
+        var speech = [Bool](repeating: false, count: samples.count / samplesPerFrame + 1)
+        guard !words.isEmpty, !samples.isEmpty else {
+            return Self.result(words: words, placements: placements, speech: speech, durationMs: durationMs)
+        }
+        let audioSeconds = Double(samples.count) / Double(rate)
+        let wordsPerSecond = min(maxWordsPerSecond, Double(words.count) / max(1, audioSeconds))
+        let wordsPerWindow = Int(wordsPerSecond * Double(windowSeconds) * 1.5) + 20
         let window = windowSeconds * rate
         let margin = marginSeconds * rate
         var cursor = 0
@@ -35,67 +69,194 @@ public final class NarrationAligner {
             var end = min(samples.count, cursor + window)
             let isLast = samples.count - end < margin
             if isLast { end = samples.count }
-            let count = isLast ? words.count - next : min(words.count - next, Int(wordsPerSecond * Double(windowSeconds) * 1.5) + 20)
-            // Open-ended even at the end of the audio: a window whose words cannot all be placed
-            // (a sentence the narrator skipped) ends early, and the next window starts there.
+            let count = min(words.count - next, wordsPerWindow)
             let windowTexts = Array(texts[next..<(next + count)])
-            var found = try aligner.place(windowTexts, in: samples[cursor..<end], openEnded: true)
-            if Self.looksWrong(found, isLast: isLast) {
-                // A run of squeezed words, or words left over at the end of the recording: the
-                // narrator probably skipped something. Try again letting words be passed over,
-                // and keep whichever reads better.
-                let retry = try aligner.place(windowTexts, in: samples[cursor..<end], openEnded: true, allowSkips: true)
+            let reference = try aligner.phoneLoop(samples[cursor..<end])
+            let firstFrame = cursor / samplesPerFrame
+            for (frame, isSpeech) in reference.speech.enumerated() where firstFrame + frame < speech.count {
+                speech[firstFrame + frame] = isSpeech
+            }
+            var found = try aligner.place(windowTexts, in: samples[cursor..<end], openEnded: true, reference: reference)
+            if Self.looksWrong(found) && Self.heardShare(found) >= 0.3 {
+                // A run of unheard words among heard ones: the narrator probably skipped
+                // something. Try again letting words be passed over, and keep whichever reads
+                // better. (Not where almost nothing was heard: skipping cannot fix the wrong text,
+                // and the wider search held 900 MB for a minute of audio.)
+                let retry = try aligner.place(windowTexts, in: samples[cursor..<end], openEnded: true, allowSkips: true, reference: reference)
                 if Self.quality(retry) > Self.quality(found) { found = retry }
             }
+            if isLast, let lastHeard = Self.lastHeardRun(found), found.count - lastHeard - 1 >= Self.shortestMissingRun {
+                // The recording ends before the text: with words to spare, the search hurries
+                // through the last spoken words to fit more in. Try again with only the words
+                // up to the last one heard, and keep that if it hears as many.
+                let trimmed = try aligner.place(Array(windowTexts[...lastHeard]), in: samples[cursor..<end], openEnded: true, reference: reference)
+                if trimmed.filter(Self.isHeard).count >= found.filter(Self.isHeard).count {
+                    found = trimmed + [WordPlacement?](repeating: nil, count: found.count - trimmed.count)
+                }
+            }
             let offsetMs = cursor * 1000 / rate
-            // Keep the words before the margin (all of them in the last window); the next window
-            // starts at the end of the last confident one.
+            // Keep the heard words before the margin (all of them in the last window); the next
+            // window starts at the end of the last confident one.
             let keepBeforeMs = isLast ? Int.max : (end - margin - cursor) * 1000 / rate
             var anchor: Int?
             for (index, placement) in found.enumerated() {
                 guard let placement else { continue }
                 if placement.endMs > keepBeforeMs { break }
-                if isLast || (placement.confidence ?? 0) >= anchorConfidence { anchor = index }
+                if Self.confidence(placement) >= anchorConfidence { anchor = index }
             }
             if let anchor, let anchorEnd = found[anchor]?.endMs {
                 for index in 0...anchor { placements[next + index] = found[index].map { shifted($0, by: offsetMs) } }
                 next += anchor + 1
                 cursor += anchorEnd * rate / 1000
+            } else if isLast {
+                break
             } else {
-                // Nothing confident here (music, silence, a passage not in the text): leave one word
-                // unplaced and move on by about one word's time.
-                next += 1
-                cursor += Int(Double(rate) / max(wordsPerSecond, 0.1))
+                // Nothing here is the text (music, a passage the text lacks, the wrong
+                // recording): pass over the window's audio; the text waits for the next one.
+                cursor = end - margin
             }
             progress(Double(cursor) / Double(samples.count))
         }
         progress(1)
-        return ForcedAlignment.complete(words: words, placements: placements, durationMs: audio.durationMs)
+        return Self.result(words: words, placements: placements, speech: speech, durationMs: durationMs)
     }
 
-    /// Whether a window's placements contain a run of squeezed words (four or more in a row
-    /// below 0.1 confidence), which spoken words do not produce, or (in the recording's last
-    /// window) leave four or more words unplaced.
-    static func looksWrong(_ found: [WordPlacement?], isLast: Bool) -> Bool {
-        if isLast, found.reversed().prefix(while: { $0 == nil }).count >= 4 { return true }
+    /// How sure the aligner is that it heard a placed word: how well it fits its audio, and
+    /// whether it was given the time a spoken word takes.
+    static func confidence(_ placement: WordPlacement) -> Double {
+        let duration = placement.confidence ?? 1
+        guard let fit = placement.fit else { return duration }
+        let byFit = min(1, max(0, (fit - fitRange.none) / (fitRange.full - fitRange.none)))
+        return min(duration, byFit)
+    }
+
+    static func isHeard(_ placement: WordPlacement?) -> Bool {
+        guard let placement else { return false }
+        return (placement.fit ?? 0) >= heardFit && (placement.confidence ?? 1) >= 0.1
+    }
+
+    /// Whether a window's placements contain a run of four or more unheard words.
+    static func looksWrong(_ found: [WordPlacement?]) -> Bool {
         var run = 0
         for placement in found {
             guard let placement else { continue }
-            run = (placement.confidence ?? 0) < 0.1 ? run + 1 : 0
+            run = isHeard(placement) ? 0 : run + 1
             if run >= 4 { return true }
         }
         return false
     }
 
-    /// How well a window's placements read: placed words count by their confidence, and a
-    /// squeezed word costs as much as a skipped one.
+    /// The last word of the last run of `shortestMissingRun` heard words (a word heard alone
+    /// among unheard ones may be chance: "a" fits a breath).
+    static func lastHeardRun(_ found: [WordPlacement?]) -> Int? {
+        var run = 0
+        var last: Int?
+        for (index, placement) in found.enumerated() {
+            run = isHeard(placement) ? run + 1 : 0
+            if run >= shortestMissingRun { last = index }
+        }
+        return last
+    }
+
+    /// The share of a window's words that were heard.
+    static func heardShare(_ found: [WordPlacement?]) -> Double {
+        found.isEmpty ? 0 : Double(found.filter(isHeard).count) / Double(found.count)
+    }
+
+    /// How well a window's placements read: heard words count by their confidence, and an
+    /// unheard word costs as much as a skipped one.
     static func quality(_ found: [WordPlacement?]) -> Double {
         let placed = found.compactMap { $0 }
-        guard !placed.isEmpty else { return 0 }
-        return placed.reduce(0) { $0 + ($1.confidence ?? 0) } - Double(placed.filter { ($0.confidence ?? 0) < 0.1 }.count)
+        return placed.reduce(0) { $0 + confidence($1) } - Double(placed.filter { !isHeard($0) }.count)
+    }
+
+    /// The timings, heard words and spans of a finished alignment.
+    static func result(words: [WordToken], placements: [WordPlacement?], speech: [Bool], durationMs: Int) -> NarrationAlignment {
+        var heard = placements.map(isHeard)
+        // A lone unheard word among heard ones is a word said quickly or indistinctly; only
+        // runs of unheard words are text missing from the recording.
+        var index = 0
+        while index < heard.count {
+            guard !heard[index] else { index += 1; continue }
+            var end = index
+            while end < heard.count && !heard[end] { end += 1 }
+            let besideHeard = (index > 0 || end < heard.count) && heard.count > shortestMissingRun
+            if end - index < shortestMissingRun && besideHeard && placements[index..<end].allSatisfy({ $0 != nil }) {
+                for position in index..<end { heard[position] = true }
+            }
+            index = end
+        }
+        // Unheard words keep no placement: their timings are interpolated between heard ones.
+        // Words past the last heard one (text the recording does not reach) are not squeezed
+        // into the recording's end, which would push the heard words before them earlier: they
+        // get a 1 ms mark where the recording ends.
+        let kept = zip(placements, heard).map { placement, isHeard in isHeard ? placement.map(withConfidence) : nil }
+        let head = (heard.lastIndex(of: true) ?? -1) + 1
+        var alignment = ForcedAlignment.complete(words: Array(words[..<head]), placements: Array(kept[..<head]), durationMs: durationMs)
+        let tailStart = min(max(0, durationMs - 1), alignment.timings.last?.endMs ?? 0)
+        alignment.timings += repeatElement(WordTiming(startMs: tailStart, endMs: tailStart + 1), count: words.count - head)
+        alignment.confidences += repeatElement(nil, count: words.count - head)
+        for position in placements.indices where !heard[position] { alignment.confidences[position] = placements[position].map(confidence) ?? 0 }
+        let spans = Self.spans(heard: heard, timings: alignment.timings, speech: speech, durationMs: durationMs)
+        let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
+        return NarrationAlignment(alignment: alignment, heard: heard, spans: spans, speechMs: speech.filter { $0 }.count * frameMs)
+    }
+
+    private static func withConfidence(_ placement: WordPlacement) -> WordPlacement {
+        var placement = placement
+        placement.confidence = confidence(placement)
+        return placement
+    }
+
+    /// Matched and text-not-in-audio spans from runs of heard and unheard words, and
+    /// audio-without-text spans where the recording holds speech no matched span covers.
+    static func spans(heard: [Bool], timings: [WordTiming], speech: [Bool], durationMs: Int) -> [NarrationSpan] {
+        var spans: [NarrationSpan] = []
+        var index = 0
+        var lastMatchedEnd = 0
+        while index < heard.count {
+            var end = index
+            while end < heard.count && heard[end] == heard[index] { end += 1 }
+            if heard[index] {
+                spans.append(NarrationSpan(kind: .matched, startMs: timings[index].startMs, endMs: timings[end - 1].endMs, words: index..<end))
+                lastMatchedEnd = timings[end - 1].endMs
+            } else {
+                // Where the words would be: between the heard words around them.
+                let nextStart = end < heard.count ? timings[end].startMs : durationMs
+                spans.append(NarrationSpan(kind: .textNotInAudio, startMs: lastMatchedEnd, endMs: max(lastMatchedEnd, nextStart), words: index..<end))
+            }
+            index = end
+        }
+        // Speech outside matched spans.
+        let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
+        var covered = [Bool](repeating: false, count: speech.count)
+        for span in spans where span.kind == .matched {
+            let first = max(0, span.startMs / frameMs)
+            let last = min(speech.count, span.endMs / frameMs + 1)
+            if first < last { for frame in first..<last { covered[frame] = true } }
+        }
+        var unmatched: [NarrationSpan] = []
+        var runStart: Int?
+        var runEnd = 0
+        var runSpeech = 0
+        func close() {
+            if let start = runStart, runSpeech * frameMs >= shortestUnmatchedSpeechMs {
+                unmatched.append(NarrationSpan(kind: .audioWithoutText, startMs: start * frameMs, endMs: min(durationMs, (runEnd + 1) * frameMs), words: 0..<0))
+            }
+            runStart = nil
+            runSpeech = 0
+        }
+        for frame in speech.indices where speech[frame] && !covered[frame] {
+            if let _ = runStart, (frame - runEnd) * frameMs > speechGapMs { close() }
+            if runStart == nil { runStart = frame }
+            runEnd = frame
+            runSpeech += 1
+        }
+        close()
+        return (spans + unmatched).sorted { ($0.startMs, $0.kind == .audioWithoutText ? 1 : 0) < ($1.startMs, $1.kind == .audioWithoutText ? 1 : 0) }
     }
 
     private func shifted(_ placement: WordPlacement, by ms: Int) -> WordPlacement {
-        WordPlacement(startMs: placement.startMs + ms, endMs: placement.endMs + ms, confidence: placement.confidence)
+        WordPlacement(startMs: placement.startMs + ms, endMs: placement.endMs + ms, confidence: placement.confidence, fit: placement.fit)
     }
 }

@@ -3,10 +3,14 @@ public struct WordPlacement: Sendable, Equatable {
     public var startMs: Int
     public var endMs: Int
     public var confidence: Double?
+    /// How much worse the word's forced path scored than a phone loop over the same frames, per
+    /// frame (``PhoneLoopReference``); nil where no phone loop was decoded.
+    public var fit: Double?
 
-    public init(startMs: Int, endMs: Int, confidence: Double?) {
+    public init(startMs: Int, endMs: Int, confidence: Double?, fit: Double? = nil) {
         self.startMs = startMs
         self.endMs = endMs
         self.confidence = confidence
+        self.fit = fit
     }
 }

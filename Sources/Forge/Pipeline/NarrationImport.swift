@@ -15,27 +15,49 @@ public struct NarrationImport: Sendable {
     public var language: String
     public var split: SplitSettings
 
-    /// Words below this confidence are reported as not heard: the aligner squeezed them to
-    /// (nearly) the shortest duration its phones allow, which a spoken word does not take.
-    public static let heardConfidence = 0.1
+    /// The largest share of the text not heard, or of the recording's speech not in the text,
+    /// that still passes (``NarrationAlignment/unmatchedFraction``); above it the run fails (exit 1).
+    public var maxUnmatched: Double
 
-    /// Short function words ("it", "a") are often spoken in less time than the aligner's
-    /// minimum, so one squeezed short word alone is not evidence; a squeezed longer word, or a
-    /// run of squeezed words (a skipped phrase), is.
-    static func isUnheard(_ index: Int, confidences: [Double?], words: [WordToken]) -> Bool {
-        func low(_ position: Int) -> Bool {
-            confidences.indices.contains(position) && (confidences[position] ?? 0) < heardConfidence
-        }
-        guard low(index) else { return false }
-        return words[index].text.count >= 4 || low(index - 1) || low(index + 1)
-    }
+    /// The default `maxUnmatched`: a narrator's slips and a spoken credit pass, a skipped page
+    /// in a chapter or the wrong text do not.
+    public static let defaultMaxUnmatched = 0.05
 
-    public init(audioFile: URL, textFile: URL, outputDirectory: URL, language: String = "en-us", split: SplitSettings = SplitSettings()) {
+    public init(
+        audioFile: URL, textFile: URL, outputDirectory: URL, language: String = "en-us", split: SplitSettings = SplitSettings(),
+        maxUnmatched: Double = NarrationImport.defaultMaxUnmatched
+    ) {
         self.audioFile = audioFile.standardizedFileURL
         self.textFile = textFile.standardizedFileURL
         self.outputDirectory = outputDirectory.standardizedFileURL
         self.language = language
         self.split = split
+        self.maxUnmatched = maxUnmatched
+    }
+
+    /// The spans with their words named by item and the words' text (long texts shortened).
+    static func rows(_ spans: [NarrationSpan], items: [SpeakableItem], ranges: [Range<Int>], words: [WordToken]) -> [Manifest.NarrationSpanRow] {
+        // Which item holds a word: ranges are in order, so a binary search.
+        func locate(_ word: Int) -> (item: String, index: Int) {
+            var low = 0
+            var high = ranges.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if ranges[middle].lowerBound <= word { low = middle } else { high = middle - 1 }
+            }
+            return (items[low].id, word - ranges[low].lowerBound)
+        }
+        return spans.map { span in
+            guard !span.words.isEmpty else {
+                return Manifest.NarrationSpanRow(kind: span.kind, startMs: span.startMs, endMs: span.endMs, firstWord: nil, lastWord: nil, text: nil)
+            }
+            let shown = span.words.count <= 16
+                ? words[span.words].map(\.text).joined(separator: " ")
+                : words[span.words.prefix(8)].map(\.text).joined(separator: " ") + " … " + words[span.words.suffix(6)].map(\.text).joined(separator: " ")
+            return Manifest.NarrationSpanRow(
+                kind: span.kind, startMs: span.startMs, endMs: span.endMs, firstWord: locate(span.words.lowerBound),
+                lastWord: locate(span.words.upperBound - 1), text: shown)
+        }
     }
 
     /// Export settings for a narration: no pauses added, since the pieces cut from the recording
@@ -79,7 +101,7 @@ public struct NarrationImport: Sendable {
         defer { withExtendedLifetime(workspace) {} }
         let store = workspace.store
         let manifest = workspace.manifest
-        let identity = ForcedAligner.identity(model: model) + "/narration-1"
+        let identity = ForcedAligner.identity(model: model) + "/narration-2"
         let buildID = try manifest.beginBuild(BuildRecord(
             recipePath: textFile.path, recipeHash: ContentHash.sha256Hex(Array(text.utf8)), toolVersion: ForgeVersion.current,
             engine: "narration", engineVersion: identity, commandLine: commandLine, stages: "split,align", startedAt: BuildPipeline.timestamp(),
@@ -101,33 +123,49 @@ public struct NarrationImport: Sendable {
                 "text": result.items.map(\.text).joined(separator: "\n"),
             ])
             let documentPath = ObjectStore.relativePath(key: key, fileExtension: "json")
-            var alignment: ForcedAlignment
+            let narration: NarrationAlignment
             var aligned = false
-            if let data = try? store.read(relativePath: documentPath), let document = AlignmentDocument.decode(data), document.alignment.timings.count == words.count {
-                alignment = document.alignment
+            if let data = try? store.read(relativePath: documentPath), let document = AlignmentDocument.decode(data),
+                let stored = document.narration, stored.heard.count == words.count
+            {
+                narration = stored
             } else {
-                alignment = try NarrationAligner(aligner: ForcedAligner(model: model, language: language, fillers: false)).align(words: words, audio: audio, progress: progress)
+                narration = try NarrationAligner(aligner: ForcedAligner(model: model, language: language, fillers: false)).align(words: words, audio: audio, progress: progress)
                 aligned = true
             }
+            let alignment = narration.alignment
             let documentObject = try store.store(
                 key: key, fileExtension: "json", role: .alignment, mimeType: "application/json",
-                data: AlignmentDocument(aligner: identity, durationMs: audio.durationMs, alignment: alignment).encoded())
+                data: AlignmentDocument(aligner: identity, durationMs: audio.durationMs, narration: narration).encoded())
 
-            // Cut the recording between items, halfway through the pause.
-            var cuts = [0]
-            for index in 1..<max(1, ranges.count) {
-                let previousEnd = ranges[index - 1].last.map { alignment.timings[$0].endMs } ?? 0
-                let nextStart = ranges[index].first.map { alignment.timings[$0].startMs } ?? previousEnd
-                cuts.append(max(cuts.last!, (previousEnd + max(previousEnd, nextStart)) / 2 * audio.sampleRate / 1000))
+            // Items of which no word was heard get no audio: the recording does not hold them.
+            let included = ranges.map { range in range.contains { narration.heard[$0] } }
+            let kept = ranges.indices.filter { included[$0] }
+            // Cut the recording between the items it holds, halfway through the pause.
+            var cuts: [Int: (from: Int, to: Int)] = [:]
+            var previousCut = 0
+            for (position, index) in kept.enumerated() {
+                var to = audio.samples.count
+                if position + 1 < kept.count {
+                    let previousEnd = alignment.timings[ranges[index].upperBound - 1].endMs
+                    let nextStart = alignment.timings[ranges[kept[position + 1]].lowerBound].startMs
+                    to = max(previousCut, min(audio.samples.count, (previousEnd + max(previousEnd, nextStart)) / 2 * audio.sampleRate / 1000))
+                }
+                cuts[index] = (previousCut, to)
+                previousCut = to
             }
-            cuts.append(audio.samples.count)
             var updates: [ItemUpdate] = []
             var unheard: [NarrationReport.UnheardWord] = []
             let voice = "narration:" + audioFile.lastPathComponent
             for (index, item) in result.items.enumerated() {
-                let piece = Array(audio.samples[cuts[index]..<max(cuts[index], cuts[index + 1])])
-                let startMs = Int(Int64(cuts[index]) * 1000 / Int64(audio.sampleRate))
-                let pieceKey = ObjectKey.digest(["stage": "narration-piece", "audio": audioHash, "from": String(cuts[index]), "to": String(cuts[index + 1])])
+                guard let cut = cuts[index] else {
+                    let at = Self.clock(alignment.timings[ranges[index].lowerBound].startMs)
+                    updates.append(.failed(itemID: item.id, error: "not in the recording: no word of it was heard (the text puts it at \(at)); fix the text or the recording and align again"))
+                    continue
+                }
+                let piece = Array(audio.samples[cut.from..<max(cut.from, cut.to)])
+                let startMs = Int(Int64(cut.from) * 1000 / Int64(audio.sampleRate))
+                let pieceKey = ObjectKey.digest(["stage": "narration-piece", "audio": audioHash, "from": String(cut.from), "to": String(cut.to)])
                 let durationMs = Int(Int64(piece.count) * 1000 / Int64(audio.sampleRate))
                 let object = try store.store(
                     key: pieceKey, fileExtension: "flac", role: .audio, mimeType: AudioSettings.Format.flac.mimeType,
@@ -142,28 +180,37 @@ public struct NarrationImport: Sendable {
                     },
                     durationMs: max(1, durationMs))
                 let confidences = ranges[index].map { alignment.confidences[$0] }
-                for global in ranges[index] where Self.isUnheard(global, confidences: alignment.confidences, words: words) {
+                for global in ranges[index] where !narration.heard[global] {
                     unheard.append(.init(itemID: item.id, word: words[global].text, startMs: alignment.timings[global].startMs))
                 }
                 updates.append(.narrated(itemID: item.id, audio: object, voice: voice))
                 updates.append(.aligned(
                     itemID: item.id, alignmentKey: ObjectKey.digest(["narration": key, "item": item.id]), source: .forced,
-                    timings: local.timings, confidences: confidences, object: index == 0 ? documentObject : nil))
+                    timings: local.timings, confidences: confidences, object: index == kept.first ? documentObject : nil))
             }
             try manifest.apply(updates, build: buildID)
-            try TimelineRecorder(
-                store: ObjectStore(root: outputDirectory), manifest: manifest,
-                settings: exports ?? Self.exportSettings(title: textFile.deletingPathExtension().lastPathComponent)
-            ).record(touched: Set(result.items.map(\.id)), cancellation: nil)
+            let spans = Self.rows(narration.spans, items: result.items, ranges: ranges, words: words)
+            try manifest.recordNarrationSpans(spans)
+            let missingItems = result.items.count - kept.count
+            let passed = missingItems == 0 && narration.unmatchedFraction <= maxUnmatched
+            let exportSettings = exports ?? Self.exportSettings(title: textFile.deletingPathExtension().lastPathComponent)
             var exported: [String] = []
-            if let exports, !exports.formats.isEmpty {
-                exported = try Exporter(outputDirectory: outputDirectory, settings: exports).export(using: manifest).files
+            if missingItems == 0 {
+                try TimelineRecorder(store: ObjectStore(root: outputDirectory), manifest: manifest, settings: exportSettings)
+                    .record(touched: Set(result.items.map(\.id)), cancellation: nil)
+                if let exports, !exports.formats.isEmpty, passed {
+                    exported = try Exporter(outputDirectory: outputDirectory, settings: exports).export(using: manifest).files
+                }
             }
-            try manifest.finishBuild(buildID, outcome: .succeeded, endedAt: BuildPipeline.timestamp(), total: result.items.count, synthesized: 0, reused: aligned ? 0 : result.items.count, failed: 0)
+            try manifest.finishBuild(
+                buildID, outcome: passed ? .succeeded : .failed, endedAt: BuildPipeline.timestamp(), total: result.items.count, synthesized: 0,
+                reused: aligned ? 0 : kept.count, failed: missingItems)
             return NarrationReport(
                 outputDirectory: outputDirectory.path, items: result.items.count, words: words.count, durationMs: audio.durationMs,
                 unheard: unheard, reusedAlignment: !aligned, exportedFiles: exported, elapsedSeconds: BuildPipeline.seconds(since: clock),
-                warnings: warnings)
+                warnings: warnings, spans: spans, unmatchedWords: narration.unmatchedWords, speechMs: narration.speechMs,
+                unmatchedSpeechMs: narration.unmatchedSpeechMs, unmatchedFraction: narration.unmatchedFraction, maxUnmatched: maxUnmatched,
+                itemsNotInRecording: missingItems, exportsSkipped: exports.map { !$0.formats.isEmpty } == true && exported.isEmpty)
         } catch {
             try? manifest.finishBuild(buildID, outcome: .failed, endedAt: BuildPipeline.timestamp(), total: result.items.count, synthesized: 0, reused: 0, failed: 0)
             throw error

@@ -19,4 +19,21 @@ public struct NarrationReport: Sendable {
     public var elapsedSeconds: Double
     /// What the user should know about the input, e.g. a recording that could not be decoded to its end.
     public var warnings: [String] = []
+    /// Where recording and text agree and where not, in the recording's order.
+    public var spans: [Manifest.NarrationSpanRow] = []
+    /// Words of the text not heard in the recording.
+    public var unmatchedWords = 0
+    /// Speech in the recording, and the part of it the text does not hold, in milliseconds.
+    public var speechMs = 0
+    public var unmatchedSpeechMs = 0
+    /// The larger share of the two that disagree, and the largest that passes.
+    public var unmatchedFraction = 0.0
+    public var maxUnmatched = NarrationImport.defaultMaxUnmatched
+    /// Items of which the recording holds no word (left without audio, failed).
+    public var itemsNotInRecording = 0
+    /// Exports were asked for but not written, because the run did not pass.
+    public var exportsSkipped = false
+
+    /// Whether the recording holds its text: every item heard and the disagreement within `maxUnmatched`.
+    public var passed: Bool { itemsNotInRecording == 0 && unmatchedFraction <= maxUnmatched }
 }

@@ -14,7 +14,9 @@ final class PocketSphinxDecoder {
         var endFrame: Int
         /// Posterior probability of the word, 0...1, when the search computed one.
         var posterior: Double?
-        /// The word's acoustic log-likelihood in natural-log units (more negative is worse).
+        /// The word's acoustic log-likelihood in natural-log units (more negative is worse),
+        /// relative to the best senone of each frame, so scores of two searches over the same
+        /// frames compare.
         var acousticScore: Double
     }
 
@@ -130,6 +132,18 @@ final class PocketSphinxDecoder {
         searchName = name
     }
 
+    /// Makes a phone loop the active search: any phone may follow any other, so its path is the
+    /// best the acoustic model can explain the audio with, whatever was said. A forced path's
+    /// acoustic score against this one says whether the forced words were spoken.
+    func usePhoneLoop() throws(RecognitionError) {
+        let name = "phones"
+        if searchName == name { ps_unset_search(decoder, name) }
+        guard ps_set_allphone(decoder, name, nil) == 0, ps_set_search(decoder, name) == 0 else {
+            throw .decoderFailed("pocketsphinx could not start a phone-loop search")
+        }
+        searchName = name
+    }
+
     /// Makes an ARPA or binary n-gram language model file the active search.
     func useLanguageModel(at url: URL) throws(RecognitionError) {
         let name = "lm"
@@ -151,6 +165,8 @@ final class PocketSphinxDecoder {
         guard ps_get_hyp(decoder, &score) != nil else { return [] }
         if posteriors { _ = ps_get_prob(decoder) }
         let logBase = log(1.0001)
+        // Senone scores are kept shifted right by 10 bits (pocketsphinx's SENSCR_SHIFT).
+        let acousticBase = logBase * 1024
         var segments: [Segment] = []
         var iterator = ps_seg_iter(decoder)
         while let segment = iterator {
@@ -165,7 +181,7 @@ final class PocketSphinxDecoder {
             segments.append(Segment(
                 word: word, startFrame: Int(start), endFrame: Int(end),
                 posterior: posteriors ? min(1, exp(Double(probability) * logBase)) : nil,
-                acousticScore: Double(acoustic) * logBase))
+                acousticScore: Double(acoustic) * acousticBase))
             iterator = ps_seg_next(segment)
         }
         return segments

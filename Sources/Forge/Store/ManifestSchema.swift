@@ -204,6 +204,23 @@ enum ManifestSchema {
                     WHERE items.chapter_start_ms IS NOT NULL AND words.start_ms IS NOT NULL;
                 """)
         }
+        // v12: a narration aligned with `forge align --audio` records where the recording and its
+        // text agree and where they do not (`forge align`'s report, for apps and for review).
+        migrator.registerMigration("v12") { db in
+            try db.execute(sql: """
+                CREATE TABLE narration_spans (
+                    idx INTEGER PRIMARY KEY,
+                    kind TEXT NOT NULL CHECK (kind IN ('matched', 'text-not-in-audio', 'audio-without-text')),
+                    start_ms INTEGER NOT NULL,
+                    end_ms INTEGER NOT NULL,
+                    first_item TEXT,
+                    first_word INTEGER,
+                    last_item TEXT,
+                    last_word INTEGER,
+                    text TEXT
+                );
+                """)
+        }
         return migrator
     }
 }

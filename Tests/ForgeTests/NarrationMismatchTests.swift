@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import Forge
+
+/// `forge align --audio` on a human narrator's recording (LibriVox, in Resources): the right text
+/// passes, and the ways a recording and a text go wrong in production are each caught (exit 1)
+/// with a report that says what and where.
+@Suite("Narration against its text")
+struct NarrationMismatchTests {
+    static let recording = Fixtures.packageRoot.appendingPathComponent("Tests/ForgeTests/Resources/librivox-sense-and-sensibility.flac")
+    static let transcript = Fixtures.packageRoot.appendingPathComponent("Tests/ForgeTests/Resources/librivox-sense-and-sensibility.txt")
+    /// Where the recording's five utterances start (the distribution's speech labels), in ms.
+    static let speechOnsets = [236, 7_351, 10_350, 15_636, 21_709]
+
+    func align(_ project: TestProject, text: String, output: String) throws -> (status: Int32, report: [String: Any]) {
+        try project.directory.write("\(output).txt", text)
+        let result = try project.forge(["align", "--audio", "recording.flac", "--text", "\(output).txt", "--output", output, "--json"])
+        return (result.status, try #require(result.events("narration").first, "\(result.text) \(result.errors)"))
+    }
+
+    func spans(_ report: [String: Any], _ kind: NarrationSpan.Kind) -> [[String: Any]] {
+        (report["spans"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == kind.rawValue }
+    }
+
+    @Test func theRightTextPassesAndEveryWrongOneIsCaught() throws {
+        let project = try TestProject()
+        try FileManager.default.copyItem(at: Self.recording, to: project.directory.file("recording.flac"))
+        let right = try String(contentsOf: Self.transcript, encoding: .utf8)
+        let paragraphs = right.components(separatedBy: "\n\n")
+
+        // The right text: every word heard, no speech left over, exit 0.
+        let good = try align(project, text: right, output: "right")
+        #expect(good.status == 0, "\(good.report)")
+        #expect(good.report["unmatchedWords"] as? Int == 0 && good.report["unmatchedSpeechMs"] as? Int == 0, "\(good.report)")
+        #expect(spans(good.report, .matched).count == 1)
+        // Each utterance's first word starts at the speech onset the recording's labels give.
+        let manifest = try Manifest(directory: project.directory.file("right"), create: false)
+        let items = try manifest.items()
+        #expect(items.count == 5)
+        var onsetErrors: [Int] = []
+        var itemStart = 0
+        for (item, onset) in zip(items, Self.speechOnsets) {
+            // Items' audio is cut from the recording in order, so an item starts where the ones before it end.
+            let start = try #require(try manifest.timings(of: item.id).first??.startMs) + itemStart
+            onsetErrors.append(abs(start - onset))
+            itemStart += item.durationMs ?? 0
+        }
+        #expect(onsetErrors.allSatisfy { $0 <= 150 }, "first-word starts against labelled onsets, ms: \(onsetErrors)")
+
+        // Another text of the same length: most of it not heard, and most of the speech not in it.
+        let book = Fixtures.sampleText
+        let wrongWords = book[book.range(of: "It is a truth universally")!.lowerBound...].split(separator: " ").prefix(80)
+        let wrong = try align(project, text: wrongWords.joined(separator: " ") + "\n", output: "wrong")
+        #expect(wrong.status == 1)
+        #expect((wrong.report["unmatchedFraction"] as? Double ?? 0) > 0.5, "\(wrong.report)")
+
+        // The text of the first two utterances only: the rest of the recording is audio without text.
+        let short = try align(project, text: paragraphs[0] + "\n\n" + paragraphs[1] + "\n", output: "short")
+        #expect(short.status == 1)
+        let extra = spans(short.report, .audioWithoutText)
+        #expect(extra.reduce(0) { $0 + ($1["endMs"] as! Int) - ($1["startMs"] as! Int) } >= 10_000, "\(short.report)")
+        #expect((extra.first?["startMs"] as? Int ?? 0) >= 9_000, "\(extra)")
+        #expect(short.report["unmatchedWords"] as? Int == 0)
+
+        // The right text and 2,000 words more: the tail is reported where the recording ends,
+        // its items get no audio, and no window searched it.
+        let long = try align(project, text: right + "\n" + wrongWords.joined(separator: " ") + "\n\n" + String(repeating: "And so the story goes on and on. ", count: 250) + "\n", output: "long")
+        #expect(long.status == 1)
+        let tail = spans(long.report, .textNotInAudio)
+        #expect(tail.count == 1 && (tail.first?["firstItem"] as? String) != nil, "\(long.report)")
+        #expect(tail.first?["startMs"] as? Int ?? 0 >= 24_000, "\(tail)")
+        #expect(long.report["itemsNotInRecording"] as? Int ?? 0 >= 2)
+        #expect(spans(long.report, .matched).count == 1 && long.report["unmatchedSpeechMs"] as? Int == 0, "\(long.report)")
+    }
+}
