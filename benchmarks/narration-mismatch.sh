@@ -19,7 +19,7 @@ fi
 mkdir -p "$cache"
 fetch() { # name version
     local file="$cache/$1-$2.tar.gz"
-    [ -f "$file" ] || curl -sfL -o "$file" "$(curl -sfL "https://pypi.org/pypi/$1/$2/json" | python3 -c 'import json,sys; print([u["url"] for u in json.load(sys.stdin)["urls"] if u["packagetype"] == "sdist"][0])')"
+    [ -f "$file" ] || curl -sfL -o "$file" "$(curl -sfL "https://pypi.org/pypi/$1/json" | python3 -c 'import json,sys; print([u["url"] for u in json.load(sys.stdin)["releases"][sys.argv[1]] if u["packagetype"] == "sdist"][0])' "$2")"
     tar xzf "$file" -C "$cache"
 }
 fetch pocketsphinx 5.1.1
@@ -82,7 +82,7 @@ echo "== 2. Time and peak RSS against text length (sonnet, 53 s)"
 for factor in 1 5 50; do
     words=$(wc -w < "length-$factor.txt")
     /usr/bin/time -f "%e %M" -o t.txt "$FORGE" align --audio "$sonnet/audio.wav" --text "length-$factor.txt" --output "out-length-$factor" --json > "length-$factor.json" || true
-    read -r seconds kb < t.txt
+    read -r seconds kb < <(tail -1 t.txt)
     python3 -c "import json,sys; r=json.loads(open('length-$factor.json').read().splitlines()[-1]); print(f'{$factor:>3d}x text ({$words:>5d} words): {float(\"$seconds\"):6.2f} s, peak RSS {int(\"$kb\")//1024:4d} MB, exit-worthy {not r[\"passed\"]}, tail reported from {r[\"spans\"][-1][\"startMs\"]/1000 if r[\"spans\"][-1][\"kind\"]==\"text-not-in-audio\" else None} s')"
 done
 
@@ -152,7 +152,7 @@ if "$venv/bin/python" -c "import aeneas.cdtw.cdtw" 2>/dev/null; then
         /usr/bin/time -f "%e %M" -o ta.txt "$venv/bin/python" -m aeneas.tools.execute_task "$audio" "$lines" "task_language=eng|is_text_type=plain|os_task_file_format=json" "aeneas-$name.json" >/dev/null
         /usr/bin/time -f "%e %M" -o tf.txt "$FORGE" align --audio "$audio" --text "$text" --output "out-side-$name" --json > /dev/null || true
         "$venv/bin/python" -m aeneas.tools.execute_task "$audio" "$wrong" "task_language=eng|is_text_type=plain|os_task_file_format=json" "aeneas-$name-wrong.json" >/dev/null 2>&1 && aeneas_wrong="exit 0 (a sync map for the wrong text)" || aeneas_wrong="failed"
-        read -r as am < ta.txt; read -r fs fm < tf.txt
+        read -r as am < <(tail -1 ta.txt); read -r fs fm < <(tail -1 tf.txt)
         python3 -c "print(f'$name: aeneas-ng {float(\"$as\"):.2f} s / {int(\"$am\")//1024} MB, forge {float(\"$fs\"):.2f} s / {int(\"$fm\")//1024} MB: forge/aeneas time ×{float(\"$fs\")/float(\"$as\"):.2f}; aeneas-ng on a wrong text: $aeneas_wrong')"
     done
     python3 - <<'PY'

@@ -67,4 +67,25 @@ import Testing
         #expect(ContentHash.sha256Hex(narration.withUnsafeBytes { Array($0) }).prefix(16) == "87fcc39e204a424b")
         #expect(RecognizerInput.samples(input[...], from: 16_000) == input, "16 kHz passes as it is")
     }
+
+    /// The recognizer's 16 kHz input made a block at a time (a recording hours long is never held
+    /// whole) is the very same samples as made from the whole recording.
+    @Test func recognizerInputStreamedInBlocksEqualsTheWholeConversion() {
+        var generator = SystemRandomNumberGenerator()
+        for rate in [8_000, 16_000, 22_050, 44_100, 48_000] {
+            let samples = (0..<(rate * 3 + 17)).map { _ in Int16.random(in: -20_000...20_000, using: &generator) }
+            let whole = RecognizerInput.samples(samples[...], from: rate)
+            let stream = RecognizerInputStream(sourceRate: rate)
+            var streamed: [Int16] = []
+            var start = 0
+            while start < samples.count {
+                let end = min(samples.count, start + Int.random(in: 1...9_000, using: &generator))
+                streamed += stream.process(Array(samples[start..<end]))
+                start = end
+            }
+            streamed += stream.finish()
+            let firstDifference = zip(streamed, whole).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            #expect(streamed.count == whole.count && firstDifference == nil, "\(rate) Hz: \(streamed.count) samples streamed, \(whole.count) whole, first difference at \(String(describing: firstDifference))")
+        }
+    }
 }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// JSON: `{"version":1,"aligner":"forced-1/…","durationMs":5120,"words":[[0,340,0.98],[340,610,null],…]}`
 /// — `[startMs, endMs, confidence]` per word in order; confidence null where interpolated.
-/// A narration's document adds `"heard":"1101…"` (one digit per word), `"speechMs"` and
+/// A narration's document adds `"heard":"1101…"` (one digit per word), `"speechMs"`, `"unmatchedSpeechMs"` and
 /// `"spans":[["matched",startMs,endMs,firstWord,endWord],…]`.
 public struct AlignmentDocument: Sendable, Equatable {
     public var aligner: String
@@ -34,7 +34,7 @@ public struct AlignmentDocument: Sendable, Equatable {
         }
         text += "]"
         if let narration {
-            text += ",\"heard\":\"" + String(narration.heard.map { $0 ? "1" : "0" }) + "\",\"speechMs\":\(narration.speechMs),\"spans\":["
+            text += ",\"heard\":\"" + String(narration.heard.map { $0 ? "1" : "0" }) + "\",\"speechMs\":\(narration.speechMs),\"unmatchedSpeechMs\":\(narration.unmatchedSpeechMs),\"spans\":["
             text += narration.spans.map { "[\"\($0.kind.rawValue)\",\($0.startMs),\($0.endMs),\($0.words.lowerBound),\($0.words.upperBound)]" }.joined(separator: ",")
             text += "]"
         }
@@ -56,7 +56,9 @@ public struct AlignmentDocument: Sendable, Equatable {
             confidences.append(word[2] as? Double)
         }
         var document = AlignmentDocument(aligner: aligner, durationMs: duration, alignment: ForcedAlignment(timings: timings, confidences: confidences))
-        if let heard = object["heard"] as? String, let speechMs = object["speechMs"] as? Int, let rows = object["spans"] as? [[Any]] {
+        if let heard = object["heard"] as? String, let speechMs = object["speechMs"] as? Int, let unmatchedSpeechMs = object["unmatchedSpeechMs"] as? Int,
+            let rows = object["spans"] as? [[Any]]
+        {
             guard heard.count == timings.count else { return nil }
             var spans: [NarrationSpan] = []
             for row in rows {
@@ -65,7 +67,7 @@ public struct AlignmentDocument: Sendable, Equatable {
                 else { return nil }
                 spans.append(NarrationSpan(kind: kind, startMs: start, endMs: end, words: first..<last))
             }
-            document.narration = NarrationAlignment(alignment: document.alignment, heard: heard.map { $0 == "1" }, spans: spans, speechMs: speechMs)
+            document.narration = NarrationAlignment(alignment: document.alignment, heard: heard.map { $0 == "1" }, spans: spans, speechMs: speechMs, unmatchedSpeechMs: unmatchedSpeechMs)
         }
         return document
     }

@@ -44,18 +44,18 @@ public final class NarrationAligner {
 
     /// Aligns `words` (offsets into one text) to `audio`; progress is the fraction of the audio done.
     public func align(words: [WordToken], audio: DecodedAudio, progress: (Double) -> Void = { _ in }) throws(RecognitionError) -> NarrationAlignment {
-        let samples = RecognizerInput.samples(audio.samples[...], from: audio.sampleRate)
+        let samples = RecognizerAudio(samples: RecognizerInput.samples(audio.samples[...], from: audio.sampleRate))
         return try align(words: words, samples: samples, durationMs: audio.durationMs, progress: progress)
     }
 
-    /// Aligns `words` to `samples` (16 kHz).
-    func align(words: [WordToken], samples: [Int16], durationMs: Int, progress: (Double) -> Void = { _ in }) throws(RecognitionError) -> NarrationAlignment {
+    /// Aligns `words` to `samples` (16 kHz), reading one window at a time.
+    func align(words: [WordToken], samples: RecognizerAudio, durationMs: Int, progress: (Double) -> Void = { _ in }) throws(RecognitionError) -> NarrationAlignment {
         let rate = PocketSphinxDecoder.sampleRate
         let samplesPerFrame = rate / PocketSphinxDecoder.framesPerSecond
         let texts = words.map(\.text)
         var placements = [WordPlacement?](repeating: nil, count: words.count)
         var speech = [Bool](repeating: false, count: samples.count / samplesPerFrame + 1)
-        guard !words.isEmpty, !samples.isEmpty else {
+        guard !words.isEmpty, samples.count > 0 else {
             return Self.result(words: words, placements: placements, speech: speech, durationMs: durationMs)
         }
         let audioSeconds = Double(samples.count) / Double(rate)
@@ -71,43 +71,61 @@ public final class NarrationAligner {
             if isLast { end = samples.count }
             let count = min(words.count - next, wordsPerWindow)
             let windowTexts = Array(texts[next..<(next + count)])
-            let reference = try aligner.phoneLoop(samples[cursor..<end])
+            let windowSamples = samples.samples(cursor..<end)[...]
+            let reference = try aligner.phoneLoop(windowSamples)
             let firstFrame = cursor / samplesPerFrame
             for (frame, isSpeech) in reference.speech.enumerated() where firstFrame + frame < speech.count {
                 speech[firstFrame + frame] = isSpeech
             }
-            var found = try aligner.place(windowTexts, in: samples[cursor..<end], openEnded: true, reference: reference)
+            var found = try aligner.place(windowTexts, in: windowSamples, openEnded: true, reference: reference)
             if Self.looksWrong(found) && Self.heardShare(found) >= 0.3 {
                 // A run of unheard words among heard ones: the narrator probably skipped
                 // something. Try again letting words be passed over, and keep whichever reads
                 // better. (Not where almost nothing was heard: skipping cannot fix the wrong text,
                 // and the wider search held 900 MB for a minute of audio.)
-                let retry = try aligner.place(windowTexts, in: samples[cursor..<end], openEnded: true, allowSkips: true, reference: reference)
+                let retry = try aligner.place(windowTexts, in: windowSamples, openEnded: true, allowSkips: true, reference: reference)
                 if Self.quality(retry) > Self.quality(found) { found = retry }
             }
             if isLast, let lastHeard = Self.lastHeardRun(found), found.count - lastHeard - 1 >= Self.shortestMissingRun {
                 // The recording ends before the text: with words to spare, the search hurries
                 // through the last spoken words to fit more in. Try again with only the words
                 // up to the last one heard, and keep that if it hears as many.
-                let trimmed = try aligner.place(Array(windowTexts[...lastHeard]), in: samples[cursor..<end], openEnded: true, reference: reference)
+                let trimmed = try aligner.place(Array(windowTexts[...lastHeard]), in: windowSamples, openEnded: true, reference: reference)
                 if trimmed.filter(Self.isHeard).count >= found.filter(Self.isHeard).count {
                     found = trimmed + [WordPlacement?](repeating: nil, count: found.count - trimmed.count)
                 }
             }
             let offsetMs = cursor * 1000 / rate
-            // Keep the heard words before the margin (all of them in the last window); the next
-            // window starts at the end of the last confident one.
-            let keepBeforeMs = isLast ? Int.max : (end - margin - cursor) * 1000 / rate
+            // Keep the words before the margin (all of them in the last window); the next window
+            // starts at the end of the last confident one.
+            let keepBeforeMs = (end - margin - cursor) * 1000 / rate
+            // An anchor ends a run of confidently heard words: one word of another text fits
+            // its audio by chance now and then, three in a row do not.
+            // The last window keeps every placement when any run was heard (each word is judged
+            // when the spans are made).
             var anchor: Int?
-            for (index, placement) in found.enumerated() {
-                guard let placement else { continue }
-                if placement.endMs > keepBeforeMs { break }
-                if Self.confidence(placement) >= anchorConfidence { anchor = index }
+            if isLast {
+                if Self.lastHeardRun(found) != nil { anchor = found.lastIndex { $0 != nil } }
+            } else {
+                var run = 0
+                for (index, placement) in found.enumerated() {
+                    guard let placement else { continue }
+                    if placement.endMs > keepBeforeMs { break }
+                    run = Self.confidence(placement) >= anchorConfidence && Self.isHeard(placement) ? run + 1 : 0
+                    if run >= Self.shortestMissingRun { anchor = index }
+                }
             }
             if let anchor, let anchorEnd = found[anchor]?.endMs {
                 for index in 0...anchor { placements[next + index] = found[index].map { shifted($0, by: offsetMs) } }
                 next += anchor + 1
                 cursor += anchorEnd * rate / 1000
+            } else if let resumed = try Self.textAhead(
+                of: next, texts: texts, wordsPerWindow: wordsPerWindow, samples: windowSamples, reference: reference, aligner: aligner)
+            {
+                // The recording goes on further into the text (the narrator skipped a page):
+                // the words passed over stay unheard, and the window is aligned from there.
+                next = resumed
+                continue
             } else if isLast {
                 break
             } else {
@@ -144,6 +162,23 @@ public final class NarrationAligner {
             if run >= 4 { return true }
         }
         return false
+    }
+
+    /// Where in the text after `next` a window whose audio is not at `next` picks up, if it is
+    /// within three half-windows of words: each candidate start is aligned to the window, and the
+    /// first with a run of heard words wins. Bounded work per window, whatever the text's length.
+    static func textAhead(
+        of next: Int, texts: [String], wordsPerWindow: Int, samples: ArraySlice<Int16>, reference: PhoneLoopReference, aligner: ForcedAligner
+    ) throws(RecognitionError) -> Int? {
+        let stride = max(1, wordsPerWindow / 2)
+        for step in 1...3 {
+            let start = next + step * stride
+            guard start < texts.count else { return nil }
+            let candidate = Array(texts[start..<min(texts.count, start + wordsPerWindow)])
+            let found = try aligner.place(candidate, in: samples, openEnded: true, reference: reference)
+            if let run = lastHeardRun(found), found[...run].filter(isHeard).count >= 2 * shortestMissingRun { return start }
+        }
+        return nil
     }
 
     /// The last word of the last run of `shortestMissingRun` heard words (a word heard alone
@@ -197,9 +232,10 @@ public final class NarrationAligner {
         alignment.timings += repeatElement(WordTiming(startMs: tailStart, endMs: tailStart + 1), count: words.count - head)
         alignment.confidences += repeatElement(nil, count: words.count - head)
         for position in placements.indices where !heard[position] { alignment.confidences[position] = placements[position].map(confidence) ?? 0 }
-        let spans = Self.spans(heard: heard, timings: alignment.timings, speech: speech, durationMs: durationMs)
+        let (spans, unmatchedSpeechFrames) = Self.spans(heard: heard, timings: alignment.timings, speech: speech, durationMs: durationMs)
         let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
-        return NarrationAlignment(alignment: alignment, heard: heard, spans: spans, speechMs: speech.filter { $0 }.count * frameMs)
+        return NarrationAlignment(
+            alignment: alignment, heard: heard, spans: spans, speechMs: speech.filter { $0 }.count * frameMs, unmatchedSpeechMs: unmatchedSpeechFrames * frameMs)
     }
 
     private static func withConfidence(_ placement: WordPlacement) -> WordPlacement {
@@ -209,8 +245,9 @@ public final class NarrationAligner {
     }
 
     /// Matched and text-not-in-audio spans from runs of heard and unheard words, and
-    /// audio-without-text spans where the recording holds speech no matched span covers.
-    static func spans(heard: [Bool], timings: [WordTiming], speech: [Bool], durationMs: Int) -> [NarrationSpan] {
+    /// audio-without-text spans where the recording holds speech no matched span covers, and
+    /// how many frames of speech those hold.
+    static func spans(heard: [Bool], timings: [WordTiming], speech: [Bool], durationMs: Int) -> (spans: [NarrationSpan], unmatchedSpeechFrames: Int) {
         var spans: [NarrationSpan] = []
         var index = 0
         var lastMatchedEnd = 0
@@ -239,9 +276,11 @@ public final class NarrationAligner {
         var runStart: Int?
         var runEnd = 0
         var runSpeech = 0
+        var unmatchedFrames = 0
         func close() {
             if let start = runStart, runSpeech * frameMs >= shortestUnmatchedSpeechMs {
                 unmatched.append(NarrationSpan(kind: .audioWithoutText, startMs: start * frameMs, endMs: min(durationMs, (runEnd + 1) * frameMs), words: 0..<0))
+                unmatchedFrames += runSpeech
             }
             runStart = nil
             runSpeech = 0
@@ -253,7 +292,8 @@ public final class NarrationAligner {
             runSpeech += 1
         }
         close()
-        return (spans + unmatched).sorted { ($0.startMs, $0.kind == .audioWithoutText ? 1 : 0) < ($1.startMs, $1.kind == .audioWithoutText ? 1 : 0) }
+        let ordered = (spans + unmatched).sorted { ($0.startMs, $0.kind == .audioWithoutText ? 1 : 0) < ($1.startMs, $1.kind == .audioWithoutText ? 1 : 0) }
+        return (ordered, unmatchedFrames)
     }
 
     private func shifted(_ placement: WordPlacement, by ms: Int) -> WordPlacement {

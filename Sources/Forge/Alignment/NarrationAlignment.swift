@@ -11,19 +11,18 @@ public struct NarrationAlignment: Sendable, Equatable {
     /// Milliseconds of the recording the recognizer heard as speech.
     public var speechMs: Int
 
-    public init(alignment: ForcedAlignment, heard: [Bool], spans: [NarrationSpan], speechMs: Int) {
+    public init(alignment: ForcedAlignment, heard: [Bool], spans: [NarrationSpan], speechMs: Int, unmatchedSpeechMs: Int) {
         self.alignment = alignment
         self.heard = heard
         self.spans = spans
         self.speechMs = speechMs
+        self.unmatchedSpeechMs = unmatchedSpeechMs
     }
 
     /// Words of the text that the recording does not hold.
     public var unmatchedWords: Int { heard.count - heard.filter { $0 }.count }
-    /// Speech in the recording that the text does not hold, in milliseconds.
-    public var unmatchedSpeechMs: Int {
-        spans.filter { $0.kind == .audioWithoutText }.reduce(0) { $0 + $1.endMs - $1.startMs }
-    }
+    /// Speech in the recording that the text does not hold (inside audio-without-text spans), in milliseconds.
+    public var unmatchedSpeechMs: Int
 
     /// The larger of the two shares that disagree: words of the text not heard, and speech not
     /// in the text. 0 for a recording of exactly its text; near 1 for the wrong text.

@@ -67,6 +67,13 @@ public struct NarrationImport: Sendable {
         String(format: "%d:%04.1f", milliseconds / 60_000, Double(milliseconds % 60_000) / 1000)
     }
 
+    static func milliseconds(_ frames: Int, rate: Int) -> Int { Int(Int64(frames) * 1000 / Int64(max(1, rate))) }
+
+    /// Reads the rest of the recording (its length and any damage are known only at its end).
+    static func readToEnd(_ reader: SoundFileReader) throws(AudioError) {
+        while !(try reader.read()).isEmpty {}
+    }
+
     public static func exportSettings(title: String, formats: [ExportFormat] = []) -> ExportSettings {
         ExportSettings(formats: formats, sentencePauseMs: 0, paragraphPauseMs: 0, chapterPauseMs: 0, title: title)
     }
@@ -76,9 +83,11 @@ public struct NarrationImport: Sendable {
         let text = try SourceReader.read(textFile)
         let result = Splitter(settings: split).split([(textFile.path, SourceFile.inferredFormat(for: textFile), text)])
         guard !result.items.isEmpty else { throw TextError.noSpeakableText(files: [textFile.path]) }
-        let audio: DecodedAudio
+        // The recording is read a block at a time, twice (to align, then to cut the items'
+        // audio), and never held whole: a 10-hour narration at 44.1 kHz is 3 GB of samples.
+        let reader: SoundFileReader
         do {
-            audio = try SoundFile.decode(fileAt: audioFile)
+            reader = try SoundFileReader(url: audioFile)
         } catch {
             // Typed throws: `error` is an AudioError; the recording is the user's input (exit 2).
             switch error {
@@ -86,13 +95,10 @@ public struct NarrationImport: Sendable {
                 throw PipelineError.unreadableRecording(path: audioFile.path, reason: reason)
             }
         }
-        var warnings: [String] = []
-        if audio.missingFrames > 0 {
-            let total = Double(audio.samples.count + audio.missingFrames) / Double(audio.sampleRate)
-            warnings.append(
-                "\(audioFile.path): decoding stopped at \(Self.clock(audio.durationMs)) of \(Self.clock(Int(total * 1000))) (a damaged or cut file); "
-                    + "the last \(String(format: "%.1f", Double(audio.missingFrames) / Double(audio.sampleRate))) s were not aligned. Re-export the recording and align again.")
+        if reader.exactLength && reader.promisedFrames == 0 {
+            throw PipelineError.unreadableRecording(path: audioFile.path, reason: "it holds no audio frames")
         }
+        var warnings: [String] = []
         let audioHash = try ContentHash.sha256Hex(fileAt: audioFile)
         let model = RecognizerModel.standard
         try model.checkAvailable()
@@ -125,18 +131,41 @@ public struct NarrationImport: Sendable {
             let documentPath = ObjectStore.relativePath(key: key, fileExtension: "json")
             let narration: NarrationAlignment
             var aligned = false
-            if let data = try? store.read(relativePath: documentPath), let document = AlignmentDocument.decode(data),
-                let stored = document.narration, stored.heard.count == words.count
-            {
+            let stored = (try? store.read(relativePath: documentPath)).flatMap(AlignmentDocument.decode)?.narration
+            if let stored, stored.heard.count == words.count {
                 narration = stored
+                try Self.readToEnd(reader)
             } else {
-                narration = try NarrationAligner(aligner: ForcedAligner(model: model, language: language, fillers: false)).align(words: words, audio: audio, progress: progress)
+                // The recognizer's 16 kHz copy goes to a nameless scratch file in the output
+                // directory (unlinked at once: nothing is left behind, even by a kill).
+                let scratch = "objects/tmp/narration.\(getpid()).s16"
+                let descriptor = try store.owned.createFile(scratch, readable: true)
+                unlink(store.url(forRelativePath: scratch).path)
+                let samples: RecognizerAudio
+                do {
+                    samples = try RecognizerAudio(reading: reader, into: descriptor, label: audioFile.path)
+                } catch let error as AudioError {
+                    guard case let .unreadable(_, reason) = error else { throw error }
+                    throw PipelineError.unreadableRecording(path: audioFile.path, reason: reason)
+                }
+                guard reader.framesRead > 0 else { throw PipelineError.unreadableRecording(path: audioFile.path, reason: "it holds no audio frames") }
+                narration = try NarrationAligner(aligner: ForcedAligner(model: model, language: language, fillers: false))
+                    .align(words: words, samples: samples, durationMs: Self.milliseconds(reader.framesRead, rate: reader.sampleRate), progress: progress)
                 aligned = true
+            }
+            let sampleRate = reader.sampleRate
+            let frames = reader.framesRead
+            let durationMs = Self.milliseconds(frames, rate: sampleRate)
+            if reader.missingFrames > 0 {
+                let total = Self.milliseconds(frames + reader.missingFrames, rate: sampleRate)
+                warnings.append(
+                    "\(audioFile.path): decoding stopped at \(Self.clock(durationMs)) of \(Self.clock(total)) (a damaged or cut file); "
+                        + "the last \(String(format: "%.1f", Double(reader.missingFrames) / Double(sampleRate))) s were not aligned. Re-export the recording and align again.")
             }
             let alignment = narration.alignment
             let documentObject = try store.store(
                 key: key, fileExtension: "json", role: .alignment, mimeType: "application/json",
-                data: AlignmentDocument(aligner: identity, durationMs: audio.durationMs, narration: narration).encoded())
+                data: AlignmentDocument(aligner: identity, durationMs: durationMs, narration: narration).encoded())
 
             // Items of which no word was heard get no audio: the recording does not hold them.
             let included = ranges.map { range in range.contains { narration.heard[$0] } }
@@ -145,11 +174,11 @@ public struct NarrationImport: Sendable {
             var cuts: [Int: (from: Int, to: Int)] = [:]
             var previousCut = 0
             for (position, index) in kept.enumerated() {
-                var to = audio.samples.count
+                var to = frames
                 if position + 1 < kept.count {
                     let previousEnd = alignment.timings[ranges[index].upperBound - 1].endMs
                     let nextStart = alignment.timings[ranges[kept[position + 1]].lowerBound].startMs
-                    to = max(previousCut, min(audio.samples.count, (previousEnd + max(previousEnd, nextStart)) / 2 * audio.sampleRate / 1000))
+                    to = max(previousCut, min(frames, Int(Int64((previousEnd + max(previousEnd, nextStart)) / 2) * Int64(sampleRate) / 1000)))
                 }
                 cuts[index] = (previousCut, to)
                 previousCut = to
@@ -157,20 +186,22 @@ public struct NarrationImport: Sendable {
             var updates: [ItemUpdate] = []
             var unheard: [NarrationReport.UnheardWord] = []
             let voice = "narration:" + audioFile.lastPathComponent
+            let pieces = try SoundFileReader(url: audioFile)
             for (index, item) in result.items.enumerated() {
                 guard let cut = cuts[index] else {
                     let at = Self.clock(alignment.timings[ranges[index].lowerBound].startMs)
                     updates.append(.failed(itemID: item.id, error: "not in the recording: no word of it was heard (the text puts it at \(at)); fix the text or the recording and align again"))
                     continue
                 }
-                let piece = Array(audio.samples[cut.from..<max(cut.from, cut.to)])
-                let startMs = Int(Int64(cut.from) * 1000 / Int64(audio.sampleRate))
+                try pieces.skip(cut.from - pieces.framesRead)
+                let piece = try pieces.read(upTo: max(0, cut.to - cut.from))
+                let startMs = Self.milliseconds(cut.from, rate: sampleRate)
                 let pieceKey = ObjectKey.digest(["stage": "narration-piece", "audio": audioHash, "from": String(cut.from), "to": String(cut.to)])
-                let durationMs = Int(Int64(piece.count) * 1000 / Int64(audio.sampleRate))
+                let pieceMs = Self.milliseconds(piece.count, rate: sampleRate)
                 let object = try store.store(
                     key: pieceKey, fileExtension: "flac", role: .audio, mimeType: AudioSettings.Format.flac.mimeType,
-                    data: try SoundFile.encode(piece.isEmpty ? [0] : piece, sampleRate: audio.sampleRate, format: .flac),
-                    durationMs: durationMs, sampleRate: audio.sampleRate)
+                    data: try SoundFile.encode(piece.isEmpty ? [0] : piece, sampleRate: sampleRate, format: .flac),
+                    durationMs: pieceMs, sampleRate: sampleRate)
                 let itemWords = Array(item.words)
                 let timings = ranges[index].map { alignment.timings[$0] }
                 let local = ForcedAlignment.complete(
@@ -178,7 +209,7 @@ public struct NarrationImport: Sendable {
                     placements: zip(timings, ranges[index]).map { timing, global in
                         WordPlacement(startMs: timing.startMs - startMs, endMs: timing.endMs - startMs, confidence: alignment.confidences[global])
                     },
-                    durationMs: max(1, durationMs))
+                    durationMs: max(1, pieceMs))
                 let confidences = ranges[index].map { alignment.confidences[$0] }
                 for global in ranges[index] where !narration.heard[global] {
                     unheard.append(.init(itemID: item.id, word: words[global].text, startMs: alignment.timings[global].startMs))
@@ -206,7 +237,7 @@ public struct NarrationImport: Sendable {
                 buildID, outcome: passed ? .succeeded : .failed, endedAt: BuildPipeline.timestamp(), total: result.items.count, synthesized: 0,
                 reused: aligned ? 0 : kept.count, failed: missingItems)
             return NarrationReport(
-                outputDirectory: outputDirectory.path, items: result.items.count, words: words.count, durationMs: audio.durationMs,
+                outputDirectory: outputDirectory.path, items: result.items.count, words: words.count, durationMs: durationMs,
                 unheard: unheard, reusedAlignment: !aligned, exportedFiles: exported, elapsedSeconds: BuildPipeline.seconds(since: clock),
                 warnings: warnings, spans: spans, unmatchedWords: narration.unmatchedWords, speechMs: narration.speechMs,
                 unmatchedSpeechMs: narration.unmatchedSpeechMs, unmatchedFraction: narration.unmatchedFraction, maxUnmatched: maxUnmatched,

@@ -86,6 +86,9 @@ final class PocketSphinxDecoder {
         searchName = name
     }
 
+    /// The most words one skip passes over (see `useWordSequence`); longer gaps chain skips.
+    static let longestSkip = 8
+
     /// Makes a word sequence the active search, as a finite-state grammar built directly: the
     /// words in order, and (when `stopProbability` is given) a way out to the end after each word
     /// with that probability, so the utterance may end early but pays for it.
@@ -116,10 +119,18 @@ final class PocketSphinxDecoder {
             for state in 1..<max(1, words.count) { _ = fsg_model_null_trans_add(fsg, Int32(state), Int32(words.count), stop) }
         }
         if let skipProbability {
+            // Passing over up to `longestSkip` words at once is a word transition that jumps
+            // ahead (state i to i+k+1, saying word i+k): no null transitions, whose closure
+            // over a window's few hundred words held 800 MB in the search.
             let skip = logmath_log(logMath, skipProbability)
-            for state in 0..<words.count { _ = fsg_model_null_trans_add(fsg, Int32(state), Int32(state + 1), skip) }
+            for state in 0..<words.count {
+                for skipped in 1...Self.longestSkip where state + skipped < words.count {
+                    let id = fsg_model_word_add(fsg, words[state + skipped])
+                    fsg_model_trans_add(fsg, Int32(state), Int32(state + skipped + 1), skip * Int32(skipped), id)
+                }
+            }
         }
-        if stopProbability != nil || skipProbability != nil {
+        if stopProbability != nil {
             // The search follows null transitions only through their closure.
             _ = fsg_model_null_trans_closure(fsg, nil)
         }

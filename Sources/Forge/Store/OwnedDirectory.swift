@@ -90,10 +90,10 @@ public struct OwnedDirectory: Sendable {
 
     /// Creates `relative` as a new file (never an existing one, never through a link) and returns
     /// its descriptor, open for writing. Its folder must exist (see ``makeDirectory(_:)``).
-    public func createFile(_ relative: String) throws(StoreError) -> Int32 {
+    public func createFile(_ relative: String, readable: Bool = false) throws(StoreError) -> Int32 {
         try check((relative as NSString).deletingLastPathComponent)
         let path = url(relative).path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        let descriptor = open(path, (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             if errno == EEXIST, Self.entry(at: path) == .link { throw .linkInOutput(path: path) }
             throw .writeFailed(path: path, reason: String(cString: strerror(errno)))

@@ -1,0 +1,80 @@
+import Foundation
+
+/// A recording as the recognizer hears it (16 kHz mono), read a window at a time: held in
+/// memory for short audio, or in a scratch file for a narration hours long, so memory does not
+/// grow with the recording.
+///
+/// Used by one task at a time; it is not `Sendable`.
+final class RecognizerAudio {
+    private enum Storage {
+        case memory([Int16])
+        /// An open file with no name (unlinked at once, so nothing is left behind even by a kill).
+        case file(descriptor: Int32)
+    }
+
+    private let storage: Storage
+    /// Samples, at 16 kHz.
+    let count: Int
+
+    init(samples: [Int16]) {
+        storage = .memory(samples)
+        count = samples.count
+    }
+
+    /// Converts `reader`'s recording to 16 kHz into `descriptor` (an empty file open for reading
+    /// and writing, already unlinked, which this owns and closes; `label` names it in errors),
+    /// block by block; `progress` gets the frames read so far.
+    init(reading reader: SoundFileReader, into descriptor: Int32, label: String, progress: (Int) -> Void = { _ in }) throws {
+        let stream = RecognizerInputStream(sourceRate: reader.sampleRate)
+        var written = 0
+        func write(_ samples: [Int16]) throws {
+            try samples.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let result = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    guard result > 0 else { throw AudioError.encodingFailed(path: label, reason: String(cString: strerror(errno))) }
+                    offset += result
+                }
+            }
+            written += samples.count
+        }
+        do {
+            while true {
+                let block = try reader.read()
+                if block.isEmpty { break }
+                try write(stream.process(block))
+                progress(reader.framesRead)
+            }
+            try write(stream.finish())
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        storage = .file(descriptor: descriptor)
+        count = written
+    }
+
+    deinit {
+        if case let .file(descriptor) = storage { close(descriptor) }
+    }
+
+    /// The samples in `range` (clamped to the recording).
+    func samples(_ range: Range<Int>) -> [Int16] {
+        let range = range.clamped(to: 0..<count)
+        switch storage {
+        case let .memory(samples):
+            return Array(samples[range])
+        case let .file(descriptor):
+            var samples = [Int16](repeating: 0, count: range.count)
+            samples.withUnsafeMutableBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let result = pread(descriptor, bytes.baseAddress! + offset, bytes.count - offset, off_t(range.lowerBound * 2 + offset))
+                    if result <= 0 { break }
+                    offset += result
+                }
+            }
+            return samples
+        }
+    }
+}
