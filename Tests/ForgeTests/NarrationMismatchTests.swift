@@ -73,4 +73,23 @@ struct NarrationMismatchTests {
         #expect(long.report["itemsNotInRecording"] as? Int ?? 0 >= 2)
         #expect(spans(long.report, .matched).count == 1 && long.report["unmatchedSpeechMs"] as? Int == 0, "\(long.report)")
     }
+
+    /// A page of the text the narrator skipped: in windows shorter than the recording, the window
+    /// after the page finds the text further on and the alignment goes on from there, rather than
+    /// waiting at the page while the rest of the recording goes by.
+    @Test func theAlignmentPicksUpAfterASkippedPage() throws {
+        let utterances = try String(contentsOf: Self.transcript, encoding: .utf8).components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let page = Fixtures.sampleText.split(whereSeparator: \.isWhitespace).dropFirst(400).prefix(100).joined(separator: " ")
+        let text = ([utterances[0], page] + utterances[1...]).joined(separator: " ")
+        let words = Tokenizer.words(in: text)
+        let pageWords = Tokenizer.words(in: utterances[0]).count..<(Tokenizer.words(in: utterances[0] + " " + page).count)
+        let aligner = NarrationAligner(aligner: try ForcedAligner(fillers: false))
+        aligner.windowSeconds = 10
+        aligner.marginSeconds = 3
+        let result = try aligner.align(words: words, audio: try SoundFile.decode(fileAt: Self.recording))
+        #expect(pageWords.allSatisfy { !result.heard[$0] }, "the page is not in the recording")
+        let lastTwo = (words.count - Tokenizer.words(in: utterances[3] + " " + utterances[4]).count)..<words.count
+        let heardAfter = lastTwo.filter { result.heard[$0] }.count
+        #expect(Double(heardAfter) >= 0.9 * Double(lastTwo.count), "the last two utterances are heard: \(heardAfter) of \(lastTwo.count)")
+    }
 }
