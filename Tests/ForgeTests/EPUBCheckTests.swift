@@ -68,10 +68,13 @@ struct EPUBCheckTests {
         // A narration: espeak-ng's reading of a text, aligned back to it.
         let engine = try EspeakEngine()
         let samples = try engine.synthesize("It is a truth universally acknowledged. However little known the feelings of such a man may be.",
-                                            voice: VoiceSettings(id: "en-us", rate: 175), itemID: "n").samples
+                                            voice: VoiceSettings(id: "en-us+klatt", rate: 175), itemID: "n").samples
         try Data(SoundFile.encode(samples, sampleRate: 22050, format: .flac)).write(to: project.directory.file("narration.flac"))
         try project.directory.write("narration.txt", "It is a truth universally acknowledged.\n\nHowever little known the feelings of such a man may be.\n")
-        let narration = try project.forge(["align", "--audio", "narration.flac", "--text", "narration.txt", "--output", "narrated", "--export", "epub", "--title", "A Narration"])
+        let narration = try project.forge(["align", "--audio", "narration.flac", "--text", "narration.txt", "--output", "narrated", "--export", "epub", "--title", "A Narration",
+                                            // What is checked here is the EPUB; whether every word was heard is NarrationMismatchTests'
+                                            // (espeak-ng's voices fit the recognizer less well than a human narrator).
+                                            "--max-unmatched", "0.5"])
         #expect(narration.status == 0, "\(narration.text) \(narration.errors)")
 
         var books: [URL] = []
