@@ -10,8 +10,6 @@ struct PhoneLoopReference {
     var frameScores: [Double]
     /// Whether each frame lies in a speech phone (not silence or one of the model's noise fillers).
     var speech: [Bool]
-    /// The phones the loop heard, in order, with their first and last frames.
-    var phones: [(phone: String, first: Int, last: Int)] = []
 
     /// The reference for `samples` (16 kHz), decoded with `decoder`'s phone-loop search.
     init(samples: ArraySlice<Int16>, decoder: PocketSphinxDecoder) throws(RecognitionError) {
@@ -25,7 +23,6 @@ struct PhoneLoopReference {
             guard first <= last else { continue }
             let perFrame = segment.acousticScore / Double(segment.endFrame - segment.startFrame + 1)
             let spoken = !(segment.word == "SIL" || segment.word.hasPrefix("+"))
-            if spoken { phones.append((segment.word, first, last)) }
             for frame in first...last {
                 frameScores[frame] = perFrame
                 speech[frame] = spoken

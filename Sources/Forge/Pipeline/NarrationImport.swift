@@ -69,11 +69,6 @@ public struct NarrationImport: Sendable {
 
     static func milliseconds(_ frames: Int, rate: Int) -> Int { Int(Int64(frames) * 1000 / Int64(max(1, rate))) }
 
-    /// Reads the rest of the recording (its length and any damage are known only at its end).
-    static func readToEnd(_ reader: SoundFileReader) throws(AudioError) {
-        while !(try reader.read()).isEmpty {}
-    }
-
     public static func exportSettings(title: String, formats: [ExportFormat] = []) -> ExportSettings {
         ExportSettings(formats: formats, sentencePauseMs: 0, paragraphPauseMs: 0, chapterPauseMs: 0, title: title)
     }
@@ -134,7 +129,8 @@ public struct NarrationImport: Sendable {
             let stored = (try? store.read(relativePath: documentPath)).flatMap(AlignmentDocument.decode)?.narration
             if let stored, stored.heard.count == words.count {
                 narration = stored
-                try Self.readToEnd(reader)
+                // Its length and any damage are known only at its end.
+                try reader.skip(.max)
             } else {
                 // The recognizer's 16 kHz copy goes to a nameless scratch file in the output
                 // directory (unlinked at once: nothing is left behind, even by a kill).

@@ -23,8 +23,8 @@ final class RecognizerAudio {
 
     /// Converts `reader`'s recording to 16 kHz into `descriptor` (an empty file open for reading
     /// and writing, already unlinked, which this owns and closes; `label` names it in errors),
-    /// block by block; `progress` gets the frames read so far.
-    init(reading reader: SoundFileReader, into descriptor: Int32, label: String, progress: (Int) -> Void = { _ in }) throws {
+    /// block by block.
+    init(reading reader: SoundFileReader, into descriptor: Int32, label: String) throws {
         let stream = RecognizerInputStream(sourceRate: reader.sampleRate)
         var written = 0
         func write(_ samples: [Int16]) throws {
@@ -43,7 +43,6 @@ final class RecognizerAudio {
                 let block = try reader.read()
                 if block.isEmpty { break }
                 try write(stream.process(block))
-                progress(reader.framesRead)
             }
             try write(stream.finish())
         } catch {
