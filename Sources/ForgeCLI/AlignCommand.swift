@@ -104,7 +104,18 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
         let report: NarrationReport
         do {
             report = try job.run(commandLine: CommandLine.arguments.joined(separator: " "), exports: exports) { fraction in
+                // Windows are saved as they are done: a stop keeps them, and says so.
+                if fraction > 0 && fraction < 1 {
+                    InterruptMonitor.stopNote = "The alignment up to \(Int(fraction * 100))% of the recording is kept; run the same command again to resume there."
+                }
                 if interactive { try? FileHandle.standardOutput.write(contentsOf: Data(String(format: "\r\u{1B}[2KAligning… %.0f%%", fraction * 100).utf8)) }
+                if json {
+                    // One line per window saved: what a CI log or a wrapper can follow.
+                    var line = JSONLine()
+                    line.add("event", "aligning")
+                    line.add("fraction", .double((fraction * 1000).rounded() / 1000))
+                    try? FileHandle.standardOutput.write(contentsOf: Data(line.line.utf8))
+                }
             }
         } catch {
             if interactive { print("") }
@@ -126,6 +137,7 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
             line.add("maxUnmatched", .double(report.maxUnmatched))
             line.add("itemsNotInRecording", report.itemsNotInRecording)
             line.add("reusedAlignment", report.reusedAlignment)
+            if let resumed = report.resumedFromMs { line.add("resumedFromMs", resumed) }
             line.add("exported", report.exportedFiles.count)
             line.add("elapsedSeconds", .double((report.elapsedSeconds * 1000).rounded() / 1000))
             line.add("warnings", .raw("[" + report.warnings.map(JSONText.quoted).joined(separator: ",") + "]"))
@@ -136,6 +148,9 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
         } else {
             for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
             print("Aligned \(report.words) words in \(report.items) items to \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio in \(String(format: "%.1f", report.elapsedSeconds)) s\(report.reusedAlignment ? " (alignment reused from the store)" : "") → \(report.outputDirectory)")
+            if let resumed = report.resumedFromMs {
+                print("Resumed at \(Format.clock(seconds: Double(resumed) / 1000)) of the recording, where an interrupted run stopped.")
+            }
             let disagreements = report.spans.filter { $0.kind != .matched }
             if disagreements.isEmpty && report.unheard.isEmpty {
                 print("The recording holds the text: every word was heard, and no speech is missing from the text.")

@@ -1,6 +1,7 @@
 import Dispatch
 import Forge
 import Foundation
+import Synchronization
 
 /// Turns SIGINT and SIGTERM into a stop, for every forge command but the worker.
 ///
@@ -15,6 +16,14 @@ final class InterruptMonitor {
 
     let flag: CancellationFlag
     private let sources: [any DispatchSourceSignal]
+    private static let note = Mutex<String?>(nil)
+
+    /// What a stop that ends the process at once keeps, printed after "Stopped." (a command
+    /// that saves as it goes says where it will resume).
+    static var stopNote: String? {
+        get { note.withLock { $0 } }
+        set { note.withLock { $0 = newValue } }
+    }
 
     init(flag: CancellationFlag = CancellationFlag()) {
         self.flag = flag
@@ -26,7 +35,8 @@ final class InterruptMonitor {
             source.setEventHandler {
                 if flag.isCancelled || !flag.hasWorkToKeep {
                     if !flag.hasWorkToKeep {
-                        try? FileHandle.standardError.write(contentsOf: Data("Stopped.\n".utf8))
+                        let kept = Self.stopNote.map { " " + $0 } ?? ""
+                        try? FileHandle.standardError.write(contentsOf: Data("Stopped.\(kept)\n".utf8))
                     }
                     exit(ForgeExitCode.cancelled.rawValue)
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import Forge
@@ -111,7 +112,23 @@ struct ForcedAlignmentTests {
         let aligner = NarrationAligner(aligner: try ForcedAligner(fillers: false))
         aligner.windowSeconds = 20
         aligner.marginSeconds = 5
-        let alignment = try aligner.align(words: words, audio: audio)
+        let recognizerAudio = RecognizerAudio(samples: RecognizerInput.samples(audio.samples[...], from: audio.sampleRate))
+        var checkpoints: [NarrationCheckpoint] = []
+        let alignment = try aligner.align(words: words, samples: recognizerAudio, durationMs: audio.durationMs, checkpoint: { checkpoints.append($0) })
+        // Resumed from its first windows' checkpoints (a run stopped there), by a fresh aligner as in
+        // the process that resumes, the result is the same: the same words heard, each within a
+        // frame or two (the recognizer's running cepstral mean is not saved, only the windows).
+        #expect(checkpoints.count >= 4)
+        let resumer = NarrationAligner(aligner: try ForcedAligner(fillers: false))
+        resumer.windowSeconds = 20
+        resumer.marginSeconds = 5
+        let resumed = try resumer.align(
+            words: words, samples: recognizerAudio, durationMs: audio.durationMs, resumingFrom: Array(checkpoints.prefix(checkpoints.count / 2)))
+        #expect(resumed.heard == alignment.heard && resumed.spans.count == alignment.spans.count)
+        let moved = zip(resumed.alignment.timings, alignment.alignment.timings).filter { abs($0.startMs - $1.startMs) > 30 || abs($0.endMs - $1.endMs) > 30 }
+        #expect(moved.isEmpty, "\(moved)")
+        // The saved windows' words are taken as saved.
+        #expect(Array(resumed.alignment.timings.prefix(100)) == Array(alignment.alignment.timings.prefix(100)))
         let errors = zip(alignment.alignment.timings, reference).map { abs($0.startMs - $1) }
         let half = errors.count / 2
         for (name, part) in [("first half", Array(errors[..<half])), ("second half", Array(errors[half...]))] {
@@ -119,6 +136,47 @@ struct ForcedAlignmentTests {
             #expect(sorted[sorted.count / 2] <= 40, "\(name): median error \(sorted[sorted.count / 2]) ms")
             #expect(Double(part.filter { $0 <= 200 }.count) / Double(part.count) >= 0.95, "\(name)")
         }
+    }
+
+    /// Ctrl-C during `forge align --audio` keeps the windows already aligned and says so; the same
+    /// command again resumes there, leaves nothing behind and agrees with the recording.
+    @Test func anInterruptedNarrationResumesAtItsLastWindow() throws {
+        let project = try TestProject()
+        let engine = try EspeakEngine()
+        let paragraphs = Fixtures.firstChapter.components(separatedBy: "\n\n").map { $0.replacingOccurrences(of: "\n", with: " ") }
+            .filter { !$0.isEmpty }
+        var samples: [Int16] = []
+        var spoken: [String] = []
+        // Two windows: the first a minute, the second the rest.
+        for paragraph in paragraphs where samples.count < 22050 * 80 {
+            samples += try engine.synthesize(paragraph, voice: VoiceSettings(id: "en-us+klatt"), itemID: "n").samples
+            samples += [Int16](repeating: 0, count: 11025)
+            spoken.append(paragraph)
+        }
+        try Data(SoundFile.encode(samples, sampleRate: 22050, format: .flac)).write(to: project.directory.file("narration.flac"))
+        try project.directory.write("narration.txt", spoken.joined(separator: "\n\n") + "\n")
+        let arguments = ["align", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned", "--json"]
+
+        let forge = try project.start(arguments)
+        #expect(forge.waitForLines(count: 1) { $0.contains("\"event\":\"aligning\"") })
+        forge.signal(SIGINT)
+        let stopped = forge.wait()
+        #expect(stopped.status == 130, "\(stopped.errors)")
+        #expect(stopped.errors.contains("of the recording is kept; run the same command again to resume there"), "\(stopped.errors)")
+        #expect(stopped.events("narration").isEmpty, "the alignment finished before the signal; the test proves nothing")
+        let saved = try Manifest(directory: project.directory.file("aligned"), create: false)
+            .read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM narration_windows") }
+        #expect((saved ?? 0) >= 1, "the windows aligned before the signal are saved")
+        let tmp = project.directory.file("aligned/objects/tmp").path
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).isEmpty)
+
+        let rerun = try project.forge(arguments)
+        #expect(rerun.status == 0, "\(rerun.text) \(rerun.errors)")
+        let report = try #require(rerun.events("narration").first)
+        #expect((report["resumedFromMs"] as? Int ?? 0) > 30_000, "\(report)")
+        let manifest = try Manifest(directory: project.directory.file("aligned"), create: false)
+        #expect(try manifest.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM narration_windows") } == 0, "the saved windows are gone once the alignment is stored")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).isEmpty)
     }
 
     /// `forge align --audio --text`: a manifest like a build's; a paragraph the narrator never

@@ -23,6 +23,24 @@ struct NarrationMismatchTests {
         (report["spans"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == kind.rawValue }
     }
 
+    /// Energy snapping on audio whose onsets are known to the sample: quiet noise, a tone from
+    /// 0.5 s to 0.8 s, noise, a tone from 1.0 s to 1.3 s.
+    @Test func wordStartsBesideAPauseMoveToTheSpeechOnset() {
+        var generator = SystemRandomNumberGenerator()
+        let samples: [Int16] = (0..<24_000).map { index in
+            let second = Double(index) / 16_000
+            let tone = (0.5..<0.8).contains(second) || (1.0..<1.3).contains(second)
+            return tone ? Int16(8_000 * sin(2 * Double.pi * 200 * second)) : Int16.random(in: -30...30, using: &generator)
+        }
+        let placed = SpeechOnsets(samples: samples[...]).snapped([
+            WordPlacement(startMs: 200, endMs: 800, confidence: 1),  // starts 300 ms inside the pause
+            WordPlacement(startMs: 1_100, endMs: 1_200, confidence: 1),  // starts 100 ms into the tone after a pause
+            WordPlacement(startMs: 1_200, endMs: 1_300, confidence: 1),  // follows a word with no pause between
+        ])
+        #expect(placed.map { $0?.startMs } == [500, 1_000, 1_200])
+        #expect(placed.map { $0?.endMs } == [800, 1_200, 1_300])
+    }
+
     @Test func theRightTextPassesAndEveryWrongOneIsCaught() throws {
         let project = try TestProject()
         try FileManager.default.copyItem(at: Self.recording, to: project.directory.file("recording.flac"))
@@ -46,7 +64,8 @@ struct NarrationMismatchTests {
             onsetErrors.append(abs(start - onset))
             itemStart += item.durationMs ?? 0
         }
-        #expect(onsetErrors.allSatisfy { $0 <= 150 }, "first-word starts against labelled onsets, ms: \(onsetErrors)")
+        // Starts are snapped to the onset by energy: without that, two of them are 59 and 36 ms early.
+        #expect(onsetErrors.sorted()[2] <= 30 && onsetErrors.allSatisfy { $0 <= 45 }, "first-word starts against labelled onsets, ms: \(onsetErrors)")
 
         // Another text of the same length: most of it not heard, and most of the speech not in it.
         let book = Fixtures.sampleText

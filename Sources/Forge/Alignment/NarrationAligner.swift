@@ -43,13 +43,20 @@ public final class NarrationAligner {
     }
 
     /// Aligns `words` (offsets into one text) to `audio`; progress is the fraction of the audio done.
-    public func align(words: [WordToken], audio: DecodedAudio, progress: (Double) -> Void = { _ in }) throws(RecognitionError) -> NarrationAlignment {
+    public func align(words: [WordToken], audio: DecodedAudio, progress: (Double) -> Void = { _ in }) throws -> NarrationAlignment {
         let samples = RecognizerAudio(samples: RecognizerInput.samples(audio.samples[...], from: audio.sampleRate))
         return try align(words: words, samples: samples, durationMs: audio.durationMs, progress: progress)
     }
 
     /// Aligns `words` to `samples` (16 kHz), reading one window at a time.
-    func align(words: [WordToken], samples: RecognizerAudio, durationMs: Int, progress: (Double) -> Void = { _ in }) throws(RecognitionError) -> NarrationAlignment {
+    ///
+    /// `resumingFrom` are the checkpoints an interrupted run of the same words and samples
+    /// saved, in order: the alignment goes on after the last. `checkpoint` is given each
+    /// window's as it is done (what it throws stops the alignment).
+    func align(
+        words: [WordToken], samples: RecognizerAudio, durationMs: Int, resumingFrom checkpoints: [NarrationCheckpoint] = [],
+        checkpoint: (NarrationCheckpoint) throws -> Void = { _ in }, progress: (Double) -> Void = { _ in }
+    ) throws -> NarrationAlignment {
         let rate = PocketSphinxDecoder.sampleRate
         let samplesPerFrame = rate / PocketSphinxDecoder.framesPerSecond
         let texts = words.map(\.text)
@@ -65,6 +72,17 @@ public final class NarrationAligner {
         let margin = marginSeconds * rate
         var cursor = 0
         var next = 0
+        if Self.canResume(from: checkpoints, words: words.count, samples: samples.count) {
+            for saved in checkpoints {
+                for (frame, isSpeech) in saved.speech.enumerated() where saved.speechFrame + frame < speech.count {
+                    speech[saved.speechFrame + frame] = isSpeech
+                }
+                for (index, placement) in saved.placements.enumerated() { placements[saved.firstWord + index] = placement }
+                cursor = saved.cursor
+                next = saved.nextWord
+            }
+            progress(Double(cursor) / Double(samples.count))
+        }
         while next < words.count && cursor < samples.count {
             var end = min(samples.count, cursor + window)
             let isLast = samples.count - end < margin
@@ -73,8 +91,13 @@ public final class NarrationAligner {
             let windowTexts = Array(texts[next..<(next + count)])
             let windowSamples = samples.samples(cursor..<end)[...]
             let reference = try aligner.phoneLoop(windowSamples)
+            let onsets = SpeechOnsets(samples: windowSamples)
             let firstFrame = cursor / samplesPerFrame
-            for (frame, isSpeech) in reference.speech.enumerated() where firstFrame + frame < speech.count {
+            let firstWord = next
+            // Speech: a speech phone in the phone loop, where there is sound (on digital
+            // silence the acoustic model hears anything).
+            let windowSpeech = reference.speech.indices.map { reference.speech[$0] && onsets.isSound($0) }
+            for (frame, isSpeech) in windowSpeech.enumerated() where firstFrame + frame < speech.count {
                 speech[firstFrame + frame] = isSpeech
             }
             var found = try aligner.place(windowTexts, in: windowSamples, openEnded: true, reference: reference)
@@ -95,6 +118,7 @@ public final class NarrationAligner {
                     found = trimmed + [WordPlacement?](repeating: nil, count: found.count - trimmed.count)
                 }
             }
+            found = onsets.snapped(found)
             let offsetMs = cursor * 1000 / rate
             // Keep the words before the margin (all of them in the last window); the next window
             // starts at the end of the last confident one.
@@ -115,8 +139,10 @@ public final class NarrationAligner {
                     if run >= Self.shortestMissingRun { anchor = index }
                 }
             }
+            var settled: [WordPlacement?] = []
             if let anchor, let anchorEnd = found[anchor]?.endMs {
-                for index in 0...anchor { placements[next + index] = found[index].map { shifted($0, by: offsetMs) } }
+                settled = found[...anchor].map { $0.map { shifted($0, by: offsetMs) } }
+                for (index, placement) in settled.enumerated() { placements[next + index] = placement }
                 next += anchor + 1
                 cursor += anchorEnd * rate / 1000
             } else if let resumed = try Self.textAhead(
@@ -125,7 +151,6 @@ public final class NarrationAligner {
                 // The recording goes on further into the text (the narrator skipped a page):
                 // the words passed over stay unheard, and the window is aligned from there.
                 next = resumed
-                continue
             } else if isLast {
                 break
             } else {
@@ -133,10 +158,21 @@ public final class NarrationAligner {
                 // recording): pass over the window's audio; the text waits for the next one.
                 cursor = end - margin
             }
+            try checkpoint(NarrationCheckpoint(
+                cursor: cursor, nextWord: next, speechFrame: firstFrame, speech: windowSpeech, firstWord: firstWord, placements: settled))
             progress(Double(cursor) / Double(samples.count))
         }
         progress(1)
         return Self.result(words: words, placements: placements, speech: speech, durationMs: durationMs)
+    }
+
+    /// Whether `checkpoints` can be from a run over this many words and samples (a damaged or
+    /// foreign list is ignored: the alignment starts over).
+    static func canResume(from checkpoints: [NarrationCheckpoint], words: Int, samples: Int) -> Bool {
+        !checkpoints.isEmpty && checkpoints.allSatisfy { saved in
+            saved.cursor >= 0 && saved.cursor <= samples && saved.nextWord >= 0 && saved.nextWord <= words
+                && saved.firstWord >= 0 && saved.firstWord + saved.placements.count <= words && saved.speechFrame >= 0
+        }
     }
 
     /// How sure the aligner is that it heard a placed word: how well it fits its audio, and
@@ -228,12 +264,33 @@ public final class NarrationAligner {
         let kept = zip(placements, heard).map { placement, isHeard in isHeard ? placement.map(withConfidence) : nil }
         let head = (heard.lastIndex(of: true) ?? -1) + 1
         var alignment = ForcedAlignment.complete(words: Array(words[..<head]), placements: Array(kept[..<head]), durationMs: durationMs)
+        // An unheard word's timing is spread between heard ones, pauses included: one that
+        // would start in a pause starts where the speech after it does, if inside the word.
+        let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
+        for position in 0..<head where !heard[position] {
+            let timing = alignment.timings[position]
+            var frame = timing.startMs / frameMs
+            guard frame < speech.count, !speech[frame] else { continue }
+            while frame < speech.count && !speech[frame] && (frame + 1) * frameMs < timing.endMs { frame += 1 }
+            if frame < speech.count && speech[frame] { alignment.timings[position].startMs = frame * frameMs }
+        }
+        // A word with no speech under it at all (a short word the recognizer left in the pause
+        // before its sentence) moves to the end of the pause, against the word after it.
+        if head >= 2 {
+            for position in stride(from: head - 2, through: 0, by: -1) {
+                let timing = alignment.timings[position]
+                let nextStart = alignment.timings[position + 1].startMs
+                guard nextStart > timing.endMs else { continue }
+                let frames = (timing.startMs / frameMs)..<min(speech.count, max(timing.startMs / frameMs + 1, timing.endMs / frameMs))
+                guard !frames.isEmpty, !frames.contains(where: { speech[$0] }) else { continue }
+                alignment.timings[position] = WordTiming(startMs: nextStart - (timing.endMs - timing.startMs), endMs: nextStart)
+            }
+        }
         let tailStart = min(max(0, durationMs - 1), alignment.timings.last?.endMs ?? 0)
         alignment.timings += repeatElement(WordTiming(startMs: tailStart, endMs: tailStart + 1), count: words.count - head)
         alignment.confidences += repeatElement(nil, count: words.count - head)
         for position in placements.indices where !heard[position] { alignment.confidences[position] = placements[position].map(confidence) ?? 0 }
         let (spans, unmatchedSpeechFrames) = Self.spans(heard: heard, timings: alignment.timings, speech: speech, durationMs: durationMs)
-        let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
         return NarrationAlignment(
             alignment: alignment, heard: heard, spans: spans, speechMs: speech.filter { $0 }.count * frameMs, unmatchedSpeechMs: unmatchedSpeechFrames * frameMs)
     }

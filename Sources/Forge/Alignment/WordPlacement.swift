@@ -1,5 +1,5 @@
 /// Where the recognizer heard one word, in milliseconds, with its posterior probability.
-public struct WordPlacement: Sendable, Equatable {
+public struct WordPlacement: Sendable, Equatable, Codable {
     public var startMs: Int
     public var endMs: Int
     public var confidence: Double?

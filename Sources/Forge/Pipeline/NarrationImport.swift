@@ -126,6 +126,7 @@ public struct NarrationImport: Sendable {
             let documentPath = ObjectStore.relativePath(key: key, fileExtension: "json")
             let narration: NarrationAlignment
             var aligned = false
+            var resumedFromMs: Int?
             let stored = (try? store.read(relativePath: documentPath)).flatMap(AlignmentDocument.decode)?.narration
             if let stored, stored.heard.count == words.count {
                 narration = stored
@@ -145,8 +146,18 @@ public struct NarrationImport: Sendable {
                     throw PipelineError.unreadableRecording(path: audioFile.path, reason: reason)
                 }
                 guard reader.framesRead > 0 else { throw PipelineError.unreadableRecording(path: audioFile.path, reason: "it holds no audio frames") }
-                narration = try NarrationAligner(aligner: ForcedAligner(model: model, language: language, fillers: false))
-                    .align(words: words, samples: samples, durationMs: Self.milliseconds(reader.framesRead, rate: reader.sampleRate), progress: progress)
+                // Windows an interrupted run of this alignment saved: it goes on after them.
+                let saved = try manifest.narrationWindows(key: key)
+                if NarrationAligner.canResume(from: saved, words: words.count, samples: samples.count), let last = saved.last {
+                    resumedFromMs = Self.milliseconds(last.cursor, rate: PocketSphinxDecoder.sampleRate)
+                }
+                var windowIndex = saved.count
+                narration = try NarrationAligner(aligner: ForcedAligner(model: model, language: language, fillers: false)).align(
+                    words: words, samples: samples, durationMs: Self.milliseconds(reader.framesRead, rate: reader.sampleRate), resumingFrom: saved,
+                    checkpoint: { window in
+                        try manifest.recordNarrationWindow(key: key, index: windowIndex, window)
+                        windowIndex += 1
+                    }, progress: progress)
                 aligned = true
             }
             let sampleRate = reader.sampleRate
@@ -162,6 +173,7 @@ public struct NarrationImport: Sendable {
             let documentObject = try store.store(
                 key: key, fileExtension: "json", role: .alignment, mimeType: "application/json",
                 data: AlignmentDocument(aligner: identity, durationMs: durationMs, narration: narration).encoded())
+            try manifest.clearNarrationWindows()
 
             // Items of which no word was heard get no audio: the recording does not hold them.
             let included = ranges.map { range in range.contains { narration.heard[$0] } }
@@ -234,7 +246,7 @@ public struct NarrationImport: Sendable {
                 reused: aligned ? 0 : kept.count, failed: missingItems)
             return NarrationReport(
                 outputDirectory: outputDirectory.path, items: result.items.count, words: words.count, durationMs: durationMs,
-                unheard: unheard, reusedAlignment: !aligned, exportedFiles: exported, elapsedSeconds: BuildPipeline.seconds(since: clock),
+                unheard: unheard, reusedAlignment: !aligned, resumedFromMs: resumedFromMs, exportedFiles: exported, elapsedSeconds: BuildPipeline.seconds(since: clock),
                 warnings: warnings, spans: spans, unmatchedWords: narration.unmatchedWords, speechMs: narration.speechMs,
                 unmatchedSpeechMs: narration.unmatchedSpeechMs, unmatchedFraction: narration.unmatchedFraction, maxUnmatched: maxUnmatched,
                 itemsNotInRecording: missingItems, exportsSkipped: exports.map { !$0.formats.isEmpty } == true && exported.isEmpty)

@@ -15,6 +15,9 @@ public struct NarrationReport: Sendable {
     public var unheard: [UnheardWord]
     /// True when the alignment came from the store (the same recording and text were aligned before).
     public var reusedAlignment: Bool
+    /// Where in the recording this run took up an interrupted run's alignment, in milliseconds;
+    /// nil when it aligned from the start (or reused the whole alignment).
+    public var resumedFromMs: Int? = nil
     public var exportedFiles: [String]
     public var elapsedSeconds: Double
     /// What the user should know about the input, e.g. a recording that could not be decoded to its end.

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Where a narration and its text agree (schema v12), as `forge align --audio` found it.
@@ -56,5 +57,50 @@ extension Manifest {
                     kind: NarrationSpan.Kind(rawValue: row[0]) ?? .matched, startMs: row[1], endMs: row[2], firstWord: first, lastWord: last, text: row[7])
             }
         }
+    }
+}
+
+/// The windows of a narration alignment in progress (schema v13), so a stopped run resumes.
+extension Manifest {
+    /// Saves the window `index` of the alignment keyed `key`, in its own transaction.
+    func recordNarrationWindow(key: String, index: Int, _ checkpoint: NarrationCheckpoint) throws(StoreError) {
+        let placements = (try? JSONEncoder().encode(checkpoint.placements)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        try write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO narration_windows (alignment_key, idx, cursor, next_word, speech_frame, speech, first_word, placements)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    key, index, checkpoint.cursor, checkpoint.nextWord, checkpoint.speechFrame, Data(checkpoint.speech.map { $0 ? 1 : 0 }),
+                    checkpoint.firstWord, placements,
+                ])
+        }
+    }
+
+    /// The saved windows of the alignment keyed `key`, in order; the windows of any other
+    /// alignment (an earlier text or recording) are dropped.
+    func narrationWindows(key: String) throws(StoreError) -> [NarrationCheckpoint] {
+        try write { db in
+            try db.execute(sql: "DELETE FROM narration_windows WHERE alignment_key <> ?", arguments: [key])
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT cursor, next_word, speech_frame, speech, first_word, placements FROM narration_windows WHERE alignment_key = ? ORDER BY idx",
+                arguments: [key])
+            var windows: [NarrationCheckpoint] = []
+            for row in rows {
+                let speech: Data = row[3]
+                let text: String = row[5]
+                // A window that does not decode ends the list: the alignment resumes before it.
+                guard let placements = try? JSONDecoder().decode([WordPlacement?].self, from: Data(text.utf8)) else { break }
+                windows.append(NarrationCheckpoint(
+                    cursor: row[0], nextWord: row[1], speechFrame: row[2], speech: speech.map { $0 != 0 }, firstWord: row[4], placements: placements))
+            }
+            return windows
+        }
+    }
+
+    /// Drops every saved window (the alignment is stored whole).
+    func clearNarrationWindows() throws(StoreError) {
+        try write { db in try db.execute(sql: "DELETE FROM narration_windows") }
     }
 }

@@ -221,6 +221,23 @@ enum ManifestSchema {
                 );
                 """)
         }
+        // v13: `forge align --audio` saves each window as it is done, so a stopped run resumes
+        // (rows of one alignment, deleted when it is stored whole).
+        migrator.registerMigration("v13") { db in
+            try db.execute(sql: """
+                CREATE TABLE narration_windows (
+                    alignment_key TEXT NOT NULL,
+                    idx INTEGER NOT NULL,
+                    cursor INTEGER NOT NULL,
+                    next_word INTEGER NOT NULL,
+                    speech_frame INTEGER NOT NULL,
+                    speech BLOB NOT NULL,
+                    first_word INTEGER NOT NULL,
+                    placements TEXT NOT NULL,
+                    PRIMARY KEY (alignment_key, idx)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }
