@@ -50,6 +50,11 @@ let package = Package(
             providers: [.apt(["libcmark-dev"])]
         ),
         .systemLibrary(
+            name: "CLibZip",
+            pkgConfig: "libzip",
+            providers: [.apt(["libzip-dev"])]
+        ),
+        .systemLibrary(
             name: "CSoxr",
             pkgConfig: "soxr",
             providers: [.apt(["libsoxr-dev"])]
@@ -62,6 +67,7 @@ let package = Package(
                 "CSndFile",
                 "CPocketSphinx",
                 "CSoxr",
+                "CLibZip",
                 "CLibXML2",
                 "CCMark",
                 .product(name: "GRDB", package: "GRDB.swift"),

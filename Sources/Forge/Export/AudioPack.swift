@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import ZIPFoundation
 
 /// `forge export <dir> --pack file.zip`: every item's audio and word timings under human names,
 /// an `index.json` and a copy of the manifest, in one zip for an app or a CI artifact.
@@ -42,7 +41,11 @@ public struct AudioPack: Sendable {
         }
         do {
             try? FileManager.default.removeItem(at: temporary)
-            let archive = try Archive(url: temporary, accessMode: .create)
+            let archive = try ZipWriter(path: temporary.path)
+            // Timings and the index go to a nameless scratch file, read back when the archive is
+            // written: memory stays flat however long the book.
+            var scratch = try Self.scratchFile(besides: url)
+            defer { scratch.close() }
             var index = "{\"version\":1,\"title\":\(JSONText.quoted(settings.title)),\"language\":\(JSONText.quoted(settings.language))"
             index += ",\"tool\":\(JSONText.quoted("forge " + ForgeVersion.current)),\"items\":["
             var count = 0
@@ -53,14 +56,20 @@ public struct AudioPack: Sendable {
                     let name = item.record.name.map { "items/\($0)" } ?? "\(timeline.fileStem)/\(CaptionCue.pad(position + 1, 4))"
                     let audioName = "audio/\(name).\(URL(fileURLWithPath: item.audioPath).pathExtension)"
                     let timingsName = "timings/\(name).json"
-                    let audio: Data
+                    let size: Int64
                     do {
-                        audio = try store.read(relativePath: item.audioPath)
+                        let descriptor = try store.owned.openForReading(item.audioPath)
+                        var status = stat()
+                        fstat(descriptor, &status)
+                        close(descriptor)
+                        size = Int64(status.st_size)
                     } catch {
                         throw ExportError.missingAudio(itemID: item.record.id, path: item.audioPath)
                     }
-                    try Self.add(audio, as: audioName, to: archive, compress: false)
-                    try Self.add(Data((JSONTimingsExport.itemJSON(item, offsetMs: item.startMs) + "\n").utf8), as: timingsName, to: archive, compress: true)
+                    let owned = store.owned
+                    let audioPath = item.audioPath
+                    try archive.add(audioName, from: ZipWriter.Source(open: { try owned.openForReading(audioPath) }, length: size), compress: false)
+                    try archive.add(timingsName, from: try scratch.append(JSONTimingsExport.itemJSON(item, offsetMs: item.startMs) + "\n"), compress: true)
                     if count > 0 { index += "," }
                     index += "\n{\"name\":\(JSONText.quoted(name)),\"id\":\(JSONText.quoted(item.record.id)),\"kind\":\(JSONText.quoted(item.record.kind))"
                     index += ",\"chapter\":\(timeline.chapter.ordinal),\"chapterTitle\":\(JSONText.quoted(timeline.chapter.title)),\"ordinal\":\(item.record.ordinal)"
@@ -72,12 +81,22 @@ public struct AudioPack: Sendable {
                 }
             }
             index += "\n]}\n"
-            try Self.add(Data(index.utf8), as: "index.json", to: archive, compress: true)
+            try archive.add("index.json", from: try scratch.append(index), compress: true)
             // A consistent copy of the manifest, made by SQLite itself.
             try manifest.database.writeWithoutTransaction { db in
                 try db.execute(sql: "VACUUM INTO ?", arguments: [manifestCopy.path])
             }
-            try Self.add(try Data(contentsOf: manifestCopy), as: Manifest.fileName, to: archive, compress: true)
+            let copySize = Int64((try FileManager.default.attributesOfItem(atPath: manifestCopy.path)[.size] as? NSNumber)?.int64Value ?? 0)
+            try archive.add(
+                Manifest.fileName,
+                from: ZipWriter.Source(
+                    open: {
+                        let descriptor = open(manifestCopy.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+                        guard descriptor >= 0 else { throw ExportError.writeFailed(path: manifestCopy.path, reason: String(cString: strerror(errno))) }
+                        return descriptor
+                    }, length: copySize),
+                compress: true)
+            try archive.close(cancellation: cancellation)
             if rename(temporary.path, url.path) != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
             return count
         } catch let error as ExportError {
@@ -100,9 +119,42 @@ public struct AudioPack: Sendable {
         }
     }
 
-    private static func add(_ data: Data, as path: String, to archive: Archive, compress: Bool) throws {
-        try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: compress ? .deflate : .none) { position, size in
-            data.subdata(in: Int(position)..<Int(position) + size)
+    /// An open scratch file with no name, beside the pack (unlinked at once: nothing is left
+    /// behind, even by a kill).
+    static func scratchFile(besides url: URL) throws -> Scratch {
+        let path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).scratch.\(getpid()).tmp").path
+        unlink(path)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw ExportError.writeFailed(path: path, reason: String(cString: strerror(errno))) }
+        unlink(path)
+        return Scratch(descriptor: descriptor, path: path)
+    }
+
+    /// Text appended to a scratch file, each piece then read back as an entry's bytes.
+    struct Scratch {
+        let descriptor: Int32
+        let path: String
+        private(set) var length: Int64 = 0
+
+        init(descriptor: Int32, path: String) {
+            self.descriptor = descriptor
+            self.path = path
         }
+
+        /// Appends `text` and returns where it is, as an entry's source.
+        mutating func append(_ text: String) throws -> ZipWriter.Source {
+            let bytes = Array(text.utf8)
+            var written = 0
+            while written < bytes.count {
+                let result = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + written, bytes.count - written, off_t(length) + off_t(written)) }
+                guard result > 0 else { throw ExportError.writeFailed(path: path, reason: String(cString: strerror(errno))) }
+                written += result
+            }
+            let shared = descriptor
+            defer { length += Int64(bytes.count) }
+            return ZipWriter.Source(open: { shared }, offset: length, length: Int64(bytes.count), closes: false)
+        }
+
+        func close() { Foundation.close(descriptor) }
     }
 }

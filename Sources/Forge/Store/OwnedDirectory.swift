@@ -226,8 +226,13 @@ public struct OwnedDirectory: Sendable {
     }
 
     /// A temporary file Forge writes beside its target: `.<name>.<pid>.tmp` (or `.sqlite` for a
-    /// pack's manifest copy). Those of processes no longer running are leftovers.
+    /// pack's manifest copy, or `.<name>.<pid>.tmp.XXXXXX`, where libzip writes a pack before
+    /// renaming it). Those of processes no longer running are leftovers.
     public static func isTemporaryName(_ name: String) -> Bool {
+        var name = Substring(name)
+        if let dot = name.lastIndex(of: "."), name[..<dot].hasSuffix(".tmp"), name.distance(from: dot, to: name.endIndex) == 7 {
+            name = name[..<dot]
+        }
         guard name.hasPrefix("."), name.hasSuffix(".tmp") || name.hasSuffix(".sqlite") else { return false }
         let parts = name.split(separator: ".")
         return parts.count >= 3 && Int32(parts[parts.count - 2]) != nil
@@ -236,7 +241,8 @@ public struct OwnedDirectory: Sendable {
     /// The process id in a temporary file's name, if any.
     static func writer(ofTemporaryName name: String) -> Int32? {
         guard isTemporaryName(name) else { return nil }
-        let parts = name.split(separator: ".")
+        var parts = name.split(separator: ".")
+        if parts.last != "tmp" && parts.last != "sqlite" { parts.removeLast() }
         return Int32(parts[parts.count - 2])
     }
 
