@@ -32,31 +32,34 @@ struct BuildFingerprint {
         inputs = ContentHash.sha256Hex(text)
     }
 
-    /// The fingerprint of the inputs and of the output directory's state now, or nil.
+    /// The fingerprint of the inputs and of the output directory's state now, or nil: the
+    /// inputs' hash, "/", the state's hash (so a build whose inputs changed is told so without
+    /// looking at the directory).
     func current(in manifest: Manifest, directory: URL) throws -> String? {
         guard let inputs else { return nil }
         let counts = try manifest.itemTotals()
         let chunks = try manifest.chunkCount()
         let exportStamp = (try? OwnedDirectory(root: directory).read("exports/.forge-export-stamp")).map { String(decoding: $0, as: UTF8.self) } ?? "-"
-        var text = "\(inputs)|items \(counts.items) done \(counts.done)|chunks \(chunks)|exports \(exportStamp)|objects"
+        var text = "items \(counts.items) done \(counts.done)|chunks \(chunks)|exports \(exportStamp)|objects"
         // Each object file as lstat sees it (kind, size, inode, change time), not its bytes: an
         // object deleted, replaced or turned into a link behind the store's back sends the build
         // down the full path, which checks and remakes it. One lstat per object, no reading.
+        let root = directory.path
         for path in try manifest.objectPaths() {
             var status = stat()
-            if lstat(directory.appendingPathComponent(path).path, &status) != 0 {
+            if lstat(root + "/" + path, &status) != 0 {
                 text += "|\(path):missing"
             } else {
                 text += "|\(path):\(status.st_mode):\(status.st_size):\(status.st_ino):\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
             }
         }
-        return ContentHash.sha256Hex(text)
+        return inputs + "/" + ContentHash.sha256Hex(text)
     }
 
     /// Whether the last build of the directory succeeded with these inputs and nothing changed since.
     func isUpToDate(_ manifest: Manifest, directory: URL) throws -> Bool {
-        guard let last = try manifest.lastBuild(), last.outcome == .succeeded, let recorded = last.fingerprint,
-              let now = try current(in: manifest, directory: directory) else { return false }
+        guard let inputs, let last = try manifest.lastBuild(), last.outcome == .succeeded, let recorded = last.fingerprint,
+              recorded.hasPrefix(inputs + "/"), let now = try current(in: manifest, directory: directory) else { return false }
         return recorded == now
     }
 }

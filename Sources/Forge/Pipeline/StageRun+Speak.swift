@@ -15,6 +15,7 @@ extension StageRun {
 
     func plan(_ items: [ItemRecord], speak: Bool, align: Bool) -> SpeakPlan {
         var plan = SpeakPlan()
+        let presence = ObjectPresence(store: store)
         for item in items {
             var speech = recipe.speech(text: item.text, character: item.character, engineVersions: engineVersions)
             // An item the fallback voice made stays as it is: its primary engine failed on it.
@@ -22,7 +23,7 @@ extension StageRun {
                 let made = recipe.speech(text: item.text, character: item.character, engineVersions: engineVersions, voice: fallback)
                 if item.audioKey == made.audioKey { speech = made }
             }
-            let hasObjects = hasObjects(speech)
+            let hasObjects = hasObjects(speech, presence)
             if item.audioKey == speech.audioKey, hasObjects, item.status == .done || item.status == .spoken {
                 let aligned = item.status == .done && (item.alignmentKey == ObjectKey.alignment(eventsKey: speech.eventsKey, text: item.text)
                     // Timings from forced alignment of an engine that gave none are the align stage's to keep current.
@@ -41,9 +42,9 @@ extension StageRun {
         return plan
     }
 
-    func hasObjects(_ speech: ItemSpeech) -> Bool {
-        store.contains(relativePath: ObjectStore.relativePath(key: speech.audioKey, fileExtension: recipe.audio.format.fileExtension))
-            && store.contains(relativePath: ObjectStore.relativePath(key: speech.eventsKey, fileExtension: "json"))
+    func hasObjects(_ speech: ItemSpeech, _ presence: ObjectPresence) -> Bool {
+        presence.contains(ObjectStore.relativePath(key: speech.audioKey, fileExtension: recipe.audio.format.fileExtension))
+            && presence.contains(ObjectStore.relativePath(key: speech.eventsKey, fileExtension: "json"))
     }
 
     /// Synthesizes what is missing, reuses what the store already has, and (with `align`)
@@ -57,7 +58,9 @@ extension StageRun {
         upToDate = plan.upToDate
         toFinish = plan.alignOnly.count + plan.reusable.count + plan.itemsToSynthesize
         progress(.planned(upToDate: plan.upToDate, toSynthesize: plan.itemsToSynthesize, toReuse: plan.reusable.count, toAlign: plan.alignOnly.count))
-        if align && toFinish > 0 { words = try manifest.allWords() }
+        // Every item's words in one query pays when many items are to be aligned; for an edit's
+        // few, each item's are read when it is (``alignment(for:eventsKey:document:)``).
+        if align && toFinish > 0 && toFinish * 20 > items.count { words = try manifest.allWords() }
 
         for item in plan.alignOnly where !stopRequested() {
             do {

@@ -90,9 +90,11 @@ public struct Lexicon: Sendable, Equatable {
     /// An item's text as it is spoken: each word with an entry replaced. Without `phonemes` (an
     /// engine other than espeak-ng, which would read the brackets aloud) phoneme entries are left out.
     public func render(_ text: String, phonemes: Bool = true) -> LexiconRendering {
-        let words = Tokenizer.words(in: text)
         let entries = phonemes ? entries : entries.filter { if case .respelling = $0.value { true } else { false } }
-        guard !entries.isEmpty, words.contains(where: { entries[Self.key($0.text)] != nil }) else {
+        // No lexicon (most books): the text as it is, its words found only if asked for.
+        guard !entries.isEmpty else { return LexiconRendering(unchanged: text) }
+        let words = Tokenizer.words(in: text)
+        guard words.contains(where: { entries[Self.key($0.text)] != nil }) else {
             return LexiconRendering(original: text, spoken: text, words: words, usesPhonemes: false)
         }
         let scalars = Array(text.unicodeScalars)
@@ -141,10 +143,34 @@ public struct LexiconRendering: Sendable, Equatable {
     /// What the engine is given.
     public var spoken: String
     /// One token per word of the original text, in order: its span in `spoken`.
-    public var words: [WordToken]
+    public var words: [WordToken] {
+        get { changedWords ?? Tokenizer.words(in: original) }
+        set { changedWords = newValue }
+    }
     /// Whether `spoken` holds `[[phonemes]]` for espeak-ng to read as phonemes.
     public var usesPhonemes: Bool
+    /// The words, unless they are the original text's (found when asked for: a build plans
+    /// every item's rendering and most never need their words).
+    private var changedWords: [WordToken]?
+
+    public init(original: String, spoken: String, words: [WordToken], usesPhonemes: Bool) {
+        self.original = original
+        self.spoken = spoken
+        self.usesPhonemes = usesPhonemes
+        changedWords = words
+    }
+
+    /// `text` unchanged.
+    init(unchanged text: String) {
+        original = text
+        spoken = text
+        usesPhonemes = false
+    }
 
     /// Whether the lexicon changed anything.
     public var isChanged: Bool { spoken != original }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.original == rhs.original && lhs.spoken == rhs.spoken && lhs.usesPhonemes == rhs.usesPhonemes && lhs.words == rhs.words
+    }
 }
