@@ -105,8 +105,10 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
         do {
             report = try job.run(commandLine: CommandLine.arguments.joined(separator: " "), exports: exports) { fraction in
                 // Windows are saved as they are done: a stop keeps them, and says so.
-                if fraction > 0 && fraction < 1 {
-                    InterruptMonitor.stopNote = "The alignment up to \(Int(fraction * 100))% of the recording is kept; run the same command again to resume there."
+                if fraction > 0 {
+                    InterruptMonitor.stopNote = fraction < 1
+                        ? "The alignment up to \(Int(fraction * 100))% of the recording is kept; run the same command again to resume there."
+                        : "The alignment is kept; run the same command again to finish."
                 }
                 if interactive { try? FileHandle.standardOutput.write(contentsOf: Data(String(format: "\r\u{1B}[2KAligning… %.0f%%", fraction * 100).utf8)) }
                 if json {
