@@ -87,15 +87,7 @@ public struct AudioPack: Sendable {
                 try db.execute(sql: "VACUUM INTO ?", arguments: [manifestCopy.path])
             }
             let copySize = Int64((try FileManager.default.attributesOfItem(atPath: manifestCopy.path)[.size] as? NSNumber)?.int64Value ?? 0)
-            try archive.add(
-                Manifest.fileName,
-                from: ZipWriter.Source(
-                    open: {
-                        let descriptor = open(manifestCopy.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-                        guard descriptor >= 0 else { throw ExportError.writeFailed(path: manifestCopy.path, reason: String(cString: strerror(errno))) }
-                        return descriptor
-                    }, length: copySize),
-                compress: true)
+            try archive.add(Manifest.fileName, from: .file(at: manifestCopy.path, length: copySize), compress: true)
             try archive.close(cancellation: cancellation)
             if rename(temporary.path, url.path) != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
             return count

@@ -19,6 +19,16 @@ final class ZipWriter {
         var offset: Int64 = 0
         var length: Int64
         var closes = true
+
+        /// A file of Forge's own outside the output directory (opened without following a link).
+        static func file(at path: String, length: Int64) -> Source {
+            Source(
+                open: {
+                    let descriptor = Foundation.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+                    guard descriptor >= 0 else { throw ExportError.writeFailed(path: path, reason: String(cString: strerror(errno))) }
+                    return descriptor
+                }, length: length)
+        }
     }
 
     private let archive: OpaquePointer
