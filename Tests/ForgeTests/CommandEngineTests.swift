@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Forge
@@ -160,6 +161,54 @@ import Testing
         #expect(result.summary?["failed"] as? Int == 1 && result.text.contains("gave no answer within 6 s"), "\(result.text)")
         #expect(try project.manifest().items().filter { $0.status == .done }.count == 2, "the item after the hang is spoken by a new engine")
         #expect(Self.enginesRunning(in: project).isEmpty, "the hung engine was left running")
+    }
+
+    /// An engine started from a thread that blocks signals (as Dispatch's and the cooperative pool's
+    /// threads do) must not inherit the block: its SIGTERM and Ctrl-C would never arrive.
+    @Test func anEngineStartsWithNoSignalsBlockedAndStopsOnSIGTERM() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("mask.py", #"""
+            import json, os, sys
+            print(json.dumps({"protocol": 1, "engine": "mask", "version": "1"}), flush=True)
+            for line in sys.stdin:
+                status = open("/proc/self/status").read().splitlines()
+                fields = dict(l.split(":\t", 1) for l in status if ":\t" in l)
+                reply = {"id": json.loads(line)["id"], "error": fields["SigBlk"].strip() + " " + str(os.getpid())}
+                print(json.dumps(reply), flush=True)
+            """#)
+        let settings = CommandEngineSettings(name: "mask", command: ["python3", folder.url.appendingPathComponent("mask.py").path], timeoutSeconds: 30)
+        let answer = Mutex<Result<(mask: String, stoppedBySIGTERM: Bool), CommandEngineError>?>(nil)
+        let thread = Thread {
+            var blocked = sigset_t()
+            sigfillset(&blocked)
+            pthread_sigmask(SIG_BLOCK, &blocked, nil)
+            do throws(CommandEngineError) {
+                let engine = try CommandEngineProcess(settings)
+                let response = try engine.speak(CommandEngineProtocol.Request(id: "a", text: "x", voice: "v", options: [:], output: "/dev/null"))
+                let reply = (response.error ?? "").split(separator: " ")
+                let pid = pid_t(reply.last ?? "") ?? 0
+                // Its input is still open, so only the signal can end it now.
+                kill(pid, SIGTERM)
+                let deadline = Date().addingTimeInterval(5)
+                // Read from /proc: gone, or a zombie not yet reaped (the test process's other suites
+                // may hold the threads that would reap it).
+                func ended() -> Bool {
+                    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return true }
+                    return status.contains("State:\tZ")
+                }
+                while !ended() && Date() < deadline { usleep(10_000) }
+                answer.withLock { $0 = .success((String(reply.first ?? ""), ended())) }
+                withExtendedLifetime(engine) {}
+            } catch {
+                answer.withLock { $0 = .failure(error) }
+            }
+        }
+        thread.start()
+        let deadline = Date().addingTimeInterval(60)
+        while answer.withLock({ $0 }) == nil && Date() < deadline { usleep(20_000) }
+        let outcome = try #require(answer.withLock { $0 }).get()
+        #expect(outcome.mask == "0000000000000000", "the engine started with signals blocked: SigBlk \(outcome.mask)")
+        #expect(outcome.stoppedBySIGTERM, "the engine did not stop on SIGTERM")
     }
 
     /// Test-engine processes still running from `project`'s folder.

@@ -19,38 +19,20 @@ final class FFmpegEncoder {
         throw .toolMissing(tool: "ffmpeg", detail: "no ffmpeg on the PATH")
     }
 
-    private let process = Process()
-    private let input = Pipe()
-    private let errors = Pipe()
-    private var errorText = Data()
-    private let errorReader: Thread
+    private let child: ChildProcess
 
     /// Starts ffmpeg reading raw PCM (`sampleRate` Hz, mono, s16le) from standard input, with
     /// `arguments` after the input (more inputs, maps, codec, output).
     init(sampleRate: Int, arguments: [String]) throws(ExportError) {
-        process.executableURL = try Self.locate()
-        process.arguments = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "s16le", "-ar", String(sampleRate), "-ac", "1", "-i", "pipe:0"] + arguments
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        let reader = errors.fileHandleForReading
-        let collected = ErrorCollector()
-        errorReader = Thread { collected.data = reader.readDataToEndOfFile() }
-        self.collected = collected
+        let executable = try Self.locate()
+        let fixed = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "s16le", "-ar", String(sampleRate), "-ac", "1", "-i", "pipe:0"]
         do {
-            try process.run()
+            child = try ChildProcess.startWaiting(
+                executable: executable.path, arguments: fixed + arguments, errorOutput: .keep(label: "ffmpeg"), onLine: { _ in })
         } catch {
-            throw .toolMissing(tool: "ffmpeg", detail: ErrorReason.text(error))
+            throw .toolMissing(tool: "ffmpeg", detail: error.localizedDescription)
         }
-        errorReader.start()
     }
-
-    /// ffmpeg's standard error, read on its own thread so a chatty ffmpeg never blocks.
-    private final class ErrorCollector: @unchecked Sendable {
-        // Written once by the reader thread before it ends, read after the process has exited.
-        var data = Data()
-    }
-    private let collected: ErrorCollector
 
     /// Sends samples to ffmpeg, a block (about a second of audio) at a time: ffmpeg reads as fast
     /// as it encodes, so a chapter takes seconds, and a stop is honoured between blocks.
@@ -59,12 +41,8 @@ final class FFmpegEncoder {
         while start < samples.endIndex {
             if cancellation?.isCancelled == true { throw .cancelled(written: 0) }
             let end = min(samples.endIndex, start + Self.blockSamples)
-            let bytes = samples[start..<end].withUnsafeBufferPointer { Data(buffer: $0) }
-            do {
-                try input.fileHandleForWriting.write(contentsOf: bytes)
-            } catch {
-                throw .encoderFailed(tool: "ffmpeg", detail: finish(failed: true))
-            }
+            let bytes = samples[start..<end].withUnsafeBytes { Array($0) }
+            guard child.writeWaiting(bytes) else { throw .encoderFailed(tool: "ffmpeg", detail: finish()) }
             start = end
         }
     }
@@ -73,23 +51,23 @@ final class FFmpegEncoder {
 
     /// Ends the input and waits; throws with ffmpeg's message if it failed.
     func close() throws(ExportError) {
-        let detail = finish(failed: false)
-        guard process.terminationStatus == 0 else { throw .encoderFailed(tool: "ffmpeg", detail: detail) }
+        let (ended, detail) = finishing()
+        guard ended.succeeded else { throw .encoderFailed(tool: "ffmpeg", detail: detail) }
     }
 
     /// Stops ffmpeg at once (a cancelled export); its unfinished output is removed by the caller.
     func abandon() {
         // SIGKILL, not SIGTERM: on SIGTERM ffmpeg first finishes the file, which is thrown away.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        _ = finish(failed: true)
+        child.send(.kill)
+        _ = finish()
     }
 
-    private func finish(failed: Bool) -> String {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        while !errorReader.isFinished { usleep(1_000) }
-        let text = String(decoding: collected.data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let lines = text.split(separator: "\n").suffix(3).joined(separator: " | ")
-        return lines.isEmpty ? "it exited with status \(process.terminationStatus)" : "it said: \(lines)"
+    private func finish() -> String { finishing().detail }
+
+    private func finishing() -> (ended: ChildProcess.Termination, detail: String) {
+        child.finishInputWaiting()
+        let ended = child.exitedWaiting()
+        let status = ended.signalled ? "it was killed by signal \(ended.code ?? 0)" : "it exited with status \(ended.code ?? 0)"
+        return (ended, child.errorTail(waitingUpTo: 0) ?? status)
     }
 }

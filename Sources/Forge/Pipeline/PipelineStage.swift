@@ -74,11 +74,12 @@ struct ExportStage: PipelineStage {
         return counts.done == counts.items
     }
 
-    func run(_ run: inout StageRun) throws {
+    func run(_ run: inout StageRun) async throws {
         run.progress(.phase("export"))
+        let exporter = Exporter(outputDirectory: run.store.root, settings: settings, cancellation: run.cancellation)
+        let manifest = run.manifest
         do {
-            run.exported = try Exporter(outputDirectory: run.store.root, settings: settings, cancellation: run.cancellation)
-                .exportIfChanged(using: run.manifest)
+            run.exported = try await BlockingThreads.run { try exporter.exportIfChanged(using: manifest) }
         } catch ExportError.cancelled {
             // Every file written is whole; the next build exports again (the stamp was not written).
         }
@@ -110,7 +111,10 @@ struct VerifyStage: PipelineStage {
             let keys = remote == nil ? [:] : try run.chunkActionKeys(plan)
             if let remote { try await run.downloadChunks(&plan, keys: keys, from: remote, maxWordErrorRate: settings.maxWordErrorRate) }
             let transcribed = plan.work
-            report = try verification.transcribe(plan, using: run.manifest, build: run.buildID, cancellation: run.cancellation) { chunk in progress(.verified(chunk)) }
+            let (manifest, build, cancellation, ready) = (run.manifest, run.buildID, run.cancellation, plan)
+            report = try await BlockingThreads.run {
+                try verification.transcribe(ready, using: manifest, build: build, cancellation: cancellation) { chunk in progress(.verified(chunk)) }
+            }
             if let remote { try await run.uploadChunks(transcribed, plan: plan, keys: keys, to: remote) }
         }
         if !report.available && settings.required {

@@ -154,11 +154,20 @@ extension StageRun {
 
     private mutating func synthesize(_ plan: SpeakPlan, align: Bool, launch: WorkerPool.Launch) async throws {
         let pool = WorkerPool(launch: launch)
-        defer { pool.shutdown() }
+        do {
+            try await synthesize(plan, align: align, pool: pool)
+        } catch {
+            await pool.shutdown()
+            throw error
+        }
+        await pool.shutdown()
+    }
+
+    private mutating func synthesize(_ plan: SpeakPlan, align: Bool, pool: WorkerPool) async throws {
         let workerCount = min(recipe.build.jobs, plan.jobs.count)
         var live = Set<Int>()
         for index in 0..<workerCount {
-            try pool.start(index)
+            try await pool.start(index)
             live.insert(index)
         }
         // Jobs per worker: while one item is persisted the worker speaks the next, and one more waits in its pipe.
@@ -170,14 +179,14 @@ extension StageRun {
         var speaking: [Int: String] = [:]
         var restarts = 0
 
-        func dispatch(_ worker: Int, queue: inout ArraySlice<SpeechJob>, inFlight: inout [Int: [SpeechJob]], stop: Bool) {
+        func dispatch(_ worker: Int, queue: inout ArraySlice<SpeechJob>, inFlight: inout [Int: [SpeechJob]], stop: Bool) async {
             while !stop, inFlight[worker, default: []].count < depth, let job = queue.first {
-                guard pool.send(job, to: worker) else { return }
+                guard await pool.send(job, to: worker) else { return }
                 queue.removeFirst()
                 inFlight[worker, default: []].append(job)
             }
         }
-        for worker in live.sorted() { dispatch(worker, queue: &queue, inFlight: &inFlight, stop: false) }
+        for worker in live.sorted() { await dispatch(worker, queue: &queue, inFlight: &inFlight, stop: false) }
 
         for await message in pool.messages {
             let stop = stopRequested()
@@ -190,7 +199,7 @@ extension StageRun {
                 let job = held.remove(at: position)
                 inFlight[worker] = held
                 if let retry = try finish(job, result: result, waiting: &waiting, align: align) { queue.insert(retry, at: queue.startIndex) }
-                dispatch(worker, queue: &queue, inFlight: &inFlight, stop: stop)
+                await dispatch(worker, queue: &queue, inFlight: &inFlight, stop: stop)
             case let .exited(worker, detail):
                 live.remove(worker)
                 var held = inFlight.removeValue(forKey: worker) ?? []
@@ -207,9 +216,9 @@ extension StageRun {
                 if !queue.isEmpty, !stop, restarts < 2 * workerCount {
                     restarts += 1
                     ForgeLog.notice("worker \(worker) exited (\(detail)); starting another (restart \(restarts) of at most \(2 * workerCount))")
-                    try pool.start(worker)
+                    try await pool.start(worker)
                     live.insert(worker)
-                    dispatch(worker, queue: &queue, inFlight: &inFlight, stop: stop)
+                    await dispatch(worker, queue: &queue, inFlight: &inFlight, stop: stop)
                 }
             }
             let idle = inFlight.values.allSatisfy(\.isEmpty)

@@ -162,7 +162,7 @@ public struct VerificationRun: Sendable {
         let threads = max(1, min(settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount, work.count))
         let settings = self.settings
         let models = (decoding: decodingModel, languages: languageModels)
-        DispatchQueue.concurrentPerform(iterations: work.isEmpty ? 0 : threads) { _ in
+        BlockingThreads.forEach(work.isEmpty ? 0 : threads) { _ in
             do {
                 let transcriber = try ChunkTranscriber(model: models.decoding)
                 while !cancellation.isCancelled, let chunk = queue.withLock({ $0.popFirst() }) {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A running command-engine process: an external program speaking ``CommandEngineProtocol`` on its
 /// standard input and output. One process serves many requests; it is stopped by closing its input.
@@ -7,77 +8,62 @@ import Foundation
 public final class CommandEngineProcess {
     public let settings: CommandEngineSettings
     public let hello: CommandEngineProtocol.Hello
-    private let process: Process
-    private let input: FileHandle
-    private let output: Int32
-    private var buffer: [UInt8] = []
-    private let errors: StandardErrorTail
+    private let child: ChildProcess
+    private let lines: ResponseLines
 
     /// Starts the engine and reads its hello line.
     public init(_ settings: CommandEngineSettings) throws(CommandEngineError) {
         self.settings = settings
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = settings.command
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        errors = StandardErrorTail(stderr.fileHandleForReading)
+        let lines = ResponseLines()
         do {
-            try process.run()
+            // Through env, so the command's program is looked up on the PATH as a shell would.
+            child = try ChildProcess.startWaiting(
+                executable: "/usr/bin/env", arguments: settings.command, errorOutput: .keep(label: "command engine stderr"),
+                onLine: { lines.append($0) }, onExit: { _ in lines.end() })
         } catch {
             throw .cannotStart(engine: settings.name, command: settings.command, reason: error.localizedDescription)
         }
-        self.process = process
-        input = stdin.fileHandleForWriting
-        output = stdout.fileHandleForReading.fileDescriptor
-        // The pipe owns the descriptor read below; it lives as long as the engine.
-        stdoutPipe = stdout
-        let line = try Self.readLine(from: output, buffer: &buffer, timeoutSeconds: settings.timeoutSeconds, engine: settings.name, errors: errors)
+        self.lines = lines
+        let line = try Self.readLine(lines, child: child, timeoutSeconds: settings.timeoutSeconds, engine: settings.name)
         guard let hello = try? JSONDecoder().decode(CommandEngineProtocol.Hello.self, from: Data(line)) else {
-            kill(process.processIdentifier, SIGKILL)
+            child.send(.kill)
             throw .protocolViolation(engine: settings.name, detail: "its first line was not a hello such as {\"protocol\": 1, \"engine\": \"name\", \"version\": \"1.0\"}: \(String(decoding: line.prefix(200), as: UTF8.self))")
         }
         guard hello.protocol == CommandEngineProtocol.version else {
-            kill(process.processIdentifier, SIGKILL)
+            child.send(.kill)
             throw .protocolViolation(engine: settings.name, detail: "it speaks protocol \(hello.protocol); this Forge speaks \(CommandEngineProtocol.version)")
         }
         self.hello = hello
     }
 
-    private let stdoutPipe: Pipe
-
     deinit {
-        try? input.close()
-        if process.isRunning {
-            // An engine gets a moment to exit on end of input before it is stopped.
-            let deadline = Date().addingTimeInterval(2)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
-            // SIGKILL, not SIGTERM: the engine inherits the spawning thread's blocked signal mask, so a hung
-            // engine would never see SIGTERM (measured: SigBlk fffffffe3bfaea27 in a running engine).
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
+        child.finishInputWaiting()
+        // An engine gets a moment to exit on end of input before it is stopped.
+        let deadline = ContinuousClock.now + .seconds(2)
+        while child.hasExited == nil && ContinuousClock.now < deadline { usleep(20_000) }
+        // SIGKILL: an engine that ignores the end of its input may ignore SIGTERM too.
+        if child.hasExited == nil { child.send(.kill) }
     }
+
+    /// Whether the engine's process still runs.
+    public var isRunning: Bool { child.hasExited == nil }
 
     /// The engine's identity for audio keys: its name and version.
     public var identity: String { "\(hello.engine) \(hello.version)" }
 
     /// Speaks one request and returns the engine's response (its `error` set when the engine refused).
     public func speak(_ request: CommandEngineProtocol.Request) throws(CommandEngineError) -> CommandEngineProtocol.Response {
-        guard process.isRunning else { throw .exited(engine: settings.name, detail: errors.finalTail) }
-        do {
-            var line = try JSONEncoder().encode(request)
-            line.append(UInt8(ascii: "\n"))
-            try input.write(contentsOf: line)
-        } catch {
-            throw .exited(engine: settings.name, detail: "writing the request failed (\(ErrorReason.text(error))); \(errors.finalTail)")
+        guard child.hasExited == nil else { throw .exited(engine: settings.name, detail: Self.errorDetail(child)) }
+        guard var line = try? JSONEncoder().encode(request) else {
+            throw .protocolViolation(engine: settings.name, detail: "the request for \"\(request.id)\" could not be encoded")
         }
-        let line = try Self.readLine(from: output, buffer: &buffer, timeoutSeconds: settings.timeoutSeconds, engine: settings.name, errors: errors)
-        guard let response = try? JSONDecoder().decode(CommandEngineProtocol.Response.self, from: Data(line)) else {
-            throw .protocolViolation(engine: settings.name, detail: "a response line was not JSON of the protocol: \(String(decoding: line.prefix(200), as: UTF8.self))")
+        line.append(UInt8(ascii: "\n"))
+        guard child.writeWaiting(Array(line)) else {
+            throw .exited(engine: settings.name, detail: "writing the request failed; \(Self.errorDetail(child))")
+        }
+        let answer = try Self.readLine(lines, child: child, timeoutSeconds: settings.timeoutSeconds, engine: settings.name)
+        guard let response = try? JSONDecoder().decode(CommandEngineProtocol.Response.self, from: Data(answer)) else {
+            throw .protocolViolation(engine: settings.name, detail: "a response line was not JSON of the protocol: \(String(decoding: answer.prefix(200), as: UTF8.self))")
         }
         guard response.id == request.id else {
             throw .protocolViolation(engine: settings.name, detail: "it answered \"\(response.id)\" to the request \"\(request.id)\"")
@@ -85,81 +71,60 @@ public final class CommandEngineProcess {
         return response
     }
 
-    /// Reads one line, waiting at most `timeoutSeconds` for it.
+    /// What the engine said on standard error, for messages.
+    private static func errorDetail(_ child: ChildProcess) -> String {
+        child.errorTail() ?? "it wrote nothing on standard error"
+    }
+
+    /// Reads one non-blank line, waiting at most `timeoutSeconds` for it.
     private static func readLine(
-        from descriptor: Int32, buffer: inout [UInt8], timeoutSeconds: Int, engine: String, errors: StandardErrorTail
+        _ lines: ResponseLines, child: ChildProcess, timeoutSeconds: Int, engine: String
     ) throws(CommandEngineError) -> [UInt8] {
-        let deadline = Date().addingTimeInterval(TimeInterval(timeoutSeconds))
+        let deadline = DispatchTime.now() + .seconds(timeoutSeconds)
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
+            switch lines.next(until: deadline) {
+            case .line(let line):
                 if line.allSatisfy({ $0 == 32 || $0 == 13 }) { continue }
                 return line
+            case .ended:
+                throw .exited(engine: engine, detail: errorDetail(child))
+            case .timedOut:
+                throw .timedOut(engine: engine, seconds: timeoutSeconds)
             }
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { throw .timedOut(engine: engine, seconds: timeoutSeconds) }
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(min(remaining, 1) * 1000))
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = read(descriptor, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw .exited(engine: engine, detail: errors.finalTail) }
-            buffer.append(contentsOf: chunk[..<count])
         }
     }
 }
 
-/// The last lines an engine wrote on standard error, for messages when it fails.
-final class StandardErrorTail: @unchecked Sendable {
-    // `text` is only touched under `lock`; the readability handler runs on Foundation's own queue.
-    private let lock = NSLock()
-    private var text = ""
-    /// Standard error reached its end (the engine exited and everything it wrote was read).
-    private var ended = false
-    private let handle: FileHandle
+/// The lines an engine has written and not yet been read, handed from the process thread to the
+/// thread speaking through the engine.
+private final class ResponseLines: Sendable {
+    enum Next {
+        case line([UInt8])
+        case ended
+        case timedOut
+    }
 
-    init(_ handle: FileHandle) {
-        self.handle = handle
-        handle.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                self.lock.lock()
-                self.ended = true
-                self.lock.unlock()
-                return
+    private let state = Mutex<(lines: [[UInt8]], ended: Bool)>(([], false))
+    private let arrived = DispatchSemaphore(value: 0)
+
+    func append(_ line: [UInt8]) {
+        state.withLock { $0.lines.append(line) }
+        arrived.signal()
+    }
+
+    func end() {
+        state.withLock { $0.ended = true }
+        arrived.signal()
+    }
+
+    func next(until deadline: DispatchTime) -> Next {
+        while true {
+            let taken: Next? = state.withLock { state in
+                if !state.lines.isEmpty { return .line(state.lines.removeFirst()) }
+                return state.ended ? .ended : nil
             }
-            let received = String(decoding: data, as: UTF8.self)
-            for line in received.split(separator: "\n") { ForgeLog.debug("command engine stderr: \(line)") }
-            self.lock.lock()
-            self.text += received
-            if self.text.count > 4000 { self.text = String(self.text.suffix(2000)) }
-            self.lock.unlock()
+            if let taken { return taken }
+            if arrived.wait(timeout: deadline) == .timedOut { return .timedOut }
         }
-    }
-
-    /// The tail once standard error has ended (the engine exited), waiting up to a second for the
-    /// last of it: a message read earlier could stop mid-line ("/usr/bin/env: ").
-    var finalTail: String {
-        let deadline = ContinuousClock.now + .seconds(1)
-        while ContinuousClock.now < deadline {
-            lock.lock()
-            let done = ended
-            lock.unlock()
-            if done { break }
-            usleep(5_000)
-        }
-        return tail
-    }
-
-    var tail: String {
-        lock.lock()
-        defer { lock.unlock() }
-        let lines = text.split(separator: "\n").suffix(3).joined(separator: " | ")
-        return lines.isEmpty ? "it wrote nothing on standard error" : "it said: \(lines)"
     }
 }
