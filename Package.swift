@@ -6,7 +6,6 @@ let package = Package(
     // Linux (Debian 12 / Ubuntu) only: forge reads /proc, uses Linux's stat and flock semantics and
     // installs its C libraries with apt. No platforms are claimed that it is not built and tested on.
     products: [
-        .library(name: "Forge", targets: ["Forge"]),
         .executable(name: "forge", targets: ["ForgeCLI"]),
         .executable(name: "forge-fuzz", targets: ["ForgeFuzz"]),
         .plugin(name: "ForgePlugin", targets: ["ForgePlugin"]),

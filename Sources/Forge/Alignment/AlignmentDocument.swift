@@ -7,25 +7,25 @@ import Foundation
 /// — `[startMs, endMs, confidence]` per word in order; confidence null where interpolated.
 /// A narration's document adds `"heard":"1101…"` (one digit per word), `"speechMs"`, `"unmatchedSpeechMs"` and
 /// `"spans":[["matched",startMs,endMs,firstWord,endWord],…]`.
-public struct AlignmentDocument: Sendable, Equatable {
-    public var aligner: String
-    public var durationMs: Int
-    public var alignment: ForcedAlignment
+package struct AlignmentDocument: Sendable, Equatable {
+    package var aligner: String
+    package var durationMs: Int
+    package var alignment: ForcedAlignment
     /// For a narration: which words were heard, and where recording and text agree.
-    public var narration: NarrationAlignment?
+    package var narration: NarrationAlignment?
 
-    public init(aligner: String, durationMs: Int, alignment: ForcedAlignment) {
+    package init(aligner: String, durationMs: Int, alignment: ForcedAlignment) {
         self.aligner = aligner
         self.durationMs = durationMs
         self.alignment = alignment
     }
 
-    public init(aligner: String, durationMs: Int, narration: NarrationAlignment) {
+    package init(aligner: String, durationMs: Int, narration: NarrationAlignment) {
         self.init(aligner: aligner, durationMs: durationMs, alignment: narration.alignment)
         self.narration = narration
     }
 
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var text = "{\"version\":1,\"aligner\":\(JSONText.quoted(aligner)),\"durationMs\":\(durationMs),\"words\":["
         for (index, timing) in alignment.timings.enumerated() {
             if index > 0 { text += "," }
@@ -43,7 +43,7 @@ public struct AlignmentDocument: Sendable, Equatable {
     }
 
     /// Reads a stored document; nil when it is not one (a damaged object).
-    public static func decode(_ data: Data) -> AlignmentDocument? {
+    package static func decode(_ data: Data) -> AlignmentDocument? {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             object["version"] as? Int == 1, let aligner = object["aligner"] as? String,
             let duration = object["durationMs"] as? Int, let words = object["words"] as? [[Any]]

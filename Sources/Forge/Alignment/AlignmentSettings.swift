@@ -1,9 +1,9 @@
 /// How the align stage times words.
-public struct AlignmentSettings: Sendable, Equatable {
+package struct AlignmentSettings: Sendable, Equatable {
     /// The keys of the recipe's `alignment` object; the recipe loader refuses others.
-    public static let recipeKeys = ["method"]
+    package static let recipeKeys = ["method"]
 
-    public enum Method: String, Sendable, CaseIterable {
+    package enum Method: String, Sendable, CaseIterable {
         /// The synthesizer's word events where it gives them, forced alignment elsewhere.
         case auto
         /// Forced alignment of every item's audio with the speech recognizer, even where the
@@ -12,9 +12,9 @@ public struct AlignmentSettings: Sendable, Equatable {
         case forced
     }
 
-    public var method: Method
+    package var method: Method
 
-    public init(method: Method = .auto) {
+    package init(method: Method = .auto) {
         self.method = method
     }
 }

@@ -1,5 +1,5 @@
 /// Where an item's word timings came from.
-public enum AlignmentSource: String, Sendable, Codable {
+package enum AlignmentSource: String, Sendable, Codable {
     /// The synthesizer's own word events: exact for the audio it made.
     case synthesizer
     /// Forced alignment of the audio against the item's words with the speech recognizer.

@@ -5,8 +5,8 @@
 /// text position; words without an event get a start interpolated by character count between
 /// their neighbours; a word ends where the next begins, or at a clause end between them.
 /// Every word gets a non-empty timing, increasing, inside the item's audio.
-public enum EventAligner {
-    public static func align(words: [WordToken], events: [SynthesisEvent], durationMs: Int) -> [WordTiming] {
+package enum EventAligner {
+    package static func align(words: [WordToken], events: [SynthesisEvent], durationMs: Int) -> [WordTiming] {
         guard !words.isEmpty else { return [] }
         let duration = max(durationMs, words.count * 2)
         var starts = [Int?](repeating: nil, count: words.count)

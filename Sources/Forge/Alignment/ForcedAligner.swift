@@ -7,9 +7,9 @@
 /// inside the audio; `placed` says which words were heard.
 ///
 /// An aligner owns one decoder and is used by one task at a time.
-public final class ForcedAligner {
+package final class ForcedAligner {
     /// Bump when a change alters what the aligner produces; it is part of every alignment key.
-    public static let version = "forced-1"
+    package static let version = "forced-1"
 
     /// Search settings: beams far wider than pocketsphinx's defaults, which lose the path on a
     /// fifth of the sample's items in espeak-ng's default voice (measured: 1e-80 still fails 18
@@ -19,12 +19,12 @@ public final class ForcedAligner {
     private let decoder: PocketSphinxDecoder
     private let pronouncer: Pronouncer
     private let fillers: Bool
-    public let model: RecognizerModel
+    package let model: RecognizerModel
 
     /// - Parameter fillers: let pocketsphinx place its noise fillers between words. Off for
     ///   narration windows, whose open end would let `[SPEECH]` swallow whole sentences; pauses
     ///   are then an explicit silence word.
-    public init(model: RecognizerModel = .standard, language: String = "en-us", fillers: Bool = true) throws(RecognitionError) {
+    package init(model: RecognizerModel = .standard, language: String = "en-us", fillers: Bool = true) throws(RecognitionError) {
         try model.checkAvailable()
         guard model.supports(language: language) else { throw .unsupportedLanguage(language) }
         self.model = model
@@ -53,16 +53,16 @@ public final class ForcedAligner {
     private var phoneLoopDecoder: PocketSphinxDecoder?
 
     /// What identifies this aligner's output in cache keys.
-    public var identity: String { Self.identity(model: model) }
+    package var identity: String { Self.identity(model: model) }
 
     /// What identifies the output of an aligner using `model`.
-    public static func identity(model: RecognizerModel) -> String {
+    package static func identity(model: RecognizerModel) -> String {
         let options = decoderOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
         return "\(version)/\(options)/\(model.fingerprint)"
     }
 
     /// Aligns `words` (in reading order, with character offsets) to `audio`.
-    public func align(words: [WordToken], audio: DecodedAudio) throws(RecognitionError) -> ForcedAlignment {
+    package func align(words: [WordToken], audio: DecodedAudio) throws(RecognitionError) -> ForcedAlignment {
         let samples = RecognizerInput.samples(audio.samples[...], from: audio.sampleRate)
         let placements = try place(words.map(\.text), in: samples[...])
         return ForcedAlignment.complete(words: words, placements: placements, durationMs: audio.durationMs)

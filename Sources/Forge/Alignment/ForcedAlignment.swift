@@ -1,14 +1,14 @@
 /// The result of forced alignment for one stretch of audio: a timing for every word, with the
 /// recognizer's confidence for the words it placed.
-public struct ForcedAlignment: Sendable, Equatable {
-    public var timings: [WordTiming]
+package struct ForcedAlignment: Sendable, Equatable {
+    package var timings: [WordTiming]
     /// Posterior probability per word; nil for a word that was interpolated.
-    public var confidences: [Double?]
+    package var confidences: [Double?]
 
     /// Indices of words the recognizer could not place (their timings are interpolated).
-    public var unplaced: [Int] { confidences.indices.filter { confidences[$0] == nil } }
+    package var unplaced: [Int] { confidences.indices.filter { confidences[$0] == nil } }
 
-    public init(timings: [WordTiming], confidences: [Double?]) {
+    package init(timings: [WordTiming], confidences: [Double?]) {
         self.timings = timings
         self.confidences = confidences
     }

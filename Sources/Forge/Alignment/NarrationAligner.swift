@@ -11,15 +11,15 @@
 /// in the text, the wrong recording) is passed over as audio without text; the text waits for
 /// the next window. Work is proportional to the audio, whatever the text's length: text past the
 /// end of the recording is never searched, only reported.
-public final class NarrationAligner {
-    public var windowSeconds = 60
+package final class NarrationAligner {
+    package var windowSeconds = 60
     /// The stretch at a window's end whose words are left for the next window.
-    public var marginSeconds = 12
+    package var marginSeconds = 12
     /// Words at least this confident can anchor the next window.
-    public var anchorConfidence = 0.5
+    package var anchorConfidence = 0.5
     /// A narrator's fastest plausible pace; windows never hold more words than this allows, so a
     /// text far longer than its recording costs no more than the right one.
-    public var maxWordsPerSecond = 4.0
+    package var maxWordsPerSecond = 4.0
 
     /// A word fits its audio when its forced path scores at most this much worse than the
     /// phone loop, per frame. Measured on human narration (LibriVox readings): no word of the
@@ -38,12 +38,12 @@ public final class NarrationAligner {
 
     private let aligner: ForcedAligner
 
-    public init(aligner: ForcedAligner) {
+    package init(aligner: ForcedAligner) {
         self.aligner = aligner
     }
 
     /// Aligns `words` (offsets into one text) to `audio`; progress is the fraction of the audio done.
-    public func align(words: [WordToken], audio: DecodedAudio, progress: (Double) -> Void = { _ in }) throws -> NarrationAlignment {
+    package func align(words: [WordToken], audio: DecodedAudio, progress: (Double) -> Void = { _ in }) throws -> NarrationAlignment {
         let samples = RecognizerAudio(samples: RecognizerInput.samples(audio.samples[...], from: audio.sampleRate))
         return try align(words: words, samples: samples, durationMs: audio.durationMs, progress: progress)
     }

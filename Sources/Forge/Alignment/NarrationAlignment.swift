@@ -1,17 +1,17 @@
 /// What ``NarrationAligner`` made of a recording and its text: a timing for every word, whether
 /// each word was heard, and the recording cut into matched and unmatched spans.
-public struct NarrationAlignment: Sendable, Equatable {
+package struct NarrationAlignment: Sendable, Equatable {
     /// A timing for every word (words not heard get the place the text would give them) and
     /// each word's confidence.
-    public var alignment: ForcedAlignment
+    package var alignment: ForcedAlignment
     /// Whether each word was heard where its timing puts it.
-    public var heard: [Bool]
+    package var heard: [Bool]
     /// Matched stretches, text not in the audio and audio without text, in the recording's order.
-    public var spans: [NarrationSpan]
+    package var spans: [NarrationSpan]
     /// Milliseconds of the recording the recognizer heard as speech.
-    public var speechMs: Int
+    package var speechMs: Int
 
-    public init(alignment: ForcedAlignment, heard: [Bool], spans: [NarrationSpan], speechMs: Int, unmatchedSpeechMs: Int) {
+    package init(alignment: ForcedAlignment, heard: [Bool], spans: [NarrationSpan], speechMs: Int, unmatchedSpeechMs: Int) {
         self.alignment = alignment
         self.heard = heard
         self.spans = spans
@@ -20,13 +20,13 @@ public struct NarrationAlignment: Sendable, Equatable {
     }
 
     /// Words of the text that the recording does not hold.
-    public var unmatchedWords: Int { heard.count - heard.filter { $0 }.count }
+    package var unmatchedWords: Int { heard.count - heard.filter { $0 }.count }
     /// Speech in the recording that the text does not hold (inside audio-without-text spans), in milliseconds.
-    public var unmatchedSpeechMs: Int
+    package var unmatchedSpeechMs: Int
 
     /// The larger of the two shares that disagree: words of the text not heard, and speech not
     /// in the text. 0 for a recording of exactly its text; near 1 for the wrong text.
-    public var unmatchedFraction: Double {
+    package var unmatchedFraction: Double {
         let words = heard.isEmpty ? 0 : Double(unmatchedWords) / Double(heard.count)
         let speech = speechMs > 0 ? Double(unmatchedSpeechMs) / Double(speechMs) : 0
         return max(words, speech)

@@ -4,19 +4,19 @@
 ///
 /// Replaying a run's checkpoints in order gives the aligner exactly the state it had when it
 /// wrote the last one.
-public struct NarrationCheckpoint: Sendable, Equatable {
+package struct NarrationCheckpoint: Sendable, Equatable {
     /// Where the next window starts, in 16 kHz samples.
-    public var cursor: Int
+    package var cursor: Int
     /// The next word to align.
-    public var nextWord: Int
+    package var nextWord: Int
     /// The 10 ms frames the window heard as speech, from `speechFrame` on.
-    public var speechFrame: Int
-    public var speech: [Bool]
+    package var speechFrame: Int
+    package var speech: [Bool]
     /// The placements the window settled, for words `firstWord…` (nil: not placed).
-    public var firstWord: Int
-    public var placements: [WordPlacement?]
+    package var firstWord: Int
+    package var placements: [WordPlacement?]
 
-    public init(cursor: Int, nextWord: Int, speechFrame: Int, speech: [Bool], firstWord: Int, placements: [WordPlacement?]) {
+    package init(cursor: Int, nextWord: Int, speechFrame: Int, speech: [Bool], firstWord: Int, placements: [WordPlacement?]) {
         self.cursor = cursor
         self.nextWord = nextWord
         self.speechFrame = speechFrame

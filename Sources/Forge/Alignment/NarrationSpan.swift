@@ -1,7 +1,7 @@
 /// A stretch of a narration and its text, as ``NarrationAligner`` found them: where they agree,
 /// text the recording does not hold, and speech the text does not hold.
-public struct NarrationSpan: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable {
+package struct NarrationSpan: Sendable, Equatable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// The words were heard here.
         case matched
         /// Words the recording does not say (a skipped passage, another edition, the wrong text,
@@ -12,13 +12,13 @@ public struct NarrationSpan: Sendable, Equatable {
         case audioWithoutText = "audio-without-text"
     }
 
-    public var kind: Kind
-    public var startMs: Int
-    public var endMs: Int
+    package var kind: Kind
+    package var startMs: Int
+    package var endMs: Int
     /// The words (indices into the aligned text) the span covers; empty for audio without text.
-    public var words: Range<Int>
+    package var words: Range<Int>
 
-    public init(kind: Kind, startMs: Int, endMs: Int, words: Range<Int>) {
+    package init(kind: Kind, startMs: Int, endMs: Int, words: Range<Int>) {
         self.kind = kind
         self.startMs = startMs
         self.endMs = endMs

@@ -1,9 +1,9 @@
 /// When a word is spoken in its item's audio, in milliseconds from the item's start.
-public struct WordTiming: Sendable, Equatable, Codable {
-    public var startMs: Int
-    public var endMs: Int
+package struct WordTiming: Sendable, Equatable, Codable {
+    package var startMs: Int
+    package var endMs: Int
 
-    public init(startMs: Int, endMs: Int) {
+    package init(startMs: Int, endMs: Int) {
         self.startMs = startMs
         self.endMs = endMs
     }

@@ -7,18 +7,18 @@ import CSoxr
 /// (objects are content-addressed).
 ///
 /// One instance converts one stream, on one thread at a time; it is not `Sendable`.
-public final class Resampler {
+package final class Resampler {
     /// Part of every key whose object a resampler may have shaped: change it when output changes.
-    public static let identity = "soxr-\(String(cString: soxr_version()))-hq-nodither"
+    package static let identity = "soxr-\(String(cString: soxr_version()))-hq-nodither"
     /// Samples handed to libsoxr per call.
     static let blockFrames = 1 << 16
 
     private let handle: soxr_t
-    public let sourceRate: Int
-    public let targetRate: Int
+    package let sourceRate: Int
+    package let targetRate: Int
 
     /// A resampler from `sourceRate` to `targetRate` (both positive, which recipes and decoders guarantee).
-    public init(from sourceRate: Int, to targetRate: Int) {
+    package init(from sourceRate: Int, to targetRate: Int) {
         precondition(sourceRate > 0 && targetRate > 0, "sample rates are positive")
         self.sourceRate = sourceRate
         self.targetRate = targetRate
@@ -36,7 +36,7 @@ public final class Resampler {
     deinit { soxr_delete(handle) }
 
     /// Converts the next stretch of the stream, appending what is ready to `output`.
-    public func process(_ input: ArraySlice<Int16>, into output: inout [Int16]) {
+    package func process(_ input: ArraySlice<Int16>, into output: inout [Int16]) {
         var start = input.startIndex
         while start < input.endIndex {
             let end = min(start + Self.blockFrames, input.endIndex)
@@ -54,7 +54,7 @@ public final class Resampler {
     }
 
     /// Ends the stream: appends what libsoxr still holds (its filter's delay).
-    public func finish(into output: inout [Int16]) {
+    package func finish(into output: inout [Int16]) {
         var used = 0
         while drain(nil, count: 0, into: &output, used: &used) > 0 {}
     }
@@ -76,11 +76,11 @@ public final class Resampler {
 
     /// `samples` at `targetRate`: exactly `count × targetRate / sourceRate` samples (rounded
     /// down), the identity when the rates match.
-    public static func resample(_ samples: [Int16], from sourceRate: Int, to targetRate: Int) -> [Int16] {
+    package static func resample(_ samples: [Int16], from sourceRate: Int, to targetRate: Int) -> [Int16] {
         resample(samples[...], from: sourceRate, to: targetRate)
     }
 
-    public static func resample(_ samples: ArraySlice<Int16>, from sourceRate: Int, to targetRate: Int) -> [Int16] {
+    package static func resample(_ samples: ArraySlice<Int16>, from sourceRate: Int, to targetRate: Int) -> [Int16] {
         guard sourceRate != targetRate, !samples.isEmpty, sourceRate > 0, targetRate > 0 else { return Array(samples) }
         let count = Int(Int64(samples.count) * Int64(targetRate) / Int64(sourceRate))
         var output: [Int16] = []

@@ -4,8 +4,8 @@ import Foundation
 /// libsndfile: encodes 16-bit mono PCM to WAV, FLAC, Ogg/Vorbis or MP3 in memory (through
 /// libsndfile's virtual I/O, so the store can hash the bytes without reading the file back), and
 /// decodes any of those (plus Opus and the other formats libsndfile reads) to mono PCM.
-public enum SoundFile {
-    public static func encode(_ samples: [Int16], sampleRate: Int, format: AudioSettings.Format) throws(AudioError) -> [UInt8] {
+package enum SoundFile {
+    package static func encode(_ samples: [Int16], sampleRate: Int, format: AudioSettings.Format) throws(AudioError) -> [UInt8] {
         let label = "\(format.rawValue) audio"
         var info = try writeInfo(format: format, sampleRate: sampleRate, label: label)
         let memory = MemoryFile()
@@ -29,14 +29,14 @@ public enum SoundFile {
 
     /// An audio file written block by block, so an export never holds a whole chapter's
     /// encoded (or, unmastered, decoded) audio in memory.
-    public final class Writer {
+    package final class Writer {
         // Owned by this writer alone and used from one thread at a time (exports are sequential).
         private var file: OpaquePointer?
         private let label: String
 
         /// Starts writing `format` at `sampleRate` into the new, empty file open at `descriptor`,
         /// which the writer closes; `label` names the file in errors.
-        public init(descriptor: Int32, format: AudioSettings.Format, sampleRate: Int, label: String) throws(AudioError) {
+        package init(descriptor: Int32, format: AudioSettings.Format, sampleRate: Int, label: String) throws(AudioError) {
             self.label = label
             var info: SF_INFO
             do { info = try SoundFile.writeInfo(format: format, sampleRate: sampleRate, label: label) } catch {
@@ -55,7 +55,7 @@ public enum SoundFile {
             if let file { sf_close(file) }
         }
 
-        public func write(_ samples: ArraySlice<Int16>) throws(AudioError) {
+        package func write(_ samples: ArraySlice<Int16>) throws(AudioError) {
             guard let file, !samples.isEmpty else { return }
             let written = samples.withUnsafeBufferPointer { buffer in sf_write_short(file, buffer.baseAddress, sf_count_t(buffer.count)) }
             guard written == sf_count_t(samples.count) else {
@@ -64,7 +64,7 @@ public enum SoundFile {
         }
 
         /// Finishes the file (headers, the encoder's last frames) and closes it.
-        public func finish() throws(AudioError) {
+        package func finish() throws(AudioError) {
             guard let file else { return }
             self.file = nil
             let status = sf_close(file)
@@ -73,7 +73,7 @@ public enum SoundFile {
     }
 
     /// Decodes an audio file to mono 16-bit PCM (channels are averaged).
-    public static func decode(fileAt url: URL) throws(AudioError) -> DecodedAudio {
+    package static func decode(fileAt url: URL) throws(AudioError) -> DecodedAudio {
         var info = SF_INFO()
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw .unreadable(path: url.path, reason: "no such readable file") }
         guard let file = sf_open(url.path, Int32(SFM_READ), &info) else {
@@ -83,7 +83,7 @@ public enum SoundFile {
     }
 
     /// The number of frames and the sample rate of an audio file, read from its header only.
-    public static func frameCount(fileAt url: URL) throws(AudioError) -> (frames: Int, sampleRate: Int) {
+    package static func frameCount(fileAt url: URL) throws(AudioError) -> (frames: Int, sampleRate: Int) {
         var info = SF_INFO()
         guard let file = sf_open(url.path, Int32(SFM_READ), &info) else {
             throw .unreadable(path: url.path, reason: String(cString: sf_strerror(nil)))
@@ -94,7 +94,7 @@ public enum SoundFile {
 
     /// Decodes the audio file open at `descriptor` (which this closes), e.g. an object the store
     /// opened without following links; `label` names it in errors.
-    public static func decode(descriptor: Int32, label: String) throws(AudioError) -> DecodedAudio {
+    package static func decode(descriptor: Int32, label: String) throws(AudioError) -> DecodedAudio {
         var info = SF_INFO()
         guard let file = sf_open_fd(descriptor, Int32(SFM_READ), &info, 1) else {
             close(descriptor)
@@ -104,7 +104,7 @@ public enum SoundFile {
     }
 
     /// The frames and sample rate of the audio file open at `descriptor` (which this closes).
-    public static func frameCount(descriptor: Int32, label: String) throws(AudioError) -> (frames: Int, sampleRate: Int) {
+    package static func frameCount(descriptor: Int32, label: String) throws(AudioError) -> (frames: Int, sampleRate: Int) {
         var info = SF_INFO()
         guard let file = sf_open_fd(descriptor, Int32(SFM_READ), &info, 1) else {
             close(descriptor)
@@ -115,7 +115,7 @@ public enum SoundFile {
     }
 
     /// Decodes audio bytes (an object from the store) to mono 16-bit PCM.
-    public static func decode(_ bytes: [UInt8], label: String) throws(AudioError) -> DecodedAudio {
+    package static func decode(_ bytes: [UInt8], label: String) throws(AudioError) -> DecodedAudio {
         let memory = MemoryFile()
         memory.bytes = bytes
         var io = virtualIO()

@@ -5,22 +5,22 @@ import Foundation
 /// hours long is never held whole: what ``SoundFile/decode(fileAt:)`` gives, in pieces.
 ///
 /// One reader reads one file, front to back, on one task at a time; it is not `Sendable`.
-public final class SoundFileReader {
-    public let url: URL
-    public let sampleRate: Int
+package final class SoundFileReader {
+    package let url: URL
+    package let sampleRate: Int
     /// Frames the file's header promises (exact for WAV, FLAC and Ogg; an MP3's is an estimate).
-    public let promisedFrames: Int
+    package let promisedFrames: Int
     /// Whether the header's frame count is exact, so a shortfall means a damaged or cut file.
-    public let exactLength: Bool
+    package let exactLength: Bool
     /// Frames read so far.
-    public private(set) var framesRead = 0
+    package private(set) var framesRead = 0
 
     private let file: OpaquePointer
     private let channels: Int
     private var buffer: [Int16]
 
     /// Opens `url`; throws ``AudioError/unreadable(path:reason:)`` when it is not audio.
-    public init(url: URL) throws(AudioError) {
+    package init(url: URL) throws(AudioError) {
         self.url = url
         guard FileManager.default.isReadableFile(atPath: url.path) else { throw .unreadable(path: url.path, reason: "no such readable file") }
         var info = SF_INFO()
@@ -42,10 +42,10 @@ public final class SoundFileReader {
     deinit { sf_close(file) }
 
     /// Frames read per call to libsndfile.
-    public static let blockFrames = 65_536
+    package static let blockFrames = 65_536
 
     /// Up to `count` next frames (fewer at the end of the file: an empty array there).
-    public func read(upTo count: Int = SoundFileReader.blockFrames) throws(AudioError) -> [Int16] {
+    package func read(upTo count: Int = SoundFileReader.blockFrames) throws(AudioError) -> [Int16] {
         var mono: [Int16] = []
         mono.reserveCapacity(min(count, Self.blockFrames))
         while mono.count < count {
@@ -68,7 +68,7 @@ public final class SoundFileReader {
     }
 
     /// Reads and drops `count` frames.
-    public func skip(_ count: Int) throws(AudioError) {
+    package func skip(_ count: Int) throws(AudioError) {
         var left = count
         while left > 0 {
             let block = try read(upTo: min(left, Self.blockFrames))
@@ -79,5 +79,5 @@ public final class SoundFileReader {
 
     /// Frames the header promised that could not be read, once the file has been read to its end
     /// (a damaged or cut file: libsndfile stops at the first frame it cannot decode).
-    public var missingFrames: Int { exactLength && promisedFrames > framesRead ? promisedFrames - framesRead : 0 }
+    package var missingFrames: Int { exactLength && promisedFrames > framesRead ? promisedFrames - framesRead : 0 }
 }

@@ -4,21 +4,21 @@ import Synchronization
 /// Uploads items' speech to the remote cache in the background, a few at a time, so synthesis
 /// never waits for the network. The first failure that says the cache cannot take uploads
 /// (unreachable, 5xx, refused) stops the rest; what was uploaded is returned by ``finish()``.
-public final class CacheUploader: Sendable {
+package final class CacheUploader: Sendable {
     /// What the uploads achieved.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// Audio keys whose blobs and entry the cache now holds.
-        public var uploaded: [String] = []
-        public var bytes = 0
+        package var uploaded: [String] = []
+        package var bytes = 0
         /// Why uploading stopped early, if it did.
-        public var failure: RemoteCacheError?
+        package var failure: RemoteCacheError?
     }
 
     private let continuation: AsyncStream<Manifest.SharedSpeech>.Continuation
     private let worker: Task<Outcome, Never>
     private let queued = Mutex(Set<String>())
 
-    public init(cache: SpeechCache, connections: Int = RemoteCache.connections) {
+    package init(cache: SpeechCache, connections: Int = RemoteCache.connections) {
         let (stream, continuation) = AsyncStream<Manifest.SharedSpeech>.makeStream()
         self.continuation = continuation
         worker = Task {
@@ -61,26 +61,26 @@ public final class CacheUploader: Sendable {
     }
 
     /// Queues an item's speech for upload (once per audio key); returns at once.
-    public func enqueue(_ speech: Manifest.SharedSpeech) {
+    package func enqueue(_ speech: Manifest.SharedSpeech) {
         guard queued.withLock({ $0.insert(speech.audio.key).inserted }) else { return }
         continuation.yield(speech)
     }
 
     /// Waits for every queued upload and returns what was done.
-    public func finish() async -> Outcome {
+    package func finish() async -> Outcome {
         continuation.finish()
         return await worker.value
     }
 
     /// Stops uploading now (uploads in flight are abandoned: the server keeps none of a cut-short
     /// `PUT`, and no entry is written before its blobs); returns what finished.
-    public func cancel() async -> Outcome {
+    package func cancel() async -> Outcome {
         abort()
         return await worker.value
     }
 
     /// Stops uploading now without waiting (``finish()`` then returns what had finished).
-    public func abort() {
+    package func abort() {
         continuation.finish()
         worker.cancel()
     }

@@ -10,12 +10,12 @@ import FoundationNetworking
 /// Built on FoundationNetworking's `URLSession` (libcurl underneath): its idle timeout and task
 /// cancellation were checked against a server that accepts and never answers. Every failure is classified: a missing entry is a miss; no answer,
 /// a timeout or 5xx is ``RemoteCacheError/unavailable(cache:reason:)``; other 4xx are refusals.
-public final class RemoteCache: Sendable {
-    public let settings: RemoteCacheSettings
+package final class RemoteCache: Sendable {
+    package let settings: RemoteCacheSettings
     private let session: URLSession
     private let header: (name: String, value: String)?
 
-    public init(settings: RemoteCacheSettings, environment: [String: String] = ProcessInfo.processInfo.environment) throws(RemoteCacheError) {
+    package init(settings: RemoteCacheSettings, environment: [String: String] = ProcessInfo.processInfo.environment) throws(RemoteCacheError) {
         self.settings = settings
         header = try RemoteCacheSettings.header(from: environment)
         let configuration = URLSessionConfiguration.ephemeral
@@ -32,9 +32,9 @@ public final class RemoteCache: Sendable {
     deinit { session.finishTasksAndInvalidate() }
 
     /// Requests in flight at once: downloads of missing items, and uploads beside synthesis.
-    public static let connections = 8
+    package static let connections = 8
 
-    public enum Area: String, Sendable {
+    package enum Area: String, Sendable {
         /// Entries: what a key's work produced (here: an item's speech objects).
         case actionCache = "ac"
         /// Blobs, by the SHA-256 of their bytes.
@@ -46,7 +46,7 @@ public final class RemoteCache: Sendable {
     }
 
     /// The bytes at `area/digest`, or nil when the cache does not have them.
-    public func get(_ area: Area, _ digest: String) async throws(RemoteCacheError) -> Data? {
+    package func get(_ area: Area, _ digest: String) async throws(RemoteCacheError) -> Data? {
         let (data, status) = try await send(request(area, digest, method: "GET"), body: nil)
         switch status {
         case 200: return data
@@ -56,7 +56,7 @@ public final class RemoteCache: Sendable {
     }
 
     /// Stores `data` at `area/digest`.
-    public func put(_ area: Area, _ digest: String, data: Data) async throws(RemoteCacheError) {
+    package func put(_ area: Area, _ digest: String, data: Data) async throws(RemoteCacheError) {
         var request = request(area, digest, method: "PUT")
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
         let (_, status) = try await send(request, body: data)

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why the remote cache could not be used. Messages name the cache (its URL, never the
 /// authorization header), what happened, and what to do.
-public enum RemoteCacheError: Error, LocalizedError, Sendable, Equatable {
+package enum RemoteCacheError: Error, LocalizedError, Sendable, Equatable {
     /// The server could not be reached, timed out or answered 5xx.
     case unavailable(cache: String, reason: String)
     /// The server refused a request (401, 403, 405, 413…).
@@ -19,7 +19,7 @@ public enum RemoteCacheError: Error, LocalizedError, Sendable, Equatable {
     case required(cache: String, reason: String)
 
     /// What went wrong, without the cache's name (for a message that names it already).
-    public var detail: String {
+    package var detail: String {
         switch self {
         case let .unavailable(_, reason): reason
         case let .refused(_, method, path, status): "\(method) \(path) was refused with HTTP \(status)"
@@ -27,7 +27,7 @@ public enum RemoteCacheError: Error, LocalizedError, Sendable, Equatable {
         }
     }
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case let .unavailable(cache, reason):
             "The remote cache \(cache) is unavailable: \(reason)."

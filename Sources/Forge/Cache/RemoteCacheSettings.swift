@@ -6,26 +6,26 @@ import Foundation
 /// From the recipe's `cache` object, `--remote-cache` or `FORGE_REMOTE_CACHE`. The optional
 /// authorization header comes only from the environment (``headerVariable``): it is never
 /// printed, never written to the manifest, and URLs with credentials in them are refused.
-public struct RemoteCacheSettings: Sendable, Equatable {
+package struct RemoteCacheSettings: Sendable, Equatable {
     /// The keys of the recipe's `cache` object.
-    public static let recipeKeys = ["remote", "readOnly", "required", "timeoutSeconds"]
-    public static let allowedTimeoutSeconds = 1...600
+    package static let recipeKeys = ["remote", "readOnly", "required", "timeoutSeconds"]
+    package static let allowedTimeoutSeconds = 1...600
     /// The environment variable naming the cache's base URL (below `--remote-cache`, above the recipe).
-    public static let urlVariable = "FORGE_REMOTE_CACHE"
+    package static let urlVariable = "FORGE_REMOTE_CACHE"
     /// The environment variable holding one header sent with every request, as `Name: value`
     /// (for example `Authorization: Bearer …`).
-    public static let headerVariable = "FORGE_REMOTE_CACHE_HEADER"
+    package static let headerVariable = "FORGE_REMOTE_CACHE_HEADER"
 
     /// The base URL; entries live at `{url}/ac/{sha256}` and blobs at `{url}/cas/{sha256}`.
-    public var url: URL
+    package var url: URL
     /// Only read: never upload (for jobs that run untrusted changes, such as pull requests).
-    public var readOnly = false
+    package var readOnly = false
     /// Fail the build when the cache cannot be reached, instead of building locally with a warning.
-    public var required = false
+    package var required = false
     /// How long a request may wait for the server to answer before the cache counts as unavailable.
-    public var timeoutSeconds = 10
+    package var timeoutSeconds = 10
 
-    public init(url: URL, readOnly: Bool = false, required: Bool = false, timeoutSeconds: Int = 10) {
+    package init(url: URL, readOnly: Bool = false, required: Bool = false, timeoutSeconds: Int = 10) {
         self.url = url
         self.readOnly = readOnly
         self.required = required
@@ -34,15 +34,15 @@ public struct RemoteCacheSettings: Sendable, Equatable {
 
     /// The cache's name in messages and in the manifest's record of uploads: its URL, which never
     /// holds credentials.
-    public var name: String { url.absoluteString }
+    package var name: String { url.absoluteString }
 
     /// `text` with any `user:password@` replaced, for messages about a refused URL.
-    public static func redacted(_ text: String) -> String {
+    package static func redacted(_ text: String) -> String {
         text.replacingOccurrences(of: #"//[^/@]*@"#, with: "//…@", options: .regularExpression)
     }
 
     /// Checks a cache URL: the URL without a trailing slash, or why it cannot be used.
-    public static func parseURL(_ text: String) -> Result<URL, URLProblem> {
+    package static func parseURL(_ text: String) -> Result<URL, URLProblem> {
         var trimmed = text.trimmingCharacters(in: .whitespaces)
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
@@ -55,10 +55,10 @@ public struct RemoteCacheSettings: Sendable, Equatable {
     }
 
     /// Why a cache URL was refused.
-    public enum URLProblem: Error, Sendable, Equatable {
+    package enum URLProblem: Error, Sendable, Equatable {
         case notAURL, scheme(String), credentials, queryOrFragment
 
-        public var explanation: String {
+        package var explanation: String {
             switch self {
             case .notAURL: "not an http:// or https:// URL with a host"
             case let .scheme(scheme): "the scheme \"\(scheme)\" is not http or https"
@@ -71,7 +71,7 @@ public struct RemoteCacheSettings: Sendable, Equatable {
 
     /// The header in `FORGE_REMOTE_CACHE_HEADER`, split at its first colon; nil when unset.
     /// Throws when it is set but not `Name: value` (the value itself is never part of a message).
-    public static func header(from environment: [String: String]) throws(RemoteCacheError) -> (name: String, value: String)? {
+    package static func header(from environment: [String: String]) throws(RemoteCacheError) -> (name: String, value: String)? {
         guard let line = environment[headerVariable], !line.isEmpty else { return nil }
         guard let colon = line.firstIndex(of: ":") else { throw .malformedHeader(variable: headerVariable) }
         let name = line[..<colon].trimmingCharacters(in: .whitespaces)

@@ -3,28 +3,28 @@ import Foundation
 /// Items' speech objects shared through a ``RemoteCache``: looked up and downloaded before
 /// synthesis, uploaded after. Nothing from the server is trusted: every blob's SHA-256 is checked
 /// against its entry before it reaches the object store, and the events must decode.
-public struct SpeechCache: Sendable {
-    public let remote: RemoteCache
+package struct SpeechCache: Sendable {
+    package let remote: RemoteCache
     let store: ObjectStore
 
-    public init(remote: RemoteCache, store: ObjectStore) {
+    package init(remote: RemoteCache, store: ObjectStore) {
         self.remote = remote
         self.store = store
     }
 
     /// What one item's lookup found.
-    public struct Download: Sendable {
-        public var audio: StoredObject
-        public var events: StoredObject
-        public var document: SpeechEventsDocument
-        public var voice: String
+    package struct Download: Sendable {
+        package var audio: StoredObject
+        package var events: StoredObject
+        package var document: SpeechEventsDocument
+        package var voice: String
         /// Bytes received (entry and blobs).
-        public var bytes: Int
+        package var bytes: Int
     }
 
     /// Downloads and stores the objects of `audioKey`; nil when the cache has no entry for it.
     /// `item` names the item in messages.
-    public func fetch(
+    package func fetch(
         audioKey: String, eventsKey: String, item: String, audioExtension: String, mimeType: String
     ) async throws(RemoteCacheError) -> Download? {
         let name = remote.settings.name
@@ -76,7 +76,7 @@ public struct SpeechCache: Sendable {
 
     /// Uploads an item's objects, then its entry: an entry is only ever written after the blobs
     /// it names, so a stopped upload never leaves an entry pointing at nothing. Returns the bytes sent.
-    public func upload(audio: StoredObject, events: StoredObject, voice: String) async throws(RemoteCacheError) -> Int {
+    package func upload(audio: StoredObject, events: StoredObject, voice: String) async throws(RemoteCacheError) -> Int {
         // Read without following links (a link planted at an object must not send another file away).
         for object in [audio, events] {
             let data: Data

@@ -6,28 +6,28 @@ import Foundation
 ///
 /// JSON, not Bazel's `ActionResult` protobuf: bazel-remote must run with
 /// `--disable_http_ac_validation` (docs/remote-cache.md).
-public struct SpeechCacheEntry: Codable, Sendable, Equatable {
-    public static let formatName = "forge-speech"
-    public static let currentVersion = 1
+package struct SpeechCacheEntry: Codable, Sendable, Equatable {
+    package static let formatName = "forge-speech"
+    package static let currentVersion = 1
 
     /// One blob the entry points to.
-    public struct Blob: Codable, Sendable, Equatable {
+    package struct Blob: Codable, Sendable, Equatable {
         /// SHA-256 of the bytes: the blob's address under `cas/`.
-        public var sha256: String
-        public var bytes: Int
+        package var sha256: String
+        package var bytes: Int
     }
 
-    public var format: String
-    public var version: Int
+    package var format: String
+    package var version: Int
     /// The content key of the audio (its inputs); the entry is filed under ``actionKey(audioKey:)`` of it.
-    public var audioKey: String
+    package var audioKey: String
     /// The voice that spoke it (the recipe's or its fallback), as a voice URI.
-    public var voice: String
-    public var audioExtension: String
-    public var audio: Blob
-    public var events: Blob
+    package var voice: String
+    package var audioExtension: String
+    package var audio: Blob
+    package var events: Blob
 
-    public init(audioKey: String, voice: String, audioExtension: String, audio: Blob, events: Blob) {
+    package init(audioKey: String, voice: String, audioExtension: String, audio: Blob, events: Blob) {
         format = Self.formatName
         version = Self.currentVersion
         self.audioKey = audioKey
@@ -39,11 +39,11 @@ public struct SpeechCacheEntry: Codable, Sendable, Equatable {
 
     /// Where the entry of `audioKey` is filed: a key of its own, so the entry's format can change
     /// without colliding with entries an older forge wrote, or with anything else in a shared cache.
-    public static func actionKey(audioKey: String) -> String {
+    package static func actionKey(audioKey: String) -> String {
         ObjectKey.digest(["cache": formatName, "version": String(currentVersion), "audio": audioKey])
     }
 
-    public func encoded() -> Data {
+    package func encoded() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return (try? encoder.encode(self)) ?? Data()

@@ -1,7 +1,7 @@
 /// A block of a document (a paragraph, list item, heading, a character's lines …) with its markup
 /// removed and entities decoded, and for each scalar the source offset it came from.
-public struct DocumentBlock: Sendable, Equatable {
-    public enum Role: Sendable, Equatable {
+package struct DocumentBlock: Sendable, Equatable {
+    package enum Role: Sendable, Equatable {
         case paragraph
         /// `h1`…`h6`, Markdown's `#`…`######`; a plain-text "Chapter 12" line or a script's `ACT I` is level 1, `SCENE 2` level 3.
         case heading(level: Int)
@@ -11,28 +11,28 @@ public struct DocumentBlock: Sendable, Equatable {
         case speech(character: String)
     }
 
-    public var role: Role
+    package var role: Role
     /// The block's text; white space is folded later by the splitter.
-    public var text: [Unicode.Scalar]
+    package var text: [Unicode.Scalar]
     /// For each scalar of `text`, its Unicode scalar offset in the source document.
-    public var origins: [Int]
+    package var origins: [Int]
     /// The id of the block's element, or of the first element inside it that has one; exports use it to point back.
-    public var elementID: String?
+    package var elementID: String?
     /// Set when the book's table of contents starts a chapter at this block: the entry's title.
-    public var chapterTitle: String?
+    package var chapterTitle: String?
     /// A heading above chapters — "BOOK ONE", "Part II", "Volume the First" — whose title the
     /// chapters under it carry ("Book One — Chapter 1").
-    public var isPart = false
+    package var isPart = false
     /// The offset of the `<` of the block element's start tag, and the element's name: where an
     /// export adds an id to a block that has none.
-    public var element: (offset: Int, name: String)?
+    package var element: (offset: Int, name: String)?
 
-    public static func == (lhs: DocumentBlock, rhs: DocumentBlock) -> Bool {
+    package static func == (lhs: DocumentBlock, rhs: DocumentBlock) -> Bool {
         lhs.role == rhs.role && lhs.text == rhs.text && lhs.origins == rhs.origins && lhs.elementID == rhs.elementID
             && lhs.chapterTitle == rhs.chapterTitle && lhs.isPart == rhs.isPart && lhs.element?.offset == rhs.element?.offset && lhs.element?.name == rhs.element?.name
     }
 
-    public init(
+    package init(
         role: Role, text: [Unicode.Scalar], origins: [Int], elementID: String?, chapterTitle: String? = nil, element: (offset: Int, name: String)? = nil
     ) {
         self.element = element
@@ -44,5 +44,5 @@ public struct DocumentBlock: Sendable, Equatable {
     }
 
     /// The text with runs of white space (and control characters) folded to one space and trimmed.
-    public var foldedText: String { String(foldingWhiteSpaceOf: text) }
+    package var foldedText: String { String(foldingWhiteSpaceOf: text) }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why an HTML, XHTML or EPUB source could not be read. Nothing is written when one is thrown.
-public enum DocumentError: LocalizedError, Sendable, Equatable {
+package enum DocumentError: LocalizedError, Sendable, Equatable {
     /// XHTML that is not well formed, with the line and column of the problem.
     case malformedMarkup(file: String, line: Int, column: Int, problem: String)
     case notAZip(file: String, reason: String)
@@ -23,7 +23,7 @@ public enum DocumentError: LocalizedError, Sendable, Equatable {
         return "\(bytes) byte\(bytes == 1 ? "" : "s")"
     }
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case let .malformedMarkup(file, line, column, problem):
             return "\(file):\(line):\(column): broken XHTML: \(problem). Fix the markup (an XHTML file must be well-formed XML), or name an HTML file, which is read leniently."

@@ -5,14 +5,14 @@
 ///
 /// A new source format plugs in here: a reader, a case of ``SourceFile/Format``, and a line in
 /// ``SourceLoader``.
-public protocol DocumentReader: Sendable {
+package protocol DocumentReader: Sendable {
     /// The document `text` holds; `path` names it in the manifest and in messages.
     func read(_ text: String, path: String) throws(DocumentError) -> StructuredDocument
 }
 
 extension SourceFile.Format {
     /// The reader of a text-based format (all but EPUB, which is an archive).
-    public var textReader: (any DocumentReader)? {
+    package var textReader: (any DocumentReader)? {
         switch self {
         case .text: PlainTextReader()
         case .markdown: MarkdownReader()

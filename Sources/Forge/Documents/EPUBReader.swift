@@ -7,17 +7,17 @@ import ZIPFoundation
 /// Nothing is extracted to disk. The archive is checked before anything is read: an entry whose
 /// path leaves the archive (zip-slip) refuses the whole book, and every entry read is bounded
 /// (``Limits``) in size and in compression ratio, so a zip bomb is refused without being expanded.
-public struct EPUBReader: Sendable {
+package struct EPUBReader: Sendable {
     /// Bounds on what reading a book may expand.
-    public struct Limits: Sendable, Equatable {
+    package struct Limits: Sendable, Equatable {
         /// The most one entry may expand to.
-        public var entryBytes: Int
+        package var entryBytes: Int
         /// The most all entries read may expand to together.
-        public var totalBytes: Int
+        package var totalBytes: Int
         /// The highest compression ratio accepted for an entry over 1 MiB (text compresses about 3 to 1; zeros 1,000 to 1).
-        public var compressionRatio: Int
+        package var compressionRatio: Int
 
-        public init(entryBytes: Int = 64 << 20, totalBytes: Int = 512 << 20, compressionRatio: Int = 100) {
+        package init(entryBytes: Int = 64 << 20, totalBytes: Int = 512 << 20, compressionRatio: Int = 100) {
             self.entryBytes = entryBytes
             self.totalBytes = totalBytes
             self.compressionRatio = compressionRatio
@@ -25,50 +25,50 @@ public struct EPUBReader: Sendable {
     }
 
     /// A content document listed in the spine.
-    public struct SpineItem: Sendable, Equatable {
-        public var idref: String
+    package struct SpineItem: Sendable, Equatable {
+        package var idref: String
         /// The document's path inside the archive.
-        public var path: String
-        public var mediaType: String
+        package var path: String
+        package var mediaType: String
         /// False for `linear="no"` items (notes, pop-ups), which are skipped unless included.
-        public var linear: Bool
+        package var linear: Bool
     }
 
     /// A book as read: its spine and the documents read from it.
-    public struct Book: Sendable, Equatable {
-        public var title: String?
-        public var language: String?
-        public var spine: [SpineItem]
-        public var documents: [StructuredDocument]
+    package struct Book: Sendable, Equatable {
+        package var title: String?
+        package var language: String?
+        package var spine: [SpineItem]
+        package var documents: [StructuredDocument]
         /// True when the table of contents placed at least one chapter.
-        public var chaptersFromContents: Bool
+        package var chaptersFromContents: Bool
     }
 
-    public var limits: Limits
+    package var limits: Limits
     /// Spine items (idref, path, or file name) to read even if marked `linear="no"`.
-    public var include: [String]
+    package var include: [String]
     /// Spine items (idref, path, or file name) not to read: a cover, front or back matter, footnotes.
-    public var exclude: [String]
+    package var exclude: [String]
 
-    public init(limits: Limits = Limits(), include: [String] = [], exclude: [String] = []) {
+    package init(limits: Limits = Limits(), include: [String] = [], exclude: [String] = []) {
         self.limits = limits
         self.include = include
         self.exclude = exclude
     }
 
     /// Reads the EPUB at `url`; `name` is how messages and item source paths call it.
-    public func read(_ url: URL, name: String) throws(DocumentError) -> Book {
+    package func read(_ url: URL, name: String) throws(DocumentError) -> Book {
         try read(try Self.archive(url: url, data: nil, name: name), name: name)
     }
 
     /// Reads an EPUB held in memory (from standard input).
-    public func read(_ data: Data, name: String) throws(DocumentError) -> Book {
+    package func read(_ data: Data, name: String) throws(DocumentError) -> Book {
         try read(try Self.archive(url: nil, data: data, name: name), name: name)
     }
 
     /// The language and title the book's package document declares (`dc:language`, `dc:title`),
     /// read without the content; nils if unreadable.
-    public func declared(_ url: URL?, data: Data?, name: String) -> (language: String?, title: String?) {
+    package func declared(_ url: URL?, data: Data?, name: String) -> (language: String?, title: String?) {
         guard let archive = try? Self.archive(url: url, data: data, name: name), let opened = try? open(archive, name: name) else { return (nil, nil) }
         return (opened.package.first("language")?.text.nilIfEmpty, opened.package.first("title")?.text.nilIfEmpty)
     }
@@ -109,7 +109,7 @@ public struct EPUBReader: Sendable {
 
     /// The book's cover image — the manifest item with the `cover-image` property (EPUB 3) or the
     /// one a `<meta name="cover">` names (EPUB 2) — and its file extension; nil when it has none.
-    public func coverImage(_ url: URL, name: String) -> (data: Data, fileExtension: String)? {
+    package func coverImage(_ url: URL, name: String) -> (data: Data, fileExtension: String)? {
         guard let archive = try? Self.archive(url: url, data: nil, name: name), var (reader, package, packagePath) = try? open(archive, name: name)
         else { return nil }
         let items = package.all("item")
@@ -126,7 +126,7 @@ public struct EPUBReader: Sendable {
 
     /// Every entry of the book, in archive order, checked and bounded as ``read(_:name:)`` does:
     /// for an export that writes the book back with additions.
-    public func entries(_ url: URL, name: String) throws(DocumentError) -> (files: [(path: String, data: Data)], packagePath: String) {
+    package func entries(_ url: URL, name: String) throws(DocumentError) -> (files: [(path: String, data: Data)], packagePath: String) {
         var (reader, _, packagePath) = try open(try Self.archive(url: url, data: nil, name: name), name: name)
         var files: [(path: String, data: Data)] = []
         for path in reader.order {

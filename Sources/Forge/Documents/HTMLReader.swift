@@ -9,19 +9,19 @@
 /// and stray end tags are ignored. XHTML (and EPUB content) must be well formed: a mismatched or
 /// unclosed element, an unterminated tag or comment, or an unknown entity is a
 /// ``DocumentError/malformedMarkup(file:line:column:problem:)`` with its line and column.
-public struct HTMLReader: DocumentReader {
-    public enum Mode: Sendable {
+package struct HTMLReader: DocumentReader {
+    package enum Mode: Sendable {
         case html
         case xhtml
     }
 
-    public var mode: Mode
+    package var mode: Mode
 
-    public init(mode: Mode) {
+    package init(mode: Mode) {
         self.mode = mode
     }
 
-    public func read(_ text: String, path: String) throws(DocumentError) -> StructuredDocument {
+    package func read(_ text: String, path: String) throws(DocumentError) -> StructuredDocument {
         var parser = Parser(scalars: Array(text.unicodeScalars), path: path, strict: mode == .xhtml)
         try parser.run()
         return StructuredDocument(

@@ -9,10 +9,10 @@ import CCMark
 ///
 /// cmark gives each block's place in the source; each spoken character's offset is then found by
 /// matching the block's text against that stretch of the source in order.
-public struct MarkdownReader: DocumentReader {
-    public init() {}
+package struct MarkdownReader: DocumentReader {
+    package init() {}
 
-    public func read(_ text: String, path: String) -> StructuredDocument {
+    package func read(_ text: String, path: String) -> StructuredDocument {
         let scalars = Array(text.unicodeScalars)
         let lines = LineIndex(scalars)
         // Front matter is blanked, not cut, so cmark's line numbers stay the source's.

@@ -4,10 +4,10 @@ import Foundation
 /// paragraph such as "Chapter 12", "CHAPTER XII." or "第十二章" is a chapter heading (level 1).
 /// In a book with parts — one-line "BOOK ONE", "PART II", "Volume the First" paragraphs — the
 /// parts are level-1 headings and the chapters level 2.
-public struct PlainTextReader: DocumentReader {
-    public init() {}
+package struct PlainTextReader: DocumentReader {
+    package init() {}
 
-    public func read(_ text: String, path: String) -> StructuredDocument {
+    package func read(_ text: String, path: String) -> StructuredDocument {
         let scalars = Array(text.unicodeScalars)
         var blocks: [DocumentBlock] = []
         var current: [Range<Int>] = []

@@ -4,8 +4,8 @@ import Foundation
 /// line), text in parentheses or brackets (stage directions and asides, even across lines) is not
 /// spoken, other text is narration, `#`/`##` lines and `ACT …` lines are chapter headings (level 1)
 /// and `###` or `SCENE …` lines section headings (level 3).
-public struct ScriptReader: DocumentReader {
-    public init() {}
+package struct ScriptReader: DocumentReader {
+    package init() {}
 
     /// What the lines gathered so far are: a character's speech, or narration.
     private struct Passage {
@@ -14,7 +14,7 @@ public struct ScriptReader: DocumentReader {
         var origins: [Int] = []
     }
 
-    public func read(_ text: String, path: String) -> StructuredDocument {
+    package func read(_ text: String, path: String) -> StructuredDocument {
         let scalars = Array(text.unicodeScalars)
         var blocks: [DocumentBlock] = []
         var passage: Passage?

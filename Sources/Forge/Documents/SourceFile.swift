@@ -1,12 +1,12 @@
 import Foundation
 
 /// One source document named by a recipe.
-public struct SourceFile: Sendable, Equatable {
+package struct SourceFile: Sendable, Equatable {
     /// The keys of a recipe source object; the recipe loader refuses others.
-    public static let recipeKeys = ["path", "format", "include", "exclude"]
+    package static let recipeKeys = ["path", "format", "include", "exclude"]
 
     /// The kinds of document the splitter reads.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         case text
         case markdown
         /// HTML, read leniently like a browser.
@@ -20,18 +20,18 @@ public struct SourceFile: Sendable, Equatable {
     }
 
     /// The recipe path that means standard input.
-    public static let standardInputPath = "-"
+    package static let standardInputPath = "-"
 
-    public var url: URL
-    public var format: Format
+    package var url: URL
+    package var format: Format
     /// The bytes read from standard input when the recipe names `-`; nil for a file.
-    public var standardInput: Data?
+    package var standardInput: Data?
     /// EPUB spine items to read even if marked non-linear (`linear="no"`).
-    public var include: [String]
+    package var include: [String]
     /// EPUB spine items not to read.
-    public var exclude: [String]
+    package var exclude: [String]
 
-    public init(url: URL, format: Format, standardInput: Data? = nil, include: [String] = [], exclude: [String] = []) {
+    package init(url: URL, format: Format, standardInput: Data? = nil, include: [String] = [], exclude: [String] = []) {
         self.url = url
         self.format = format
         self.standardInput = standardInput
@@ -40,11 +40,11 @@ public struct SourceFile: Sendable, Equatable {
     }
 
     /// How items, chapters and messages name the source: its path, or `-` for standard input.
-    public var displayPath: String { standardInput == nil ? url.path : Self.standardInputPath }
+    package var displayPath: String { standardInput == nil ? url.path : Self.standardInputPath }
 
     /// The format implied by a file name's extension: `.md`/`.markdown` Markdown, `.html`/`.htm`
     /// HTML, `.xhtml` XHTML, `.epub` EPUB, `.script` a script, anything else plain text.
-    public static func inferredFormat(for url: URL) -> Format {
+    package static func inferredFormat(for url: URL) -> Format {
         switch url.pathExtension.lowercased() {
         case "md", "markdown": return .markdown
         case "html", "htm": return .html

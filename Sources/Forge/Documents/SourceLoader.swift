@@ -1,16 +1,16 @@
 import Foundation
 
 /// Reads a recipe's sources, whatever their format, into what the splitter takes.
-public struct SourceLoader: Sendable {
+package struct SourceLoader: Sendable {
     /// Bounds on expanding EPUB archives.
-    public var limits: EPUBReader.Limits
+    package var limits: EPUBReader.Limits
 
-    public init(limits: EPUBReader.Limits = EPUBReader.Limits()) {
+    package init(limits: EPUBReader.Limits = EPUBReader.Limits()) {
         self.limits = limits
     }
 
     /// The sources in reading order, plus the first language a document declares (`<html lang>`, `dc:language`).
-    public func load(_ sources: [SourceFile]) throws -> (documents: [SourceDocument], declaredLanguage: String?) {
+    package func load(_ sources: [SourceFile]) throws -> (documents: [SourceDocument], declaredLanguage: String?) {
         var documents: [SourceDocument] = []
         var language: String?
         for source in sources {
@@ -37,7 +37,7 @@ public struct SourceLoader: Sendable {
     /// `language` speaks; and the first source's title — an EPUB's `dc:title` or an HTML document's
     /// `<title>`, else the file's name (nil for standard input) — what a recipe without a title names
     /// its exports after. Each file is opened once for both.
-    public static func declared(of sources: [SourceFile]) -> (language: String?, title: String?) {
+    package static func declared(of sources: [SourceFile]) -> (language: String?, title: String?) {
         var language: String?
         var title: String?
         for (index, source) in sources.enumerated() where language == nil || index == 0 {

@@ -2,18 +2,18 @@ import Foundation
 
 /// Reads a source document as UTF-8 text, refusing binary files and invalid encodings with
 /// the byte offset of the first bad byte.
-public enum SourceReader {
+package enum SourceReader {
     /// The largest source file read (a 50-hour book is about 3 MiB of text, an illustrated EPUB
     /// a few hundred).
-    public static let maximumBytes = 1 << 30
+    package static let maximumBytes = 1 << 30
 
-    public static func read(_ url: URL) throws(TextError) -> String {
+    package static func read(_ url: URL) throws(TextError) -> String {
         try decode(bytes(of: url), file: url.path)
     }
 
     /// A source file's bytes, once it is known to be a regular file (a FIFO or a device such as
     /// /dev/zero would block or never end).
-    public static func bytes(of url: URL) throws(TextError) -> Data {
+    package static func bytes(of url: URL) throws(TextError) -> Data {
         try checkRegularFile(url)
         do {
             return try Data(contentsOf: url, options: .mappedIfSafe)
@@ -23,7 +23,7 @@ public enum SourceReader {
     }
 
     /// Refuses anything but a regular file of at most ``maximumBytes``.
-    public static func checkRegularFile(_ url: URL) throws(TextError) {
+    package static func checkRegularFile(_ url: URL) throws(TextError) {
         var status = stat()
         guard stat(url.path, &status) == 0 else {
             throw .unreadable(file: url.path, reason: String(cString: strerror(errno)))
@@ -39,7 +39,7 @@ public enum SourceReader {
         guard Int(status.st_size) <= maximumBytes else { throw .tooLarge(file: url.path, bytes: Int(status.st_size), limit: maximumBytes) }
     }
 
-    public static func decode(_ data: Data, file: String) throws(TextError) -> String {
+    package static func decode(_ data: Data, file: String) throws(TextError) -> String {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         if isUTF16(bytes) { throw .utf16(file: file) }

@@ -1,16 +1,16 @@
 /// A document read into blocks: an HTML or XHTML file, or one content document of an EPUB.
-public struct StructuredDocument: Sendable, Equatable {
+package struct StructuredDocument: Sendable, Equatable {
     /// Names the document in the manifest and in messages: a file path, or `book.epub!/OEBPS/ch1.xhtml`.
-    public var path: String
+    package var path: String
     /// The document's declared language (`<html lang>`, or the EPUB's `dc:language`), if any.
-    public var language: String?
+    package var language: String?
     /// The document's `<title>`, used for a chapter that has no heading.
-    public var title: String?
-    public var blocks: [DocumentBlock]
+    package var title: String?
+    package var blocks: [DocumentBlock]
     /// Where each element id sits: the index of the first block at or after the element.
-    public var blockIndexByID: [String: Int]
+    package var blockIndexByID: [String: Int]
 
-    public init(path: String, language: String?, title: String?, blocks: [DocumentBlock], blockIndexByID: [String: Int] = [:]) {
+    package init(path: String, language: String?, title: String?, blocks: [DocumentBlock], blockIndexByID: [String: Int] = [:]) {
         self.path = path
         self.language = language
         self.title = title

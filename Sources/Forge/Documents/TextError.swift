@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a source document could not be read or split.
-public enum TextError: LocalizedError, Sendable, Equatable {
+package enum TextError: LocalizedError, Sendable, Equatable {
     case unreadable(file: String, reason: String)
     case notUTF8(file: String, byteOffset: Int)
     case binary(file: String, byteOffset: Int)
@@ -10,7 +10,7 @@ public enum TextError: LocalizedError, Sendable, Equatable {
     case utf16(file: String)
     case tooLarge(file: String, bytes: Int, limit: Int)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case let .unreadable(file, reason):
             return "\(file): cannot read the source: \(ErrorReason.trimmed(reason)). Check the path in \"sources\" and the file's permissions."

@@ -7,13 +7,13 @@ import GRDB
 /// Items are named `chapter-NNN/NNNN` (chapter, then position in the chapter), and inline recipe
 /// items `items/<id>` (`items/<id>.title` … for articles); the audio is the
 /// item's own object, unchanged, and the timings are relative to it.
-public struct AudioPack: Sendable {
-    public let outputDirectory: URL
-    public let settings: ExportSettings
+package struct AudioPack: Sendable {
+    package let outputDirectory: URL
+    package let settings: ExportSettings
     /// Checked between items: once set, the pack stops with ``ExportError/cancelled(written:)`` and no file is left.
-    public let cancellation: CancellationFlag?
+    package let cancellation: CancellationFlag?
 
-    public init(outputDirectory: URL, settings: ExportSettings, cancellation: CancellationFlag? = nil) {
+    package init(outputDirectory: URL, settings: ExportSettings, cancellation: CancellationFlag? = nil) {
         self.outputDirectory = outputDirectory.standardizedFileURL
         self.settings = settings
         self.cancellation = cancellation
@@ -21,7 +21,7 @@ public struct AudioPack: Sendable {
 
     /// Writes the pack to `url` (replaced whole: written beside it, then renamed) and returns the number of items.
     @discardableResult
-    public func write(to url: URL) throws -> Int {
+    package func write(to url: URL) throws -> Int {
         guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path) else {
             throw StoreError.notAnOutputDirectory(path: outputDirectory.path)
         }

@@ -1,13 +1,13 @@
 /// One caption: a sentence, or a part of a long sentence cut at a word boundary.
-public struct CaptionCue: Sendable, Equatable {
-    public var startMs: Int
-    public var endMs: Int
-    public var text: String
+package struct CaptionCue: Sendable, Equatable {
+    package var startMs: Int
+    package var endMs: Int
+    package var text: String
 
     /// Cues for a chapter: one per sentence, sentences longer than `maxCharacters` cut into
     /// several cues at word boundaries, each in at most two lines (``lines(_:maxCharacters:)``).
     /// Times are chapter-absolute and never overlap.
-    public static func cues(for timeline: ChapterTimeline, maxCharacters: Int) -> [CaptionCue] {
+    package static func cues(for timeline: ChapterTimeline, maxCharacters: Int) -> [CaptionCue] {
         var cues: [CaptionCue] = []
         for item in timeline.items {
             let scalars = Array(item.record.text.unicodeScalars)
@@ -56,7 +56,7 @@ public struct CaptionCue: Sendable, Equatable {
         return String(characters[..<best.index]) + "\n" + String(characters[(best.index + 1)...])
     }
 
-    public static func webVTT(_ cues: [CaptionCue]) -> String {
+    package static func webVTT(_ cues: [CaptionCue]) -> String {
         var text = "WEBVTT\n\n"
         for (index, cue) in cues.enumerated() {
             text += "\(index + 1)\n\(clock(cue.startMs, separator: ".")) --> \(clock(cue.endMs, separator: "."))\n\(cue.text)\n\n"
@@ -64,7 +64,7 @@ public struct CaptionCue: Sendable, Equatable {
         return text
     }
 
-    public static func subRip(_ cues: [CaptionCue]) -> String {
+    package static func subRip(_ cues: [CaptionCue]) -> String {
         var text = ""
         for (index, cue) in cues.enumerated() {
             text += "\(index + 1)\n\(clock(cue.startMs, separator: ",")) --> \(clock(cue.endMs, separator: ","))\n\(cue.text)\n\n"

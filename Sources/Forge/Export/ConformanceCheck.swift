@@ -3,17 +3,17 @@ import Foundation
 /// `forge check`: measures every chapter of a finished build as `forge export` renders it (items
 /// on the chapter timeline, with the export pauses, mastered when the settings ask) — or audio
 /// files as they are — and checks each against a loudness profile. Reads only.
-public struct ConformanceCheck: Sendable {
-    public var profile: LoudnessProfile
+package struct ConformanceCheck: Sendable {
+    package var profile: LoudnessProfile
     /// Audio measured per step, in seconds.
     static let blockSeconds = 60
 
-    public init(profile: LoudnessProfile) {
+    package init(profile: LoudnessProfile) {
         self.profile = profile
     }
 
     /// Measures audio files (exported chapters, an ACX set), each as one chapter, in the order given.
-    public func run(files: [URL]) throws -> ConformanceReport {
+    package func run(files: [URL]) throws -> ConformanceReport {
         let clock = ContinuousClock.now
         var chapters: [ConformanceReport.Chapter] = []
         var book: AudioLevelMeter?
@@ -37,7 +37,7 @@ public struct ConformanceCheck: Sendable {
     /// Measures a finished build's chapters as `forge export` with `settings` renders them.
     /// Levels are kept in the manifest under a key of each chapter's audio, layout and settings,
     /// so a chapter is measured again only when it changed (it takes the directory's lock).
-    public func run(outputDirectory: URL, settings: ExportSettings = ExportSettings()) throws -> ConformanceReport {
+    package func run(outputDirectory: URL, settings: ExportSettings = ExportSettings()) throws -> ConformanceReport {
         let clock = ContinuousClock.now
         let outputDirectory = outputDirectory.standardizedFileURL
         guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path) else {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why an export could not be written.
-public enum ExportError: LocalizedError, Sendable, Equatable {
+package enum ExportError: LocalizedError, Sendable, Equatable {
     case notBuilt(outputDirectory: String, pending: Int)
     case missingAudio(itemID: String, path: String)
     case writeFailed(path: String, reason: String)
@@ -12,7 +12,7 @@ public enum ExportError: LocalizedError, Sendable, Equatable {
     /// A stop (Ctrl-C, SIGTERM) was asked for; the files written before it are complete.
     case cancelled(written: Int)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case let .notBuilt(directory, pending):
             return "\(directory): \(pending) item(s) have no audio or word timings yet; run `forge build` on the recipe first (exports are derived from a finished build)."

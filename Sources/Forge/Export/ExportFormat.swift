@@ -1,5 +1,5 @@
 /// A file type `forge export` derives from the manifest.
-public enum ExportFormat: String, Sendable, CaseIterable, Codable {
+package enum ExportFormat: String, Sendable, CaseIterable, Codable {
     /// One audio file per chapter: its items joined with pauses.
     case audio
     /// Word timings per item and per chapter (chapter-absolute), see `docs/exports.md`.

@@ -1,20 +1,20 @@
 import Foundation
 
 /// What an export wrote.
-public struct ExportReport: Sendable, Equatable {
+package struct ExportReport: Sendable, Equatable {
     /// The files of one folder of `exports/` (one format, or captions of both kinds).
-    public struct Folder: Sendable, Equatable {
-        public var name: String
-        public var files: Int
-        public var bytes: Int64
+    package struct Folder: Sendable, Equatable {
+        package var name: String
+        package var files: Int
+        package var bytes: Int64
     }
 
     /// Files written, relative to the output directory.
-    public var files: [String]
-    public var chapters: Int
-    public var durationMs: Int
+    package var files: [String]
+    package var chapters: Int
+    package var durationMs: Int
 
-    public init(files: [String], chapters: Int, durationMs: Int) {
+    package init(files: [String], chapters: Int, durationMs: Int) {
         self.files = files
         self.chapters = chapters
         self.durationMs = durationMs
@@ -22,7 +22,7 @@ public struct ExportReport: Sendable, Equatable {
 
     /// The files grouped by their folder under `exports/`, in the order first written, with their
     /// sizes on disk (read without following links).
-    public func folders(in outputDirectory: URL) -> [Folder] {
+    package func folders(in outputDirectory: URL) -> [Folder] {
         var folders: [Folder] = []
         var index: [String: Int] = [:]
         for file in files {

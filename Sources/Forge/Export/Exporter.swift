@@ -3,20 +3,20 @@ import Foundation
 /// `forge export`: derives human-facing files from a finished build's manifest and objects,
 /// under `<output dir>/exports/`. Every file is written to a temporary name and renamed into
 /// place, so an interrupted export never leaves a half-written file behind.
-public struct Exporter: Sendable {
-    public let outputDirectory: URL
-    public let settings: ExportSettings
+package struct Exporter: Sendable {
+    package let outputDirectory: URL
+    package let settings: ExportSettings
     /// Checked between files and chapters: once set, the export stops with ``ExportError/cancelled(written:)``.
-    public let cancellation: CancellationFlag?
+    package let cancellation: CancellationFlag?
 
-    public init(outputDirectory: URL, settings: ExportSettings, cancellation: CancellationFlag? = nil) {
+    package init(outputDirectory: URL, settings: ExportSettings, cancellation: CancellationFlag? = nil) {
         self.outputDirectory = outputDirectory.standardizedFileURL
         self.settings = settings
         self.cancellation = cancellation
     }
 
     /// Exports from an output directory no build is using (it takes the directory's lock).
-    public func export() throws -> ExportReport {
+    package func export() throws -> ExportReport {
         guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path) else {
             throw StoreError.notAnOutputDirectory(path: outputDirectory.path)
         }

@@ -3,22 +3,22 @@ import Foundation
 /// The settings that shaped a build, recorded on its row in the manifest (`builds.settings`,
 /// JSON): the defaults of every command that takes only the output directory (`forge export`,
 /// `forge verify`, packs), so they title, time and check the book as the build did.
-public struct RecordedSettings: Sendable, Equatable, Codable {
-    public var title: String
-    public var language: String
-    public var author: String?
-    public var narrator: String?
+package struct RecordedSettings: Sendable, Equatable, Codable {
+    package var title: String
+    package var language: String
+    package var author: String?
+    package var narrator: String?
     /// The recipe's cover image (an absolute path, checked inside the project when the recipe loaded).
-    public var cover: String?
-    public var sentencePauseMs: Int
-    public var paragraphPauseMs: Int
-    public var chapterPauseMs: Int
-    public var maxCueCharacters: Int
-    public var wordLevelOverlays: Bool
-    public var mastering: MasteringSettings?
-    public var maxWordErrorRate: Double?
+    package var cover: String?
+    package var sentencePauseMs: Int
+    package var paragraphPauseMs: Int
+    package var chapterPauseMs: Int
+    package var maxCueCharacters: Int
+    package var wordLevelOverlays: Bool
+    package var mastering: MasteringSettings?
+    package var maxWordErrorRate: Double?
 
-    public init(exports: ExportSettings, maxWordErrorRate: Double? = nil) {
+    package init(exports: ExportSettings, maxWordErrorRate: Double? = nil) {
         title = exports.title
         language = exports.language
         author = exports.author
@@ -34,7 +34,7 @@ public struct RecordedSettings: Sendable, Equatable, Codable {
     }
 
     /// Export settings with these values and no formats (the command chooses those).
-    public var exportSettings: ExportSettings {
+    package var exportSettings: ExportSettings {
         var settings = ExportSettings(
             sentencePauseMs: sentencePauseMs, paragraphPauseMs: paragraphPauseMs, chapterPauseMs: chapterPauseMs,
             maxCueCharacters: maxCueCharacters, wordLevelOverlays: wordLevelOverlays, title: title, language: language)
@@ -50,13 +50,13 @@ public struct RecordedSettings: Sendable, Equatable, Codable {
 
     /// The settings of the newest build of `manifest` that recorded any: what `forge export` and
     /// `forge verify` use where their options are not given. Nil for directories built before them.
-    public static func recorded(in manifest: Manifest) throws(StoreError) -> RecordedSettings? {
+    package static func recorded(in manifest: Manifest) throws(StoreError) -> RecordedSettings? {
         try manifest.lastRecordedSettings().flatMap(RecordedSettings.init(json:))
     }
 
     /// The recorded settings of the output directory `directory`, read without leaving anything
     /// behind (``Manifest/reading(directory:_:)``).
-    public static func recorded(inDirectory directory: URL) throws -> RecordedSettings? {
+    package static func recorded(inDirectory directory: URL) throws -> RecordedSettings? {
         try Manifest.reading(directory: directory) { try recorded(in: $0) }
     }
 

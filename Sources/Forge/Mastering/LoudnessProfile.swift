@@ -1,38 +1,38 @@
 /// A delivery specification audio is checked against: ACX's audiobook requirements, EBU R128,
 /// or a podcast/streaming target. A limit that is nil is not checked.
-public struct LoudnessProfile: Sendable, Equatable {
-    public var name: String
+package struct LoudnessProfile: Sendable, Equatable {
+    package var name: String
     /// Integrated loudness, LUFS.
-    public var integratedLoudness: ClosedRange<Double>?
+    package var integratedLoudness: ClosedRange<Double>?
     /// Highest true peak, dBTP.
-    public var maximumTruePeak: Double?
+    package var maximumTruePeak: Double?
     /// RMS of the whole file, dBFS (ACX measures this, not LUFS).
-    public var rms: ClosedRange<Double>?
+    package var rms: ClosedRange<Double>?
     /// Highest sample peak, dBFS.
-    public var maximumSamplePeak: Double?
+    package var maximumSamplePeak: Double?
     /// Highest noise floor: the RMS of the quietest half second, dBFS.
-    public var maximumNoiseFloor: Double?
+    package var maximumNoiseFloor: Double?
     /// Room tone (silence) at the head and the tail of each file, milliseconds.
-    public var headRoomTone: ClosedRange<Int>?
-    public var tailRoomTone: ClosedRange<Int>?
+    package var headRoomTone: ClosedRange<Int>?
+    package var tailRoomTone: ClosedRange<Int>?
 
     /// ACX (Audible): RMS −23 to −18 dBFS, peak ≤ −3 dBFS, noise floor ≤ −60 dBFS, 0.5–1 s of room
     /// tone at the head and 1–5 s at the tail of each chapter file.
-    public static let acx = LoudnessProfile(
+    package static let acx = LoudnessProfile(
         name: "acx", rms: -23...(-18), maximumSamplePeak: -3, maximumNoiseFloor: -60, headRoomTone: 500...1000, tailRoomTone: 1000...5000)
     /// EBU R128: integrated −23 LUFS (±1 LU), true peak ≤ −1 dBTP.
-    public static let ebuR128 = LoudnessProfile(name: "ebu-r128", integratedLoudness: -24...(-22), maximumTruePeak: -1)
+    package static let ebuR128 = LoudnessProfile(name: "ebu-r128", integratedLoudness: -24...(-22), maximumTruePeak: -1)
     /// Podcasts and streaming: integrated −16 LUFS (±1 LU), true peak ≤ −1 dBTP.
-    public static let podcast = LoudnessProfile(name: "podcast", integratedLoudness: -17...(-15), maximumTruePeak: -1)
+    package static let podcast = LoudnessProfile(name: "podcast", integratedLoudness: -17...(-15), maximumTruePeak: -1)
 
-    public static let all = [acx, ebuR128, podcast]
+    package static let all = [acx, ebuR128, podcast]
 
-    public static func named(_ name: String) throws(MasteringError) -> LoudnessProfile {
+    package static func named(_ name: String) throws(MasteringError) -> LoudnessProfile {
         guard let profile = all.first(where: { $0.name == name.lowercased() }) else { throw .unknownProfile(name) }
         return profile
     }
 
-    public init(
+    package init(
         name: String, integratedLoudness: ClosedRange<Double>? = nil, maximumTruePeak: Double? = nil, rms: ClosedRange<Double>? = nil,
         maximumSamplePeak: Double? = nil, maximumNoiseFloor: Double? = nil, headRoomTone: ClosedRange<Int>? = nil, tailRoomTone: ClosedRange<Int>? = nil
     ) {
@@ -47,7 +47,7 @@ public struct LoudnessProfile: Sendable, Equatable {
     }
 
     /// What `levels` breaks of this profile, in words ("peak −0.9 dBFS is above −3.0"); empty when it conforms.
-    public func violations(of levels: AudioLevels) -> [String] {
+    package func violations(of levels: AudioLevels) -> [String] {
         var problems: [String] = []
         func number(_ value: Double) -> String { value.isFinite ? String(format: "%.1f", value) : "-inf" }
         if let range = integratedLoudness, !range.contains(levels.integratedLoudness) {

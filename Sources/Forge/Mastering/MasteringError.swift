@@ -1,11 +1,11 @@
 import Foundation
 
 /// Why audio could not be measured or checked against a loudness profile.
-public enum MasteringError: LocalizedError, Sendable, Equatable {
+package enum MasteringError: LocalizedError, Sendable, Equatable {
     case meterUnavailable(String)
     case unknownProfile(String)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case let .meterUnavailable(reason):
             return "loudness cannot be measured: \(reason). Install libebur128 (`apt-get install libebur128-dev`)."

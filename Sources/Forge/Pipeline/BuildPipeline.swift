@@ -6,16 +6,16 @@ import Foundation
 /// The orchestrator (this process) is the only writer of the manifest. Synthesis happens in
 /// worker processes; finished items are committed every `saveInterval` items, so a crash or
 /// Ctrl-C loses at most the items since the last save, and everything saved stays valid.
-public struct BuildPipeline: Sendable {
-    public var recipe: Recipe
-    public var stages: Set<Stage>
-    public var workerLaunch: WorkerPool.Launch
+package struct BuildPipeline: Sendable {
+    package var recipe: Recipe
+    package var stages: Set<Stage>
+    package var workerLaunch: WorkerPool.Launch
     /// Recorded in the build row, so every object can be traced to how it was made.
-    public var commandLine: String
+    package var commandLine: String
     /// Build only this part of the items and share it through the recipe's remote cache (`--shard I/N`).
-    public var shard: Shard?
+    package var shard: Shard?
 
-    public init(recipe: Recipe, stages: Set<Stage> = Set(Stage.allCases), workerLaunch: WorkerPool.Launch, commandLine: String) {
+    package init(recipe: Recipe, stages: Set<Stage> = Set(Stage.allCases), workerLaunch: WorkerPool.Launch, commandLine: String) {
         self.recipe = recipe
         self.stages = stages
         self.workerLaunch = workerLaunch
@@ -25,7 +25,7 @@ public struct BuildPipeline: Sendable {
     /// Checks every voice of the recipe (narrator, cast, fallback) against its engine and returns
     /// each engine's version by name: espeak-ng's always, and a command engine's from its hello
     /// (which needs `allowCommands`). Runs before anything is written.
-    public static func engineVersions(of recipe: Recipe) throws -> [String: String] {
+    package static func engineVersions(of recipe: Recipe) throws -> [String: String] {
         let engines = SpeechEngines(commands: recipe.engines)
         var versions: [String: String] = [:]
         for name in [SpeechEngines.builtInName] + recipe.allVoices.map(\.voice.engine) where versions[name] == nil {
@@ -55,14 +55,14 @@ public struct BuildPipeline: Sendable {
     }
 
     /// The message for characters without a voice in the cast.
-    public static func uncastWarning(_ characters: [String]) -> String {
+    package static func uncastWarning(_ characters: [String]) -> String {
         let names = characters.prefix(20).map { "\"\($0)\"" }.joined(separator: ", ") + (characters.count > 20 ? " and \(characters.count - 20) more" : "")
         return "no voice in the cast for \(names); \(characters.count == 1 ? "it speaks" : "they speak") with the narrator's voice. Add \(characters.count == 1 ? "it" : "them") to \"cast\" to give \(characters.count == 1 ? "it its" : "them their") own."
     }
 
     /// Runs the selected stages. Throws only when the build cannot run at all; item failures
     /// are reported in the summary.
-    public func run(cancellation: CancellationFlag, progress: @escaping @Sendable (ProgressEvent) -> Void) async throws -> BuildSummary {
+    package func run(cancellation: CancellationFlag, progress: @escaping @Sendable (ProgressEvent) -> Void) async throws -> BuildSummary {
         let clock = ContinuousClock.now
         let engineVersions = try Self.engineVersions(of: recipe)
         let engines = Self.enginesUsed(by: recipe)

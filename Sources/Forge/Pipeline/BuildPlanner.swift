@@ -3,20 +3,20 @@ import Foundation
 /// Answers "what will this recipe make?" at once, before any audio exists: it splits the
 /// sources and estimates durations from the speaking rate; items already built in the output
 /// directory contribute their real durations. Writes nothing.
-public struct BuildPlanner: Sendable {
-    public var recipe: Recipe
+package struct BuildPlanner: Sendable {
+    package var recipe: Recipe
 
-    public init(recipe: Recipe) {
+    package init(recipe: Recipe) {
         self.recipe = recipe
     }
 
     /// Milliseconds espeak-ng takes for `words` words at `rate` words per minute, including the
     /// pauses it makes at sentence ends (measured on the sample chapters: about 0.9 of the bare rate, as espeak-ng speaks slightly faster than asked).
-    public static func estimatedMs(words: Int, rate: Int) -> Int {
+    package static func estimatedMs(words: Int, rate: Int) -> Int {
         Int((Double(words) * 60_000 / Double(max(rate, 1)) * 0.9).rounded())
     }
 
-    public func plan() throws -> PlanReport {
+    package func plan() throws -> PlanReport {
         let engineVersions = try BuildPipeline.engineVersions(of: recipe)
         let split = try recipe.splitSources()
 

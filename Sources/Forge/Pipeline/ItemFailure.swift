@@ -1,9 +1,9 @@
 /// An item that failed, with the reason.
-public struct ItemFailure: Sendable, Equatable {
-    public var itemID: String
-    public var error: String
+package struct ItemFailure: Sendable, Equatable {
+    package var itemID: String
+    package var error: String
 
-    public init(itemID: String, error: String) {
+    package init(itemID: String, error: String) {
         self.itemID = itemID
         self.error = error
     }

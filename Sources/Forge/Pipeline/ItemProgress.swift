@@ -1,6 +1,6 @@
 /// Progress of one item and of the build so far.
-public struct ItemProgress: Sendable, Equatable {
-    public enum Outcome: String, Sendable {
+package struct ItemProgress: Sendable, Equatable {
+    package enum Outcome: String, Sendable {
         /// Synthesized now (and aligned, in a full build).
         case synthesized
         /// Its audio was already in the store (same key); not synthesized again.
@@ -12,16 +12,16 @@ public struct ItemProgress: Sendable, Equatable {
         case failed
     }
 
-    public var itemID: String
-    public var ordinal: Int
-    public var outcome: Outcome
-    public var error: String?
+    package var itemID: String
+    package var ordinal: Int
+    package var outcome: Outcome
+    package var error: String?
     /// Items finished in this run, and the number this run has to finish.
-    public var finished: Int
-    public var toFinish: Int
+    package var finished: Int
+    package var toFinish: Int
     /// Audio made in this run so far, in milliseconds (a running total).
-    public var audioMs: Int
+    package var audioMs: Int
     /// This item's own audio length, when it has audio now.
-    public var durationMs: Int?
-    public var elapsedSeconds: Double
+    package var durationMs: Int?
+    package var elapsedSeconds: Double
 }

@@ -8,22 +8,22 @@ import Foundation
 ///
 /// The whole alignment is cached as one object keyed on the recording's bytes, the text and the
 /// aligner, so running it again aligns nothing.
-public struct NarrationImport: Sendable {
-    public var audioFile: URL
-    public var textFile: URL
-    public var outputDirectory: URL
-    public var language: String
-    public var split: SplitSettings
+package struct NarrationImport: Sendable {
+    package var audioFile: URL
+    package var textFile: URL
+    package var outputDirectory: URL
+    package var language: String
+    package var split: SplitSettings
 
     /// The largest share of the text not heard, or of the recording's speech not in the text,
     /// that still passes (``NarrationAlignment/unmatchedFraction``); above it the run fails (exit 1).
-    public var maxUnmatched: Double
+    package var maxUnmatched: Double
 
     /// The default `maxUnmatched`: a narrator's slips and a spoken credit pass, a skipped page
     /// in a chapter or the wrong text do not.
-    public static let defaultMaxUnmatched = 0.05
+    package static let defaultMaxUnmatched = 0.05
 
-    public init(
+    package init(
         audioFile: URL, textFile: URL, outputDirectory: URL, language: String = "en-us", split: SplitSettings = SplitSettings(),
         maxUnmatched: Double = NarrationImport.defaultMaxUnmatched
     ) {
@@ -69,11 +69,11 @@ public struct NarrationImport: Sendable {
 
     static func milliseconds(_ frames: Int, rate: Int) -> Int { Int(Int64(frames) * 1000 / Int64(max(1, rate))) }
 
-    public static func exportSettings(title: String, formats: [ExportFormat] = []) -> ExportSettings {
+    package static func exportSettings(title: String, formats: [ExportFormat] = []) -> ExportSettings {
         ExportSettings(formats: formats, sentencePauseMs: 0, paragraphPauseMs: 0, chapterPauseMs: 0, title: title)
     }
 
-    public func run(commandLine: String, exports: ExportSettings?, progress: @escaping @Sendable (Double) -> Void = { _ in }) throws -> NarrationReport {
+    package func run(commandLine: String, exports: ExportSettings?, progress: @escaping @Sendable (Double) -> Void = { _ in }) throws -> NarrationReport {
         let clock = ContinuousClock.now
         let text = try SourceReader.read(textFile)
         let result = Splitter(settings: split).split([(textFile.path, SourceFile.inferredFormat(for: textFile), text)])

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a stage could not run at all (as opposed to an item failing).
-public enum PipelineError: LocalizedError, Sendable, Equatable {
+package enum PipelineError: LocalizedError, Sendable, Equatable {
     case nothingSplit(outputDirectory: String)
     /// `--shard` without a writable remote cache: the shard's work would reach no other machine.
     case shardWithoutCache
@@ -10,7 +10,7 @@ public enum PipelineError: LocalizedError, Sendable, Equatable {
     /// The recording given to `forge align --audio` cannot be read, or holds no audio.
     case unreadableRecording(path: String, reason: String)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .shardWithoutCache:
             return "A shard build (--shard) shares its items through a remote cache, and this build has none it may write to. Give --remote-cache URL (or FORGE_REMOTE_CACHE, or \"cache\": {\"remote\": …} in the recipe), without --remote-cache-read-only."

@@ -1,29 +1,29 @@
 /// What a recipe will produce: an estimate before any audio exists, exact once it is built.
-public struct PlanReport: Sendable, Equatable {
-    public struct ChapterLine: Sendable, Equatable {
-        public var ordinal: Int
-        public var title: String
-        public var items: Int
-        public var words: Int
-        public var itemsBuilt: Int
+package struct PlanReport: Sendable, Equatable {
+    package struct ChapterLine: Sendable, Equatable {
+        package var ordinal: Int
+        package var title: String
+        package var items: Int
+        package var words: Int
+        package var itemsBuilt: Int
         /// Built items' real durations plus estimates for the rest.
-        public var durationMs: Int
+        package var durationMs: Int
     }
 
-    public var recipePath: String
-    public var outputDirectory: String
-    public var chapters: [ChapterLine]
-    public var items: Int
-    public var words: Int
+    package var recipePath: String
+    package var outputDirectory: String
+    package var chapters: [ChapterLine]
+    package var items: Int
+    package var words: Int
     /// Items whose audio is current in the output directory.
-    public var itemsBuilt: Int
+    package var itemsBuilt: Int
     /// Items a build would synthesize (not current and not in the store).
-    public var itemsToSynthesize: Int
-    public var durationMs: Int
-    public var wordsPerMinute: Int
+    package var itemsToSynthesize: Int
+    package var durationMs: Int
+    package var wordsPerMinute: Int
     /// Characters who speak but have no voice in the cast (they speak with the narrator's).
-    public var uncastCharacters: [String] = []
+    package var uncastCharacters: [String] = []
 
     /// True when every item is built, so `durationMs` is measured, not estimated.
-    public var isExact: Bool { itemsBuilt == items }
+    package var isExact: Bool { itemsBuilt == items }
 }

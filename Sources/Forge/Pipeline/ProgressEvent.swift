@@ -1,5 +1,5 @@
 /// What a running build reports, for a live progress line or JSON Lines in CI.
-public enum ProgressEvent: Sendable, Equatable {
+package enum ProgressEvent: Sendable, Equatable {
     /// The output directory is locked and a build row started.
     case started(buildID: Int64, outputDirectory: String)
     /// The split stage finished.

@@ -3,7 +3,7 @@ import Foundation
 extension Recipe {
     /// Reads every source and splits it into chapters and items; writes nothing, so a bad
     /// document stops a build before its output directory is touched.
-    public func splitSources() throws -> SplitResult {
+    package func splitSources() throws -> SplitResult {
         var documents = try SourceLoader().load(sources).documents.map(SplitSource.document)
         if !items.isEmpty { documents.append(.inline(items, title: title ?? "Items", path: file.path)) }
         let result = Splitter(settings: split, language: language).split(documents)

@@ -10,9 +10,9 @@ import Synchronization
 /// A chunk's key covers its items' audio objects and places, the pauses and the recognizer's
 /// configuration; a rerun transcribes only chunks that are missing or whose key changed, those
 /// covering changed items first.
-public struct VerificationRun: Sendable {
-    public static let chunkMs = ChunkReport.chunkMs
-    public static let version = "verify-2"
+package struct VerificationRun: Sendable {
+    package static let chunkMs = ChunkReport.chunkMs
+    package static let version = "verify-2"
     /// An item is flagged when at least this many of its words in a chunk went unheard, and they
     /// are at least ``flagShare`` of its words there (a clean item in a noisy stretch can lose three words; a wrong, cut or silent one loses most).
     static let flagWords = ChunkReport.flagWords
@@ -20,12 +20,12 @@ public struct VerificationRun: Sendable {
     /// Items with at least this many words in a chunk count a word heard only within a run of heard words.
     static let runCheckWords = 8
 
-    public var outputDirectory: URL
-    public var settings: VerifySettings
-    public var pauses: ExportSettings
-    public var language: String
+    package var outputDirectory: URL
+    package var settings: VerifySettings
+    package var pauses: ExportSettings
+    package var language: String
 
-    public init(outputDirectory: URL, settings: VerifySettings, pauses: ExportSettings, language: String) {
+    package init(outputDirectory: URL, settings: VerifySettings, pauses: ExportSettings, language: String) {
         self.outputDirectory = outputDirectory.standardizedFileURL
         self.settings = settings
         self.pauses = pauses
@@ -33,7 +33,7 @@ public struct VerificationRun: Sendable {
     }
 
     /// Verifies from an output directory no build is using (takes its lock).
-    public func run(cancellation: CancellationFlag = CancellationFlag(), progress: @escaping @Sendable (ChunkReport) -> Void = { _ in }) throws -> VerifyReport {
+    package func run(cancellation: CancellationFlag = CancellationFlag(), progress: @escaping @Sendable (ChunkReport) -> Void = { _ in }) throws -> VerifyReport {
         guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path) else {
             throw StoreError.notAnOutputDirectory(path: outputDirectory.path)
         }

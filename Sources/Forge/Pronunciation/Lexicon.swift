@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Words match whole and case-insensitively (typographic apostrophes as plain ones). An item's
 /// audio key holds its text as spoken, so it changes only when an entry for one of its words does.
-public struct Lexicon: Sendable, Equatable {
+package struct Lexicon: Sendable, Equatable {
     /// What a word is replaced with.
-    public enum Pronunciation: Sendable, Equatable {
+    package enum Pronunciation: Sendable, Equatable {
         /// Other letters to read, e.g. "DAR-see".
         case respelling(String)
         /// espeak-ng phoneme mnemonics (Kirshenbaum), e.g. "b'INli".
@@ -15,13 +15,13 @@ public struct Lexicon: Sendable, Equatable {
     }
 
     /// Entries by lower-cased word.
-    public private(set) var entries: [String: Pronunciation]
+    package private(set) var entries: [String: Pronunciation]
 
-    public init(entries: [String: Pronunciation] = [:]) {
+    package init(entries: [String: Pronunciation] = [:]) {
         self.entries = Dictionary(uniqueKeysWithValues: entries.map { (Self.key($0.key), $0.value) })
     }
 
-    public var isEmpty: Bool { entries.isEmpty }
+    package var isEmpty: Bool { entries.isEmpty }
 
     /// The lookup form of a word.
     static func key(_ word: String) -> String {
@@ -30,7 +30,7 @@ public struct Lexicon: Sendable, Equatable {
 
     /// Reads a lexicon file: one `word = respelling` or `word = [[phonemes]]` per line; `#` starts
     /// a comment; blank lines are ignored.
-    public static func read(_ url: URL) throws(LexiconError) -> Lexicon {
+    package static func read(_ url: URL) throws(LexiconError) -> Lexicon {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -41,7 +41,7 @@ public struct Lexicon: Sendable, Equatable {
         return try parse(text, file: url.path)
     }
 
-    public static func parse(_ text: String, file: String) throws(LexiconError) -> Lexicon {
+    package static func parse(_ text: String, file: String) throws(LexiconError) -> Lexicon {
         var entries: [String: Pronunciation] = [:]
         var lines: [String: Int] = [:]
         for (number, raw) in text.components(separatedBy: "\n").enumerated() {
@@ -89,7 +89,7 @@ public struct Lexicon: Sendable, Equatable {
 
     /// An item's text as it is spoken: each word with an entry replaced. Without `phonemes` (an
     /// engine other than espeak-ng, which would read the brackets aloud) phoneme entries are left out.
-    public func render(_ text: String, phonemes: Bool = true) -> LexiconRendering {
+    package func render(_ text: String, phonemes: Bool = true) -> LexiconRendering {
         let entries = phonemes ? entries : entries.filter { if case .respelling = $0.value { true } else { false } }
         // No lexicon (most books): the text as it is, its words found only if asked for.
         guard !entries.isEmpty else { return LexiconRendering(unchanged: text) }
@@ -138,22 +138,22 @@ public struct Lexicon: Sendable, Equatable {
 }
 
 /// An item's text with a lexicon applied, and where each of the item's words went in it.
-public struct LexiconRendering: Sendable, Equatable {
-    public var original: String
+package struct LexiconRendering: Sendable, Equatable {
+    package var original: String
     /// What the engine is given.
-    public var spoken: String
+    package var spoken: String
     /// One token per word of the original text, in order: its span in `spoken`.
-    public var words: [WordToken] {
+    package var words: [WordToken] {
         get { changedWords ?? Tokenizer.words(in: original) }
         set { changedWords = newValue }
     }
     /// Whether `spoken` holds `[[phonemes]]` for espeak-ng to read as phonemes.
-    public var usesPhonemes: Bool
+    package var usesPhonemes: Bool
     /// The words, unless they are the original text's (found when asked for: a build plans
     /// every item's rendering and most never need their words).
     private var changedWords: [WordToken]?
 
-    public init(original: String, spoken: String, words: [WordToken], usesPhonemes: Bool) {
+    package init(original: String, spoken: String, words: [WordToken], usesPhonemes: Bool) {
         self.original = original
         self.spoken = spoken
         self.usesPhonemes = usesPhonemes
@@ -168,9 +168,9 @@ public struct LexiconRendering: Sendable, Equatable {
     }
 
     /// Whether the lexicon changed anything.
-    public var isChanged: Bool { spoken != original }
+    package var isChanged: Bool { spoken != original }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.original == rhs.original && lhs.spoken == rhs.spoken && lhs.usesPhonemes == rhs.usesPhonemes && lhs.words == rhs.words
     }
 }

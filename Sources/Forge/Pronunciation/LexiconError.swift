@@ -1,12 +1,12 @@
 import Foundation
 
 /// Why a lexicon file was refused; each message names the file and line.
-public enum LexiconError: LocalizedError, Sendable, Equatable {
+package enum LexiconError: LocalizedError, Sendable, Equatable {
     case unreadable(file: String, reason: String)
     case malformedLine(file: String, line: Int, text: String, reason: String)
     case duplicate(file: String, word: String, firstLine: Int, line: Int)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case let .unreadable(file, reason):
             return "\(file): cannot read the lexicon: \(reason)."

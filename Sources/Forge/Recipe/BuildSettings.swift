@@ -1,23 +1,23 @@
 import Foundation
 
 /// How a build runs.
-public struct BuildSettings: Sendable, Equatable {
+package struct BuildSettings: Sendable, Equatable {
     /// The keys of the recipe's `build` object; the recipe loader refuses others.
-    public static let recipeKeys = ["saveInterval", "jobs"]
+    package static let recipeKeys = ["saveInterval", "jobs"]
 
-    public static let allowedJobs = 1...256
-    public static let allowedSaveIntervals = 1...100_000
+    package static let allowedJobs = 1...256
+    package static let allowedSaveIntervals = 1...100_000
 
     /// Finished items are committed to the manifest every `saveInterval` items.
-    public var saveInterval: Int
+    package var saveInterval: Int
     /// Synthesis worker processes run at once.
-    public var jobs: Int
+    package var jobs: Int
 
-    public init(saveInterval: Int = 1, jobs: Int = BuildSettings.defaultJobs) {
+    package init(saveInterval: Int = 1, jobs: Int = BuildSettings.defaultJobs) {
         self.saveInterval = saveInterval
         self.jobs = jobs
     }
 
     /// One job per active core.
-    public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    package static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }

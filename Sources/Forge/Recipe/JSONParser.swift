@@ -3,22 +3,22 @@
 ///
 /// Foundation's parser on Linux reports neither line nor column, which is why Forge parses
 /// recipes itself; the recipe schema is then checked by ``RecipeLoader``.
-public struct JSONParser {
+package struct JSONParser {
     /// A syntax error at a 1-based line and column.
-    public struct SyntaxError: Error, Sendable, Equatable {
-        public var line: Int
-        public var column: Int
-        public var message: String
+    package struct SyntaxError: Error, Sendable, Equatable {
+        package var line: Int
+        package var column: Int
+        package var message: String
     }
 
     /// The deepest nesting of arrays and objects accepted.
-    public var maximumDepth: Int
+    package var maximumDepth: Int
 
-    public init(maximumDepth: Int = 64) {
+    package init(maximumDepth: Int = 64) {
         self.maximumDepth = maximumDepth
     }
 
-    public func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+    package func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
         var cursor = Cursor(bytes: bytes, maximumDepth: maximumDepth)
         // A UTF-8 byte order mark is tolerated, as editors on some systems write one.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { cursor.offset = 3 }

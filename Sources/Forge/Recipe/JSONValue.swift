@@ -1,6 +1,6 @@
 /// A parsed JSON value, with object keys kept in document order so that error messages
 /// and suggestions can refer to what the author wrote.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -8,7 +8,7 @@ public enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
@@ -22,7 +22,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// A short description of the value's kind and content, for "found …" in error messages.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .null: return "null"
         case .bool(let value): return "the boolean \(value)"

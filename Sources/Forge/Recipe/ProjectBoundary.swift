@@ -6,13 +6,13 @@ import Foundation
 /// A recipe from an untrusted pull request must not read `/etc/passwd` as a source or write
 /// outside the checkout, whether through `..` or a symbolic link; paths are compared after
 /// resolving symbolic links.
-public struct ProjectBoundary: Sendable, Equatable {
-    public static let markers = [".git", "Package.swift", ".forge-project"]
+package struct ProjectBoundary: Sendable, Equatable {
+    package static let markers = [".git", "Package.swift", ".forge-project"]
 
     /// The project folder, with symbolic links resolved.
-    public let root: URL
+    package let root: URL
 
-    public init(recipeFolder: URL) {
+    package init(recipeFolder: URL) {
         var candidate = Self.resolved(recipeFolder)
         var found: URL?
         while true {
@@ -28,7 +28,7 @@ public struct ProjectBoundary: Sendable, Equatable {
     }
 
     /// Whether `url`, once symbolic links are resolved, lies inside the project.
-    public func contains(_ url: URL) -> Bool {
+    package func contains(_ url: URL) -> Bool {
         let path = Self.resolved(url).path
         let rootPath = root.path
         return path == rootPath || path.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/")

@@ -4,46 +4,46 @@ import Foundation
 ///
 /// Recipes are JSON files read by ``RecipeLoader``; every key is documented in `docs/recipe.md`.
 /// Paths are already resolved against the recipe's folder.
-public struct Recipe: Sendable, Equatable {
+package struct Recipe: Sendable, Equatable {
     /// The recipe file itself.
-    public var file: URL
+    package var file: URL
     /// SHA-256 of the recipe file's bytes, recorded with every build.
-    public var contentHash: String
+    package var contentHash: String
     /// An optional human title for the book or pack.
-    public var title: String?
+    package var title: String?
     /// BCP 47 language of the text, e.g. `en`; used by the splitter.
-    public var language: String
+    package var language: String
     /// Source documents, in reading order.
-    public var sources: [SourceFile]
-    public var split: SplitSettings
-    public var voice: VoiceSettings
-    public var audio: AudioSettings
-    public var build: BuildSettings
-    public var alignment: AlignmentSettings
+    package var sources: [SourceFile]
+    package var split: SplitSettings
+    package var voice: VoiceSettings
+    package var audio: AudioSettings
+    package var build: BuildSettings
+    package var alignment: AlignmentSettings
     /// What `forge build` exports after a complete build (nothing by default).
-    public var exports: ExportSettings
+    package var exports: ExportSettings
     /// Verification after a complete build; nil when the recipe has no `verify` block.
-    public var verify: VerifySettings?
+    package var verify: VerifySettings?
     /// The output directory (content-addressed objects plus `manifest.sqlite`).
-    public var outputDirectory: URL
+    package var outputDirectory: URL
     /// Items written in the recipe itself, spoken after the sources as one chapter.
-    public var items: [InlineItem]
+    package var items: [InlineItem]
     /// Characters' voices by lower-cased name; characters not listed speak with `voice`.
-    public var cast: [String: VoiceSettings]
+    package var cast: [String: VoiceSettings]
     /// The voice that speaks an item whose own voice's engine failed on it.
-    public var fallbackVoice: VoiceSettings?
+    package var fallbackVoice: VoiceSettings?
     /// Pronunciations applied before synthesis and alignment.
-    public var lexicon: Lexicon
-    public var lexiconFile: URL?
+    package var lexicon: Lexicon
+    package var lexiconFile: URL?
     /// Command engines by name; voices name them as their engine.
-    public var engines: [String: CommandEngineSettings]
+    package var engines: [String: CommandEngineSettings]
     /// The remote cache builds share objects through (`cache`, `--remote-cache`); nil for none.
-    public var cache: RemoteCacheSettings?
+    package var cache: RemoteCacheSettings?
     /// Whether command engines may run (`--allow-commands`): off, so a recipe from an untrusted
     /// change cannot run programs.
-    public var allowCommands = false
+    package var allowCommands = false
 
-    public init(
+    package init(
         file: URL, contentHash: String, title: String?, language: String, sources: [SourceFile],
         split: SplitSettings, voice: VoiceSettings, audio: AudioSettings, build: BuildSettings, outputDirectory: URL,
         alignment: AlignmentSettings = AlignmentSettings(), exports: ExportSettings = ExportSettings(), verify: VerifySettings? = nil,

@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a recipe was refused. Every message names the recipe file, the JSON path of the
 /// offending field, what was found and what is allowed.
-public enum RecipeError: LocalizedError, Sendable, Equatable {
+package enum RecipeError: LocalizedError, Sendable, Equatable {
     case unreadable(file: String, reason: String)
     case tooLarge(file: String, bytes: Int, limit: Int)
     case syntax(file: String, line: Int, column: Int, message: String)
@@ -15,7 +15,7 @@ public enum RecipeError: LocalizedError, Sendable, Equatable {
     case unknownVoice(file: String, path: String, found: String, suggestions: [String])
     case outsideProject(file: String, path: String, resolved: String, project: String)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case let .unreadable(file, reason):
             return "\(file): cannot read the recipe: \(reason). Check the path and its permissions."
@@ -50,7 +50,7 @@ public enum RecipeError: LocalizedError, Sendable, Equatable {
     }
 
     /// The JSON path the error is about, e.g. `voice.rate`, or nil for whole-file errors.
-    public var path: String? {
+    package var path: String? {
         switch self {
         case .unreadable, .tooLarge, .syntax: return nil
         case let .wrongType(_, path, _, _), let .missingKey(_, path, _), let .invalidValue(_, path, _, _),

@@ -4,22 +4,22 @@ import Foundation
 ///
 /// Nothing is written and no work starts until a recipe has loaded: every problem is
 /// reported as a ``RecipeError`` naming the file and JSON path.
-public struct RecipeLoader: Sendable {
+package struct RecipeLoader: Sendable {
     /// The largest recipe file accepted.
-    public static let maximumRecipeBytes = 1 << 20
-    public static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output", "alignment", "exports", "verify", "items", "cast", "lexicon", "engines", "author", "cover", "mastering", "credits", "cache"]
+    package static let maximumRecipeBytes = 1 << 20
+    package static let topLevelKeys = ["version", "title", "language", "sources", "split", "voice", "audio", "build", "output", "alignment", "exports", "verify", "items", "cast", "lexicon", "engines", "author", "cover", "mastering", "credits", "cache"]
     static let outputKeys = ["directory"]
     /// The most read from standard input for a `-` source.
-    public static let maximumStandardInputBytes = 256 << 20
+    package static let maximumStandardInputBytes = 256 << 20
 
-    public init() {}
+    package init() {}
 
     /// Loads and validates the recipe at `url`.
     /// - Parameter outputOverride: an output directory given on the command line (`--output`),
     ///   which replaces `output.directory`; relative to the current directory.
     /// - Parameter allowOutsidePaths: accept sources and an output directory outside the project
     ///   (see ``ProjectBoundary``); off by default, so an untrusted recipe cannot reach out.
-    public func load(from url: URL, outputOverride: URL? = nil, allowOutsidePaths: Bool = false) throws(RecipeError) -> Recipe {
+    package func load(from url: URL, outputOverride: URL? = nil, allowOutsidePaths: Bool = false) throws(RecipeError) -> Recipe {
         let url = url.standardizedFileURL
         let name = url.path
         let data: Data
@@ -42,7 +42,7 @@ public struct RecipeLoader: Sendable {
     }
 
     /// Validates recipe JSON given as bytes; `file` names it in messages and anchors relative paths.
-    public func parse(_ data: Data, file: URL, outputOverride: URL? = nil, allowOutsidePaths: Bool = false) throws(RecipeError) -> Recipe {
+    package func parse(_ data: Data, file: URL, outputOverride: URL? = nil, allowOutsidePaths: Bool = false) throws(RecipeError) -> Recipe {
         let name = file.path
         let root: JSONValue
         do {

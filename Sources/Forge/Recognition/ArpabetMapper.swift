@@ -1,6 +1,6 @@
 /// Maps espeak-ng's English phoneme mnemonics (as `espeak-ng -x --sep=_` prints them) to the
 /// ARPAbet phones of the CMU dictionary and pocketsphinx's en-us acoustic model.
-public enum ArpabetMapper {
+package enum ArpabetMapper {
     /// espeak-ng mnemonic → ARPAbet phones. Names absent here fall back to their longest known
     /// prefix (espeak-ng marks variants with digits and `#`, e.g. `I2`, `a#`).
     static let table: [String: [String]] = [
@@ -26,7 +26,7 @@ public enum ArpabetMapper {
 
     /// ARPAbet phones for an espeak-ng phoneme string such as `h_@_l_'oU b_'E_n_I2_t`; empty
     /// when nothing in it maps.
-    public static func phones(fromEspeak mnemonics: String) -> [String] {
+    package static func phones(fromEspeak mnemonics: String) -> [String] {
         var result: [String] = []
         for word in mnemonics.split(whereSeparator: \.isWhitespace) {
             for raw in word.split(separator: "_") {

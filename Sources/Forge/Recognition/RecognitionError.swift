@@ -1,12 +1,12 @@
 import Foundation
 
 /// Why the speech recognizer (forced alignment, transcription) could not run.
-public enum RecognitionError: LocalizedError, Sendable, Equatable {
+package enum RecognitionError: LocalizedError, Sendable, Equatable {
     case modelMissing(path: String)
     case decoderFailed(String)
     case unsupportedLanguage(String)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case let .modelMissing(path):
             return "the speech recognizer's model is missing (\(path)). Install it with `apt-get install libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us`, or point FORGE_POCKETSPHINX_MODEL at a model directory."

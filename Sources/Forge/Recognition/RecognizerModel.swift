@@ -1,17 +1,17 @@
 import Foundation
 
 /// Where the recognizer's acoustic model and pronouncing dictionary are, and whether they exist.
-public struct RecognizerModel: Sendable, Hashable {
+package struct RecognizerModel: Sendable, Hashable {
     /// The directory holding `mdef`, `means`, `feat.params`, ….
-    public var acousticModel: URL
+    package var acousticModel: URL
     /// The pronouncing dictionary (CMUdict format).
-    public var dictionary: URL
+    package var dictionary: URL
     /// The language the model recognizes.
-    public var language: String
+    package var language: String
 
     /// Debian's `pocketsphinx-en-us` package, or `FORGE_POCKETSPHINX_MODEL` (a directory laid out
     /// like /usr/share/pocketsphinx/model/en-us: `en-us/` plus `cmudict-en-us.dict`).
-    public static var standard: RecognizerModel {
+    package static var standard: RecognizerModel {
         let root = ProcessInfo.processInfo.environment["FORGE_POCKETSPHINX_MODEL"].map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: "/usr/share/pocketsphinx/model/en-us")
         return RecognizerModel(
@@ -21,7 +21,7 @@ public struct RecognizerModel: Sendable, Hashable {
     }
 
     /// Checks that the model files exist; throws a message that says how to install them.
-    public func checkAvailable() throws(RecognitionError) {
+    package func checkAvailable() throws(RecognitionError) {
         let files = [acousticModel.appendingPathComponent("mdef"), dictionary]
         for file in files where !FileManager.default.fileExists(atPath: file.path) {
             throw .modelMissing(path: file.path)
@@ -29,13 +29,13 @@ public struct RecognizerModel: Sendable, Hashable {
     }
 
     /// Whether this model can recognize text in `language` (a BCP 47 tag or espeak-ng voice name).
-    public func supports(language other: String) -> Bool {
+    package func supports(language other: String) -> Bool {
         other.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == "+" }).first.map(String.init) == language
     }
 
     /// Identifies the model in cache keys: its location and the sizes of its defining files, so
     /// a different model (or an updated package) changes every key that depends on it.
-    public var fingerprint: String {
+    package var fingerprint: String {
         let files = [acousticModel.appendingPathComponent("mdef"), acousticModel.appendingPathComponent("means"), dictionary]
         let sizes = files.map { file -> String in
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil

@@ -4,20 +4,20 @@ import Foundation
 /// ``SpeechEngine``. One process serves many requests; after a failure the next request starts a
 /// fresh one. The engine writes each item's audio to a WAV file in `scratchDirectory`, which is
 /// read back and removed.
-public final class CommandEngine: SpeechEngine {
+package final class CommandEngine: SpeechEngine {
     /// Command engines may report word timings per response, but none promises them.
-    public static let capabilities: SpeechCapabilities = []
+    package static let capabilities: SpeechCapabilities = []
 
-    public let settings: CommandEngineSettings
+    package let settings: CommandEngineSettings
     /// The engine's name and the version from its hello, e.g. "cli 1.0".
-    public let version: String
-    public var name: String { settings.name }
+    package let version: String
+    package var name: String { settings.name }
     private var process: CommandEngineProcess?
     private let scratchDirectory: URL
     private var requests = 0
 
     /// Starts the engine's process and reads its hello.
-    public init(_ settings: CommandEngineSettings, scratchDirectory: URL = FileManager.default.temporaryDirectory) throws(CommandEngineError) {
+    package init(_ settings: CommandEngineSettings, scratchDirectory: URL = FileManager.default.temporaryDirectory) throws(CommandEngineError) {
         let process = try CommandEngineProcess(settings)
         self.settings = settings
         self.process = process
@@ -26,9 +26,9 @@ public final class CommandEngine: SpeechEngine {
     }
 
     /// A command engine takes any voice id; it refuses unknown ones item by item.
-    public func suggestionsIfUnknown(_ voice: VoiceSettings) -> [String]? { nil }
+    package func suggestionsIfUnknown(_ voice: VoiceSettings) -> [String]? { nil }
 
-    public func synthesize(_ request: SpeechRequest) throws(SpeechError) -> SynthesizedSpeech {
+    package func synthesize(_ request: SpeechRequest) throws(SpeechError) -> SynthesizedSpeech {
         let running: CommandEngineProcess
         do {
             running = try process ?? CommandEngineProcess(settings)

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Why a command engine could not be used.
-public enum CommandEngineError: LocalizedError, Sendable, Equatable {
+package enum CommandEngineError: LocalizedError, Sendable, Equatable {
     case cannotStart(engine: String, command: [String], reason: String)
     case protocolViolation(engine: String, detail: String)
     case exited(engine: String, detail: String)
     case timedOut(engine: String, seconds: Int)
     case notAllowed(engine: String, command: [String])
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case let .cannotStart(engine, command, reason):
             return "engine \"\(engine)\": cannot run \(command.joined(separator: " ")): \(reason). Check engines.\(engine).command in the recipe and that the program is installed (docs/engines.md)."

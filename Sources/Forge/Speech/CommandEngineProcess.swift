@@ -5,14 +5,14 @@ import Synchronization
 /// standard input and output. One process serves many requests; it is stopped by closing its input.
 ///
 /// Used from one thread at a time (a worker's synthesis loop, or the version check before a build).
-public final class CommandEngineProcess {
-    public let settings: CommandEngineSettings
-    public let hello: CommandEngineProtocol.Hello
+package final class CommandEngineProcess {
+    package let settings: CommandEngineSettings
+    package let hello: CommandEngineProtocol.Hello
     private let child: ChildProcess
     private let lines: ResponseLines
 
     /// Starts the engine and reads its hello line.
-    public init(_ settings: CommandEngineSettings) throws(CommandEngineError) {
+    package init(_ settings: CommandEngineSettings) throws(CommandEngineError) {
         self.settings = settings
         let lines = ResponseLines()
         do {
@@ -46,13 +46,13 @@ public final class CommandEngineProcess {
     }
 
     /// Whether the engine's process still runs.
-    public var isRunning: Bool { child.hasExited == nil }
+    package var isRunning: Bool { child.hasExited == nil }
 
     /// The engine's identity for audio keys: its name and version.
-    public var identity: String { "\(hello.engine) \(hello.version)" }
+    package var identity: String { "\(hello.engine) \(hello.version)" }
 
     /// Speaks one request and returns the engine's response (its `error` set when the engine refused).
-    public func speak(_ request: CommandEngineProtocol.Request) throws(CommandEngineError) -> CommandEngineProtocol.Response {
+    package func speak(_ request: CommandEngineProtocol.Request) throws(CommandEngineError) -> CommandEngineProtocol.Response {
         guard child.hasExited == nil else { throw .exited(engine: settings.name, detail: Self.errorDetail(child)) }
         guard var line = try? JSONEncoder().encode(request) else {
             throw .protocolViolation(engine: settings.name, detail: "the request for \"\(request.id)\" could not be encoded")

@@ -2,17 +2,17 @@ import Foundation
 
 /// An external program that speaks Forge's command-engine protocol (`docs/engines.md`), declared
 /// under the recipe's `engines` and named by voices as `name:voice`.
-public struct CommandEngineSettings: Sendable, Equatable, Codable {
+package struct CommandEngineSettings: Sendable, Equatable, Codable {
     /// The name voices use, e.g. `piper`.
-    public var name: String
+    package var name: String
     /// The program and its arguments; a first element with a `/` is resolved against the recipe's folder.
-    public var command: [String]
+    package var command: [String]
     /// How long one item may take before the engine is considered hung.
-    public var timeoutSeconds: Int
+    package var timeoutSeconds: Int
 
-    public static let allowedTimeouts = 1...3600
+    package static let allowedTimeouts = 1...3600
 
-    public init(name: String, command: [String], timeoutSeconds: Int = 300) {
+    package init(name: String, command: [String], timeoutSeconds: Int = 300) {
         self.name = name
         self.command = command
         self.timeoutSeconds = timeoutSeconds

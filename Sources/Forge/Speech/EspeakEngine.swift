@@ -7,11 +7,11 @@ import Synchronization
 /// espeak-ng's state is process-global and two threads synthesizing at once crash it, so every
 /// call goes through one process-wide lock: an engine is safe to share, but a process speaks one
 /// item at a time. Forge gets parallelism from worker processes (see ``SpeechWorker``).
-public final class EspeakEngine: SpeechEngine, Sendable {
+package final class EspeakEngine: SpeechEngine, Sendable {
     /// The engine's name in voice URIs, keys and the manifest.
-    public static let engineName = "espeak-ng"
-    public static let capabilities: SpeechCapabilities = [.wordTimings, .phonemeInput, .languageVoices, .prosody]
-    public var name: String { Self.engineName }
+    package static let engineName = "espeak-ng"
+    package static let capabilities: SpeechCapabilities = [.wordTimings, .phonemeInput, .languageVoices, .prosody]
+    package var name: String { Self.engineName }
 
     /// What espeak-ng holds for the whole process: the voice last applied (so an unchanged voice
     /// is not set again for every item). Its lock also serializes every espeak-ng call.
@@ -31,7 +31,7 @@ public final class EspeakEngine: SpeechEngine, Sendable {
 
     /// The longest voice id accepted; espeak-ng copies a variant name into a fixed 40-byte buffer
     /// (a longer one overflowed it), and every installed voice and variant is far shorter.
-    public static let maximumVoiceIDLength = 40
+    package static let maximumVoiceIDLength = 40
 
     /// What espeak-ng has installed, read once: the names a voice id may use before `+` (voice
     /// file names and declared languages, lowercased) and the variants after it (lowercased →
@@ -92,7 +92,7 @@ public final class EspeakEngine: SpeechEngine, Sendable {
 
     /// Installed voices close to an unknown `voiceID`: other voices for an unknown voice, the
     /// same voice with other variants for an unknown variant ("en-us+klat" → "en-us+klatt").
-    public func suggestions(for voiceID: String) -> [String] {
+    package func suggestions(for voiceID: String) -> [String] {
         let parts = voiceID.split(separator: "+", maxSplits: 1).map(String.init)
         guard let base = parts.first else { return [] }
         if parts.count == 2, Self.installedVoiceID(base) != nil {
@@ -117,12 +117,12 @@ public final class EspeakEngine: SpeechEngine, Sendable {
     }
 
     /// espeak-ng's version string, e.g. "1.51".
-    public let version: String
+    package let version: String
     /// The sample rate espeak-ng speaks at.
-    public let nativeSampleRate: Int
+    package let nativeSampleRate: Int
 
     /// Starts espeak-ng in synchronous (retrieval) mode; cheap after the first call in a process.
-    public init() throws(SpeechError) {
+    package init() throws(SpeechError) {
         guard let rate = Self.initializedSampleRate else { throw .engineUnavailable("espeak_Initialize failed (is espeak-ng-data installed?)") }
         // Read the installed voices now, outside any call that holds the state lock.
         _ = Self.catalog
@@ -132,7 +132,7 @@ public final class EspeakEngine: SpeechEngine, Sendable {
 
     /// Whether espeak-ng accepts `voiceID` (an installed voice or language, with an optional
     /// installed `+variant`).
-    public func hasVoice(_ voiceID: String) -> Bool {
+    package func hasVoice(_ voiceID: String) -> Bool {
         guard Self.installedVoiceID(voiceID) != nil else { return false }
         return Self.state.withLock { state in
             state.voice = nil
@@ -158,7 +158,7 @@ public final class EspeakEngine: SpeechEngine, Sendable {
     }
 
     /// The installed voices (`variant: false`), or the variants (`+klatt`, `+m1` …) that combine with any voice.
-    public func installedVoices(variants: Bool = false) -> [InstalledVoice] {
+    package func installedVoices(variants: Bool = false) -> [InstalledVoice] {
         Self.state.withLock { state in
             // Copied out first: selecting a voice reuses the memory espeak_ListVoices returned.
             var listed: [(name: String, file: String, languages: [String], gender: Int32)] = []
@@ -222,7 +222,7 @@ public final class EspeakEngine: SpeechEngine, Sendable {
     }
 
     /// Names of the installed voices (languages), for suggestions.
-    public func voiceNames() -> [String] {
+    package func voiceNames() -> [String] {
         Self.state.withLock { _ in
             var names = Set<String>()
             if let list = espeak_ListVoices(nil) {
@@ -240,7 +240,7 @@ public final class EspeakEngine: SpeechEngine, Sendable {
     /// espeak-ng's phoneme mnemonics for `text` in `language` (e.g. "h_@_l_'oU" for "hello"):
     /// phonemes separated by `_`, words by spaces, stress marks kept. Used to give the speech
     /// recognizer pronunciations for words its dictionary lacks.
-    public func phonemes(for text: String, language: String) -> String? {
+    package func phonemes(for text: String, language: String) -> String? {
         Self.state.withLock { state in
             // The next synthesis must set its own voice again.
             state.voice = nil
@@ -263,11 +263,11 @@ public final class EspeakEngine: SpeechEngine, Sendable {
         }
     }
 
-    public func suggestionsIfUnknown(_ voice: VoiceSettings) -> [String]? {
+    package func suggestionsIfUnknown(_ voice: VoiceSettings) -> [String]? {
         hasVoice(voice.id) ? nil : suggestions(for: voice.id)
     }
 
-    public func synthesize(_ request: SpeechRequest) throws(SpeechError) -> SynthesizedSpeech {
+    package func synthesize(_ request: SpeechRequest) throws(SpeechError) -> SynthesizedSpeech {
         try synthesize(request.text, voice: request.voice, itemID: request.itemID, phonemeInput: request.phonemeInput)
     }
 
@@ -275,7 +275,7 @@ public final class EspeakEngine: SpeechEngine, Sendable {
     /// with one optional `+variant`, at most ``maximumVoiceIDLength`` characters. Checked when a
     /// recipe or command line is read, before anything reaches espeak-ng (which would read an id
     /// such as "../../etc/passwd" as a path); the installed voices are checked before a build starts.
-    public static func voiceIDProblem(_ id: String) -> String? {
+    package static func voiceIDProblem(_ id: String) -> String? {
         let parts = id.split(separator: "+", omittingEmptySubsequences: false)
         let valid = parts.count <= 2 && parts.allSatisfy { part in
             !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
@@ -291,7 +291,7 @@ public final class EspeakEngine: SpeechEngine, Sendable {
 
     /// Speaks `text` (never interpreted as SSML; `[[…]]` read as phonemes only with `phonemeInput`,
     /// which a lexicon entry asks for) and returns audio and events.
-    public func synthesize(_ text: String, voice: VoiceSettings, itemID: String, phonemeInput: Bool = false) throws(SpeechError) -> SynthesizedSpeech {
+    package func synthesize(_ text: String, voice: VoiceSettings, itemID: String, phonemeInput: Bool = false) throws(SpeechError) -> SynthesizedSpeech {
         let collector = SpeechCollector()
         let status: espeak_ERROR = Self.state.withLock { state in
             if state.voice != voice {

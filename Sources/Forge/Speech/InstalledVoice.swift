@@ -1,18 +1,18 @@
 /// A voice an engine has installed, as `forge voices` lists it.
-public struct InstalledVoice: Sendable, Equatable, Codable {
-    public var engine: String
+package struct InstalledVoice: Sendable, Equatable, Codable {
+    package var engine: String
     /// What a recipe writes as the voice id, e.g. `en-us`.
-    public var id: String
+    package var id: String
     /// The engine's name for the voice, e.g. "English (America)".
-    public var name: String
+    package var name: String
     /// BCP 47-style languages the voice speaks, most preferred first.
-    public var languages: [String]
-    public var gender: String?
+    package var languages: [String]
+    package var gender: String?
 
     /// The voice URI a recipe can use: `espeak-ng:en-us`.
-    public let uri: String
+    package let uri: String
 
-    public init(engine: String, id: String, name: String, languages: [String], gender: String?) {
+    package init(engine: String, id: String, name: String, languages: [String], gender: String?) {
         self.engine = engine
         self.id = id
         self.name = name
@@ -22,7 +22,7 @@ public struct InstalledVoice: Sendable, Equatable, Codable {
     }
 
     /// Whether the voice speaks `language` or one of its regional forms (`en` matches `en-us`).
-    public func speaks(_ language: String) -> Bool {
+    package func speaks(_ language: String) -> Bool {
         let wanted = language.lowercased().replacingOccurrences(of: "_", with: "-")
         return languages.contains { $0 == wanted || $0.hasPrefix(wanted + "-") }
     }

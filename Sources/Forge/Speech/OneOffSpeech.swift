@@ -2,17 +2,17 @@ import Foundation
 
 /// `forge say`: speaks a text straight into an audio file, without a recipe, a manifest or an
 /// output directory.
-public struct OneOffSpeech: Sendable {
-    public var voice: VoiceSettings
-    public var sampleRate: Int
+package struct OneOffSpeech: Sendable {
+    package var voice: VoiceSettings
+    package var sampleRate: Int
 
-    public init(voice: VoiceSettings = VoiceSettings(), sampleRate: Int = 22050) {
+    package init(voice: VoiceSettings = VoiceSettings(), sampleRate: Int = 22050) {
         self.voice = voice
         self.sampleRate = sampleRate
     }
 
     /// The audio format a file name asks for by its extension (`.wav`, `.flac`, `.ogg`, `.mp3`, `.opus`).
-    public static func format(for url: URL) throws(SpeechError) -> AudioSettings.Format {
+    package static func format(for url: URL) throws(SpeechError) -> AudioSettings.Format {
         guard let format = AudioSettings.Format(rawValue: url.pathExtension.lowercased()) else {
             throw .encodingFailed(
                 path: url.path,
@@ -23,7 +23,7 @@ public struct OneOffSpeech: Sendable {
 
     /// Speaks `text` into `url` (replaced whole, never left half-written) and returns the audio's length in milliseconds.
     @discardableResult
-    public func speak(_ text: String, to url: URL) throws(SpeechError) -> Int {
+    package func speak(_ text: String, to url: URL) throws(SpeechError) -> Int {
         let format = try Self.format(for: url)
         guard text.unicodeScalars.contains(where: Tokenizer.isWordScalar) else {
             throw .nothingToSay

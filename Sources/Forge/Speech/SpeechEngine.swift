@@ -4,7 +4,7 @@
 /// The pipeline knows engines only through this protocol and ``SpeechEngines``, which names the
 /// engine a voice asks for; what differs between engines is said by ``capabilities``, never by
 /// checking an engine's name. An engine is used from one thread at a time.
-public protocol SpeechEngine: AnyObject {
+package protocol SpeechEngine: AnyObject {
     /// What engines of this type can do beyond turning text into audio; known before one is started,
     /// because audio keys depend on it.
     static var capabilities: SpeechCapabilities { get }

@@ -6,9 +6,9 @@ import Foundation
 ///
 /// The only place that tells engines apart by name: everything else asks an engine, or
 /// ``capabilities(ofEngine:)``, what it can do.
-public final class SpeechEngines {
+package final class SpeechEngines {
     /// The engine built into Forge, which voices name when they name none.
-    public static let builtInName = EspeakEngine.engineName
+    package static let builtInName = EspeakEngine.engineName
 
     private var commands: [String: CommandEngineSettings]
     private let scratchDirectory: URL
@@ -16,26 +16,26 @@ public final class SpeechEngines {
 
     /// `commands`: the recipe's command engines by name. `scratchDirectory`: where command engines
     /// write their audio files (the object store's temporary folder in a build).
-    public init(commands: [String: CommandEngineSettings] = [:], scratchDirectory: URL = FileManager.default.temporaryDirectory) {
+    package init(commands: [String: CommandEngineSettings] = [:], scratchDirectory: URL = FileManager.default.temporaryDirectory) {
         self.commands = commands
         self.scratchDirectory = scratchDirectory
     }
 
     /// What the engine named `name` can do, known without starting it: audio keys and the lexicon depend on it.
-    public static func capabilities(ofEngine name: String) -> SpeechCapabilities {
+    package static func capabilities(ofEngine name: String) -> SpeechCapabilities {
         name == builtInName ? EspeakEngine.capabilities : CommandEngine.capabilities
     }
 
     /// Why `voice`'s id cannot be one of its engine's, or nil: checked when a recipe or command line
     /// is read, before anything reaches the engine.
-    public static func voiceIDProblem(_ voice: VoiceSettings) -> String? {
+    package static func voiceIDProblem(_ voice: VoiceSettings) -> String? {
         voice.engine == builtInName ? EspeakEngine.voiceIDProblem(voice.id) : nil
     }
 
     /// The engine `name`, started on first use. `command` declares a command engine not given at
     /// `init` (a worker learns them from its jobs). Throws ``SpeechError`` when espeak-ng cannot
     /// start, ``CommandEngineError`` when a command engine cannot.
-    public func engine(named name: String, command: CommandEngineSettings? = nil) throws -> any SpeechEngine {
+    package func engine(named name: String, command: CommandEngineSettings? = nil) throws -> any SpeechEngine {
         if let engine = started[name] { return engine }
         if let command { commands[name] = command }
         let engine: any SpeechEngine

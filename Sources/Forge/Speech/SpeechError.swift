@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why synthesis or encoding of an item failed.
-public enum SpeechError: LocalizedError, Sendable, Equatable {
+package enum SpeechError: LocalizedError, Sendable, Equatable {
     case engineUnavailable(String)
     case unknownVoice(String)
     case synthesisFailed(item: String, reason: String)
@@ -17,7 +17,7 @@ public enum SpeechError: LocalizedError, Sendable, Equatable {
     /// The audio could not be written where it was asked for.
     case cannotWrite(path: String, reason: String)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case let .engineUnavailable(reason):
             return "espeak-ng could not start: \(reason). Install it with `apt-get install libespeak-ng-dev espeak-ng-data`."

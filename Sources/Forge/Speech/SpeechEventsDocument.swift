@@ -2,23 +2,23 @@ import Foundation
 
 /// The content of an events object: what the synthesizer reported while making one audio object.
 /// Alignment is recomputed from it, so a lost manifest never costs synthesis.
-public struct SpeechEventsDocument: Sendable, Equatable, Codable {
-    public var engine: String
-    public var engineVersion: String
-    public var audioKey: String
-    public var durationMs: Int
-    public var sampleRate: Int
-    public var events: [SynthesisEvent]
+package struct SpeechEventsDocument: Sendable, Equatable, Codable {
+    package var engine: String
+    package var engineVersion: String
+    package var audioKey: String
+    package var durationMs: Int
+    package var sampleRate: Int
+    package var events: [SynthesisEvent]
     /// False when the engine gave no word timings (a command engine): the words are then placed
     /// by forced alignment. Nil in documents from before command engines, which are all timed.
-    public var wordsTimed: Bool?
+    package var wordsTimed: Bool?
     /// Phoneme timings a command engine reported, kept for players that animate speech.
-    public var phonemes: [CommandEngineProtocol.PhonemeTime]?
+    package var phonemes: [CommandEngineProtocol.PhonemeTime]?
 
     /// Whether `events` place the words.
-    public var hasWordTimings: Bool { wordsTimed ?? true }
+    package var hasWordTimings: Bool { wordsTimed ?? true }
 
-    public init(
+    package init(
         engine: String, engineVersion: String, audioKey: String, durationMs: Int, sampleRate: Int, events: [SynthesisEvent],
         wordsTimed: Bool? = nil, phonemes: [CommandEngineProtocol.PhonemeTime]? = nil
     ) {
@@ -32,12 +32,12 @@ public struct SpeechEventsDocument: Sendable, Equatable, Codable {
         self.events = events
     }
 
-    public func encoded() -> Data {
+    package func encoded() -> Data {
         // Synthesized Codable encodes keys in declaration order, so the bytes are deterministic without sorting.
         return (try? JSONEncoder().encode(self)) ?? Data()
     }
 
-    public static func decode(_ data: Data) throws -> SpeechEventsDocument {
+    package static func decode(_ data: Data) throws -> SpeechEventsDocument {
         try JSONDecoder().decode(SpeechEventsDocument.self, from: data)
     }
 }

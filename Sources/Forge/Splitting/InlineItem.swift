@@ -1,11 +1,11 @@
 /// An item written in the recipe itself (`items`): an app's voice line, a phrase list entry, a
 /// message or an article, named by the recipe's own id.
-public struct InlineItem: Sendable, Equatable {
+package struct InlineItem: Sendable, Equatable {
     /// The keys of an entry of the recipe's `items`; the recipe loader refuses others.
-    public static let recipeKeys = ["id", "kind", "text", "character", "title", "author", "body"]
+    package static let recipeKeys = ["id", "kind", "text", "character", "title", "author", "body"]
 
     /// What the entry holds; an article becomes a title item, an author item and body paragraphs.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         case dialogue
         case message
         case narration
@@ -14,18 +14,18 @@ public struct InlineItem: Sendable, Equatable {
     }
 
     /// The recipe's id, unique in the recipe; packs name the item's files after it.
-    public var id: String
-    public var kind: Kind
+    package var id: String
+    package var kind: Kind
     /// The words to speak (dialogue, message, narration, heading).
-    public var text: String
+    package var text: String
     /// Who speaks a dialogue line; nil for the narrator.
-    public var character: String?
+    package var character: String?
     /// An article's title, author and body (paragraphs separated by blank lines).
-    public var title: String?
-    public var author: String?
-    public var body: String?
+    package var title: String?
+    package var author: String?
+    package var body: String?
 
-    public init(id: String, kind: Kind = .dialogue, text: String = "", character: String? = nil, title: String? = nil, author: String? = nil, body: String? = nil) {
+    package init(id: String, kind: Kind = .dialogue, text: String = "", character: String? = nil, title: String? = nil, author: String? = nil, body: String? = nil) {
         self.id = id
         self.kind = kind
         self.text = text

@@ -1,5 +1,5 @@
 /// What a speakable item is, which exports and players use to style it and casts use to voice it.
-public enum ItemKind: String, Sendable, Codable, CaseIterable {
+package enum ItemKind: String, Sendable, Codable, CaseIterable {
     /// A chapter or section title.
     case heading
     /// Body text of a book or article: a paragraph, or part of one cut at sentence boundaries.

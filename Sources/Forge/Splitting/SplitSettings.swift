@@ -1,10 +1,10 @@
 /// How source text is cut into speakable items.
-public struct SplitSettings: Sendable, Equatable {
+package struct SplitSettings: Sendable, Equatable {
     /// The keys of the recipe's `split` object; the recipe loader refuses others.
-    public static let recipeKeys = ["unit", "maxCharacters", "announceCharacters"]
+    package static let recipeKeys = ["unit", "maxCharacters", "announceCharacters"]
 
     /// The unit one item holds.
-    public enum Unit: String, Sendable, CaseIterable {
+    package enum Unit: String, Sendable, CaseIterable {
         /// A paragraph per item, cut at sentence boundaries when longer than `maxCharacters`.
         case paragraph
         /// A sentence per item.
@@ -16,7 +16,7 @@ public struct SplitSettings: Sendable, Equatable {
     }
 
     /// When the narrator names the character who speaks a dialogue line.
-    public enum Announcement: String, Sendable, CaseIterable {
+    package enum Announcement: String, Sendable, CaseIterable {
         /// Never: the voice alone tells who speaks.
         case never
         /// Before a line whose speaker differs from the previous line's.
@@ -25,15 +25,15 @@ public struct SplitSettings: Sendable, Equatable {
         case always
     }
 
-    public static let allowedMaxCharacters = 40...100_000
+    package static let allowedMaxCharacters = 40...100_000
 
-    public var unit: Unit
+    package var unit: Unit
     /// The longest item, in characters (Unicode scalars).
-    public var maxCharacters: Int
+    package var maxCharacters: Int
     /// Whether dialogue lines are preceded by an announcement item (the character's name, in the narrator's voice).
-    public var announceCharacters: Announcement
+    package var announceCharacters: Announcement
 
-    public init(unit: Unit = .paragraph, maxCharacters: Int = 1000, announceCharacters: Announcement = .never) {
+    package init(unit: Unit = .paragraph, maxCharacters: Int = 1000, announceCharacters: Announcement = .never) {
         self.announceCharacters = announceCharacters
         self.unit = unit
         self.maxCharacters = maxCharacters

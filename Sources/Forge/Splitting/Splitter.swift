@@ -5,23 +5,23 @@
 /// items. Chapters start at level-1 and level-2 headings, or at the table of contents' entries in
 /// an EPUB. A block longer than `maxCharacters` is cut at sentence boundaries, then at clause
 /// punctuation, then between words, never inside one.
-public struct Splitter: Sendable {
-    public var settings: SplitSettings
+package struct Splitter: Sendable {
+    package var settings: SplitSettings
     /// BCP 47 language of the text, which picks the sentence rules (abbreviations).
-    public var language: String
+    package var language: String
 
-    public init(settings: SplitSettings, language: String = "en") {
+    package init(settings: SplitSettings, language: String = "en") {
         self.settings = settings
         self.language = language
     }
 
     /// Splits plain-text, Markdown and script documents given as (path, format, text), in reading order.
-    public func split(_ documents: [(path: String, format: SourceFile.Format, text: String)]) -> SplitResult {
+    package func split(_ documents: [(path: String, format: SourceFile.Format, text: String)]) -> SplitResult {
         split(documents.map { SplitSource.text(path: $0.path, format: $0.format, text: $0.text) })
     }
 
     /// Splits sources in reading order.
-    public func split(_ sources: [SplitSource]) -> SplitResult {
+    package func split(_ sources: [SplitSource]) -> SplitResult {
         var builder = Builder(settings: settings, language: language)
         for source in sources {
             switch source {

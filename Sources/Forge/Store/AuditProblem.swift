@@ -1,5 +1,5 @@
 /// Something `forge fsck` found wrong in an output directory.
-public enum AuditProblem: Sendable, Equatable, CustomStringConvertible {
+package enum AuditProblem: Sendable, Equatable, CustomStringConvertible {
     /// `PRAGMA integrity_check` did not answer "ok".
     case databaseDamaged(String)
     /// The manifest records an object whose file is gone.
@@ -19,7 +19,7 @@ public enum AuditProblem: Sendable, Equatable, CustomStringConvertible {
     /// A symbolic link where forge keeps its own folder or file; forge never follows it.
     case linkInOutput(path: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .databaseDamaged(let message): return "manifest.sqlite: integrity check failed: \(message)"
         case let .missingObject(key, path): return "\(path): missing (object \(key.prefix(12))… is recorded but its file is gone)"

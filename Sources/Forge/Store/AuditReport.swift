@@ -1,10 +1,10 @@
 /// What `forge fsck` checked and found.
-public struct AuditReport: Sendable, Equatable {
-    public var outputDirectory: String
-    public var objectsChecked: Int
-    public var bytesChecked: Int
-    public var itemsChecked: Int
-    public var problems: [AuditProblem]
+package struct AuditReport: Sendable, Equatable {
+    package var outputDirectory: String
+    package var objectsChecked: Int
+    package var bytesChecked: Int
+    package var itemsChecked: Int
+    package var problems: [AuditProblem]
 
-    public var isClean: Bool { problems.isEmpty }
+    package var isClean: Bool { problems.isEmpty }
 }

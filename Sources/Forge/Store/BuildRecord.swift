@@ -1,39 +1,39 @@
 import GRDB
 
 /// A row of the manifest's `builds` table: one run of forge against the output directory.
-public struct BuildRecord: Sendable, Equatable, Codable, FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "builds"
-    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+package struct BuildRecord: Sendable, Equatable, Codable, FetchableRecord, MutablePersistableRecord {
+    package static let databaseTableName = "builds"
+    package static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    package static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
-    public enum Outcome: String, Sendable, Codable {
+    package enum Outcome: String, Sendable, Codable {
         case running, succeeded, failed, cancelled
     }
 
-    public var id: Int64?
-    public var recipePath: String
-    public var recipeHash: String
-    public var toolVersion: String
-    public var engine: String
-    public var engineVersion: String
-    public var commandLine: String
-    public var stages: String
+    package var id: Int64?
+    package var recipePath: String
+    package var recipeHash: String
+    package var toolVersion: String
+    package var engine: String
+    package var engineVersion: String
+    package var commandLine: String
+    package var stages: String
     /// ISO 8601, UTC.
-    public var startedAt: String
-    public var endedAt: String?
-    public var outcome: Outcome
-    public var itemsTotal: Int
-    public var itemsSynthesized: Int
-    public var itemsReused: Int
-    public var itemsFailed: Int
+    package var startedAt: String
+    package var endedAt: String?
+    package var outcome: Outcome
+    package var itemsTotal: Int
+    package var itemsSynthesized: Int
+    package var itemsReused: Int
+    package var itemsFailed: Int
     /// Items whose objects came from the remote cache.
-    public var itemsDownloaded: Int = 0
+    package var itemsDownloaded: Int = 0
     /// What the build was made from and left behind (``BuildFingerprint``), recorded when it succeeded.
-    public var fingerprint: String?
+    package var fingerprint: String?
     /// The settings it was made with (`RecordedSettings` as JSON): later commands' defaults.
-    public var settings: String?
+    package var settings: String?
 
-    public init(
+    package init(
         recipePath: String, recipeHash: String, toolVersion: String, engine: String, engineVersion: String,
         commandLine: String, stages: String, startedAt: String, settings: String? = nil
     ) {
@@ -53,7 +53,7 @@ public struct BuildRecord: Sendable, Equatable, Codable, FetchableRecord, Mutabl
         itemsFailed = 0
     }
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
+    package mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
 }

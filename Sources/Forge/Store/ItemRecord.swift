@@ -1,41 +1,41 @@
 import GRDB
 
 /// A row of the manifest's `items` table.
-public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "items"
-    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+package struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "items"
+    package static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    package static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
-    public var id: String
-    public var chapter: Int
-    public var ordinal: Int
-    public var kind: String
-    public var text: String
-    public var sourcePath: String
-    public var sourceStart: Int
-    public var sourceEnd: Int
-    public var status: ItemStatus
-    public var error: String?
-    public var audioKey: String?
-    public var eventsKey: String?
-    public var alignmentKey: String?
-    public var durationMs: Int?
-    public var voice: String?
-    public var builtBy: Int64?
+    package var id: String
+    package var chapter: Int
+    package var ordinal: Int
+    package var kind: String
+    package var text: String
+    package var sourcePath: String
+    package var sourceStart: Int
+    package var sourceEnd: Int
+    package var status: ItemStatus
+    package var error: String?
+    package var audioKey: String?
+    package var eventsKey: String?
+    package var alignmentKey: String?
+    package var durationMs: Int?
+    package var voice: String?
+    package var builtBy: Int64?
     /// Where the word timings came from; nil until aligned.
-    public var alignmentSource: AlignmentSource?
+    package var alignmentSource: AlignmentSource?
     /// The id of the HTML/XHTML element the item came from, if any.
-    public var elementID: String?
+    package var elementID: String?
     /// Who speaks a dialogue item; nil for the narrator.
-    public var character: String?
+    package var character: String?
     /// An inline item's recipe id.
-    public var name: String?
+    package var name: String?
 
     /// The `origin` column's value for an item whose objects were downloaded from a remote cache
     /// (the column is NULL for items made or reused here).
-    public static let remoteCacheOrigin = "remote-cache"
+    package static let remoteCacheOrigin = "remote-cache"
 
-    public init(item: SpeakableItem) {
+    package init(item: SpeakableItem) {
         character = item.character
         name = item.name
         id = item.id
@@ -52,7 +52,7 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
 
     /// Reads a row by column position, in the schema's column order: much faster than Codable
     /// decoding, and a build reads every item on every run.
-    public init(row: Row) throws {
+    package init(row: Row) throws {
         id = row[0]
         chapter = row[1]
         ordinal = row[2]
@@ -76,7 +76,7 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
     }
 
     /// The columns in the order `init(row:)` reads them.
-    public static var databaseSelection: [any SQLSelectable] {
+    package static var databaseSelection: [any SQLSelectable] {
         [
             Column("id"), Column("chapter"), Column("ordinal"), Column("kind"), Column("text"), Column("source_path"),
             Column("source_start"), Column("source_end"), Column("status"), Column("error"), Column("audio_key"),

@@ -1,5 +1,5 @@
 /// Where an item stands in the pipeline, as stored in `items.status`.
-public enum ItemStatus: String, Sendable, Codable, CaseIterable {
+package enum ItemStatus: String, Sendable, Codable, CaseIterable {
     /// Split, not yet synthesized (or its audio is out of date).
     case pending
     /// Audio made, word timings not yet aligned.

@@ -1,5 +1,5 @@
 /// A change to one item that the orchestrator commits to the manifest.
-public enum ItemUpdate: Sendable, Equatable {
+package enum ItemUpdate: Sendable, Equatable {
     /// The item's audio and synthesizer events are stored.
     case spoken(itemID: String, audio: StoredObject, events: StoredObject, voice: String)
     /// The item's audio and events came from the remote cache (digests verified), not from synthesis here.

@@ -3,7 +3,7 @@ import GRDB
 
 /// The builds table: one row per run, opened when it starts and closed with its outcome.
 extension Manifest {
-    public func beginBuild(_ record: BuildRecord) throws(StoreError) -> Int64 {
+    package func beginBuild(_ record: BuildRecord) throws(StoreError) -> Int64 {
         try write { db in
             // A build row still 'running' belongs to a process that was killed.
             try db.execute(sql: "UPDATE builds SET outcome = 'cancelled', ended_at = started_at WHERE outcome = 'running'")
@@ -13,7 +13,7 @@ extension Manifest {
         }
     }
 
-    public func finishBuild(
+    package func finishBuild(
         _ id: Int64, outcome: BuildRecord.Outcome, endedAt: String,
         total: Int, synthesized: Int, reused: Int, failed: Int, downloaded: Int = 0
     ) throws(StoreError) {
@@ -40,7 +40,7 @@ extension Manifest {
         }
     }
 
-    public func lastBuild() throws(StoreError) -> BuildRecord? {
+    package func lastBuild() throws(StoreError) -> BuildRecord? {
         try read { db in try BuildRecord.order(Column("id").desc).fetchOne(db) }
     }
 }

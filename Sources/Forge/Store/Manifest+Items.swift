@@ -9,7 +9,7 @@ extension Manifest {
     /// `cancellation` was set meanwhile (a book's first split writes for seconds): then nothing
     /// is written, the transaction is rolled back whole.
     @discardableResult
-    public func synchronize(with split: SplitResult, cancellation: CancellationFlag? = nil) throws(StoreError) -> Int? {
+    package func synchronize(with split: SplitResult, cancellation: CancellationFlag? = nil) throws(StoreError) -> Int? {
         do {
             var changes: Int?
             try database.writeWithoutTransaction { db in
@@ -85,11 +85,11 @@ extension Manifest {
         return json + "]"
     }
 
-    public func items() throws(StoreError) -> [ItemRecord] {
+    package func items() throws(StoreError) -> [ItemRecord] {
         try read { db in try ItemRecord.order(Column("ordinal")).fetchAll(db) }
     }
 
-    public func words(of itemID: String) throws(StoreError) -> [WordToken] {
+    package func words(of itemID: String) throws(StoreError) -> [WordToken] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT idx, text, char_start, char_end FROM words WHERE item_id = ? ORDER BY idx", arguments: [itemID])
                 .map { WordToken(index: $0["idx"], text: $0["text"], start: $0["char_start"], end: $0["char_end"]) }
@@ -97,7 +97,7 @@ extension Manifest {
     }
 
     /// Every item's words, in one query (for aligning many items).
-    public func allWords() throws(StoreError) -> [String: [WordToken]] {
+    package func allWords() throws(StoreError) -> [String: [WordToken]] {
         try read { db in
             var words: [String: [WordToken]] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT item_id, idx, text, char_start, char_end FROM words ORDER BY item_id, idx")
@@ -110,7 +110,7 @@ extension Manifest {
     }
 
     /// The chapters, in reading order.
-    public func chapters() throws(StoreError) -> [Chapter] {
+    package func chapters() throws(StoreError) -> [Chapter] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT ordinal, title, source_path FROM chapters ORDER BY ordinal")
                 .map { Chapter(ordinal: $0[0], title: $0[1], sourcePath: $0[2]) }
@@ -118,7 +118,7 @@ extension Manifest {
     }
 
     /// The words of one chapter's items with their timings and confidence (for exports, a chapter at a time).
-    public func timedWords(inChapter chapter: Int) throws(StoreError) -> [String: [TimedWord]] {
+    package func timedWords(inChapter chapter: Int) throws(StoreError) -> [String: [TimedWord]] {
         try read { db in
             var words: [String: [TimedWord]] = [:]
             let rows = try Row.fetchCursor(db, sql: """
@@ -134,7 +134,7 @@ extension Manifest {
         }
     }
 
-    public func timings(of itemID: String) throws(StoreError) -> [WordTiming?] {
+    package func timings(of itemID: String) throws(StoreError) -> [WordTiming?] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT start_ms, end_ms FROM words WHERE item_id = ? ORDER BY idx", arguments: [itemID])
                 .map { row in
@@ -145,7 +145,7 @@ extension Manifest {
     }
 
     /// Items marked done that have a word without a timing.
-    public func itemsWithUntimedWords() throws(StoreError) -> [String] {
+    package func itemsWithUntimedWords() throws(StoreError) -> [String] {
         try read { db in
             try String.fetchAll(db, sql: """
                 SELECT DISTINCT w.item_id FROM words w JOIN items i ON i.id = w.item_id
@@ -155,7 +155,7 @@ extension Manifest {
     }
 
     /// Marks items as spoken, so the align stage computes their timings again.
-    public func markSpoken(_ itemIDs: [String]) throws(StoreError) {
+    package func markSpoken(_ itemIDs: [String]) throws(StoreError) {
         guard !itemIDs.isEmpty else { return }
         try write { db in
             for id in itemIDs {
@@ -165,7 +165,7 @@ extension Manifest {
     }
 
     /// Commits a batch of item updates in one transaction.
-    public func apply(_ updates: [ItemUpdate], build: Int64) throws(StoreError) {
+    package func apply(_ updates: [ItemUpdate], build: Int64) throws(StoreError) {
         guard !updates.isEmpty else { return }
         try write { db in
             // A key's row always describes the file now on disk: an object rewritten after it was lost
@@ -233,7 +233,7 @@ extension Manifest {
     }
 
     /// Marks items pending again (their audio is out of date), keeping their words.
-    public func markPending(_ itemIDs: [String]) throws(StoreError) {
+    package func markPending(_ itemIDs: [String]) throws(StoreError) {
         guard !itemIDs.isEmpty else { return }
         try write { db in
             for id in itemIDs { try Self.resetToPending(id, in: db) }

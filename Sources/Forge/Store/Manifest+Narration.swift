@@ -4,17 +4,17 @@ import GRDB
 /// Where a narration and its text agree (schema v12), as `forge align --audio` found it.
 extension Manifest {
     /// One span of a narration, with its words named by item and index in the item.
-    public struct NarrationSpanRow: Sendable, Equatable {
-        public var kind: NarrationSpan.Kind
-        public var startMs: Int
-        public var endMs: Int
+    package struct NarrationSpanRow: Sendable, Equatable {
+        package var kind: NarrationSpan.Kind
+        package var startMs: Int
+        package var endMs: Int
         /// The first and last word (item id, index in the item); nil for audio without text.
-        public var firstWord: (item: String, index: Int)?
-        public var lastWord: (item: String, index: Int)?
+        package var firstWord: (item: String, index: Int)?
+        package var lastWord: (item: String, index: Int)?
         /// The span's text (shortened in the middle when long); nil for audio without text.
-        public var text: String?
+        package var text: String?
 
-        public init(kind: NarrationSpan.Kind, startMs: Int, endMs: Int, firstWord: (item: String, index: Int)?, lastWord: (item: String, index: Int)?, text: String?) {
+        package init(kind: NarrationSpan.Kind, startMs: Int, endMs: Int, firstWord: (item: String, index: Int)?, lastWord: (item: String, index: Int)?, text: String?) {
             self.kind = kind
             self.startMs = startMs
             self.endMs = endMs
@@ -23,7 +23,7 @@ extension Manifest {
             self.text = text
         }
 
-        public static func == (lhs: Self, rhs: Self) -> Bool {
+        package static func == (lhs: Self, rhs: Self) -> Bool {
             lhs.kind == rhs.kind && lhs.startMs == rhs.startMs && lhs.endMs == rhs.endMs && lhs.text == rhs.text
                 && lhs.firstWord?.item == rhs.firstWord?.item && lhs.firstWord?.index == rhs.firstWord?.index
                 && lhs.lastWord?.item == rhs.lastWord?.item && lhs.lastWord?.index == rhs.lastWord?.index
@@ -48,7 +48,7 @@ extension Manifest {
     }
 
     /// The recorded narration spans, in the recording's order; empty for a build.
-    public func narrationSpans() throws(StoreError) -> [NarrationSpanRow] {
+    package func narrationSpans() throws(StoreError) -> [NarrationSpanRow] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT kind, start_ms, end_ms, first_item, first_word, last_item, last_word, text FROM narration_spans ORDER BY idx").map { row in
                 let first: (item: String, index: Int)? = (row[3] as String?).flatMap { item in (row[4] as Int?).map { (item, $0) } }

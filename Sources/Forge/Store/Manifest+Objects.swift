@@ -4,7 +4,7 @@ import GRDB
 /// The objects table: what the store holds, by key.
 extension Manifest {
     /// The recorded objects with the given keys.
-    public func objects(withKeys keys: [String]) throws(StoreError) -> [String: StoredObject] {
+    package func objects(withKeys keys: [String]) throws(StoreError) -> [String: StoredObject] {
         guard !keys.isEmpty else { return [:] }
         return try read { db in
             var found: [String: StoredObject] = [:]
@@ -22,7 +22,7 @@ extension Manifest {
     }
 
     /// Every object the manifest records.
-    public func allObjects() throws(StoreError) -> [StoredObject] {
+    package func allObjects() throws(StoreError) -> [StoredObject] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM objects ORDER BY path").map(Self.object(from:))
         }
@@ -38,7 +38,7 @@ extension Manifest {
     }
 
     /// Drops the records of objects that are gone or bad, and sends the items using them back to pending.
-    public func forgetObjects(_ keys: [String]) throws(StoreError) {
+    package func forgetObjects(_ keys: [String]) throws(StoreError) {
         guard !keys.isEmpty else { return }
         try write { db in
             for key in keys {

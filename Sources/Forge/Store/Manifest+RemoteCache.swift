@@ -3,10 +3,10 @@ import GRDB
 /// What an output directory has shared with remote caches (schema v10).
 extension Manifest {
     /// An item's speech objects, as a remote cache entry describes them.
-    public struct SharedSpeech: Sendable, Equatable {
-        public var audio: StoredObject
-        public var events: StoredObject
-        public var voice: String
+    package struct SharedSpeech: Sendable, Equatable {
+        package var audio: StoredObject
+        package var events: StoredObject
+        package var voice: String
     }
 
     /// Records that the cache at `cache` now holds the entries of these audio keys.

@@ -3,19 +3,19 @@ import GRDB
 /// Items' places on their chapters' timelines and the sentence table (schema v11).
 extension Manifest {
     /// One sentence of an item, with its chapter-timeline times.
-    public struct SentenceRow: Sendable, Equatable {
-        public var index: Int
-        public var text: String
+    package struct SentenceRow: Sendable, Equatable {
+        package var index: Int
+        package var text: String
         /// Unicode scalar offsets into the item's text.
-        public var charStart: Int
-        public var charEnd: Int
+        package var charStart: Int
+        package var charEnd: Int
         /// Indices of its words in the item (`words.idx`), end exclusive.
-        public var wordStart: Int
-        public var wordEnd: Int
-        public var chapterStartMs: Int
-        public var chapterEndMs: Int
+        package var wordStart: Int
+        package var wordEnd: Int
+        package var chapterStartMs: Int
+        package var chapterEndMs: Int
 
-        public init(index: Int, text: String, charStart: Int, charEnd: Int, wordStart: Int, wordEnd: Int, chapterStartMs: Int, chapterEndMs: Int) {
+        package init(index: Int, text: String, charStart: Int, charEnd: Int, wordStart: Int, wordEnd: Int, chapterStartMs: Int, chapterEndMs: Int) {
             self.index = index
             self.text = text
             self.charStart = charStart
@@ -28,13 +28,13 @@ extension Manifest {
     }
 
     /// An item's place on its chapter's timeline and its sentences.
-    public struct PlacedItem: Sendable, Equatable {
-        public var itemID: String
-        public var chapterStartMs: Int
-        public var chapterEndMs: Int
-        public var sentences: [SentenceRow]
+    package struct PlacedItem: Sendable, Equatable {
+        package var itemID: String
+        package var chapterStartMs: Int
+        package var chapterEndMs: Int
+        package var sentences: [SentenceRow]
 
-        public init(itemID: String, chapterStartMs: Int, chapterEndMs: Int, sentences: [SentenceRow]) {
+        package init(itemID: String, chapterStartMs: Int, chapterEndMs: Int, sentences: [SentenceRow]) {
             self.itemID = itemID
             self.chapterStartMs = chapterStartMs
             self.chapterEndMs = chapterEndMs
@@ -77,7 +77,7 @@ extension Manifest {
     }
 
     /// An item's sentences, in order.
-    public func sentences(of itemID: String) throws(StoreError) -> [SentenceRow] {
+    package func sentences(of itemID: String) throws(StoreError) -> [SentenceRow] {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT idx, text, char_start, char_end, word_start, word_end, chapter_start_ms, chapter_end_ms

@@ -69,7 +69,7 @@ extension Manifest {
     }
 
     /// The transcript of a chunk, in order.
-    public func transcript(chapter: Int, chunkStartMs: Int) throws(StoreError) -> [(startMs: Int, endMs: Int, text: String)] {
+    package func transcript(chapter: Int, chunkStartMs: Int) throws(StoreError) -> [(startMs: Int, endMs: Int, text: String)] {
         try read { db in
             try Row.fetchAll(
                 db, sql: "SELECT start_ms, end_ms, text FROM transcript_sentences WHERE chapter = ? AND chunk_start_ms = ? ORDER BY start_ms",

@@ -5,14 +5,14 @@ import GRDB
 ///
 /// Only the orchestrating forge process writes it; worker processes write objects only.
 /// Its tables are documented for apps in `docs/manifest.md`.
-public final class Manifest: Sendable {
-    public static let fileName = "manifest.sqlite"
+package final class Manifest: Sendable {
+    package static let fileName = "manifest.sqlite"
 
-    public let url: URL
+    package let url: URL
     let database: DatabaseQueue
 
     /// Opens (creating and migrating if needed) the manifest in `directory`.
-    public init(directory: URL, create: Bool = true) throws(StoreError) {
+    package init(directory: URL, create: Bool = true) throws(StoreError) {
         url = directory.appendingPathComponent(Self.fileName)
         // SQLite would follow a link planted at the manifest or its journal files.
         let owned = OwnedDirectory(root: directory)
@@ -56,7 +56,7 @@ public final class Manifest: Sendable {
     /// Opens the manifest read-only for `body` and leaves the directory as it was: SQLite creates
     /// `-wal` and `-shm` files for any reader of a WAL database, which a command that writes
     /// nothing (`forge plan`) removes again when no forge holds the directory (they are empty then).
-    public static func reading<T>(directory: URL, _ body: (Manifest) throws -> T) throws -> T {
+    package static func reading<T>(directory: URL, _ body: (Manifest) throws -> T) throws -> T {
         let owned = OwnedDirectory(root: directory)
         let created = [fileName + "-wal", fileName + "-shm"].filter { OwnedDirectory.entry(at: owned.url($0).path) == .missing }
         defer {
@@ -128,7 +128,7 @@ public final class Manifest: Sendable {
     }
 
     /// Runs `PRAGMA integrity_check`; "ok" when the database is sound.
-    public func integrityCheck() throws(StoreError) -> String {
+    package func integrityCheck() throws(StoreError) -> String {
         try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
     }
 
@@ -145,7 +145,7 @@ public final class Manifest: Sendable {
         }
     }
 
-    public func statusCounts() throws(StoreError) -> ManifestCounts {
+    package func statusCounts() throws(StoreError) -> ManifestCounts {
         try read { db in
             var counts = ManifestCounts()
             for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) AS n, COALESCE(SUM(duration_ms), 0) AS ms FROM items GROUP BY status") {

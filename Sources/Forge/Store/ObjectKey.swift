@@ -2,16 +2,16 @@ import Foundation
 
 /// Content keys: the SHA-256 of a canonical description of everything that shaped an object.
 /// Change any input and the key changes; change it back and the old object is found again.
-public enum ObjectKey {
+package enum ObjectKey {
     /// Bumped whenever the speak stage's output for the same inputs would differ.
-    public static let speakStageVersion = 1
+    package static let speakStageVersion = 1
     /// Bumped whenever the align stage's word timings for the same inputs would differ.
-    public static let alignStageVersion = 1
+    package static let alignStageVersion = 1
 
     /// The key of an item's audio.
     /// `text` is what the engine reads (after the lexicon); `phonemeInput` says `[[…]]` in it are phonemes.
     /// `resampler` names the converter when the engine's rate may differ from the recipe's (``Resampler/identity``).
-    public static func audio(
+    package static func audio(
         text: String, voice: VoiceSettings, audio: AudioSettings, engineVersion: String, phonemeInput: Bool = false, resampler: String? = nil
     ) -> String {
         var fields = [
@@ -37,12 +37,12 @@ public enum ObjectKey {
     }
 
     /// The key of the synthesizer events recorded while making the audio object `audioKey`.
-    public static func events(audioKey: String) -> String {
+    package static func events(audioKey: String) -> String {
         digest(["stage": "speak-events", "stageVersion": String(speakStageVersion), "audio": audioKey])
     }
 
     /// The key of word timings derived from the events object `eventsKey` for `text`.
-    public static func alignment(eventsKey: String, text: String) -> String {
+    package static func alignment(eventsKey: String, text: String) -> String {
         digest([
             "stage": "align", "stageVersion": String(alignStageVersion), "source": "synthesizer",
             "events": eventsKey, "text": text,
@@ -51,7 +51,7 @@ public enum ObjectKey {
 
     /// The key of a forced alignment of `text` to the audio object `audioKey` by `aligner`
     /// (``ForcedAligner/identity``: its version and the recognizer model's).
-    public static func forcedAlignment(audioKey: String, text: String, aligner: String) -> String {
+    package static func forcedAlignment(audioKey: String, text: String, aligner: String) -> String {
         digest([
             "stage": "align", "stageVersion": String(alignStageVersion), "source": "forced",
             "audio": audioKey, "aligner": aligner, "text": text,

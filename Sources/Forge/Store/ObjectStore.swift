@@ -5,27 +5,27 @@ import Foundation
 /// Objects live at `objects/<first 2 hex of key>/<rest of key>.<ext>`. Each is written to a
 /// temporary file in `objects/tmp/`, fsynced, then hard-linked into place (a link, unlike a
 /// rename, never replaces an existing object) and the directory fsynced; after that it never changes.
-public struct ObjectStore: Sendable {
-    public let root: URL
+package struct ObjectStore: Sendable {
+    package let root: URL
 
-    public init(root: URL) {
+    package init(root: URL) {
         self.root = root
     }
 
-    public var objectsDirectory: URL { root.appendingPathComponent("objects", isDirectory: true) }
-    public var temporaryDirectory: URL { objectsDirectory.appendingPathComponent("tmp", isDirectory: true) }
+    package var objectsDirectory: URL { root.appendingPathComponent("objects", isDirectory: true) }
+    package var temporaryDirectory: URL { objectsDirectory.appendingPathComponent("tmp", isDirectory: true) }
 
-    public static func relativePath(key: String, fileExtension: String) -> String {
+    package static func relativePath(key: String, fileExtension: String) -> String {
         "objects/\(key.prefix(2))/\(key.dropFirst(2)).\(fileExtension)"
     }
 
-    public func url(forRelativePath path: String) -> URL {
+    package func url(forRelativePath path: String) -> URL {
         root.appendingPathComponent(path)
     }
 
     /// Whether an object file exists at its place, as a regular file reached without a link (a
     /// link at it or at its folder does not count).
-    public func contains(relativePath path: String) -> Bool {
+    package func contains(relativePath path: String) -> Bool {
         (try? owned.check(path, lastIsFile: true)) != nil && OwnedDirectory.entry(at: url(forRelativePath: path).path) == .file
     }
 
@@ -33,14 +33,14 @@ public struct ObjectStore: Sendable {
     var owned: OwnedDirectory { OwnedDirectory(root: root) }
 
     /// Creates the store's directories (refusing a link planted at `objects` or `objects/tmp`).
-    public func prepare() throws(StoreError) {
+    package func prepare() throws(StoreError) {
         try owned.makeDirectory("objects/tmp")
     }
 
     /// Stores `data` as the object `key`: written to a temporary file, fsynced, then linked into
     /// place. If the object already exists, it is kept and the new bytes discarded (same key, same inputs).
     /// `sha256`: the bytes' digest when the caller has just checked it (a download), not computed again.
-    public func store<Bytes: ContiguousBytes & DataProtocol>(
+    package func store<Bytes: ContiguousBytes & DataProtocol>(
         key: String, fileExtension: String, role: StoredObject.Role, mimeType: String, data: Bytes,
         durationMs: Int? = nil, sampleRate: Int? = nil, sha256: String? = nil
     ) throws(StoreError) -> StoredObject {
@@ -87,7 +87,7 @@ public struct ObjectStore: Sendable {
     }
 
     /// Reads an existing object's size and hash from disk.
-    public func describe(
+    package func describe(
         key: String, relativePath: String, role: StoredObject.Role, mimeType: String, durationMs: Int?, sampleRate: Int?
     ) throws -> StoredObject {
         let url = url(forRelativePath: relativePath)
@@ -98,17 +98,17 @@ public struct ObjectStore: Sendable {
     }
 
     /// An object's bytes, read without following a link at it or above it.
-    public func read(relativePath: String) throws(StoreError) -> Data {
+    package func read(relativePath: String) throws(StoreError) -> Data {
         try owned.read(relativePath)
     }
 
     /// Decodes an audio object, opened without following links.
-    public func decodeAudio(relativePath: String) throws -> DecodedAudio {
+    package func decodeAudio(relativePath: String) throws -> DecodedAudio {
         try SoundFile.decode(descriptor: owned.openForReading(relativePath), label: url(forRelativePath: relativePath).path)
     }
 
     /// An audio object's frame count and sample rate, from its header.
-    public func audioHeader(relativePath: String) throws -> (frames: Int, sampleRate: Int) {
+    package func audioHeader(relativePath: String) throws -> (frames: Int, sampleRate: Int) {
         try SoundFile.frameCount(descriptor: owned.openForReading(relativePath), label: url(forRelativePath: relativePath).path)
     }
 

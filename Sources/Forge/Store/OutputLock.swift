@@ -7,12 +7,12 @@ import Foundation
 /// next build; and since the lock is on the folder, deleting or replacing a file cannot bypass
 /// it. `<output>/.forge.lock` only records the holder's pid and command line for the message; it
 /// is opened without following links.
-public final class OutputLock: Sendable {
-    public let url: URL
+package final class OutputLock: Sendable {
+    package let url: URL
     private let directoryDescriptor: Int32
     private let noteDescriptor: Int32
 
-    public init(directory: URL) throws(StoreError) {
+    package init(directory: URL) throws(StoreError) {
         url = directory.appendingPathComponent(".forge.lock")
         let folder = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else {

@@ -9,10 +9,10 @@ import Foundation
 /// ``StoreError/linkInOutput(path:)``, and `forge fsck` reports it. Removal of temporary files
 /// goes through a descriptor of their folder opened with `O_NOFOLLOW`, so a link swapped in
 /// cannot redirect it.
-public struct OwnedDirectory: Sendable {
-    public let root: URL
+package struct OwnedDirectory: Sendable {
+    package let root: URL
 
-    public init(root: URL) {
+    package init(root: URL) {
         self.root = root.standardizedFileURL
     }
 
@@ -52,7 +52,7 @@ public struct OwnedDirectory: Sendable {
 
     /// Checks that every existing component of `relative` is a real folder (the last may be a
     /// regular file when `lastIsFile`), never a link. Missing components are fine.
-    public func check(_ relative: String, lastIsFile: Bool = false) throws(StoreError) {
+    package func check(_ relative: String, lastIsFile: Bool = false) throws(StoreError) {
         let parts = try Self.components(relative)
         var path = root.path
         for (index, part) in parts.enumerated() {
@@ -71,7 +71,7 @@ public struct OwnedDirectory: Sendable {
     /// Creates the folder `relative` and any missing parents as real folders; an existing
     /// component that is a link or a file is refused.
     @discardableResult
-    public func makeDirectory(_ relative: String) throws(StoreError) -> URL {
+    package func makeDirectory(_ relative: String) throws(StoreError) -> URL {
         let parts = try Self.components(relative)
         var path = root.path
         for part in parts {
@@ -90,7 +90,7 @@ public struct OwnedDirectory: Sendable {
 
     /// Creates `relative` as a new file (never an existing one, never through a link) and returns
     /// its descriptor, open for writing. Its folder must exist (see ``makeDirectory(_:)``).
-    public func createFile(_ relative: String, readable: Bool = false) throws(StoreError) -> Int32 {
+    package func createFile(_ relative: String, readable: Bool = false) throws(StoreError) -> Int32 {
         try check((relative as NSString).deletingLastPathComponent)
         let path = url(relative).path
         let descriptor = open(path, (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -102,7 +102,7 @@ public struct OwnedDirectory: Sendable {
     }
 
     /// Opens an existing file of Forge's for reading, refusing a link at it or above it.
-    public func openForReading(_ relative: String) throws(StoreError) -> Int32 {
+    package func openForReading(_ relative: String) throws(StoreError) -> Int32 {
         try check(relative, lastIsFile: true)
         let path = url(relative).path
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
@@ -114,7 +114,7 @@ public struct OwnedDirectory: Sendable {
     }
 
     /// Reads a whole file of Forge's, refusing links.
-    public func read(_ relative: String) throws(StoreError) -> Data {
+    package func read(_ relative: String) throws(StoreError) -> Data {
         let descriptor = try openForReading(relative)
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
@@ -129,13 +129,13 @@ public struct OwnedDirectory: Sendable {
     /// through a descriptor of each folder opened without following links, so a folder that is
     /// a link is refused rather than emptied. Returns the removed paths, relative to the root.
     @discardableResult
-    public func removeFiles(in relative: String, recursive: Bool = false, where matches: (String) -> Bool) throws(StoreError) -> [String] {
+    package func removeFiles(in relative: String, recursive: Bool = false, where matches: (String) -> Bool) throws(StoreError) -> [String] {
         try files(in: relative, recursive: recursive, remove: true, where: matches)
     }
 
     /// The files (and links) in the folder `relative` whose name `matches`, found the same way
     /// as ``removeFiles(in:recursive:where:)`` finds them, removing them when `remove`.
-    public func files(in relative: String, recursive: Bool = false, remove: Bool = false, where matches: (String) -> Bool) throws(StoreError) -> [String] {
+    package func files(in relative: String, recursive: Bool = false, remove: Bool = false, where matches: (String) -> Bool) throws(StoreError) -> [String] {
         try check(relative)
         let path = url(relative).path
         let folder = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -185,7 +185,7 @@ public struct OwnedDirectory: Sendable {
 
     /// Every path (relative to the root) under `relative` that is a link or a file where a
     /// folder belongs, found without following links: what `forge fsck` reports.
-    public func links(under relative: String) -> [String] {
+    package func links(under relative: String) -> [String] {
         var found: [String] = []
         var pending = [relative]
         while let current = pending.popLast() {
@@ -216,7 +216,7 @@ public struct OwnedDirectory: Sendable {
     /// output directory itself. Call while holding the directory's ``OutputLock`` (no other forge
     /// writes here then). Removes them when `remove`; returns their paths.
     @discardableResult
-    public func leftovers(remove: Bool) throws(StoreError) -> [String] {
+    package func leftovers(remove: Bool) throws(StoreError) -> [String] {
         var found = try files(in: "objects/tmp", remove: remove) { _ in true }
         found += try files(in: "", remove: remove, where: Self.isLeftover)
         for folder in ["exports", "verify"] {
@@ -228,7 +228,7 @@ public struct OwnedDirectory: Sendable {
     /// A temporary file Forge writes beside its target: `.<name>.<pid>.tmp` (or `.sqlite` for a
     /// pack's manifest copy, or `.<name>.<pid>.tmp.XXXXXX`, where libzip writes a pack before
     /// renaming it). Those of processes no longer running are leftovers.
-    public static func isTemporaryName(_ name: String) -> Bool {
+    package static func isTemporaryName(_ name: String) -> Bool {
         var name = Substring(name)
         if let dot = name.lastIndex(of: "."), name[..<dot].hasSuffix(".tmp"), name.distance(from: dot, to: name.endIndex) == 7 {
             name = name[..<dot]
@@ -247,7 +247,7 @@ public struct OwnedDirectory: Sendable {
     }
 
     /// Whether the process that wrote a temporary file has gone (so the file is a leftover).
-    public static func isLeftover(_ name: String) -> Bool {
+    package static func isLeftover(_ name: String) -> Bool {
         guard let pid = writer(ofTemporaryName: name) else { return false }
         return pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
     }

@@ -6,15 +6,15 @@ import Foundation
 /// without a record (orphans) and temporary files (leftovers) are found. Repair marks items
 /// whose objects are missing or corrupt for rebuild (the next build restores them), removes
 /// bad objects, orphans and leftovers, and never touches a good object.
-public struct StoreAuditor: Sendable {
-    public let directory: URL
+package struct StoreAuditor: Sendable {
+    package let directory: URL
 
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
     /// Checks the directory, holding its lock so no build changes it meanwhile.
-    public func audit() throws -> AuditReport {
+    package func audit() throws -> AuditReport {
         let manifest = try Manifest(directory: directory, create: false)
         let lock = try OutputLock(directory: directory)
         defer { withExtendedLifetime(lock) {} }
@@ -81,7 +81,7 @@ public struct StoreAuditor: Sendable {
     }
 
     /// Repairs what `audit` found and returns the report of what was wrong before.
-    public func repair() throws -> AuditReport {
+    package func repair() throws -> AuditReport {
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(Manifest.fileName).path) else {
             throw StoreError.notAnOutputDirectory(path: directory.path)
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Problems with the output directory, its objects or its manifest.
-public enum StoreError: LocalizedError, Sendable, Equatable {
+package enum StoreError: LocalizedError, Sendable, Equatable {
     case cannotCreate(path: String, reason: String)
     case notWritable(path: String)
     case writeFailed(path: String, reason: String)
@@ -13,7 +13,7 @@ public enum StoreError: LocalizedError, Sendable, Equatable {
     case notForgesFile(path: String, expected: String)
     case readFailed(path: String, reason: String)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case let .cannotCreate(path, reason):
             return "\(path): cannot create the output directory: \(reason). Choose another with --output or output.directory."

@@ -1,25 +1,25 @@
 /// An immutable file in the content-addressed store, as recorded in the manifest's `objects` table.
-public struct StoredObject: Sendable, Equatable, Codable {
+package struct StoredObject: Sendable, Equatable, Codable {
     /// What an object holds.
-    public enum Role: String, Sendable, Codable {
+    package enum Role: String, Sendable, Codable {
         case audio
         case events
         /// Word timings from forced alignment (``AlignmentDocument``).
         case alignment
     }
 
-    public var key: String
+    package var key: String
     /// Path relative to the output directory: `objects/<2 hex>/<62 hex>.<ext>`.
-    public var path: String
-    public var role: Role
-    public var bytes: Int
+    package var path: String
+    package var role: Role
+    package var bytes: Int
     /// SHA-256 of the file's bytes (the key is of its inputs).
-    public var sha256: String
-    public var mimeType: String
-    public var durationMs: Int?
-    public var sampleRate: Int?
+    package var sha256: String
+    package var mimeType: String
+    package var durationMs: Int?
+    package var sampleRate: Int?
 
-    public init(
+    package init(
         key: String, path: String, role: Role, bytes: Int, sha256: String, mimeType: String,
         durationMs: Int? = nil, sampleRate: Int? = nil
     ) {

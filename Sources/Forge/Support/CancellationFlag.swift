@@ -7,19 +7,19 @@ import Synchronization
 /// Until a command has begun work worth keeping (``beginKeepingWork()``: it took its output
 /// directory's lock and starts writing) there is nothing to wind down, and the command-line
 /// front ends the process at once instead: reading and splitting a large source never delays a stop.
-public final class CancellationFlag: Sendable {
+package final class CancellationFlag: Sendable {
     private let state = Atomic<Bool>(false)
     private let keepsWork = Atomic<Bool>(false)
 
-    public init() {}
+    package init() {}
 
-    public var isCancelled: Bool { state.load(ordering: .acquiring) }
+    package var isCancelled: Bool { state.load(ordering: .acquiring) }
 
-    public func cancel() { state.store(true, ordering: .releasing) }
+    package func cancel() { state.store(true, ordering: .releasing) }
 
     /// Whether the command has begun work that a stop winds down rather than drops.
-    public var hasWorkToKeep: Bool { keepsWork.load(ordering: .acquiring) }
+    package var hasWorkToKeep: Bool { keepsWork.load(ordering: .acquiring) }
 
     /// Marks the start of work that a stop must wind down and save, not drop.
-    public func beginKeepingWork() { keepsWork.store(true, ordering: .releasing) }
+    package func beginKeepingWork() { keepsWork.store(true, ordering: .releasing) }
 }

@@ -2,22 +2,22 @@ import Crypto
 import Foundation
 
 /// SHA-256 digests as lowercase hex, the currency of the content-addressed store.
-public enum ContentHash {
-    public static func sha256Hex<Bytes: DataProtocol>(_ data: Bytes) -> String {
+package enum ContentHash {
+    package static func sha256Hex<Bytes: DataProtocol>(_ data: Bytes) -> String {
         hex(SHA256.hash(data: data))
     }
 
-    public static func sha256Hex(_ text: String) -> String {
+    package static func sha256Hex(_ text: String) -> String {
         hex(SHA256.hash(data: Data(text.utf8)))
     }
 
     /// Hashes a file in bounded memory.
-    public static func sha256Hex(fileAt url: URL) throws -> String {
+    package static func sha256Hex(fileAt url: URL) throws -> String {
         try sha256Hex(of: FileHandle(forReadingFrom: url))
     }
 
     /// The hash of what `handle` reads to its end; closes it.
-    public static func sha256Hex(of handle: FileHandle) throws -> String {
+    package static func sha256Hex(of handle: FileHandle) throws -> String {
         defer { try? handle.close() }
         var hasher = SHA256()
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {

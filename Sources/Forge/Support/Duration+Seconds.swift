@@ -1,6 +1,6 @@
 extension Duration {
     /// The duration in seconds, for reports.
-    public var seconds: Double {
+    package var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

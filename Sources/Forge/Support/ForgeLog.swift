@@ -3,9 +3,9 @@ import Logging
 /// The library's diagnostic log (swift-log): phase timings, worker restarts and what command
 /// engines write on standard error. Silent unless the program bootstraps swift-log at a verbose
 /// level — forge does with `--verbose` or `FORGE_LOG_LEVEL`, which its worker processes inherit.
-public enum ForgeLog {
+package enum ForgeLog {
     /// The environment variable that sets the level of forge and its workers (`debug`, `info`, …).
-    public static let levelVariable = "FORGE_LOG_LEVEL"
+    package static let levelVariable = "FORGE_LOG_LEVEL"
 
     private static let logger = Logger(label: "forge")
 

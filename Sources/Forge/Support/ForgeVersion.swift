@@ -1,4 +1,4 @@
 /// The version of forge, recorded with every build.
-public enum ForgeVersion {
-    public static let current = "0.1.0"
+package enum ForgeVersion {
+    package static let current = "0.1.0"
 }

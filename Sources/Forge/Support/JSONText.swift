@@ -1,16 +1,16 @@
 /// JSON string literals, escaped per RFC 8259, for the JSON Forge writes by hand where
 /// Foundation's encoders are too slow or not canonical (content keys, manifest word lists,
 /// progress lines).
-public enum JSONText {
+package enum JSONText {
     /// `text` as a JSON string literal.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var bytes: [UInt8] = []
         appendQuoted(text, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends `text` as a JSON string literal (RFC 8259 escaping) to UTF-8 bytes.
-    public static func appendQuoted(_ text: String, to json: inout [UInt8]) {
+    package static func appendQuoted(_ text: String, to json: inout [UInt8]) {
         json.append(UInt8(ascii: "\""))
         let hex = Array("0123456789abcdef".utf8)
         for byte in text.utf8 {

@@ -1,11 +1,11 @@
 /// The sentence rules of a language: which words before a period are abbreviations, not
 /// sentence ends. Terminators of every script (., !, ?, …, 。, ！, ？, ।, ؟) apply to all languages.
-public struct SentenceRules: Sendable, Equatable {
+package struct SentenceRules: Sendable, Equatable {
     /// Lowercased abbreviations, without their final period.
-    public var abbreviations: Set<String>
+    package var abbreviations: Set<String>
 
     /// The rules for a BCP 47 language tag; its primary subtag picks them, and English covers the rest.
-    public init(language: String) {
+    package init(language: String) {
         let primary = language.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? "en"
         abbreviations = Self.shared.union(Self.byLanguage[primary] ?? Self.byLanguage["en"]!)
     }

@@ -1,11 +1,11 @@
 /// Finds sentence boundaries, treating a language's abbreviations ("Mr.", "e.g.", "z.B.") and
 /// initials ("J. Smith") as part of a sentence rather than its end.
-public enum SentenceSegmenter {
+package enum SentenceSegmenter {
     static let closers: Set<Unicode.Scalar> = ["\"", "'", "\u{201D}", "\u{2019}", ")", "]", "}", "\u{00BB}"]
     static let terminators: Set<Unicode.Scalar> = [".", "!", "?", "\u{2026}", "\u{3002}", "\u{FF01}", "\u{FF0E}", "\u{FF1F}", "\u{0964}", "\u{0965}", "\u{061F}", "\u{06D4}"]
 
     /// Sentence ranges within `range` of `scalars`, trimmed of surrounding white space.
-    public static func sentences(in scalars: [Unicode.Scalar], range: Range<Int>? = nil, rules: SentenceRules = SentenceRules(language: "en")) -> [Range<Int>] {
+    package static func sentences(in scalars: [Unicode.Scalar], range: Range<Int>? = nil, rules: SentenceRules = SentenceRules(language: "en")) -> [Range<Int>] {
         let range = range ?? 0..<scalars.count
         var sentences: [Range<Int>] = []
         var start = range.lowerBound

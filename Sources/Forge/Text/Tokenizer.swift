@@ -3,12 +3,12 @@
 /// Contractions ("don't", "don’t"), hyphenated words and numbers ("1,000.5") stay whole;
 /// quotes and dashes are never part of a word; ideographic and kana text, which has no
 /// spaces, gets one word per character.
-public enum Tokenizer {
-    public static func words(in text: String) -> [WordToken] {
+package enum Tokenizer {
+    package static func words(in text: String) -> [WordToken] {
         words(in: Array(text.unicodeScalars))
     }
 
-    public static func words(in scalars: [Unicode.Scalar]) -> [WordToken] {
+    package static func words(in scalars: [Unicode.Scalar]) -> [WordToken] {
         var tokens: [WordToken] = []
         var index = 0
         let count = scalars.count

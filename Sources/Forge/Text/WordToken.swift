@@ -1,12 +1,12 @@
 /// One word of an item, located by a range of Unicode scalar offsets in the item's text.
-public struct WordToken: Sendable, Equatable, Codable {
-    public var index: Int
-    public var text: String
+package struct WordToken: Sendable, Equatable, Codable {
+    package var index: Int
+    package var text: String
     /// Unicode scalar (code point) offsets into the item text, end exclusive.
-    public var start: Int
-    public var end: Int
+    package var start: Int
+    package var end: Int
 
-    public init(index: Int, text: String, start: Int, end: Int) {
+    package init(index: Int, text: String, start: Int, end: Int) {
         self.index = index
         self.text = text
         self.start = start

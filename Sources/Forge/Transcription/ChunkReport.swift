@@ -1,37 +1,37 @@
 /// One 2-minute chunk of a chapter's timeline, transcribed and scored.
-public struct ChunkReport: Sendable, Equatable {
+package struct ChunkReport: Sendable, Equatable {
     /// Verification transcribes audio in chunks of this length, at floor(t / 120 s) × 120 s of a chapter.
-    public static let chunkMs = 120_000
+    package static let chunkMs = 120_000
     /// An item is flagged when at least this many of its words in a chunk went unheard.
     static let flagWords = 3
 
     /// An item in the chunk with words the recognizer did not hear.
-    public struct FlaggedItem: Sendable, Equatable {
-        public var itemID: String
-        public var missingWords: [String]
+    package struct FlaggedItem: Sendable, Equatable {
+        package var itemID: String
+        package var missingWords: [String]
     }
 
-    public var chapter: Int
-    public var startMs: Int
-    public var endMs: Int
-    public var wordErrorRate: Double
-    public var referenceWords: Int
-    public var errors: Int
+    package var chapter: Int
+    package var startMs: Int
+    package var endMs: Int
+    package var wordErrorRate: Double
+    package var referenceWords: Int
+    package var errors: Int
     /// Items with a run of unheard words (likely wrong, truncated or silent audio).
-    public var flaggedItems: [FlaggedItem]
+    package var flaggedItems: [FlaggedItem]
     /// False when the stored transcription was reused (the chunk's audio did not change).
-    public var transcribed: Bool
+    package var transcribed: Bool
 
     /// The chunk's 0-based position in its chapter.
-    public var index: Int { startMs / Self.chunkMs }
+    package var index: Int { startMs / Self.chunkMs }
 
     /// Flagged: over the word error rate limit, or holding an item with a run of unheard words.
-    public func isFlagged(_ maximum: Double?) -> Bool { exceeds(maximum) || !flaggedItems.isEmpty }
+    package func isFlagged(_ maximum: Double?) -> Bool { exceeds(maximum) || !flaggedItems.isEmpty }
 
     /// Over the limit, with at least ``flagWords`` errors: the last chunk of a
     /// chapter can be a second long and hold nothing but the tail of a word cut at its start,
     /// heard as one short word against no reference at all (a rate of 100% that means nothing).
-    public func exceeds(_ maximum: Double?) -> Bool {
+    package func exceeds(_ maximum: Double?) -> Bool {
         guard let maximum else { return false }
         return wordErrorRate > maximum && errors >= Self.flagWords
     }

@@ -6,12 +6,12 @@ import Foundation
 ///
 /// Absolute discounting (D = 0.5) with back-off to lower orders, over sentences normalized by
 /// ``TranscriptNormalizer`` and wrapped in `<s>` … `</s>`.
-public enum LanguageModelBuilder {
-    public static let version = "lm-1"
+package enum LanguageModelBuilder {
+    package static let version = "lm-1"
     static let discount = 0.5
 
     /// The ARPA text of a trigram model of `sentences` (already normalized tokens).
-    public static func arpa(sentences: [[String]]) -> String {
+    package static func arpa(sentences: [[String]]) -> String {
         var unigrams: [String: Int] = [:]
         var bigrams: [[String]: Int] = [:]
         var trigrams: [[String]: Int] = [:]

@@ -1,7 +1,7 @@
 /// Puts text and recognizer output into one comparable form: lower case, no punctuation,
 /// numbers as spoken words, common abbreviations expanded ("Mr." → "mister"), so that a word
 /// error rate counts what was said, not how it was written.
-public enum TranscriptNormalizer {
+package enum TranscriptNormalizer {
     static let abbreviations: [String: [String]] = [
         "mr": ["mister"], "mrs": ["missus"], "dr": ["doctor"], "st": ["saint"], "jr": ["junior"],
         "sr": ["senior"], "prof": ["professor"], "vs": ["versus"], "etc": ["et", "cetera"], "no": ["no"],
@@ -9,14 +9,14 @@ public enum TranscriptNormalizer {
     ]
 
     /// Normalized tokens of `text`.
-    public static func tokens(_ text: String) -> [String] {
+    package static func tokens(_ text: String) -> [String] {
         var result: [String] = []
         for word in Tokenizer.words(in: text) { result += normalize(word.text) }
         return result
     }
 
     /// One written word as the words a reader says.
-    public static func normalize(_ word: String) -> [String] {
+    package static func normalize(_ word: String) -> [String] {
         var key = Pronouncer.dictionaryKey(word)
         if key.hasSuffix("'s") && Int(key.dropLast(2)) != nil { key = String(key.dropLast(2)) }
         guard !key.isEmpty else { return [] }

@@ -1,17 +1,17 @@
 /// The recipe's `verify` block: transcribe the audio back and score it against the text.
-public struct VerifySettings: Sendable, Equatable {
+package struct VerifySettings: Sendable, Equatable {
     /// The keys of the recipe's `verify` object; the recipe loader refuses others.
-    public static let recipeKeys = ["required", "maxWordErrorRate", "jobs"]
+    package static let recipeKeys = ["required", "maxWordErrorRate", "jobs"]
 
-    public static let allowedRates = 0.0...1.0
+    package static let allowedRates = 0.0...1.0
     /// Fail the build when verification cannot run (recognizer or model missing, unsupported language).
-    public var required: Bool
+    package var required: Bool
     /// A chunk whose word error rate exceeds this fails `forge build` (exit 1); nil: report only.
-    public var maxWordErrorRate: Double?
+    package var maxWordErrorRate: Double?
     /// Decoders running at once; nil: one per core.
-    public var jobs: Int?
+    package var jobs: Int?
 
-    public init(required: Bool = false, maxWordErrorRate: Double? = nil, jobs: Int? = nil) {
+    package init(required: Bool = false, maxWordErrorRate: Double? = nil, jobs: Int? = nil) {
         self.required = required
         self.maxWordErrorRate = maxWordErrorRate
         self.jobs = jobs

@@ -1,18 +1,18 @@
 /// Word error rate of a hypothesis against a reference, with which reference words were heard.
-public struct WordErrorRate: Sendable, Equatable {
+package struct WordErrorRate: Sendable, Equatable {
     /// Substitutions + deletions + insertions.
-    public var errors: Int
-    public var referenceCount: Int
+    package var errors: Int
+    package var referenceCount: Int
     /// For each reference word: whether the hypothesis has it at the aligned position.
-    public var heard: [Bool]
+    package var heard: [Bool]
 
     /// errors / reference words (0 when both are empty; 1 per inserted word when the reference is empty).
-    public var rate: Double {
+    package var rate: Double {
         referenceCount == 0 ? (errors == 0 ? 0 : 1) : Double(errors) / Double(referenceCount)
     }
 
     /// Levenshtein alignment of word sequences (unit costs), keeping the backtrace.
-    public init(reference: [String], hypothesis: [String]) {
+    package init(reference: [String], hypothesis: [String]) {
         let n = reference.count
         let m = hypothesis.count
         let cost = EditDistance.table(reference, hypothesis)

@@ -9,17 +9,17 @@ import Synchronization
 ///
 /// Workers write objects only, never the manifest. A worker ignores SIGINT (Ctrl-C reaches the
 /// whole process group) so it finishes the item in hand; it exits when its input closes.
-public struct SpeechWorker {
-    public let store: ObjectStore
+package struct SpeechWorker {
+    package let store: ObjectStore
     /// Items whose text contains this string fail on purpose (`FORGE_FAULT_SPEAK`), for tests of failure isolation.
-    public let faultTrigger: String?
+    package let faultTrigger: String?
     /// Items whose text contains this string crash the worker process (`FORGE_FAULT_CRASH`), for tests of crash isolation.
-    public let crashTrigger: String?
+    package let crashTrigger: String?
 
     /// Serializes lines written by the synthesis thread and the persistence queue.
     private static let outputLock = Mutex(())
 
-    public init(
+    package init(
         store: ObjectStore,
         faultTrigger: String? = Self.testHook("FORGE_FAULT_SPEAK"),
         crashTrigger: String? = Self.testHook("FORGE_FAULT_CRASH")
@@ -31,7 +31,7 @@ public struct SpeechWorker {
 
     /// A fault-injection setting from the environment, honoured only by debug builds (the test
     /// suite's): a release forge never fails or crashes on purpose, whatever its environment says.
-    public static func testHook(_ name: String) -> String? {
+    package static func testHook(_ name: String) -> String? {
         #if DEBUG
         return ProcessInfo.processInfo.environment[name]
         #else
@@ -43,7 +43,7 @@ public struct SpeechWorker {
     ///
     /// Synthesis runs on this thread; encoding, hashing, writing and fsyncing each item's objects
     /// run on a serial queue, so the next item is being spoken while the last one is persisted.
-    public func run() -> Int32 {
+    package func run() -> Int32 {
         signal(SIGINT, SIG_IGN)
         // Over a file-size limit a write must fail with EFBIG, failing one item, not kill the worker.
         // Objects are written on a Dispatch queue thread, which blocks signals; the ignore keeps
@@ -92,7 +92,7 @@ public struct SpeechWorker {
     }
 
     /// Speaks one job and stores its objects.
-    public func speak(_ job: SpeechJob, engines: SpeechEngines) -> SpeechJobResult {
+    package func speak(_ job: SpeechJob, engines: SpeechEngines) -> SpeechJobResult {
         Self.persist(job, synthesize(job, engines: engines), store: store)
     }
 

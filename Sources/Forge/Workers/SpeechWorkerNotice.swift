@@ -1,9 +1,9 @@
 /// A worker's line saying it has started speaking an item; if the worker then dies, that item
 /// is the one to blame, and the others it held are retried.
-public struct SpeechWorkerNotice: Sendable, Equatable, Codable {
-    public var started: String
+package struct SpeechWorkerNotice: Sendable, Equatable, Codable {
+    package var started: String
 
-    public init(started: String) {
+    package init(started: String) {
         self.started = started
     }
 

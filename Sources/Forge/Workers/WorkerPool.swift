@@ -6,36 +6,36 @@ import Synchronization
 /// espeak-ng's state is process-global, so parallel synthesis needs processes. Each worker's
 /// output lines become ``Message``s as they arrive; a worker that dies is reported with the
 /// items it held, so the orchestrator can fail the culprit and carry on.
-public final class WorkerPool: Sendable {
-    public enum Message: Sendable {
+package final class WorkerPool: Sendable {
+    package enum Message: Sendable {
         case started(worker: Int, itemID: String)
         case result(worker: Int, SpeechJobResult)
         case exited(worker: Int, detail: String)
     }
 
     /// How to start a worker: the forge executable and its arguments.
-    public struct Launch: Sendable {
-        public var executable: URL
-        public var arguments: [String]
+    package struct Launch: Sendable {
+        package var executable: URL
+        package var arguments: [String]
 
-        public init(executable: URL, arguments: [String]) {
+        package init(executable: URL, arguments: [String]) {
             self.executable = executable
             self.arguments = arguments
         }
     }
 
-    public let messages: AsyncStream<Message>
+    package let messages: AsyncStream<Message>
     private let continuation: AsyncStream<Message>.Continuation
     private let launch: Launch
     private let workers = Mutex<[Int: ChildProcess]>([:])
 
-    public init(launch: Launch) {
+    package init(launch: Launch) {
         self.launch = launch
         (messages, continuation) = AsyncStream.makeStream(of: Message.self)
     }
 
     /// Starts worker number `index` (replacing a dead one with the same number).
-    public func start(_ index: Int) async throws(SpeechError) {
+    package func start(_ index: Int) async throws(SpeechError) {
         let continuation = self.continuation
         let worker: ChildProcess
         do {
@@ -62,20 +62,20 @@ public final class WorkerPool: Sendable {
 
     /// Sends a job; false when the worker is gone (its exit is reported as a message).
     @discardableResult
-    public func send(_ job: SpeechJob, to index: Int) async -> Bool {
+    package func send(_ job: SpeechJob, to index: Int) async -> Bool {
         guard let worker = workers.withLock({ $0[index] }), var data = try? JSONEncoder().encode(job) else { return false }
         data.append(UInt8(ascii: "\n"))
         return await worker.write(Array(data))
     }
 
     /// Closes a worker's input so it exits after the items it holds.
-    public func finish(_ index: Int) async {
+    package func finish(_ index: Int) async {
         guard let worker = workers.withLock({ $0.removeValue(forKey: index) }) else { return }
         await worker.finishInput()
     }
 
     /// Closes every worker's input and waits for them to exit.
-    public func shutdown() async {
+    package func shutdown() async {
         let all = workers.withLock { workers in
             defer { workers.removeAll() }
             return Array(workers.values)
