@@ -164,68 +164,45 @@ extension StageRun {
     }
 
     private mutating func synthesize(_ plan: SpeakPlan, align: Bool, pool: WorkerPool) async throws {
-        let workerCount = min(recipe.build.jobs, plan.jobs.count)
-        var live = Set<Int>()
-        for index in 0..<workerCount {
-            try await pool.start(index)
-            live.insert(index)
-        }
-        // Jobs per worker: while one item is persisted the worker speaks the next, and one more waits in its pipe.
-        let depth = 3
-        var queue = plan.jobs[...]
+        var scheduler = SynthesisScheduler(jobs: plan.jobs, workers: recipe.build.jobs)
         var waiting = plan.waiting
-        var inFlight: [Int: [SpeechJob]] = [:]
-        /// The item each worker said it is speaking now.
-        var speaking: [Int: String] = [:]
-        var restarts = 0
-
-        func dispatch(_ worker: Int, queue: inout ArraySlice<SpeechJob>, inFlight: inout [Int: [SpeechJob]], stop: Bool) async {
-            while !stop, inFlight[worker, default: []].count < depth, let job = queue.first {
+        for worker in 0..<scheduler.workerCount {
+            try await pool.start(worker)
+            scheduler.workerStarted(worker)
+        }
+        func dispatch(_ worker: Int, _ scheduler: inout SynthesisScheduler, stopping: Bool) async {
+            while let job = scheduler.nextJob(for: worker, stopping: stopping) {
                 guard await pool.send(job, to: worker) else { return }
-                queue.removeFirst()
-                inFlight[worker, default: []].append(job)
+                scheduler.sent(job, to: worker)
             }
         }
-        for worker in live.sorted() { await dispatch(worker, queue: &queue, inFlight: &inFlight, stop: false) }
+        for worker in scheduler.live.sorted() { await dispatch(worker, &scheduler, stopping: false) }
 
         for await message in pool.messages {
-            let stop = stopRequested()
+            let stopping = stopRequested()
             switch message {
             case let .started(worker, itemID):
-                speaking[worker] = itemID
+                scheduler.started(itemID, on: worker)
             case let .result(worker, result):
-                var held = inFlight[worker, default: []]
-                guard let position = held.firstIndex(where: { $0.itemID == result.itemID }) else { continue }
-                let job = held.remove(at: position)
-                inFlight[worker] = held
-                if let retry = try finish(job, result: result, waiting: &waiting, align: align) { queue.insert(retry, at: queue.startIndex) }
-                await dispatch(worker, queue: &queue, inFlight: &inFlight, stop: stop)
+                guard let job = scheduler.finished(result.itemID, on: worker) else { continue }
+                if let retry = try finish(job, result: result, waiting: &waiting, align: align) { scheduler.retryFirst(retry) }
+                await dispatch(worker, &scheduler, stopping: stopping)
             case let .exited(worker, detail):
-                live.remove(worker)
-                var held = inFlight.removeValue(forKey: worker) ?? []
-                // The item the worker was speaking when it died is failed; the others it held are retried.
-                if let index = held.firstIndex(where: { $0.itemID == speaking[worker] }) ?? (held.isEmpty ? nil : 0) {
-                    let culprit = held.remove(at: index)
+                let replace = try scheduler.workerExited(worker, stopping: stopping) { culprit in
                     let error = SpeechError.workerCrashed(item: culprit.itemID, detail: detail).localizedDescription
-                    if let retry = try finish(culprit, result: SpeechJobResult(itemID: culprit.itemID, error: error), waiting: &waiting, align: align) {
-                        held.append(retry)
-                    }
+                    return try finish(culprit, result: SpeechJobResult(itemID: culprit.itemID, error: error), waiting: &waiting, align: align)
                 }
-                speaking[worker] = nil
-                queue = ArraySlice(held) + queue
-                if !queue.isEmpty, !stop, restarts < 2 * workerCount {
-                    restarts += 1
-                    ForgeLog.notice("worker \(worker) exited (\(detail)); starting another (restart \(restarts) of at most \(2 * workerCount))")
+                if replace {
+                    ForgeLog.notice("worker \(worker) exited (\(detail)); starting another (restart \(scheduler.restarts) of at most \(2 * scheduler.workerCount))")
                     try await pool.start(worker)
-                    live.insert(worker)
-                    await dispatch(worker, queue: &queue, inFlight: &inFlight, stop: stop)
+                    scheduler.workerStarted(worker)
+                    await dispatch(worker, &scheduler, stopping: stopping)
                 }
             }
-            let idle = inFlight.values.allSatisfy(\.isEmpty)
-            if idle && (queue.isEmpty || stopRequested()) { break }
-            if idle && live.isEmpty {
-                for job in queue {
-                    let error = SpeechError.workerUnavailable("workers kept dying; \(queue.count) items were not attempted").localizedDescription
+            if scheduler.isDone(stopping: stopRequested()) { break }
+            if scheduler.isStranded {
+                let error = SpeechError.workerUnavailable("workers kept dying; \(scheduler.queue.count) items were not attempted").localizedDescription
+                for job in scheduler.queue {
                     var noRetry = waiting
                     _ = try finish(job, result: SpeechJobResult(itemID: job.itemID, error: error), waiting: &noRetry, align: align, fallback: false)
                 }
