@@ -46,9 +46,7 @@ package struct AudioPack: Sendable {
             // written: memory stays flat however long the book.
             var scratch = try Self.scratchFile(besides: url)
             defer { scratch.close() }
-            var index = "{\"version\":1,\"title\":\(JSONText.quoted(settings.title)),\"language\":\(JSONText.quoted(settings.language))"
-            index += ",\"tool\":\(JSONText.quoted("forge " + ForgeVersion.current)),\"items\":["
-            var count = 0
+            var index = PackIndexDocument(title: settings.title, language: settings.language, tool: "forge " + ForgeVersion.current, items: [])
             for timeline in timelines {
                 for (position, item) in timeline.items.enumerated() {
                     if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
@@ -69,19 +67,14 @@ package struct AudioPack: Sendable {
                     let owned = store.owned
                     let audioPath = item.audioPath
                     try archive.add(audioName, from: ZipWriter.Source(open: { try owned.openForReading(audioPath) }, length: size), compress: false)
-                    try archive.add(timingsName, from: try scratch.append(JSONTimingsExport.itemJSON(item, offsetMs: item.startMs) + "\n"), compress: true)
-                    if count > 0 { index += "," }
-                    index += "\n{\"name\":\(JSONText.quoted(name)),\"id\":\(JSONText.quoted(item.record.id)),\"kind\":\(JSONText.quoted(item.record.kind))"
-                    index += ",\"chapter\":\(timeline.chapter.ordinal),\"chapterTitle\":\(JSONText.quoted(timeline.chapter.title)),\"ordinal\":\(item.record.ordinal)"
-                    index += ",\"text\":\(JSONText.quoted(item.record.text)),\"audio\":\(JSONText.quoted(audioName)),\"timings\":\(JSONText.quoted(timingsName))"
-                    index += ",\"durationMs\":\(item.endMs - item.startMs),\"voice\":\(JSONText.quoted(item.record.voice ?? ""))"
-                    if let character = item.record.character { index += ",\"character\":\(JSONText.quoted(character))" }
-                    index += "}"
-                    count += 1
+                    try archive.add(timingsName, from: try scratch.append(ItemTimingsDocument(item, offsetMs: item.startMs).encodedLine()), compress: true)
+                    index.items.append(PackIndexDocument.Item(
+                        name: name, id: item.record.id, kind: item.record.kind, chapter: timeline.chapter.ordinal, chapterTitle: timeline.chapter.title,
+                        ordinal: item.record.ordinal, text: item.record.text, audio: audioName, timings: timingsName,
+                        durationMs: item.endMs - item.startMs, voice: item.record.voice ?? "", character: item.record.character))
                 }
             }
-            index += "\n]}\n"
-            try archive.add("index.json", from: try scratch.append(index), compress: true)
+            try archive.add("index.json", from: try scratch.append(index.encodedLine()), compress: true)
             // A consistent copy of the manifest, made by SQLite itself.
             try manifest.database.writeWithoutTransaction { db in
                 try db.execute(sql: "VACUUM INTO ?", arguments: [manifestCopy.path])
@@ -90,7 +83,7 @@ package struct AudioPack: Sendable {
             try archive.add(Manifest.fileName, from: .file(at: manifestCopy.path, length: copySize), compress: true)
             try archive.close(cancellation: cancellation)
             if rename(temporary.path, url.path) != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-            return count
+            return index.items.count
         } catch let error as ExportError {
             throw error
         } catch let error as StoreError {
@@ -134,8 +127,7 @@ package struct AudioPack: Sendable {
         }
 
         /// Appends `text` and returns where it is, as an entry's source.
-        mutating func append(_ text: String) throws -> ZipWriter.Source {
-            let bytes = Array(text.utf8)
+        mutating func append(_ bytes: [UInt8]) throws -> ZipWriter.Source {
             var written = 0
             while written < bytes.count {
                 let result = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + written, bytes.count - written, off_t(length) + off_t(written)) }
