@@ -76,6 +76,32 @@ struct BuildTests {
         #expect(after.count == 7)
         #expect(before.subtracting(after).count == 1)
         #expect(after.subtracting(before) == result.synthesizedItems)
+        try Self.expectRecordedFramesMatchTheAudio(project)
+        // A manifest from before lengths were recorded (schema v13) gets them from the headers at the
+        // next layout, and the layout is the same as the headers give.
+        try Manifest(directory: project.output).database.write { try $0.execute(sql: "UPDATE objects SET frames = NULL") }
+        try project.write(book: Fixtures.shortBook)
+        #expect(try project.build().status == 0)
+        try Self.expectRecordedFramesMatchTheAudio(project)
+        let manifest = try Manifest(directory: project.output)
+        let stored = try manifest.placements()
+        try manifest.database.write { try $0.execute(sql: "UPDATE objects SET frames = NULL") }
+        let fromHeaders = try TimelineBuilder(store: ObjectStore(root: project.output), manifest: manifest, settings: ExportSettings()).layout()
+        #expect(fromHeaders.measured.count == 7)
+        for item in fromHeaders.book.chapters.flatMap(\.items) {
+            #expect(stored[item.record.id]?.start == item.startMs && stored[item.record.id]?.end == item.endMs, "\(item.record.id)")
+        }
+    }
+
+    /// Every item's audio object has a recorded length, the length its file decodes to.
+    static func expectRecordedFramesMatchTheAudio(_ project: TestProject) throws {
+        let store = ObjectStore(root: project.output)
+        let manifest = try project.manifest()
+        let audio = try manifest.objects(withKeys: manifest.items().compactMap(\.audioKey)).values
+        #expect(!audio.isEmpty)
+        for object in audio {
+            #expect(object.frames == (try store.audioHeader(relativePath: object.path).frames), "\(object.path)")
+        }
     }
 
     @Test func changingTheRateRebuildsAllAndChangingItBackReusesTheFirstObjects() throws {
@@ -140,6 +166,8 @@ struct BuildTests {
         default: #expect(head.starts(with: Array("ID3".utf8)) || (head.first == 0xFF && (head[1] & 0xE0) == 0xE0))
         }
         #expect((item.durationMs ?? 0) > 500)
+        // Lossy audio's length is read from its header once the chapter is laid out, and recorded.
+        try Self.expectRecordedFramesMatchTheAudio(project)
     }
 
     @Test func stageCommandsRunOneStageEach() throws {

@@ -14,6 +14,9 @@ package struct AudioSettings: Sendable, Equatable, Codable {
 
         package var fileExtension: String { rawValue }
 
+        /// Whether decoding gives back exactly the samples encoded (lossy codecs may pad).
+        package var isLossless: Bool { self == .wav || self == .flac }
+
         /// The sample rates this format can be written at (nil: any of ``AudioSettings/allowedSampleRates``).
         package var sampleRates: [Int]? { self == .opus ? AudioSettings.opusSampleRates : nil }
 

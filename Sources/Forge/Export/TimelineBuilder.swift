@@ -15,6 +15,13 @@ struct TimelineBuilder {
     /// The book laid out chapter by chapter, words left to ``BookTimeline/timed(_:)``: what
     /// exports iterate, so their memory follows one chapter, not the book.
     func book() throws -> BookTimeline {
+        try layout().book
+    }
+
+    /// ``book()``, and the lengths of the audio objects whose headers had to be read (the manifest
+    /// did not record them), for a caller that may record them.
+    func layout() throws -> (book: BookTimeline, measured: [String: Int]) {
+        var measured: [String: Int] = [:]
         let items = try manifest.items()
         let unfinished = items.filter { $0.status != .done }
         guard !items.isEmpty, unfinished.isEmpty else {
@@ -33,8 +40,13 @@ struct TimelineBuilder {
                     throw ExportError.missingAudio(itemID: item.id, path: item.audioKey ?? "(none)")
                 }
                 let header: (frames: Int, sampleRate: Int)
-                do { header = try store.audioHeader(relativePath: object.path) } catch {
-                    throw ExportError.missingAudio(itemID: item.id, path: object.path)
+                if let frames = object.frames, let rate = object.sampleRate {
+                    header = (frames, rate)
+                } else {
+                    do { header = try store.audioHeader(relativePath: object.path) } catch {
+                        throw ExportError.missingAudio(itemID: item.id, path: object.path)
+                    }
+                    measured[key] = header.frames
                 }
                 if chapterRate == 0 {
                     chapterRate = header.sampleRate
@@ -54,7 +66,7 @@ struct TimelineBuilder {
                 chapter: chapter, items: placed, sampleRate: chapterRate,
                 durationMs: ChapterTimeline.milliseconds(cursor, rate: chapterRate), totalSamples: cursor))
         }
-        return BookTimeline(chapters: timelines, manifest: manifest)
+        return (BookTimeline(chapters: timelines, manifest: manifest), measured)
     }
 
     /// The chapter's items with their words (shifted to chapter-absolute times) and sentences.

@@ -10,7 +10,8 @@ struct TimelineRecorder {
 
     /// Records the chapters whose layout changed or that hold an item of `touched`; leaves the others.
     func record(touched: Set<String>, cancellation: CancellationFlag?) throws {
-        let book = try TimelineBuilder(store: store, manifest: manifest, settings: settings).book()
+        let (book, measured) = try TimelineBuilder(store: store, manifest: manifest, settings: settings).layout()
+        try manifest.recordFrames(measured)
         let stored = try manifest.placements()
         for layout in book.chapters where cancellation?.isCancelled != true {
             let unchanged = layout.items.allSatisfy { item in

@@ -172,10 +172,11 @@ extension Manifest {
             // or repaired replaces the old description.
             let insertObject = try db.cachedStatement(
                 sql: """
-                    INSERT INTO objects (key, path, role, bytes, sha256, mime_type, duration_ms, sample_rate, created_build)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO objects (key, path, role, bytes, sha256, mime_type, duration_ms, sample_rate, created_build, frames)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(key) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256,
-                    mime_type = excluded.mime_type, duration_ms = excluded.duration_ms, sample_rate = excluded.sample_rate
+                    mime_type = excluded.mime_type, duration_ms = excluded.duration_ms, sample_rate = excluded.sample_rate,
+                    frames = COALESCE(excluded.frames, CASE WHEN objects.sha256 = excluded.sha256 THEN objects.frames END)
                     """)
             // One statement per item sets every word's timing from a JSON array [[start, end], …].
             let setTimings = try db.cachedStatement(sql: """
@@ -189,7 +190,7 @@ extension Manifest {
                     for object in [audio, events] {
                         try insertObject.execute(arguments: [
                             object.key, object.path, object.role.rawValue, object.bytes, object.sha256, object.mimeType,
-                            object.durationMs, object.sampleRate, build,
+                            object.durationMs, object.sampleRate, build, object.frames,
                         ])
                     }
                     let origin: String? = if case .downloaded = update { ItemRecord.remoteCacheOrigin } else { nil }
@@ -202,7 +203,7 @@ extension Manifest {
                 case let .narrated(itemID, audio, voice):
                     try insertObject.execute(arguments: [
                         audio.key, audio.path, audio.role.rawValue, audio.bytes, audio.sha256, audio.mimeType,
-                        audio.durationMs, audio.sampleRate, build,
+                        audio.durationMs, audio.sampleRate, build, audio.frames,
                     ])
                     try db.cachedStatement(sql: """
                         UPDATE items SET status = 'spoken', error = NULL, audio_key = ?, events_key = NULL, alignment_key = NULL,
@@ -212,7 +213,7 @@ extension Manifest {
                     if let object {
                         try insertObject.execute(arguments: [
                             object.key, object.path, object.role.rawValue, object.bytes, object.sha256, object.mimeType,
-                            object.durationMs, object.sampleRate, build,
+                            object.durationMs, object.sampleRate, build, object.frames,
                         ])
                     }
                     var triples = ""

@@ -54,6 +54,16 @@ extension Manifest {
         StoredObject(
             key: row["key"], path: row["path"], role: StoredObject.Role(rawValue: row["role"]) ?? .audio,
             bytes: row["bytes"], sha256: row["sha256"], mimeType: row["mime_type"],
-            durationMs: row["duration_ms"], sampleRate: row["sample_rate"])
+            durationMs: row["duration_ms"], sampleRate: row["sample_rate"], frames: row["frames"])
+    }
+
+    /// Records audio objects' lengths in samples, read from their headers (objects made before
+    /// lengths were recorded, or in a lossy format), so the next layout need not read them again.
+    package func recordFrames(_ frames: [String: Int]) throws(StoreError) {
+        guard !frames.isEmpty else { return }
+        try write { db in
+            let statement = try db.cachedStatement(sql: "UPDATE objects SET frames = ? WHERE key = ?")
+            for (key, count) in frames { try statement.execute(arguments: [count, key]) }
+        }
     }
 }

@@ -42,7 +42,7 @@ package struct ObjectStore: Sendable {
     /// `sha256`: the bytes' digest when the caller has just checked it (a download), not computed again.
     package func store<Bytes: ContiguousBytes & DataProtocol>(
         key: String, fileExtension: String, role: StoredObject.Role, mimeType: String, data: Bytes,
-        durationMs: Int? = nil, sampleRate: Int? = nil, sha256: String? = nil
+        durationMs: Int? = nil, sampleRate: Int? = nil, frames: Int? = nil, sha256: String? = nil
     ) throws(StoreError) -> StoredObject {
         let relative = Self.relativePath(key: key, fileExtension: fileExtension)
         let final = url(forRelativePath: relative)
@@ -75,7 +75,9 @@ package struct ObjectStore: Sendable {
         if !linked {
             guard errno == EEXIST else { throw .writeFailed(path: final.path, reason: String(cString: strerror(errno))) }
             do {
-                return try describe(key: key, relativePath: relative, role: role, mimeType: mimeType, durationMs: durationMs, sampleRate: sampleRate)
+                var existing = try describe(key: key, relativePath: relative, role: role, mimeType: mimeType, durationMs: durationMs, sampleRate: sampleRate)
+                existing.frames = frames
+                return existing
             } catch {
                 throw .writeFailed(path: final.path, reason: error.localizedDescription)
             }
@@ -83,7 +85,7 @@ package struct ObjectStore: Sendable {
         Self.syncDirectory(directory.path)
         return StoredObject(
             key: key, path: relative, role: role, bytes: data.count, sha256: sha256 ?? ContentHash.sha256Hex(data), mimeType: mimeType,
-            durationMs: durationMs, sampleRate: sampleRate)
+            durationMs: durationMs, sampleRate: sampleRate, frames: frames)
     }
 
     /// Reads an existing object's size and hash from disk.

@@ -18,11 +18,15 @@ package struct StoredObject: Sendable, Equatable, Codable {
     package var mimeType: String
     package var durationMs: Int?
     package var sampleRate: Int?
+    /// An audio object's length in samples, as decoding it gives (recorded for lossless audio when
+    /// it is made, or once read from its header), so laying out a chapter reads no audio files.
+    package var frames: Int?
 
     package init(
         key: String, path: String, role: Role, bytes: Int, sha256: String, mimeType: String,
-        durationMs: Int? = nil, sampleRate: Int? = nil
+        durationMs: Int? = nil, sampleRate: Int? = nil, frames: Int? = nil
     ) {
+        self.frames = frames
         self.key = key
         self.path = path
         self.role = role

@@ -135,7 +135,9 @@ package struct SpeechWorker {
             let encoded = try SoundFile.encode(samples, sampleRate: job.audio.sampleRate, format: job.audio.format)
             let audio = try store.store(
                 key: job.audioKey, fileExtension: job.audio.format.fileExtension, role: .audio,
-                mimeType: job.audio.format.mimeType, data: encoded, durationMs: document.durationMs, sampleRate: job.audio.sampleRate)
+                mimeType: job.audio.format.mimeType, data: encoded, durationMs: document.durationMs, sampleRate: job.audio.sampleRate,
+                // Lossless audio decodes to exactly these samples; lossy codecs may pad, so their length is read when needed.
+                frames: job.audio.format.isLossless ? samples.count : nil)
             return SpeechJobResult(itemID: job.itemID, audio: audio, events: events, document: document)
         } catch {
             return SpeechJobResult(itemID: job.itemID, error: (error as? LocalizedError)?.errorDescription ?? "\(error)")
