@@ -198,6 +198,23 @@ struct SplitterTests {
         #expect(words.count == 30 * 12)
     }
 
+    /// An item's word count (counted as it is cut, its words made only when asked) is its words'.
+    @Test func eachItemsWordCountIsItsNumberOfWords() {
+        let text = """
+            Don't stop: 1,000.5 well-known "quotes"—dashes… and the café's naïve résumé.
+
+            日本語のテキストです。 Mixed 漢字 text, 3.14 and end-of-line-
+
+            — A dash first. ' ' - -- Ünïcödé!
+            """
+        let result = split(text)
+        #expect(result.items.count >= 3)
+        for item in result.items {
+            #expect(item.wordCount == item.words.count, "\(item.text)")
+        }
+        #expect(result.wordCount == result.items.flatMap(\.words).count)
+    }
+
     @Test func overlongSentencesAreCutBetweenWordsNeverInside() {
         let sentence = Array(repeating: "extraordinarily", count: 100).joined(separator: " ") + "."
         let result = split(sentence, maxCharacters: 100)

@@ -38,14 +38,14 @@ package struct BuildPlanner: Sendable {
             let audioKey = speech.audioKey
             var line = lines[item.chapter] ?? PlanReport.ChapterLine(ordinal: item.chapter, title: "", items: 0, words: 0, itemsBuilt: 0, durationMs: 0)
             line.items += 1
-            line.words += item.words.count
+            line.words += item.wordCount
             if let record = built[item.id], record.audioKey == audioKey, record.status == .done || record.status == .spoken,
                let duration = record.durationMs {
                 line.itemsBuilt += 1
                 line.durationMs += duration
                 itemsBuilt += 1
             } else {
-                line.durationMs += Self.estimatedMs(words: item.words.count, rate: speech.voice.rate)
+                line.durationMs += Self.estimatedMs(words: item.wordCount, rate: speech.voice.rate)
                 let stored = store.contains(relativePath: ObjectStore.relativePath(key: audioKey, fileExtension: recipe.audio.format.fileExtension))
                 if !stored { toSynthesize += 1 }
             }

@@ -12,7 +12,8 @@ package struct SpeakableItem: Sendable, Equatable {
     /// Unicode scalar offsets of the item in its source file, end exclusive.
     package var sourceStart: Int
     package var sourceEnd: Int
-    package var words: [WordToken]
+    /// How many words ``words`` holds, counted when the item is cut.
+    package var wordCount: Int
     /// The id of the HTML/XHTML element the item came from, when it has one, so exports can point back.
     package var elementID: String?
     /// Who speaks a dialogue item, as the source wrote the name; the cast maps it to a voice.
@@ -22,7 +23,7 @@ package struct SpeakableItem: Sendable, Equatable {
 
     package init(
         id: String, kind: ItemKind, chapter: Int, ordinal: Int, text: String,
-        sourcePath: String, sourceStart: Int, sourceEnd: Int, words: [WordToken], elementID: String? = nil,
+        sourcePath: String, sourceStart: Int, sourceEnd: Int, wordCount: Int? = nil, elementID: String? = nil,
         character: String? = nil, name: String? = nil
     ) {
         self.elementID = elementID
@@ -36,6 +37,10 @@ package struct SpeakableItem: Sendable, Equatable {
         self.sourcePath = sourcePath
         self.sourceStart = sourceStart
         self.sourceEnd = sourceEnd
-        self.words = words
+        self.wordCount = wordCount ?? Tokenizer.wordCount(in: Array(text.unicodeScalars)[...])
     }
+
+    /// The item's words, cut from its text when asked: a rebuild splits the whole book but stores
+    /// the words of new items only, so most items' words are never needed.
+    package var words: [WordToken] { Tokenizer.words(in: text) }
 }

@@ -195,7 +195,7 @@ package struct Splitter: Sendable {
                 appendItem(
                     kind: kind, text: itemText, path: path,
                     sourceStart: origin[range.lowerBound], sourceEnd: origin[range.upperBound - 1] + 1, elementID: elementID,
-                    character: character, name: pieceName)
+                    character: character, name: pieceName, wordCount: Tokenizer.wordCount(in: text[range]))
             }
         }
 
@@ -215,7 +215,7 @@ package struct Splitter: Sendable {
 
         mutating func appendItem(
             kind: ItemKind, text: String, path: String, sourceStart: Int, sourceEnd: Int, elementID: String? = nil,
-            character: String? = nil, name: String? = nil
+            character: String? = nil, name: String? = nil, wordCount: Int? = nil
         ) {
             let base = ItemIdentifier.base(kind: kind, text: text, character: character)
             let occurrence = idCounts[base, default: 0] + 1
@@ -224,7 +224,7 @@ package struct Splitter: Sendable {
                 SpeakableItem(
                     id: occurrence == 1 ? base : "\(base)-\(occurrence)", kind: kind, chapter: max(chapters.count, 1),
                     ordinal: items.count + 1, text: text, sourcePath: path, sourceStart: sourceStart, sourceEnd: sourceEnd,
-                    words: Tokenizer.words(in: text), elementID: elementID, character: character, name: name))
+                    wordCount: wordCount, elementID: elementID, character: character, name: name))
         }
 
         /// Item ranges of a paragraph: sentences packed up to `maxCharacters` (or one each for

@@ -67,8 +67,9 @@ extension Manifest {
                     ])
             } else {
                 try ItemRecord(item: item).insert(db)
-                if !item.words.isEmpty {
-                    try insertWords.execute(arguments: [item.id, Self.wordsJSON(item.words)])
+                let words = item.words
+                if !words.isEmpty {
+                    try insertWords.execute(arguments: [item.id, Self.wordsJSON(words)])
                 }
             }
             changes += 1

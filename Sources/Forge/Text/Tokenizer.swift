@@ -10,12 +10,29 @@ package enum Tokenizer {
 
     package static func words(in scalars: [Unicode.Scalar]) -> [WordToken] {
         var tokens: [WordToken] = []
-        var index = 0
-        let count = scalars.count
+        forEachWord(in: scalars[...]) { range in
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: scalars[range])
+            tokens.append(WordToken(index: tokens.count, text: String(text), start: range.lowerBound, end: range.upperBound))
+        }
+        return tokens
+    }
+
+    /// How many words ``words(in:)`` would find, without making them.
+    package static func wordCount(in scalars: ArraySlice<Unicode.Scalar>) -> Int {
+        var count = 0
+        forEachWord(in: scalars) { _ in count += 1 }
+        return count
+    }
+
+    /// Calls `body` with each word's scalar range, in order.
+    private static func forEachWord(in scalars: ArraySlice<Unicode.Scalar>, _ body: (Range<Int>) -> Void) {
+        var index = scalars.startIndex
+        let count = scalars.endIndex
         while index < count {
             let scalar = scalars[index]
             if isUnspacedScript(scalar) {
-                tokens.append(WordToken(index: tokens.count, text: String(Character(scalar)), start: index, end: index + 1))
+                body(index..<(index + 1))
                 index += 1
                 continue
             }
@@ -40,11 +57,8 @@ package enum Tokenizer {
                 }
                 break
             }
-            var text = String.UnicodeScalarView()
-            text.append(contentsOf: scalars[start..<index])
-            tokens.append(WordToken(index: tokens.count, text: String(text), start: start, end: index))
+            body(start..<index)
         }
-        return tokens
     }
 
     static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
