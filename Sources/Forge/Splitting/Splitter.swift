@@ -56,8 +56,11 @@ package struct Splitter: Sendable {
             var startedChapter = false
             for document in documents {
                 for block in document.blocks {
-                    let folded = block.foldedText
-                    guard folded.unicodeScalars.contains(where: Tokenizer.isWordScalar) else { continue }
+                    // Folding white space changes no word character: a block is checked before it is folded.
+                    guard block.text.contains(where: Tokenizer.isWordScalar) else { continue }
+                    var folded: String {
+                        block.foldedText
+                    }
                     if chaptersFromContents, let title = block.chapterTitle {
                         startChapter(titled: title, path: document.path)
                         startedChapter = true

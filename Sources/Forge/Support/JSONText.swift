@@ -12,6 +12,12 @@ package enum JSONText {
     /// Appends `text` as a JSON string literal (RFC 8259 escaping) to UTF-8 bytes.
     package static func appendQuoted(_ text: String, to json: inout [UInt8]) {
         json.append(UInt8(ascii: "\""))
+        // Most text needs no escape: copied whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            json.append(contentsOf: text.utf8)
+            json.append(UInt8(ascii: "\""))
+            return
+        }
         let hex = Array("0123456789abcdef".utf8)
         for byte in text.utf8 {
             switch byte {
