@@ -55,8 +55,10 @@ if [ -n "${BASELINE:-}" ]; then
     for run in $(seq "$runs"); do
         measure espeak-ng -v en-us -s 175 -w "$work/espeak.wav" -f "$work/book.txt"
         espeak_wall=$wall
-        rm -rf out
-        measure "$BASELINE" build recipe.json --json
+        # The baseline builds in a directory of its own: an older forge refuses a newer one's manifest.
+        rm -rf base && mkdir base && cp book.txt recipe.json base/
+        (cd base && measure "$BASELINE" build recipe.json --json && echo "$wall" >wall)
+        wall=$(cat base/wall)
         base_times+=("$wall")
         base_ratios+=("$(awk -v f="$wall" -v e="$espeak_wall" 'BEGIN {printf "%.3f", f / e}')")
         echo "baseline run $run: espeak-ng CLI ${espeak_wall} s, baseline forge build ${wall} s (ratio ${base_ratios[-1]})"
@@ -67,8 +69,8 @@ if [ -n "${BASELINE:-}" ]; then
         echo "           then this forge build ${wall} s (ratio ${ratios[-1]})"
     done
     for run in 1 2 3 4 5; do
-        measure "$BASELINE" build recipe.json --json
-        base_noop+=("$wall")
+        (cd base && measure "$BASELINE" build recipe.json --json && echo "$wall" >wall)
+        base_noop+=("$(cat base/wall)")
         measure "$forge" build recipe.json --json
         noop+=("$wall")
     done
