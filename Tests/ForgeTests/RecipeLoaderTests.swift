@@ -203,4 +203,56 @@ struct RecipeLoaderTests {
             return
         }
     }
+
+    /// The schema is the settings types' key enums: every key they declare is documented in
+    /// docs/recipe.md, every key the reference's tables document is one they declare, and a key
+    /// of one object is refused in another with that object's own keys listed.
+    @Test func theRecipeReferenceDocumentsExactlyTheKeysTheSettingsTypesDeclare() throws {
+        func names<Key: RawRepresentable & CaseIterable>(_ type: Key.Type) -> [String] where Key.RawValue == String { Key.allCases.map(\.rawValue) }
+        let objects: [String: [String]] = [
+            "": names(Recipe.Key.self), "sources[i]": names(SourceFile.RecipeKey.self), "items[i]": names(InlineItem.RecipeKey.self),
+            "split": names(SplitSettings.RecipeKey.self), "voice": names(VoiceSettings.RecipeKey.self), "audio": names(AudioSettings.RecipeKey.self),
+            "build": names(BuildSettings.RecipeKey.self), "alignment": names(AlignmentSettings.RecipeKey.self),
+            "exports": names(ExportSettings.RecipeKey.self), "exports.pauses": names(ExportSettings.PauseRecipeKey.self),
+            "verify": names(VerifySettings.RecipeKey.self), "output": names(Recipe.OutputKey.self),
+        ]
+        // Objects documented in prose or a table of their own: their keys appear quoted or in backticks.
+        let described: [String] = names(MasteringSettings.RecipeKey.self) + names(ExportSettings.CreditRecipeKey.self)
+            + names(CommandEngineSettings.RecipeKey.self) + names(RemoteCacheSettings.RecipeKey.self)
+        let reference = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/recipe.md"), encoding: .utf8)
+        let keyTable = reference.components(separatedBy: "\n## ")[0]
+        var documented: Set<String> = []
+        for line in keyTable.split(separator: "\n") where line.hasPrefix("| `") {
+            let cell = line.dropFirst(2).prefix { $0 != "|" }
+            var parent = ""
+            for (index, written) in cell.split(separator: ",").enumerated() {
+                let name = written.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+                // `items[i].title`, `.author`, `.body`: a leading dot continues the first path's object.
+                let path = name.hasPrefix(".") ? parent + name : name
+                if index == 0, let dot = path.lastIndex(of: ".") { parent = String(path[..<dot]) }
+                documented.insert(path)
+            }
+        }
+        #expect(documented.count > 40, "the reference's key table was not found: \(documented.count) rows")
+        for (object, keys) in objects {
+            for key in keys {
+                let path = RecipeError.join(object, key)
+                // An object is documented by its keys' rows (`split.unit`, …).
+                #expect(documented.contains(path) || documented.contains { $0.hasPrefix(path + ".") }, "\(path) is read but not documented in docs/recipe.md")
+            }
+        }
+        let declared = Set(objects.flatMap { object, keys in keys.map { RecipeError.join(object, $0) } })
+        for path in documented.sorted() {
+            #expect(declared.contains(path), "docs/recipe.md documents \(path), which no settings type declares")
+        }
+        for key in described {
+            #expect(reference.contains("`\(key)`") || reference.contains("\"\(key)\""), "\(key) is read but not documented in docs/recipe.md")
+        }
+        // The keys listed when one is refused are those of the object it was found in.
+        let misplaced = try refusal(#"{"sources": ["book.txt"], "audio": {"unit": "sentence"}}"#)
+        #expect(misplaced.path == "audio.unit")
+        #expect(misplaced.localizedDescription.hasSuffix("Allowed keys: \(names(AudioSettings.RecipeKey.self).joined(separator: ", "))."))
+        let fallbackInCast = try refusal(#"{"sources": ["book.txt"], "cast": {"Ann": {"id": "en-gb", "fallback": "en-us"}}}"#)
+        #expect(fallbackInCast.path == "cast.Ann.fallback")
+    }
 }

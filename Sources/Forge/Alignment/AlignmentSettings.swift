@@ -1,7 +1,7 @@
 /// How the align stage times words.
 package struct AlignmentSettings: Sendable, Equatable {
-    /// The keys of the recipe's `alignment` object; the recipe loader refuses others.
-    package static let recipeKeys = ["method"]
+    /// The keys of the recipe's `alignment` object (read by `AlignmentSettings(recipe:)`); others are refused.
+    package enum RecipeKey: String, CaseIterable, Sendable { case method }
 
     package enum Method: String, Sendable, CaseIterable {
         /// The synthesizer's word events where it gives them, forced alignment elsewhere.

@@ -1,7 +1,7 @@
 /// How synthesized audio is encoded.
 package struct AudioSettings: Sendable, Equatable, Codable {
-    /// The keys of the recipe's `audio` object; the recipe loader refuses others.
-    package static let recipeKeys = ["format", "sampleRate"]
+    /// The keys of the recipe's `audio` object (read by `AudioSettings(recipe:)`); others are refused.
+    package enum RecipeKey: String, CaseIterable, Sendable { case format, sampleRate }
 
     /// Container and codec of audio objects.
     package enum Format: String, Sendable, CaseIterable, Codable {

@@ -7,8 +7,8 @@ import Foundation
 /// authorization header comes only from the environment (``headerVariable``): it is never
 /// printed, never written to the manifest, and URLs with credentials in them are refused.
 package struct RemoteCacheSettings: Sendable, Equatable {
-    /// The keys of the recipe's `cache` object.
-    package static let recipeKeys = ["remote", "readOnly", "required", "timeoutSeconds"]
+    /// The keys of the recipe's `cache` object (read by `RemoteCacheSettings(recipe:)`); others are refused.
+    package enum RecipeKey: String, CaseIterable, Sendable { case remote, readOnly, required, timeoutSeconds }
     package static let allowedTimeoutSeconds = 1...600
     /// The environment variable naming the cache's base URL (below `--remote-cache`, above the recipe).
     package static let urlVariable = "FORGE_REMOTE_CACHE"

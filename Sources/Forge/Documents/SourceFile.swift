@@ -2,8 +2,8 @@ import Foundation
 
 /// One source document named by a recipe.
 package struct SourceFile: Sendable, Equatable {
-    /// The keys of a recipe source object; the recipe loader refuses others.
-    package static let recipeKeys = ["path", "format", "include", "exclude"]
+    /// The keys of a recipe source object (read by `SourceFile.read(recipe:…)`); others are refused.
+    package enum RecipeKey: String, CaseIterable, Sendable { case path, format, include, exclude }
 
     /// The kinds of document the splitter reads.
     package enum Format: String, Sendable, CaseIterable {

@@ -2,9 +2,11 @@ import Foundation
 
 /// What `forge export` writes and how chapters are timed.
 package struct ExportSettings: Sendable, Equatable {
-    /// The keys of the recipe's `exports` object and of its `pauses`; the recipe loader refuses others.
-    package static let recipeKeys = ["formats", "pauses", "maxCueCharacters", "wordLevelOverlays"]
-    package static let pauseRecipeKeys = ["sentenceMs", "paragraphMs", "chapterMs"]
+    /// The keys of the recipe's `exports` object, of its `pauses` and of the top-level `credits`
+    /// (read by `ExportSettings.read(recipe:…)`); others are refused.
+    package enum RecipeKey: String, CaseIterable, Sendable { case formats, pauses, maxCueCharacters, wordLevelOverlays }
+    package enum PauseRecipeKey: String, CaseIterable, Sendable { case sentenceMs, paragraphMs, chapterMs }
+    package enum CreditRecipeKey: String, CaseIterable, Sendable { case opening, closing }
 
     package static let allowedPauses = 0...10_000
     package static let allowedCueCharacters = 20...500

@@ -2,8 +2,8 @@
 /// peaks held under a ceiling by a limiter, and room tone at the head and tail of each chapter.
 /// Applied when exporting; objects stay as synthesized, so their keys never change with it.
 package struct MasteringSettings: Sendable, Equatable, Hashable, Codable {
-    /// The keys of the recipe's `mastering` object; the recipe loader refuses others.
-    package static let recipeKeys = ["profile", "integratedLoudness", "truePeak", "samplePeak", "maximumRMS", "headMs", "tailMs"]
+    /// The keys of the recipe's `mastering` object (read by `MasteringSettings.read(recipe:)`); others are refused.
+    package enum RecipeKey: String, CaseIterable, Sendable { case profile, integratedLoudness, truePeak, samplePeak, maximumRMS, headMs, tailMs }
 
     package static let allowedLoudness = -40.0 ... -5.0
     package static let allowedPeaks = -20.0 ... 0.0

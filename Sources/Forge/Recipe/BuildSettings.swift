@@ -2,8 +2,8 @@ import Foundation
 
 /// How a build runs.
 package struct BuildSettings: Sendable, Equatable {
-    /// The keys of the recipe's `build` object; the recipe loader refuses others.
-    package static let recipeKeys = ["saveInterval", "jobs"]
+    /// The keys of the recipe's `build` object (read by `BuildSettings(recipe:)`); others are refused.
+    package enum RecipeKey: String, CaseIterable, Sendable { case saveInterval, jobs }
 
     package static let allowedJobs = 1...256
     package static let allowedSaveIntervals = 1...100_000

@@ -5,6 +5,16 @@ import Foundation
 /// Recipes are JSON files read by ``RecipeLoader``; every key is documented in `docs/recipe.md`.
 /// Paths are already resolved against the recipe's folder.
 package struct Recipe: Sendable, Equatable {
+    /// The recipe's top-level keys (read by ``RecipeLoader``); others are refused. Each object
+    /// below declares its own keys: `SplitSettings.RecipeKey`, `VoiceSettings.RecipeKey`, ….
+    package enum Key: String, CaseIterable, Sendable {
+        case version, title, language, sources, split, voice, audio, build, output, alignment, exports, verify, items, cast, lexicon, engines
+        case author, cover, mastering, credits, cache
+    }
+
+    /// The keys of the recipe's `output` object.
+    package enum OutputKey: String, CaseIterable, Sendable { case directory }
+
     /// The recipe file itself.
     package var file: URL
     /// SHA-256 of the recipe file's bytes, recorded with every build.

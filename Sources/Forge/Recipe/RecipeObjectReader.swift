@@ -1,14 +1,20 @@
 /// Reads one JSON object of a recipe against its schema: refuses unknown keys (with a
 /// suggestion) and values of the wrong type or range, naming the JSON path of each.
-struct RecipeObjectReader {
+///
+/// `Key` is the schema: the enum of keys the settings type read from this object declares
+/// (`SplitSettings.RecipeKey`, …), so a key is written once, and a misspelt one does not compile.
+struct RecipeObjectReader<Key: RawRepresentable & CaseIterable> where Key.RawValue == String {
     let file: String
     let path: String
     private let members: [String: JSONValue]
 
-    init(_ value: JSONValue, file: String, path: String, allowedKeys: [String]) throws(RecipeError) {
+    /// - Parameter excluding: keys of `Key` this object may not have (the narrator's `voice` has a
+    ///   `fallback`, a cast member's voice does not).
+    init(_ value: JSONValue, file: String, path: String, excluding: [Key] = []) throws(RecipeError) {
         guard case .object(let pairs) = value else {
             throw .wrongType(file: file, path: path, expected: "an object", found: value.summary)
         }
+        let allowedKeys = Key.allCases.map(\.rawValue).filter { name in !excluding.contains { $0.rawValue == name } }
         for pair in pairs where !allowedKeys.contains(pair.key) {
             let suggestion = EditDistance.suggestions(for: pair.key, among: allowedKeys, limit: 1).first
             throw .unknownKey(file: file, path: path, key: pair.key, suggestion: suggestion, allowed: allowedKeys)
@@ -18,20 +24,21 @@ struct RecipeObjectReader {
         self.members = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
-    func fieldPath(_ key: String) -> String { RecipeError.join(path, key) }
+    func fieldPath(_ key: Key) -> String { RecipeError.join(path, key.rawValue) }
 
-    func value(_ key: String) -> JSONValue? {
-        guard let value = members[key], value != .null else { return nil }
+    func value(_ key: Key) -> JSONValue? {
+        guard let value = members[key.rawValue], value != .null else { return nil }
         return value
     }
 
-    func object(_ key: String, allowedKeys: [String]) throws(RecipeError) -> RecipeObjectReader? {
+    /// The object under `key`, read against the keys `Member` declares; nil when absent.
+    func object<Member>(_ key: Key, keys: Member.Type) throws(RecipeError) -> RecipeObjectReader<Member>? {
         guard let value = value(key) else { return nil }
-        return try RecipeObjectReader(value, file: file, path: fieldPath(key), allowedKeys: allowedKeys)
+        return try RecipeObjectReader<Member>(value, file: file, path: fieldPath(key))
     }
 
     /// A number from 0 to 1 (a rate), or nil when absent.
-    func fraction(_ key: String) throws(RecipeError) -> Double? {
+    func fraction(_ key: Key) throws(RecipeError) -> Double? {
         guard let value = value(key) else { return nil }
         guard case .number(let number) = value else {
             throw .wrongType(file: file, path: fieldPath(key), expected: "a number from 0 to 1", found: value.summary)
@@ -43,7 +50,7 @@ struct RecipeObjectReader {
     }
 
     /// A number in `range` (decibels, LUFS), or `fallback` when absent.
-    func number(_ key: String, in range: ClosedRange<Double>, default fallback: Double?, unit: String) throws(RecipeError) -> Double? {
+    func number(_ key: Key, in range: ClosedRange<Double>, default fallback: Double?, unit: String) throws(RecipeError) -> Double? {
         guard let value = value(key) else { return fallback }
         let expected = "a number from \(range.lowerBound) to \(range.upperBound) \(unit)"
         guard case .number(let number) = value else {
@@ -53,7 +60,7 @@ struct RecipeObjectReader {
         return number
     }
 
-    func boolean(_ key: String, default fallback: Bool) throws(RecipeError) -> Bool {
+    func boolean(_ key: Key, default fallback: Bool) throws(RecipeError) -> Bool {
         guard let value = value(key) else { return fallback }
         guard case .bool(let flag) = value else {
             throw .wrongType(file: file, path: fieldPath(key), expected: "true or false", found: value.summary)
@@ -61,10 +68,10 @@ struct RecipeObjectReader {
         return flag
     }
 
-    /// A list of names from a closed set, e.g. `["json", "vtt"]`.
-    static func choices<Choice: RawRepresentable & CaseIterable>(
-        _ value: JSONValue, file: String, path: String
-    ) throws(RecipeError) -> [Choice] where Choice.RawValue == String {
+    /// A list of names from a closed set, e.g. `["json", "vtt"]`; nil when absent.
+    func choices<Choice: RawRepresentable & CaseIterable>(_ key: Key) throws(RecipeError) -> [Choice]? where Choice.RawValue == String {
+        guard let value = value(key) else { return nil }
+        let path = fieldPath(key)
         let names = Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         guard case .array(let elements) = value else {
             throw .wrongType(file: file, path: path, expected: "a list of \(names)", found: value.summary)
@@ -79,7 +86,7 @@ struct RecipeObjectReader {
         return result
     }
 
-    func string(_ key: String) throws(RecipeError) -> String? {
+    func string(_ key: Key) throws(RecipeError) -> String? {
         guard let value = value(key) else { return nil }
         guard case .string(let text) = value else {
             throw .wrongType(file: file, path: fieldPath(key), expected: "a string", found: value.summary)
@@ -88,7 +95,7 @@ struct RecipeObjectReader {
     }
 
     /// An array of non-empty strings; empty when the key is absent.
-    func strings(_ key: String) throws(RecipeError) -> [String] {
+    func strings(_ key: Key) throws(RecipeError) -> [String] {
         guard let value = value(key) else { return [] }
         guard case .array(let entries) = value else {
             throw .wrongType(file: file, path: fieldPath(key), expected: "an array of strings", found: value.summary)
@@ -103,7 +110,7 @@ struct RecipeObjectReader {
         return result
     }
 
-    func nonEmptyString(_ key: String, default fallback: String) throws(RecipeError) -> String {
+    func nonEmptyString(_ key: Key, default fallback: String) throws(RecipeError) -> String {
         guard let text = try string(key) else { return fallback }
         if text.trimmingCharacters(in: .whitespaces).isEmpty {
             throw .invalidValue(file: file, path: fieldPath(key), found: "an empty string", allowed: "a non-empty string")
@@ -111,7 +118,7 @@ struct RecipeObjectReader {
         return text
     }
 
-    func integer(_ key: String, in range: ClosedRange<Int>, default fallback: Int, unit: String = "") throws(RecipeError) -> Int {
+    func integer(_ key: Key, in range: ClosedRange<Int>, default fallback: Int, unit: String = "") throws(RecipeError) -> Int {
         guard let value = value(key) else { return fallback }
         let expected = "an integer from \(range.lowerBound) to \(range.upperBound)\(unit.isEmpty ? "" : " " + unit)"
         guard case .number(let number) = value else {
@@ -126,7 +133,7 @@ struct RecipeObjectReader {
         return integer
     }
 
-    func integer(_ key: String, oneOf allowed: [Int], default fallback: Int, unit: String = "") throws(RecipeError) -> Int {
+    func integer(_ key: Key, oneOf allowed: [Int], default fallback: Int, unit: String = "") throws(RecipeError) -> Int {
         guard let value = value(key) else { return fallback }
         let list = allowed.map(String.init).joined(separator: ", ") + (unit.isEmpty ? "" : " " + unit)
         guard case .number(let number) = value, let integer = Int(exactly: number) else {
@@ -138,7 +145,7 @@ struct RecipeObjectReader {
         return integer
     }
 
-    func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, default fallback: Choice) throws(RecipeError) -> Choice
+    func choice<Choice: RawRepresentable & CaseIterable>(_ key: Key, default fallback: Choice) throws(RecipeError) -> Choice
     where Choice.RawValue == String {
         guard let text = try string(key) else { return fallback }
         let names = Choice.allCases.map(\.rawValue)

@@ -11,6 +11,8 @@ package struct CommandEngineSettings: Sendable, Equatable, Codable {
     package var timeoutSeconds: Int
 
     package static let allowedTimeouts = 1...3600
+    /// The keys of an entry of the recipe's `engines` (read by `CommandEngineSettings.read(recipe:…)`); others are refused.
+    package enum RecipeKey: String, CaseIterable, Sendable { case command, timeoutSeconds }
 
     package init(name: String, command: [String], timeoutSeconds: Int = 300) {
         self.name = name

@@ -1,7 +1,8 @@
 /// A voice: the narrator's (the recipe's `voice`), a character's (from the `cast`) or a fallback.
 package struct VoiceSettings: Sendable, Equatable, Hashable, Codable {
-    /// The keys of a recipe voice object (`fallback` only in the narrator's `voice`); the recipe loader refuses others.
-    package static let recipeKeys = ["engine", "id", "rate", "pitch", "volume", "fallback"]
+    /// The keys of a recipe voice object (`fallback` only in the narrator's `voice`; read by
+    /// `VoiceSettings.read(recipe:…)`); others are refused.
+    package enum RecipeKey: String, CaseIterable, Sendable { case engine, id, rate, pitch, volume, fallback }
 
     package static let supportedEngines = [SpeechEngines.builtInName]
     package static let allowedRates = 80...450

@@ -1,8 +1,8 @@
 /// An item written in the recipe itself (`items`): an app's voice line, a phrase list entry, a
 /// message or an article, named by the recipe's own id.
 package struct InlineItem: Sendable, Equatable {
-    /// The keys of an entry of the recipe's `items`; the recipe loader refuses others.
-    package static let recipeKeys = ["id", "kind", "text", "character", "title", "author", "body"]
+    /// The keys of an entry of the recipe's `items` (read by `InlineItem.read(recipe:…)`); others are refused.
+    package enum RecipeKey: String, CaseIterable, Sendable { case id, kind, text, character, title, author, body }
 
     /// What the entry holds; an article becomes a title item, an author item and body paragraphs.
     package enum Kind: String, Sendable, CaseIterable {

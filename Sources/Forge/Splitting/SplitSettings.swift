@@ -1,7 +1,7 @@
 /// How source text is cut into speakable items.
 package struct SplitSettings: Sendable, Equatable {
-    /// The keys of the recipe's `split` object; the recipe loader refuses others.
-    package static let recipeKeys = ["unit", "maxCharacters", "announceCharacters"]
+    /// The keys of the recipe's `split` object (read by `SplitSettings(recipe:)`); others are refused.
+    package enum RecipeKey: String, CaseIterable, Sendable { case unit, maxCharacters, announceCharacters }
 
     /// The unit one item holds.
     package enum Unit: String, Sendable, CaseIterable {

@@ -1,7 +1,7 @@
 /// The recipe's `verify` block: transcribe the audio back and score it against the text.
 package struct VerifySettings: Sendable, Equatable {
-    /// The keys of the recipe's `verify` object; the recipe loader refuses others.
-    package static let recipeKeys = ["required", "maxWordErrorRate", "jobs"]
+    /// The keys of the recipe's `verify` object (read by `VerifySettings(recipe:)`); others are refused.
+    package enum RecipeKey: String, CaseIterable, Sendable { case required, maxWordErrorRate, jobs }
 
     package static let allowedRates = 0.0...1.0
     /// Fail the build when verification cannot run (recognizer or model missing, unsupported language).

@@ -1,0 +1,21 @@
+import Foundation
+
+extension RemoteCacheSettings: RecipeSection {
+    /// Reads the recipe's `cache` object; `remote` is required.
+    init(recipe reader: RecipeObjectReader<RecipeKey>) throws(RecipeError) {
+        guard let text = try reader.string(.remote) else {
+            throw .missingKey(file: reader.file, path: reader.fieldPath(.remote), expected: "\"remote\": \"http://cache.example:8080/forge\" (a Bazel HTTP cache)")
+        }
+        switch Self.parseURL(text) {
+        case let .failure(problem):
+            throw .invalidValue(
+                file: reader.file, path: reader.fieldPath(.remote), found: "\"\(Self.redacted(text))\"",
+                allowed: "an http:// or https:// URL (\(problem.explanation))")
+        case let .success(url):
+            self.init(url: url)
+        }
+        readOnly = try reader.boolean(.readOnly, default: false)
+        required = try reader.boolean(.required, default: false)
+        timeoutSeconds = try reader.integer(.timeoutSeconds, in: Self.allowedTimeoutSeconds, default: timeoutSeconds, unit: "seconds")
+    }
+}
