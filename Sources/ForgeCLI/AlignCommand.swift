@@ -90,7 +90,7 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
             var formats: [ExportFormat] = []
             for name in export.flatMap({ $0.split(separator: ",").map { String($0).lowercased() } }) {
                 if name == "all" { formats += ExportFormat.allCases; continue }
-                guard let format = ExportFormat(rawValue: name) else { throw ValidationError(ExportError.unknownFormat(name).localizedDescription) }
+                guard let format = ExportFormat(rawValue: name) else { throw ValidationError(ErrorReason.message(ExportError.unknownFormat(name))) }
                 formats.append(format)
             }
             exports = NarrationImport.exportSettings(title: bookTitle, formats: formats)

@@ -29,7 +29,7 @@ struct CheckCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        do { _ = try LoudnessProfile.named(profile) } catch { throw ValidationError(error.localizedDescription) }
+        do { _ = try LoudnessProfile.named(profile) } catch { throw ValidationError(ErrorReason.message(error)) }
         try ValidationError.checkMastering(mastering)
         if paths.isEmpty { throw ValidationError("Name an output directory or audio files to check.") }
     }

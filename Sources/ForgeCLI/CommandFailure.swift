@@ -12,7 +12,9 @@ struct CommandFailure: Error {
     }
 
     init(_ error: any Error) {
-        message = Self.tidy((error as? any LocalizedError)?.errorDescription ?? "\(error)")
+        let problem = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+        let fix = CommandAdvice.advice(for: error) ?? (error as? any LocalizedError)?.recoverySuggestion
+        message = Self.tidy(fix.map { "\(problem) \($0)" } ?? problem)
         code = ForgeExitCode.forError(error)
     }
 

@@ -77,7 +77,7 @@ struct ExportCommand: AsyncParsableCommand {
         let names = format.isEmpty && pack == nil ? ["all"] : format
         for name in names.flatMap({ $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }) {
             if name == "all" { formats += ExportFormat.allCases; continue }
-            guard let format = ExportFormat(rawValue: name) else { throw ValidationError(ExportError.unknownFormat(name).localizedDescription) }
+            guard let format = ExportFormat(rawValue: name) else { throw ValidationError(ErrorReason.message(ExportError.unknownFormat(name))) }
             formats.append(format)
         }
         return formats

@@ -134,4 +134,24 @@ struct ArchitectureTests {
         }
         #expect(offenders.isEmpty, "engine name checks outside Speech/: \(offenders)")
     }
+
+    /// The library's errors say what to do in words; only the command line names its flags and
+    /// commands (ForgeCLI's `CommandAdvice`), so the library's messages hold for any caller.
+    @Test func theLibrarysErrorsNameNoCommandLineFlagsOrCommands() throws {
+        let enumerator = FileManager.default.enumerator(at: Self.library, includingPropertiesForKeys: nil)
+        let flag = /[\s(]--[a-z][a-z-]+|`forge [a-z]+|\brun forge\b/
+        var offenders: [String] = []
+        var scanned = 0
+        while let url = enumerator?.nextObject() as? URL {
+            guard url.lastPathComponent.hasSuffix("Error.swift") else { continue }
+            scanned += 1
+            for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.hasPrefix("//"), trimmed.contains("\""), line.contains(flag) else { continue }
+                offenders.append("\(url.lastPathComponent): \(trimmed.prefix(100))")
+            }
+        }
+        #expect(scanned >= 10, "the scan found too few error types under \(Self.library.path)")
+        #expect(offenders.isEmpty, "errors naming the command line: \(offenders)")
+    }
 }

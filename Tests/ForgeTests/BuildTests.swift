@@ -174,7 +174,7 @@ struct BuildTests {
         let project = try TestProject()
         let speakFirst = try project.forge(["speak", "recipe.json", "--json"])
         #expect(speakFirst.status == 3)
-        #expect(speakFirst.errors.contains("run `forge split <recipe>`"))
+        #expect(speakFirst.errors.contains("Run `forge split <recipe>`"))
 
         #expect(try project.forge(["split", "recipe.json", "--json"]).status == 0)
         var counts = try project.manifest().statusCounts()

@@ -177,6 +177,7 @@ struct HostileInputTests {
         let direct = try project.forge(["plan", "recipe.json"])
         #expect(direct.status == 2)
         #expect(direct.errors.contains("outside the project"), "\(direct.errors)")
+        #expect(direct.errors.contains("pass --allow-outside-paths if you trust this recipe"), "the command line names the flag that allows it")
         #expect(!direct.errors.contains("topsecret"), "the lexicon was read before it was refused")
 
         // The same through a link inside the project.

@@ -27,22 +27,27 @@ package enum RemoteCacheError: Error, LocalizedError, Sendable, Equatable {
         }
     }
 
-    package var errorDescription: String? {
+    package var errorDescription: String? { message.problem }
+
+    /// What to do about it, when there is something to do.
+    package var recoverySuggestion: String? { message.fix }
+
+    private var message: (problem: String, fix: String?) {
         switch self {
         case let .unavailable(cache, reason):
-            "The remote cache \(cache) is unavailable: \(reason)."
+            return ("The remote cache \(cache) is unavailable: \(reason).", nil)
         case let .refused(cache, method, path, status):
-            "The remote cache \(cache) refused \(method) \(path) with HTTP \(status)\(status == 401 || status == 403 ? ": check the header in \(RemoteCacheSettings.headerVariable)" : "")."
+            return ("The remote cache \(cache) refused \(method) \(path) with HTTP \(status)\(status == 401 || status == 403 ? ": check the header in \(RemoteCacheSettings.headerVariable)" : "").", nil)
         case let .digestMismatch(cache, item, role, expected, found):
-            "Item \(item): the \(role) blob from the remote cache \(cache) has SHA-256 \(found.prefix(12))…, not the \(expected.prefix(12))… its entry names; it was discarded and the item is synthesized here."
+            return ("Item \(item): the \(role) blob from the remote cache \(cache) has SHA-256 \(found.prefix(12))…, not the \(expected.prefix(12))… its entry names; it was discarded and the item is synthesized here.", nil)
         case let .malformedEntry(cache, item, reason):
-            "Item \(item): the remote cache \(cache) holds an entry forge cannot use (\(reason)); the item is synthesized here and the entry replaced."
+            return ("Item \(item): the remote cache \(cache) holds an entry forge cannot use (\(reason)); the item is synthesized here and the entry replaced.", nil)
         case let .malformedHeader(variable):
-            "\(variable) must be one header as \"Name: value\" (for example \"Authorization: Bearer <token>\"); the value is not shown."
+            return ("\(variable) must be one header as \"Name: value\" (for example \"Authorization: Bearer <token>\"); the value is not shown.", nil)
         case let .localStore(reason):
-            "\(reason). Run forge fsck on the output directory."
+            return ("\(reason).", "Check the output directory's store.")
         case let .required(cache, reason):
-            "The remote cache \(cache) is required (cache.required) but failed: \(reason). Start the cache server, or build without \"required\" to build locally."
+            return ("The remote cache \(cache) is required (cache.required) but failed: \(reason).", "Start the cache server, or build without \"required\" to build locally.")
         }
     }
 }

@@ -23,30 +23,35 @@ package enum DocumentError: LocalizedError, Sendable, Equatable {
         return "\(bytes) byte\(bytes == 1 ? "" : "s")"
     }
 
-    package var errorDescription: String? {
+    package var errorDescription: String? { message.problem }
+
+    /// What to do about it, when there is something to do.
+    package var recoverySuggestion: String? { message.fix }
+
+    private var message: (problem: String, fix: String?) {
         switch self {
         case let .malformedMarkup(file, line, column, problem):
-            return "\(file):\(line):\(column): broken XHTML: \(problem). Fix the markup (an XHTML file must be well-formed XML), or name an HTML file, which is read leniently."
+            return ("\(file):\(line):\(column): broken XHTML: \(problem).", "Fix the markup (an XHTML file must be well-formed XML), or name an HTML file, which is read leniently.")
         case let .notAZip(file, reason):
-            return "\(file): not a readable EPUB: it is not a zip archive (\(reason)). Name a .epub file, or set \"format\" for this source."
+            return ("\(file): not a readable EPUB: it is not a zip archive (\(reason)).", "Name a .epub file, or set \"format\" for this source.")
         case let .notAnEPUB(file, reason):
-            return "\(file): a zip archive, but not an EPUB: \(reason)."
+            return ("\(file): a zip archive, but not an EPUB: \(reason).", nil)
         case let .unsafeEntryPath(file, entry):
-            return "\(file): the archive entry \"\(entry)\" points outside the archive (an absolute path or \"..\"); refusing to read a book that may be crafted to overwrite files."
+            return ("\(file): the archive entry \"\(entry)\" points outside the archive (an absolute path or \"..\"); refusing to read a book that may be crafted to overwrite files.", nil)
         case let .tooLarge(file, entry, limit):
-            return "\(file): \"\(entry)\" expands to more than \(Self.size(limit)); refusing to read it (a zip bomb, or not a book)."
+            return ("\(file): \"\(entry)\" expands to more than \(Self.size(limit)); refusing to read it (a zip bomb, or not a book).", nil)
         case let .unreadableFile(error):
-            return error.errorDescription
+            return (error.errorDescription ?? "\(error)", error.recoverySuggestion)
         case let .sizeMismatch(file, entry, declared):
-            return "\(file): \"\(entry)\" expands to more than the \(Self.size(declared)) its zip header declares; the archive is damaged or crafted. Re-create the EPUB from its source files."
+            return ("\(file): \"\(entry)\" expands to more than the \(Self.size(declared)) its zip header declares; the archive is damaged or crafted.", "Re-create the EPUB from its source files.")
         case let .suspiciousCompression(file, entry, ratio):
-            return "\(file): \"\(entry)\" is compressed \(ratio) to 1, far beyond any text; refusing to expand it (a zip bomb)."
+            return ("\(file): \"\(entry)\" is compressed \(ratio) to 1, far beyond any text; refusing to expand it (a zip bomb).", nil)
         case let .missingEntry(file, entry, referencedBy):
-            return "\(file): \(referencedBy) names \"\(entry)\", which is not in the archive. The EPUB is incomplete; repair it or exclude that spine item with the source's \"exclude\"."
+            return ("\(file): \(referencedBy) names \"\(entry)\", which is not in the archive.", "The EPUB is incomplete; repair it or exclude that spine item with the source's \"exclude\".")
         case let .unknownSpineItems(file, field, names, spine):
-            return "\(file): \(field) names \(names.map { "\"\($0)\"" }.joined(separator: ", ")), which \(names.count == 1 ? "is" : "are") not in the spine. Spine items: \(spine.joined(separator: ", "))."
+            return ("\(file): \(field) names \(names.map { "\"\($0)\"" }.joined(separator: ", ")), which \(names.count == 1 ? "is" : "are") not in the spine. Spine items: \(spine.joined(separator: ", ")).", nil)
         case let .emptySpine(file):
-            return "\(file): the EPUB's spine lists no content documents to read."
+            return ("\(file): the EPUB's spine lists no content documents to read.", nil)
         }
     }
 }

@@ -10,22 +10,27 @@ package enum TextError: LocalizedError, Sendable, Equatable {
     case utf16(file: String)
     case tooLarge(file: String, bytes: Int, limit: Int)
 
-    package var errorDescription: String? {
+    package var errorDescription: String? { message.problem }
+
+    /// What to do about it, when there is something to do.
+    package var recoverySuggestion: String? { message.fix }
+
+    private var message: (problem: String, fix: String?) {
         switch self {
         case let .unreadable(file, reason):
-            return "\(file): cannot read the source: \(ErrorReason.trimmed(reason)). Check the path in \"sources\" and the file's permissions."
+            return ("\(file): cannot read the source: \(ErrorReason.trimmed(reason)).", "Check the path in \"sources\" and the file's permissions.")
         case let .notUTF8(file, byteOffset):
-            return "\(file): the text is not valid UTF-8 at byte offset \(byteOffset). Convert it first, e.g. `iconv -f latin1 -t utf-8`."
+            return ("\(file): the text is not valid UTF-8 at byte offset \(byteOffset).", "Convert it first, e.g. `iconv -f latin1 -t utf-8`.")
         case let .binary(file, byteOffset):
-            return "\(file): this looks like a binary file, not text (a NUL byte at byte offset \(byteOffset)). Name a text or Markdown file in \"sources\"."
+            return ("\(file): this looks like a binary file, not text (a NUL byte at byte offset \(byteOffset)).", "Name a text or Markdown file in \"sources\".")
         case let .notAFile(file, kind):
-            return "\(file): this is \(kind), not a regular file; forge reads sources only from files. Save the text to a file and name that in \"sources\" (or use \"-\" for standard input)."
+            return ("\(file): this is \(kind), not a regular file; forge reads sources only from files.", "Save the text to a file and name that in \"sources\" (or use \"-\" for standard input).")
         case let .utf16(file):
-            return "\(file): the text is UTF-16; forge reads UTF-8. Convert it first, e.g. `iconv -f UTF-16 -t UTF-8 in.txt > out.txt`."
+            return ("\(file): the text is UTF-16; forge reads UTF-8.", "Convert it first, e.g. `iconv -f UTF-16 -t UTF-8 in.txt > out.txt`.")
         case let .tooLarge(file, bytes, limit):
-            return "\(file): the source is \(bytes >> 20) MiB; forge reads sources up to \(limit >> 20) MiB. Split the book into several sources."
+            return ("\(file): the source is \(bytes >> 20) MiB; forge reads sources up to \(limit >> 20) MiB.", "Split the book into several sources.")
         case let .noSpeakableText(files):
-            return "\(files.joined(separator: ", ")): no speakable text was found (the sources are empty or only whitespace and punctuation)."
+            return ("\(files.joined(separator: ", ")): no speakable text was found (the sources are empty or only whitespace and punctuation).", nil)
         }
     }
 }

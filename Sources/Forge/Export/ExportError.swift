@@ -12,24 +12,29 @@ package enum ExportError: LocalizedError, Sendable, Equatable {
     /// A stop (Ctrl-C, SIGTERM) was asked for; the files written before it are complete.
     case cancelled(written: Int)
 
-    package var errorDescription: String? {
+    package var errorDescription: String? { message.problem }
+
+    /// What to do about it, when there is something to do.
+    package var recoverySuggestion: String? { message.fix }
+
+    private var message: (problem: String, fix: String?) {
         switch self {
         case let .notBuilt(directory, pending):
-            return "\(directory): \(pending) item(s) have no audio or word timings yet; run `forge build` on the recipe first (exports are derived from a finished build)."
+            return ("\(directory): \(pending) item(s) have no audio or word timings yet (exports are derived from a finished build).", "Build the recipe first.")
         case let .missingAudio(itemID, path):
-            return "item \(itemID): its audio object \(path) is missing or unreadable; run `forge fsck --repair` on the output directory, then `forge build`."
+            return ("item \(itemID): its audio object \(path) is missing or unreadable.", "Repair the store, then build the recipe again.")
         case let .writeFailed(path, reason):
-            return "\(path): could not write the export: \(ErrorReason.trimmed(reason)). Free space or fix permissions, then export again."
+            return ("\(path): could not write the export: \(ErrorReason.trimmed(reason)).", "Free space or fix permissions, then export again.")
         case let .toolMissing(tool, detail):
-            return "the m4b and acx exports need \(tool), which could not be run (\(ErrorReason.trimmed(detail))). Install it with `apt-get install \(tool)` (scripts/install-deps.sh does), or set FORGE_FFMPEG to its path."
+            return ("the m4b and acx exports need \(tool), which could not be run (\(ErrorReason.trimmed(detail))).", "Install it with `apt-get install \(tool)` (scripts/install-deps.sh does), or set FORGE_FFMPEG to its path.")
         case let .encoderFailed(tool, detail):
-            return "\(tool) failed to encode: \(ErrorReason.trimmed(detail)). Nothing half-written was kept."
+            return ("\(tool) failed to encode: \(ErrorReason.trimmed(detail)). Nothing half-written was kept.", nil)
         case let .linkInOutput(path):
-            return StoreError.linkInOutput(path: path).errorDescription
+            return (StoreError.linkInOutput(path: path).errorDescription ?? "", StoreError.linkInOutput(path: path).recoverySuggestion)
         case let .cancelled(written):
-            return "stopped before finishing; \(written) file(s) were written whole and nothing half-written was left. Run the export again to finish."
+            return ("stopped before finishing; \(written) file(s) were written whole and nothing half-written was left.", "Run the export again to finish.")
         case let .unknownFormat(name):
-            return "unknown export format \"\(name)\"; choose from \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))."
+            return ("unknown export format \"\(name)\".", "Choose from \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
     }
 }

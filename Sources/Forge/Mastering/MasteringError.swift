@@ -5,12 +5,17 @@ package enum MasteringError: LocalizedError, Sendable, Equatable {
     case meterUnavailable(String)
     case unknownProfile(String)
 
-    package var errorDescription: String? {
+    package var errorDescription: String? { message.problem }
+
+    /// What to do about it, when there is something to do.
+    package var recoverySuggestion: String? { message.fix }
+
+    private var message: (problem: String, fix: String?) {
         switch self {
         case let .meterUnavailable(reason):
-            return "loudness cannot be measured: \(reason). Install libebur128 (`apt-get install libebur128-dev`)."
+            return ("loudness cannot be measured: \(reason).", "Install libebur128 (`apt-get install libebur128-dev`).")
         case let .unknownProfile(name):
-            return "unknown loudness profile \"\(name)\"; choose from \(LoudnessProfile.all.map(\.name).joined(separator: ", "))."
+            return ("unknown loudness profile \"\(name)\".", "Choose from \(LoudnessProfile.all.map(\.name).joined(separator: ", ")).")
         }
     }
 }

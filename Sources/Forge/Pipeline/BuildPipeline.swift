@@ -36,7 +36,7 @@ package struct BuildPipeline: Sendable {
                 // A command engine is started once here to learn its version, which is part of every key of its audio.
                 versions[name] = try engines.engine(named: name).version
             } catch let error as SpeechError {
-                throw PipelineError.engineUnavailable(error.localizedDescription)
+                throw PipelineError.engineUnavailable(ErrorReason.message(error))
             }
         }
         for (path, voice) in recipe.allVoices {

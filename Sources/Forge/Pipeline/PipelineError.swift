@@ -10,18 +10,23 @@ package enum PipelineError: LocalizedError, Sendable, Equatable {
     /// The recording given to `forge align --audio` cannot be read, or holds no audio.
     case unreadableRecording(path: String, reason: String)
 
-    package var errorDescription: String? {
+    package var errorDescription: String? { message.problem }
+
+    /// What to do about it, when there is something to do.
+    package var recoverySuggestion: String? { message.fix }
+
+    private var message: (problem: String, fix: String?) {
         switch self {
         case .shardWithoutCache:
-            return "A shard build (--shard) shares its items through a remote cache, and this build has none it may write to. Give --remote-cache URL (or FORGE_REMOTE_CACHE, or \"cache\": {\"remote\": …} in the recipe), without --remote-cache-read-only."
+            return ("A shard build shares its items through a remote cache, and this build has none it may write to.", "Give it a remote cache it may write to (the recipe's \"cache\": {\"remote\": …} or FORGE_REMOTE_CACHE), not a read-only one.")
         case let .nothingSplit(directory):
-            return "\(directory): no items to speak; run `forge split <recipe>` (or `forge build <recipe>`) first."
+            return ("\(directory): no items to speak.", "Split or build the recipe first.")
         case let .engineUnavailable(reason):
-            return reason
+            return (reason, nil)
         case let .unreadableRecording(path, reason):
-            return "\(path): the recording cannot be read: \(reason). Give a WAV, FLAC, Ogg (Vorbis/Opus) or MP3 file with audio in it (convert others first, e.g. `ffmpeg -i in.m4a out.flac`)."
+            return ("\(path): the recording cannot be read: \(reason).", "Give a WAV, FLAC, Ogg (Vorbis/Opus) or MP3 file with audio in it (convert others first, e.g. `ffmpeg -i in.m4a out.flac`).")
         case let .verificationUnavailable(reason):
-            return "the recipe requires verification (verify.required), but it cannot run: \(reason) Install the recognizer, or set verify.required to false to build without it."
+            return ("the recipe requires verification (verify.required), but it cannot run: \(reason)", "Install the recognizer, or set verify.required to false to build without it.")
         }
     }
 }

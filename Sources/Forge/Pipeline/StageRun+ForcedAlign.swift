@@ -79,7 +79,7 @@ extension StageRun {
                     itemID: item.id, ordinal: item.ordinal, outcome: .aligned)
                 if let actionKey = remoteKeys[outcome.job.alignmentKey] { aligned.append((actionKey, document.encoded())) }
             case let .failure(error):
-                let message = "forced alignment failed: \(error.localizedDescription)"
+                let message = "forced alignment failed: \(ErrorReason.message(error))"
                 try record([.failed(itemID: item.id, error: message)], itemID: item.id, ordinal: item.ordinal, outcome: .failed, error: message)
             }
             _ = stopRequested()

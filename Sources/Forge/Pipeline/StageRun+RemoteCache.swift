@@ -79,8 +79,8 @@ extension StageRun {
                     case .digestMismatch, .malformedEntry, .localStore:
                         // One bad entry or blob: that item is synthesized (and its entry replaced by the upload).
                         mismatches += 1
-                        if mismatches <= 5 { progress(.warning(error.localizedDescription)) }
-                        ForgeLog.notice("remote cache: \(job.itemID): \(error.localizedDescription)")
+                        if mismatches <= 5 { progress(.warning(ErrorReason.message(error))) }
+                        ForgeLog.notice("remote cache: \(job.itemID): \(ErrorReason.message(error))")
                     default:
                         if failure == nil { failure = error }
                         pending.removeAll()
@@ -119,7 +119,7 @@ extension StageRun {
         if recipe.cache?.required == true {
             throw RemoteCacheError.required(cache: recipe.cache?.name ?? "", reason: error.detail)
         }
-        progress(.warning("\(error.localizedDescription) Building locally; the cache is not used again in this build."))
+        progress(.warning("\(ErrorReason.message(error)) Building locally; the cache is not used again in this build."))
     }
 
     /// Starts uploading in the background (a writable cache that has not failed).

@@ -71,7 +71,7 @@ extension StageRun {
             } catch let error as StoreError {
                 throw error
             } catch {
-                try record([.failed(itemID: item.id, error: "alignment failed: \(error.localizedDescription)")], itemID: item.id, ordinal: item.ordinal, outcome: .failed, error: error.localizedDescription)
+                try record([.failed(itemID: item.id, error: "alignment failed: \(ErrorReason.message(error))")], itemID: item.id, ordinal: item.ordinal, outcome: .failed, error: ErrorReason.message(error))
             }
         }
         // Stored objects that turn out unreadable are removed and their items synthesized again.
@@ -189,7 +189,7 @@ extension StageRun {
                 await dispatch(worker, &scheduler, stopping: stopping)
             case let .exited(worker, detail):
                 let replace = try scheduler.workerExited(worker, stopping: stopping) { culprit in
-                    let error = SpeechError.workerCrashed(item: culprit.itemID, detail: detail).localizedDescription
+                    let error = ErrorReason.message(SpeechError.workerCrashed(item: culprit.itemID, detail: detail))
                     return try finish(culprit, result: SpeechJobResult(itemID: culprit.itemID, error: error), waiting: &waiting, align: align)
                 }
                 if replace {

@@ -84,7 +84,7 @@ package struct VerificationRun: Sendable {
             try model.checkAvailable()
             guard model.supports(language: language) else { throw RecognitionError.unsupportedLanguage(language) }
         } catch {
-            return .unavailable(.unavailable(error.localizedDescription, maxWordErrorRate: settings.maxWordErrorRate))
+            return .unavailable(.unavailable(ErrorReason.message(error), maxWordErrorRate: settings.maxWordErrorRate))
         }
         let store = ObjectStore(root: outputDirectory)
         let timelines = try TimelineBuilder(store: store, manifest: manifest, settings: pauses).timelines()

@@ -6,14 +6,19 @@ package enum LexiconError: LocalizedError, Sendable, Equatable {
     case malformedLine(file: String, line: Int, text: String, reason: String)
     case duplicate(file: String, word: String, firstLine: Int, line: Int)
 
-    package var errorDescription: String? {
+    package var errorDescription: String? { message.problem }
+
+    /// What to do about it, when there is something to do.
+    package var recoverySuggestion: String? { message.fix }
+
+    private var message: (problem: String, fix: String?) {
         switch self {
         case let .unreadable(file, reason):
-            return "\(file): cannot read the lexicon: \(reason)."
+            return ("\(file): cannot read the lexicon: \(reason).", nil)
         case let .malformedLine(file, line, text, reason):
-            return "\(file):\(line): \"\(text)\": \(reason). Write entries as `word = respelling` or `word = [[phonemes]]`."
+            return ("\(file):\(line): \"\(text)\": \(reason).", "Write entries as `word = respelling` or `word = [[phonemes]]`.")
         case let .duplicate(file, word, firstLine, line):
-            return "\(file):\(line): \"\(word)\" already has an entry on line \(firstLine); keep one."
+            return ("\(file):\(line): \"\(word)\" already has an entry on line \(firstLine).", "Keep one.")
         }
     }
 }

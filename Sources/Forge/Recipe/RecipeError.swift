@@ -15,37 +15,41 @@ package enum RecipeError: LocalizedError, Sendable, Equatable {
     case unknownVoice(file: String, path: String, found: String, suggestions: [String])
     case outsideProject(file: String, path: String, resolved: String, project: String)
 
-    package var errorDescription: String? {
+    package var errorDescription: String? { message.problem }
+
+    /// What to do about it, when there is something to do.
+    package var recoverySuggestion: String? { message.fix }
+
+    private var message: (problem: String, fix: String?) {
         switch self {
         case let .unreadable(file, reason):
-            return "\(file): cannot read the recipe: \(reason). Check the path and its permissions."
+            return ("\(file): cannot read the recipe: \(reason).", "Check the path and its permissions.")
         case let .tooLarge(file, bytes, limit):
-            return "\(file): the recipe is \(bytes) bytes; recipes are limited to \(limit) bytes. Put long text in source files and name them in \"sources\"."
+            return ("\(file): the recipe is \(bytes) bytes; recipes are limited to \(limit) bytes.", "Put long text in source files and name them in \"sources\".")
         case let .syntax(file, line, column, message):
-            return "\(file):\(line):\(column): malformed JSON: \(message)."
+            return ("\(file):\(line):\(column): malformed JSON: \(message).", nil)
         case let .wrongType(file, path, expected, found):
-            return "\(file): \(Self.display(path)): expected \(expected), found \(found)."
+            return ("\(file): \(Self.display(path)): expected \(expected), found \(found).", nil)
         case let .unknownKey(file, path, key, suggestion, allowed):
             let place = path.isEmpty ? "the top level" : path
             var text = "\(file): \(Self.join(path, key)): unknown key \"\(key)\" in \(place)."
             if let suggestion { text += " Did you mean \"\(suggestion)\"?" }
             text += " Allowed keys: \(allowed.joined(separator: ", "))."
-            return text
+            return (text, nil)
         case let .missingKey(file, path, expected):
-            return "\(file): \(path): this key is required; add \(expected)."
+            return ("\(file): \(path): this key is required; add \(expected).", nil)
         case let .invalidValue(file, path, found, allowed):
-            return "\(file): \(path): found \(found); allowed: \(allowed)."
+            return ("\(file): \(path): found \(found); allowed: \(allowed).", nil)
         case let .missingSource(file, path, resolved):
-            return "\(file): \(path): the source file \(resolved) does not exist. Paths are relative to the recipe's folder."
+            return ("\(file): \(path): the source file \(resolved) does not exist.", "Paths are relative to the recipe's folder.")
         case let .unreadableSource(file, path, resolved, reason):
-            return "\(file): \(path): cannot read the source file \(resolved): \(reason)."
+            return ("\(file): \(path): cannot read the source file \(resolved): \(reason).", nil)
         case let .outsideProject(file, path, resolved, project):
-            return "\(file): \(path): \(resolved) is outside the project \(project) (through \"..\" or a symbolic link). Move it inside, or pass --allow-outside-paths if you trust this recipe."
+            return ("\(file): \(path): \(resolved) is outside the project \(project) (through \"..\" or a symbolic link).", "Move it inside, or allow paths outside the project if you trust this recipe.")
         case let .unknownVoice(file, path, found, suggestions):
             var text = "\(file): \(path): espeak-ng has no voice \"\(found)\"."
             if !suggestions.isEmpty { text += " Did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: " or "))?" }
-            text += " Run `forge voices` for the installed voices and variants (a variant is added as \"+name\", e.g. \"en-us+klatt\")."
-            return text
+            return (text, "Choose one of the installed voices and variants (a variant is added as \"+name\", e.g. \"en-us+klatt\").")
         }
     }
 

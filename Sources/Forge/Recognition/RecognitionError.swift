@@ -6,14 +6,19 @@ package enum RecognitionError: LocalizedError, Sendable, Equatable {
     case decoderFailed(String)
     case unsupportedLanguage(String)
 
-    package var errorDescription: String? {
+    package var errorDescription: String? { message.problem }
+
+    /// What to do about it, when there is something to do.
+    package var recoverySuggestion: String? { message.fix }
+
+    private var message: (problem: String, fix: String?) {
         switch self {
         case let .modelMissing(path):
-            return "the speech recognizer's model is missing (\(path)). Install it with `apt-get install libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us`, or point FORGE_POCKETSPHINX_MODEL at a model directory."
+            return ("the speech recognizer's model is missing (\(path)).", "Install it with `apt-get install libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us`, or point FORGE_POCKETSPHINX_MODEL at a model directory.")
         case let .decoderFailed(reason):
-            return "speech recognizer: \(reason)."
+            return ("speech recognizer: \(reason).", nil)
         case let .unsupportedLanguage(language):
-            return "the speech recognizer has no model for language \"\(language)\"; only English (en) is installed. Set the recipe's alignment method to \"events\" or verify.required to false."
+            return ("the speech recognizer has no model for language \"\(language)\"; only English (en) is installed.", "Use alignment.method \"auto\" with an engine that gives word events (espeak-ng does), and set verify.required to false.")
         }
     }
 }

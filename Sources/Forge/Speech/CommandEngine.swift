@@ -33,7 +33,7 @@ package final class CommandEngine: SpeechEngine {
         do {
             running = try process ?? CommandEngineProcess(settings)
         } catch {
-            throw .engineFailed(item: request.itemID, engine: name, reason: error.localizedDescription)
+            throw .engineFailed(item: request.itemID, engine: name, reason: ErrorReason.message(error))
         }
         process = running
         requests += 1
@@ -46,14 +46,14 @@ package final class CommandEngine: SpeechEngine {
         } catch {
             // A dead or confused engine is started afresh for the next item.
             process = nil
-            throw .engineFailed(item: request.itemID, engine: name, reason: error.localizedDescription)
+            throw .engineFailed(item: request.itemID, engine: name, reason: ErrorReason.message(error))
         }
         if let error = response.error { throw .engineFailed(item: request.itemID, engine: name, reason: error) }
         let decoded: DecodedAudio
         do {
             decoded = try SoundFile.decode(fileAt: URL(fileURLWithPath: response.audio ?? output.path))
         } catch {
-            throw .engineFailed(item: request.itemID, engine: name, reason: "its audio could not be read: \(error.localizedDescription)")
+            throw .engineFailed(item: request.itemID, engine: name, reason: "its audio could not be read: \(ErrorReason.message(error))")
         }
         guard !decoded.samples.isEmpty else { throw .noAudio(item: request.itemID) }
         let durationMs = Int((Int64(decoded.samples.count) * 1000) / Int64(max(decoded.sampleRate, 1)))

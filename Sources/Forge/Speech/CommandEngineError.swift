@@ -8,18 +8,23 @@ package enum CommandEngineError: LocalizedError, Sendable, Equatable {
     case timedOut(engine: String, seconds: Int)
     case notAllowed(engine: String, command: [String])
 
-    package var errorDescription: String? {
+    package var errorDescription: String? { message.problem }
+
+    /// What to do about it, when there is something to do.
+    package var recoverySuggestion: String? { message.fix }
+
+    private var message: (problem: String, fix: String?) {
         switch self {
         case let .cannotStart(engine, command, reason):
-            return "engine \"\(engine)\": cannot run \(command.joined(separator: " ")): \(reason). Check engines.\(engine).command in the recipe and that the program is installed (docs/engines.md)."
+            return ("engine \"\(engine)\": cannot run \(command.joined(separator: " ")): \(reason).", "Check engines.\(engine).command in the recipe and that the program is installed (docs/engines.md).")
         case let .protocolViolation(engine, detail):
-            return "engine \"\(engine)\" does not speak Forge's engine protocol: \(detail). See docs/engines.md."
+            return ("engine \"\(engine)\" does not speak Forge's engine protocol: \(detail).", "See docs/engines.md.")
         case let .exited(engine, detail):
-            return "engine \"\(engine)\" stopped unexpectedly; \(ErrorReason.trimmed(detail)). Check engines.\(engine).command in the recipe and that the program is installed (docs/engines.md)."
+            return ("engine \"\(engine)\" stopped unexpectedly; \(ErrorReason.trimmed(detail)).", "Check engines.\(engine).command in the recipe and that the program is installed (docs/engines.md).")
         case let .timedOut(engine, seconds):
-            return "engine \"\(engine)\" gave no answer within \(seconds) s; raise engines.\(engine).timeoutSeconds if it is just slow."
+            return ("engine \"\(engine)\" gave no answer within \(seconds) s.", "Raise engines.\(engine).timeoutSeconds in the recipe if it is just slow.")
         case let .notAllowed(engine, command):
-            return "the recipe's engine \"\(engine)\" runs a program (\(command.joined(separator: " "))); Forge runs recipe programs only with --allow-commands. Pass it if you trust this recipe."
+            return ("the recipe's engine \"\(engine)\" runs a program (\(command.joined(separator: " "))), and running the recipe's programs was not allowed.", "Allow them only if you trust this recipe.")
         }
     }
 }

@@ -17,32 +17,37 @@ package enum SpeechError: LocalizedError, Sendable, Equatable {
     /// The audio could not be written where it was asked for.
     case cannotWrite(path: String, reason: String)
 
-    package var errorDescription: String? {
+    package var errorDescription: String? { message.problem }
+
+    /// What to do about it, when there is something to do.
+    package var recoverySuggestion: String? { message.fix }
+
+    private var message: (problem: String, fix: String?) {
         switch self {
         case let .engineUnavailable(reason):
-            return "espeak-ng could not start: \(reason). Install it with `apt-get install libespeak-ng-dev espeak-ng-data`."
+            return ("espeak-ng could not start: \(reason).", "Install it with `apt-get install libespeak-ng-dev espeak-ng-data`.")
         case let .unknownVoice(voice):
-            return "espeak-ng has no voice \"\(voice.prefix(80))\"; run `forge voices` for the installed voices and variants."
+            return ("espeak-ng has no voice \"\(voice.prefix(80))\".", "Choose one of the installed voices and variants.")
         case let .synthesisFailed(item, reason):
-            return "item \(item): espeak-ng failed to synthesize it: \(reason)."
+            return ("item \(item): espeak-ng failed to synthesize it: \(reason).", nil)
         case let .noAudio(item):
-            return "item \(item): espeak-ng produced no audio for its text."
+            return ("item \(item): espeak-ng produced no audio for its text.", nil)
         case let .encodingFailed(path, reason):
-            return "\(path): encoding the audio failed: \(reason). Check free disk space and the audio format in the recipe."
+            return ("\(path): encoding the audio failed: \(reason).", "Check free disk space and the audio format in the recipe.")
         case let .workerCrashed(item, detail):
-            return "item \(item): the synthesis worker process died while speaking it (\(detail)). Rerun to retry; if it fails again, the item's text is the likely trigger."
+            return ("item \(item): the synthesis worker process died while speaking it (\(detail)).", "Rerun to retry; if it fails again, the item's text is the likely trigger.")
         case let .workerUnavailable(reason):
-            return "could not start a synthesis worker process: \(reason)."
+            return ("could not start a synthesis worker process: \(reason).", nil)
         case let .unknownEngine(name):
-            return "no speech engine is named \"\(name.prefix(80))\"; use \"\(SpeechEngines.builtInName)\" or declare it under the recipe's \"engines\"."
+            return ("no speech engine is named \"\(name.prefix(80))\"; use \"\(SpeechEngines.builtInName)\" or declare it under the recipe's \"engines\".", nil)
         case let .engineFailed(item, engine, reason):
-            return "item \(item): engine \"\(engine)\" could not speak it: \(reason)."
+            return ("item \(item): engine \"\(engine)\" could not speak it: \(reason).", nil)
         case .nothingToSay:
-            return "there is nothing to say: the text has no words. Give the text to speak as the argument, or - to read it from standard input."
+            return ("there is nothing to say: the text has no words.", "Give a text with words in it.")
         case let .cannotWrite(path, reason):
-            return "\(path): the audio cannot be written there: \(reason). Check that the folder exists and is writable, or give another -o path."
+            return ("\(path): the audio cannot be written there: \(reason).", "Check that the folder exists and is writable, or write it elsewhere.")
         case let .injectedFault(item):
-            return "item \(item): failed by the FORGE_FAULT_SPEAK fault-injection setting (used by tests)."
+            return ("item \(item): failed by the FORGE_FAULT_SPEAK fault-injection setting (used by tests).", nil)
         }
     }
 }

@@ -6,8 +6,23 @@ package struct BuildRecord: Sendable, Equatable, Codable, FetchableRecord, Mutab
     package static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
     package static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
-    package enum Outcome: String, Sendable, Codable {
+    package enum Outcome: String, Sendable, Codable, DatabaseValueConvertible {
         case running, succeeded, failed, cancelled
+    }
+
+    /// The table's columns, for the query interface (names as the schema spells them).
+    package enum Columns {
+        static let id = Column("id")
+        static let startedAt = Column("started_at")
+        static let endedAt = Column("ended_at")
+        static let outcome = Column("outcome")
+        static let itemsTotal = Column("items_total")
+        static let itemsSynthesized = Column("items_synthesized")
+        static let itemsReused = Column("items_reused")
+        static let itemsFailed = Column("items_failed")
+        static let itemsDownloaded = Column("items_downloaded")
+        static let fingerprint = Column("fingerprint")
+        static let settings = Column("settings")
     }
 
     package var id: Int64?

@@ -75,14 +75,24 @@ package struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persis
         name = row[19]
     }
 
+    /// The table's columns, for the query interface (names as the schema spells them).
+    package enum Columns {
+        static let id = Column("id"), chapter = Column("chapter"), ordinal = Column("ordinal"), kind = Column("kind")
+        static let text = Column("text"), sourcePath = Column("source_path"), sourceStart = Column("source_start")
+        static let sourceEnd = Column("source_end"), status = Column("status"), error = Column("error")
+        static let audioKey = Column("audio_key"), eventsKey = Column("events_key"), alignmentKey = Column("alignment_key")
+        static let durationMs = Column("duration_ms"), voice = Column("voice"), builtBy = Column("built_by")
+        static let alignmentSource = Column("alignment_source"), elementID = Column("element_id")
+        static let character = Column("character"), name = Column("name")
+    }
+
     /// The columns in the order `init(row:)` reads them.
     package static var databaseSelection: [any SQLSelectable] {
         [
-            Column("id"), Column("chapter"), Column("ordinal"), Column("kind"), Column("text"), Column("source_path"),
-            Column("source_start"), Column("source_end"), Column("status"), Column("error"), Column("audio_key"),
-            Column("events_key"), Column("alignment_key"), Column("duration_ms"), Column("voice"), Column("built_by"),
-            Column("alignment_source"), Column("element_id"),
-            Column("character"), Column("name"),
+            Columns.id, Columns.chapter, Columns.ordinal, Columns.kind, Columns.text, Columns.sourcePath,
+            Columns.sourceStart, Columns.sourceEnd, Columns.status, Columns.error, Columns.audioKey,
+            Columns.eventsKey, Columns.alignmentKey, Columns.durationMs, Columns.voice, Columns.builtBy,
+            Columns.alignmentSource, Columns.elementID, Columns.character, Columns.name,
         ]
     }
 

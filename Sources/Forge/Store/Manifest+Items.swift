@@ -87,7 +87,7 @@ extension Manifest {
     }
 
     package func items() throws(StoreError) -> [ItemRecord] {
-        try read { db in try ItemRecord.order(Column("ordinal")).fetchAll(db) }
+        try read { db in try ItemRecord.order(ItemRecord.Columns.ordinal).fetchAll(db) }
     }
 
     package func words(of itemID: String) throws(StoreError) -> [WordToken] {
@@ -159,8 +159,10 @@ extension Manifest {
     package func markSpoken(_ itemIDs: [String]) throws(StoreError) {
         guard !itemIDs.isEmpty else { return }
         try write { db in
+            typealias Columns = ItemRecord.Columns
             for id in itemIDs {
-                try db.execute(sql: "UPDATE items SET status = 'spoken', alignment_key = NULL, alignment_source = NULL WHERE id = ? AND status = 'done'", arguments: [id])
+                try ItemRecord.filter(key: id).filter(Columns.status == ItemStatus.done.rawValue).updateAll(
+                    db, Columns.status.set(to: ItemStatus.spoken.rawValue), Columns.alignmentKey.set(to: nil), Columns.alignmentSource.set(to: nil))
             }
         }
     }

@@ -13,28 +13,33 @@ package enum StoreError: LocalizedError, Sendable, Equatable {
     case notForgesFile(path: String, expected: String)
     case readFailed(path: String, reason: String)
 
-    package var errorDescription: String? {
+    package var errorDescription: String? { message.problem }
+
+    /// What to do about it, when there is something to do.
+    package var recoverySuggestion: String? { message.fix }
+
+    private var message: (problem: String, fix: String?) {
         switch self {
         case let .cannotCreate(path, reason):
-            return "\(path): cannot create the output directory: \(reason). Choose another with --output or output.directory."
+            return ("\(path): cannot create the output directory: \(reason).", "Choose another output directory.")
         case let .notWritable(path):
-            return "\(path): the output directory is not writable. Fix its permissions or choose another with --output."
+            return ("\(path): the output directory is not writable.", "Fix its permissions or choose another output directory.")
         case let .writeFailed(path, reason):
-            return "\(path): writing failed: \(reason). Nothing partial was kept; free space or fix permissions, then rerun."
+            return ("\(path): writing failed: \(reason). Nothing partial was kept.", "Free space or fix permissions, then rerun.")
         case let .busy(path, holder):
-            return "\(path): another forge (\(holder)) is building into this output directory. Wait for it to finish, or stop it first."
+            return ("\(path): another forge (\(holder)) is building into this output directory.", "Wait for it to finish, or stop it first.")
         case let .manifestUnreadable(path, reason):
-            return "\(path): the manifest cannot be read (\(reason)). Objects are intact: move the file aside (mv manifest.sqlite manifest.sqlite.bad) and rerun the build; it rebuilds the manifest from the store without re-synthesizing."
+            return ("\(path): the manifest cannot be read (\(reason)).", "Objects are intact: move the file aside (mv manifest.sqlite manifest.sqlite.bad) and rerun the build; it rebuilds the manifest from the store without re-synthesizing.")
         case let .manifestTooNew(path, found):
-            return "\(path): the manifest was written by a newer forge (schema \(found)). Upgrade forge to read it."
+            return ("\(path): the manifest was written by a newer forge (schema \(found)).", "Upgrade forge to read it.")
         case let .notAnOutputDirectory(path):
-            return "\(path): not a forge output directory (no manifest.sqlite). Run `forge build <recipe>` first, or name the directory a build wrote."
+            return ("\(path): not a forge output directory (no manifest.sqlite).", "Build a recipe into it first, or name the directory a build wrote.")
         case let .linkInOutput(path):
-            return "\(path): a symbolic link where forge keeps its own files. Forge never follows links inside its output directory, so nothing was read, written or deleted through it. Remove the link (`rm \(path)`; what it points to is not touched) and rerun; `forge fsck` lists such links."
+            return ("\(path): a symbolic link where forge keeps its own files. Forge never follows links inside its output directory, so nothing was read, written or deleted through it.", "Remove the link (`rm \(path)`; what it points to is not touched) and rerun.")
         case let .notForgesFile(path, expected):
-            return "\(path): forge expects \(expected) of its own here but found something else. Move it out of the output directory and rerun."
+            return ("\(path): forge expects \(expected) of its own here but found something else.", "Move it out of the output directory and rerun.")
         case let .readFailed(path, reason):
-            return "\(path): reading failed: \(reason). Run `forge fsck` on the output directory to check the store."
+            return ("\(path): reading failed: \(reason).", "Check the store (the output directory's objects).")
         }
     }
 }

@@ -4,10 +4,15 @@ import Foundation
 enum ChildProcessError: Error, LocalizedError, Equatable {
     case cannotStart(executable: String, reason: String)
 
-    var errorDescription: String? {
+    var errorDescription: String? { message.problem }
+
+    /// What to do about it, when there is something to do.
+    var recoverySuggestion: String? { message.fix }
+
+    private var message: (problem: String, fix: String?) {
         switch self {
         case let .cannotStart(executable, reason):
-            "\(executable) could not be started: \(reason). Check that it exists and is executable."
+            return ("\(executable) could not be started: \(reason).", "Check that it exists and is executable.")
         }
     }
 }

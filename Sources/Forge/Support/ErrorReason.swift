@@ -2,7 +2,16 @@ import Foundation
 
 /// The reason a system call or Foundation file operation failed, in the operating system's own
 /// words ("No such file or directory"), never a Foundation error domain and code.
-enum ErrorReason {
+package enum ErrorReason {
+    /// What a person reads about `error`: its description, then what to do about it (a
+    /// `LocalizedError`'s recovery suggestion), as one text.
+    package static func message(_ error: any Error) -> String {
+        guard let localized = error as? any LocalizedError else { return "\(error)" }
+        let problem = localized.errorDescription ?? "\(error)"
+        guard let fix = localized.recoverySuggestion, !fix.isEmpty else { return problem }
+        return "\(problem) \(fix)"
+    }
+
     static func text(_ error: any Error) -> String {
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
         let nsError = error as NSError

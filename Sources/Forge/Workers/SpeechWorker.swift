@@ -54,7 +54,7 @@ package struct SpeechWorker {
             // The built-in engine is started before the first job, so a broken installation fails the worker, not every item.
             _ = try engines.engine(named: SpeechEngines.builtInName)
         } catch {
-            FileHandle.standardError.write(Data("forge worker: \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(Data("forge worker: \(ErrorReason.message(error))\n".utf8))
             return 3
         }
         let persistence = DispatchQueue(label: "forge.worker.persist")
@@ -107,7 +107,7 @@ package struct SpeechWorker {
             } catch let error as SpeechError {
                 throw error
             } catch {
-                throw .engineFailed(item: job.itemID, engine: job.voice.engine, reason: error.localizedDescription)
+                throw .engineFailed(item: job.itemID, engine: job.voice.engine, reason: ErrorReason.message(error))
             }
             let speech = try engine.synthesize(SpeechRequest(itemID: job.itemID, text: job.text, voice: job.voice, phonemeInput: job.phonemeInput))
             let samples = Resampler.resample(speech.samples, from: speech.sampleRate, to: job.audio.sampleRate)
@@ -140,7 +140,7 @@ package struct SpeechWorker {
                 frames: job.audio.format.isLossless ? samples.count : nil)
             return SpeechJobResult(itemID: job.itemID, audio: audio, events: events, document: document)
         } catch {
-            return SpeechJobResult(itemID: job.itemID, error: (error as? LocalizedError)?.errorDescription ?? "\(error)")
+            return SpeechJobResult(itemID: job.itemID, error: ErrorReason.message(error))
         }
     }
 }

@@ -46,7 +46,7 @@ package final class WorkerPool: Sendable {
                 },
                 onExit: { ended in continuation.yield(.exited(worker: index, detail: ended.description)) })
         } catch {
-            throw .workerUnavailable(error.localizedDescription)
+            throw .workerUnavailable(ErrorReason.message(error))
         }
         workers.withLock { $0[index] = worker }
     }
