@@ -52,10 +52,30 @@ struct ExportTests {
         return ((parts[0] * 60 + parts[1]) * 60 + parts[2]) * 1000 + parts[3]
     }
 
+    /// Forced alignment's confidences (thousandths) are written as JSONEncoder writes them.
+    @Test func confidencesAreWrittenAsJSONEncoderWritesThem() throws {
+        let values = (0...1000).map { Double($0) / 1000 } + [-1, 2.5, 1e-7, 123_456.789]
+        let encoder = JSONEncoder()
+        for value in values {
+            var written: [UInt8] = []
+            ItemTimingsDocument.append(value, to: &written)
+            #expect(String(decoding: written, as: UTF8.self) == String(decoding: try encoder.encode(value), as: UTF8.self))
+        }
+    }
+
     @Test func timingsAudioAndCaptionsAgreeOnOneChapterTimeline() throws {
         let project = try Self.builtProject()
         let store = ObjectStore(root: project.output)
         let layouts = try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings()).book().chapters
+        // The JSON writers give JSONEncoder's exact bytes (sorted keys), for chapter and item files.
+        for timeline in try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings()).timelines() {
+            let chapterDocument = ChapterTimingsDocument(timeline, audioFormat: .wav)
+            #expect(try chapterDocument.encodedLine() == (try chapterDocument.foundationEncodedLine()))
+            for item in timeline.items {
+                let document = ItemTimingsDocument(item, offsetMs: item.startMs)
+                #expect(try document.encodedLine() == (try document.foundationEncodedLine()), "item \(item.record.id)")
+            }
+        }
         for stem in ["chapter-001", "chapter-002"] {
             let chapter = try chapterJSON(project, stem)
             let duration = try #require(chapter["durationMs"] as? Int)
