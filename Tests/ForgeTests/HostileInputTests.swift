@@ -267,6 +267,23 @@ struct HostileInputTests {
         let leftovers = try OwnedDirectory(root: project.output).leftovers(remove: false)
         #expect(leftovers.isEmpty, "\(leftovers)")
 
+        // Ctrl-C while the EPUB's chapters are being encoded, two at a time.
+        let encoding = try project.start(["export", "out", "--format", "epub"])
+        let epubFolder = project.output.appendingPathComponent("exports/epub")
+        func chapterFiles() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: epubFolder.path)) ?? [])
+                .filter { $0.hasSuffix(".mp3.\(encoding.process.processIdentifier).tmp") }
+        }
+        let encodingDeadline = Date().addingTimeInterval(60)
+        while Date() < encodingDeadline, encoding.process.isRunning, chapterFiles().isEmpty { usleep(1_000) }
+        #expect(!chapterFiles().isEmpty, "no chapter was being encoded; the test proves nothing")
+        let encodingSignal = Date()
+        encoding.signal(SIGINT)
+        #expect(encoding.wait().status == 130)
+        #expect(Date().timeIntervalSince(encodingSignal) < 1.5, "the EPUB took \(Date().timeIntervalSince(encodingSignal)) s to stop")
+        #expect(chapterFiles().isEmpty, "a chapter's encoded audio was left behind")
+        #expect(try OwnedDirectory(root: project.output).leftovers(remove: false).isEmpty)
+
         // kill -9 while the pack and the EPUB are being written: the next export clears what they left.
         let killed = try project.start(["export", "out", "--format", "epub", "--pack", "pack.zip"])
         // (libzip writes the archive to `.pack.zip.<pid>.tmp.XXXXXX`, then renames it.)

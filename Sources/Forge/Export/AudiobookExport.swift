@@ -8,6 +8,11 @@ enum AudiobookExport {
     /// AAC bit rate of the M4B: plenty for mono speech (audiobook stores use 64 kbps).
     static let aacBitRate = "64k"
 
+    /// ffmpeg's AAC coder. Its default ("twoloop") encodes 15 minutes of speech in 23 s here, so a
+    /// 54-hour book took 89 minutes; "fast" takes 4.1 s, and on espeak-ng speech at 64 kbps its
+    /// decoded audio is closer to the input (segmental SNR 34 dB against 25 dB).
+    static let aacCoder = "fast"
+
     /// Writes `m4b/<title>.m4b`.
     static func writeM4B(_ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, to writer: inout ExportWriter) throws {
         guard let rate = timelines.first?.sampleRate else { return }
@@ -37,7 +42,7 @@ enum AudiobookExport {
             if let cover = settings.cover { arguments += ["-i", cover.path] }
             arguments += ["-map", "0:a", "-map_metadata", "1", "-map_chapters", "1"]
             if settings.cover != nil { arguments += ["-map", "2:v", "-c:v", "copy", "-disposition:v:0", "attached_pic"] }
-            arguments += ["-c:a", "aac", "-b:a", aacBitRate, "-metadata:s:a:0", "language=\(isoLanguage(settings.language))", "-f", "mp4", output.path]
+            arguments += ["-c:a", "aac", "-aac_coder", aacCoder, "-b:a", aacBitRate, "-metadata:s:a:0", "language=\(isoLanguage(settings.language))", "-f", "mp4", output.path]
             let encoder = try FFmpegEncoder(sampleRate: rate, arguments: arguments)
             do {
                 for timeline in timelines {

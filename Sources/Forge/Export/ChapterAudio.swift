@@ -1,3 +1,5 @@
+import Foundation
+
 /// A chapter's audio: every item's audio object at its place on the timeline, silence between.
 enum ChapterAudio {
     static func render(_ timeline: ChapterTimeline, store: ObjectStore) throws -> [Int16] {
@@ -9,6 +11,12 @@ enum ChapterAudio {
         let samples = try render(timeline, store: store)
         guard let mastering = settings.mastering else { return samples }
         return try Mastering.master(samples, sampleRate: timeline.sampleRate, settings: mastering)
+    }
+
+    /// How many chapters an export encodes at once: one per core; one when mastered, since
+    /// mastering holds the whole chapter in memory.
+    static func encodingJobs(_ settings: ExportSettings) -> Int {
+        settings.mastering == nil ? ProcessInfo.processInfo.activeProcessorCount : 1
     }
 
     /// Writes the chapter's audio as exports write it into the new file open at `descriptor`

@@ -34,17 +34,31 @@ final class EPUBArchive {
         }
     }
 
-    /// Has `encode` write an audio file into the descriptor it is given (and close it; the label
-    /// names the entry in messages), then stores that file in the zip as `path` and removes it.
-    func addAudio(as path: String, _ encode: (Int32, String) throws -> Void) throws {
+    /// Has `encode` write each of `paths`' audio files into the descriptor it is given (its
+    /// index, a new file beside the book, and a flag set when it must stop: it closes the file and
+    /// checks the flag between blocks), on up to `jobs` threads at once, and stores the files in
+    /// the zip in order, each followed by what `then` adds for it. Each file is removed once
+    /// stored; at most twice `jobs` wait on disk.
+    func addAudio(
+        as paths: [String], jobs: Int, cancellation: CancellationFlag?,
+        encode: @escaping @Sendable (_ index: Int, _ descriptor: Int32, _ label: String, _ stop: CancellationFlag) throws -> Void,
+        then: (Int) throws -> Void
+    ) throws {
         // `.<name>.<pid>.tmp`: a leftover of a killed export is recognised and removed by the next one.
-        let scratch = url.deletingLastPathComponent().appendingPathComponent(".\((path as NSString).lastPathComponent).\(getpid()).tmp")
-        unlink(scratch.path)
-        let descriptor = open(scratch.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw ExportError.writeFailed(path: scratch.path, reason: String(cString: strerror(errno))) }
-        defer { unlink(scratch.path) }
-        try encode(descriptor, "\(url.path)!/\(path)")
-        let handle = try FileHandle(forReadingFrom: scratch)
+        let folder = url.deletingLastPathComponent()
+        let scratches = paths.map { folder.appendingPathComponent(".\(($0 as NSString).lastPathComponent).\(getpid()).tmp") }
+        let labels = paths.map { "\(url.path)!/\($0)" }
+        try EncodingQueue.run(
+            count: paths.count, jobs: jobs, ahead: 2 * jobs, cancellation: cancellation, scratch: { scratches[$0] },
+            encode: { index, descriptor, stop in try encode(index, descriptor, labels[index], stop) },
+            take: { index in
+                try addStored(scratches[index], as: paths[index])
+                try then(index)
+            })
+    }
+
+    private func addStored(_ file: URL, as path: String) throws {
+        let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
         let size = try handle.seekToEnd()
         try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(size), compressionMethod: .none) { position, chunk in

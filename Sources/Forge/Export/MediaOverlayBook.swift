@@ -26,8 +26,8 @@ enum MediaOverlayBook {
     }
 
     /// Writes the edition to `url` a chapter at a time: the chapter's MP3 is encoded to a file
-    /// beside the book and added to the zip from disk, then its content document and overlay, so
-    /// memory holds one chapter whatever the book's length. The package and navigation documents,
+    /// beside the book (a chapter per core at once) and added to the zip from disk, then its
+    /// content document and overlay, so memory holds a few chapters whatever the book's length. The package and navigation documents,
     /// which list every chapter, come last.
     static func write(
         _ book: BookTimeline, settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag?, modified: Date = Date(), to url: URL
@@ -38,22 +38,25 @@ enum MediaOverlayBook {
         var manifestEntries: [String] = []
         var spine: [String] = []
         var durations: [String] = []
-        for layout in book.chapters {
-            let stem = layout.fileStem
-            if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
-            // MP3 is an EPUB 3 core media type; WAV and FLAC are not.
-            try archive.addAudio(as: "OEBPS/audio/\(stem).mp3") { descriptor, label in
-                try ChapterAudio.write(layout, store: store, settings: settings, format: .mp3, to: descriptor, label: label, cancellation: cancellation)
-            }
-            let timeline = try book.timed(layout)
-            try archive.add(Array(contentDocument(timeline, settings: settings).utf8), as: "OEBPS/text/\(stem).xhtml")
-            try archive.add(Array(overlay(timeline, wordLevel: settings.wordLevelOverlays).utf8), as: "OEBPS/smil/\(stem).smil")
-            manifestEntries.append("<item id=\"\(stem)\" href=\"text/\(stem).xhtml\" media-type=\"application/xhtml+xml\" media-overlay=\"smil-\(stem)\"/>")
-            manifestEntries.append("<item id=\"smil-\(stem)\" href=\"smil/\(stem).smil\" media-type=\"application/smil+xml\"/>")
-            manifestEntries.append("<item id=\"audio-\(stem)\" href=\"audio/\(stem).mp3\" media-type=\"audio/mpeg\"/>")
-            spine.append("<itemref idref=\"\(stem)\"/>")
-            durations.append("<meta property=\"media:duration\" refines=\"#smil-\(stem)\">\(clock(layout.durationMs))</meta>")
-        }
+        let chapters = book.chapters
+        // MP3 is an EPUB 3 core media type; WAV and FLAC are not.
+        try archive.addAudio(
+            as: chapters.map { "OEBPS/audio/\($0.fileStem).mp3" }, jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation,
+            encode: { index, descriptor, label, stop in
+                try ChapterAudio.write(chapters[index], store: store, settings: settings, format: .mp3, to: descriptor, label: label, cancellation: stop)
+            },
+            then: { index in
+                let layout = chapters[index]
+                let stem = layout.fileStem
+                let timeline = try book.timed(layout)
+                try archive.add(Array(contentDocument(timeline, settings: settings).utf8), as: "OEBPS/text/\(stem).xhtml")
+                try archive.add(Array(overlay(timeline, wordLevel: settings.wordLevelOverlays).utf8), as: "OEBPS/smil/\(stem).smil")
+                manifestEntries.append("<item id=\"\(stem)\" href=\"text/\(stem).xhtml\" media-type=\"application/xhtml+xml\" media-overlay=\"smil-\(stem)\"/>")
+                manifestEntries.append("<item id=\"smil-\(stem)\" href=\"smil/\(stem).smil\" media-type=\"application/smil+xml\"/>")
+                manifestEntries.append("<item id=\"audio-\(stem)\" href=\"audio/\(stem).mp3\" media-type=\"audio/mpeg\"/>")
+                spine.append("<itemref idref=\"\(stem)\"/>")
+                durations.append("<meta property=\"media:duration\" refines=\"#smil-\(stem)\">\(clock(layout.durationMs))</meta>")
+            })
         if let cover = settings.cover, OwnedDirectory.entry(at: cover.path) == .file, let image = try? Data(contentsOf: cover) {
             let png = cover.pathExtension.lowercased() == "png"
             try archive.add(Array(image), as: "OEBPS/images/cover.\(png ? "png" : "jpg")", compressed: false)

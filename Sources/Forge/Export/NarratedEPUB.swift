@@ -250,18 +250,18 @@ struct NarratedEPUB {
     }
 
     /// Writes the book to `url`: its own entries (`mimetype` first), then each chapter's MP3,
-    /// encoded to a file and copied into the zip one chapter at a time, then the overlays.
+    /// encoded to a file (a chapter per core at once) and copied into the zip, then the overlays.
     func write(to url: URL, timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag?) throws {
         let archive = try EPUBArchive(url: url)
         for file in files where file.path != "mimetype" {
             try archive.add(Array(file.data), as: file.path, compressed: !file.path.hasSuffix(".mp3"))
         }
-        for timeline in timelines {
-            if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
-            try archive.addAudio(as: "\(audioFolder)/\(timeline.fileStem).mp3") { descriptor, label in
-                try ChapterAudio.write(timeline, store: store, settings: settings, format: .mp3, to: descriptor, label: label, cancellation: cancellation)
-            }
-        }
+        try archive.addAudio(
+            as: timelines.map { "\(audioFolder)/\($0.fileStem).mp3" }, jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation,
+            encode: { index, descriptor, label, stop in
+                try ChapterAudio.write(timelines[index], store: store, settings: settings, format: .mp3, to: descriptor, label: label, cancellation: stop)
+            },
+            then: { _ in })
         for overlay in overlays { try archive.add(Array(overlay.data), as: overlay.path) }
     }
 }
