@@ -4,9 +4,9 @@
 #   - each chapter's levels before mastering and after (the ACX MP3 set), against ACX and
 #     against −18 LUFS ±1 LU with true peak ≤ −1 dBTP;
 #   - `forge export --format m4b` (unmastered, and mastered to acx) against ffmpeg encoding the same
-#     concatenated chapter audio to AAC directly, wall time and peak RSS, and their ratio, on the
-#     book's first M4B_LINES lines (default 1400, about an hour; AAC encoding of the whole corpus
-#     takes ffmpeg about 9 minutes a run);
+#     concatenated chapter audio to AAC directly with the same coder (`-aac_coder fast`), wall
+#     time and peak RSS, and their ratio, on the book's first M4B_LINES lines (default 1400, about
+#     an hour; the whole corpus takes ffmpeg about 3 minutes a run);
 #   - libebur128's measuring speed (forge check of the unmastered chapters), in × real time.
 #   benchmarks/audiobook.sh [book.txt]
 set -euo pipefail
@@ -61,7 +61,7 @@ ffmpeg -v error -y -f concat -safe 0 -i concat.txt -c copy whole.wav
 for run in 1 2 3; do
     rm -rf out/exports/m4b
     read -r f_s f_kb < <(measure "$forge" export out --format m4b)
-    read -r g_s g_kb < <(measure ffmpeg -v error -y -i whole.wav -c:a aac -b:a 64k -f mp4 direct.m4b)
+    read -r g_s g_kb < <(measure ffmpeg -v error -y -i whole.wav -c:a aac -aac_coder fast -b:a 64k -f mp4 direct.m4b)
     echo "run $run: forge m4b ${f_s} s (peak RSS $((f_kb / 1024)) MB), ffmpeg ${g_s} s (peak RSS $((g_kb / 1024)) MB), ratio $(python3 -c "print(round($f_s/$g_s, 2))")"
 done
 rm -rf out/exports/m4b

@@ -110,8 +110,9 @@ package struct EPUBReader: Sendable {
     /// The book's cover image — the manifest item with the `cover-image` property (EPUB 3) or the
     /// one a `<meta name="cover">` names (EPUB 2) — and its file extension; nil when it has none.
     package func coverImage(_ url: URL, name: String) -> (data: Data, fileExtension: String)? {
-        guard let archive = try? Self.archive(url: url, data: nil, name: name), var (reader, package, packagePath) = try? open(archive, name: name)
-        else { return nil }
+        guard let archive = try? Self.archive(url: url, data: nil, name: name), let opened = try? open(archive, name: name) else { return nil }
+        var reader = opened.reader
+        let (package, packagePath) = (opened.package, opened.packagePath)
         let items = package.all("item")
         let named = package.all("meta").first { $0.attributes["name"] == "cover" }?.attributes["content"]
         guard let item = items.first(where: { ($0.attributes["properties"] ?? "").split(separator: " ").contains("cover-image") })

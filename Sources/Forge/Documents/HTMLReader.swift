@@ -241,7 +241,6 @@ package struct HTMLReader: DocumentReader {
             }
             if HTMLReader.rawTextElements.contains(name) {
                 // The element's content runs to its end tag, unparsed.
-                let contentStart = index
                 guard let end = findEndTag(name) else { throw problem(at: offset, "<\(name)> is never closed") }
                 if name == "title", title == nil {
                     // A title is escapable raw text: no elements, but references are decoded ("Pride &amp; Prejudice").
