@@ -64,7 +64,6 @@ package struct VerificationRun: Sendable {
         var model: RecognizerModel
         var recognizer: String
         var timelines: [ChapterTimeline]
-        var tokens: [[[String]]]
         var positions: Set<ChunkPosition>
         var reports: [ChunkPosition: ChunkReport]
         var work: [Chunk]
@@ -90,11 +89,6 @@ package struct VerificationRun: Sendable {
         let timelines = try TimelineBuilder(store: store, manifest: manifest, settings: pauses).timelines()
         let options = ChunkTranscriber.decoderOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
         let recognizer = "\(Self.version)/\(LanguageModelBuilder.version)/\(model.fingerprint)/\(options)"
-
-        // The book's words, each sentence tokenized once: for the dictionary and the models.
-        let tokens: [[[String]]] = timelines.map { timeline in
-            timeline.items.flatMap { item in item.sentences.map { TranscriptNormalizer.tokens($0.text) } }
-        }
 
         // Plan: which chunks need transcribing, changed ones first.
         let stored = try manifest.storedChunks()
@@ -123,7 +117,7 @@ package struct VerificationRun: Sendable {
         try manifest.removeChunks(except: positions)
         work.sort { $0.changed && !$1.changed }
         return .ready(Plan(
-            started: clock, model: model, recognizer: recognizer, timelines: timelines, tokens: tokens, positions: positions,
+            started: clock, model: model, recognizer: recognizer, timelines: timelines, positions: positions,
             reports: reports, work: work))
     }
 
@@ -131,27 +125,43 @@ package struct VerificationRun: Sendable {
     func transcribe(
         _ plan: Plan, using manifest: Manifest, build: Int64?, cancellation: CancellationFlag, progress: @escaping @Sendable (ChunkReport) -> Void
     ) throws -> VerifyReport {
-        let (clock, model, recognizer, timelines, tokens, positions, work) = (plan.started, plan.model, plan.recognizer, plan.timelines, plan.tokens, plan.positions, plan.work)
+        let (clock, model, recognizer, timelines, positions, work) = (plan.started, plan.model, plan.recognizer, plan.timelines, plan.positions, plan.work)
         var reports = plan.reports
         let store = ObjectStore(root: outputDirectory)
-        let vocabulary = Set(tokens.joined().joined())
 
         // A dictionary of the book's words and a trigram model of each chapter's text (the
         // chapters with chunks to transcribe), cached in verify/ by content.
         var languageModels: [Int: URL] = [:]
         var decodingModel = model
         if !work.isEmpty {
+            var vocabulary = Set<String>()
+            for timeline in timelines {
+                for item in timeline.items {
+                    for sentence in item.sentences { vocabulary.formUnion(TranscriptNormalizer.tokens(sentence.text)) }
+                }
+            }
             let dictionary = try PronouncingDictionary(words: vocabulary, base: model.dictionary, language: language)
             decodingModel.dictionary = try writeCached(dictionary.text, prefix: "dict", suffix: "dict")
+            // Each chapter's model is written as soon as it is built: memory holds one per core,
+            // not the whole book's (33 MB of text for a 54-hour book).
             let chapters = Array(Set(work.map(\.timeline))).sorted()
-            let texts = Mutex<[Int: String]>([:])
+            let written = Mutex<(models: [Int: URL], failure: (any Error)?)>(([:], nil))
             DispatchQueue.concurrentPerform(iterations: chapters.count) { index in
-                let arpa = LanguageModelBuilder.arpa(sentences: tokens[chapters[index]])
-                texts.withLock { $0[chapters[index]] = arpa }
+                let chapter = chapters[index]
+                let sentences = timelines[chapter].items.flatMap { item in item.sentences.map { TranscriptNormalizer.tokens($0.text) } }
+                let arpa = LanguageModelBuilder.arpa(sentences: sentences)
+                written.withLock { written in
+                    guard written.failure == nil else { return }
+                    do {
+                        written.models[chapter] = try writeCached(arpa, prefix: "lm-\(timelines[chapter].fileStem)", suffix: "arpa")
+                    } catch {
+                        written.failure = error
+                    }
+                }
             }
-            for (index, arpa) in texts.withLock({ $0 }) {
-                languageModels[index] = try writeCached(arpa, prefix: "lm-\(timelines[index].fileStem)", suffix: "arpa")
-            }
+            let outcome = written.withLock { $0 }
+            if let failure = outcome.failure { throw failure }
+            languageModels = outcome.models
         }
 
         // Decode: `jobs` threads, each with its own decoder; each chunk's stretch of audio is
