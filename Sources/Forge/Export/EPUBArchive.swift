@@ -42,7 +42,7 @@ final class EPUBArchive {
     func addAudio(
         as paths: [String], jobs: Int, cancellation: CancellationFlag?,
         encode: @escaping @Sendable (_ index: Int, _ descriptor: Int32, _ label: String, _ stop: CancellationFlag) throws -> Void,
-        then: (Int) throws -> Void
+        then: (Int) throws -> Void = { _ in }
     ) throws {
         // `.<name>.<pid>.tmp`: a leftover of a killed export is recognised and removed by the next one.
         let folder = url.deletingLastPathComponent()

@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Encodes numbered files (a book's chapter audio) on up to `jobs` threads while the caller takes
-/// them in order: a 54-hour book's chapters are encoded by every core instead of one, and memory
+/// Encodes numbered files (a book's chapter audio) on up to `jobs` ``BlockingThreads`` while the
+/// caller takes them in order: a 54-hour book's chapters are encoded by every core instead of one, and memory
 /// and scratch space hold at most `ahead` files whatever the book's length.
 enum EncodingQueue {
     /// Runs `encode(index, descriptor, stop)` for every index in `0..<count` on up to `jobs`
@@ -23,46 +23,40 @@ enum EncodingQueue {
         let finished = (0..<count).map { _ in DispatchSemaphore(value: 0) }
         let slots = DispatchSemaphore(value: max(workers, ahead))
         let state = Mutex<(next: Int, failures: [Int: any Error], firstFailure: (any Error)?)>((0, [:], nil))
-        let group = DispatchGroup()
-        for _ in 0..<workers {
-            group.enter()
-            // Threads of their own: the global queue's threads are shared with Swift concurrency,
-            // whose few threads may all be blocked waiting (a test run, an async caller).
-            Thread {
-                defer { group.leave() }
-                while true {
-                    slots.wait()
-                    let index: Int? = state.withLock { state in
-                        guard !stop.isCancelled, state.next < count else { return nil }
-                        defer { state.next += 1 }
-                        return state.next
-                    }
-                    guard let index else {
-                        slots.signal()
-                        return
-                    }
-                    do {
-                        let url = scratch(index)
-                        unlink(url.path)
-                        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-                        guard descriptor >= 0 else { throw ExportError.writeFailed(path: url.path, reason: String(cString: strerror(errno))) }
-                        try encode(index, descriptor, stop)
-                    } catch {
-                        state.withLock { state in
-                            state.failures[index] = error
-                            // A file stopped because another failed reports that failure, not the stop.
-                            if !stop.isCancelled, state.firstFailure == nil { state.firstFailure = error }
-                        }
-                        stop.cancel()
-                    }
-                    finished[index].signal()
+        let allFinished = DispatchSemaphore(value: 0)
+        BlockingThreads.start(workers, body: { _ in
+            while true {
+                slots.wait()
+                let index: Int? = state.withLock { state in
+                    guard !stop.isCancelled, state.next < count else { return nil }
+                    defer { state.next += 1 }
+                    return state.next
                 }
-            }.start()
-        }
+                guard let index else {
+                    slots.signal()
+                    return
+                }
+                do {
+                    let url = scratch(index)
+                    unlink(url.path)
+                    let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+                    guard descriptor >= 0 else { throw ExportError.writeFailed(path: url.path, reason: String(cString: strerror(errno))) }
+                    try encode(index, descriptor, stop)
+                } catch {
+                    state.withLock { state in
+                        state.failures[index] = error
+                        // A file stopped because another failed reports that failure, not the stop.
+                        if !stop.isCancelled, state.firstFailure == nil { state.firstFailure = error }
+                    }
+                    stop.cancel()
+                }
+                finished[index].signal()
+            }
+        }, whenAllFinished: { allFinished.signal() })
         defer {
             stop.cancel()
             for _ in 0..<workers { slots.signal() }
-            group.wait()
+            allFinished.wait()
             for index in 0..<count { unlink(scratch(index).path) }
         }
         for index in 0..<count {

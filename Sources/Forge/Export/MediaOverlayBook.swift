@@ -27,8 +27,8 @@ enum MediaOverlayBook {
 
     /// Writes the edition to `url` a chapter at a time: the chapter's MP3 is encoded to a file
     /// beside the book (a chapter per core at once) and added to the zip from disk, then its
-    /// content document and overlay, so memory holds a few chapters whatever the book's length. The package and navigation documents,
-    /// which list every chapter, come last.
+    /// content document and overlay, so memory holds a few chapters whatever the book's length.
+    /// The package and navigation documents, which list every chapter, come last.
     static func write(
         _ book: BookTimeline, settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag?, modified: Date = Date(), to url: URL
     ) throws {

@@ -260,8 +260,7 @@ struct NarratedEPUB {
             as: timelines.map { "\(audioFolder)/\($0.fileStem).mp3" }, jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation,
             encode: { index, descriptor, label, stop in
                 try ChapterAudio.write(timelines[index], store: store, settings: settings, format: .mp3, to: descriptor, label: label, cancellation: stop)
-            },
-            then: { _ in })
+            })
         for overlay in overlays { try archive.add(Array(overlay.data), as: overlay.path) }
     }
 }

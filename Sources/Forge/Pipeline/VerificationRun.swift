@@ -134,34 +134,29 @@ package struct VerificationRun: Sendable {
         var languageModels: [Int: URL] = [:]
         var decodingModel = model
         if !work.isEmpty {
-            var vocabulary = Set<String>()
-            for timeline in timelines {
-                for item in timeline.items {
-                    for sentence in item.sentences { vocabulary.formUnion(TranscriptNormalizer.tokens(sentence.text)) }
-                }
-            }
-            let dictionary = try PronouncingDictionary(words: vocabulary, base: model.dictionary, language: language)
-            decodingModel.dictionary = try writeCached(dictionary.text, prefix: "dict", suffix: "dict")
-            // Each chapter's model is written as soon as it is built: memory holds one per core,
-            // not the whole book's (33 MB of text for a 54-hour book).
-            let chapters = Array(Set(work.map(\.timeline))).sorted()
-            let written = Mutex<(models: [Int: URL], failure: (any Error)?)>(([:], nil))
-            DispatchQueue.concurrentPerform(iterations: chapters.count) { index in
-                let chapter = chapters[index]
+            // Each chapter is tokenized once, for the book's words and (when it has chunks to
+            // transcribe) its model, which is written as soon as it is built: memory holds one
+            // chapter's per core, not the whole book's (33 MB of model text for a 54-hour book).
+            let transcribed = Set(work.map(\.timeline))
+            let gathered = Mutex<(words: Set<String>, models: [Int: URL], failure: (any Error)?)>(([], [:], nil))
+            DispatchQueue.concurrentPerform(iterations: timelines.count) { chapter in
                 let sentences = timelines[chapter].items.flatMap { item in item.sentences.map { TranscriptNormalizer.tokens($0.text) } }
-                let arpa = LanguageModelBuilder.arpa(sentences: sentences)
-                written.withLock { written in
-                    guard written.failure == nil else { return }
+                let arpa = transcribed.contains(chapter) ? LanguageModelBuilder.arpa(sentences: sentences) : nil
+                gathered.withLock { gathered in
+                    for sentence in sentences { gathered.words.formUnion(sentence) }
+                    guard let arpa, gathered.failure == nil else { return }
                     do {
-                        written.models[chapter] = try writeCached(arpa, prefix: "lm-\(timelines[chapter].fileStem)", suffix: "arpa")
+                        gathered.models[chapter] = try writeCached(arpa, prefix: "lm-\(timelines[chapter].fileStem)", suffix: "arpa")
                     } catch {
-                        written.failure = error
+                        gathered.failure = error
                     }
                 }
             }
-            let outcome = written.withLock { $0 }
-            if let failure = outcome.failure { throw failure }
-            languageModels = outcome.models
+            let (words, models, failure) = gathered.withLock { $0 }
+            if let failure { throw failure }
+            languageModels = models
+            let dictionary = try PronouncingDictionary(words: words, base: model.dictionary, language: language)
+            decodingModel.dictionary = try writeCached(dictionary.text, prefix: "dict", suffix: "dict")
         }
 
         // Decode: `jobs` threads, each with its own decoder; each chunk's stretch of audio is
