@@ -56,6 +56,11 @@ let package = Package(
             providers: [.apt(["libzip-dev"])]
         ),
         .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
             name: "CSoxr",
             pkgConfig: "soxr",
             providers: [.apt(["libsoxr-dev"])]
@@ -68,6 +73,7 @@ let package = Package(
                 "CSndFile",
                 "CPocketSphinx",
                 "CSoxr",
+                "CCurl",
                 "CLibZip",
                 "CLibXML2",
                 "CCMark",

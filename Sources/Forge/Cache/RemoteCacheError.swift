@@ -9,6 +9,11 @@ package enum RemoteCacheError: Error, LocalizedError, Sendable, Equatable {
     case refused(cache: String, method: String, path: String, status: Int)
     /// A blob's bytes do not have the digest its entry names (never trusted, never stored).
     case digestMismatch(cache: String, item: String, role: String, expected: String, found: String)
+    /// A blob whose size is not the one its entry names (announced or received; never trusted, never stored).
+    case blobSize(cache: String, item: String, role: String, detail: String)
+    /// An answer of a size the request cannot take (an entry over ``RemoteCache/entryLimit``, a
+    /// blob of another size than asked for): read no further than that, and discarded.
+    case badAnswer(cache: String, path: String, reason: String)
     /// An entry that is not one of forge's, or does not describe the item it is filed under.
     case malformedEntry(cache: String, item: String, reason: String)
     /// `FORGE_REMOTE_CACHE_HEADER` is set but is not `Name: value`.
@@ -40,10 +45,14 @@ package enum RemoteCacheError: Error, LocalizedError, Sendable, Equatable {
             return ("The remote cache \(cache) refused \(method) \(path) with HTTP \(status)\(status == 401 || status == 403 ? ": check the header in \(RemoteCacheSettings.headerVariable)" : "").", nil)
         case let .digestMismatch(cache, item, role, expected, found):
             return ("Item \(item): the \(role) blob from the remote cache \(cache) has SHA-256 \(found.prefix(12))…, not the \(expected.prefix(12))… its entry names; it was discarded and the item is synthesized here.", nil)
+        case let .blobSize(cache, item, role, detail):
+            return ("Item \(item): the \(role) blob from the remote cache \(cache) is not the size its entry names (\(detail)); it was discarded and the item is synthesized here.", nil)
+        case let .badAnswer(cache, path, reason):
+            return ("The remote cache \(cache) answered GET \(path) with \(reason); it was discarded.", nil)
         case let .malformedEntry(cache, item, reason):
             return ("Item \(item): the remote cache \(cache) holds an entry forge cannot use (\(reason)); the item is synthesized here and the entry replaced.", nil)
         case let .malformedHeader(variable):
-            return ("\(variable) must be one header as \"Name: value\" (for example \"Authorization: Bearer <token>\"); the value is not shown.", nil)
+            return ("\(variable) must be one header as \"Name: value\" on one line, without line breaks or other control characters (for example \"Authorization: Bearer <token>\"); the value is not shown.", nil)
         case let .localStore(reason):
             return ("\(reason).", "Check the output directory's store.")
         case let .required(cache, reason):

@@ -8,8 +8,9 @@ import Foundation
 /// printed, never written to the manifest, and URLs with credentials in them are refused.
 package struct RemoteCacheSettings: Sendable, Equatable {
     /// The keys of the recipe's `cache` object (read by `RemoteCacheSettings(recipe:)`); others are refused.
-    package enum RecipeKey: String, CaseIterable, Sendable { case remote, readOnly, required, timeoutSeconds }
+    package enum RecipeKey: String, CaseIterable, Sendable { case remote, readOnly, required, timeoutSeconds, connectTimeoutSeconds, minimumBytesPerSecond, deadlineSeconds }
     package static let allowedTimeoutSeconds = 1...600
+    package static let allowedMinimumBytesPerSecond = 1...(1 << 30)
     /// The environment variable naming the cache's base URL (below `--remote-cache`, above the recipe).
     package static let urlVariable = "FORGE_REMOTE_CACHE"
     /// The environment variable holding one header sent with every request, as `Name: value`
@@ -22,14 +23,28 @@ package struct RemoteCacheSettings: Sendable, Equatable {
     package var readOnly = false
     /// Fail the build when the cache cannot be reached, instead of building locally with a warning.
     package var required = false
-    /// How long a request may wait for the server to answer before the cache counts as unavailable.
+    /// How long a request may go slower than ``minimumBytesPerSecond`` (a server that does not
+    /// answer, or trickles) before the cache counts as unavailable.
     package var timeoutSeconds = 10
+    /// How long connecting to the server may take.
+    package var connectTimeoutSeconds = 5
+    /// The speed under which a request counts as stalled (curl's `--speed-limit`).
+    package var minimumBytesPerSecond = 1024
+    /// The most one request may take, however steadily it trickles.
+    package var deadlineSeconds = 120
 
     package init(url: URL, readOnly: Bool = false, required: Bool = false, timeoutSeconds: Int = 10) {
         self.url = url
         self.readOnly = readOnly
         self.required = required
         self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// The bounds of every request to this cache.
+    package var limits: HTTPLimits {
+        HTTPLimits(
+            connectTimeoutSeconds: connectTimeoutSeconds, lowSpeedSeconds: timeoutSeconds,
+            minimumBytesPerSecond: minimumBytesPerSecond, deadlineSeconds: deadlineSeconds)
     }
 
     /// The cache's name in messages and in the manifest's record of uploads: its URL, which never
@@ -73,6 +88,10 @@ package struct RemoteCacheSettings: Sendable, Equatable {
     /// Throws when it is set but not `Name: value` (the value itself is never part of a message).
     package static func header(from environment: [String: String]) throws(RemoteCacheError) -> (name: String, value: String)? {
         guard let line = environment[headerVariable], !line.isEmpty else { return nil }
+        // A CR or LF would end the header early or smuggle in another: refused, never cut.
+        guard !line.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .malformedHeader(variable: headerVariable)
+        }
         guard let colon = line.firstIndex(of: ":") else { throw .malformedHeader(variable: headerVariable) }
         let name = line[..<colon].trimmingCharacters(in: .whitespaces)
         let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)

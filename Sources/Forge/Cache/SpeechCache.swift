@@ -24,11 +24,18 @@ package struct SpeechCache: Sendable {
 
     /// Downloads and stores the objects of `audioKey`; nil when the cache has no entry for it.
     /// `item` names the item in messages.
+    /// `voice` is the URI of the voice the item's audio key was made for: an entry naming another is refused.
     package func fetch(
-        audioKey: String, eventsKey: String, item: String, audioExtension: String, mimeType: String
+        audioKey: String, eventsKey: String, item: String, voice: String, audioExtension: String, mimeType: String
     ) async throws(RemoteCacheError) -> Download? {
         let name = remote.settings.name
-        guard let entryData = try await remote.get(.actionCache, SpeechCacheEntry.actionKey(audioKey: audioKey)) else { return nil }
+        let entryData: Data
+        do {
+            guard let data = try await remote.get(.actionCache, SpeechCacheEntry.actionKey(audioKey: audioKey)) else { return nil }
+            entryData = data
+        } catch let .badAnswer(_, _, reason) {
+            throw .malformedEntry(cache: name, item: item, reason: reason)
+        }
         let entry: SpeechCacheEntry
         do {
             entry = try JSONDecoder().decode(SpeechCacheEntry.self, from: entryData)
@@ -41,6 +48,13 @@ package struct SpeechCache: Sendable {
         guard entry.audioKey == audioKey, entry.audioExtension == audioExtension,
               SpeechCacheEntry.isDigest(entry.audio.sha256), SpeechCacheEntry.isDigest(entry.events.sha256)
         else { throw .malformedEntry(cache: name, item: item, reason: "it describes other audio") }
+        // Recorded in the manifest as the item's voice: it must be the voice the item asks for.
+        guard entry.voice == voice else {
+            throw .malformedEntry(cache: name, item: item, reason: "its field \"voice\" is \(JSONText.quoted(String(entry.voice.prefix(80)))), not \(JSONText.quoted(voice))")
+        }
+        guard entry.audio.bytes >= 0, entry.audio.bytes <= RemoteCache.blobLimit, entry.events.bytes >= 0, entry.events.bytes <= RemoteCache.blobLimit else {
+            throw .malformedEntry(cache: name, item: item, reason: "its blobs' sizes are out of range")
+        }
 
         let audioData = try await blob(entry.audio, role: "audio", item: item)
         let eventsData = try await blob(entry.events, role: "events", item: item)
@@ -64,11 +78,17 @@ package struct SpeechCache: Sendable {
     }
 
     private func blob(_ blob: SpeechCacheEntry.Blob, role: String, item: String) async throws(RemoteCacheError) -> Data {
-        guard let data = try await remote.get(.contentAddressable, blob.sha256) else {
+        let fetched: Data?
+        do {
+            fetched = try await remote.get(.contentAddressable, blob.sha256, expectedBytes: blob.bytes)
+        } catch let .badAnswer(_, _, reason) {
+            throw .blobSize(cache: remote.settings.name, item: item, role: role, detail: reason)
+        }
+        guard let data = fetched else {
             throw .malformedEntry(cache: remote.settings.name, item: item, reason: "its \(role) blob is missing")
         }
         let found = ContentHash.sha256Hex(data)
-        guard found == blob.sha256, data.count == blob.bytes else {
+        guard found == blob.sha256 else {
             throw .digestMismatch(cache: remote.settings.name, item: item, role: role, expected: blob.sha256, found: found)
         }
         return data

@@ -13,6 +13,9 @@ extension StageRun {
         return left
     }
 
+    /// How many rejected entries or blobs set the cache aside for the rest of the build.
+    static let rejectionsBeforeSettingAside = 20
+
     /// Looks every job up in the remote cache, a few at a time; jobs whose objects arrive (every
     /// digest checked) are recorded as downloaded and leave the plan, the rest are synthesized.
     /// A cache that fails stops the lookups with one warning, or the build when it is required.
@@ -46,7 +49,8 @@ extension StageRun {
                 group.addTask {
                     do throws(RemoteCacheError) {
                         guard let download = try await cache.fetch(
-                            audioKey: job.audioKey, eventsKey: job.eventsKey, item: job.itemID, audioExtension: extensionName, mimeType: mimeType)
+                            audioKey: job.audioKey, eventsKey: job.eventsKey, item: job.itemID, voice: job.voice.uri,
+                            audioExtension: extensionName, mimeType: mimeType)
                         else { return .missing }
                         return .found(job, download)
                     } catch {
@@ -76,11 +80,17 @@ extension StageRun {
                     }
                 case let .failed(job, error):
                     switch error {
-                    case .digestMismatch, .malformedEntry, .localStore:
+                    case .digestMismatch, .blobSize, .malformedEntry, .badAnswer, .localStore:
                         // One bad entry or blob: that item is synthesized (and its entry replaced by the upload).
                         mismatches += 1
                         if mismatches <= 5 { progress(.warning(ErrorReason.message(error))) }
                         ForgeLog.notice("remote cache: \(job.itemID): \(ErrorReason.message(error))")
+                        // A server that keeps sending what is rejected is set aside: each rejection costs a request.
+                        if mismatches == Self.rejectionsBeforeSettingAside, failure == nil {
+                            failure = .unavailable(cache: cache.remote.settings.name, reason: "\(mismatches) of the entries or blobs it sent were rejected")
+                            pending.removeAll()
+                            group.cancelAll()
+                        }
                     default:
                         if failure == nil { failure = error }
                         pending.removeAll()

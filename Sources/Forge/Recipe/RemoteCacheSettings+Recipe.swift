@@ -17,5 +17,9 @@ extension RemoteCacheSettings: RecipeSection {
         readOnly = try reader.boolean(.readOnly, default: false)
         required = try reader.boolean(.required, default: false)
         timeoutSeconds = try reader.integer(.timeoutSeconds, in: Self.allowedTimeoutSeconds, default: timeoutSeconds, unit: "seconds")
+        connectTimeoutSeconds = try reader.integer(.connectTimeoutSeconds, in: Self.allowedTimeoutSeconds, default: connectTimeoutSeconds, unit: "seconds")
+        minimumBytesPerSecond = try reader.integer(
+            .minimumBytesPerSecond, in: Self.allowedMinimumBytesPerSecond, default: minimumBytesPerSecond, unit: "bytes per second")
+        deadlineSeconds = try reader.integer(.deadlineSeconds, in: Self.allowedTimeoutSeconds, default: deadlineSeconds, unit: "seconds")
     }
 }

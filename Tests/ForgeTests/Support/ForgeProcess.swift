@@ -122,6 +122,22 @@ final class ForgeProcess: Sendable {
         for pid in all { kill(pid, number) }
     }
 
+    /// Waits for the process, reading its peak resident memory (VmHWM, in bytes) as it runs.
+    func waitMeasuringPeakMemory() -> (ForgeResult, peakBytes: Int) {
+        let status = "/proc/\(process.processIdentifier)/status"
+        var peak = 0
+        while process.isRunning {
+            // VmHWM never falls: the last reading before exit is the process's peak.
+            if let text = try? String(contentsOfFile: status, encoding: .utf8),
+               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+               let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") {
+                peak = max(peak, kilobytes * 1024)
+            }
+            usleep(10_000)
+        }
+        return (wait(), peak)
+    }
+
     func wait() -> ForgeResult {
         process.waitUntilExit()
         // The pipes reach end of file once the process and its workers have exited.

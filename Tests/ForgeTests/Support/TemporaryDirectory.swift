@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh directory under the system temp folder, removed when the value is released.
-final class TemporaryDirectory {
+final class TemporaryDirectory: Sendable {
     let url: URL
 
     init(_ label: String = "forge-tests") throws {
