@@ -16,8 +16,7 @@ package struct SourceLoader: Sendable {
         for source in sources {
             let name = source.displayPath
             if let reader = source.format.textReader {
-                let text = try source.standardInput.map { data throws(TextError) in try SourceReader.decode(data, file: name) }
-                    ?? SourceReader.read(source.url)
+                let text = try SourceReader.decodeText(source.standardInput ?? SourceReader.bytes(of: source.url), file: name)
                 let document = try reader.read(text, path: name)
                 language = language ?? document.language
                 documents.append(SourceDocument(documents: [document]))

@@ -6,9 +6,33 @@ package enum SourceReader {
     /// The largest source file read (a 50-hour book is about 3 MiB of text, an illustrated EPUB
     /// a few hundred).
     package static let maximumBytes = 1 << 30
+    /// The largest text source (plain text, Markdown, HTML, a script): twenty times the longest
+    /// books; reading holds it in memory a few times over.
+    package static let maximumTextBytes = 64 << 20
+    /// The longest line of a text source: a paragraph of prose is a few kilobytes.
+    package static let maximumLineBytes = 1 << 20
 
     package static func read(_ url: URL) throws(TextError) -> String {
         try decode(bytes(of: url), file: url.path)
+    }
+
+    /// Decodes a text source after checking it against ``maximumTextBytes`` and ``maximumLineBytes``,
+    /// before any of it is split: a 100 MB line would cost gigabytes.
+    package static func decodeText(_ data: Data, file: String) throws(TextError) -> String {
+        guard data.count <= maximumTextBytes else { throw .tooLarge(file: file, bytes: data.count, limit: maximumTextBytes) }
+        var line = 1
+        var start = 0
+        let newline = UInt8(ascii: "\n")
+        let longest: (line: Int, bytes: Int)? = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> (line: Int, bytes: Int)? in
+            for (offset, byte) in bytes.enumerated() where byte == newline {
+                if offset - start > maximumLineBytes { return (line, offset - start) }
+                line += 1
+                start = offset + 1
+            }
+            return bytes.count - start > maximumLineBytes ? (line, bytes.count - start) : nil
+        }
+        if let longest { throw .lineTooLong(file: file, line: longest.line, bytes: longest.bytes, limit: maximumLineBytes) }
+        return try decode(data, file: file)
     }
 
     /// A source file's bytes, once it is known to be a regular file (a FIFO or a device such as

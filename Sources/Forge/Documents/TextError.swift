@@ -9,6 +9,8 @@ package enum TextError: LocalizedError, Sendable, Equatable {
     case notAFile(file: String, kind: String)
     case utf16(file: String)
     case tooLarge(file: String, bytes: Int, limit: Int)
+    /// A line (a paragraph, in most plain text) longer than ``SourceReader/maximumLineBytes``.
+    case lineTooLong(file: String, line: Int, bytes: Int, limit: Int)
 
     package var errorDescription: String? { message.problem }
 
@@ -27,6 +29,8 @@ package enum TextError: LocalizedError, Sendable, Equatable {
             return ("\(file): this is \(kind), not a regular file; forge reads sources only from files.", "Save the text to a file and name that in \"sources\" (or use \"-\" for standard input).")
         case let .utf16(file):
             return ("\(file): the text is UTF-16; forge reads UTF-8.", "Convert it first, e.g. `iconv -f UTF-16 -t UTF-8 in.txt > out.txt`.")
+        case let .lineTooLong(file, line, bytes, limit):
+            return ("\(file):\(line): this line is \(bytes) bytes long; forge reads lines of at most \(limit) bytes (a paragraph of a book is a few thousand).", "Break the text into lines or paragraphs; if it is not prose (data, a minified document), it is not a source.")
         case let .tooLarge(file, bytes, limit):
             return ("\(file): the source is \(bytes >> 20) MiB; forge reads sources up to \(limit >> 20) MiB.", "Split the book into several sources.")
         case let .noSpeakableText(files):

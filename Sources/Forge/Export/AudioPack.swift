@@ -25,6 +25,7 @@ package struct AudioPack: Sendable {
         guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path) else {
             throw StoreError.notAnOutputDirectory(path: outputDirectory.path)
         }
+        if let reason = WriteTarget.problem(url, outputDirectory: outputDirectory) { throw ExportError.unsafeTarget(path: url.path, reason: reason) }
         let manifest = try Manifest(directory: outputDirectory, create: false)
         let lock = try OutputLock(directory: outputDirectory)
         defer { withExtendedLifetime(lock) {} }
@@ -82,7 +83,7 @@ package struct AudioPack: Sendable {
             let copySize = Int64((try FileManager.default.attributesOfItem(atPath: manifestCopy.path)[.size] as? NSNumber)?.int64Value ?? 0)
             try archive.add(Manifest.fileName, from: .file(at: manifestCopy.path, length: copySize), compress: true)
             try archive.close(cancellation: cancellation)
-            if rename(temporary.path, url.path) != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            try WriteTarget.replace(url, with: temporary)
             return index.items.count
         } catch let error as ExportError {
             throw error

@@ -7,6 +7,8 @@ package enum ExportError: LocalizedError, Sendable, Equatable {
     case writeFailed(path: String, reason: String)
     case unknownFormat(String)
     case linkInOutput(path: String)
+    /// A file the user named (`--pack`) that forge must not replace.
+    case unsafeTarget(path: String, reason: String)
     case toolMissing(tool: String, detail: String)
     case encoderFailed(tool: String, detail: String)
     /// A stop (Ctrl-C, SIGTERM) was asked for; the files written before it are complete.
@@ -31,6 +33,8 @@ package enum ExportError: LocalizedError, Sendable, Equatable {
             return ("\(tool) failed to encode: \(ErrorReason.trimmed(detail)). Nothing half-written was kept.", nil)
         case let .linkInOutput(path):
             return (StoreError.linkInOutput(path: path).errorDescription ?? "", StoreError.linkInOutput(path: path).recoverySuggestion)
+        case let .unsafeTarget(path, reason):
+            return ("\(path): not written: \(reason).", "Name a new file, or a regular file forge may replace.")
         case let .cancelled(written):
             return ("stopped before finishing; \(written) file(s) were written whole and nothing half-written was left.", "Run the export again to finish.")
         case let .unknownFormat(name):

@@ -28,6 +28,7 @@ package struct OneOffSpeech: Sendable {
         guard text.unicodeScalars.contains(where: Tokenizer.isWordScalar) else {
             throw .nothingToSay
         }
+        if let reason = WriteTarget.problem(url) { throw .cannotWrite(path: url.path, reason: reason) }
         let engine = try EspeakEngine()
         guard EspeakEngine.voiceIDProblem(voice.id) == nil, engine.hasVoice(voice.id) else { throw .unknownVoice(voice.id) }
         let speech = try engine.synthesize(text, voice: voice, itemID: "say")
@@ -41,11 +42,7 @@ package struct OneOffSpeech: Sendable {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
         do {
             try Data(bytes).write(to: temporary)
-            if FileManager.default.fileExists(atPath: url.path) {
-                _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-            } else {
-                try FileManager.default.moveItem(at: temporary, to: url)
-            }
+            try WriteTarget.replace(url, with: temporary)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw .cannotWrite(path: url.path, reason: ErrorReason.text(error))
