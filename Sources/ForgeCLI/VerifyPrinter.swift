@@ -16,7 +16,7 @@ enum VerifyPrinter {
                     ] as [String: Any]
                 },
                 "transcribedChunks": report.transcribedChunks, "missingChunks": report.missingChunks,
-                "furthestTranscribedMs": Dictionary(uniqueKeysWithValues: report.furthestTranscribedMs.map { (String($0.key), $0.value) }), "recognizer": report.recognizer, "audioMs": report.audioMs,
+                "furthestTranscribedMs": Dictionary(uniqueKeysWithValues: report.furthestTranscribedMs.map { (String($0.key), $0.value) }), "recognizer": report.recognizer, "audioMs": report.audioMs, "coveredMs": report.coveredMs,
                 "elapsedSeconds": rounded(report.elapsedSeconds),
             ]
             if let reason = report.unavailableReason { fields["unavailableReason"] = reason }
@@ -37,7 +37,9 @@ enum VerifyPrinter {
             Swift.print(String(format: "%7d  %5d  ", chunk.chapter, chunk.index) + time.padding(toLength: 14, withPad: " ", startingAt: 0)
                 + String(format: "  %5.1f%%%@  %@", chunk.wordErrorRate * 100, mark as NSString, flagged.joined(separator: ", ") as NSString))
         }
-        let audio = Format.clock(seconds: Double(report.audioMs) / 1000)
+        // After a stop the chunks cover part of the book: say which part, not the whole book's length.
+        let covered = Format.clock(seconds: Double(report.coveredMs) / 1000)
+        let audio = report.coveredMs == report.audioMs ? covered : "\(covered) of \(Format.clock(seconds: Double(report.audioMs) / 1000))"
         Swift.print(String(format: "%d chunks (%@ of audio), %d transcribed now in %.1f s; word error rate %.1f%%", report.chunks.count, audio as NSString, report.transcribedChunks, report.elapsedSeconds, report.wordErrorRate * 100))
         if report.missingChunks > 0 {
             Swift.print("\(report.missingChunks) chunk(s) not transcribed yet (stopped); run again to fill the gaps.")

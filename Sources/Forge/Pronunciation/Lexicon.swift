@@ -31,6 +31,8 @@ package struct Lexicon: Sendable, Equatable {
     /// Reads a lexicon file: one `word = respelling` or `word = [[phonemes]]` per line; `#` starts
     /// a comment; blank lines are ignored.
     package static func read(_ url: URL) throws(LexiconError) -> Lexicon {
+        // A FIFO or a device would block or never end: only a regular file is read.
+        if let kind = FileKind.nonRegular(atPath: url.path) { throw .unreadable(file: url.path, reason: "it is \(kind), not a regular file") }
         let data: Data
         do {
             data = try Data(contentsOf: url)

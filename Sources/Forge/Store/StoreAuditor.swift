@@ -72,7 +72,8 @@ package struct StoreAuditor: Sendable {
         let links = owned.links(under: "").filter { !$0.hasPrefix("objects/") || $0 == "objects/tmp" }
         report.problems += links.map { .linkInOutput(path: $0) }
         for path in storeFiles(store) where !recordedPaths.contains(path) {
-            report.problems.append(.unrecordedObject(path: path))
+            // A link (to a file or a folder) is reported as a link, which repair removes without following.
+            report.problems.append(OwnedDirectory.entry(at: store.url(forRelativePath: path).path) == .link ? .linkInOutput(path: path) : .unrecordedObject(path: path))
         }
         if !links.contains(where: { $0 == "objects" || $0 == "objects/tmp" || $0 == "exports" || $0 == "verify" }) {
             report.problems += try owned.leftovers(remove: false).map { .leftover(path: $0) }

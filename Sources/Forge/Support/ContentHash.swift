@@ -11,9 +11,17 @@ package enum ContentHash {
         hex(SHA256.hash(data: Data(text.utf8)))
     }
 
-    /// Hashes a file in bounded memory.
+    /// Hashes a regular file in bounded memory. Anything else is refused without blocking: a
+    /// FIFO would hold the open (and the build) until a writer came, and a device never ends.
     package static func sha256Hex(fileAt url: URL) throws -> String {
-        try sha256Hex(of: FileHandle(forReadingFrom: url))
+        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw POSIXError(.EINVAL, userInfo: [NSLocalizedDescriptionKey: "\(url.path) is not a regular file"])
+        }
+        return try sha256Hex(of: FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
     }
 
     /// The hash of what `handle` reads to its end; closes it.

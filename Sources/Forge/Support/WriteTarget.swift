@@ -8,11 +8,7 @@ package enum WriteTarget {
     /// rename would replace), and it must not be inside `outputDirectory` other than under its
     /// `exports/` folder (the manifest, objects, lock and scratch files are the store's).
     package static func problem(_ url: URL, outputDirectory: URL? = nil) -> String? {
-        var status = stat()
-        if stat(url.path, &status) == 0 {
-            let type = status.st_mode & S_IFMT
-            if type != S_IFREG { return "it exists and is \(describe(type)), not a regular file; only a regular file is replaced" }
-        }
+        if let kind = FileKind.nonRegular(atPath: url.path) { return "it exists and is \(kind), not a regular file; only a regular file is replaced" }
         guard let outputDirectory else { return nil }
         // Compared where they really are, through any link or `..`.
         guard let store = realPath(outputDirectory.path), let folder = realPath(url.deletingLastPathComponent().path) else { return nil }
@@ -29,7 +25,7 @@ package enum WriteTarget {
         if lstat(url.path, &status) == 0 {
             let type = status.st_mode & S_IFMT
             guard type == S_IFREG || type == S_IFLNK, problem(url) == nil else {
-                throw POSIXError(.EEXIST, userInfo: [NSLocalizedDescriptionKey: "\(url.path) became \(describe(type)) while it was written"])
+                throw POSIXError(.EEXIST, userInfo: [NSLocalizedDescriptionKey: "\(url.path) became \(FileKind.describe(type) ?? "another file") while it was written"])
             }
         }
         if rename(temporary.path, url.path) != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
@@ -39,16 +35,5 @@ package enum WriteTarget {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
-    }
-
-    private static func describe(_ type: mode_t) -> String {
-        switch type {
-        case S_IFDIR: "a directory"
-        case S_IFCHR, S_IFBLK: "a device"
-        case S_IFIFO: "a FIFO"
-        case S_IFSOCK: "a socket"
-        case S_IFLNK: "a link"
-        default: "not a regular file"
-        }
     }
 }

@@ -20,6 +20,9 @@ package struct VerifyReport: Sendable, Equatable {
     package var failingChunks: [ChunkReport] { chunks.filter { $0.exceeds(maxWordErrorRate) } }
     /// Every chunk of the book was transcribed (none missing because a run was stopped).
     package var complete: Bool { available && missingChunks == 0 }
+
+    /// The audio the reported chunks cover: all of ``audioMs`` once complete, less after a stop.
+    package var coveredMs: Int { chunks.reduce(0) { $0 + $1.endMs - $1.startMs } }
     /// Complete, and no chunk over the limit: a verification cut short never passes.
     package var passed: Bool { complete && failingChunks.isEmpty }
 
