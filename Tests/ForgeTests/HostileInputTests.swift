@@ -325,6 +325,19 @@ struct HostileInputTests {
         #expect(verifyStopped.summary?["verificationPassed"] as? Bool != true, "a cut-short verification was reported as passed")
         #expect(try project.manifest().lastBuild()?.outcome == .cancelled)
 
+        // `forge verify` stopped: its report covers the chunks it has, not the whole book.
+        let standalone = try project.start(["verify", "out", "--json"])
+        usleep(1_500_000)
+        standalone.signal(SIGINT)
+        let partial = standalone.wait()
+        let fields = try JSONSerialization.jsonObject(with: Data(partial.text.utf8)) as? [String: Any]
+        let covered = fields?["coveredMs"] as? Int ?? -1, audio = fields?["audioMs"] as? Int ?? -1
+        if (fields?["missingChunks"] as? Int ?? 0) > 0 {
+            #expect(covered >= 0 && covered < audio, "a stopped verify reported \(covered) of \(audio) ms covered")
+        } else {
+            #expect(covered == audio, "\(partial.text)")
+        }
+
         // The report of a stopped verification is incomplete, so never passed.
         var report = VerifyReport(available: true, unavailableReason: nil, missingChunks: 3, chunks: [], maxWordErrorRate: 0.5, recognizer: "", elapsedSeconds: 0, audioMs: 0)
         #expect(!report.passed)

@@ -76,7 +76,7 @@ struct HostileTargetTests {
         #expect(zero.status == 2 && zero.errors.contains("a device"), "\(zero.errors)")
         #expect(Date().timeIntervalSince(started) < 5)
 
-        // One 40 MB line: refused before it is split, in memory of the order of the input.
+        // One 40 MB line (over 8 MiB): refused before it is split, in memory of the order of the input.
         try FileManager.default.removeItem(at: project.directory.file("book.txt"))
         try Data(String(repeating: "word ", count: 8_000_000).utf8).write(to: project.directory.file("book.txt"))
         try project.write(recipe: Fixtures.recipe())
@@ -99,5 +99,20 @@ struct HostileTargetTests {
         #expect(fsck.text.contains("objects/zz: a symbolic link") && !fsck.text.contains("objects/zz: orphan"), "\(fsck.text)")
         #expect(try project.forge(["fsck", "--repair", "out"]).status != 2)
         #expect(Self.type(link.path) == 0 && FileManager.default.fileExists(atPath: elsewhere.file("keep.txt").path))
+    }
+
+    @Test func anOutputDirectoryRenamedDuringABuildGetsNoMoreWritesAtItsOldName() throws {
+        let project = try TestProject(book: Fixtures.longerText, recipe: Fixtures.recipe(jobs: 1))
+        let forge = try project.start()
+        #expect(forge.waitForLines(count: 5) { $0.contains("\"event\":\"item\"") })
+        let moved = project.directory.file("moved")
+        try FileManager.default.moveItem(at: project.output, to: moved)
+        let result = forge.wait()
+        #expect(result.status == 3, "\(result.errors)")
+        #expect(result.errors.contains("was moved or replaced while forge was writing it"), "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: project.output.path), "writes went on at the old name")
+        // Everything the build recorded is in the directory where it now is, whole.
+        try project.checkConsistency(of: moved)
+        #expect(try Manifest(directory: moved, create: false).items().contains { $0.status == .done })
     }
 }

@@ -53,4 +53,14 @@ package struct ChunkCacheEntry: Codable, Sendable, Equatable {
         encoder.outputFormatting = [.sortedKeys]
         return (try? encoder.encode(self)) ?? Data()
     }
+
+    /// Whether the entry could describe a chunk of `durationMs` whose items are `items`: numbers in
+    /// range, flagged items among the chunk's, sentences inside it. A server's entry that is not is
+    /// ignored (the chunk is transcribed here), never recorded.
+    package func fits(durationMs expected: Int, items: Set<String>) -> Bool {
+        durationMs == expected && wordErrorRate.isFinite && wordErrorRate >= 0 && referenceWords >= 0 && errors >= 0
+            && flagged.allSatisfy { items.contains($0.item) && $0.missing.count <= 10_000 }
+            && sentences.count <= 10_000
+            && sentences.allSatisfy { $0.startMs >= 0 && $0.startMs <= $0.endMs && $0.endMs <= expected && $0.text.utf8.count <= 100_000 }
+    }
 }

@@ -9,8 +9,9 @@ package enum SourceReader {
     /// The largest text source (plain text, Markdown, HTML, a script): twenty times the longest
     /// books; reading holds it in memory a few times over.
     package static let maximumTextBytes = 64 << 20
-    /// The longest line of a text source: a paragraph of prose is a few kilobytes.
-    package static let maximumLineBytes = 1 << 20
+    /// The longest line of a text source: a paragraph of prose is a few kilobytes; a longer line
+    /// is cut at sentences, and one of this size costs ~200 MB to split.
+    package static let maximumLineBytes = 8 << 20
 
     package static func read(_ url: URL) throws(TextError) -> String {
         try decode(bytes(of: url), file: url.path)

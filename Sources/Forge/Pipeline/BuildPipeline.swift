@@ -98,6 +98,7 @@ package struct BuildPipeline: Sendable {
         var run = StageRun(
             recipe: recipe, engineVersions: engineVersions, store: store, manifest: manifest, buildID: buildID,
             cancellation: cancellation, progress: progress, started: clock)
+        run.pin = workspace.lock
         run.speechCache = remote.map { SpeechCache(remote: $0, store: store) }
         run.shard = shard
         do {

@@ -258,7 +258,9 @@ extension StageRun {
             let timeline = plan.timelines[chunk.timeline]
             guard let data = keys[chunk.key].flatMap({ found[$0] }), let entry = try? JSONDecoder().decode(ChunkCacheEntry.self, from: data),
                   entry.format == ChunkCacheEntry.formatName, entry.version == ChunkCacheEntry.currentVersion,
-                  entry.durationMs == chunk.endMs - chunk.startMs
+                  entry.fits(
+                      durationMs: chunk.endMs - chunk.startMs,
+                      items: Set(timeline.items.lazy.filter { $0.endMs > chunk.startMs && $0.startMs < chunk.endMs }.map(\.record.id)))
             else {
                 remaining.append(chunk)
                 continue

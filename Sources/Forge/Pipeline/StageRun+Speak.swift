@@ -153,7 +153,7 @@ extension StageRun {
     }
 
     private mutating func synthesize(_ plan: SpeakPlan, align: Bool, launch: WorkerPool.Launch) async throws {
-        let pool = WorkerPool(launch: launch)
+        let pool = WorkerPool(launch: pin.map { launch.storing(at: $0.pinnedPath) } ?? launch)
         do {
             try await synthesize(plan, align: align, pool: pool)
         } catch {

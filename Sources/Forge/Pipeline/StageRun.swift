@@ -52,6 +52,9 @@ struct StageRun {
     var uploader: CacheUploader?
     /// Audio keys whose entries the cache is known to hold, not yet recorded in the manifest.
     var uploadedKeys: [String] = []
+    /// The lock on the output directory: workers write through its pinned path, and a commit
+    /// stops the build once the directory's name no longer reaches it.
+    var pin: OutputLock?
     /// Items this build recorded something for (their chapters' timelines are recorded again).
     var touchedItems = Set<String>()
     /// Words of the items being aligned, loaded once.
@@ -106,6 +109,9 @@ struct StageRun {
         let committed = pendingItems
         pendingUpdates.removeAll(keepingCapacity: true)
         pendingItems = 0
+        // What was just committed went with the directory (the manifest and the workers' objects
+        // are reached through descriptors); nothing more is written once its name leads elsewhere.
+        if let pin, !pin.isStill(at: recipe.outputDirectory) { throw StoreError.outputMoved(path: recipe.outputDirectory.path) }
         return committed
     }
 }

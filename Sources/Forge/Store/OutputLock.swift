@@ -39,6 +39,19 @@ package final class OutputLock: Sendable {
         _ = text.withCString { pwrite(note, $0, strlen($0), 0) }
     }
 
+    /// A path that reaches the locked directory wherever it is moved while the lock is held (the
+    /// lock's descriptor, through /proc): writes through it can never land in a directory that
+    /// took the old name. Valid for this process and its children while the lock lives.
+    package var pinnedPath: String { "/proc/\(getpid())/fd/\(directoryDescriptor)" }
+
+    /// Whether `directory` still names the locked directory (not renamed away, not replaced).
+    package func isStill(at directory: URL) -> Bool {
+        var held = stat()
+        var named = stat()
+        guard fstat(directoryDescriptor, &held) == 0, stat(directory.path, &named) == 0 else { return false }
+        return held.st_dev == named.st_dev && held.st_ino == named.st_ino
+    }
+
     /// What the holder wrote in the lock's note, read without following a link.
     static func holder(of url: URL) -> String? {
         let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)

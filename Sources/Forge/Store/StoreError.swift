@@ -12,6 +12,8 @@ package enum StoreError: LocalizedError, Sendable, Equatable {
     case linkInOutput(path: String)
     case notForgesFile(path: String, expected: String)
     case readFailed(path: String, reason: String)
+    /// The output directory was renamed or replaced while a build held it.
+    case outputMoved(path: String)
 
     package var errorDescription: String? { message.problem }
 
@@ -38,6 +40,8 @@ package enum StoreError: LocalizedError, Sendable, Equatable {
             return ("\(path): a symbolic link where forge keeps its own files. Forge never follows links inside its output directory, so nothing was read, written or deleted through it.", "Remove the link (`rm \(path)`; what it points to is not touched) and rerun.")
         case let .notForgesFile(path, expected):
             return ("\(path): forge expects \(expected) of its own here but found something else.", "Move it out of the output directory and rerun.")
+        case let .outputMoved(path):
+            return ("\(path) was moved or replaced while forge was writing it; forge stopped, and wrote nothing at the new \(path).", "What was finished is in the directory where it now is: move it back to \(path) and build again.")
         case let .readFailed(path, reason):
             return ("\(path): reading failed: \(reason).", "Check the store (the output directory's objects).")
         }

@@ -22,6 +22,17 @@ package final class WorkerPool: Sendable {
             self.executable = executable
             self.arguments = arguments
         }
+
+        /// The same launch with its workers' store at `path` (`--store`).
+        package func storing(at path: String) -> Launch {
+            var arguments = arguments
+            if let index = arguments.firstIndex(of: "--store"), index + 1 < arguments.count {
+                arguments[index + 1] = path
+            } else {
+                arguments += ["--store", path]
+            }
+            return Launch(executable: executable, arguments: arguments)
+        }
     }
 
     package let messages: AsyncStream<Message>
