@@ -13,21 +13,19 @@ package final class EspeakEngine: SpeechEngine, Sendable {
     package static let capabilities: SpeechCapabilities = [.wordTimings, .phonemeInput, .languageVoices, .prosody]
     package var name: String { Self.engineName }
 
-    /// What espeak-ng holds for the whole process: the voice last applied (so an unchanged voice
-    /// is not set again for every item). Its lock also serializes every espeak-ng call.
-    private struct State {
-        var voice: VoiceSettings?
-    }
-    private static let state = Mutex(State())
+    /// Its lock serializes every espeak-ng call of the process (and every request to ``synthesis``).
+    private static let state = Mutex(())
 
-    /// espeak-ng's sample rate, from the process's one `espeak_Initialize` (nil if it failed).
-    /// A static let runs its initializer exactly once, thread-safely.
-    private static let initializedSampleRate: Int? = {
+    /// espeak-ng's sample rate and where items are spoken, from the process's one
+    /// `espeak_Initialize` (nil if it failed). The zygote is forked at once, before any other
+    /// espeak-ng call can change the state every item starts from. A static let runs its
+    /// initializer exactly once, thread-safely.
+    private static let initialized: (sampleRate: Int, synthesis: ForkedSynthesis?)? = {
         let result = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 500, nil, Int32(espeakINITIALIZE_DONT_EXIT))
         guard result > 0 else { return nil }
-        espeak_SetSynthCallback(espeakCallback)
-        return Int(result)
+        return (Int(result), ForkedSynthesis())
     }()
+    private static var initializedSampleRate: Int? { initialized?.sampleRate }
 
     /// The longest voice id accepted; espeak-ng copies a variant name into a fixed 40-byte buffer
     /// (a longer one overflowed it), and every installed voice and variant is far shorter.
@@ -134,8 +132,7 @@ package final class EspeakEngine: SpeechEngine, Sendable {
     /// installed `+variant`).
     package func hasVoice(_ voiceID: String) -> Bool {
         guard Self.installedVoiceID(voiceID) != nil else { return false }
-        return Self.state.withLock { state in
-            state.voice = nil
+        return Self.state.withLock { _ in
             return Self.select(voiceID)
         }
     }
@@ -159,7 +156,7 @@ package final class EspeakEngine: SpeechEngine, Sendable {
 
     /// The installed voices (`variant: false`), or the variants (`+klatt`, `+m1` …) that combine with any voice.
     package func installedVoices(variants: Bool = false) -> [InstalledVoice] {
-        Self.state.withLock { state in
+        Self.state.withLock { _ in
             // Copied out first: selecting a voice reuses the memory espeak_ListVoices returned.
             var listed: [(name: String, file: String, languages: [String], gender: Int32)] = []
             var spec = espeak_VOICE()
@@ -194,8 +191,6 @@ package final class EspeakEngine: SpeechEngine, Sendable {
                 let gender: String? = switch voice.gender { case 1: "male"; case 2: "female"; default: nil }
                 result.append(InstalledVoice(engine: Self.engineName, id: id, name: voice.name, languages: variants ? [] : voice.languages, gender: gender))
             }
-            // Listing changed espeak-ng's current voice: make the next synthesis set it again.
-            state.voice = nil
             return result.sorted { $0.id < $1.id }
         }
     }
@@ -241,9 +236,7 @@ package final class EspeakEngine: SpeechEngine, Sendable {
     /// phonemes separated by `_`, words by spaces, stress marks kept. Used to give the speech
     /// recognizer pronunciations for words its dictionary lacks.
     package func phonemes(for text: String, language: String) -> String? {
-        Self.state.withLock { state in
-            // The next synthesis must set its own voice again.
-            state.voice = nil
+        Self.state.withLock { _ in
             guard Self.select(language) else { return nil }
             var pieces: [String] = []
             let utf8 = Array(text.utf8CString)
@@ -292,61 +285,26 @@ package final class EspeakEngine: SpeechEngine, Sendable {
     /// Speaks `text` (never interpreted as SSML; `[[…]]` read as phonemes only with `phonemeInput`,
     /// which a lexicon entry asks for) and returns audio and events.
     package func synthesize(_ text: String, voice: VoiceSettings, itemID: String, phonemeInput: Bool = false) throws(SpeechError) -> SynthesizedSpeech {
-        let collector = SpeechCollector()
-        let status: espeak_ERROR = Self.state.withLock { state in
-            if state.voice != voice {
-                guard Self.select(voice.id) else {
-                    state.voice = nil
-                    return EE_NOT_FOUND
-                }
-                espeak_SetParameter(espeakRATE, Int32(voice.rate), 0)
-                espeak_SetParameter(espeakPITCH, Int32(voice.pitch), 0)
-                espeak_SetParameter(espeakVOLUME, Int32(voice.volume), 0)
-                state.voice = voice
-            }
-            let userData = Unmanaged.passUnretained(collector).toOpaque()
-            let utf8 = Array(text.utf8CString)
-            return utf8.withUnsafeBufferPointer { buffer in
-                let flags = UInt32(espeakCHARS_UTF8) | (phonemeInput ? UInt32(espeakPHONEMES) : 0)
-                return espeak_Synth(buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0, flags, nil, userData)
-            }
+        let utf8 = Array(text.utf8CString)
+        let flags = UInt32(espeakCHARS_UTF8) | (phonemeInput ? UInt32(espeakPHONEMES) : 0)
+        // Each item is spoken in a fork of this process, which never speaks itself: every item
+        // starts from the same espeak-ng state, so its samples depend on its text and voice alone.
+        guard let voiceID = Self.installedVoiceID(voice.id) else { throw .unknownVoice(voice.id) }
+        // By properties espeak-ng takes the nearest language, so only a language some installed
+        // voice declares exactly is accepted ("en-uss" must stay an unknown voice).
+        let byLanguage = !voiceID.contains("+") && Self.catalog.languages.contains(voiceID.lowercased())
+        let outcome: ForkedSynthesis.Outcome = Self.state.withLock { _ in
+            guard let synthesis = Self.initialized?.synthesis else { return .failed("no process could be forked for synthesis") }
+            return synthesis.speak(utf8, voiceID: voiceID, byLanguage: byLanguage, rate: voice.rate, pitch: voice.pitch, volume: voice.volume, flags: flags)
         }
-        if status == EE_NOT_FOUND { throw .unknownVoice(voice.id) }
-        guard status == EE_OK else { throw .synthesisFailed(item: itemID, reason: "espeak_Synth returned \(status.rawValue)") }
-        guard !collector.samples.isEmpty else { throw .noAudio(item: itemID) }
-        return SynthesizedSpeech(samples: collector.samples, sampleRate: nativeSampleRate, events: collector.events)
-    }
-}
-
-/// Gathers what the callback delivers during one synchronous `espeak_Synth` call, which runs
-/// entirely under the engine's lock.
-private final class SpeechCollector {
-    var samples: [Int16] = []
-    var events: [SynthesisEvent] = []
-}
-
-private func espeakCallback(_ wav: UnsafeMutablePointer<Int16>?, _ count: Int32, _ events: UnsafeMutablePointer<espeak_EVENT>?) -> Int32 {
-    guard let events, let userData = events.pointee.user_data else { return 0 }
-    let collector = Unmanaged<SpeechCollector>.fromOpaque(userData).takeUnretainedValue()
-    if let wav, count > 0 {
-        collector.samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count)))
-    }
-    var event = events
-    while event.pointee.type != espeakEVENT_LIST_TERMINATED {
-        let kind: SynthesisEvent.Kind?
-        switch event.pointee.type {
-        case espeakEVENT_WORD: kind = .word
-        case espeakEVENT_SENTENCE: kind = .sentence
-        case espeakEVENT_END: kind = .end
-        default: kind = nil
+        switch outcome {
+        case .voiceNotFound:
+            throw .unknownVoice(voice.id)
+        case let .failed(reason):
+            throw .synthesisFailed(item: itemID, reason: reason)
+        case let .spoken(samples, events):
+            guard !samples.isEmpty else { throw .noAudio(item: itemID) }
+            return SynthesizedSpeech(samples: samples, sampleRate: nativeSampleRate, events: events)
         }
-        if let kind {
-            collector.events.append(
-                SynthesisEvent(
-                    kind: kind, textPosition: max(0, Int(event.pointee.text_position) - 1),
-                    length: Int(event.pointee.length), audioMs: Int(event.pointee.audio_position)))
-        }
-        event += 1
     }
-    return 0
 }

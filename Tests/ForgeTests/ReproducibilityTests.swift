@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+@testable import Forge
+
+/// An item's audio depends only on its key: not on the items spoken before it, the worker or `--jobs`.
+@Suite("Reproducible builds")
+struct ReproducibilityTests {
+    @Test func anItemSoundsTheSameAloneAndAfterOthers() throws {
+        let engine = try EspeakEngine()
+        let voice = VoiceSettings(engine: "espeak-ng", id: "en-us", rate: 175, pitch: 50, volume: 100)
+        let other = VoiceSettings(engine: "espeak-ng", id: "en-gb", rate: 140, pitch: 30, volume: 100)
+        let item = "It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of a wife."
+        let alone = try engine.synthesize(item, voice: voice, itemID: "b")
+        _ = try engine.synthesize("The quick brown fox jumps over the lazy dog, and then it sleeps? Yes!", voice: voice, itemID: "a")
+        let afterAnother = try engine.synthesize(item, voice: voice, itemID: "b")
+        #expect(afterAnother.samples == alone.samples, "an item's samples depend on the item spoken before it")
+        #expect(afterAnother.events == alone.events)
+        _ = try engine.synthesize("Another voice, in between.", voice: other, itemID: "c")
+        #expect(try engine.synthesize(item, voice: voice, itemID: "b").samples == alone.samples, "an item's samples depend on the voice used before it")
+    }
+
+    @Test func anyNumberOfJobsGivesTheSameBytes() throws {
+        let project = try TestProject(book: Fixtures.sampleText)
+        var digests: [[String: String]] = []
+        for jobs in [1, 2, 3] {
+            let result = try project.build(["--jobs", String(jobs), "-o", "out-\(jobs)"])
+            #expect(result.status == 0, "\(result.errors)")
+            digests.append(try HostileCacheTests.audioDigests(project.directory.file("out-\(jobs)")))
+        }
+        #expect(digests[0].count > 50)
+        for (index, jobs) in [2, 3].enumerated() {
+            let differing = digests[0].keys.filter { digests[0][$0] != digests[index + 1][$0] }
+            #expect(differing.isEmpty, "--jobs \(jobs): \(differing.count) of \(digests[0].count) items have other audio than --jobs 1")
+        }
+    }
+}
