@@ -15,7 +15,7 @@ enum ForgeExitCode: Int32 {
         case is RecipeError, is TextError, is DocumentError, is LexiconError: return .usage
         case CommandEngineError.notAllowed: return .usage
         case ExportError.cancelled: return .cancelled
-        case ExportError.unsafeTarget: return .usage
+        case ExportError.unsafeTarget, ExportError.badEnvironment: return .usage
         case SpeechError.unknownVoice, SpeechError.nothingToSay: return .usage
         case PipelineError.unreadableRecording: return .usage
         case PipelineError.shardWithoutCache: return .usage

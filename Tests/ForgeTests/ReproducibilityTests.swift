@@ -34,4 +34,30 @@ struct ReproducibilityTests {
             #expect(differing.isEmpty, "--jobs \(jobs): \(differing.count) of \(digests[0].count) items have other audio than --jobs 1")
         }
     }
+
+    @Test func twoExportsOfOneBuildAreTheSameBytes() throws {
+        let project = try TestProject()
+        #expect(try project.build().status == 0)
+        func exportAll(_ label: String) throws -> [String: String] {
+            try? FileManager.default.removeItem(at: project.output.appendingPathComponent("exports"))
+            let export = try project.forge(["export", "out", "--format", "epub", "m4b", "json", "vtt", "html"])
+            #expect(export.status == 0, "\(export.errors)")
+            let pack = try project.forge(["export", "out", "--pack", "\(label).zip"])
+            #expect(pack.status == 0, "\(pack.errors)")
+            var digests = ["pack": HostileTargetTests.digest(project.directory.file("\(label).zip"))]
+            let exports = project.output.appendingPathComponent("exports")
+            let files = try #require(FileManager.default.enumerator(at: exports, includingPropertiesForKeys: nil))
+            for case let file as URL in files where !file.hasDirectoryPath {
+                digests[String(file.path.dropFirst(exports.path.count))] = HostileTargetTests.digest(file)
+            }
+            return digests
+        }
+        let first = try exportAll("first")
+        #expect(first.keys.contains { $0.hasSuffix(".epub") } && first.keys.contains { $0.hasSuffix(".m4b") }, "\(first.keys)")
+        // Two seconds apart (a zip's times have two-second steps): entry times, dcterms:modified and
+        // MP4 dates must not come from the clock.
+        sleep(2)
+        let second = try exportAll("second")
+        #expect(first == second, "differ: \(first.keys.filter { first[$0] != second[$0] }.sorted())")
+    }
 }

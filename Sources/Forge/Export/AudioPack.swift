@@ -42,7 +42,7 @@ package struct AudioPack: Sendable {
         }
         do {
             try? FileManager.default.removeItem(at: temporary)
-            let archive = try ZipWriter(path: temporary.path)
+            let archive = try ZipWriter(path: temporary.path, modified: ExportDate.resolve(manifest))
             // Timings and the index go to a nameless scratch file, read back when the archive is
             // written: memory stays flat however long the book.
             var scratch = try Self.scratchFile(besides: url)

@@ -9,9 +9,14 @@ final class EPUBArchive {
     private let archive: Archive
     private let url: URL
 
-    /// Makes the new, empty file of Forge's at `url` a zip and writes its `mimetype`.
-    init(url: URL) throws {
+    /// Every entry's modification time (``ExportDate``).
+    private let modified: Date
+
+    /// Makes the new, empty file of Forge's at `url` a zip and writes its `mimetype`; every entry
+    /// is dated `modified`.
+    init(url: URL, modified: Date) throws {
         self.url = url
+        self.modified = modified
         // An empty zip is its end record alone; opening it for update keeps the file Forge
         // created (without following links) instead of letting the library create one by name.
         let descriptor = open(url.path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC)
@@ -29,7 +34,7 @@ final class EPUBArchive {
 
     func add(_ bytes: [UInt8], as path: String, compressed: Bool = true) throws {
         let data = Data(bytes)
-        try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: compressed ? .deflate : .none) {
+        try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), modificationDate: modified, compressionMethod: compressed ? .deflate : .none) {
             position, size in data.subdata(in: Int(position)..<Int(position) + size)
         }
     }
@@ -61,7 +66,7 @@ final class EPUBArchive {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
         let size = try handle.seekToEnd()
-        try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(size), compressionMethod: .none) { position, chunk in
+        try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(size), modificationDate: modified, compressionMethod: .none) { position, chunk in
             try handle.seek(toOffset: UInt64(position))
             return try handle.read(upToCount: chunk) ?? Data()
         }

@@ -7,6 +7,8 @@ package enum ExportError: LocalizedError, Sendable, Equatable {
     case writeFailed(path: String, reason: String)
     case unknownFormat(String)
     case linkInOutput(path: String)
+    /// An environment variable forge reads has a value it cannot use.
+    case badEnvironment(variable: String, problem: String)
     /// A file the user named (`--pack`) that forge must not replace.
     case unsafeTarget(path: String, reason: String)
     case toolMissing(tool: String, detail: String)
@@ -33,6 +35,8 @@ package enum ExportError: LocalizedError, Sendable, Equatable {
             return ("\(tool) failed to encode: \(ErrorReason.trimmed(detail)). Nothing half-written was kept.", nil)
         case let .linkInOutput(path):
             return (StoreError.linkInOutput(path: path).errorDescription ?? "", StoreError.linkInOutput(path: path).recoverySuggestion)
+        case let .badEnvironment(variable, problem):
+            return ("\(variable) \(problem).", "Fix or unset it.")
         case let .unsafeTarget(path, reason):
             return ("\(path): not written: \(reason).", "Name a new file, or a regular file forge may replace.")
         case let .cancelled(written):

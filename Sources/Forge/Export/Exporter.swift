@@ -64,6 +64,7 @@ package struct Exporter: Sendable {
     func export(using manifest: Manifest) throws -> ExportReport {
         var settings = settings
         if settings.narrator == nil { settings.narrator = try manifest.items().first?.voice }
+        let date = try ExportDate.resolve(manifest)
         let store = ObjectStore(root: outputDirectory)
         let book = try TimelineBuilder(store: store, manifest: manifest, settings: settings).book()
         var writer = ExportWriter(outputDirectory: outputDirectory, folder: "exports", cancellation: cancellation)
@@ -105,14 +106,14 @@ package struct Exporter: Sendable {
         if formats.contains(.epub) {
             // A book read from an EPUB 3 gets its own documents back with overlays; anything else a generated edition.
             if let source = NarratedEPUB.sourceBook(of: book.chapters),
-               let edition = try NarratedEPUB(book: source, timelines: book.chapters, settings: settings) {
+               let edition = try NarratedEPUB(book: source, timelines: book.chapters, settings: settings, modified: date) {
                 try writer.produce("epub/\(edition.fileName)") { temporary in
                     try edition.write(to: temporary, timelines: book.chapters, settings: settings, store: store, cancellation: cancellation)
                 }
             } else {
                 let fileName = MediaOverlayBook.fileName(forTitle: settings.title)
                 try writer.produce("epub/\(fileName)") { temporary in
-                    try MediaOverlayBook.write(book, settings: settings, store: store, cancellation: cancellation, to: temporary)
+                    try MediaOverlayBook.write(book, settings: settings, store: store, cancellation: cancellation, modified: date, to: temporary)
                 }
             }
         }

@@ -30,9 +30,9 @@ enum MediaOverlayBook {
     /// content document and overlay, so memory holds a few chapters whatever the book's length.
     /// The package and navigation documents, which list every chapter, come last.
     static func write(
-        _ book: BookTimeline, settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag?, modified: Date = Date(), to url: URL
+        _ book: BookTimeline, settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag?, modified: Date, to url: URL
     ) throws {
-        let archive = try EPUBArchive(url: url)
+        let archive = try EPUBArchive(url: url, modified: modified)
         try archive.add(Array(container.utf8), as: "META-INF/container.xml")
         try archive.add(Array(".\(activeClass) { background-color: #ffd84d; }\n".utf8), as: "OEBPS/style.css")
         var manifestEntries: [String] = []

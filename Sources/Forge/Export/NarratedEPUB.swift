@@ -15,6 +15,8 @@ struct NarratedEPUB {
     private(set) var overlays: [(path: String, data: Data)]
     /// Where the chapter audio goes in the zip (`<package folder>/forge-audio/`).
     private let audioFolder: String
+    /// The edition's date: its `dcterms:modified` and its entries' times.
+    private let modified: Date
 
     /// The EPUB every item of the timelines came from, when there is exactly one and it is still
     /// there and is EPUB 3 (EPUB 2 has no media overlays: such books get the generated read-along edition).
@@ -37,7 +39,8 @@ struct NarratedEPUB {
     }
 
     /// `settings` give the author and narrator, `modified` the edition's `dcterms:modified`.
-    init?(book: URL, timelines: [ChapterTimeline], settings: ExportSettings, modified: Date = Date()) throws {
+    init?(book: URL, timelines: [ChapterTimeline], settings: ExportSettings, modified: Date) throws {
+        self.modified = modified
         let (original, packagePath) = try EPUBReader().entries(book, name: book.path)
         var files = Dictionary(original.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first })
         guard var package = files[packagePath].map({ String(decoding: $0, as: UTF8.self) }),
@@ -252,7 +255,7 @@ struct NarratedEPUB {
     /// Writes the book to `url`: its own entries (`mimetype` first), then each chapter's MP3,
     /// encoded to a file (a chapter per core at once) and copied into the zip, then the overlays.
     func write(to url: URL, timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag?) throws {
-        let archive = try EPUBArchive(url: url)
+        let archive = try EPUBArchive(url: url, modified: modified)
         for file in files where file.path != "mimetype" {
             try archive.add(Array(file.data), as: file.path, compressed: !file.path.hasSuffix(".mp3"))
         }

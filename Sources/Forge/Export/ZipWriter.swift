@@ -39,7 +39,8 @@ final class ZipWriter {
     /// What the C callbacks share with the writer: the entries' modification time and the first
     /// error an entry's source met, in words for people.
     private final class State {
-        let modified = time(nil)
+        let modified: time_t
+        init(modified: time_t) { self.modified = modified }
         var failure: String?
     }
 
@@ -61,7 +62,8 @@ final class ZipWriter {
     }
 
     /// Creates (or truncates) the archive at `path`.
-    init(path: String) throws(ExportError) {
+    /// A new zip at `path` whose entries are all dated `modified` (``ExportDate``).
+    init(path: String, modified: Date) throws(ExportError) {
         var code: Int32 = 0
         guard let archive = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &code) else {
             var error = zip_error_t()
@@ -71,7 +73,7 @@ final class ZipWriter {
         }
         self.archive = archive
         self.path = path
-        state = State()
+        state = State(modified: time_t(modified.timeIntervalSince1970))
     }
 
     deinit {
