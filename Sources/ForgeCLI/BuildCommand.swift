@@ -17,13 +17,23 @@ struct BuildCommand: AsyncParsableCommand, VerboseCommand {
         valueName: "I/N"))
     var shard: String?
 
+    @Flag(help: "After the build, make its finished items again in a scratch area and compare their audio with the store's; exit 1 naming each item whose bytes differ.")
+    var checkReproducible = false
+
+    @Option(help: ArgumentHelp("With --check-reproducible, make only this many items again (chosen by the digests of their ids; default: all).", valueName: "N"))
+    var checkItems: Int?
+
     func validate() throws {
+        if let checkItems, checkItems < 1 || !checkReproducible {
+            throw ValidationError("--check-items \(checkItems): give a count of at least 1, with --check-reproducible.")
+        }
         if let shard, Shard(shard) == nil {
             throw ValidationError("--shard \(shard): give I/N with 1 ≤ I ≤ N ≤ \(Shard.allowedCounts.upperBound), for example --shard 2/3.")
         }
     }
 
     func run() async throws {
-        try await StageRunner.run([.split, .speak, .align], options: options, work: work, events: events, cache: cache, shard: shard.flatMap(Shard.init))
+        try await StageRunner.run([.split, .speak, .align], options: options, work: work, events: events, cache: cache, shard: shard.flatMap(Shard.init),
+            checkReproducible: checkReproducible ? .some(checkItems) : nil)
     }
 }

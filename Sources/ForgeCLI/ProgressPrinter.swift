@@ -158,6 +158,10 @@ final class ProgressPrinter: Sendable {
                 line.add("uploadedAlignments", cache.uploadedAlignments)
                 line.add("remoteCacheAvailable", cache.available)
             }
+            if let check = summary.reproducibility {
+                line.add("reproducibilityChecked", check.checked)
+                line.add("reproducibilityDiffering", .raw("[" + check.differing.map(JSONText.quoted).joined(separator: ",") + "]"))
+            }
             if let shard = summary.shard {
                 line.add("shard", shard.description)
                 line.add("leftToOtherShards", summary.leftToOtherShards)
@@ -187,6 +191,11 @@ final class ProgressPrinter: Sendable {
         }
         if let verification = summary.verification {
             VerifyPrinter.print(verification, json: false)
+        }
+        if let check = summary.reproducibility {
+            print(check.differing.isEmpty
+                ? "Reproducible: \(check.checked) item(s) made again came out the same bytes."
+                : "Not reproducible: \(check.differing.count) of \(check.checked) item(s) made again came out other bytes (listed above).")
         }
         if !summary.exportedFiles.isEmpty {
             print("Exported \(summary.exportedFiles.count) file(s) to \(summary.outputDirectory)/exports.")

@@ -5,7 +5,8 @@ import Foundation
 /// Runs pipeline stages for a recipe command, with progress output and exit codes.
 enum StageRunner {
     static func run(
-        _ stages: Set<Stage>, options: RecipeOptions, work: WorkOptions? = nil, events: EventOptions, cache: RemoteCacheOptions? = nil, shard: Shard? = nil
+        _ stages: Set<Stage>, options: RecipeOptions, work: WorkOptions? = nil, events: EventOptions, cache: RemoteCacheOptions? = nil, shard: Shard? = nil,
+        checkReproducible: Int?? = nil
     ) async throws {
         var recipe = try options.load()
         if let work { recipe = work.apply(to: recipe) }
@@ -17,6 +18,7 @@ enum StageRunner {
             workerLaunch: WorkerPool.Launch(executable: executableURL(), arguments: ["worker", "--store", recipe.outputDirectory.path]),
             commandLine: CommandLine.arguments.joined(separator: " "))
         pipeline.shard = shard
+        pipeline.checkReproducible = checkReproducible
         let summary: BuildSummary
         do {
             summary = try await pipeline.run(cancellation: cancellation) { event in printer.handle(event) }

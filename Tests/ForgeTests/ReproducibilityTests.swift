@@ -60,4 +60,33 @@ struct ReproducibilityTests {
         let second = try exportAll("second")
         #expect(first == second, "differ: \(first.keys.filter { first[$0] != second[$0] }.sorted())")
     }
+
+    @Test func checkReproducibleNamesTheItemWhoseBytesChange() throws {
+        // The espeak-ng command in a fresh process per item (reproducible), except that text with
+        // NOISE in it gets one random sample: that item alone must be named.
+        let line = #"reply["audio"] = request["output"]"#
+        let engineLines = CommandEngineTests.engine.split(separator: "\n", omittingEmptySubsequences: false)
+        let indent = String(try #require(engineLines.first { $0.contains(line) }).prefix { $0 == " " })
+        let added = ["if \"NOISE\" in request[\"text\"]:", "    import random", "    with open(request[\"output\"], \"r+b\") as audio:",
+                     "        audio.seek(-2, 2)", "        audio.write(random.randbytes(2))"].map { indent + $0 }.joined(separator: "\n")
+        let noisy = CommandEngineTests.engine.replacingOccurrences(of: indent + line, with: indent + line + "\n" + added)
+        #expect(noisy != CommandEngineTests.engine)
+        let project = try CommandEngineTests.project(book: "A calm sentence.\n\nThis one has NOISE in it.\n\nAnother calm one.\n", voice: #""cli:en-us""#)
+        try project.directory.write("engine.py", noisy)
+        let build = try project.build(["--allow-commands"])
+        #expect(build.status == 0, "\(build.errors)")
+        let noise = try #require(try project.manifest().items().first { $0.text.contains("NOISE") })
+
+        let check = try project.build(["--allow-commands", "--check-reproducible"])
+        #expect(check.status == 1, "\(check.errors)")
+        #expect(check.summary?["reproducibilityChecked"] as? Int == 3)
+        #expect(check.summary?["reproducibilityDiffering"] as? [String] == [noise.id])
+        let warnings = check.events("warning").compactMap { $0["message"] as? String }
+        #expect(warnings.count == 1 && warnings[0].contains("item \(noise.id)") && warnings[0].contains("cli:en-us"), "\(warnings)")
+        #expect(try project.doneItems().count == 3, "the check changes nothing in the store")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: project.output.appendingPathComponent("objects/tmp").path)) ?? [] == [])
+
+        let sample = try project.build(["--allow-commands", "--check-reproducible", "--check-items", "1"])
+        #expect(sample.summary?["reproducibilityChecked"] as? Int == 1)
+    }
 }

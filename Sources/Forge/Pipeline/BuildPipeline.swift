@@ -14,6 +14,9 @@ package struct BuildPipeline: Sendable {
     package var commandLine: String
     /// Build only this part of the items and share it through the recipe's remote cache (`--shard I/N`).
     package var shard: Shard?
+    /// `--check-reproducible`: after the stages, make this many finished items again (all when
+    /// the inner value is nil) and compare their audio with the store's.
+    package var checkReproducible: Int?? = nil
 
     package init(recipe: Recipe, stages: Set<Stage> = Set(Stage.allCases), workerLaunch: WorkerPool.Launch, commandLine: String) {
         self.recipe = recipe
@@ -68,7 +71,7 @@ package struct BuildPipeline: Sendable {
         let engines = Self.enginesUsed(by: recipe)
         // With `verify`, every rebuild re-checks each chunk's audio files (changes behind the
         // store's back), so only recipes without it answer from the fingerprint.
-        let fingerprint = stages == Set(Stage.allCases) && recipe.verify == nil && shard == nil
+        let fingerprint = stages == Set(Stage.allCases) && recipe.verify == nil && shard == nil && checkReproducible == nil
             ? try BuildFingerprint(recipe: recipe, engineVersions: engineVersions, stages: stages) : nil
         if let fingerprint, let summary = try upToDate(fingerprint, engines: engines, engineVersions: engineVersions, started: clock, progress: progress) {
             return summary
@@ -107,6 +110,13 @@ package struct BuildPipeline: Sendable {
                 try await stage.run(&run)
                 ForgeLog.info("\(type(of: stage)) took \(String(format: "%.2f", (ContinuousClock.now - started).seconds)) s")
             }
+            var reproducibility: BuildSummary.ReproducibilityCheck?
+            if let count = checkReproducible, !run.cancelled, !cancellation.isCancelled {
+                let (checked, mismatches) = try await run.checkReproducible(count: count, launch: workerLaunch)
+                for mismatch in mismatches.prefix(20) { progress(.warning(mismatch.message)) }
+                if mismatches.count > 20 { progress(.warning("\(mismatches.count - 20) more items came out other bytes")) }
+                reproducibility = .init(checked: checked, differing: mismatches.map(\.itemID))
+            }
             let counts = try manifest.statusCounts()
             var summary = BuildSummary(
                 buildID: buildID, outputDirectory: directory.path, itemsTotal: counts.items, upToDate: run.upToDate,
@@ -117,6 +127,7 @@ package struct BuildPipeline: Sendable {
                 cancelled: run.cancelled || cancellation.isCancelled, audioMs: counts.audioMs,
                 elapsedSeconds: (ContinuousClock.now - clock).seconds)
             summary.exportedFiles = run.exported
+            summary.reproducibility = reproducibility
             summary.verification = run.verification
             summary.remoteCache = recipe.cache.map {
                 BuildSummary.RemoteCacheUse(

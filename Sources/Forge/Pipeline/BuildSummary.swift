@@ -25,6 +25,13 @@ package struct BuildSummary: Sendable, Equatable {
     package var remoteCache: RemoteCacheUse?
     /// The part of the items this build made (`--shard`), and how many items it left to the other shards.
     package var shard: Shard?
+    /// What `--check-reproducible` found: items made again, and those whose bytes differ.
+    package var reproducibility: ReproducibilityCheck?
+
+    package struct ReproducibilityCheck: Sendable, Equatable {
+        package var checked: Int
+        package var differing: [String]
+    }
     package var leftToOtherShards = 0
 
     /// A build's exchange with the remote cache.
@@ -52,6 +59,7 @@ package struct BuildSummary: Sendable, Equatable {
     /// when required, which stops it before a summary).
     package var exitCode: Int32 {
         let verificationFailed = verification.map { $0.available && !$0.passed } ?? false
-        return cancelled ? 130 : (failed.isEmpty && !verificationFailed ? 0 : 1)
+        let irreproducible = !(reproducibility?.differing.isEmpty ?? true)
+        return cancelled ? 130 : (failed.isEmpty && !verificationFailed && !irreproducible ? 0 : 1)
     }
 }
