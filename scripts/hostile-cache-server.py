@@ -21,6 +21,8 @@ fills it, and the other modes serve its real entries and blobs, damaged as their
   garbage-entry    entries are random bytes
   huge-entry       entries of 200 MB of valid-looking JSON padding
   hostile-metadata entries whose voice and extension are not what the recipe asks for
+  swapped          entries that name another item's audio and events (valid blobs, the wrong sound):
+                   only a spot check, which makes an item here and compares, can see it
 
 Every streamed answer stops by itself: at most 12 GB and 10 minutes per request.
 """
@@ -99,6 +101,14 @@ class Handler(BaseHTTPRequestHandler):
         elif mode == "hostile-metadata":
             entry = json.loads(real)
             entry["voice"] = "espeak-ng:en-us\n\u001b[31mINJECTED\u001b[0m'); DROP TABLE items;--"
+            self.answer(200, json.dumps(entry).encode())
+        elif mode == "swapped":
+            with LOCK:
+                others = sorted(body for (area, _), body in STORE.items() if area == "ac" and body != real)
+            entry = json.loads(real)
+            if others:
+                other = json.loads(others[0])
+                entry["audio"], entry["events"] = other["audio"], other["events"]
             self.answer(200, json.dumps(entry).encode())
         elif mode == "trickle":
             self.send_response(200)

@@ -157,6 +157,8 @@ final class ProgressPrinter: Sendable {
                 line.add("downloadedAlignments", cache.downloadedAlignments)
                 line.add("uploadedAlignments", cache.uploadedAlignments)
                 line.add("remoteCacheAvailable", cache.available)
+                line.add("spotChecked", cache.spotChecked)
+                line.add("spotCheckMismatches", cache.spotCheckMismatches)
             }
             if let check = summary.reproducibility {
                 line.add("reproducibilityChecked", check.checked)

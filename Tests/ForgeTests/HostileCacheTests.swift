@@ -78,7 +78,7 @@ struct HostileCacheTests {
         let fixture = try Self.fixture.get()
         let result = try ForgeProcess.run(["build", "recipe.json", "--json", "--remote-cache", fixture.server.url("honest"), "-o", "out-honest-again"], in: fixture.directory.url)
         #expect(result.status == 0 && result.events("warning").isEmpty, "\(result.errors)")
-        #expect(Self.int(result.summary, "synthesized") == 0 && Self.int(result.summary, "downloaded") == fixture.digests.count)
+        #expect(RemoteCacheTests.allFromCache(result.summary, items: fixture.digests.count), "\(result.summary ?? [:])")
         #expect(try Self.audioDigests(fixture.directory.file("out-honest-again")) == fixture.digests)
     }
 
@@ -90,5 +90,20 @@ struct HostileCacheTests {
             #expect(result.errors.contains(RemoteCacheSettings.headerVariable) && result.errors.contains("line breaks"), "\(result.errors)")
             #expect(!result.errors.contains("Bearer a") && !result.errors.contains("X-Evil"), "the header's value is never printed")
         }
+    }
+
+    @Test func aSpotCheckCatchesAnEntryThatNamesAnotherItemsAudio() throws {
+        let fixture = try Self.fixture.get()
+        let result = try ForgeProcess.run(
+            ["build", "recipe.json", "--json", "--remote-cache", fixture.server.url("swapped"), "--remote-cache-read-only", "-o", "out-swapped"],
+            in: fixture.directory.url)
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(Self.int(result.summary, "spotCheckMismatches") >= 1, "\(result.summary ?? [:])")
+        let warnings = result.events("warning").compactMap { $0["message"] as? String }
+        #expect(warnings.contains { $0.contains("made here it is") && $0.contains(fixture.server.url("swapped")) }, "\(warnings)")
+        // The item checked has the bytes made here, which are the right ones.
+        let manifest = try Manifest(directory: fixture.directory.file("out-swapped"), create: false)
+        let checked = try #require(try manifest.items().min { SpeechCache.spotCheckDigest($0.audioKey ?? "") < SpeechCache.spotCheckDigest($1.audioKey ?? "") })
+        #expect(try Self.audioDigests(fixture.directory.file("out-swapped"))[checked.id] == fixture.digests[checked.id])
     }
 }

@@ -28,6 +28,32 @@ package struct SpeechCache: Sendable {
     package func fetch(
         audioKey: String, eventsKey: String, item: String, voice: String, audioExtension: String, mimeType: String
     ) async throws(RemoteCacheError) -> Download? {
+        guard let (entry, entryData) = try await entry(audioKey: audioKey, item: item, voice: voice, audioExtension: audioExtension) else { return nil }
+        let name = remote.settings.name
+        let audioData = try await blob(entry.audio, role: "audio", item: item)
+        let eventsData = try await blob(entry.events, role: "events", item: item)
+        let document: SpeechEventsDocument
+        do {
+            document = try SpeechEventsDocument.decode(eventsData)
+        } catch {
+            throw .malformedEntry(cache: name, item: item, reason: "its events do not decode: \(error.localizedDescription)")
+        }
+        do {
+            let audio = try store.store(
+                key: audioKey, fileExtension: audioExtension, role: .audio, mimeType: mimeType, data: audioData,
+                durationMs: document.durationMs, sampleRate: document.sampleRate, sha256: entry.audio.sha256)
+            let events = try store.store(
+                key: eventsKey, fileExtension: "json", role: .events, mimeType: "application/json", data: eventsData, sha256: entry.events.sha256)
+            return Download(audio: audio, events: events, document: document, voice: entry.voice, bytes: entryData.count + audioData.count + eventsData.count)
+        } catch {
+            // The local disk failing is not the cache's fault: the item is synthesized, which will report it.
+            throw .localStore(reason: "item \(item): storing what the cache sent failed: \(error.localizedDescription)")
+        }
+    }
+
+    /// The cache's entry for `audioKey`, checked against what the item asks for (format, audio
+    /// key, extension, voice, digests, sizes), with its bytes; nil when the cache has none.
+    func entry(audioKey: String, item: String, voice: String, audioExtension: String) async throws(RemoteCacheError) -> (SpeechCacheEntry, Data)? {
         let name = remote.settings.name
         let entryData: Data
         do {
@@ -55,27 +81,14 @@ package struct SpeechCache: Sendable {
         guard entry.audio.bytes >= 0, entry.audio.bytes <= RemoteCache.blobLimit, entry.events.bytes >= 0, entry.events.bytes <= RemoteCache.blobLimit else {
             throw .malformedEntry(cache: name, item: item, reason: "its blobs' sizes are out of range")
         }
-
-        let audioData = try await blob(entry.audio, role: "audio", item: item)
-        let eventsData = try await blob(entry.events, role: "events", item: item)
-        let document: SpeechEventsDocument
-        do {
-            document = try SpeechEventsDocument.decode(eventsData)
-        } catch {
-            throw .malformedEntry(cache: name, item: item, reason: "its events do not decode: \(error.localizedDescription)")
-        }
-        do {
-            let audio = try store.store(
-                key: audioKey, fileExtension: audioExtension, role: .audio, mimeType: mimeType, data: audioData,
-                durationMs: document.durationMs, sampleRate: document.sampleRate, sha256: entry.audio.sha256)
-            let events = try store.store(
-                key: eventsKey, fileExtension: "json", role: .events, mimeType: "application/json", data: eventsData, sha256: entry.events.sha256)
-            return Download(audio: audio, events: events, document: document, voice: entry.voice, bytes: entryData.count + audioData.count + eventsData.count)
-        } catch {
-            // The local disk failing is not the cache's fault: the item is synthesized, which will report it.
-            throw .localStore(reason: "item \(item): storing what the cache sent failed: \(error.localizedDescription)")
-        }
+        return (entry, entryData)
     }
+
+    /// Whether a hit on `audioKey` is spot-checked: made here and compared with the cache's
+    /// digest instead of downloaded. About one hit in 32, chosen by the key's digest (the same on
+    /// every machine), and in every build the looked-up item with the smallest such digest.
+    package static func spotCheckDigest(_ audioKey: String) -> String { ContentHash.sha256Hex("spot-check|" + audioKey) }
+    package static func isSpotChecked(_ audioKey: String) -> Bool { spotCheckDigest(audioKey) < "08" }
 
     private func blob(_ blob: SpeechCacheEntry.Blob, role: String, item: String) async throws(RemoteCacheError) -> Data {
         let fetched: Data?

@@ -105,7 +105,10 @@ package struct ConformanceCheck: Sendable {
             "stage": "levels", "version": "levels-1/ebur128-\(LoudnessMeter.version)", "sentenceMs": String(settings.sentencePauseMs),
             "paragraphMs": String(settings.paragraphPauseMs), "headMs": String(settings.chapterHeadMs), "tailMs": String(settings.chapterTailMs),
         ]
-        if let mastering = settings.mastering, let json = try? JSONEncoder().encode(mastering) {
+        let encoder = JSONEncoder()
+        // Sorted, or the key would change from one process to the next (hash-ordered keys).
+        encoder.outputFormatting = [.sortedKeys]
+        if let mastering = settings.mastering, let json = try? encoder.encode(mastering) {
             fields["mastering"] = String(decoding: json, as: UTF8.self)
         }
         return ObjectKey.digest(fields)

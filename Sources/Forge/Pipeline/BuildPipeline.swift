@@ -136,6 +136,8 @@ package struct BuildPipeline: Sendable {
                     downloadedAlignments: run.downloadedAlignments, uploadedAlignments: run.uploadedAlignments,
                     available: !run.cacheUnavailable)
             }
+            summary.remoteCache?.spotChecked = run.spotChecked
+            summary.remoteCache?.spotCheckMismatches = run.spotCheckMismatches
             summary.shard = shard
             summary.leftToOtherShards = run.leftToOtherShards
             let outcome: BuildRecord.Outcome = summary.cancelled ? .cancelled : (summary.exitCode == 0 ? .succeeded : .failed)

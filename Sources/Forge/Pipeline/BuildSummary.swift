@@ -49,6 +49,9 @@ package struct BuildSummary: Sendable, Equatable {
         package var uploadedAlignments = 0
         /// False when the cache failed during the build (a warning said so) and the build went on locally.
         package var available: Bool
+        /// Hits made here and compared with the cache's digest, and how many differed.
+        package var spotChecked = 0
+        package var spotCheckMismatches = 0
     }
 
     /// True when nothing had to be made or changed.

@@ -29,8 +29,16 @@ extension StageRun {
         var mismatches = 0
         var bytes = 0
 
+        // A few hits are made here instead and compared with the cache's digest (docs/remote-cache.md).
+        var spotChecked = Set(plan.jobs.lazy.map(\.audioKey).filter(SpeechCache.isSpotChecked))
+        if let first = plan.jobs.min(by: { SpeechCache.spotCheckDigest($0.audioKey) < SpeechCache.spotCheckDigest($1.audioKey) }) {
+            spotChecked.insert(first.audioKey)
+        }
+        var checks: [String: String] = [:]
+
         enum Answer: Sendable {
             case found(SpeechJob, SpeechCache.Download)
+            case spotCheck(SpeechJob, digest: String)
             case missing
             case failed(SpeechJob, RemoteCacheError)
             case stop
@@ -46,8 +54,15 @@ extension StageRun {
             func startNext() {
                 guard let job = pending.popFirst() else { return }
                 running += 1
+                let check = spotChecked.contains(job.audioKey)
                 group.addTask {
                     do throws(RemoteCacheError) {
+                        if check {
+                            guard let (entry, _) = try await cache.entry(
+                                audioKey: job.audioKey, item: job.itemID, voice: job.voice.uri, audioExtension: extensionName)
+                            else { return .missing }
+                            return .spotCheck(job, digest: entry.audio.sha256)
+                        }
                         guard let download = try await cache.fetch(
                             audioKey: job.audioKey, eventsKey: job.eventsKey, item: job.itemID, voice: job.voice.uri,
                             audioExtension: extensionName, mimeType: mimeType)
@@ -67,6 +82,8 @@ extension StageRun {
                     continue
                 case .missing:
                     break
+                case let .spotCheck(job, digest):
+                    checks[job.audioKey] = digest
                 case let .found(job, download):
                     // An item is recorded only once its objects are stored; a stop leaves the rest pending.
                     do {
@@ -103,11 +120,35 @@ extension StageRun {
             group.cancelAll()
         }
         plan.jobs.removeAll { found.contains($0.audioKey) }
+        spotChecks = checks
         downloadedBytes += bytes
         if mismatches > 5 { progress(.warning("\(mismatches - 5) more items had entries or blobs in the remote cache that were rejected; they are synthesized here")) }
         if let failure { try cacheFailed(failure) }
         guard !cancellation.isCancelled else { return }
         progress(.remoteCache(looked: found.count + plan.jobs.count, found: found.count, bytes: bytes))
+    }
+
+    /// Compares the items spot-checked in ``download(_:align:from:)``, now made here, with the
+    /// digests the cache gave for them: a difference is a warning naming item, digests and cache;
+    /// the local bytes are kept (and uploaded in place of the cache's entry).
+    mutating func reportSpotChecks() throws {
+        guard !spotChecks.isEmpty, let name = recipe.cache?.name else { return }
+        let made = try manifest.objects(withKeys: Array(spotChecks.keys))
+        let items = try manifest.items().reduce(into: [String: String]()) { first, item in
+            if let key = item.audioKey, first[key] == nil { first[key] = item.id }
+        }
+        for (audioKey, digest) in spotChecks.sorted(by: { $0.key < $1.key }) {
+            guard let local = made[audioKey]?.sha256 else { continue }
+            spotChecked += 1
+            if local != digest {
+                spotCheckMismatches += 1
+                progress(.warning(
+                    "Item \(items[audioKey] ?? audioKey): the remote cache \(name) serves audio \(digest.prefix(12))… for it, but made here it is \(local.prefix(12))…; the bytes made here are kept. Items from this cache may not be what their keys say: check it with `forge build --check-reproducible`."))
+            } else {
+                uploadedKeys.append(audioKey)
+            }
+        }
+        spotChecks.removeAll()
     }
 
     private mutating func recordDownload(_ job: SpeechJob, _ download: SpeechCache.Download, waiting: inout [String: [ItemRecord]], align: Bool) throws {

@@ -87,6 +87,7 @@ extension StageRun {
             try await synthesize(plan, align: align, launch: launch)
         }
         try save()
+        try reportSpotChecks()
         try await finishUploads()
     }
 
@@ -236,7 +237,8 @@ extension StageRun {
             if align, let update = try alignment(for: item, eventsKey: job.eventsKey, document: document) { updates.append(update) }
             try record(updates, itemID: item.id, ordinal: item.ordinal, outcome: position == 0 ? .synthesized : .reused, audioMs: document.durationMs)
         }
-        if !items.isEmpty { uploader?.enqueue(Manifest.SharedSpeech(audio: audio, events: events, voice: job.voice.uri)) }
+        // A spot-checked item is the cache's already; it is uploaded only if its bytes turn out other.
+        if !items.isEmpty && spotChecks[job.audioKey] == nil { uploader?.enqueue(Manifest.SharedSpeech(audio: audio, events: events, voice: job.voice.uri)) }
         return nil
     }
 }

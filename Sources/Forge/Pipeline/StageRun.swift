@@ -52,6 +52,10 @@ struct StageRun {
     var uploader: CacheUploader?
     /// Audio keys whose entries the cache is known to hold, not yet recorded in the manifest.
     var uploadedKeys: [String] = []
+    /// Audio keys spot-checked against the remote cache, with the digest it gave for each.
+    var spotChecks: [String: String] = [:]
+    var spotChecked = 0
+    var spotCheckMismatches = 0
     /// The lock on the output directory: workers write through its pinned path, and a commit
     /// stops the build once the directory's name no longer reaches it.
     var pin: OutputLock?

@@ -33,8 +33,11 @@ package struct SpeechEventsDocument: Sendable, Equatable, Codable {
     }
 
     package func encoded() -> Data {
-        // Synthesized Codable encodes keys in declaration order, so the bytes are deterministic without sorting.
-        return (try? JSONEncoder().encode(self)) ?? Data()
+        // Sorted: Foundation on Linux writes a keyed container's keys in hash order, which changes
+        // from one process to the next (the same item's events came out other bytes in two builds).
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(self)) ?? Data()
     }
 
     package static func decode(_ data: Data) throws -> SpeechEventsDocument {

@@ -21,6 +21,7 @@ extension Manifest {
     /// forgotten, and so are those of chapters the book no longer has.
     func recordLevels(_ levels: [(chapter: Int, key: String, levels: AudioLevels)], variant: String, chapters: Int) throws(StoreError) {
         let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         let rows = levels.map { entry in (entry.chapter, entry.key, String(decoding: (try? encoder.encode(entry.levels)) ?? Data("{}".utf8), as: UTF8.self)) }
         let now = Date().formatted(.iso8601)
