@@ -262,6 +262,12 @@ struct HostileInputTests {
         #expect(stopped.status == 130, "\(stopped.errors)")
         #expect(Date().timeIntervalSince(signalled) < 1.5, "export took \(Date().timeIntervalSince(signalled)) s to stop")
         #expect(stopped.errors.contains("stopped before finishing"), "\(stopped.errors)")
+        // It counts what it wrote whole: every finished file, however deep the stop came from.
+        let exportsFolder = project.output.appendingPathComponent("exports")
+        let finished = (FileManager.default.enumerator(atPath: exportsFolder.path)?.allObjects as? [String] ?? [])
+            .filter { !($0 as NSString).lastPathComponent.hasPrefix(".") && !(($0 as NSString).pathExtension.isEmpty) }
+        let reported = stopped.errors.firstMatch(of: /(\d+) file\(s\) were written whole/).flatMap { Int($0.1) }
+        #expect(reported == finished.count && !finished.isEmpty, "reported \(reported ?? -1), found \(finished)")
         let epubs = (try? FileManager.default.contentsOfDirectory(atPath: project.output.appendingPathComponent("exports/epub").path)) ?? []
         #expect(epubs.isEmpty, "the export finished before the signal; the test proves nothing")
         let leftovers = try OwnedDirectory(root: project.output).leftovers(remove: false)

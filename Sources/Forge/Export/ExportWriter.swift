@@ -83,6 +83,10 @@ struct ExportWriter {
             if case .linkInOutput(let path) = error { throw ExportError.linkInOutput(path: path) }
             if case .writeFailed(_, let reason) = error { throw ExportError.writeFailed(path: url.path, reason: reason) }
             throw ExportError.writeFailed(path: url.path, reason: error.errorDescription ?? "\(error)")
+        } catch ExportError.cancelled {
+            unlink(temporary.path)
+            // Raised deep in an encoder, which cannot know how many files came before it.
+            throw ExportError.cancelled(written: written.count)
         } catch {
             unlink(temporary.path)
             throw error
