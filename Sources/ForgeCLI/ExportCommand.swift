@@ -116,7 +116,7 @@ struct ExportCommand: AsyncParsableCommand {
                 packItems = try AudioPack(outputDirectory: directory, settings: settings, cancellation: cancellation).write(to: url)
             }
             report = settings.formats.isEmpty ? ExportReport(files: [], chapters: 0, durationMs: 0)
-                : try Exporter(outputDirectory: directory, settings: settings, cancellation: cancellation).export()
+                : try exporter(directory: directory, settings: settings, cancellation: cancellation).export()
         } catch {
             throw CommandFailure(error)
         }
@@ -139,5 +139,13 @@ struct ExportCommand: AsyncParsableCommand {
             }
             if verbose { for file in report.files { print("  \(directory.path)/\(file)") } }
         }
+    }
+
+    /// The exporter, printing its progress on standard error.
+    private func exporter(directory: URL, settings: ExportSettings, cancellation: CancellationFlag) -> Exporter {
+        var exporter = Exporter(outputDirectory: directory, settings: settings, cancellation: cancellation)
+        let printer = ExportProgressPrinter()
+        exporter.progress = { printer.report($0) }
+        return exporter
     }
 }

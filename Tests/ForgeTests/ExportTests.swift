@@ -53,6 +53,18 @@ struct ExportTests {
     }
 
     /// Forced alignment's confidences (thousandths) are written as JSONEncoder writes them.
+    @Test func anExportPrintsItsProgressOnAPipe() throws {
+        let project = try Self.builtProject()
+        let export = try project.forge(["export", "out", "--format", "audio", "vtt", "epub", "--json"])
+        #expect(export.status == 0, "\(export.errors)")
+        // Standard error carries the progress; standard output stays one JSON object.
+        let lines = export.errors.split(separator: "\n").filter { $0.hasPrefix("export: ") }
+        for phase in ["audio", "captions", "epub"] {
+            #expect(lines.contains { $0.hasPrefix("export: \(phase) chapter ") && $0.contains("(100%)") }, "\(phase): \(lines)")
+        }
+        #expect((try? JSONSerialization.jsonObject(with: Data(export.text.utf8))) is [String: Any], "\(export.text)")
+    }
+
     @Test func confidencesAreWrittenAsJSONEncoderWritesThem() throws {
         let values = (0...1000).map { Double($0) / 1000 } + [-1, 2.5, 1e-7, 123_456.789]
         let encoder = JSONEncoder()

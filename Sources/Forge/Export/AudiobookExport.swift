@@ -37,6 +37,7 @@ enum AudiobookExport {
         defer { if let bookCover { unlink(bookCover.path) } }
         let name = MediaOverlayBook.fileName(forTitle: settings.title).replacingOccurrences(of: ".epub", with: ".m4b")
         let cancellation = writer.cancellation
+        let progress = writer.progress
         try writer.produce("m4b/\(name)") { output in
             var arguments = ["-i", chapterList.path]
             if let cover = settings.cover { arguments += ["-i", cover.path] }
@@ -45,7 +46,8 @@ enum AudiobookExport {
             arguments += ["-c:a", "aac", "-aac_coder", aacCoder, "-b:a", aacBitRate, "-metadata:s:a:0", "language=\(isoLanguage(settings.language))", "-f", "mp4", output.path]
             let encoder = try FFmpegEncoder(sampleRate: rate, arguments: arguments)
             do {
-                for timeline in timelines {
+                for (index, timeline) in timelines.enumerated() {
+                    defer { progress?(ExportProgress(phase: "m4b", done: index + 1, total: timelines.count)) }
                     if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
                     if timeline.sampleRate == rate {
                         // Item by item (unmastered): memory holds one item, not the chapter.
@@ -83,6 +85,7 @@ enum AudiobookExport {
         let first = settings.openingCredit == nil ? 1 : 0
         let width = max(2, String(files.count).count)
         for (index, file) in files.enumerated() {
+            defer { writer.progress?(ExportProgress(phase: "acx", done: index + 1, total: files.count)) }
             try writer.checkCancelled()
             let number = String(repeating: "0", count: max(0, width - String(index + first).count)) + String(index + first)
             var audio = try file.samples(settings)

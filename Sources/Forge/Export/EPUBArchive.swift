@@ -45,7 +45,7 @@ final class EPUBArchive {
     /// the zip in order, each followed by what `then` adds for it. Each file is removed once
     /// stored; at most twice `jobs` wait on disk.
     func addAudio(
-        as paths: [String], jobs: Int, cancellation: CancellationFlag?,
+        as paths: [String], jobs: Int, cancellation: CancellationFlag?, progress: ExportProgress.Sink? = nil,
         encode: @escaping @Sendable (_ index: Int, _ descriptor: Int32, _ label: String, _ stop: CancellationFlag) throws -> Void,
         then: (Int) throws -> Void = { _ in }
     ) throws {
@@ -57,6 +57,7 @@ final class EPUBArchive {
             count: paths.count, jobs: jobs, ahead: 2 * jobs, cancellation: cancellation, scratch: { scratches[$0] },
             encode: { index, descriptor, stop in try encode(index, descriptor, labels[index], stop) },
             take: { index in
+                defer { progress?(ExportProgress(phase: "epub", done: index + 1, total: paths.count)) }
                 try addStored(scratches[index], as: paths[index])
                 try then(index)
             })

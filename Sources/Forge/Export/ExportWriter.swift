@@ -11,6 +11,8 @@ struct ExportWriter {
     /// The folder written into, relative to the output directory.
     let folder: String
     let cancellation: CancellationFlag?
+    /// Where the export's progress goes (nil: nowhere).
+    var progress: ExportProgress.Sink?
     private(set) var written: [String] = []
 
     init(outputDirectory: URL, folder: String, cancellation: CancellationFlag? = nil) {

@@ -8,6 +8,8 @@ package struct Exporter: Sendable {
     package let settings: ExportSettings
     /// Checked between files and chapters: once set, the export stops with ``ExportError/cancelled(written:)``.
     package let cancellation: CancellationFlag?
+    /// Told after each chapter of each phase (`forge export` prints it).
+    package var progress: ExportProgress.Sink?
 
     package init(outputDirectory: URL, settings: ExportSettings, cancellation: CancellationFlag? = nil) {
         self.outputDirectory = outputDirectory.standardizedFileURL
@@ -68,11 +70,13 @@ package struct Exporter: Sendable {
         let store = ObjectStore(root: outputDirectory)
         let book = try TimelineBuilder(store: store, manifest: manifest, settings: settings).book()
         var writer = ExportWriter(outputDirectory: outputDirectory, folder: "exports", cancellation: cancellation)
+        writer.progress = progress
         let formats = Set(settings.formats)
         // The HTML page plays the chapter audio, so it needs the audio export beside it.
         let audioFormat = Self.audioFormat(of: book.chapters)
         if formats.contains(.audio) || formats.contains(.html) {
-            for timeline in book.chapters {
+            for (index, timeline) in book.chapters.enumerated() {
+                defer { progress?(ExportProgress(phase: "audio", done: index + 1, total: book.chapters.count)) }
                 let path = "audio/\(timeline.fileStem).\(audioFormat.fileExtension)"
                 let label = writer.finalPath(path)
                 try writer.stream(path) { descriptor in
@@ -88,8 +92,12 @@ package struct Exporter: Sendable {
             }
             var position = 0
             // Captions and pages of a chapter from one load of its words.
+            let progress = progress
             try book.forEachTimed { timeline in
-                defer { position += 1 }
+                defer {
+                    position += 1
+                    progress?(ExportProgress(phase: "captions", done: position, total: book.chapters.count))
+                }
                 if !formats.isDisjoint(with: [.vtt, .srt]) {
                     let cues = CaptionCue.cues(for: timeline, maxCharacters: settings.maxCueCharacters)
                     if formats.contains(.vtt) { try writer.write(Array(CaptionCue.webVTT(cues).utf8), to: "captions/\(timeline.fileStem).vtt") }
@@ -108,12 +116,12 @@ package struct Exporter: Sendable {
             if let source = NarratedEPUB.sourceBook(of: book.chapters),
                let edition = try NarratedEPUB(book: source, timelines: book.chapters, settings: settings, modified: date) {
                 try writer.produce("epub/\(edition.fileName)") { temporary in
-                    try edition.write(to: temporary, timelines: book.chapters, settings: settings, store: store, cancellation: cancellation)
+                    try edition.write(to: temporary, timelines: book.chapters, settings: settings, store: store, cancellation: cancellation, progress: progress)
                 }
             } else {
                 let fileName = MediaOverlayBook.fileName(forTitle: settings.title)
                 try writer.produce("epub/\(fileName)") { temporary in
-                    try MediaOverlayBook.write(book, settings: settings, store: store, cancellation: cancellation, modified: date, to: temporary)
+                    try MediaOverlayBook.write(book, settings: settings, store: store, cancellation: cancellation, modified: date, progress: progress, to: temporary)
                 }
             }
         }

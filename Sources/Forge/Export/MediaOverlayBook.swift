@@ -30,7 +30,7 @@ enum MediaOverlayBook {
     /// content document and overlay, so memory holds a few chapters whatever the book's length.
     /// The package and navigation documents, which list every chapter, come last.
     static func write(
-        _ book: BookTimeline, settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag?, modified: Date, to url: URL
+        _ book: BookTimeline, settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag?, modified: Date, progress: ExportProgress.Sink? = nil, to url: URL
     ) throws {
         let archive = try EPUBArchive(url: url, modified: modified)
         try archive.add(Array(container.utf8), as: "META-INF/container.xml")
@@ -41,7 +41,7 @@ enum MediaOverlayBook {
         let chapters = book.chapters
         // MP3 is an EPUB 3 core media type; WAV and FLAC are not.
         try archive.addAudio(
-            as: chapters.map { "OEBPS/audio/\($0.fileStem).mp3" }, jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation,
+            as: chapters.map { "OEBPS/audio/\($0.fileStem).mp3" }, jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation, progress: progress,
             encode: { index, descriptor, label, stop in
                 try ChapterAudio.write(chapters[index], store: store, settings: settings, format: .mp3, to: descriptor, label: label, cancellation: stop)
             },

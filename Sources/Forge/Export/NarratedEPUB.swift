@@ -254,13 +254,13 @@ struct NarratedEPUB {
 
     /// Writes the book to `url`: its own entries (`mimetype` first), then each chapter's MP3,
     /// encoded to a file (a chapter per core at once) and copied into the zip, then the overlays.
-    func write(to url: URL, timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag?) throws {
+    func write(to url: URL, timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag?, progress: ExportProgress.Sink? = nil) throws {
         let archive = try EPUBArchive(url: url, modified: modified)
         for file in files where file.path != "mimetype" {
             try archive.add(Array(file.data), as: file.path, compressed: !file.path.hasSuffix(".mp3"))
         }
         try archive.addAudio(
-            as: timelines.map { "\(audioFolder)/\($0.fileStem).mp3" }, jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation,
+            as: timelines.map { "\(audioFolder)/\($0.fileStem).mp3" }, jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation, progress: progress,
             encode: { index, descriptor, label, stop in
                 try ChapterAudio.write(timelines[index], store: store, settings: settings, format: .mp3, to: descriptor, label: label, cancellation: stop)
             })
