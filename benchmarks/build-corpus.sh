@@ -30,16 +30,21 @@ espeak_times=()
 forge_times=()
 ratios=()
 peaks=()
+cpu_ratios=()
+parallelism=()
 for run in $(seq "$runs"); do
     measure espeak-ng -v en-us -s 175 -w "$work/espeak.wav" -f "$work/book.txt"
     espeak_times+=("$wall")
     espeak_wall=$wall
+    espeak_cpu=$cpu
     rm -rf out
     measure "$forge" build recipe.json --json
     forge_times+=("$wall")
     peaks+=("$peak_kb")
     ratios+=("$(awk -v f="$wall" -v e="$espeak_wall" 'BEGIN {printf "%.3f", f / e}')")
-    echo "run $run: espeak-ng CLI ${espeak_wall} s, forge build ${wall} s (ratio ${ratios[-1]}), peak RSS $((peak_kb / 1024)) MB"
+    cpu_ratios+=("$(awk -v f="$cpu" -v e="$espeak_cpu" 'BEGIN {printf "%.3f", e > 0 ? f / e : 0}')")
+    parallelism+=("$(awk -v c="$cpu" -v w="$wall" 'BEGIN {printf "%.2f", w > 0 ? c / w : 0}')")
+    echo "run $run: espeak-ng CLI ${espeak_wall} s (CPU ${espeak_cpu} s), forge build ${wall} s (ratio ${ratios[-1]}; CPU ${cpu} s, ${cpu_ratios[-1]}x the CLI's, CPU/wall ${parallelism[-1]}), peak RSS $((peak_kb / 1024)) MB"
 done
 
 noop=()
@@ -95,6 +100,7 @@ echo "== results (medians of $runs runs; ratio = forge / espeak-ng CLI, paired p
 echo "espeak-ng CLI (-w, one WAV):        $espeak_median s"
 echo "forge build, $jobs jobs (WAV objects): $forge_median s"
 echo "wall-time ratio forge / CLI:        median $(median "${ratios[@]}")  (runs: ${ratios[*]}; target <= 0.6)"
+echo "CPU ratio forge / CLI:              median $(median "${cpu_ratios[@]}")  (runs: ${cpu_ratios[*]}; target <= 1.15), CPU/wall $(median "${parallelism[@]}")"
 echo "audio made:                         ${audio_s} s, real-time factor $(awk -v w="$forge_median" -v a="$audio_s" 'BEGIN {printf "%.5f", w / a}')"
 echo "no-op rebuild:                      median $(median "${noop[@]}") s  (runs: ${noop[*]}; target < 1 s)"
 echo "one-paragraph edit rebuild:         median $(median "${edits[@]}") s  (runs: ${edits[*]}; target < 2 s)"

@@ -5,7 +5,7 @@
 # Ubuntu; uses sudo when not root.
 set -euo pipefail
 
-packages=(pkg-config libespeak-ng-dev libsndfile1-dev libsqlite3-dev libebur128-dev libsoxr-dev libzip-dev libxml2-dev libcmark-dev libcurl4-openssl-dev espeak-ng ffmpeg libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us)
+packages=(pkg-config libespeak-ng-dev libsndfile1-dev libsqlite3-dev libebur128-dev libsoxr-dev libzip-dev libxml2-dev libcmark-dev libcurl4-openssl-dev espeak-ng ffmpeg time libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us)
 # `--tests`: also what only the test suite uses (headless Chromium for the read-along page test;
 # nginx with its WebDAV module as the remote cache server the cache tests start on 127.0.0.1;
 # epubcheck, which every kind of EPUB forge writes must pass).

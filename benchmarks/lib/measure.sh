@@ -1,15 +1,22 @@
 # Shared by the benchmarks (sourced; needs $work, a scratch directory): time and peak memory of a command.
 
-# Sums the resident memory (kB) of a process and its children into $tree_kb, reading /proc
-# with shell builtins only, so sampling costs the measured run next to nothing.
+# Sums the resident memory (kB) of a process and all its descendants (forge, its workers, their
+# synthesis processes) into $tree_kb, reading /proc with shell builtins only, so sampling costs the
+# measured run next to nothing.
 sample_tree_rss() {
-    local pid=$1 key value unit p
+    local pid=$1 key value unit p t index=0
     local pids=("$pid") kids=()
     tree_kb=0
-    if [ -r "/proc/$pid/task/$pid/children" ]; then
-        read -r -a kids <"/proc/$pid/task/$pid/children" 2>/dev/null || true
-        pids+=("${kids[@]}")
-    fi
+    while [ "$index" -lt "${#pids[@]}" ] && [ "$index" -lt 256 ]; do
+        p=${pids[$index]}
+        index=$((index + 1))
+        for t in /proc/"$p"/task/*/children; do
+            [ -r "$t" ] || continue
+            kids=()
+            read -r -a kids <"$t" 2>/dev/null || true
+            pids+=("${kids[@]}")
+        done
+    done
     for p in "${pids[@]}"; do
         [ -r "/proc/$p/status" ] || continue
         while read -r key value unit; do
@@ -21,20 +28,22 @@ sample_tree_rss() {
     done
 }
 
-# Runs a command, its output in $work/stdout and $work/stderr; sets $wall (seconds) and $peak_kb
+# Runs a command, its output in $work/stdout and $work/stderr; sets $wall (seconds), $cpu (user +
+# system seconds of it and every process it waited for: workers and their synthesis processes) and $peak_kb
 # (largest summed RSS of it and its children, sampled every 50 ms). With $stop_after set, sends it
 # SIGINT after that many seconds; an exit status equal to $allowed_status also counts as success.
 measure() {
     local start end pid status=0
     peak_kb=0
     start=$(date +%s%N)
-    "$@" >"$work/stdout" 2>"$work/stderr" &
+    /usr/bin/time -f "%U %S" -o "$work/cputime" "$@" >"$work/stdout" 2>"$work/stderr" &
     pid=$!
     while kill -0 "$pid" 2>/dev/null; do
         sample_tree_rss "$pid"
         if [ "$tree_kb" -gt "$peak_kb" ]; then peak_kb=$tree_kb; fi
         if [ -n "${stop_after:-}" ] && [ $(($(date +%s%N) - start)) -gt $((stop_after * 1000000000)) ]; then
-            kill -INT "$pid" 2>/dev/null || true
+            # To the command itself: GNU time, between, ignores SIGINT while it waits.
+            pkill -INT -P "$pid" 2>/dev/null || kill -INT "$pid" 2>/dev/null || true
             stop_after=
         fi
         sleep 0.05
@@ -42,6 +51,8 @@ measure() {
     wait "$pid" || status=$?
     end=$(date +%s%N)
     wall=$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f", (b - a) / 1e9}')
+    cpu=$(awk '/^[0-9.]+ [0-9.]+$/ {printf "%.3f", $1 + $2}' "$work/cputime" 2>/dev/null)
+    cpu=${cpu:-0}
     if [ "$status" -ne 0 ] && [ "$status" -ne "${allowed_status:-0}" ]; then
         echo "command failed ($status): $*" >&2
         tail -5 "$work/stderr" >&2

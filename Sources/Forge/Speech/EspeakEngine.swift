@@ -27,6 +27,11 @@ package final class EspeakEngine: SpeechEngine, Sendable {
     }()
     private static var initializedSampleRate: Int? { initialized?.sampleRate }
 
+    /// Ends the synthesis zygote of a process that has spoken with espeak-ng (a worker, at exit).
+    package static func finish() {
+        state.withLock { _ in initialized?.synthesis?.finish() }
+    }
+
     /// The longest voice id accepted; espeak-ng copies a variant name into a fixed 40-byte buffer
     /// (a longer one overflowed it), and every installed voice and variant is far shorter.
     package static let maximumVoiceIDLength = 40

@@ -76,6 +76,7 @@ package struct SpeechWorker {
             }
         }
         persistence.sync {}
+        EspeakEngine.finish()
         return 0
     }
 
