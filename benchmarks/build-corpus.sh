@@ -42,8 +42,8 @@ for run in $(seq "$runs"); do
     forge_times+=("$wall")
     peaks+=("$peak_kb")
     ratios+=("$(awk -v f="$wall" -v e="$espeak_wall" 'BEGIN {printf "%.3f", f / e}')")
-    cpu_ratios+=("$(awk -v f="$cpu" -v e="$espeak_cpu" 'BEGIN {printf "%.3f", e > 0 ? f / e : 0}')")
-    parallelism+=("$(awk -v c="$cpu" -v w="$wall" 'BEGIN {printf "%.2f", w > 0 ? c / w : 0}')")
+    cpu_ratios+=("$(awk -v f="$cpu" -v e="$espeak_cpu" 'BEGIN {printf "%.3f", (e > 0 ? f / e : 0)}')")
+    parallelism+=("$(awk -v c="$cpu" -v w="$wall" 'BEGIN {printf "%.2f", (w > 0 ? c / w : 0)}')")
     echo "run $run: espeak-ng CLI ${espeak_wall} s (CPU ${espeak_cpu} s), forge build ${wall} s (ratio ${ratios[-1]}; CPU ${cpu} s, ${cpu_ratios[-1]}x the CLI's, CPU/wall ${parallelism[-1]}), peak RSS $((peak_kb / 1024)) MB"
 done
 

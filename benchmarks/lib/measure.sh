@@ -1,6 +1,6 @@
 # Shared by the benchmarks (sourced; needs $work, a scratch directory): time and peak memory of a command.
 
-# Sums the resident memory (kB) of a process and all its descendants (forge, its workers, their
+# Sums the memory (kB: proportional set size, else resident) of a process and all its descendants (forge, its workers, their
 # synthesis processes) into $tree_kb, reading /proc with shell builtins only, so sampling costs the
 # measured run next to nothing.
 sample_tree_rss() {
@@ -17,7 +17,18 @@ sample_tree_rss() {
             pids+=("${kids[@]}")
         done
     done
+    # Proportional set size where the kernel has it: a process tree shares its libraries (and the
+    # synthesis processes their parent's pages), which summed RSS would count once per process.
     for p in "${pids[@]}"; do
+        if [ -r "/proc/$p/smaps_rollup" ]; then
+            while read -r key value unit; do
+                if [ "$key" = "Pss:" ]; then
+                    tree_kb=$((tree_kb + value))
+                    break
+                fi
+            done <"/proc/$p/smaps_rollup" 2>/dev/null || true
+            continue
+        fi
         [ -r "/proc/$p/status" ] || continue
         while read -r key value unit; do
             if [ "$key" = "VmRSS:" ]; then
