@@ -22,6 +22,8 @@ final class ForkedSynthesis: @unchecked Sendable {
     private let region: UnsafeMutableRawPointer
     private let socket: Int32
     private let zygote: pid_t
+    /// The last request's number.
+    private var sequence: Int64 = 0
 
     /// The region's layout: a header of Int64 fields, the voice id, the text, events, samples.
     private static let voiceOffset = 128
@@ -101,13 +103,17 @@ final class ForkedSynthesis: @unchecked Sendable {
         voice.withUnsafeBytes { (region + Self.voiceOffset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         text.withUnsafeBytes { (region + Self.textOffset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
 
-        var request: UInt8 = 1
-        var reply: UInt8 = 0
-        guard send(socket, &request, 1, Int32(MSG_NOSIGNAL)) == 1 else { return .failed("the synthesis process is gone") }
-        var received = recv(socket, &reply, 1, 0)
-        while received < 0 && errno == EINTR { received = recv(socket, &reply, 1, 0) }
-        guard received == 1 else { return .failed("the synthesis process is gone") }
-        guard reply == 0 else { return .failed("the synthesis process ended abnormally") }
+        // Replies name their request: a late one (a child killed after it answered) is skipped.
+        sequence += 1
+        var request = sequence
+        guard send(socket, &request, 8, Int32(MSG_NOSIGNAL)) == 8 else { return .failed("the synthesis process is gone") }
+        var reply: Int64 = 0
+        repeat {
+            var received = recv(socket, &reply, 8, Int32(MSG_WAITALL))
+            while received < 0 && errno == EINTR { received = recv(socket, &reply, 8, Int32(MSG_WAITALL)) }
+            guard received == 8 else { return .failed("the synthesis process is gone") }
+        } while reply >> 1 != sequence
+        guard reply & 1 == 0 else { return .failed("the synthesis process ended abnormally") }
         guard header[Field.selected.rawValue] == 1 else { return .voiceNotFound }
         guard header[Field.overflow.rawValue] == 0 else { return .failed("the item is longer than a synthesis can hold; split it") }
         guard header[Field.status.rawValue] == Int64(EE_OK.rawValue) else { return .failed("espeak_Synth returned \(header[Field.status.rawValue])") }
@@ -126,16 +132,16 @@ final class ForkedSynthesis: @unchecked Sendable {
 
     /// The zygote: forks a child per request and reports how it ended; exits when the socket closes.
     private static func serve(region: UnsafeMutableRawPointer, socket: Int32) -> Never {
-        var request: UInt8 = 0
+        var request: Int64 = 0
         // The voice the zygote has loaded: loading one reads its files and dictionary (milliseconds),
         // so it is done here once per change of voice, not in every child. Selecting a voice
         // resets what it sets, whatever was selected before; the zygote never speaks.
         var loaded = [CChar](repeating: 0, count: voiceBytes)
         let header = region.assumingMemoryBound(to: Int64.self)
         while true {
-            let received = recv(socket, &request, 1, 0)
+            let received = recv(socket, &request, 8, Int32(MSG_WAITALL))
             if received < 0 && errno == EINTR { continue }
-            if received <= 0 { _exit(0) }
+            if received != 8 { _exit(0) }
             let voice = (region + voiceOffset).assumingMemoryBound(to: CChar.self)
             if strcmp(voice, loaded) != 0 {
                 loaded.withUnsafeMutableBufferPointer { _ = strncpy($0.baseAddress!, voice, voiceBytes - 1) }
@@ -147,12 +153,18 @@ final class ForkedSynthesis: @unchecked Sendable {
             let child = fork()
             if child == 0 {
                 speakRequest(region: region)
+                // The child answers itself, so its exit (freeing its pages) overlaps the worker's next steps.
+                var reply = request << 1
+                _ = send(socket, &reply, 8, Int32(MSG_NOSIGNAL))
                 _exit(0)
             }
             var status: Int32 = 0
             if child > 0 { while waitpid(child, &status, 0) < 0 && errno == EINTR {} }
-            var reply: UInt8 = child > 0 && status & 0x7f == 0 ? 0 : 1
-            _ = send(socket, &reply, 1, Int32(MSG_NOSIGNAL))
+            // A child that did not get to answer (killed, crashed) is answered for.
+            if child <= 0 || status & 0x7f != 0 {
+                var reply = request << 1 | 1
+                _ = send(socket, &reply, 8, Int32(MSG_NOSIGNAL))
+            }
         }
     }
 
