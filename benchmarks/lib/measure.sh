@@ -1,10 +1,10 @@
 # Shared by the benchmarks (sourced; needs $work, a scratch directory): time and peak memory of a command.
 
-# Sums the memory (kB: proportional set size, else resident) of a process and all its descendants (forge, its workers, their
-# synthesis processes) into $tree_kb, reading /proc with shell builtins only, so sampling costs the
+# Sums the memory (kB: proportional set size, else resident) of a process and all its descendants
+# (forge, its workers, their synthesis processes) into $tree_kb, reading /proc with shell builtins only, so sampling costs the
 # measured run next to nothing.
 sample_tree_rss() {
-    local pid=$1 key value unit p t index=0
+    local pid=$1 p t index=0
     local pids=("$pid") kids=()
     tree_kb=0
     while [ "$index" -lt "${#pids[@]}" ] && [ "$index" -lt 256 ]; do
@@ -20,23 +20,20 @@ sample_tree_rss() {
     # Proportional set size where the kernel has it: a process tree shares its libraries (and the
     # synthesis processes their parent's pages), which summed RSS would count once per process.
     for p in "${pids[@]}"; do
-        if [ -r "/proc/$p/smaps_rollup" ]; then
-            while read -r key value unit; do
-                if [ "$key" = "Pss:" ]; then
-                    tree_kb=$((tree_kb + value))
-                    break
-                fi
-            done <"/proc/$p/smaps_rollup" 2>/dev/null || true
-            continue
-        fi
-        [ -r "/proc/$p/status" ] || continue
-        while read -r key value unit; do
-            if [ "$key" = "VmRSS:" ]; then
-                tree_kb=$((tree_kb + value))
-                break
-            fi
-        done <"/proc/$p/status" 2>/dev/null || true
+        if [ -r "/proc/$p/smaps_rollup" ]; then add_field "/proc/$p/smaps_rollup" "Pss:"; else add_field "/proc/$p/status" "VmRSS:"; fi
     done
+}
+
+# Adds the kB value of the line starting with $2 in file $1 to $tree_kb.
+add_field() {
+    local key value unit
+    [ -r "$1" ] || return 0
+    while read -r key value unit; do
+        if [ "$key" = "$2" ]; then
+            tree_kb=$((tree_kb + value))
+            return 0
+        fi
+    done <"$1" 2>/dev/null || true
 }
 
 # Runs a command, its output in $work/stdout and $work/stderr; sets $wall (seconds), $cpu (user +
