@@ -3,8 +3,8 @@
 
     hostile-cache-server.py PORT_FILE [--lifetime SECONDS]
 
-Binds a free port on 127.0.0.1, writes it to PORT_FILE and serves until killed or until its
-lifetime (default 900 s) passes. The first path segment picks the behaviour; the rest is the cache
+Binds a free port on 127.0.0.1, writes it to PORT_FILE and serves until killed, until the process
+that started it ends, or until its lifetime (default 900 s) passes. The first path segment picks the behaviour; the rest is the cache
 protocol (`/MODE/ac/KEY`, `/MODE/cas/SHA256`). Every mode shares one honest store: `PUT /honest/...`
 fills it, and the other modes serve its real entries and blobs, damaged as their name says:
 
@@ -28,6 +28,7 @@ Every streamed answer stops by itself: at most 12 GB and 10 minutes per request.
 """
 import json
 import os
+import signal
 import sys
 import threading
 import time
@@ -188,6 +189,8 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
+    # A test runner may start it with SIGTERM ignored; it must stop when told.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     port_file = sys.argv[1]
     lifetime = 900
     if "--lifetime" in sys.argv:
@@ -198,6 +201,15 @@ def main():
         f.write(str(server.server_address[1]))
     os.rename(port_file + ".tmp", port_file)
     threading.Timer(lifetime, lambda: os._exit(0)).start()
+    # Gone with the process that started it (a test run never tears down its shared server).
+    parent = os.getppid()
+
+    def watch_parent():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch_parent, daemon=True).start()
     server.serve_forever()
 
 
