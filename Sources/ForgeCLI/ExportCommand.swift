@@ -54,6 +54,9 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "The ACX set's closing credits, spoken as a file of their own.")
     var closingCredit: String?
 
+    @Flag(help: "Write the exports even when exports/ already holds them from the same build, settings and formats.")
+    var force = false
+
     @Flag(help: "Print a JSON report.")
     var json = false
 
@@ -124,13 +127,17 @@ struct ExportCommand: AsyncParsableCommand {
         if json {
             var fields: [String: Any] = [
                 "output": directory.path, "chapters": report.chapters, "durationMs": report.durationMs, "files": report.files,
-                "elapsedSeconds": (seconds * 1000).rounded() / 1000,
+                "elapsedSeconds": (seconds * 1000).rounded() / 1000, "upToDate": report.upToDate,
             ]
             if let pack, let packItems { fields["pack"] = pack; fields["packItems"] = packItems }
             try Format.printJSON(fields)
         } else {
             if let pack, let packItems { print("Wrote the audio pack \(pack): \(packItems) items, their timings, index.json and the manifest.") }
             if settings.formats.isEmpty { return }
+            if report.upToDate {
+                print("Up to date: \(directory.path)/exports already holds these \(report.files.count) file(s), made from the same items, timings and settings (--force writes them again).")
+                return
+            }
             print("Exported \(report.chapters) chapter(s), \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio, in \(String(format: "%.2f", seconds)) s, to \(directory.path)/exports:")
             // A line per format; every file only when asked (a 50-hour book writes thousands).
             for folder in report.folders(in: directory) {
@@ -144,6 +151,7 @@ struct ExportCommand: AsyncParsableCommand {
     /// The exporter, printing its progress on standard error.
     private func exporter(directory: URL, settings: ExportSettings, cancellation: CancellationFlag) -> Exporter {
         var exporter = Exporter(outputDirectory: directory, settings: settings, cancellation: cancellation)
+        exporter.force = force
         let printer = ExportProgressPrinter()
         exporter.progress = { printer.report($0) }
         return exporter

@@ -53,6 +53,30 @@ struct ExportTests {
     }
 
     /// Forced alignment's confidences (thousandths) are written as JSONEncoder writes them.
+    @Test func anExportOfUnchangedInputsIsUpToDateUnlessAFileIsGoneOrForced() throws {
+        let project = try TestProject()
+        #expect(try project.build().status == 0)
+        func export(_ extra: [String] = []) throws -> [String: Any] {
+            let result = try project.forge(["export", "out", "--format", "audio", "vtt", "--json"] + extra)
+            #expect(result.status == 0, "\(result.errors)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any])
+        }
+        #expect(try export()["upToDate"] as? Bool == false)
+        let audio = project.output.appendingPathComponent("exports/audio/chapter-001.wav")
+        let written = try FileManager.default.attributesOfItem(atPath: audio.path)[.modificationDate] as? Date
+        let again = try export()
+        #expect(again["upToDate"] as? Bool == true)
+        #expect((again["files"] as? [String])?.contains("exports/audio/chapter-001.wav") == true, "\(again)")
+        #expect(try FileManager.default.attributesOfItem(atPath: audio.path)[.modificationDate] as? Date == written, "an up-to-date export rewrote a file")
+        // Another format, a missing file or --force: written again.
+        #expect(try export(["--format", "json"])["upToDate"] as? Bool == false)
+        #expect(try export()["upToDate"] as? Bool == false)
+        try FileManager.default.removeItem(at: audio)
+        #expect(try export()["upToDate"] as? Bool == false)
+        #expect(FileManager.default.fileExists(atPath: audio.path))
+        #expect(try export(["--force"])["upToDate"] as? Bool == false)
+    }
+
     @Test func anExportPrintsItsProgressOnAPipe() throws {
         let project = try Self.builtProject()
         let export = try project.forge(["export", "out", "--format", "audio", "vtt", "epub", "--json"])

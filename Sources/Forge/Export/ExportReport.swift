@@ -13,6 +13,8 @@ package struct ExportReport: Sendable, Equatable {
     package var files: [String]
     package var chapters: Int
     package var durationMs: Int
+    /// Nothing was written: `exports/` already held these files, made from the same inputs.
+    package var upToDate = false
 
     package init(files: [String], chapters: Int, durationMs: Int) {
         self.files = files

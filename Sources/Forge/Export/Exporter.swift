@@ -10,6 +10,11 @@ package struct Exporter: Sendable {
     package let cancellation: CancellationFlag?
     /// Told after each chapter of each phase (`forge export` prints it).
     package var progress: ExportProgress.Sink?
+    /// Export even when `exports/` holds the files of an export from the same inputs.
+    package var force = false
+
+    /// Where the last export's stamp is kept, under `exports/`.
+    static let stampPath = "exports/.forge-export-stamp"
 
     package init(outputDirectory: URL, settings: ExportSettings, cancellation: CancellationFlag? = nil) {
         self.outputDirectory = outputDirectory.standardizedFileURL
@@ -26,18 +31,43 @@ package struct Exporter: Sendable {
         let lock = try OutputLock(directory: outputDirectory)
         defer { withExtendedLifetime(lock) {} }
         try OwnedDirectory(root: outputDirectory).leftovers(remove: true)
-        return try export(using: manifest)
+        let stamp = try stamp(manifest)
+        if !force, let report = upToDate(stamp) { return report }
+        let report = try export(using: manifest)
+        try record(stamp, report)
+        return report
     }
 
     /// Exports unless the last export was made from the same items, timings and settings (a
     /// stamp under `exports/` records that); returns the files written.
     func exportIfChanged(using manifest: Manifest) throws -> [String] {
         let stamp = try stamp(manifest)
-        if let written = try? OwnedDirectory(root: outputDirectory).read("exports/.forge-export-stamp"), written == Data(stamp.utf8) { return [] }
+        if upToDate(stamp) != nil { return [] }
         let report = try export(using: manifest)
-        var writer = ExportWriter(outputDirectory: outputDirectory, folder: "exports")
-        try writer.write(Array(stamp.utf8), to: ".forge-export-stamp")
+        try record(stamp, report)
         return report.files
+    }
+
+    /// The last export's report when it was made from the inputs `stamp` hashes and every file
+    /// it wrote is still there (as a regular file); nil otherwise.
+    func upToDate(_ stamp: String) -> ExportReport? {
+        guard let data = try? OwnedDirectory(root: outputDirectory).read(Self.stampPath) else { return nil }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.count >= 2, lines[0] == stamp else { return nil }
+        let counts = lines[1].split(separator: " ").compactMap { Int($0) }
+        guard counts.count == 2 else { return nil }
+        let files = lines.dropFirst(2).filter { !$0.isEmpty }
+        guard files.allSatisfy({ OwnedDirectory.entry(at: outputDirectory.appendingPathComponent($0).path) == .file }) else { return nil }
+        var report = ExportReport(files: Array(files), chapters: counts[0], durationMs: counts[1])
+        report.upToDate = true
+        return report
+    }
+
+    /// Records what an export made and from what (the stamp, the counts, the files).
+    func record(_ stamp: String, _ report: ExportReport) throws {
+        var writer = ExportWriter(outputDirectory: outputDirectory, folder: "exports")
+        let text = ([stamp, "\(report.chapters) \(report.durationMs)"] + report.files).joined(separator: "\n") + "\n"
+        try writer.write(Array(text.utf8), to: ".forge-export-stamp")
     }
 
     /// A hash of everything exports are derived from: every item's place, audio and alignment,
