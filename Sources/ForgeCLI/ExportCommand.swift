@@ -136,6 +136,7 @@ struct ExportCommand: AsyncParsableCommand {
             if settings.formats.isEmpty { return }
             if report.upToDate {
                 print("Up to date: \(directory.path)/exports already holds these \(report.files.count) file(s), made from the same items, timings and settings (--force writes them again).")
+                if verbose { for file in report.files { print("  \(directory.path)/\(file)") } }
                 return
             }
             print("Exported \(report.chapters) chapter(s), \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio, in \(String(format: "%.2f", seconds)) s, to \(directory.path)/exports:")
