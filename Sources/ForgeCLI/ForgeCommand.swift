@@ -23,6 +23,12 @@ struct ForgeCommand: AsyncParsableCommand {
     /// Parses and runs like ArgumentParser's default, but with forge's documented exit codes:
     /// usage errors exit 2 (not 64).
     static func main() async {
+        await parseAndRun()
+    }
+
+    /// Nonisolated, so the parsed command is this function's own value, not the main actor's, when
+    /// its (nonisolated) `run()` takes it.
+    private nonisolated static func parseAndRun() async {
         do {
             var command = try parseAsRoot()
             LogSetup.bootstrap(verbose: (command as? any VerboseCommand)?.verbose ?? false)

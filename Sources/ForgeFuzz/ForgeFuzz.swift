@@ -57,7 +57,7 @@ struct ForgeFuzz {
             var input = [UInt8](seeds[Int(generator.next() % UInt64(seeds.count))])
             for _ in 0..<(1 + Int(generator.next() % 8)) { mutate(&input, seeds: seeds, using: &generator) }
             // Saved before the run, removed after: what is left after a crash is its input.
-            FileManager.default.createFile(atPath: crashFile, contents: Data(input))
+            _ = FileManager.default.createFile(atPath: crashFile, contents: Data(input))
             target.run(Data(input))
             runs += 1
         }

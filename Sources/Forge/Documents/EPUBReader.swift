@@ -99,7 +99,7 @@ package struct EPUBReader: Sendable {
         var path = Array(template.utf8CString)
         let descriptor = mkstemp(&path)
         guard descriptor >= 0 else { throw DocumentError.notAZip(file: name, reason: "no temporary file for it: \(String(cString: strerror(errno)))") }
-        let url = URL(fileURLWithPath: String(cString: path))
+        let url = URL(fileURLWithPath: String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         defer { unlink(url.path) }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         try handle.write(contentsOf: data)
