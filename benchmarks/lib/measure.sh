@@ -33,7 +33,7 @@ add_field() {
             tree_kb=$((tree_kb + value))
             return 0
         fi
-    done <"$1" 2>/dev/null || true
+    done 2>/dev/null <"$1" || true
 }
 
 # Runs a command, its output in $work/stdout and $work/stderr; sets $wall (seconds), $cpu (user +

@@ -53,7 +53,7 @@ extension StageRun {
         let root = pin.map { URL(fileURLWithPath: $0.pinnedPath).appendingPathComponent(scratchName) } ?? scratchRoot
         let pool = WorkerPool(launch: launch.storing(at: root.path))
         do {
-            let result = try await remake(jobs, stored: stored, pool: pool)
+            let result = try await remake(jobs, stored: stored, pool: pool, scratch: scratch)
             await pool.shutdown()
             return result
         } catch {
@@ -62,8 +62,9 @@ extension StageRun {
         }
     }
 
-    private func remake(_ jobs: [SpeechJob], stored: [String: StoredObject], pool: WorkerPool) async throws -> (checked: Int, mismatches: [ReproducibilityMismatch]) {
-
+    private func remake(
+        _ jobs: [SpeechJob], stored: [String: StoredObject], pool: WorkerPool, scratch: ObjectStore
+    ) async throws -> (checked: Int, mismatches: [ReproducibilityMismatch]) {
         var pending = jobs[...]
         var inFlight: [Int: SpeechJob] = [:]
         var mismatches: [ReproducibilityMismatch] = []
@@ -83,6 +84,8 @@ extension StageRun {
                 continue
             case let .result(worker, result):
                 guard let job = inFlight.removeValue(forKey: worker) else { continue }
+                // Compared by digest, then gone: a stop never waits for a big scratch store to be removed.
+                for object in [result.audio, result.events].compactMap({ $0 }) { unlink(scratch.url(forRelativePath: object.path).path) }
                 checked += 1
                 let expected = stored[job.audioKey]?.sha256 ?? ""
                 if result.audio?.sha256 != expected {
