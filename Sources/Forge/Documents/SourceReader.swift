@@ -53,14 +53,7 @@ package enum SourceReader {
         guard stat(url.path, &status) == 0 else {
             throw .unreadable(file: url.path, reason: String(cString: strerror(errno)))
         }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .notAFile(file: url.path, kind: "a directory")
-        case S_IFIFO: throw .notAFile(file: url.path, kind: "a named pipe (FIFO)")
-        case S_IFCHR, S_IFBLK: throw .notAFile(file: url.path, kind: "a device")
-        case S_IFSOCK: throw .notAFile(file: url.path, kind: "a socket")
-        default: throw .notAFile(file: url.path, kind: "not a file")
-        }
+        if let kind = FileKind.describe(status.st_mode & S_IFMT) { throw .notAFile(file: url.path, kind: kind) }
         guard Int(status.st_size) <= maximumBytes else { throw .tooLarge(file: url.path, bytes: Int(status.st_size), limit: maximumBytes) }
     }
 

@@ -31,21 +31,24 @@ package struct Exporter: Sendable {
         let lock = try OutputLock(directory: outputDirectory)
         defer { withExtendedLifetime(lock) {} }
         try OwnedDirectory(root: outputDirectory).leftovers(remove: true)
-        let stamp = try stamp(manifest)
-        if !force, let report = upToDate(stamp) { return report }
-        let report = try export(using: manifest)
-        try record(stamp, report)
-        return report
+        return try exportUnlessUpToDate(using: manifest, force: force)
     }
 
     /// Exports unless the last export was made from the same items, timings and settings (a
     /// stamp under `exports/` records that); returns the files written.
     func exportIfChanged(using manifest: Manifest) throws -> [String] {
+        let report = try exportUnlessUpToDate(using: manifest, force: false)
+        return report.upToDate ? [] : report.files
+    }
+
+    /// The last export's report when it is up to date (and not `force`d), else a new export's,
+    /// whose stamp is then recorded.
+    private func exportUnlessUpToDate(using manifest: Manifest, force: Bool) throws -> ExportReport {
         let stamp = try stamp(manifest)
-        if upToDate(stamp) != nil { return [] }
+        if !force, let report = upToDate(stamp) { return report }
         let report = try export(using: manifest)
         try record(stamp, report)
-        return report.files
+        return report
     }
 
     /// The last export's report when it was made from the inputs `stamp` hashes and every file

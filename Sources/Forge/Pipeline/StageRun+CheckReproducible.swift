@@ -11,13 +11,14 @@ extension StageRun {
         /// What the audio key names: voice URI and engine version.
         package var voice: String
         package var engineVersion: String
+        /// Why making it again failed, when it did.
+        package var failure: String?
 
         /// The mismatch in words, naming what the item's bytes depended on.
         package var message: String {
             let found = remade.map { "\($0.prefix(12))…" } ?? "nothing (\(failure ?? "it failed"))"
             return "item \(itemID): made again it has audio \(found), the store has \(stored.prefix(12))…; its key \(audioKey.prefix(12))… names the voice \(voice), engine version \(engineVersion), the item's text and the audio settings"
         }
-        package var failure: String?
     }
 
     /// The items `--check-reproducible` makes again: all, or `count` chosen by the digest of

@@ -34,7 +34,7 @@ extension StageRun {
         if let first = plan.jobs.min(by: { SpeechCache.spotCheckDigest($0.audioKey) < SpeechCache.spotCheckDigest($1.audioKey) }) {
             spotChecked.insert(first.audioKey)
         }
-        var checks: [String: String] = [:]
+        var checks: [String: SpotCheck] = [:]
 
         enum Answer: Sendable {
             case found(SpeechJob, SpeechCache.Download)
@@ -83,7 +83,7 @@ extension StageRun {
                 case .missing:
                     break
                 case let .spotCheck(job, digest):
-                    checks[job.audioKey] = digest
+                    checks[job.audioKey] = SpotCheck(itemID: job.itemID, digest: digest)
                 case let .found(job, download):
                     // An item is recorded only once its objects are stored; a stop leaves the rest pending.
                     do {
@@ -134,16 +134,14 @@ extension StageRun {
     mutating func reportSpotChecks() throws {
         guard !spotChecks.isEmpty, let name = recipe.cache?.name else { return }
         let made = try manifest.objects(withKeys: Array(spotChecks.keys))
-        let items = try manifest.items().reduce(into: [String: String]()) { first, item in
-            if let key = item.audioKey, first[key] == nil { first[key] = item.id }
-        }
-        for (audioKey, digest) in spotChecks.sorted(by: { $0.key < $1.key }) {
+        for (audioKey, check) in spotChecks.sorted(by: { $0.key < $1.key }) {
+            let digest = check.digest
             guard let local = made[audioKey]?.sha256 else { continue }
             spotChecked += 1
             if local != digest {
                 spotCheckMismatches += 1
                 progress(.warning(
-                    "Item \(items[audioKey] ?? audioKey): the remote cache \(name) serves audio \(digest.prefix(12))… for it, but made here it is \(local.prefix(12))…; the bytes made here are kept. Items from this cache may not be what their keys say: check it with `forge build --check-reproducible`."))
+                    "Item \(check.itemID): the remote cache \(name) serves audio \(digest.prefix(12))… for it, but made here it is \(local.prefix(12))…; the bytes made here are kept. Items from this cache may not be what their keys say: check it with `forge build --check-reproducible`."))
             } else {
                 uploadedKeys.append(audioKey)
             }

@@ -53,7 +53,7 @@ struct StageRun {
     /// Audio keys whose entries the cache is known to hold, not yet recorded in the manifest.
     var uploadedKeys: [String] = []
     /// Audio keys spot-checked against the remote cache, with the digest it gave for each.
-    var spotChecks: [String: String] = [:]
+    var spotChecks: [String: SpotCheck] = [:]
     var spotChecked = 0
     var spotCheckMismatches = 0
     /// The lock on the output directory: workers write through its pinned path, and a commit
@@ -118,4 +118,10 @@ struct StageRun {
         if let pin, !pin.isStill(at: recipe.outputDirectory) { throw StoreError.outputMoved(path: recipe.outputDirectory.path) }
         return committed
     }
+}
+
+/// A remote-cache hit made here instead: the item it was looked up for, and the audio digest the cache gave.
+struct SpotCheck {
+    var itemID: String
+    var digest: String
 }
