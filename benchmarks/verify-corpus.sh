@@ -1,93 +1,119 @@
 #!/usr/bin/env bash
-# Verification figures: (1) baseline word error rate on the corpus's first three chapters for
-# espeak-ng's en-us and en-us+klatt voices; (2) detection: 20 items' audio replaced by other
-# items' audio, how many are flagged and how many clean items/chunks are flagged too; (3) speed:
-# forge verify against the pocketsphinx decoder (pocketsphinx_batch, same audio cut in the same
-# 2-minute chunks, same chapter models and dictionary) on chapters 1-3, and verification of the
-# whole corpus (wall time / audio duration, jobs = cores).
-# Usage: benchmarks/verify-corpus.sh   (SKIP_WHOLE=1 skips the whole-corpus run)
+# Verification figures, in one run (2 cores; quote ratios, the machine is shared):
+# (1) speed on the whole corpus (en-us+klatt, about 12 h of audio): the espeak-ng CLI speaking the same
+#     text (the reference), then `forge verify --quick` and `forge verify` from no stored results —
+#     wall time, ratio to the CLI, CPU/wall, peak memory of forge and its children, word error rate,
+#     chunks transcribed, items flagged on this clean build;
+# (2) detection: faults seeded into chapters 1-3 as a faulty engine would make them
+#     (benchmarks/lib/seed_faults.py: another item's audio, silence, the first half, espeak-ng's German
+#     voice, reversed — 3 items each — and the last chapter as noise), caught by each mode;
+# (3) the anchor: pocketsphinx_batch on the same 2-minute chunks of chapters 1-3 with the same models,
+#     with its defaults and with -fwdflat no, CPU seconds per audio second beside forge's.
+# Usage: benchmarks/verify-corpus.sh   (SKIP_FULL=1 skips the whole corpus's full verification)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-work=out/verify-corpus
+root=$PWD
+work=$root/out/verify-corpus
 rm -rf "$work" && mkdir -p "$work"
+source benchmarks/lib/measure.sh
 swift build -c release --product forge >/dev/null
 command -v pocketsphinx_batch >/dev/null || apt-get install -y pocketsphinx >/dev/null
-forge=$PWD/.build/release/forge
+python3 -c "import numpy" 2>/dev/null || apt-get install -y python3-numpy >/dev/null
+forge=$root/.build/release/forge
 awk '/^Chapter 4/ { exit } { print }' ../shared/corpus/pride-and-prejudice.txt > "$work/ch1-3.txt"
 cp ../shared/corpus/pride-and-prejudice.txt "$work/book.txt"
 cd "$work"
-for voice in en-us en-us+klatt; do
-    name=${voice//+/_}
-    echo "{ \"sources\": [\"ch1-3.txt\"], \"voice\": { \"id\": \"$voice\" }, \"output\": { \"directory\": \"$name\" } }" > "$name.json"
-    "$forge" build "$name.json" --json > /dev/null
-    /usr/bin/time -o "$name-verify.time" -f "%e %U" "$forge" verify "$name" --json > "$name-verify.json" || true
-    python3 -c "import json; r = json.load(open('$name-verify.json')); print(f'$voice: word error rate {100 * r[\"wordErrorRate\"]:.1f}% over {len(r[\"chunks\"])} chunks, chunks {min(c[\"wordErrorRate\"] for c in r[\"chunks\"]) * 100:.1f}–{max(c[\"wordErrorRate\"] for c in r[\"chunks\"]) * 100:.1f}%')"
-done
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# The reference decoder on the same audio: each chapter's audio (the timeline verification
-# transcribes) at 16 kHz, cut at the same 2-minute marks, decoded by pocketsphinx_batch with the
-# same chapter model and dictionary; once with its defaults, once with Forge's settings.
-"$forge" export en-us_klatt --format audio > /dev/null
+recipe() { echo "{ \"sources\": [\"$1\"], \"voice\": { \"id\": \"en-us+klatt\" }, \"verify\": { \"maxWordErrorRate\": 0.25 }, \"output\": { \"directory\": \"$2\" } }"; }
+forget_chunks() { python3 -c "import sqlite3, sys; d = sqlite3.connect(sys.argv[1] + '/manifest.sqlite'); d.execute('DELETE FROM chunks'); d.commit()" "$1"; rm -rf "$1/verify"; }
+summary() { # $1 label, $2 report JSON
+    python3 - "$1" "$2" "$wall" "$cpu" "$peak_kb" "$cli_wall" <<'PY'
+import json, sys
+label, path, wall, cpu, peak, cli = sys.argv[1], sys.argv[2], *map(float, sys.argv[3:])
+r = json.load(open(path))
+screen = r.get("screen", {})
+print(f"  {label:<22} {wall:7.1f} s = {wall / cli:5.2f}x the CLI  CPU/wall {cpu / wall:4.2f}  peak {peak / 1024:4.0f} MB  "
+      f"WER {100 * r['wordErrorRate']:4.1f}%  chunks transcribed {r['transcribedChunks']}/{r['transcribedChunks'] + r.get('unsampledChunks', 0)}  "
+      f"screen {screen.get('elapsedSeconds', 0):.1f} s, {len(screen.get('flaggedItems', []))} of {screen.get('items', 0)} items flagged  "
+      f"items flagged in all {len(r.get('flaggedItems', []))}  ({r['audioMs'] / wall / 1000:.0f}x real time)")
+PY
+}
+
+# (1) Speed on the whole corpus.
+recipe book.txt whole > whole.json
+"$forge" build whole.json --json > /dev/null || true
+measure espeak-ng -v en-us+klatt -f book.txt -w cli.wav
+cli_wall=$wall
+rm -f cli.wav
+echo "whole corpus, espeak-ng CLI: $cli_wall s (the reference)"
+forget_chunks whole
+allowed_status=1 measure "$forge" verify whole --quick --json
+cp stdout quick.json
+summary "forge verify --quick" quick.json
+if [ "${SKIP_FULL:-}" != 1 ]; then
+    forget_chunks whole
+    allowed_status=1 measure "$forge" verify whole --json
+    cp stdout full.json
+    summary "forge verify" full.json
+fi
+
+# (2) Detection on chapters 1-3.
+recipe ch1-3.txt sample > sample.json
+"$forge" build sample.json --json > /dev/null || true
+rm -rf faulty && cp -a sample faulty
+python3 "$root/benchmarks/lib/seed_faults.py" faulty 3 > faults.json
+for mode in quick full; do
+    forget_chunks faulty
+    "$forge" verify faulty --json $([ $mode = quick ] && echo --quick) > "faulty-$mode.json" || true
+done
 python3 - <<'PY'
-import audioop, glob, json, os, subprocess, wave
+import json
+faults = json.load(open("faults.json"))
+seeded = {item for items in faults.values() for item in items}
+for mode in ("quick", "full"):
+    r = json.load(open(f"faulty-{mode}.json"))
+    flagged = set(r["flaggedItems"])
+    screen = {i["id"] for i in r["screen"]["flaggedItems"]}
+    rates = ", ".join(f"{name} {len(set(items) & flagged)}/{len(items)} (screen {len(set(items) & screen)})" for name, items in faults.items())
+    print(f"detection, {mode:5}: {rates}; clean items flagged {len(flagged - seeded)}; chunks transcribed {r['transcribedChunks']}")
+PY
+
+# (3) The reference decoder on the same audio: each chapter's timeline at 16 kHz, cut at the same
+# 2-minute marks, decoded by pocketsphinx_batch with the same chapter model and dictionary.
+forget_chunks sample
+/usr/bin/time -o sample-verify.time -f "%e %U" "$forge" verify sample --json > sample-verify.json || true
+"$forge" export sample --format audio > /dev/null
+python3 - <<'PY'
+import glob, json, os, subprocess, wave
+import numpy as np
 os.makedirs("reference", exist_ok=True)
 chunks = []
-for path in sorted(glob.glob("en-us_klatt/exports/audio/chapter-*.wav")):
+for path in sorted(glob.glob("sample/exports/audio/chapter-*.wav")):
     stem = os.path.basename(path)[:-4]
     with wave.open(path) as w:
-        rate, frames = w.getframerate(), w.readframes(w.getnframes())
-    pcm, _ = audioop.ratecv(frames, 2, 1, rate, 16000, None)
-    step = 120 * 16000 * 2
+        rate, pcm = w.getframerate(), np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16)
+    pcm = np.interp(np.arange(0, len(pcm), rate / 16000), np.arange(len(pcm)), pcm).astype(np.int16)
+    step = 120 * 16000
     for index, start in enumerate(range(0, len(pcm), step)):
         name = f"{stem}-{index:02d}"
-        open(f"reference/{name}.raw", "wb").write(pcm[start:start + step])
-        chunks.append((stem, name, len(pcm[start:start + step]) / 32000))
+        pcm[start:start + step].tofile(f"reference/{name}.raw")
+        chunks.append((stem, name, len(pcm[start:start + step]) / 16000))
 audio = sum(c[2] for c in chunks)
-dictionary = glob.glob("en-us_klatt/verify/dict-*.dict")[0]
-forge_wall, forge_cpu = map(float, open("en-us_klatt-verify.time").read().split())
-print(f"chapters 1-3, {audio:.0f} s of audio in {len(chunks)} chunks:")
-print(f"  forge verify (2 jobs):              {forge_cpu:6.1f} s CPU  = {forge_cpu / audio:.4f} CPU s per audio s")
+dictionary = glob.glob("sample/verify/dict-*.dict")[0]
+forge_wall, forge_cpu = map(float, open("sample-verify.time").read().split())
+report = json.load(open("sample-verify.json"))
+print(f"anchor, chapters 1-3, {audio:.0f} s of audio in {len(chunks)} chunks:")
+print(f"  forge verify (full):                {forge_cpu:6.1f} s CPU = {forge_cpu / audio:.4f} CPU s per audio s, WER {100 * report['wordErrorRate']:.1f}%")
 for label, extra in (("pocketsphinx_batch, its defaults:", []), ("pocketsphinx_batch, -fwdflat no: ", ["-fwdflat", "no"])):
     cpu = 0.0
     for stem in sorted({c[0] for c in chunks}):
         open("reference/ctl", "w").write("".join(f"{c[1]}\n" for c in chunks if c[0] == stem))
-        model = glob.glob(f"en-us_klatt/verify/lm-{stem}-*.arpa")[0]
+        model = glob.glob(f"sample/verify/lm-{stem}-*.arpa")[0]
         subprocess.run(["/usr/bin/time", "-o", "reference/time", "-f", "%U", "pocketsphinx_batch", "-adcin", "yes", "-cepdir", "reference", "-cepext", ".raw",
                         "-ctl", "reference/ctl", "-hmm", "/usr/share/pocketsphinx/model/en-us/en-us", "-dict", dictionary, "-lm", model,
                         "-remove_silence", "no", "-hyp", f"reference/{stem}.hyp", "-logfn", "/dev/null"] + extra, check=True)
         cpu += float(open("reference/time").read())
-    print(f"  {label}   {cpu:6.1f} s CPU  = {cpu / audio:.4f} CPU s per audio s; forge / reference = {forge_cpu / cpu:.2f}")
+    print(f"  {label}   {cpu:6.1f} s CPU = {cpu / audio:.4f} CPU s per audio s; forge / reference = {forge_cpu / cpu:.2f}")
 PY
-
-export FORGE="$forge"
-# Detection: swap 20 items' audio (spread over the chapters) for other items' audio.
-python3 - <<'PY'
-import json, random, shutil, sqlite3, subprocess, sys, os
-random.seed(7)
-db = sqlite3.connect("en-us_klatt/manifest.sqlite")
-items = db.execute("SELECT i.id, o.path FROM items i JOIN objects o ON o.key = i.audio_key JOIN (SELECT item_id, COUNT(*) n FROM words GROUP BY item_id) w ON w.item_id = i.id WHERE w.n >= 12 ORDER BY i.ordinal").fetchall()
-victims = random.sample(items, 20)
-victim_ids = {v[0] for v in victims}
-donors = [i for i in items if i[0] not in victim_ids]
-for (item, path), (donor, donor_path) in zip(victims, random.sample(donors, 20)):
-    target = os.path.join("en-us_klatt", path)
-    os.remove(target)
-    shutil.copyfile(os.path.join("en-us_klatt", donor_path), target)
-report = json.loads(subprocess.run([os.environ["FORGE"], "verify", "en-us_klatt", "--json"], capture_output=True, text=True).stdout)
-flagged_items = {f["id"] for c in report["chunks"] for f in c["flaggedItems"]}
-print(f"detection: {len(flagged_items & victim_ids)} of 20 swapped items flagged; {len(flagged_items - victim_ids)} clean items flagged")
-clean_flagged_chunks = [c for c in report["chunks"] if c["flaggedItems"] and not ({f["id"] for f in c["flaggedItems"]} & victim_ids)]
-print(f"chunks flagged without a swapped item: {len(clean_flagged_chunks)} of {len(report['chunks'])}")
-PY
-
-[ "${SKIP_WHOLE:-}" = 1 ] && exit 0
-# Speed: the whole corpus.
-echo '{ "sources": ["book.txt"], "voice": { "id": "en-us+klatt" }, "output": { "directory": "whole" } }' > whole.json
-"$forge" build whole.json --json > /dev/null
-/usr/bin/time -o whole.time -f "%e %U" "$forge" verify whole --json > whole-verify.json || true
-python3 -c "
-import json
-r = json.load(open('whole-verify.json')); wall, user = map(float, open('whole.time').read().split())
-print(f'whole corpus: {r[\"audioMs\"] / 3600000:.2f} h of audio, {len(r[\"chunks\"])} chunks, word error rate {100 * r[\"wordErrorRate\"]:.1f}%')
-print(f'verification: {wall:.0f} s wall, {user:.0f} s CPU: wall / audio = {wall / (r[\"audioMs\"] / 1000):.4f}')
-"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -177,6 +177,8 @@ final class ProgressPrinter: Sendable {
                     return "{\"chapter\":\(chunk.chapter),\"chunk\":\(chunk.index),\"wordErrorRate\":\((chunk.wordErrorRate * 10000).rounded() / 10000),\"flaggedItems\":[\(flagged)]}"
                 }
                 line.add("failingChunks", .raw("[" + failing.joined(separator: ",") + "]"))
+                line.add("verificationMode", verification.mode.rawValue)
+                line.add("flaggedItems", .raw("[" + verification.flaggedItemIDs.sorted().map(JSONText.quoted).joined(separator: ",") + "]"))
                 if let reason = verification.unavailableReason { line.add("verificationUnavailable", reason) }
             }
             let failures = summary.failed.map { "{\"id\":\(JSONText.quoted($0.itemID)),\"error\":\(JSONText.quoted($0.error))}" }

@@ -10,8 +10,11 @@ struct VerifyCommand: AsyncParsableCommand {
             Each chapter's timeline (items plus the export pauses) is cut into chunks at multiples of 2 minutes; each \
             is transcribed by pocketsphinx with a language model built from the book, and gets a word error rate against \
             the words the alignment places there. Items with a run of unheard words are flagged. Only chunks whose audio \
-            changed since the last run are transcribed again. Exit 0 when every chunk is within --max-wer (or none is \
-            given), 1 when one exceeds it, 3 when the build is incomplete or verification cannot run.
+            changed since the last run are transcribed again. Every item's audio is also screened (silence, clipping, \
+            noise, level jumps, length against its text, another voice, reversed sound, a file changed since the build). \
+            --quick transcribes only a fixed sample of one chunk in 16 and every chunk holding a screened item: a verdict \
+            in about the time synthesis takes. Exit 0 when every chunk is within --max-wer and no item is flagged (or no \
+            limit is given), 1 otherwise, 3 when the build is incomplete or verification cannot run, 130 when stopped.
             """)
 
     @Argument(help: "An output directory written by forge build.", completion: .directory)
@@ -25,6 +28,9 @@ struct VerifyCommand: AsyncParsableCommand {
 
     @Option(help: "Language of the text (default: the build's).")
     var language: String?
+
+    @Flag(help: "Screen every item and transcribe a sample of chunks (and every chunk with a screened item), not all.")
+    var quick = false
 
     @Flag(help: "Print a JSON report.")
     var json = false
@@ -47,7 +53,7 @@ struct VerifyCommand: AsyncParsableCommand {
         let pauses = recorded?.exportSettings ?? ExportSettings()
         let run = VerificationRun(
             outputDirectory: directory,
-            settings: VerifySettings(maxWordErrorRate: maxWordErrorRate ?? recorded?.maxWordErrorRate, jobs: jobs),
+            settings: VerifySettings(maxWordErrorRate: maxWordErrorRate ?? recorded?.maxWordErrorRate, jobs: jobs, mode: quick ? .quick : .full),
             pauses: pauses, language: language ?? pauses.language)
         let cancellation = InterruptMonitor.flag
         let report: VerifyReport

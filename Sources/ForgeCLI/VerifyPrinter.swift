@@ -17,8 +17,20 @@ enum VerifyPrinter {
                 },
                 "transcribedChunks": report.transcribedChunks, "missingChunks": report.missingChunks,
                 "furthestTranscribedMs": Dictionary(uniqueKeysWithValues: report.furthestTranscribedMs.map { (String($0.key), $0.value) }), "recognizer": report.recognizer, "audioMs": report.audioMs, "coveredMs": report.coveredMs,
-                "elapsedSeconds": rounded(report.elapsedSeconds),
+                "elapsedSeconds": rounded(report.elapsedSeconds), "mode": report.mode.rawValue, "unsampledChunks": report.unsampledChunks,
+                "flaggedItems": report.flaggedItemIDs.sorted(),
             ]
+            if let screen = report.screen {
+                fields["screen"] = [
+                    "items": screen.items, "profiledVoices": screen.profiledVoices, "elapsedSeconds": rounded(screen.elapsedSeconds),
+                    "flaggedItems": screen.flagged.map { item in
+                        [
+                            "id": item.itemID, "chapter": item.chapter, "startMs": item.startMs, "endMs": item.endMs,
+                            "findings": item.findings.map { ["name": $0.name, "description": $0.description] },
+                        ] as [String: Any]
+                    },
+                ] as [String: Any]
+            }
             if let reason = report.unavailableReason { fields["unavailableReason"] = reason }
             if let maximum = report.maxWordErrorRate { fields["maxWordErrorRate"] = maximum }
             try? Format.printJSON(fields)
@@ -41,16 +53,30 @@ enum VerifyPrinter {
         let covered = Format.clock(seconds: Double(report.coveredMs) / 1000)
         let audio = report.coveredMs == report.audioMs ? covered : "\(covered) of \(Format.clock(seconds: Double(report.audioMs) / 1000))"
         Swift.print(String(format: "%d chunks (%@ of audio), %d transcribed now in %.1f s; word error rate %.1f%%", report.chunks.count, audio as NSString, report.transcribedChunks, report.elapsedSeconds, report.wordErrorRate * 100))
+        if report.unsampledChunks > 0 {
+            Swift.print("Quick check: \(report.unsampledChunks) chunk(s) outside the sample were not transcribed (forge verify without --quick hears them all).")
+        }
+        if let screen = report.screen {
+            Swift.print(String(format: "Screened %d item(s) in %.1f s: %d flagged.", screen.items, screen.elapsedSeconds, screen.flagged.count))
+            for item in screen.flagged.prefix(50) {
+                let at = Format.clock(seconds: Double(item.startMs) / 1000)
+                Swift.print("  chapter \(item.chapter) at \(at), \(item.itemID): \(item.findings.map(\.description).joined(separator: "; "))")
+            }
+            if screen.flagged.count > 50 { Swift.print("  … and \(screen.flagged.count - 50) more (--json lists them all)") }
+        }
         if report.missingChunks > 0 {
             Swift.print("\(report.missingChunks) chunk(s) not transcribed yet (stopped); run again to fill the gaps.")
         }
         if let maximum = report.maxWordErrorRate {
             if report.passed {
-                Swift.print(String(format: "Every chunk is within %.1f%%.", maximum * 100))
-            } else if report.failingChunks.isEmpty {
+                Swift.print(String(format: "Every chunk is within %.1f%% and no item is flagged.", maximum * 100))
+            } else if !report.complete {
                 Swift.print("Not passed: the verification is incomplete.")
             } else {
-                Swift.print("\(report.failingChunks.count) chunk(s) exceed \(String(format: "%.1f%%", maximum * 100)).")
+                var reasons: [String] = []
+                if !report.failingChunks.isEmpty { reasons.append("\(report.failingChunks.count) chunk(s) exceed \(String(format: "%.1f%%", maximum * 100))") }
+                if !report.flaggedItemIDs.isEmpty { reasons.append("\(report.flaggedItemIDs.count) item(s) flagged") }
+                Swift.print("Not passed: " + reasons.joined(separator: "; ") + ".")
             }
         }
     }

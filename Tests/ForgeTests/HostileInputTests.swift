@@ -348,6 +348,8 @@ struct HostileInputTests {
         var report = VerifyReport(available: true, unavailableReason: nil, missingChunks: 3, chunks: [], maxWordErrorRate: 0.5, recognizer: "", elapsedSeconds: 0, audioMs: 0)
         #expect(!report.passed)
         report.missingChunks = 0
+        #expect(!report.passed, "stopped before every item was screened")
+        report.screen = ScreenReport(items: 3, flagged: [], profiledVoices: 1, elapsedSeconds: 0)
         #expect(report.passed)
     }
 

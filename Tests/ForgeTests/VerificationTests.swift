@@ -22,55 +22,139 @@ struct VerificationTests {
         return (items, chunks)
     }
 
-    /// The clean build passes; then one item's audio is replaced by another item's, one is cut to
-    /// a third, one is silenced: verify flags exactly those items, in exactly their chunks.
-    @Test func verifyFlagsSwappedTruncatedAndSilentAudioAndNothingElse() throws {
-        // One worker: espeak-ng's output for an item depends slightly on what the same process spoke
-        // before it (durations differ by tens of ms), so two workers make a different book each run.
-        let project = try TestProject(book: Fixtures.firstChapter, recipe: Fixtures.recipe(voice: "en-us+klatt", jobs: 1, extra: Self.verify))
+    /// The screen's flagged items and the names of their findings.
+    func screened(_ report: [String: Any]) -> [String: [String]] {
+        let screen = report["screen"] as? [String: Any] ?? [:]
+        var found: [String: [String]] = [:]
+        for item in screen["flaggedItems"] as? [[String: Any]] ?? [] {
+            found[item["id"] as? String ?? ""] = (item["findings"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        }
+        return found
+    }
+
+    /// The sample's first chapter and the start of its second (about 5 minutes: four chunks).
+    static var twoChapters: String {
+        let lines = Fixtures.sampleText.split(separator: "\n", omittingEmptySubsequences: false)
+        let second = lines.firstIndex { $0.hasPrefix("Chapter 2") } ?? lines.count
+        return lines[..<min(lines.count, second + 12)].joined(separator: "\n")
+    }
+
+    /// Writes `samples` as an item's audio file in place of what is there (objects are read-only).
+    func replace(_ url: URL, with samples: [Int16], sampleRate: Int) throws {
+        try FileManager.default.removeItem(at: url)
+        try Data(SoundFile.encode(samples, sampleRate: sampleRate, format: .wav)).write(to: url)
+    }
+
+    /// The clean build passes. A file silenced behind the store's back is flagged (and named as
+    /// changed since the build). Then faults are seeded as a faulty engine would make them (the
+    /// manifest records the faulty bytes, and no chunk was ever heard): another item's audio, the first
+    /// half only, silence, espeak-ng's German voice reading the text, the audio reversed, and a chapter
+    /// of noise. The full check must flag each fault and no clean item, its transcription alone each
+    /// fault that takes most of an item's words; the screen must catch each fault it is built for; the quick
+    /// check's catch is printed.
+    @Test func seededFaultsAreFlaggedAndNothingElse() throws {
+        let project = try TestProject(book: Self.twoChapters, recipe: Fixtures.recipe(voice: "en-us+klatt", extra: Self.verify))
         let build = try project.build()
         #expect(build.status == 0, "\(build.text)\n\(build.errors)")
         let summary = try #require(build.events("summary").first)
         #expect(summary["verificationPassed"] as? Bool == true)
-        #expect(build.events("verified").count == 3, "4:40 of audio is three chunks")
+        #expect(build.events("verified").count == 4, "4:40 and a short chapter are four chunks")
         // The table's columns line up: each rate ends under "WER" (the en dash in "0:00–2:00" is one character, not three bytes).
         let table = try project.forge(["verify", "out"]).lines.filter { $0.contains("%") || $0.hasPrefix("chapter") }
         let header = try #require(table.first { $0.hasPrefix("chapter") })
         let werEnd = header.distance(from: header.startIndex, to: try #require(header.range(of: "WER")).upperBound) - 1
         let rows = table.filter { $0.contains("–") }
-        #expect(rows.count == 3 && rows.allSatisfy { row in row.firstIndex(of: "%").map { row.distance(from: row.startIndex, to: $0) } == werEnd }, "\(table)")
+        #expect(rows.count == 4 && rows.allSatisfy { row in row.firstIndex(of: "%").map { row.distance(from: row.startIndex, to: $0) } == werEnd }, "\(table)")
 
-        // Pick one long item in each chunk.
+        // Long items of chapter 1, two in each of the first two chunks and one in the third.
         let store = ObjectStore(root: project.output)
-        let timeline = try #require(try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings()).timelines().first)
-        func longItem(inChunk chunk: Int) throws -> TimedItem {
-            try #require(timeline.items.filter { $0.startMs >= chunk * 120_000 + 5000 && $0.endMs <= (chunk + 1) * 120_000 && $0.words.count >= 15 }.first)
+        let timelines = try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings()).timelines()
+        try #require(timelines.count == 2)
+        func longItems(inChunk chunk: Int) -> [TimedItem] {
+            timelines[0].items.filter { $0.startMs >= chunk * 120_000 + 3000 && $0.endMs <= (chunk + 1) * 120_000 && $0.words.count >= 15 }
         }
-        let swapped = try longItem(inChunk: 0)
-        let truncated = try longItem(inChunk: 1)
-        let silenced = try longItem(inChunk: 2)
-        let donor = try #require(timeline.items.last { $0.words.count >= 15 && $0.record.id != silenced.record.id })
+        let (first, second, third) = (longItems(inChunk: 0), longItems(inChunk: 1), longItems(inChunk: 2))
+        try #require(first.count >= 2 && second.count >= 2 && third.count >= 1)
+        let (swapped, reversed, truncated, german, silenced) = (first[0], first[1], second[0], second[1], third[0])
+        let chosen = Set([swapped, reversed, truncated, german, silenced].map(\.record.id))
+        let donor = try #require(timelines[0].items.last { $0.words.count >= 15 && !chosen.contains($0.record.id) })
         let url = { (item: TimedItem) in store.url(forRelativePath: item.audioPath) }
-        // Silence first, alone: the same length, so only the file itself changed behind the store's back.
+
+        // Silence first, alone and behind the store's back: the same length, only the file changed.
         let quiet = try SoundFile.decode(fileAt: url(silenced))
-        try FileManager.default.removeItem(at: url(silenced))
-        try Data(SoundFile.encode([Int16](repeating: 0, count: quiet.samples.count), sampleRate: quiet.sampleRate, format: .wav)).write(to: url(silenced))
-        let silentOnly = flagged(try report(try project.forge(["verify", "out", "--json", "--max-wer", "0.25"])))
-        #expect(silentOnly.items == [silenced.record.id], "flagged \(silentOnly)")
-        #expect(silentOnly.chunks == [2], "flagged \(silentOnly)")
+        try replace(url(silenced), with: [Int16](repeating: 0, count: quiet.samples.count), sampleRate: quiet.sampleRate)
+        let silentRun = try project.forge(["verify", "out", "--json", "--max-wer", "0.25"])
+        let silentOnly = try report(silentRun)
+        #expect(silentRun.status == 1, "a flagged item fails the gate: \(silentRun.text)")
+        #expect(flagged(silentOnly).items == [silenced.record.id] && flagged(silentOnly).chunks == [2], "flagged \(flagged(silentOnly))")
+        #expect(screened(silentOnly)[silenced.record.id] == ["changed-since-build", "silent"], "\(screened(silentOnly))")
 
-        let donorBytes = try Data(contentsOf: url(donor))
-        try FileManager.default.removeItem(at: url(swapped))
-        try donorBytes.write(to: url(swapped))
-        let cut = try SoundFile.decode(fileAt: url(truncated))
-        try FileManager.default.removeItem(at: url(truncated))
-        try Data(SoundFile.encode(Array(cut.samples.prefix(cut.samples.count / 3)), sampleRate: cut.sampleRate, format: .wav)).write(to: url(truncated))
+        // The other faults, recorded in the manifest as if the engine had made them.
+        try Data(contentsOf: url(donor)).write(to: url(swapped), options: [])
+        let forward = try SoundFile.decode(fileAt: url(reversed))
+        try replace(url(reversed), with: forward.samples.reversed(), sampleRate: forward.sampleRate)
+        let whole = try SoundFile.decode(fileAt: url(truncated))
+        try replace(url(truncated), with: Array(whole.samples.prefix(whole.samples.count / 2)), sampleRate: whole.sampleRate)
+        let spoken = project.directory.file("german.wav")
+        let espeak = Process()
+        espeak.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
+        espeak.arguments = ["-v", "de", "-w", spoken.path, german.record.text]
+        try espeak.run()
+        espeak.waitUntilExit()
+        #expect(espeak.terminationStatus == 0)
+        try FileManager.default.removeItem(at: url(german))
+        try FileManager.default.copyItem(at: spoken, to: url(german))
+        var random: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for item in timelines[1].items {
+            let length = try SoundFile.decode(fileAt: url(item)).samples.count
+            let noise = (0..<length).map { _ in
+                random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Int16(truncatingIfNeeded: Int(random >> 52) - 2048) * 2
+            }
+            try replace(url(item), with: noise, sampleRate: quiet.sampleRate)
+        }
+        let faulty = [swapped, reversed, truncated, german, silenced] + timelines[1].items
+        let writable = try Manifest(directory: project.output)
+        try writable.write { db in
+            for item in faulty {
+                let bytes = try Data(contentsOf: url(item))
+                try db.execute(sql: "UPDATE objects SET sha256 = ?, bytes = ? WHERE key = ?", arguments: [ContentHash.sha256Hex(bytes), bytes.count, item.record.audioKey])
+            }
+        }
+        let noise = Set(timelines[1].items.map(\.record.id))
+        let faults: [(name: String, items: Set<String>)] = [
+            ("swapped", [swapped.record.id]), ("reversed", [reversed.record.id]), ("truncated", [truncated.record.id]),
+            ("other language", [german.record.id]), ("silence", [silenced.record.id]), ("noise", noise),
+        ]
 
-        let result = try project.forge(["verify", "out", "--json", "--max-wer", "0.25"])
-        let found = flagged(try report(result))
-        #expect(found.items == [swapped.record.id, truncated.record.id, silenced.record.id], "flagged \(found.items): \(result.text)")
-        #expect(found.chunks == [0, 1, 2])
-        #expect(result.status == 1 || found.items.count == 3)
+        try writable.removeChunks(except: [])
+        let full = try project.forge(["verify", "out", "--json", "--max-wer", "0.25"])
+        let fullReport = try report(full)
+        #expect(full.status == 1)
+        let all = chosen.union(noise)
+        #expect(Set(fullReport["flaggedItems"] as? [String] ?? []) == all, "the full check flags every fault and nothing else: \(fullReport["flaggedItems"] ?? "-")")
+        let heard = flagged(fullReport)
+        // Half an item is half its words unheard, under the 60% that flags an item (lower, and clean
+        // items whose last words the decoder misses are flagged): the screen's length check finds it.
+        for (name, items) in faults where name != "noise" && name != "truncated" {
+            #expect(items.isSubset(of: heard.items), "transcription alone flags each fault that changes the words: missed \(name)")
+        }
+        let noiseChunk = (fullReport["chunks"] as? [[String: Any]] ?? []).first { $0["chapter"] as? Int == 2 }
+        #expect(noiseChunk?["exceeds"] as? Bool == true, "the noise chapter's chunk fails: \(noiseChunk ?? [:])")
+        let screen = screened(fullReport)
+        for (name, items) in faults where name != "swapped" {
+            #expect(items.isSubset(of: Set(screen.keys)), "the screen misses \(name): \(screen)")
+        }
+        #expect(Set(screen.keys).isSubset(of: all), "the screen flags clean items: \(screen)")
+
+        try writable.removeChunks(except: [])
+        let quick = try project.forge(["verify", "out", "--quick", "--json", "--max-wer", "0.25"])
+        let quickReport = try report(quick)
+        #expect(quick.status == 1 && quickReport["mode"] as? String == "quick")
+        let caught = Set(quickReport["flaggedItems"] as? [String] ?? [])
+        #expect(caught.isSubset(of: all), "the quick check flags clean items: \(caught.subtracting(all))")
+        let rates = faults.map { "\($0.name) \($0.items.intersection(caught).count)/\($0.items.count)" }
+        print("quick check caught: " + rates.joined(separator: ", ") + "; chunks transcribed \(quickReport["transcribedChunks"] ?? 0) of 4")
     }
 
     /// A build with its own pauses, title and gate: `forge verify` and `forge export` given only the

@@ -106,12 +106,18 @@ struct VerifyStage: PipelineStage {
         case let .unavailable(unavailable):
             report = unavailable
         case var .ready(plan):
+            let (manifest, cancellation, unscreened) = (run.manifest, run.cancellation, plan)
+            plan = try await BlockingThreads.run {
+                var screened = unscreened
+                try verification.screen(&screened, using: manifest, cancellation: cancellation)
+                return screened
+            }
             // Chunks another machine verified from the same audio bytes come from the remote cache.
             let remote = run.speechCache?.remote
             let keys = remote == nil ? [:] : try run.chunkActionKeys(plan)
             if let remote { try await run.downloadChunks(&plan, keys: keys, from: remote, maxWordErrorRate: settings.maxWordErrorRate) }
             let transcribed = plan.work
-            let (manifest, build, cancellation, ready) = (run.manifest, run.buildID, run.cancellation, plan)
+            let (build, ready) = (run.buildID, plan)
             report = try await BlockingThreads.run {
                 try verification.transcribe(ready, using: manifest, build: build, cancellation: cancellation) { chunk in progress(.verified(chunk)) }
             }

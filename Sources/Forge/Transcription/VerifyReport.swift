@@ -10,6 +10,11 @@ package struct VerifyReport: Sendable, Equatable {
     package var recognizer: String
     package var elapsedSeconds: Double
     package var audioMs: Int
+    package var mode: VerifyMode = .full
+    /// Every item's quick check; nil when the run stopped before it finished (or could not run).
+    package var screen: ScreenReport?
+    /// Chunks the quick check left out of its sample (neither transcribed nor missing).
+    package var unsampledChunks = 0
 
     package var transcribedChunks: Int { chunks.filter(\.transcribed).count }
     /// Word error rate over all chunks (errors over reference words).
@@ -19,12 +24,19 @@ package struct VerifyReport: Sendable, Equatable {
     }
     package var failingChunks: [ChunkReport] { chunks.filter { $0.exceeds(maxWordErrorRate) } }
     /// Every chunk of the book was transcribed (none missing because a run was stopped).
-    package var complete: Bool { available && missingChunks == 0 }
+    package var complete: Bool { available && missingChunks == 0 && screen != nil }
+
+    /// Items flagged by transcription (a run of unheard words) or by the screen, by id.
+    package var flaggedItemIDs: Set<String> {
+        Set(chunks.flatMap { $0.flaggedItems.map(\.itemID) }).union(screen?.flagged.map(\.itemID) ?? [])
+    }
 
     /// The audio the reported chunks cover: all of ``audioMs`` once complete, less after a stop.
     package var coveredMs: Int { chunks.reduce(0) { $0 + $1.endMs - $1.startMs } }
-    /// Complete, and no chunk over the limit: a verification cut short never passes.
-    package var passed: Bool { complete && failingChunks.isEmpty }
+    /// Complete, and with a limit set no chunk over it and no item flagged (an item flagged does not
+    /// say what its text says: the gate that lets a book ship must stop it); a verification cut short
+    /// never passes. Without a limit the report is for reading.
+    package var passed: Bool { complete && failingChunks.isEmpty && (maxWordErrorRate == nil || flaggedItemIDs.isEmpty) }
 
     /// Per chapter, the end of the furthest transcribed chunk: how far transcription has come.
     package var furthestTranscribedMs: [Int: Int] {

@@ -1,7 +1,7 @@
 /// The recipe's `verify` block: transcribe the audio back and score it against the text.
 package struct VerifySettings: Sendable, Equatable {
     /// The keys of the recipe's `verify` object (read by `VerifySettings(recipe:)`); others are refused.
-    package enum RecipeKey: String, CaseIterable, Sendable { case required, maxWordErrorRate, jobs }
+    package enum RecipeKey: String, CaseIterable, Sendable { case required, maxWordErrorRate, jobs, mode }
 
     package static let allowedRates = 0.0...1.0
     /// Fail the build when verification cannot run (recognizer or model missing, unsupported language).
@@ -10,10 +10,13 @@ package struct VerifySettings: Sendable, Equatable {
     package var maxWordErrorRate: Double?
     /// Decoders running at once; nil: one per core.
     package var jobs: Int?
+    /// Transcribe every chunk, or screen every item and transcribe a sample.
+    package var mode: VerifyMode
 
-    package init(required: Bool = false, maxWordErrorRate: Double? = nil, jobs: Int? = nil) {
+    package init(required: Bool = false, maxWordErrorRate: Double? = nil, jobs: Int? = nil, mode: VerifyMode = .full) {
         self.required = required
         self.maxWordErrorRate = maxWordErrorRate
         self.jobs = jobs
+        self.mode = mode
     }
 }

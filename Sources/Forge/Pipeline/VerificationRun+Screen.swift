@@ -1,0 +1,78 @@
+import Foundation
+import Synchronization
+
+extension VerificationRun {
+    /// Screens every item of the plan, in both modes (the full check then also reports what no
+    /// transcription hears: clipping, level jumps, noise), and in quick mode keeps in the plan's work
+    /// only the sampled chunks (``VerifyMode/isSampled(chunkKey:)``) and those holding a flagged item.
+    func screen(_ plan: inout Plan, using manifest: Manifest, cancellation: CancellationFlag) throws {
+        plan.screen = try screen(plan.timelines, manifest: manifest, cancellation: cancellation)
+        guard settings.mode == .quick else { return }
+        let suspect = Set((plan.screen?.flagged ?? []).flatMap { item in
+            stride(from: item.startMs / Self.chunkMs * Self.chunkMs, to: max(item.endMs, item.startMs + 1), by: Self.chunkMs).map {
+                ChunkPosition(chapter: item.chapter, startMs: $0)
+            }
+        })
+        let timelines = plan.timelines
+        let sampled = plan.work.filter { chunk in
+            VerifyMode.isSampled(chunkKey: chunk.key) || suspect.contains(ChunkPosition(chapter: timelines[chunk.timeline].chapter.ordinal, startMs: chunk.startMs))
+        }
+        plan.unsampled = plan.work.count - sampled.count
+        plan.work = sampled
+    }
+
+    /// The quick check over every item on `timelines`: each audio file is read once, hashed against
+    /// the manifest and measured (``ItemSignal``); then each voice's profile is made from its items and
+    /// every item judged (``ItemScreen``). Items are read on `jobs` threads, one file at a time each,
+    /// so memory holds one item per thread. Nil when `cancellation` stopped it.
+    func screen(_ timelines: [ChapterTimeline], manifest: Manifest, cancellation: CancellationFlag) throws -> ScreenReport? {
+        let clock = ContinuousClock.now
+        let items = timelines.flatMap(\.items)
+        let chapters = timelines.flatMap { timeline in timeline.items.map { _ in timeline.chapter.ordinal } }
+        let digests = try manifest.objects(withKeys: Array(Set(items.compactMap(\.record.audioKey)))).mapValues(\.sha256)
+        let owned = OwnedDirectory(root: outputDirectory)
+        let next = Mutex(0)
+        let measured = Mutex<[Int: (signal: ItemSignal, changed: Bool)]>([:])
+        let failure = Mutex<(any Error)?>(nil)
+        let threads = max(1, min(settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount, items.count))
+        BlockingThreads.forEach(items.isEmpty ? 0 : threads) { _ in
+            while !cancellation.isCancelled, failure.withLock({ $0 == nil }) {
+                let index = next.withLock { index in
+                    defer { index += 1 }
+                    return index
+                }
+                guard index < items.count else { return }
+                let item = items[index]
+                do {
+                    let bytes = [UInt8](try owned.read(item.audioPath))
+                    let changed = item.record.audioKey.flatMap { digests[$0] } != ContentHash.sha256Hex(bytes)
+                    let audio = try SoundFile.decode(bytes, label: item.audioPath)
+                    let signal = ItemSignal(samples: audio.samples, sampleRate: audio.sampleRate)
+                    measured.withLock { $0[index] = (signal, changed) }
+                } catch {
+                    failure.withLock { $0 = $0 ?? error }
+                }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        if cancellation.isCancelled { return nil }
+        let results = measured.withLock { $0 }
+
+        var byVoice: [String: [(characters: Int, signal: ItemSignal)]] = [:]
+        for (index, item) in items.enumerated() {
+            guard let result = results[index] else { continue }
+            byVoice[item.record.voice ?? "", default: []].append((item.record.text.count, result.signal))
+        }
+        let profiles = byVoice.compactMapValues { VoiceProfile($0) }
+        var flagged: [ScreenReport.FlaggedItem] = []
+        for (index, item) in items.enumerated() {
+            guard let result = results[index] else { continue }
+            var findings = result.changed ? [ScreenFinding.changedSinceBuild] : []
+            findings += ItemScreen.findings(characters: item.record.text.count, signal: result.signal, profile: profiles[item.record.voice ?? ""])
+            if !findings.isEmpty {
+                flagged.append(.init(itemID: item.record.id, chapter: chapters[index], startMs: item.startMs, endMs: item.endMs, findings: findings))
+            }
+        }
+        return ScreenReport(items: items.count, flagged: flagged, profiledVoices: profiles.count, elapsedSeconds: BuildPipeline.seconds(since: clock))
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Something the quick check found wrong with an item's audio.
+package enum ScreenFinding: Sendable, Equatable {
+    /// The file's bytes are not those the build recorded (changed behind the store's back).
+    case changedSinceBuild
+    /// (Almost) no sound where the text has words.
+    case silent(activeMs: Int)
+    /// Samples at full scale.
+    case clipped(share: Double)
+    /// Noise, not speech: sign changes in about half the samples.
+    case noise(zeroCrossingRate: Double)
+    /// Far louder or quieter than the voice's other items.
+    case levelJump(decibels: Double)
+    /// Much shorter than its text takes this voice to say: cut off or missing words.
+    case tooShort(durationMs: Int, expectedMs: Int)
+    /// Much longer than its text takes this voice to say: other or repeated text.
+    case tooLong(durationMs: Int, expectedMs: Int)
+    /// Its sound's character (zero-crossing rate) is unlike the voice's other items: another voice or language.
+    case soundsDifferent(ratio: Double)
+    /// Its level envelope rises slowly and stops at once, as speech played backwards does.
+    case reversed(onsetSkew: Double)
+
+    /// A stable name for reports and JSON.
+    package var name: String {
+        switch self {
+        case .changedSinceBuild: "changed-since-build"
+        case .silent: "silent"
+        case .clipped: "clipped"
+        case .noise: "noise"
+        case .levelJump: "level-jump"
+        case .tooShort: "too-short"
+        case .tooLong: "too-long"
+        case .soundsDifferent: "sounds-different"
+        case .reversed: "reversed"
+        }
+    }
+
+    /// What was found, for people.
+    package var description: String {
+        switch self {
+        case .changedSinceBuild: "the audio file is not what the build wrote (changed since; rebuild to restore it)"
+        case let .silent(active): "almost silent (\(active) ms of sound)"
+        case let .clipped(share): String(format: "clipped (%.2f%% of samples at full scale)", share * 100)
+        case let .noise(rate): String(format: "noise, not speech (zero-crossing rate %.2f)", rate)
+        case let .levelJump(decibels): String(format: "%+.1f dB against the voice's other items", decibels)
+        case let .tooShort(duration, expected): "\(duration) ms where the text takes about \(expected) ms: cut short?"
+        case let .tooLong(duration, expected): "\(duration) ms where the text takes about \(expected) ms: other text?"
+        case let .soundsDifferent(ratio): String(format: "sounds unlike the voice's other items (zero-crossing rate ×%.2f): another voice or language?", ratio)
+        case let .reversed(skew): String(format: "sounds reversed (level rises slowly and stops at once; onset skew %+.2f)", skew)
+        }
+    }
+}
