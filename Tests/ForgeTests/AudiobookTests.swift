@@ -183,6 +183,42 @@ struct AudiobookTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: project.output.appendingPathComponent("exports/m4b").path)) ?? []) == ["short.m4b"])
     }
 
+    /// Two parts whose chapters are numbered from I again, and an epilogue with chapters of its own:
+    /// the M4B's chapter titles (by ffprobe) are unique and name their part.
+    @Test func anM4BOfABookInPartsHasUniqueChapterTitles() throws {
+        let book = """
+            BOOK ONE: 1805
+
+            CHAPTER I
+
+            Well, Prince, so Genoa and Lucca are now just family estates.
+
+            CHAPTER II
+
+            Anna Pavlovna's drawing room was gradually filling.
+
+            BOOK TWO: 1805
+
+            CHAPTER I
+
+            In October, 1805, a Russian army was occupying the villages.
+
+            FIRST EPILOGUE: 1813 - 20
+
+            CHAPTER I
+
+            Seven years had passed.
+            """
+        let project = try TestProject(book: book, recipe: Fixtures.recipe(voice: "en-us+klatt"))
+        #expect(try project.build().status == 0)
+        #expect(try project.forge(["export", "out", "--format", "m4b", "--title", "Parts"]).status == 0)
+        let chapters = try Self.probe(project.output.appendingPathComponent("exports/m4b/parts.m4b"))["chapters"] as? [[String: Any]] ?? []
+        let titles = chapters.compactMap { ($0["tags"] as? [String: Any])?["title"] as? String }
+        #expect(titles == [
+            "Book One: 1805 — CHAPTER I", "Book One: 1805 — CHAPTER II", "Book Two: 1805 — CHAPTER I", "First Epilogue: 1813 - 20 — CHAPTER I",
+        ], "\(chapters)")
+    }
+
     @Test func withoutFFmpegTheAudiobookExportsSayWhatToInstall() throws {
         let project = try TestProject()
         #expect(try project.build().status == 0)

@@ -65,6 +65,105 @@ struct SplitterTests {
         #expect(contents.components(separatedBy: "<ol>").count - 1 == 3 && contents.contains(">Book One</a>") && contents.contains(">CHAPTER II.</a>"))
     }
 
+    /// Parts and epilogues in the shapes a long novel has them (issue 37: "BOOK FIVE: 1806 - 07" and
+    /// the epilogues were not recognised, so 41 chapter titles repeated): every chapter title is unique.
+    @Test func partsWithSubtitlesAndEpiloguesHoldTheirChapters() {
+        let text = """
+            BOOK ONE: 1805
+
+            CHAPTER I
+
+            Text one.
+
+            CHAPTER II
+
+            Text two.
+
+            BOOK FIVE: 1806 - 07
+
+            CHAPTER I
+
+            Text three.
+
+            PART THE FIRST
+
+            CHAPTER I
+
+            Text four.
+
+            FIRST EPILOGUE: 1813 - 20
+
+            CHAPTER I
+
+            Text five.
+
+            SECOND EPILOGUE
+
+            CHAPTER I
+
+            Text six.
+            """
+        let titles = split(text).chapters.map(\.title)
+        #expect(titles == [
+            "Book One: 1805 — CHAPTER I", "Book One: 1805 — CHAPTER II", "Book Five: 1806 - 07 — CHAPTER I", "Part The First — CHAPTER I",
+            "First Epilogue: 1813 - 20 — CHAPTER I", "Second Epilogue — CHAPTER I",
+        ])
+        #expect(Set(titles).count == titles.count)
+    }
+
+    /// Chapters and sections of a book without parts: a preface, chapter lines with titles (one
+    /// wrapping onto a second line), Roman numerals alone, an epilogue and an appendix; and one-line
+    /// paragraphs that only look like them stay text.
+    @Test func sectionsWrappedTitlesAndBareNumeralsStartChapters() {
+        let text = """
+            PREFACE
+
+            Text one.
+
+            CHAPTER 1. Of Whales in Paint
+
+            Text two.
+
+            CHAPTER 12. Of the Less Likely Pictures of Ships, and the True
+            Pictures of Harbour Scenes.
+
+            Text three.
+
+            I.
+
+            Text four.
+
+            II
+
+            Text five.
+
+            Book two was better.
+
+            I
+
+            Part of me wanted to stay.
+
+            Introduction to the new edition was written later by her son.
+
+            Volume 3 of the encyclopedia lay open.
+
+            Epilogue
+
+            Text six.
+
+            APPENDIX A
+
+            Text seven.
+            """
+        let result = split(text)
+        #expect(result.chapters.map(\.title) == [
+            "PREFACE", "CHAPTER 1. Of Whales in Paint", "CHAPTER 12. Of the Less Likely Pictures of Ships, and the True Pictures of Harbour Scenes.",
+            "I.", "II", "Epilogue", "APPENDIX A",
+        ])
+        let chapterFive = result.items.filter { $0.chapter == 5 }.map(\.text)
+        #expect(chapterFive.count == 7, "the look-alikes stay text in chapter II: \(chapterFive)")
+    }
+
     @Test func textBeforeAnyChapterGetsAnUntitledChapter() {
         let result = split("Just a note.\n\nAnother.")
         #expect(result.chapters.map(\.title) == ["book"])

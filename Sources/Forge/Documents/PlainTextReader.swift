@@ -1,29 +1,41 @@
 import Foundation
 
-/// Plain text: paragraphs separated by blank lines, hard-wrapped lines joined; a one-line
-/// paragraph such as "Chapter 12", "CHAPTER XII." or "第十二章" is a chapter heading (level 1).
-/// In a book with parts — one-line "BOOK ONE", "PART II", "Volume the First" paragraphs — the
-/// parts are level-1 headings and the chapters level 2.
+/// Plain text: paragraphs separated by blank lines, hard-wrapped lines joined. A short paragraph set
+/// apart by blank lines is a heading when it has a heading's shape (``HeadingShape``):
+/// - a chapter: "Chapter 12", "CHAPTER XII.", "Chapter the First", "第十二章", a Roman numeral alone
+///   ("IV."), or a chapter line whose title wraps onto a second short line;
+/// - a part: "BOOK ONE", "BOOK FIVE: 1806 - 07", "PART THE FIRST", "Volume II";
+/// - a section: "PREFACE", "INTRODUCTION", "PROLOGUE", "EPILOGUE", "FIRST EPILOGUE: 1813 - 20",
+///   "APPENDIX A", "FOREWORD", "AFTERWORD".
+/// Without parts, chapters and sections are level-1 headings. In a book with parts, parts are level 1
+/// and chapters level 2, and a section stands beside the parts (level 1, a part of its own: an
+/// epilogue with chapters of its own holds them as a part holds its chapters).
 package struct PlainTextReader: DocumentReader {
+    /// What a short paragraph can be the heading of.
+    enum HeadingShape: Equatable {
+        case chapter
+        case part
+        case section
+    }
+
     package init() {}
 
     package func read(_ text: String, path: String) -> StructuredDocument {
         let scalars = Array(text.unicodeScalars)
         var blocks: [DocumentBlock] = []
+        var shapes: [HeadingShape?] = []
         var current: [Range<Int>] = []
-        var partIndexes: [Int] = []
         func flush() {
             guard !current.isEmpty else { return }
-            let line = current.count == 1 ? String(String.UnicodeScalarView(scalars[current[0]])) : ""
-            if current.count == 1, Self.isChapterLine(line) {
-                blocks.append(TextLines.heading(scalars, indices: Array(current[0]), level: 1))
-            } else if current.count == 1, Self.isPartLine(line) {
-                var part = TextLines.heading(scalars, indices: Array(current[0]), level: 1)
-                part.isPart = true
-                partIndexes.append(blocks.count)
-                blocks.append(part)
+            let lines = current.count <= 2 ? current.map { String(String.UnicodeScalarView(scalars[$0])) } : []
+            if let shape = Self.headingShape(lines) {
+                blocks.append(current.count == 1
+                    ? TextLines.heading(scalars, indices: Array(current[0]), level: 1)
+                    : TextLines.paragraph(scalars, lines: current, role: .heading(level: 1)))
+                shapes.append(shape)
             } else {
                 blocks.append(TextLines.paragraph(scalars, lines: current))
+                shapes.append(nil)
             }
             current = []
         }
@@ -35,19 +47,74 @@ package struct PlainTextReader: DocumentReader {
             current.append(trimmed)
         }
         flush()
-        if !partIndexes.isEmpty {
-            for index in blocks.indices where blocks[index].role == .heading(level: 1) && !blocks[index].isPart {
-                blocks[index].role = .heading(level: 2)
+        if shapes.contains(.part) {
+            for index in blocks.indices {
+                switch shapes[index] {
+                case .part?, .section?: blocks[index].isPart = true
+                case .chapter?: blocks[index].role = .heading(level: 2)
+                case nil: break
+                }
             }
         }
         return StructuredDocument(path: path, language: nil, title: nil, blocks: blocks)
     }
 
-    /// "BOOK ONE", "Part II", "VOLUME 3", "Book the First": a heading above chapters.
+    /// The heading a paragraph of these lines is, if any: one line of a heading's shape, or a chapter
+    /// line whose title wraps onto a second short line.
+    static func headingShape(_ lines: [String]) -> HeadingShape? {
+        switch lines.count {
+        case 1:
+            let line = lines[0]
+            if isChapterLine(line) || isRomanNumeralLine(line) { return .chapter }
+            if isPartLine(line) { return .part }
+            if isSectionLine(line) { return .section }
+            return nil
+        case 2:
+            // "CHAPTER 12. Of the Less Likely Pictures of Ships, and the True" / "Pictures of Harbour Scenes."
+            guard lines[0].count <= 80, lines[1].count <= 60, isChapterLine(lines[0]),
+                  lines[0].split(separator: " ").count >= 3 else { return nil }
+            return .chapter
+        default:
+            return nil
+        }
+    }
+
+    /// "BOOK ONE", "Part II", "VOLUME 3", "Book the First", "BOOK FIVE: 1806 - 07": a heading above
+    /// chapters. After the number comes nothing, a subtitle after ":" or "." or a dash, or capitals
+    /// ("PART THE FIRST"), so a one-line paragraph such as "Book two was better." is not one.
     static func isPartLine(_ line: String) -> Bool {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        guard line.count <= 40, (2...3).contains(words.count), ["book", "part", "volume"].contains(words[0].lowercased()) else { return false }
-        return isChapterLine("chapter " + words.dropFirst().joined(separator: " "))
+        guard line.count <= 60, words.count >= 2, ["book", "part", "volume"].contains(words[0].lowercased()) else { return false }
+        let numberWords = words[1].lowercased() == "the" && words.count >= 3 ? 2 : 1
+        guard isChapterLine("chapter " + words.dropFirst().prefix(numberWords).joined(separator: " ")) else { return false }
+        let rest = words.dropFirst(1 + numberWords)
+        guard let next = rest.first else { return true }
+        let number = words[numberWords]
+        return number.hasSuffix(":") || number.hasSuffix(".") || [":", "-", "—", "–"].contains(String(next.prefix(1)))
+            || rest.joined() == rest.joined().uppercased()
+    }
+
+    /// "EPILOGUE", "Second Epilogue", "FIRST EPILOGUE: 1813 - 20", "PREFACE", "APPENDIX A": a section
+    /// of the book that is not numbered among its chapters. Capitals or title case, at most 60 characters.
+    static func isSectionLine(_ line: String) -> Bool {
+        guard line.count <= 60 else { return false }
+        let head = line.split(separator: ":", maxSplits: 1).first.map(String.init) ?? line
+        var words = head.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { $0.trimmingCharacters(in: .punctuationCharacters) }
+        guard !words.isEmpty, words.count <= 4, words.allSatisfy({ $0.first?.isUppercase ?? false }) else { return false }
+        let ordinals: Set<String> = ["first", "second", "third", "fourth", "fifth", "final", "last"]
+        if words.count > 1, ordinals.contains(words[0].lowercased()) { words.removeFirst() }
+        let sections: Set<String> = ["epilogue", "prologue", "preface", "introduction", "foreword", "afterword", "appendix", "postscript"]
+        guard sections.contains(words[0].lowercased()) else { return false }
+        // "Appendix A", "APPENDIX II", "Epilogue 2": one designator at most.
+        return words.count == 1 || (words.count == 2 && (words[1].count == 1 || words[1].allSatisfy { $0.isNumber || "IVXLCDM".contains($0) }))
+    }
+
+    /// "IV." or "XII" alone on a line: a chapter numbered without the word. A lone "I" (the pronoun,
+    /// or a letter) is not one; "I." is.
+    static func isRomanNumeralLine(_ line: String) -> Bool {
+        let numeral = line.hasSuffix(".") ? line.dropLast() : Substring(line)
+        guard (1...8).contains(numeral.count), numeral.allSatisfy({ "IVXLC".contains($0) }) else { return false }
+        return line.hasSuffix(".") || numeral.count >= 2
     }
 
     /// "Chapter 12", "CHAPTER XII.", "Chapter the First", "Kapitel 3", "Глава 1", "第一章"…
