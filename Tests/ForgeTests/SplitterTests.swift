@@ -164,6 +164,66 @@ struct SplitterTests {
         #expect(chapterFive.count == 7, "the look-alikes stay text in chapter II: \(chapterFive)")
     }
 
+    /// Project Gutenberg's header and footer are dropped unless the recipe keeps them, and a table
+    /// of contents at the front — one paragraph of entries, or an entry per paragraph — is not read
+    /// aloud nor taken for chapters.
+    @Test func gutenbergMatterAndContentsAreNotReadAloud() {
+        let body = """
+            PRIDE AND PREJUDICE
+
+            CONTENTS
+
+            CHAPTER I
+            CHAPTER II
+            CHAPTER III
+
+            CHAPTER I
+
+            It is a truth universally acknowledged.
+
+            CHAPTER II
+
+            Mr. Bennet was among the earliest.
+
+            CHAPTER III
+
+            Not all that Mrs. Bennet could ask.
+            """
+        let text = """
+            The Project Gutenberg eBook of Pride and Prejudice
+
+            This eBook is for the use of anyone anywhere in the United States.
+
+            *** START OF THE PROJECT GUTENBERG EBOOK PRIDE AND PREJUDICE ***
+
+            \(body)
+
+            *** END OF THE PROJECT GUTENBERG EBOOK PRIDE AND PREJUDICE ***
+
+            Updated editions will replace the previous one.
+            """
+        let dropped = split(text)
+        #expect(dropped.chapters.map(\.title) == ["book", "CHAPTER I", "CHAPTER II", "CHAPTER III"])
+        #expect(dropped.items.map(\.text) == [
+            "PRIDE AND PREJUDICE", "CHAPTER I", "It is a truth universally acknowledged.", "CHAPTER II",
+            "Mr. Bennet was among the earliest.", "CHAPTER III", "Not all that Mrs. Bennet could ask.",
+        ])
+        let kept = Splitter(settings: SplitSettings()).split([.document(SourceDocument(documents: [
+            PlainTextReader(keepsGutenbergMatter: true).read(text, path: "book.txt"),
+        ]))])
+        #expect(kept.items.first?.text == "The Project Gutenberg eBook of Pride and Prejudice")
+        #expect(kept.items.last?.text == "Updated editions will replace the previous one.")
+
+        // One entry per paragraph: the run of headings before the first chapter's text.
+        let spaced = body.replacingOccurrences(of: "CHAPTER I\nCHAPTER II\nCHAPTER III", with: "CHAPTER I\n\nCHAPTER II\n\nCHAPTER III")
+        let result = split(spaced)
+        #expect(result.chapters.map(\.title) == ["book", "CHAPTER I", "CHAPTER II", "CHAPTER III"], "\(result.items.map(\.text))")
+        #expect(!result.items.contains { $0.text == "CONTENTS" })
+        // A book that opens with a volume, a part and a chapter is not a table of contents.
+        let opening = split("VOLUME I\n\nPART ONE\n\nCHAPTER 1\n\nText.\n\nPART TWO\n\nCHAPTER 1\n\nMore.")
+        #expect(opening.chapters.map(\.title) == ["Volume I", "Part One — CHAPTER 1", "Part Two — CHAPTER 1"], "\(opening.chapters)")
+    }
+
     @Test func textBeforeAnyChapterGetsAnUntitledChapter() {
         let result = split("Just a note.\n\nAnother.")
         #expect(result.chapters.map(\.title) == ["book"])

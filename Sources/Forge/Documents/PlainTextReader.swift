@@ -18,7 +18,14 @@ package struct PlainTextReader: DocumentReader {
         case section
     }
 
-    package init() {}
+    /// Keep a Project Gutenberg text's front and back matter (its licence, the header before
+    /// `*** START OF THE PROJECT GUTENBERG EBOOK …` and everything from `*** END OF …`): the recipe's
+    /// `split.keepGutenbergMatter`. Dropped by default: it is not the book.
+    package var keepsGutenbergMatter: Bool
+
+    package init(keepsGutenbergMatter: Bool = false) {
+        self.keepsGutenbergMatter = keepsGutenbergMatter
+    }
 
     package func read(_ text: String, path: String) -> StructuredDocument {
         let scalars = Array(text.unicodeScalars)
@@ -28,6 +35,16 @@ package struct PlainTextReader: DocumentReader {
         func flush() {
             guard !current.isEmpty else { return }
             let lines = current.count <= 2 ? current.map { String(String.UnicodeScalarView(scalars[$0])) } : []
+            if current.count >= 3, current.prefix(2).allSatisfy({ Self.mayBeContentsEntry(scalars[$0]) }),
+               Self.isContentsList(current.map { String(String.UnicodeScalarView(scalars[$0])) }) {
+                // A table of contents set as one paragraph: not read aloud, nor its "Contents" line.
+                if let last = blocks.last, Self.isContentsTitle(last.text) {
+                    blocks.removeLast()
+                    shapes.removeLast()
+                }
+                current = []
+                return
+            }
             if let shape = Self.headingShape(lines) {
                 blocks.append(current.count == 1
                     ? TextLines.heading(scalars, indices: Array(current[0]), level: 1)
@@ -39,7 +56,9 @@ package struct PlainTextReader: DocumentReader {
             }
             current = []
         }
-        for line in TextLines.lines(scalars) {
+        let lines = TextLines.lines(scalars)
+        let body = keepsGutenbergMatter ? lines.indices : Self.gutenbergBody(lines, scalars)
+        for line in lines[body] {
             guard let trimmed = SentenceSegmenter.trim(scalars, line) else {
                 flush()
                 continue
@@ -47,6 +66,7 @@ package struct PlainTextReader: DocumentReader {
             current.append(trimmed)
         }
         flush()
+        Self.dropContentsHeadings(&blocks, &shapes)
         if shapes.contains(.part) {
             for index in blocks.indices {
                 switch shapes[index] {
@@ -57,6 +77,84 @@ package struct PlainTextReader: DocumentReader {
             }
         }
         return StructuredDocument(path: path, language: nil, title: nil, blocks: blocks)
+    }
+
+    /// The lines between Project Gutenberg's `*** START OF THE (or THIS) PROJECT GUTENBERG EBOOK …`
+    /// and `*** END OF …` lines (all lines when there is no start line).
+    static func gutenbergBody(_ lines: [Range<Int>], _ scalars: [Unicode.Scalar]) -> Range<Int> {
+        func marker(_ line: Range<Int>) -> String? {
+            guard let first = line.first(where: { scalars[$0] != " " && scalars[$0] != "\t" }), scalars[first] == "*", line.count <= 200 else { return nil }
+            return String(String.UnicodeScalarView(scalars[line])).uppercased()
+        }
+        guard let start = lines.firstIndex(where: { line in
+            marker(line).map { $0.contains("START OF THE PROJECT GUTENBERG") || $0.contains("START OF THIS PROJECT GUTENBERG") } ?? false
+        }) else { return lines.indices }
+        let end = lines[(start + 1)...].firstIndex { line in
+            marker(line).map { $0.contains("END OF THE PROJECT GUTENBERG") || $0.contains("END OF THIS PROJECT GUTENBERG") } ?? false
+        } ?? lines.count
+        return (start + 1)..<end
+    }
+
+    /// "Contents", "CONTENTS.", "Table of Contents".
+    static func isContentsTitle(_ text: [Unicode.Scalar]) -> Bool {
+        guard text.count <= 24 else { return false }
+        return ["contents", "contents.", "table of contents", "table of contents."].contains(String(foldingWhiteSpaceOf: text).lowercased())
+    }
+
+    /// A cheap first look at a line of a paragraph: short (50 characters) and starting with a
+    /// capital, as contents entries do; hard-wrapped prose fills its lines to 65-75 characters, so
+    /// a prose paragraph fails on its first two lines before any string is made.
+    static func mayBeContentsEntry(_ line: ArraySlice<Unicode.Scalar>) -> Bool {
+        guard line.count <= 50, let first = line.first(where: { $0 != " " && $0 != "\t" }) else { return false }
+        return first.properties.isUppercase
+    }
+
+    /// A paragraph of three or more lines, most of them chapter, part or section lines (a page number
+    /// or a title after them allowed): a table of contents.
+    static func isContentsList(_ lines: [String]) -> Bool {
+        let entries = lines.filter { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return isChapterLine(trimmed) || isPartLine(trimmed) || isSectionLine(trimmed) || isRomanNumeralLine(trimmed)
+        }
+        return entries.count * 5 >= lines.count * 3
+    }
+
+    /// A table of contents set one entry per paragraph looks like a run of headings with no text
+    /// between them, whose titles come again later in the book. Such a run (at least three headings,
+    /// at least three of them repeated later) is dropped but for its last heading — and the part
+    /// or section above that, when the last is a chapter — which start the book. A "Contents" line
+    /// just before it goes too.
+    static func dropContentsHeadings(_ blocks: inout [DocumentBlock], _ shapes: inout [HeadingShape?]) {
+        // Headings' titles only: folding every paragraph would cost a tenth of splitting a book.
+        let titles = blocks.indices.map { shapes[$0] == nil ? "" : String(foldingWhiteSpaceOf: blocks[$0].text).lowercased() }
+        var drop = Set<Int>()
+        // How often each heading's title occurs from the current run on: a title counted after
+        // the run's own are taken off comes again later.
+        var ahead: [String: Int] = [:]
+        for index in blocks.indices where shapes[index] != nil { ahead[titles[index], default: 0] += 1 }
+        var index = 0
+        while index < blocks.count {
+            guard shapes[index] != nil else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end + 1 < blocks.count, shapes[end + 1] != nil { end += 1 }
+            // The run but its last heading (which may well be the first chapter an entry names).
+            for run in index..<end { ahead[titles[run], default: 0] -= 1 }
+            let repeated = (index..<end).filter { ahead[titles[$0], default: 0] > 0 }
+            ahead[titles[end], default: 0] -= 1
+            if end - index + 1 >= 3, repeated.count >= 3 {
+                var keep = end
+                if shapes[end] == .chapter, end > index, shapes[end - 1] != .chapter { keep = end - 1 }
+                drop.formUnion(index..<keep)
+                if index > 0, isContentsTitle(blocks[index - 1].text) { drop.insert(index - 1) }
+            }
+            index = end + 1
+        }
+        guard !drop.isEmpty else { return }
+        blocks = blocks.indices.filter { !drop.contains($0) }.map { blocks[$0] }
+        shapes = shapes.indices.filter { !drop.contains($0) }.map { shapes[$0] }
     }
 
     /// The heading a paragraph of these lines is, if any: one line of a heading's shape, or a chapter

@@ -4,9 +4,12 @@ import Foundation
 package struct SourceLoader: Sendable {
     /// Bounds on expanding EPUB archives.
     package var limits: EPUBReader.Limits
+    /// Keep Project Gutenberg front and back matter in plain text (``PlainTextReader/keepsGutenbergMatter``).
+    package var keepsGutenbergMatter: Bool
 
-    package init(limits: EPUBReader.Limits = EPUBReader.Limits()) {
+    package init(limits: EPUBReader.Limits = EPUBReader.Limits(), keepsGutenbergMatter: Bool = false) {
         self.limits = limits
+        self.keepsGutenbergMatter = keepsGutenbergMatter
     }
 
     /// The sources in reading order, plus the first language a document declares (`<html lang>`, `dc:language`).
@@ -15,7 +18,7 @@ package struct SourceLoader: Sendable {
         var language: String?
         for source in sources {
             let name = source.displayPath
-            if let reader = source.format.textReader {
+            if let reader = source.format == .text ? PlainTextReader(keepsGutenbergMatter: keepsGutenbergMatter) : source.format.textReader {
                 let text = try SourceReader.decodeText(source.standardInput ?? SourceReader.bytes(of: source.url), file: name)
                 let document = try reader.read(text, path: name)
                 language = language ?? document.language

@@ -5,5 +5,6 @@ extension SplitSettings: RecipeSection {
         unit = try reader.choice(.unit, default: unit)
         maxCharacters = try reader.integer(.maxCharacters, in: Self.allowedMaxCharacters, default: maxCharacters, unit: "characters")
         announceCharacters = try reader.choice(.announceCharacters, default: announceCharacters)
+        keepGutenbergMatter = try reader.boolean(.keepGutenbergMatter, default: false)
     }
 }

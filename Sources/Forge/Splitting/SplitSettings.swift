@@ -1,7 +1,7 @@
 /// How source text is cut into speakable items.
 package struct SplitSettings: Sendable, Equatable {
     /// The keys of the recipe's `split` object (read by `SplitSettings(recipe:)`); others are refused.
-    package enum RecipeKey: String, CaseIterable, Sendable { case unit, maxCharacters, announceCharacters }
+    package enum RecipeKey: String, CaseIterable, Sendable { case unit, maxCharacters, announceCharacters, keepGutenbergMatter }
 
     /// The unit one item holds.
     package enum Unit: String, Sendable, CaseIterable {
@@ -32,6 +32,8 @@ package struct SplitSettings: Sendable, Equatable {
     package var maxCharacters: Int
     /// Whether dialogue lines are preceded by an announcement item (the character's name, in the narrator's voice).
     package var announceCharacters: Announcement
+    /// Read a Project Gutenberg text's header, licence and footer too (dropped by default).
+    package var keepGutenbergMatter = false
 
     package init(unit: Unit = .paragraph, maxCharacters: Int = 1000, announceCharacters: Announcement = .never) {
         self.announceCharacters = announceCharacters
