@@ -8,6 +8,7 @@
 # its first chunk).
 #
 #   benchmarks/long-book.sh [corpus.txt]     COPIES=5 JOBS=2 FORGE=<binary> FORMATS="audio json …"
+#   GROWTH=1 benchmarks/long-book.sh          no-op and edit rebuilds at ~120k, ~365k, ~610k words only
 #
 # Needs ~35 GB free under $TMPDIR for WAV objects, their exports and the pack.
 set -euo pipefail
@@ -31,7 +32,9 @@ names=(ONE TWO THREE FOUR FIVE SIX SEVEN EIGHT NINE TEN)
 endings=(Indeed Truly Surely Certainly Clearly Plainly Rightly Simply Really Gladly)
 # Copies after the first end each paragraph with a word of their own: identical copies would be
 # synthesized once (objects are content-addressed) and flatter the build ~5x.
-for ((copy = 0; copy < copies; copy++)); do
+# make_book COPIES: the corpus COPIES times, each under its own "BOOK …" heading, on stdout.
+make_book() {
+for ((copy = 0; copy < $1; copy++)); do
     printf 'BOOK %s\n\n\n' "${names[copy % 10]}"
     if [ "$copy" -eq 0 ]; then
         cat "$corpus"
@@ -43,7 +46,9 @@ for ((copy = 0; copy < copies; copy++)); do
             END { flush() }' "$corpus"
     fi
     printf '\n\n'
-done >"$work/book.txt"
+done
+}
+make_book "$copies" >"$work/book.txt"
 cat >"$work/recipe.json" <<JSON
 {
   "title": "Five Books",
@@ -61,6 +66,28 @@ source "$root/benchmarks/lib/measure.sh"
 row() { printf '%-34s %9s s %8s MB   %s\n' "$1" "$wall" "$((peak_kb / 1024))" "${2:-}"; }
 
 cd "$work"
+# --growth: no-op and one-paragraph-edit rebuilds at 1, 3 and 5 copies (~120k, ~365k, ~610k words)
+# in one run, with the load average beside each: the times should not grow with the book.
+if [ "${GROWTH:-}" = 1 ]; then
+    printf '%-10s %8s %12s %14s %s\n' "copies" "words" "no-op (med)" "edit (med)" "load average (1/5/15 min)"
+    for size in 1 3 5; do
+        rm -rf out
+        make_book "$size" >book.txt
+        "$forge" build recipe.json >/dev/null 2>&1
+        noop=()
+        for run in 1 2 3 4 5; do measure "$forge" build recipe.json; noop+=("$wall"); done
+        edits=()
+        for run in 1 2 3; do
+            line=$(awk -v n="$run" -v from="$(($(wc -l <book.txt) * 2 / 5))" \
+                'NR > from && prev == "" && $0 != "" {c++; if (c == n) {print NR; exit}} {prev = $0}' book.txt)
+            sed -i "${line}s/\$/ Indeed, edit ${run}./" book.txt
+            measure "$forge" build recipe.json
+            edits+=("$wall")
+        done
+        printf '%-10s %8s %10s s %12s s   %s\n' "$size" "$(wc -w <book.txt)" "$(median "${noop[@]}")" "$(median "${edits[@]}")" "$(cut -d' ' -f1-3 /proc/loadavg)"
+    done
+    exit 0
+fi
 words=$(wc -w <book.txt)
 echo "book: $copies × $(basename "$corpus") = $words words; forge: $forge; jobs: $jobs; cores: $(nproc)"
 echo
