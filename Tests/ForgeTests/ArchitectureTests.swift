@@ -115,6 +115,47 @@ struct ArchitectureTests {
         }
     }
 
+    /// docs/architecture.md's layer table: each folder, in order, and the folders it may use ("the
+    /// above", "… above" and "everything": every folder listed before it; "—": none).
+    static func layerTable() throws -> [(folder: String, uses: Set<String>)] {
+        let document = try String(contentsOf: library.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        var rows: [(folder: String, uses: Set<String>)] = []
+        for line in document.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 4 else { continue }
+            let folder = cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            let listed = cells[3]
+            let before = Set(rows.map(\.folder))
+            let uses: Set<String> = listed.contains("above") || listed.contains("everything") ? before
+                : Set(listed.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }.filter(before.contains))
+            rows.append((folder, uses))
+        }
+        return rows
+    }
+
+    /// The layer table is the rule: a folder uses only what its row lists, directly or through a
+    /// folder listed there, and only folders listed before it; every folder has a row. A type used
+    /// across a line the table does not draw fails here, naming the type.
+    @Test func eachFolderUsesOnlyWhatTheLayerTableAllows() throws {
+        let table = try Self.layerTable()
+        #expect(table.count >= 15, "the layer table of docs/architecture.md was not found")
+        var reachable: [String: Set<String>] = [:]
+        for row in table {
+            reachable[row.folder] = row.uses.reduce(into: row.uses) { $0.formUnion(reachable[$1] ?? []) }
+        }
+        let graph = try Self.folderGraph()
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.library.path).filter { !$0.hasSuffix(".swift") }
+        for folder in folders.sorted() {
+            guard let allowed = reachable[folder] else {
+                Issue.record("Sources/Forge/\(folder) has no row in docs/architecture.md's layer table")
+                continue
+            }
+            for (used, types) in (graph[folder] ?? [:]).sorted(by: { $0.key < $1.key }) where !allowed.contains(used) {
+                Issue.record("\(folder) uses \(used) (\(types.sorted().prefix(4).joined(separator: ", "))), which its row in docs/architecture.md does not allow")
+            }
+        }
+    }
+
     @Test func theCycleCheckFindsACycle() {
         let graph = ["Speech": ["Store": Set(["ObjectStore"])], "Store": ["Recipe": ["VoiceSettings"]], "Recipe": ["Speech": ["EspeakEngine"]]]
         #expect(Self.cycle(in: graph) == ["Recipe", "Speech", "Store", "Recipe"])
