@@ -213,7 +213,7 @@ struct RecipeLoaderTests {
         func names<Key: RawRepresentable & CaseIterable>(_ type: Key.Type) -> [String] where Key.RawValue == String { Key.allCases.map(\.rawValue) }
         let objects: [String: [String]] = [
             "": names(Recipe.Key.self), "sources[i]": names(SourceFile.RecipeKey.self), "items[i]": names(InlineItem.RecipeKey.self),
-            "split": names(SplitSettings.RecipeKey.self), "voice": names(VoiceSettings.RecipeKey.self), "audio": names(AudioSettings.RecipeKey.self),
+            "split": names(SplitSettings.RecipeKey.self), "split.headings": names(HeadingPatterns.RecipeKey.self), "voice": names(VoiceSettings.RecipeKey.self), "audio": names(AudioSettings.RecipeKey.self),
             "build": names(BuildSettings.RecipeKey.self), "alignment": names(AlignmentSettings.RecipeKey.self),
             "exports": names(ExportSettings.RecipeKey.self), "exports.pauses": names(ExportSettings.PauseRecipeKey.self),
             "verify": names(VerifySettings.RecipeKey.self), "output": names(Recipe.OutputKey.self),

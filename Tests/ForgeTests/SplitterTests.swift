@@ -224,6 +224,26 @@ struct SplitterTests {
         #expect(opening.chapters.map(\.title) == ["Volume I", "Part One — CHAPTER 1", "Part Two — CHAPTER 1"], "\(opening.chapters)")
     }
 
+    /// A recipe's own heading rules replace the built-in shapes (an epistolary novel's letters are
+    /// chapters; "Chapter 1" is then text), and a pattern that cannot work is refused naming its path.
+    @Test func aRecipesHeadingPatternsReplaceTheBuiltInShapes() throws {
+        let book = "VOLUME I\n\nLetter 1\n\nTo Mrs. Saville, England.\n\nChapter 1\n\nLetter 2\n\nYou will rejoice to hear.\n"
+        let rules = #""headings": { "chapter": "^Letter [0-9]+$", "part": "^VOLUME [IVX]+$" }"#
+        let project = try TestProject(book: book, recipe: Fixtures.recipe(extra: #""exports": []"#).replacingOccurrences(of: #""maxCharacters": 600 }"#, with: #""maxCharacters": 600, \#(rules) }"#))
+        let plan = try project.forge(["plan", "recipe.json", "--json"])
+        #expect(plan.status == 0, "\(plan.errors)")
+        let fields = try JSONSerialization.jsonObject(with: Data(plan.text.utf8)) as? [String: Any]
+        let titles = (fields?["chapters"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+        #expect(titles == ["Volume I — Letter 1", "Volume I — Letter 2"], "\(plan.text)")
+
+        for (pattern, reason) in [("(unclosed", "regular expression"), ("^.*$", "empty line")] {
+            let bad = #""headings": { "chapter": "\#(pattern)" }"#
+            try project.write(recipe: Fixtures.recipe().replacingOccurrences(of: #""maxCharacters": 600 }"#, with: #""maxCharacters": 600, \#(bad) }"#))
+            let refused = try project.forge(["plan", "recipe.json"])
+            #expect(refused.status == 2 && refused.errors.contains("split.headings.chapter") && refused.errors.contains(reason), "\(refused.errors)")
+        }
+    }
+
     @Test func textBeforeAnyChapterGetsAnUntitledChapter() {
         let result = split("Just a note.\n\nAnother.")
         #expect(result.chapters.map(\.title) == ["book"])

@@ -22,9 +22,12 @@ package struct PlainTextReader: DocumentReader {
     /// `*** START OF THE PROJECT GUTENBERG EBOOK …` and everything from `*** END OF …`): the recipe's
     /// `split.keepGutenbergMatter`. Dropped by default: it is not the book.
     package var keepsGutenbergMatter: Bool
+    /// The recipe's heading rules (`split.headings`), replacing the built-in shapes; nil: the shapes.
+    package var headingPatterns: HeadingPatterns?
 
-    package init(keepsGutenbergMatter: Bool = false) {
+    package init(keepsGutenbergMatter: Bool = false, headingPatterns: HeadingPatterns? = nil) {
         self.keepsGutenbergMatter = keepsGutenbergMatter
+        self.headingPatterns = headingPatterns
     }
 
     package func read(_ text: String, path: String) -> StructuredDocument {
@@ -32,6 +35,7 @@ package struct PlainTextReader: DocumentReader {
         var blocks: [DocumentBlock] = []
         var shapes: [HeadingShape?] = []
         var current: [Range<Int>] = []
+        let patterns = headingPatterns?.compiled()
         func flush() {
             guard !current.isEmpty else { return }
             let lines = current.count <= 2 ? current.map { String(String.UnicodeScalarView(scalars[$0])) } : []
@@ -45,7 +49,7 @@ package struct PlainTextReader: DocumentReader {
                 current = []
                 return
             }
-            if let shape = Self.headingShape(lines) {
+            if let shape = patterns.map({ Self.headingShape(lines, patterns: $0) }) ?? Self.headingShape(lines) {
                 blocks.append(current.count == 1
                     ? TextLines.heading(scalars, indices: Array(current[0]), level: 1)
                     : TextLines.paragraph(scalars, lines: current, role: .heading(level: 1)))
@@ -155,6 +159,13 @@ package struct PlainTextReader: DocumentReader {
         guard !drop.isEmpty else { return }
         blocks = blocks.indices.filter { !drop.contains($0) }.map { blocks[$0] }
         shapes = shapes.indices.filter { !drop.contains($0) }.map { shapes[$0] }
+    }
+
+    /// The heading a paragraph of these lines is by the recipe's patterns: the first kind whose
+    /// pattern a one-line paragraph matches.
+    static func headingShape(_ lines: [String], patterns: [(HeadingShape, Regex<AnyRegexOutput>)]) -> HeadingShape? {
+        guard lines.count == 1, lines[0].count <= HeadingPatterns.maximumLineLength else { return nil }
+        return patterns.first { lines[0].contains($0.1) }?.0
     }
 
     /// The heading a paragraph of these lines is, if any: one line of a heading's shape, or a chapter

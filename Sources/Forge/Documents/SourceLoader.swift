@@ -6,10 +6,13 @@ package struct SourceLoader: Sendable {
     package var limits: EPUBReader.Limits
     /// Keep Project Gutenberg front and back matter in plain text (``PlainTextReader/keepsGutenbergMatter``).
     package var keepsGutenbergMatter: Bool
+    /// The recipe's heading rules for plain text (``HeadingPatterns``).
+    package var headingPatterns: HeadingPatterns?
 
-    package init(limits: EPUBReader.Limits = EPUBReader.Limits(), keepsGutenbergMatter: Bool = false) {
+    package init(limits: EPUBReader.Limits = EPUBReader.Limits(), keepsGutenbergMatter: Bool = false, headingPatterns: HeadingPatterns? = nil) {
         self.limits = limits
         self.keepsGutenbergMatter = keepsGutenbergMatter
+        self.headingPatterns = headingPatterns
     }
 
     /// The sources in reading order, plus the first language a document declares (`<html lang>`, `dc:language`).
@@ -18,7 +21,7 @@ package struct SourceLoader: Sendable {
         var language: String?
         for source in sources {
             let name = source.displayPath
-            if let reader = source.format == .text ? PlainTextReader(keepsGutenbergMatter: keepsGutenbergMatter) : source.format.textReader {
+            if let reader = source.format == .text ? PlainTextReader(keepsGutenbergMatter: keepsGutenbergMatter, headingPatterns: headingPatterns) : source.format.textReader {
                 let text = try SourceReader.decodeText(source.standardInput ?? SourceReader.bytes(of: source.url), file: name)
                 let document = try reader.read(text, path: name)
                 language = language ?? document.language

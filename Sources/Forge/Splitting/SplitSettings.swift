@@ -1,7 +1,7 @@
 /// How source text is cut into speakable items.
 package struct SplitSettings: Sendable, Equatable {
     /// The keys of the recipe's `split` object (read by `SplitSettings(recipe:)`); others are refused.
-    package enum RecipeKey: String, CaseIterable, Sendable { case unit, maxCharacters, announceCharacters, keepGutenbergMatter }
+    package enum RecipeKey: String, CaseIterable, Sendable { case unit, maxCharacters, announceCharacters, keepGutenbergMatter, headings }
 
     /// The unit one item holds.
     package enum Unit: String, Sendable, CaseIterable {
@@ -34,6 +34,8 @@ package struct SplitSettings: Sendable, Equatable {
     package var announceCharacters: Announcement
     /// Read a Project Gutenberg text's header, licence and footer too (dropped by default).
     package var keepGutenbergMatter = false
+    /// The recipe's own heading rules for plain text; nil: the built-in shapes.
+    package var headings: HeadingPatterns?
 
     package init(unit: Unit = .paragraph, maxCharacters: Int = 1000, announceCharacters: Announcement = .never) {
         self.announceCharacters = announceCharacters
