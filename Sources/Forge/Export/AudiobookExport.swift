@@ -71,16 +71,27 @@ enum AudiobookExport {
     /// Opening and closing credits (when the settings have them) get files of their own,
     /// `00-opening-credits.mp3` and `NN-closing-credits.mp3` after the last chapter.
     static func writeACXSet(_ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, to writer: inout ExportWriter) throws {
-        var files: [(name: String, title: String, samples: (ExportSettings) throws -> (samples: [Int16], rate: Int))] = []
+        // Each file's audio plays into a sink as the settings master it: a chapter streamed from the
+        // store (memory does not grow with it, however long), a credit from its few seconds.
+        typealias Play = (ExportSettings, (ArraySlice<Int16>) throws -> Void) throws -> Void
+        var files: [(name: String, title: String, rate: Int, play: Play)] = []
+        func credited(_ text: String) throws -> (rate: Int, play: Play) {
+            let rate = try credit(text, settings: settings).rate
+            return (rate, { settings, sink in try sink(try credit(text, settings: settings).samples[...]) })
+        }
         if let opening = settings.openingCredit {
-            files.append(("opening-credits", "Opening Credits", { try credit(opening, settings: $0) }))
+            let credit = try credited(opening)
+            files.append(("opening-credits", "Opening Credits", credit.rate, credit.play))
         }
         for timeline in timelines {
             let slug = MediaOverlayBook.fileName(forTitle: timeline.chapter.title).replacingOccurrences(of: ".epub", with: "")
-            files.append((slug, timeline.chapter.title, { (try ChapterAudio.exported(timeline, store: store, settings: $0), timeline.sampleRate) }))
+            files.append((slug, timeline.chapter.title, timeline.sampleRate, { settings, sink in
+                try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: nil, sink)
+            }))
         }
         if let closing = settings.closingCredit {
-            files.append(("closing-credits", "Closing Credits", { try credit(closing, settings: $0) }))
+            let credit = try credited(closing)
+            files.append(("closing-credits", "Closing Credits", credit.rate, credit.play))
         }
         let first = settings.openingCredit == nil ? 1 : 0
         let width = max(2, String(files.count).count)
@@ -88,7 +99,7 @@ enum AudiobookExport {
             defer { writer.progress?(ExportProgress(phase: "acx", done: index + 1, total: files.count)) }
             try writer.checkCancelled()
             let number = String(repeating: "0", count: max(0, width - String(index + first).count)) + String(index + first)
-            var audio = try file.samples(settings)
+            var mastered = settings
             // Resampling to 44.1 kHz and MP3 encoding raise peaks a little (up to 0.8 dB seen):
             // the encoded file is measured, and the audio limited further until it meets ACX.
             var margin = 0.0
@@ -102,9 +113,12 @@ enum AudiobookExport {
                         tags.append(("track", "\(index + 1)/\(files.count)"))
                         for (key, value) in tags { arguments += ["-metadata", "\(key)=\(value)"] }
                         arguments += ["-f", "mp3", output.path]
-                        let encoder = try FFmpegEncoder(sampleRate: audio.rate, arguments: arguments)
+                        let encoder = try FFmpegEncoder(sampleRate: file.rate, arguments: arguments)
                         do {
-                            try encoder.write(audio.samples[...], cancellation: cancellation)
+                            try file.play(mastered) { block in
+                                if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
+                                try encoder.write(block, cancellation: cancellation)
+                            }
                             try encoder.close()
                         } catch {
                             encoder.abandon()
@@ -116,13 +130,12 @@ enum AudiobookExport {
                     break
                 } catch let overshoot as PeakOvershoot {
                     margin += overshoot.excess + 0.2
-                    var lowered = settings
-                    if var mastering = lowered.mastering {
+                    mastered = settings
+                    if var mastering = mastered.mastering {
                         mastering.samplePeakCeiling = (mastering.samplePeakCeiling ?? mastering.truePeakCeiling) - margin
                         mastering.truePeakCeiling -= margin
-                        lowered.mastering = mastering
+                        mastered.mastering = mastering
                     }
-                    audio = try files[index].samples(lowered)
                 }
             }
         }
@@ -138,8 +151,14 @@ enum AudiobookExport {
 
     /// The highest sample of an encoded file, dBFS.
     static func encodedPeak(_ file: URL) throws -> Double {
-        let decoded = try SoundFile.decode(fileAt: file)
-        let peak = decoded.samples.reduce(0) { max($0, abs(Int($1))) }
+        // Read a block at a time: a 3-hour chapter at 44.1 kHz is 950 MB decoded whole.
+        let reader = try SoundFileReader(url: file)
+        var peak = 0
+        while true {
+            let block = try reader.read()
+            if block.isEmpty { break }
+            for sample in block { peak = max(peak, abs(Int(sample))) }
+        }
         return peak > 0 ? 20 * log10(Double(peak) / 32768) : -.infinity
     }
 

@@ -6,22 +6,23 @@ enum ChapterAudio {
         try render(timeline, store: store, samples: 0..<timeline.totalSamples)
     }
 
-    /// The chapter's audio as exports write it: rendered, then mastered when the settings ask.
+    /// The chapter's audio as exports write it (rendered, then mastered when the settings ask), as
+    /// one array: for a credit or a resampled encode. Writing a chapter streams it (``stream``).
     static func exported(_ timeline: ChapterTimeline, store: ObjectStore, settings: ExportSettings) throws -> [Int16] {
-        let samples = try render(timeline, store: store)
-        guard let mastering = settings.mastering else { return samples }
-        return try Mastering.master(samples, sampleRate: timeline.sampleRate, settings: mastering)
+        var samples: [Int16] = []
+        samples.reserveCapacity(timeline.totalSamples)
+        try stream(timeline, store: store, settings: settings, cancellation: nil) { samples.append(contentsOf: $0) }
+        return samples
     }
 
-    /// How many chapters an export encodes at once: one per core; one when mastered, since
-    /// mastering holds the whole chapter in memory.
+    /// How many chapters an export encodes at once: one per core (mastering streams too, so a
+    /// chapter's memory does not grow with its length).
     static func encodingJobs(_ settings: ExportSettings) -> Int {
-        settings.mastering == nil ? ProcessInfo.processInfo.activeProcessorCount : 1
+        ProcessInfo.processInfo.activeProcessorCount
     }
 
     /// Writes the chapter's audio as exports write it into the new file open at `descriptor`
-    /// (closed when done). Unmastered, it is streamed item by item, so memory holds one item's
-    /// audio however long the chapter; mastering measures the whole chapter, so it renders it first.
+    /// (closed when done), streamed (``stream``).
     static func write(
         _ timeline: ChapterTimeline, store: ObjectStore, settings: ExportSettings, format: AudioSettings.Format, to descriptor: Int32, label: String,
         cancellation: CancellationFlag? = nil
@@ -31,18 +32,29 @@ enum ChapterAudio {
         try writer.finish()
     }
 
-    /// Hands the chapter's audio as exports write it to `emit` in order, in blocks: unmastered,
-    /// item by item with the silences between (memory holds one item's audio however long the
-    /// chapter); mastered, whole, since mastering measures the whole chapter. A stop is honoured
-    /// between items (a long chapter takes seconds to encode).
+    /// Hands the chapter's audio as exports write it to `emit` in order, in blocks: item by item
+    /// with the silences between, so memory holds one item's audio however long the chapter.
+    /// Mastered, the chapter is played through a few times (measured, limited and measured again,
+    /// then written: ``Mastering``), item by item each time. A stop is honoured between items (a
+    /// long chapter takes seconds to encode).
     static func stream(
         _ timeline: ChapterTimeline, store: ObjectStore, settings: ExportSettings, cancellation: CancellationFlag?,
         _ emit: (ArraySlice<Int16>) throws -> Void
     ) throws {
-        if settings.mastering != nil {
-            try emit(try exported(timeline, store: store, settings: settings)[...])
-            return
+        guard let mastering = settings.mastering else {
+            return try render(timeline, store: store, cancellation: cancellation, into: emit)
         }
+        try withoutActuallyEscaping(emit) { emit in
+            try Mastering.master(
+                { sink in try render(timeline, store: store, cancellation: cancellation, into: sink) },
+                sampleRate: timeline.sampleRate, settings: mastering, emit: emit)
+        }
+    }
+
+    /// The chapter's audio unmastered, into `emit` item by item with the silences between.
+    static func render(
+        _ timeline: ChapterTimeline, store: ObjectStore, cancellation: CancellationFlag?, into emit: (ArraySlice<Int16>) throws -> Void
+    ) throws {
         let silence = [Int16](repeating: 0, count: 8192)
         func emitSilence(_ count: Int) throws {
             var left = count

@@ -80,10 +80,11 @@ package struct ConformanceCheck: Sendable {
     private func measure(_ timeline: ChapterTimeline, store: ObjectStore, settings: ExportSettings, book: AudioLevelMeter?) throws -> AudioLevels {
         let meter = try AudioLevelMeter(sampleRate: timeline.sampleRate)
         if settings.mastering != nil {
-            // Mastering needs the whole chapter (its gain follows the chapter's loudness).
-            let samples = try ChapterAudio.exported(timeline, store: store, settings: settings)
-            meter.add(samples[...])
-            book?.add(samples[...])
+            // Mastered as the export writes it, streamed: memory does not grow with the chapter.
+            try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: nil) { block in
+                meter.add(block)
+                book?.add(block)
+            }
         } else {
             // Streamed a minute at a time: memory does not grow with the chapter.
             let step = Self.blockSeconds * timeline.sampleRate

@@ -10,23 +10,52 @@ enum Mastering {
     static let tolerance = 0.15
     static let passes = 8
 
-    static func master(_ samples: [Int16], sampleRate: Int, settings: MasteringSettings) throws(MasteringError) -> [Int16] {
-        guard !samples.isEmpty else { return samples }
-        let input = samples
-        let before = try measure(input, sampleRate: sampleRate, peaks: false)
-        guard before.integrated.isFinite else { return samples }
+    /// Audio that can be played into a sink as often as asked: a chapter rendered block by block
+    /// from the store, or an array.
+    typealias Sink = (ArraySlice<Int16>) throws -> Void
+    typealias Source = (@escaping Sink) throws -> Void
+
+    static func master(_ samples: [Int16], sampleRate: Int, settings: MasteringSettings) throws -> [Int16] {
+        var output: [Int16] = []
+        output.reserveCapacity(samples.count)
+        try master({ sink in try sink(samples[...]) }, sampleRate: sampleRate, settings: settings) { output.append(contentsOf: $0) }
+        return output
+    }
+
+    /// Masters `source` into `emit`, block by block: every pass plays the source again (through the
+    /// limiter into the meter), so memory holds a block and the limiter's look-ahead, never the
+    /// chapter — a 3-hour chapter is mastered in the memory of a minute. The result is the same,
+    /// sample for sample, as mastering the whole array.
+    static func master(
+        _ source: @escaping Source, sampleRate: Int, settings: MasteringSettings, emit: @escaping Sink
+    ) throws {
+        let before = try measure(source, sampleRate: sampleRate, peaks: false)
+        guard before.count > 0 else { return }
+        guard before.integrated.isFinite else {
+            try source(emit)
+            return
+        }
         var gainDB = settings.integratedLoudness - before.integrated
         if let maximum = settings.maximumRMS, before.rms + gainDB > maximum { gainDB = maximum - before.rms }
         var ceilingDB = min(settings.samplePeakCeiling ?? 0, settings.truePeakCeiling - 0.5)
-        var output = input
+        func limited(_ gain: Double, _ ceiling: Double) -> Source {
+            { sink in
+                var limiter = StreamingPeakLimiter(gain: Float(pow(10, gain / 20)), ceiling: Float(pow(10, ceiling / 20)), sampleRate: sampleRate)
+                try source { block in
+                    let output = limiter.process(block)
+                    if !output.isEmpty { try sink(output[...]) }
+                }
+                let rest = limiter.finish()
+                if !rest.isEmpty { try sink(rest[...]) }
+            }
+        }
         // Limiting absorbs part of each gain step, so the gain is found by secant steps on
         // measured loudness (a first step assumes it all arrives).
         var previous: (gain: Double, loudness: Double)?
         for _ in 0..<passes {
-            output = PeakLimiter.apply(input, gain: Float(pow(10, gainDB / 20)), ceiling: Float(pow(10, ceilingDB / 20)), sampleRate: sampleRate)
             // Each pass measures true peaks too: at 22.05 kHz speech's inter-sample peaks stand up to
             // 2 dB above its samples, so the sample ceiling is found together with the gain.
-            let after = try measure(output, sampleRate: sampleRate, peaks: true)
+            let after = try measure(limited(gainDB, ceilingDB), sampleRate: sampleRate, peaks: true)
             var adjusted = false
             if after.truePeak > settings.truePeakCeiling {
                 ceilingDB -= after.truePeak - settings.truePeakCeiling + 0.05
@@ -43,24 +72,32 @@ enum Mastering {
                 gainDB += min(short / slope, headroom / slope, 12)
                 adjusted = true
             }
-            if !adjusted { return output }
+            // The pass met the settings: play it once more, into the output.
+            if !adjusted { return try limited(gainDB, ceilingDB)(emit) }
         }
         // Out of passes while still adjusting: the last gain and ceiling, and the ceiling holds.
-        output = PeakLimiter.apply(input, gain: Float(pow(10, gainDB / 20)), ceiling: Float(pow(10, ceilingDB / 20)), sampleRate: sampleRate)
-        let peak = try measure(output, sampleRate: sampleRate, peaks: true).truePeak
-        if peak > settings.truePeakCeiling {
-            ceilingDB -= peak - settings.truePeakCeiling + 0.05
-            output = PeakLimiter.apply(input, gain: Float(pow(10, gainDB / 20)), ceiling: Float(pow(10, ceilingDB / 20)), sampleRate: sampleRate)
-        }
-        return output
+        let peak = try measure(limited(gainDB, ceilingDB), sampleRate: sampleRate, peaks: true).truePeak
+        if peak > settings.truePeakCeiling { ceilingDB -= peak - settings.truePeakCeiling + 0.05 }
+        try limited(gainDB, ceilingDB)(emit)
     }
 
-    private static func measure(_ samples: [Int16], sampleRate: Int, peaks: Bool = true) throws(MasteringError) -> (integrated: Double, truePeak: Double, rms: Double) {
+    private static func measure(_ source: @escaping Source, sampleRate: Int, peaks: Bool) throws -> (integrated: Double, truePeak: Double, rms: Double, count: Int) {
         let meter = try LoudnessMeter(sampleRate: sampleRate, peaks: peaks)
-        meter.add(samples[...])
-        var sum = 0.0
-        for sample in samples { sum += Double(sample) * Double(sample) }
-        let meanSquare = sum / Double(max(1, samples.count)) / (32768.0 * 32768.0)
-        return (meter.integratedLoudness, peaks ? meter.truePeak : -.infinity, meanSquare > 0 ? 10 * log10(meanSquare) : -.infinity)
+        // Squares summed as integers: exact, so the blocks a source plays in cannot change the result.
+        final class Totals {
+            var squares = 0
+            var count = 0
+        }
+        let totals = Totals()
+        try source { block in
+            meter.add(block)
+            var squares = 0
+            for sample in block { squares += Int(sample) * Int(sample) }
+            totals.squares += squares
+            totals.count += block.count
+        }
+        let (sum, count) = (Double(totals.squares), totals.count)
+        let meanSquare = sum / Double(max(1, count)) / (32768.0 * 32768.0)
+        return (meter.integratedLoudness, peaks ? meter.truePeak : -.infinity, meanSquare > 0 ? 10 * log10(meanSquare) : -.infinity, count)
     }
 }
