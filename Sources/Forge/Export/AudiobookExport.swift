@@ -75,13 +75,14 @@ enum AudiobookExport {
         // store (memory does not grow with it, however long), a credit from its few seconds.
         typealias Play = (ExportSettings, (ArraySlice<Int16>) throws -> Void) throws -> Void
         var files: [(name: String, title: String, rate: Int, play: Play)] = []
-        func credited(_ text: String) throws -> (rate: Int, play: Play) {
-            let rate = try credit(text, settings: settings).rate
-            return (rate, { settings, sink in try sink(try credit(text, settings: settings).samples[...]) })
+        let credits = try [settings.openingCredit, settings.closingCredit].map { text in
+            try text.map { text -> (rate: Int, play: Play) in
+                let rate = try credit(text, settings: settings).rate
+                return (rate, { settings, sink in try sink(try credit(text, settings: settings).samples[...]) })
+            }
         }
-        if let opening = settings.openingCredit {
-            let credit = try credited(opening)
-            files.append(("opening-credits", "Opening Credits", credit.rate, credit.play))
+        if let opening = credits[0] {
+            files.append(("opening-credits", "Opening Credits", opening.rate, opening.play))
         }
         for timeline in timelines {
             let slug = MediaOverlayBook.fileName(forTitle: timeline.chapter.title).replacingOccurrences(of: ".epub", with: "")
@@ -89,9 +90,8 @@ enum AudiobookExport {
                 try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: nil, sink)
             }))
         }
-        if let closing = settings.closingCredit {
-            let credit = try credited(closing)
-            files.append(("closing-credits", "Closing Credits", credit.rate, credit.play))
+        if let closing = credits[1] {
+            files.append(("closing-credits", "Closing Credits", closing.rate, closing.play))
         }
         let first = settings.openingCredit == nil ? 1 : 0
         let width = max(2, String(files.count).count)

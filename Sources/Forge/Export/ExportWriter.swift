@@ -21,6 +21,11 @@ struct ExportWriter {
         self.cancellation = cancellation
     }
 
+    /// Counts as written the files another writer wrote into the same folder (the M4B's thread).
+    mutating func adopt(_ paths: [String]) {
+        written += paths
+    }
+
     /// Throws ``ExportError/cancelled`` if a stop was asked for.
     func checkCancelled() throws(ExportError) {
         if cancellation?.isCancelled == true { throw .cancelled(written: written.count) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// `forge export`: derives human-facing files from a finished build's manifest and objects,
 /// under `<output dir>/exports/`. Every file is written to a temporary name and renamed into
@@ -105,69 +106,84 @@ package struct Exporter: Sendable {
         var writer = ExportWriter(outputDirectory: outputDirectory, folder: "exports", cancellation: cancellation)
         writer.progress = progress
         let formats = Set(settings.formats)
-        // The HTML page plays the chapter audio, so it needs the audio export beside it.
-        let audioFormat = Self.audioFormat(of: book.chapters)
-        if formats.contains(.audio) || formats.contains(.html) {
-            for (index, timeline) in book.chapters.enumerated() {
-                defer { progress?(ExportProgress(phase: "audio", done: index + 1, total: book.chapters.count)) }
-                let path = "audio/\(timeline.fileStem).\(audioFormat.fileExtension)"
-                let label = writer.finalPath(path)
-                try writer.stream(path) { descriptor in
-                    try ChapterAudio.write(timeline, store: store, settings: settings, format: audioFormat, to: descriptor, label: label, cancellation: cancellation)
+        // The M4B is one AAC stream that ffmpeg encodes on one core: it is written on a thread of
+        // its own beside the other formats, which take the other cores meanwhile.
+        let m4b = formats.contains(.m4b) ? startM4B(book.chapters, settings: settings, store: store) : nil
+        do {
+            // The HTML page plays the chapter audio, so it needs the audio export beside it.
+            let audioFormat = Self.audioFormat(of: book.chapters)
+            if formats.contains(.audio) || formats.contains(.html) {
+                for (index, timeline) in book.chapters.enumerated() {
+                    defer { progress?(ExportProgress(phase: "audio", done: index + 1, total: book.chapters.count)) }
+                    let path = "audio/\(timeline.fileStem).\(audioFormat.fileExtension)"
+                    let label = writer.finalPath(path)
+                    try writer.stream(path) { descriptor in
+                        try ChapterAudio.write(timeline, store: store, settings: settings, format: audioFormat, to: descriptor, label: label, cancellation: cancellation)
+                    }
                 }
             }
-        }
-        if formats.contains(.json) { try JSONTimingsExport.write(book, audioFormat: audioFormat, to: &writer) }
-        if !formats.isDisjoint(with: [.vtt, .srt, .html]) {
-            let links = book.chapters.map { ReadAlongPage.ChapterLink(fileStem: $0.fileStem, title: $0.chapter.title) }
-            if formats.contains(.html) {
-                try writer.write(Array(ReadAlongPage.contents(title: settings.title, language: settings.language, chapters: links).utf8), to: "html/index.html")
-            }
-            var position = 0
-            // Captions and pages of a chapter from one load of its words.
-            let progress = progress
-            try book.forEachTimed { timeline in
-                defer {
-                    position += 1
-                    progress?(ExportProgress(phase: "captions", done: position, total: book.chapters.count))
-                }
-                if !formats.isDisjoint(with: [.vtt, .srt]) {
-                    let cues = CaptionCue.cues(for: timeline, maxCharacters: settings.maxCueCharacters)
-                    if formats.contains(.vtt) { try writer.write(Array(CaptionCue.webVTT(cues).utf8), to: "captions/\(timeline.fileStem).vtt") }
-                    if formats.contains(.srt) { try writer.write(Array(CaptionCue.subRip(cues).utf8), to: "captions/\(timeline.fileStem).srt") }
-                }
+            if formats.contains(.json) { try JSONTimingsExport.write(book, audioFormat: audioFormat, to: &writer) }
+            if !formats.isDisjoint(with: [.vtt, .srt, .html]) {
+                let links = book.chapters.map { ReadAlongPage.ChapterLink(fileStem: $0.fileStem, title: $0.chapter.title) }
                 if formats.contains(.html) {
-                    let page = ReadAlongPage.html(timeline, title: settings.title, language: settings.language,
-                                                  audioPath: "../audio/\(timeline.fileStem).\(audioFormat.fileExtension)", audioType: audioFormat.mimeType,
-                                                  chapters: links, position: position)
-                    try writer.write(Array(page.utf8), to: "html/\(timeline.fileStem).html")
+                    try writer.write(Array(ReadAlongPage.contents(title: settings.title, language: settings.language, chapters: links).utf8), to: "html/index.html")
+                }
+                var position = 0
+                // Captions and pages of a chapter from one load of its words.
+                let progress = progress
+                try book.forEachTimed { timeline in
+                    defer {
+                        position += 1
+                        progress?(ExportProgress(phase: "captions", done: position, total: book.chapters.count))
+                    }
+                    if !formats.isDisjoint(with: [.vtt, .srt]) {
+                        let cues = CaptionCue.cues(for: timeline, maxCharacters: settings.maxCueCharacters)
+                        if formats.contains(.vtt) { try writer.write(Array(CaptionCue.webVTT(cues).utf8), to: "captions/\(timeline.fileStem).vtt") }
+                        if formats.contains(.srt) { try writer.write(Array(CaptionCue.subRip(cues).utf8), to: "captions/\(timeline.fileStem).srt") }
+                    }
+                    if formats.contains(.html) {
+                        let page = ReadAlongPage.html(timeline, title: settings.title, language: settings.language,
+                                                      audioPath: "../audio/\(timeline.fileStem).\(audioFormat.fileExtension)", audioType: audioFormat.mimeType,
+                                                      chapters: links, position: position)
+                        try writer.write(Array(page.utf8), to: "html/\(timeline.fileStem).html")
+                    }
                 }
             }
-        }
-        if formats.contains(.epub) {
-            // A book read from an EPUB 3 gets its own documents back with overlays; anything else a generated edition.
-            if let source = NarratedEPUB.sourceBook(of: book.chapters),
-               let edition = try NarratedEPUB(book: source, timelines: book.chapters, settings: settings, modified: date) {
-                try writer.produce("epub/\(edition.fileName)") { temporary in
-                    try edition.write(to: temporary, timelines: book.chapters, settings: settings, store: store, cancellation: cancellation, progress: progress)
-                }
-            } else {
-                let fileName = MediaOverlayBook.fileName(forTitle: settings.title)
-                try writer.produce("epub/\(fileName)") { temporary in
-                    try MediaOverlayBook.write(book, settings: settings, store: store, cancellation: cancellation, modified: date, progress: progress, to: temporary)
+            if formats.contains(.epub) {
+                // A book read from an EPUB 3 gets its own documents back with overlays; anything else a generated edition.
+                if let source = NarratedEPUB.sourceBook(of: book.chapters),
+                   let edition = try NarratedEPUB(book: source, timelines: book.chapters, settings: settings, modified: date) {
+                    try writer.produce("epub/\(edition.fileName)") { temporary in
+                        try edition.write(to: temporary, timelines: book.chapters, settings: settings, store: store, cancellation: cancellation, progress: progress)
+                    }
+                } else {
+                    let fileName = MediaOverlayBook.fileName(forTitle: settings.title)
+                    try writer.produce("epub/\(fileName)") { temporary in
+                        try MediaOverlayBook.write(book, settings: settings, store: store, cancellation: cancellation, modified: date, progress: progress, to: temporary)
+                    }
                 }
             }
+            if formats.contains(.acx) {
+                // The ACX set is mastered to ACX whatever the other exports use, with its room tone.
+                var acx = settings
+                if acx.mastering?.profile != MasteringSettings.acx.profile { acx.mastering = .acx }
+                let acxChapters = acx.mastering == settings.mastering
+                    ? book.chapters : try TimelineBuilder(store: store, manifest: manifest, settings: acx).book().chapters
+                try AudiobookExport.writeACXSet(acxChapters, settings: acx, store: store, to: &writer)
+            }
+        } catch {
+            // Stop the M4B too, and count what it finished among the files written whole.
+            m4b?.stop.cancel()
+            let m4bWritten = (try? m4b?.wait(for: cancellation))?.count ?? 0
+            if case let ExportError.cancelled(written) = error { throw ExportError.cancelled(written: written + m4bWritten) }
+            throw error
         }
-        if formats.contains(.m4b) {
-            try AudiobookExport.writeM4B(book.chapters, settings: settings, store: store, to: &writer)
-        }
-        if formats.contains(.acx) {
-            // The ACX set is mastered to ACX whatever the other exports use, with its room tone.
-            var acx = settings
-            if acx.mastering?.profile != MasteringSettings.acx.profile { acx.mastering = .acx }
-            let acxChapters = acx.mastering == settings.mastering
-                ? book.chapters : try TimelineBuilder(store: store, manifest: manifest, settings: acx).book().chapters
-            try AudiobookExport.writeACXSet(acxChapters, settings: acx, store: store, to: &writer)
+        if let m4b {
+            do {
+                writer.adopt(try m4b.wait(for: cancellation))
+            } catch ExportError.cancelled(let written) {
+                throw ExportError.cancelled(written: writer.written.count + written)
+            }
         }
         // A book renamed (another title) keeps no copy under its old name beside the new one.
         for (folder, suffix) in [("epub", ".epub"), ("m4b", ".m4b")] {
@@ -176,6 +192,39 @@ package struct Exporter: Sendable {
             _ = try OwnedDirectory(root: outputDirectory).removeFiles(in: "exports/\(folder)") { $0.hasSuffix(suffix) && !kept.contains($0) }
         }
         return ExportReport(files: writer.written, chapters: book.chapters.count, durationMs: book.durationMs)
+    }
+
+    /// The M4B being written on its own thread.
+    final class M4BJob: Sendable {
+        /// Set to stop it (the export failed or was stopped).
+        let stop = CancellationFlag()
+        let finished = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<[String], any Error>?>(nil)
+
+        /// Waits for it to finish, passing a stop of `cancellation` on to it, and returns the
+        /// paths it wrote (or throws its error).
+        func wait(for cancellation: CancellationFlag?) throws -> [String] {
+            while finished.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+                if cancellation?.isCancelled == true { stop.cancel() }
+            }
+            finished.signal()
+            return try result.withLock { $0! }.get()
+        }
+    }
+
+    private func startM4B(_ chapters: [ChapterTimeline], settings: ExportSettings, store: ObjectStore) -> M4BJob {
+        let job = M4BJob()
+        let (directory, progress) = (outputDirectory, progress)
+        BlockingThreads.start(1, body: { _ in
+            var writer = ExportWriter(outputDirectory: directory, folder: "exports", cancellation: job.stop)
+            writer.progress = progress
+            let result = Result { () throws -> [String] in
+                try AudiobookExport.writeM4B(chapters, settings: settings, store: store, to: &writer)
+                return writer.written
+            }
+            job.result.withLock { $0 = result }
+        }, whenAllFinished: { job.finished.signal() })
+        return job
     }
 
     /// The recipe's audio format, as the items' audio objects show it.
