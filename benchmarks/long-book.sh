@@ -65,6 +65,18 @@ source "$root/benchmarks/lib/measure.sh"
 
 row() { printf '%-34s %9s s %8s MB   %s\n' "$1" "$wall" "$((peak_kb / 1024))" "${2:-}"; }
 
+# Three rebuilds, each after one paragraph two fifths into the book is edited: their times in $edits.
+edit_rebuilds() {
+    edits=()
+    for run in 1 2 3; do
+        line=$(awk -v n="$run" -v from="$(($(wc -l <book.txt) * 2 / 5))" \
+            'NR > from && prev == "" && $0 != "" {c++; if (c == n) {print NR; exit}} {prev = $0}' book.txt)
+        sed -i "${line}s/\$/ Indeed, edit ${run}./" book.txt
+        measure "$forge" build recipe.json
+        edits+=("$wall")
+    done
+}
+
 cd "$work"
 # --growth: no-op and one-paragraph-edit rebuilds at 1, 3 and 5 copies (~120k, ~365k, ~610k words)
 # in one run, with the load average beside each: the times should not grow with the book.
@@ -76,14 +88,7 @@ if [ "${GROWTH:-}" = 1 ]; then
         "$forge" build recipe.json >/dev/null 2>&1
         noop=()
         for run in 1 2 3 4 5; do measure "$forge" build recipe.json; noop+=("$wall"); done
-        edits=()
-        for run in 1 2 3; do
-            line=$(awk -v n="$run" -v from="$(($(wc -l <book.txt) * 2 / 5))" \
-                'NR > from && prev == "" && $0 != "" {c++; if (c == n) {print NR; exit}} {prev = $0}' book.txt)
-            sed -i "${line}s/\$/ Indeed, edit ${run}./" book.txt
-            measure "$forge" build recipe.json
-            edits+=("$wall")
-        done
+        edit_rebuilds
         printf '%-10s %8s %10s s %12s s   %s\n' "$size" "$(wc -w <book.txt)" "$(median "${noop[@]}")" "$(median "${edits[@]}")" "$(cut -d' ' -f1-3 /proc/loadavg)"
     done
     exit 0
@@ -106,14 +111,7 @@ for run in 1 2 3 4 5; do
     noop+=("$wall")
 done
 row "forge build (no-op)" "median of 5: $(median "${noop[@]}") s (runs: ${noop[*]})"
-edits=()
-for run in 1 2 3; do
-    line=$(awk -v n="$run" -v from="$(($(wc -l <book.txt) * 2 / 5))" \
-        'NR > from && prev == "" && $0 != "" {c++; if (c == n) {print NR; exit}} {prev = $0}' book.txt)
-    sed -i "${line}s/\$/ Indeed, edit ${run}./" book.txt
-    measure "$forge" build recipe.json
-    edits+=("$wall")
-done
+edit_rebuilds
 row "forge build (one paragraph edited)" "median of 3: $(median "${edits[@]}") s (runs: ${edits[*]})"
 measure "$forge" split recipe.json
 row "forge split"
