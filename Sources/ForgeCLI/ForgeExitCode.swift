@@ -9,18 +9,15 @@ enum ForgeExitCode: Int32 {
     case cannotRun = 3
     case cancelled = 130
 
-    /// The code for an error that stopped a command before or outside item work.
+    /// The code for an error that stopped a command before or outside item work: the library's
+    /// errors say which kind of failure they are, case by case (``ClassifiedFailure``), and every
+    /// kind has its code here; anything else (a system error) could not run.
     static func forError(_ error: any Error) -> ForgeExitCode {
-        switch error {
-        case is RecipeError, is TextError, is DocumentError, is LexiconError: return .usage
-        case CommandEngineError.notAllowed: return .usage
-        case ExportError.cancelled: return .cancelled
-        case ExportError.unsafeTarget, ExportError.badEnvironment: return .usage
-        case SpeechError.unknownVoice, SpeechError.nothingToSay: return .usage
-        case PipelineError.unreadableRecording: return .usage
-        case PipelineError.shardWithoutCache: return .usage
-        case RemoteCacheError.malformedHeader: return .usage
-        default: return .cannotRun
+        guard let classified = error as? any ClassifiedFailure else { return .cannotRun }
+        switch classified.failureKind {
+        case .badInput: return .usage
+        case .cannotRun: return .cannotRun
+        case .cancelled: return .cancelled
         }
     }
 }

@@ -156,6 +156,24 @@ struct ArchitectureTests {
         }
     }
 
+    /// Every error enum of the library says which kind of failure each case is (so the compiler
+    /// makes a new case choose its exit code): one `extension …Error: ClassifiedFailure` per enum.
+    @Test func everyErrorEnumClassifiesItsCases() throws {
+        let enumerator = FileManager.default.enumerator(at: Self.library, includingPropertiesForKeys: nil)
+        var enums: [String] = []
+        var classified: Set<String> = []
+        while let url = enumerator?.nextObject() as? URL {
+            guard url.pathExtension == "swift" else { continue }
+            // Declarations start their lines (the blanked code would lose some after a string that
+            // interpolates a quoted literal).
+            let source = try String(contentsOf: url, encoding: .utf8)
+            enums += source.matches(of: /^(?:package |public |private |fileprivate )?enum (\w+Error)\b/.anchorsMatchLineEndings()).map { String($0.1) }
+            classified.formUnion(source.matches(of: /^extension (\w+Error): ClassifiedFailure/.anchorsMatchLineEndings()).map { String($0.1) })
+        }
+        #expect(enums.count >= 14, "the scan found too few error enums under \(Self.library.path)")
+        #expect(Set(enums).subtracting(classified).isEmpty, "error enums without a failure kind: \(Set(enums).subtracting(classified).sorted())")
+    }
+
     @Test func theCycleCheckFindsACycle() {
         let graph = ["Speech": ["Store": Set(["ObjectStore"])], "Store": ["Recipe": ["VoiceSettings"]], "Recipe": ["Speech": ["EspeakEngine"]]]
         #expect(Self.cycle(in: graph) == ["Recipe", "Speech", "Store", "Recipe"])

@@ -19,3 +19,12 @@ package enum AudioError: LocalizedError, Sendable, Equatable {
         }
     }
 }
+
+extension AudioError: ClassifiedFailure {
+    /// Which kind of failure each case is (the exit code the command line gives it).
+    package var failureKind: FailureKind {
+        switch self {
+        case .unreadable, .encodingFailed: .cannotRun
+        }
+    }
+}

@@ -60,3 +60,13 @@ package enum RemoteCacheError: Error, LocalizedError, Sendable, Equatable {
         }
     }
 }
+
+extension RemoteCacheError: ClassifiedFailure {
+    /// Which kind of failure each case is (the exit code the command line gives it).
+    package var failureKind: FailureKind {
+        switch self {
+        case .malformedHeader: .badInput
+        case .unavailable, .refused, .digestMismatch, .blobSize, .badAnswer, .malformedEntry, .localStore, .required: .cannotRun
+        }
+    }
+}

@@ -55,3 +55,12 @@ package enum DocumentError: LocalizedError, Sendable, Equatable {
         }
     }
 }
+
+extension DocumentError: ClassifiedFailure {
+    /// Which kind of failure each case is (the exit code the command line gives it).
+    package var failureKind: FailureKind {
+        switch self {
+        case .malformedMarkup, .notAZip, .notAnEPUB, .unsafeEntryPath, .tooLarge, .suspiciousCompression, .sizeMismatch, .unreadableFile, .missingEntry, .unknownSpineItems, .emptySpine: .badInput
+        }
+    }
+}

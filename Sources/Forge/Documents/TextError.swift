@@ -38,3 +38,12 @@ package enum TextError: LocalizedError, Sendable, Equatable {
         }
     }
 }
+
+extension TextError: ClassifiedFailure {
+    /// Which kind of failure each case is (the exit code the command line gives it).
+    package var failureKind: FailureKind {
+        switch self {
+        case .unreadable, .notUTF8, .binary, .noSpeakableText, .notAFile, .utf16, .tooLarge, .lineTooLong: .badInput
+        }
+    }
+}

@@ -46,3 +46,14 @@ package enum ExportError: LocalizedError, Sendable, Equatable {
         }
     }
 }
+
+extension ExportError: ClassifiedFailure {
+    /// Which kind of failure each case is (the exit code the command line gives it).
+    package var failureKind: FailureKind {
+        switch self {
+        case .unsafeTarget, .badEnvironment: .badInput
+        case .cancelled: .cancelled
+        case .notBuilt, .missingAudio, .writeFailed, .unknownFormat, .linkInOutput, .toolMissing, .encoderFailed: .cannotRun
+        }
+    }
+}

@@ -19,3 +19,12 @@ package enum MasteringError: LocalizedError, Sendable, Equatable {
         }
     }
 }
+
+extension MasteringError: ClassifiedFailure {
+    /// Which kind of failure each case is (the exit code the command line gives it).
+    package var failureKind: FailureKind {
+        switch self {
+        case .meterUnavailable, .unknownProfile: .cannotRun
+        }
+    }
+}

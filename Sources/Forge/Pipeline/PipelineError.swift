@@ -30,3 +30,13 @@ package enum PipelineError: LocalizedError, Sendable, Equatable {
         }
     }
 }
+
+extension PipelineError: ClassifiedFailure {
+    /// Which kind of failure each case is (the exit code the command line gives it).
+    package var failureKind: FailureKind {
+        switch self {
+        case .unreadableRecording, .shardWithoutCache: .badInput
+        case .nothingSplit, .engineUnavailable, .verificationUnavailable: .cannotRun
+        }
+    }
+}

@@ -22,3 +22,12 @@ package enum LexiconError: LocalizedError, Sendable, Equatable {
         }
     }
 }
+
+extension LexiconError: ClassifiedFailure {
+    /// Which kind of failure each case is (the exit code the command line gives it).
+    package var failureKind: FailureKind {
+        switch self {
+        case .unreadable, .malformedLine, .duplicate: .badInput
+        }
+    }
+}

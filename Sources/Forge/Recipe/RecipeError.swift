@@ -69,3 +69,12 @@ package enum RecipeError: LocalizedError, Sendable, Equatable {
 
     private static func display(_ path: String) -> String { path.isEmpty ? "the recipe" : path }
 }
+
+extension RecipeError: ClassifiedFailure {
+    /// Which kind of failure each case is (the exit code the command line gives it).
+    package var failureKind: FailureKind {
+        switch self {
+        case .unreadable, .tooLarge, .syntax, .wrongType, .unknownKey, .missingKey, .invalidValue, .missingSource, .unreadableSource, .unknownVoice, .outsideProject: .badInput
+        }
+    }
+}

@@ -22,3 +22,12 @@ package enum RecognitionError: LocalizedError, Sendable, Equatable {
         }
     }
 }
+
+extension RecognitionError: ClassifiedFailure {
+    /// Which kind of failure each case is (the exit code the command line gives it).
+    package var failureKind: FailureKind {
+        switch self {
+        case .modelMissing, .decoderFailed, .unsupportedLanguage: .cannotRun
+        }
+    }
+}

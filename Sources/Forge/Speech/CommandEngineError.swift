@@ -28,3 +28,13 @@ package enum CommandEngineError: LocalizedError, Sendable, Equatable {
         }
     }
 }
+
+extension CommandEngineError: ClassifiedFailure {
+    /// Which kind of failure each case is (the exit code the command line gives it).
+    package var failureKind: FailureKind {
+        switch self {
+        case .notAllowed: .badInput
+        case .cannotStart, .protocolViolation, .exited, .timedOut: .cannotRun
+        }
+    }
+}

@@ -51,3 +51,13 @@ package enum SpeechError: LocalizedError, Sendable, Equatable {
         }
     }
 }
+
+extension SpeechError: ClassifiedFailure {
+    /// Which kind of failure each case is (the exit code the command line gives it).
+    package var failureKind: FailureKind {
+        switch self {
+        case .unknownVoice, .nothingToSay: .badInput
+        case .engineUnavailable, .synthesisFailed, .noAudio, .encodingFailed, .workerCrashed, .workerUnavailable, .injectedFault, .engineFailed, .unknownEngine, .cannotWrite: .cannotRun
+        }
+    }
+}

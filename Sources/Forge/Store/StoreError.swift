@@ -47,3 +47,12 @@ package enum StoreError: LocalizedError, Sendable, Equatable {
         }
     }
 }
+
+extension StoreError: ClassifiedFailure {
+    /// Which kind of failure each case is (the exit code the command line gives it).
+    package var failureKind: FailureKind {
+        switch self {
+        case .cannotCreate, .notWritable, .writeFailed, .busy, .manifestUnreadable, .manifestTooNew, .notAnOutputDirectory, .linkInOutput, .notForgesFile, .readFailed, .outputMoved: .cannotRun
+        }
+    }
+}

@@ -16,3 +16,12 @@ enum ChildProcessError: Error, LocalizedError, Equatable {
         }
     }
 }
+
+extension ChildProcessError: ClassifiedFailure {
+    /// Which kind of failure each case is (the exit code the command line gives it).
+    var failureKind: FailureKind {
+        switch self {
+        case .cannotStart: .cannotRun
+        }
+    }
+}
