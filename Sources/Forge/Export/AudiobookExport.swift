@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The audiobook files: one `.m4b` for the whole book (AAC in MP4, chapter marks at each chapter's
 /// exact start, title, author, narrator, language, cover), and the ACX set (one MP3 per chapter at
@@ -73,7 +74,7 @@ enum AudiobookExport {
     static func writeACXSet(_ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, to writer: inout ExportWriter) throws {
         // Each file's audio plays into a sink as the settings master it: a chapter streamed from the
         // store (memory does not grow with it, however long), a credit from its few seconds.
-        typealias Play = (ExportSettings, (ArraySlice<Int16>) throws -> Void) throws -> Void
+        typealias Play = @Sendable (ExportSettings, (ArraySlice<Int16>) throws -> Void) throws -> Void
         var files: [(name: String, title: String, rate: Int, play: Play)] = []
         let credits = try [settings.openingCredit, settings.closingCredit].map { text in
             try text.map { text -> (rate: Int, play: Play) in
@@ -95,47 +96,86 @@ enum AudiobookExport {
         }
         let first = settings.openingCredit == nil ? 1 : 0
         let width = max(2, String(files.count).count)
-        for (index, file) in files.enumerated() {
-            defer { writer.progress?(ExportProgress(phase: "acx", done: index + 1, total: files.count)) }
-            try writer.checkCancelled()
-            let number = String(repeating: "0", count: max(0, width - String(index + first).count)) + String(index + first)
-            var mastered = settings
-            // Resampling to 44.1 kHz and MP3 encoding raise peaks a little (up to 0.8 dB seen):
-            // the encoded file is measured, and the audio limited further until it meets ACX.
-            var margin = 0.0
-            let cancellation = writer.cancellation
-            for attempt in 0..<acxAttempts {
+        // One file per core at a time (each is mastered in passes and encoded by its own ffmpeg),
+        // each through a writer of its own; what they wrote is counted in order at the end.
+        let (count, jobs) = (files.count, min(ChapterAudio.encodingJobs(settings), files.count))
+        let (directory, cancellation, progress, set) = (writer.owned.root, writer.cancellation, writer.progress, files)
+        let next = Mutex(0)
+        let outcome = Mutex<(written: [Int: [String]], done: Int, failure: (any Error)?)>(([:], 0, nil))
+        BlockingThreads.forEach(jobs) { _ in
+            while cancellation?.isCancelled != true, outcome.withLock({ $0.failure == nil }) {
+                let index = next.withLock { index in
+                    defer { index += 1 }
+                    return index
+                }
+                guard index < count else { return }
+                let file = set[index]
+                let number = String(repeating: "0", count: max(0, width - String(index + first).count)) + String(index + first)
+                var fileWriter = ExportWriter(outputDirectory: directory, folder: "exports", cancellation: cancellation)
                 do {
-                    try writer.produce("acx/\(number)-\(file.name).mp3") { output in
-                        var arguments = ["-ar", "44100", "-c:a", "libmp3lame", "-b:a", "192k", "-id3v2_version", "3"]
-                        var tags = metadata(settings).filter { $0.key != "title" }
-                        tags.append(("title", file.title))
-                        tags.append(("track", "\(index + 1)/\(files.count)"))
-                        for (key, value) in tags { arguments += ["-metadata", "\(key)=\(value)"] }
-                        arguments += ["-f", "mp3", output.path]
-                        let encoder = try FFmpegEncoder(sampleRate: file.rate, arguments: arguments)
-                        do {
-                            try file.play(mastered) { block in
-                                if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
-                                try encoder.write(block, cancellation: cancellation)
-                            }
-                            try encoder.close()
-                        } catch {
-                            encoder.abandon()
-                            throw error
+                    try writeACXFile(
+                        "acx/\(number)-\(file.name).mp3", title: file.title, track: "\(index + 1)/\(count)", rate: file.rate, play: file.play,
+                        settings: settings, to: &fileWriter)
+                    let done = outcome.withLock { outcome in
+                        outcome.written[index] = fileWriter.written
+                        outcome.done += 1
+                        return outcome.done
+                    }
+                    progress?(ExportProgress(phase: "acx", done: done, total: count))
+                } catch {
+                    outcome.withLock { $0.failure = $0.failure ?? error }
+                }
+            }
+        }
+        let result = outcome.withLock { $0 }
+        writer.adopt(result.written.keys.sorted().flatMap { result.written[$0]! })
+        if let failure = result.failure {
+            if case ExportError.cancelled = failure { throw ExportError.cancelled(written: writer.written.count) }
+            throw failure
+        }
+        try writer.checkCancelled()
+    }
+
+    /// Writes one file of the ACX set. Resampling to 44.1 kHz and MP3 encoding raise peaks a little
+    /// (up to 0.8 dB seen): the encoded file is measured, and the audio limited further until it meets ACX.
+    private static func writeACXFile(
+        _ path: String, title: String, track: String, rate: Int,
+        play: (ExportSettings, (ArraySlice<Int16>) throws -> Void) throws -> Void, settings: ExportSettings, to writer: inout ExportWriter
+    ) throws {
+        var mastered = settings
+        var margin = 0.0
+        let cancellation = writer.cancellation
+        for attempt in 0..<acxAttempts {
+            do {
+                try writer.produce(path) { output in
+                    var arguments = ["-ar", "44100", "-c:a", "libmp3lame", "-b:a", "192k", "-id3v2_version", "3"]
+                    var tags = metadata(settings).filter { $0.key != "title" }
+                    tags.append(("title", title))
+                    tags.append(("track", track))
+                    for (key, value) in tags { arguments += ["-metadata", "\(key)=\(value)"] }
+                    arguments += ["-f", "mp3", output.path]
+                    let encoder = try FFmpegEncoder(sampleRate: rate, arguments: arguments)
+                    do {
+                        try play(mastered) { block in
+                            if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
+                            try encoder.write(block, cancellation: cancellation)
                         }
-                        let peak = try encodedPeak(output)
-                        if peak > acxPeakLimit, attempt + 1 < acxAttempts { throw PeakOvershoot(excess: peak - acxPeakLimit) }
+                        try encoder.close()
+                    } catch {
+                        encoder.abandon()
+                        throw error
                     }
-                    break
-                } catch let overshoot as PeakOvershoot {
-                    margin += overshoot.excess + 0.2
-                    mastered = settings
-                    if var mastering = mastered.mastering {
-                        mastering.samplePeakCeiling = (mastering.samplePeakCeiling ?? mastering.truePeakCeiling) - margin
-                        mastering.truePeakCeiling -= margin
-                        mastered.mastering = mastering
-                    }
+                    let peak = try encodedPeak(output)
+                    if peak > acxPeakLimit, attempt + 1 < acxAttempts { throw PeakOvershoot(excess: peak - acxPeakLimit) }
+                }
+                return
+            } catch let overshoot as PeakOvershoot {
+                margin += overshoot.excess + 0.2
+                mastered = settings
+                if var mastering = mastered.mastering {
+                    mastering.samplePeakCeiling = (mastering.samplePeakCeiling ?? mastering.truePeakCeiling) - margin
+                    mastering.truePeakCeiling -= margin
+                    mastered.mastering = mastering
                 }
             }
         }
