@@ -13,7 +13,7 @@ sample_tree_rss() {
         for t in /proc/"$p"/task/*/children; do
             [ -r "$t" ] || continue
             kids=()
-            read -r -a kids <"$t" 2>/dev/null || true
+            { read -r -a kids <"$t"; } 2>/dev/null || true
             pids+=("${kids[@]}")
         done
     done
