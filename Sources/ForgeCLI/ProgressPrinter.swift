@@ -143,7 +143,7 @@ final class ProgressPrinter: Sendable {
             line.add("cancelled", summary.cancelled)
             line.add("audioMs", summary.audioMs)
             line.add("elapsedSeconds", .double((summary.elapsedSeconds * 1000).rounded() / 1000))
-            line.add("exitCode", Int(summary.exitCode))
+            line.add("exitCode", Int(ForgeExitCode(summary.outcome).rawValue))
             line.add("nothingToDo", summary.nothingToDo)
             line.add("exported", summary.exportedFiles.count)
             if let cache = summary.remoteCache {

@@ -29,7 +29,8 @@ enum StageRunner {
             throw failure
         }
         printer.finish(summary, stages: stages, recipePath: options.recipe)
-        if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
+        let code = ForgeExitCode(summary.outcome)
+        if code != .success { throw ExitCode(code.rawValue) }
     }
 
     /// This executable, which also serves as the synthesis worker (`forge worker`).

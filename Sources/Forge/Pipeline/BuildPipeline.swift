@@ -140,7 +140,7 @@ package struct BuildPipeline: Sendable {
             summary.remoteCache?.spotCheckMismatches = run.spotCheckMismatches
             summary.shard = shard
             summary.leftToOtherShards = run.leftToOtherShards
-            let outcome: BuildRecord.Outcome = summary.cancelled ? .cancelled : (summary.exitCode == 0 ? .succeeded : .failed)
+            let outcome: BuildRecord.Outcome = summary.cancelled ? .cancelled : (summary.outcome == .succeeded ? .succeeded : .failed)
             if outcome == .succeeded, let value = try fingerprint?.current(in: manifest, directory: directory) {
                 try manifest.recordFingerprint(value, build: buildID)
             }

@@ -57,12 +57,20 @@ package struct BuildSummary: Sendable, Equatable {
     /// True when nothing had to be made or changed.
     package var nothingToDo: Bool { synthesized == 0 && reused == 0 && aligned == 0 && (remoteCache?.downloaded ?? 0) == 0 && failed.isEmpty && !cancelled }
 
-    /// 0 ok, 1 built with failed items, 130 cancelled.
-    /// Verification that could run and did not pass (unavailable verification fails a build only
-    /// when required, which stops it before a summary).
-    package var exitCode: Int32 {
+    /// How a build that ran ended, for its exit code.
+    package enum Outcome: Sendable, Equatable {
+        case succeeded
+        /// Items failed, verification that could run did not pass (unavailable verification fails
+        /// a build only when required, which stops it before a summary), or a reproducibility check
+        /// found items whose bytes differ.
+        case itemsFailed
+        case cancelled
+    }
+
+    package var outcome: Outcome {
         let verificationFailed = verification.map { $0.available && !$0.passed } ?? false
         let irreproducible = !(reproducibility?.differing.isEmpty ?? true)
-        return cancelled ? 130 : (failed.isEmpty && !verificationFailed && !irreproducible ? 0 : 1)
+        if cancelled { return .cancelled }
+        return failed.isEmpty && !verificationFailed && !irreproducible ? .succeeded : .itemsFailed
     }
 }
