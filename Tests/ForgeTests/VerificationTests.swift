@@ -193,6 +193,24 @@ struct VerificationTests {
         #expect(files.filter { $0.hasPrefix("dict-") }.count == 1, "\(files)")
     }
 
+    /// `"mode": "quick"` in a recipe: the build screens every item and transcribes only the sample
+    /// (here none of the two chunks is in it), and passes; `forge verify` without --quick then
+    /// transcribes the rest and reports the full mode.
+    @Test func aRecipesQuickModeScreensAndSamples() throws {
+        let project = try TestProject(recipe: Fixtures.recipe(voice: "en-us+klatt", extra: #""verify": { "maxWordErrorRate": 0.25, "mode": "quick" }"#))
+        let build = try project.build()
+        #expect(build.status == 0, "\(build.errors)")
+        #expect(build.summary?["verificationMode"] as? String == "quick" && build.summary?["verificationPassed"] as? Bool == true)
+        let quick = try report(try project.forge(["verify", "out", "--quick", "--json"]))
+        let screen = try #require(quick["screen"] as? [String: Any])
+        #expect(screen["items"] as? Int == 7 && (screen["flaggedItems"] as? [Any])?.isEmpty == true, "\(screen)")
+        let sampled = (quick["chunks"] as? [Any])?.count ?? -1
+        #expect(sampled + (quick["unsampledChunks"] as? Int ?? -1) == 2, "\(quick)")
+        let full = try report(try project.forge(["verify", "out", "--json"]))
+        #expect(full["mode"] as? String == "full" && (full["chunks"] as? [Any])?.count == 2 && full["unsampledChunks"] as? Int == 0)
+        #expect(full["transcribedChunks"] as? Int == 2 - sampled, "chunks heard by the quick check are not heard again")
+    }
+
     @Test func missingRecognizerIsReportedAndFailsOnlyWhenRequired() throws {
         let environment = ["FORGE_POCKETSPHINX_MODEL": "/nonexistent/model"]
         let project = try TestProject(recipe: Fixtures.recipe(extra: Self.verify))
