@@ -235,6 +235,10 @@ struct SplitterTests {
         let fields = try JSONSerialization.jsonObject(with: Data(plan.text.utf8)) as? [String: Any]
         let titles = (fields?["chapters"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
         #expect(titles == ["Volume I — Letter 1", "Volume I — Letter 2"], "\(plan.text)")
+        // `forge plan` lists the chapters under their part.
+        let table = try project.forge(["plan", "recipe.json"]).lines
+        let part = try #require(table.firstIndex(of: "     Volume I"), "\(table)")
+        #expect(table[part + 1].hasPrefix("  1    Letter 1") && table[part + 2].hasPrefix("  2    Letter 2"), "\(table)")
 
         for (pattern, reason) in [("(unclosed", "regular expression"), ("^.*$", "empty line")] {
             let bad = #""headings": { "chapter": "\#(pattern)" }"#
