@@ -211,12 +211,18 @@ struct AudiobookTests {
             """
         let project = try TestProject(book: book, recipe: Fixtures.recipe(voice: "en-us+klatt"))
         #expect(try project.build().status == 0)
-        #expect(try project.forge(["export", "out", "--format", "m4b", "--title", "Parts"]).status == 0)
+        #expect(try project.forge(["export", "out", "--format", "m4b", "json", "--title", "Parts"]).status == 0)
         let chapters = try Self.probe(project.output.appendingPathComponent("exports/m4b/parts.m4b"))["chapters"] as? [[String: Any]] ?? []
         let titles = chapters.compactMap { ($0["tags"] as? [String: Any])?["title"] as? String }
         #expect(titles == [
             "Book One: 1805 — CHAPTER I", "Book One: 1805 — CHAPTER II", "Book Two: 1805 — CHAPTER I", "First Epilogue: 1813 - 20 — CHAPTER I",
         ], "\(chapters)")
+        // The JSON export carries each chapter's part as a field of its own (a book without parts has none).
+        let parts = try (1...4).map { number in
+            let data = try Data(contentsOf: project.output.appendingPathComponent("exports/json/chapter-00\(number).json"))
+            return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["part"] as? String
+        }
+        #expect(parts == ["Book One: 1805", "Book One: 1805", "Book Two: 1805", "First Epilogue: 1813 - 20"])
     }
 
     @Test func withoutFFmpegTheAudiobookExportsSayWhatToInstall() throws {

@@ -109,6 +109,10 @@ struct SplitterTests {
             "First Epilogue: 1813 - 20 — CHAPTER I", "Second Epilogue — CHAPTER I",
         ])
         #expect(Set(titles).count == titles.count)
+        #expect(split(text).chapters.map(\.part) == [
+            "Book One: 1805", "Book One: 1805", "Book Five: 1806 - 07", "Part The First", "First Epilogue: 1813 - 20", "Second Epilogue",
+        ])
+        #expect(split("Chapter 1\n\nText.").chapters.map(\.part) == [nil])
     }
 
     /// Chapters and sections of a book without parts: a preface, chapter lines with titles (one

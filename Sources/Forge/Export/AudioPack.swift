@@ -70,7 +70,7 @@ package struct AudioPack: Sendable {
                     try archive.add(audioName, from: ZipWriter.Source(open: { try owned.openForReading(audioPath) }, length: size), compress: false)
                     try archive.add(timingsName, from: try scratch.append(ItemTimingsDocument(item, offsetMs: item.startMs).encodedLine()), compress: true)
                     index.items.append(PackIndexDocument.Item(
-                        name: name, id: item.record.id, kind: item.record.kind, chapter: timeline.chapter.ordinal, chapterTitle: timeline.chapter.title,
+                        name: name, id: item.record.id, kind: item.record.kind, chapter: timeline.chapter.ordinal, chapterTitle: timeline.chapter.title, chapterPart: timeline.chapter.part,
                         ordinal: item.record.ordinal, text: item.record.text, audio: audioName, timings: timingsName,
                         durationMs: item.endMs - item.startMs, voice: item.record.voice ?? "", character: item.record.character))
                 }

@@ -1,7 +1,7 @@
 // Written directly like its items (ItemTimingsDocument+JSON.swift says why), with JSONEncoder's bytes.
 extension ChapterTimingsDocument {
     func encodedLine() throws -> [UInt8] {
-        guard !title.utf8.contains(where: { $0 == 0x08 || $0 == 0x0C }), !audio.utf8.contains(where: { $0 == 0x08 || $0 == 0x0C }),
+        guard !title.utf8.contains(where: { $0 == 0x08 || $0 == 0x0C }), !(part ?? "").utf8.contains(where: { $0 == 0x08 || $0 == 0x0C }), !audio.utf8.contains(where: { $0 == 0x08 || $0 == 0x0C }),
               !items.contains(where: \.hasEscapeOnlyFoundationWrites)
         else { return try foundationEncodedLine() }
         var json: [UInt8] = []
@@ -16,7 +16,12 @@ extension ChapterTimingsDocument {
             if index > 0 { json.append(UInt8(ascii: ",")) }
             item.appendJSON(to: &json)
         }
-        json.append(contentsOf: #"],"sampleRate":"#.utf8)
+        json.append(contentsOf: "]".utf8)
+        if let part {
+            json.append(contentsOf: #","part":"#.utf8)
+            JSONText.appendQuoted(part, to: &json)
+        }
+        json.append(contentsOf: #","sampleRate":"#.utf8)
         ItemTimingsDocument.append(sampleRate, to: &json)
         json.append(contentsOf: #","title":"#.utf8)
         JSONText.appendQuoted(title, to: &json)

@@ -4,6 +4,8 @@ struct ChapterTimingsDocument: ExportDocument {
     var version = 1
     var chapter: Int
     var title: String
+    /// The part (book, volume, section) the chapter is in, when the book has them.
+    var part: String?
     /// The chapter's audio file, relative to this file.
     var audio: String
     var sampleRate: Int
@@ -13,6 +15,7 @@ struct ChapterTimingsDocument: ExportDocument {
     init(_ timeline: ChapterTimeline, audioFormat: AudioSettings.Format) {
         chapter = timeline.chapter.ordinal
         title = timeline.chapter.title
+        part = timeline.chapter.part
         audio = "../audio/\(timeline.fileStem).\(audioFormat.fileExtension)"
         sampleRate = timeline.sampleRate
         durationMs = timeline.durationMs

@@ -15,6 +15,8 @@ struct PackIndexDocument: ExportDocument {
         var kind: String
         var chapter: Int
         var chapterTitle: String
+        /// The part (book, volume, section) the chapter is in, when the book has them.
+        var chapterPart: String?
         var ordinal: Int
         var text: String
         /// The audio entry, `audio/<name>.<ext>`.

@@ -96,12 +96,14 @@ package struct Splitter: Sendable {
                 part = Self.partTitle(heading)
                 partHasOwnText = false
                 startChapter(titled: part!, path: path)
+                chapters[chapters.count - 1].part = part
             } else if let part {
                 if !partHasOwnText, let last = chapters.indices.last, chapters[last].title == part {
                     chapters[last].title = part + " — " + heading
                     partHasOwnText = true
                 } else {
                     startChapter(titled: part + " — " + heading, path: path)
+                    chapters[chapters.count - 1].part = part
                 }
             } else {
                 startChapter(titled: heading, path: path)

@@ -27,16 +27,17 @@ extension Manifest {
     private static func apply(_ split: SplitResult, to db: Database, cancellation: CancellationFlag?) throws -> Int? {
         let existing = try ItemRecord.fetchAll(db)
         let byID = Dictionary(existing.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let chapterRows = try Row.fetchAll(db, sql: "SELECT ordinal, title, source_path FROM chapters ORDER BY ordinal")
+        let chapterRows = try Row.fetchAll(db, sql: "SELECT ordinal, title, source_path, part FROM chapters ORDER BY ordinal")
         let chaptersMatch = chapterRows.count == split.chapters.count && zip(chapterRows, split.chapters).allSatisfy {
             ($0["ordinal"] as Int) == $1.ordinal && ($0["title"] as String) == $1.title && ($0["source_path"] as String) == $1.sourcePath
+                && ($0["part"] as String?) == $1.part
         }
         if !chaptersMatch {
             try db.execute(sql: "DELETE FROM chapters")
             for chapter in split.chapters {
                 try db.execute(
-                    sql: "INSERT INTO chapters (ordinal, title, source_path) VALUES (?, ?, ?)",
-                    arguments: [chapter.ordinal, chapter.title, chapter.sourcePath])
+                    sql: "INSERT INTO chapters (ordinal, title, source_path, part) VALUES (?, ?, ?, ?)",
+                    arguments: [chapter.ordinal, chapter.title, chapter.sourcePath, chapter.part])
             }
         }
         var changes = 0
@@ -113,8 +114,8 @@ extension Manifest {
     /// The chapters, in reading order.
     package func chapters() throws(StoreError) -> [Chapter] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT ordinal, title, source_path FROM chapters ORDER BY ordinal")
-                .map { Chapter(ordinal: $0[0], title: $0[1], sourcePath: $0[2]) }
+            try Row.fetchAll(db, sql: "SELECT ordinal, title, source_path, part FROM chapters ORDER BY ordinal")
+                .map { Chapter(ordinal: $0[0], title: $0[1], sourcePath: $0[2], part: $0[3]) }
         }
     }
 

@@ -243,6 +243,11 @@ enum ManifestSchema {
         migrator.registerMigration("v14") { db in
             try db.execute(sql: "ALTER TABLE objects ADD COLUMN frames INTEGER")
         }
+        // v15: the part (book, volume, section) a chapter is in, so exports carry the book's
+        // structure as data, not only inside the chapter's title.
+        migrator.registerMigration("v15") { db in
+            try db.execute(sql: "ALTER TABLE chapters ADD COLUMN part TEXT")
+        }
         return migrator
     }
 }
