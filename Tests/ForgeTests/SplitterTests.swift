@@ -115,6 +115,22 @@ struct SplitterTests {
         #expect(split("Chapter 1\n\nText.").chapters.map(\.part) == [nil])
     }
 
+    /// Markdown (and HTML) books in parts: two or more `#` headings with `##` chapters under them are
+    /// parts, so repeated chapter numbers get unique titles; a single `#` above the chapters is the
+    /// book's title, not a part.
+    @Test func markdownAndHTMLPartsHoldTheirChapters() throws {
+        let markdown = "# Book One\n\n## Chapter 1\n\nOne.\n\n## Chapter 2\n\nTwo.\n\n# Book Two\n\n## Chapter 1\n\nThree.\n"
+        let result = split(markdown, format: .markdown)
+        #expect(result.chapters.map(\.title) == ["Book One — Chapter 1", "Book One — Chapter 2", "Book Two — Chapter 1"])
+        #expect(result.chapters.map(\.part) == ["Book One", "Book One", "Book Two"])
+        let titled = split("# The Book\n\n## Chapter 1\n\nOne.\n\n## Chapter 2\n\nTwo.\n", format: .markdown)
+        #expect(titled.chapters.allSatisfy { $0.part == nil }, "\(titled.chapters)")
+        let html = "<html><body><h1>Part I</h1><h2>Chapter 1</h2><p>One.</p><h1>Part II</h1><h2>Chapter 1</h2><p>Two.</p></body></html>"
+        let document = try HTMLReader(mode: .html).read(html, path: "book.html")
+        let fromHTML = Splitter(settings: SplitSettings()).split([.structured([document], chaptersFromContents: false)])
+        #expect(fromHTML.chapters.map(\.title) == ["Part I — Chapter 1", "Part II — Chapter 1"], "\(fromHTML.chapters)")
+    }
+
     /// Chapters and sections of a book without parts: a preface, chapter lines with titles (one
     /// wrapping onto a second line), Roman numerals alone, an epilogue and an appendix; and one-line
     /// paragraphs that only look like them stay text.

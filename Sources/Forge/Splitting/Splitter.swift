@@ -54,8 +54,10 @@ package struct Splitter: Sendable {
         /// Structured documents: chapters at table-of-contents entries, or else at `h1`/`h2`.
         mutating func add(_ documents: [StructuredDocument], chaptersFromContents: Bool) {
             var startedChapter = false
-            for document in documents {
-                for block in document.blocks {
+            let parts = chaptersFromContents ? [] : Self.partHeadings(documents)
+            for (documentIndex, document) in documents.enumerated() {
+                for (blockIndex, var block) in document.blocks.enumerated() {
+                    if parts.contains([documentIndex, blockIndex]) { block.isPart = true }
                     // Folding white space changes no word character: a block is checked before it is folded.
                     guard block.text.contains(where: Tokenizer.isWordScalar) else { continue }
                     var folded: String {
@@ -86,6 +88,30 @@ package struct Splitter: Sendable {
                     }
                 }
             }
+        }
+
+        /// The level-1 headings (Markdown `#`, HTML `h1`) that are parts: when at least two of them
+        /// have level-2 headings under them, the book is in parts and its level-2 headings are its
+        /// chapters ("# Book One" / "## Chapter 1"). One `#` above every chapter is the book's title,
+        /// not a part. Positions as [document, block].
+        static func partHeadings(_ documents: [StructuredDocument]) -> Set<[Int]> {
+            var candidates: [[Int]] = []
+            var current: [Int]?
+            var holdsChapters = false
+            for (documentIndex, document) in documents.enumerated() {
+                for (blockIndex, block) in document.blocks.enumerated() {
+                    guard case .heading(let level) = block.role, level <= 2 else { continue }
+                    if level == 1 {
+                        if let current, holdsChapters { candidates.append(current) }
+                        current = [documentIndex, blockIndex]
+                        holdsChapters = false
+                    } else if current != nil {
+                        holdsChapters = true
+                    }
+                }
+            }
+            if let current, holdsChapters { candidates.append(current) }
+            return candidates.count >= 2 ? Set(candidates) : []
         }
 
         /// A heading that starts a chapter. A part's heading starts one of its own, which its
