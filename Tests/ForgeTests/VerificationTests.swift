@@ -206,6 +206,8 @@ struct VerificationTests {
         #expect(screen["items"] as? Int == 7 && (screen["flaggedItems"] as? [Any])?.isEmpty == true, "\(screen)")
         let sampled = (quick["chunks"] as? [Any])?.count ?? -1
         #expect(sampled + (quick["unsampledChunks"] as? Int ?? -1) == 2, "\(quick)")
+        // Neither chunk's key starts with "0" (the keys follow the audio, so this build always samples the same).
+        #expect(sampled == 0 && build.events("verified").isEmpty, "the quick check transcribed chunks outside its sample: \(quick)")
         let full = try report(try project.forge(["verify", "out", "--json"]))
         #expect(full["mode"] as? String == "full" && (full["chunks"] as? [Any])?.count == 2 && full["unsampledChunks"] as? Int == 0)
         #expect(full["transcribedChunks"] as? Int == 2 - sampled, "chunks heard by the quick check are not heard again")

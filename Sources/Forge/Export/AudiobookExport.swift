@@ -98,38 +98,31 @@ enum AudiobookExport {
         let width = max(2, String(files.count).count)
         // One file per core at a time (each is mastered in passes and encoded by its own ffmpeg),
         // each through a writer of its own; what they wrote is counted in order at the end.
-        let (count, jobs) = (files.count, min(ChapterAudio.encodingJobs(settings), files.count))
+        let (count, jobs) = (files.count, ChapterAudio.encodingJobs(settings))
         let (directory, cancellation, progress, set) = (writer.owned.root, writer.cancellation, writer.progress, files)
-        let next = Mutex(0)
-        let outcome = Mutex<(written: [Int: [String]], done: Int, failure: (any Error)?)>(([:], 0, nil))
-        BlockingThreads.forEach(jobs) { _ in
-            while cancellation?.isCancelled != true, outcome.withLock({ $0.failure == nil }) {
-                let index = next.withLock { index in
-                    defer { index += 1 }
-                    return index
-                }
-                guard index < count else { return }
+        let outcome = Mutex<(written: [Int: [String]], done: Int)>(([:], 0))
+        var failure: (any Error)?
+        do {
+            try BlockingThreads.forEachIndex(count, threads: jobs, cancellation: cancellation) { index in
                 let file = set[index]
                 let number = String(repeating: "0", count: max(0, width - String(index + first).count)) + String(index + first)
                 var fileWriter = ExportWriter(outputDirectory: directory, folder: "exports", cancellation: cancellation)
-                do {
-                    try writeACXFile(
-                        "acx/\(number)-\(file.name).mp3", title: file.title, track: "\(index + 1)/\(count)", rate: file.rate, play: file.play,
-                        settings: settings, to: &fileWriter)
-                    let done = outcome.withLock { outcome in
-                        outcome.written[index] = fileWriter.written
-                        outcome.done += 1
-                        return outcome.done
-                    }
-                    progress?(ExportProgress(phase: "acx", done: done, total: count))
-                } catch {
-                    outcome.withLock { $0.failure = $0.failure ?? error }
+                try writeACXFile(
+                    "acx/\(number)-\(file.name).mp3", title: file.title, track: "\(index + 1)/\(count)", rate: file.rate, play: file.play,
+                    settings: settings, to: &fileWriter)
+                let done = outcome.withLock { outcome in
+                    outcome.written[index] = fileWriter.written
+                    outcome.done += 1
+                    return outcome.done
                 }
+                progress?(ExportProgress(phase: "acx", done: done, total: count))
             }
+        } catch {
+            failure = error
         }
-        let result = outcome.withLock { $0 }
-        writer.adopt(result.written.keys.sorted().flatMap { result.written[$0]! })
-        if let failure = result.failure {
+        let written = outcome.withLock { $0.written }
+        writer.adopt(written.keys.sorted().flatMap { written[$0]! })
+        if let failure {
             if case ExportError.cancelled = failure { throw ExportError.cancelled(written: writer.written.count) }
             throw failure
         }

@@ -31,30 +31,16 @@ extension VerificationRun {
         let chapters = timelines.flatMap { timeline in timeline.items.map { _ in timeline.chapter.ordinal } }
         let digests = try manifest.objects(withKeys: Array(Set(items.compactMap(\.record.audioKey)))).mapValues(\.sha256)
         let owned = OwnedDirectory(root: outputDirectory)
-        let next = Mutex(0)
         let measured = Mutex<[Int: (signal: ItemSignal, changed: Bool)]>([:])
-        let failure = Mutex<(any Error)?>(nil)
-        let threads = max(1, min(settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount, items.count))
-        BlockingThreads.forEach(items.isEmpty ? 0 : threads) { _ in
-            while !cancellation.isCancelled, failure.withLock({ $0 == nil }) {
-                let index = next.withLock { index in
-                    defer { index += 1 }
-                    return index
-                }
-                guard index < items.count else { return }
-                let item = items[index]
-                do {
-                    let bytes = [UInt8](try owned.read(item.audioPath))
-                    let changed = item.record.audioKey.flatMap { digests[$0] } != ContentHash.sha256Hex(bytes)
-                    let audio = try SoundFile.decode(bytes, label: item.audioPath)
-                    let signal = ItemSignal(samples: audio.samples, sampleRate: audio.sampleRate)
-                    measured.withLock { $0[index] = (signal, changed) }
-                } catch {
-                    failure.withLock { $0 = $0 ?? error }
-                }
-            }
+        let threads = settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        try BlockingThreads.forEachIndex(items.count, threads: threads, cancellation: cancellation) { index in
+            let item = items[index]
+            let bytes = [UInt8](try owned.read(item.audioPath))
+            let changed = item.record.audioKey.flatMap { digests[$0] } != ContentHash.sha256Hex(bytes)
+            let audio = try SoundFile.decode(bytes, label: item.audioPath)
+            let signal = ItemSignal(samples: audio.samples, sampleRate: audio.sampleRate)
+            measured.withLock { $0[index] = (signal, changed) }
         }
-        if let error = failure.withLock({ $0 }) { throw error }
         if cancellation.isCancelled { return nil }
         let results = measured.withLock { $0 }
 

@@ -25,6 +25,31 @@ enum BlockingThreads {
         finished.wait()
     }
 
+    /// Runs `body(index)` for every index in 0..<count on up to `threads` threads, each taking the
+    /// next index in order; no new index is taken once `cancellation` is set or a body has thrown.
+    /// Returns when all are done, rethrowing the first error.
+    static func forEachIndex(
+        _ count: Int, threads: Int, cancellation: CancellationFlag?, _ body: @escaping @Sendable (Int) throws -> Void
+    ) throws {
+        let next = Mutex(0)
+        let failure = Mutex<(any Error)?>(nil)
+        forEach(count == 0 ? 0 : max(1, min(threads, count))) { _ in
+            while cancellation?.isCancelled != true, failure.withLock({ $0 == nil }) {
+                let index = next.withLock { index in
+                    defer { index += 1 }
+                    return index
+                }
+                guard index < count else { return }
+                do {
+                    try body(index)
+                } catch {
+                    failure.withLock { $0 = $0 ?? error }
+                }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
     /// Starts `count` threads running `body(index)` and returns at once; `whenAllFinished` runs
     /// on the last thread to finish.
     static func start(_ count: Int, body: @escaping @Sendable (Int) -> Void, whenAllFinished: @escaping @Sendable () -> Void = {}) {
