@@ -85,10 +85,12 @@ enum AudiobookExport {
         if let opening = credits[0] {
             files.append(("opening-credits", "Opening Credits", opening.rate, opening.play))
         }
+        // Every pass of a chapter's mastering, not only the encode, stops at a stop between items.
+        let stop = writer.cancellation
         for timeline in timelines {
             let slug = MediaOverlayBook.fileName(forTitle: timeline.chapter.title).replacingOccurrences(of: ".epub", with: "")
             files.append((slug, timeline.chapter.title, timeline.sampleRate, { settings, sink in
-                try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: nil, sink)
+                try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: stop, sink)
             }))
         }
         if let closing = credits[1] {
