@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZIPFoundation
 
 @testable import Forge
 
@@ -145,6 +146,67 @@ struct AudiobookTests {
         #expect(Set(try project.manifest().items().compactMap(\.audioKey)) == keys)
         let again = try project.build()
         #expect(again.summary?["nothingToDo"] as? Bool == true, "\(again.text.suffix(300))")
+    }
+
+    /// The M4B is the chapters' AAC encodings joined (each chapter encoded once, on its own): it
+    /// plays the chapters' audio sample for sample — the same length, no gap, no lag, no click at a
+    /// join, every chapter mark on its chapter's first sample — and after an edit only the edited
+    /// chapter is encoded again, its old encoding removed.
+    @Test func anM4BJoinsChaptersEncodedApartAndAnEditEncodesOnlyItsChapter() throws {
+        let book = Fixtures.shortBook + "\n\nChapter 3\n\n\nMr. Bingley was good-looking and gentlemanlike; he had a pleasant countenance.\n"
+        let project = try TestProject(recipe: Fixtures.recipe(extra: #""title": "Joined", "exports": ["audio", "m4b", "epub"]"#))
+        try project.write(book: book)
+        try #require(try project.build().status == 0)
+        let exports = project.output.appendingPathComponent("exports")
+        func chapterSamples() throws -> [[Int16]] {
+            try (1...3).map { try SoundFile.decode(fileAt: exports.appendingPathComponent("audio/chapter-00\($0).wav")).samples }
+        }
+        let chapters = try chapterSamples()
+        #expect(chapters.allSatisfy { $0.count % 1024 == 0 }, "chapters last whole AAC frames: \(chapters.map(\.count))")
+        let m4b = exports.appendingPathComponent("m4b/joined.m4b")
+        let decodedFile = project.directory.file("m4b.raw")
+        #expect(try Self.run(try FFmpegEncoder.locate().path, ["-v", "error", "-i", m4b.path, "-f", "s16le", decodedFile.path]).status == 0)
+        let decoded = try Data(contentsOf: decodedFile).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let source = chapters.flatMap { $0 }
+        #expect(decoded.count == source.count, "the M4B decodes to \(decoded.count) samples, the chapters have \(source.count)")
+        func snr(_ range: Range<Int>) -> Double {
+            var signal = 1.0, error = 1.0
+            for index in range where index < decoded.count {
+                let (s, d) = (Double(source[index]), Double(decoded[index]))
+                signal += s * s
+                error += (d - s) * (d - s)
+            }
+            return 10 * log10(signal / error)
+        }
+        #expect(snr(0..<source.count) > 20, "whole book: \(snr(0..<source.count)) dB")
+        var start = 0
+        let marks = (try Self.probe(m4b)["chapters"] as? [[String: Any]] ?? []).map { Double($0["start_time"] as? String ?? "") ?? -1 }
+        #expect(marks.count == 3)
+        for (index, chapter) in chapters.enumerated() {
+            if index > 0 {
+                let join = snr((start - 4096)..<(start + 4096))
+                #expect(join > 20, "the join before chapter \(index + 1): \(join) dB")
+            }
+            if index < marks.count { #expect(abs(marks[index] - Double(start) / 22050) <= 0.001, "chapter \(index + 1) marked at \(marks[index]) s, starts at \(Double(start) / 22050) s") }
+            start += chapter.count
+        }
+
+        // Each chapter encoded once; the EPUB carries the same encodings (AAC in MP4).
+        let before = try project.manifest().encodedObjects()
+        #expect(before.count == 3)
+        let epub = try #require(try FileManager.default.contentsOfDirectory(atPath: exports.appendingPathComponent("epub").path).first)
+        #expect(try Archive(url: exports.appendingPathComponent("epub/" + epub), accessMode: .read)["OEBPS/audio/chapter-002.m4a"] != nil)
+
+        // An edit in chapter 2: only chapter 2 is encoded again; its old encoding is gone.
+        try project.write(book: book.replacingOccurrences(of: "for Heaven’s sake!", with: "for Heaven’s sake, Kitty!"))
+        try #require(try project.build().status == 0)
+        let after = try project.manifest().encodedObjects()
+        let kept = Set(before.map(\.key)).intersection(after.map(\.key))
+        #expect(after.count == 3 && kept.count == 2, "\(kept.count) of 3 encodings kept, \(after.count) now")
+        for gone in before where !kept.contains(gone.key) {
+            #expect(!FileManager.default.fileExists(atPath: project.output.appendingPathComponent(gone.path).path), "the old encoding \(gone.path) is still there")
+        }
+        #expect(try chapterSamples()[0] == chapters[0] && (try chapterSamples())[2] == chapters[2])
     }
 
     @Test func checkKeepsLevelsAndMeasuresOnlyChaptersThatChanged() throws {

@@ -304,10 +304,11 @@ import ZIPFoundation
             return String(decoding: data, as: UTF8.self)
         }
         #expect(Array(archive).first?.path == "mimetype")
-        #expect(archive["OEBPS/forge-audio/chapter-001.mp3"] != nil && archive["OEBPS/forge-audio/chapter-002.mp3"] != nil)
+        #expect(archive["OEBPS/forge-audio/chapter-001.m4a"] != nil && archive["OEBPS/forge-audio/chapter-002.m4a"] != nil)
         let package = try text("OEBPS/content.opf")
         #expect(package.contains("media-overlay=\"forge-smil-1\"") && package.contains("media-overlay=\"forge-smil-2\""))
         #expect(package.contains("<meta property=\"media:duration\">"))
+        #expect(package.contains("href=\"forge-audio/chapter-001.m4a\" media-type=\"audio/mp4\""))
         for (number, expectedFragments) in [(1, ["heading", "p1", "p2"]), (2, ["heading", "forge-2", "forge-3"])] {
             let smil = try text("OEBPS/forge-overlays/\(number).smil")
             let document = try text("OEBPS/text/chapter-\(number).xhtml")
@@ -319,7 +320,7 @@ import ZIPFoundation
             for fragment in fragments { #expect(document.contains("id=\"\(fragment)\""), "\(fragment) exists in chapter \(number)") }
             let clips = smil.components(separatedBy: "clipBegin=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
             #expect(clips == clips.sorted() && Set(clips).count == clips.count, "clips in playing order")
-            #expect(smil.contains("../forge-audio/chapter-00\(number).mp3"))
+            #expect(smil.contains("../forge-audio/chapter-00\(number).m4a"))
         }
         // The exported book reads back with the same words: only ids and a highlight style were added.
         let reread = try load(exported)

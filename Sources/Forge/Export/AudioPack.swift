@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// `forge export <dir> --pack file.zip`: every item's audio and word timings under human names,
 /// an `index.json` and a copy of the manifest, in one zip for an app or a CI artifact.
@@ -76,10 +75,7 @@ package struct AudioPack: Sendable {
                 }
             }
             try archive.add("index.json", from: try scratch.append(index.encodedLine()), compress: true)
-            // A consistent copy of the manifest, made by SQLite itself.
-            try manifest.database.writeWithoutTransaction { db in
-                try db.execute(sql: "VACUUM INTO ?", arguments: [manifestCopy.path])
-            }
+            try manifest.copy(to: manifestCopy)
             let copySize = Int64((try FileManager.default.attributesOfItem(atPath: manifestCopy.path)[.size] as? NSNumber)?.int64Value ?? 0)
             try archive.add(Manifest.fileName, from: .file(at: manifestCopy.path, length: copySize), compress: true)
             try archive.close(cancellation: cancellation)

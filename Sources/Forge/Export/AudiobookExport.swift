@@ -14,15 +14,19 @@ enum AudiobookExport {
     /// decoded audio is closer to the input (segmental SNR 34 dB against 25 dB).
     static let aacCoder = "fast"
 
-    /// Writes `m4b/<title>.m4b`.
-    static func writeM4B(_ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, to writer: inout ExportWriter) throws {
+    /// Writes `m4b/<title>.m4b`. With `encoded` (every chapter's AAC, ``ChapterEncoder``) the
+    /// chapters' frames are joined into one stream and copied into the file (seconds for a long
+    /// book); without (chapters at different sample rates), the book is encoded here in one stream.
+    static func writeM4B(
+        _ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, encoded: [StoredObject]?, to writer: inout ExportWriter
+    ) throws {
         guard let rate = timelines.first?.sampleRate else { return }
         var marks = ";FFMETADATA1\n"
         for (key, value) in metadata(settings) { marks += "\(key)=\(escaped(value))\n" }
         var startSample = 0
         for timeline in timelines {
             let length = timeline.totalSamples * rate / max(1, timeline.sampleRate)
-            marks += "[CHAPTER]\nTIMEBASE=1/1000\nSTART=\(startSample * 1000 / rate)\nEND=\((startSample + length) * 1000 / rate)\ntitle=\(escaped(timeline.chapter.title))\n"
+            marks += "[CHAPTER]\nTIMEBASE=1/\(rate)\nSTART=\(startSample)\nEND=\(startSample + length)\ntitle=\(escaped(timeline.chapter.title))\n"
             startSample += length
         }
         let chapterList = try writer.scratchFile("chapters.ffmetadata", marks)
@@ -44,7 +48,25 @@ enum AudiobookExport {
             if let cover = settings.cover { arguments += ["-i", cover.path] }
             arguments += ["-map", "0:a", "-map_metadata", "1", "-map_chapters", "1"]
             if settings.cover != nil { arguments += ["-map", "2:v", "-c:v", "copy", "-disposition:v:0", "attached_pic"] }
-            arguments += ["-c:a", "aac", "-aac_coder", aacCoder, "-b:a", aacBitRate, "-metadata:s:a:0", "language=\(isoLanguage(settings.language))", "-f", "mp4", output.path]
+            let tail = ["-metadata:s:a:0", "language=\(isoLanguage(settings.language))", "-f", "mp4", output.path]
+            if let encoded {
+                // The first chapter's leading frame primes the decoder (the file's edit list skips it);
+                // every other chapter's is dropped: the previous chapter's last frame is in its place.
+                let encoder = try FFmpegEncoder(aacFramesAt: rate, arguments: arguments + ["-c:a", "copy"] + tail)
+                do {
+                    for (index, object) in encoded.enumerated() {
+                        let bytes = try [UInt8](store.read(relativePath: object.path))
+                        try encoder.write(bytes: bytes[(index == 0 ? 0 : ChapterEncoder.bodyStart(bytes))...], cancellation: cancellation)
+                    }
+                    try encoder.close()
+                } catch {
+                    encoder.abandon()
+                    throw error
+                }
+                progress?(ExportProgress(phase: "m4b", done: timelines.count, total: timelines.count))
+                return
+            }
+            arguments += ["-c:a", "aac", "-aac_coder", aacCoder, "-b:a", aacBitRate] + tail
             let encoder = try FFmpegEncoder(sampleRate: rate, arguments: arguments)
             do {
                 for (index, timeline) in timelines.enumerated() {

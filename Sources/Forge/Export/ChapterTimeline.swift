@@ -11,5 +11,11 @@ package struct ChapterTimeline: Sendable {
     /// The file stem used for this chapter's exports, e.g. `chapter-003`.
     package var fileStem: String { "chapter-" + String(repeating: "0", count: max(0, 3 - String(chapter.ordinal).count)) + String(chapter.ordinal) }
 
+    /// Samples in one AAC frame: chapters are laid out in whole frames (``wholeFrames(_:)``).
+    static let frameSamples = 1024
+
+    /// `samples` rounded up to whole AAC frames.
+    static func wholeFrames(_ samples: Int) -> Int { (samples + frameSamples - 1) / frameSamples * frameSamples }
+
     static func milliseconds(_ samples: Int, rate: Int) -> Int { Int((Int64(samples) * 1000) / Int64(max(1, rate))) }
 }

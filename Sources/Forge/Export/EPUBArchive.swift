@@ -40,13 +40,13 @@ final class EPUBArchive {
     }
 
     /// Has `encode` write each of `paths`' audio files into the descriptor it is given (its
-    /// index, a new file beside the book, and a flag set when it must stop: it closes the file and
+    /// index, a new file beside the book — its path, for an encoder that opens it itself — and a flag set when it must stop: it closes the file and
     /// checks the flag between blocks), on up to `jobs` threads at once, and stores the files in
     /// the zip in order, each followed by what `then` adds for it. Each file is removed once
     /// stored; at most twice `jobs` wait on disk.
     func addAudio(
         as paths: [String], jobs: Int, cancellation: CancellationFlag?, progress: ExportProgress.Sink? = nil,
-        encode: @escaping @Sendable (_ index: Int, _ descriptor: Int32, _ label: String, _ stop: CancellationFlag) throws -> Void,
+        encode: @escaping @Sendable (_ index: Int, _ file: URL, _ descriptor: Int32, _ label: String, _ stop: CancellationFlag) throws -> Void,
         then: (Int) throws -> Void = { _ in }
     ) throws {
         // `.<name>.<pid>.tmp`: a leftover of a killed export is recognised and removed by the next one.
@@ -55,7 +55,7 @@ final class EPUBArchive {
         let labels = paths.map { "\(url.path)!/\($0)" }
         try EncodingQueue.run(
             count: paths.count, jobs: jobs, ahead: 2 * jobs, cancellation: cancellation, scratch: { scratches[$0] },
-            encode: { index, descriptor, stop in try encode(index, descriptor, labels[index], stop) },
+            encode: { index, descriptor, stop in try encode(index, scratches[index], descriptor, labels[index], stop) },
             take: { index in
                 defer { progress?(ExportProgress(phase: "epub", done: index + 1, total: paths.count)) }
                 try addStored(scratches[index], as: paths[index])

@@ -4,7 +4,7 @@ import Foundation
 package struct ExportSettings: Sendable, Equatable {
     /// The keys of the recipe's `exports` object, of its `pauses` and of the top-level `credits`
     /// (read by `ExportSettings.read(recipe:…)`); others are refused.
-    package enum RecipeKey: String, CaseIterable, Sendable { case formats, pauses, maxCueCharacters, wordLevelOverlays }
+    package enum RecipeKey: String, CaseIterable, Sendable { case formats, pauses, maxCueCharacters, wordLevelOverlays, epubAudio }
     package enum PauseRecipeKey: String, CaseIterable, Sendable { case sentenceMs, paragraphMs, chapterMs }
     package enum CreditRecipeKey: String, CaseIterable, Sendable { case opening, closing }
 
@@ -24,6 +24,8 @@ package struct ExportSettings: Sendable, Equatable {
     package var maxCueCharacters: Int
     /// Give every word (not only every sentence) an id in EPUB content documents, and a SMIL `par` each.
     package var wordLevelOverlays: Bool
+    /// The EPUB's chapter audio: AAC (the M4B's encoding, shared) or MP3 (encoded for the EPUB).
+    package var epubAudio: EPUBAudioCodec = .aac
     /// The book's title and language for the EPUB (the recipe's, when building).
     package var title: String
     package var language: String
@@ -45,6 +47,14 @@ package struct ExportSettings: Sendable, Equatable {
     package var chapterHeadMs: Int { mastering?.headMs ?? 0 }
     /// Silence after each chapter's last item: the mastering's tail room tone, else the chapter pause.
     package var chapterTailMs: Int { mastering?.tailMs ?? chapterPauseMs }
+
+    /// The codecs an EPUB's chapter audio can be in (`exports.epubAudio`).
+    package enum EPUBAudioCodec: String, CaseIterable, Sendable, Codable {
+        /// AAC in MP4 (EPUB 3.0.1's core media type), shared with the M4B: nothing is encoded twice.
+        case aac
+        /// MP3, for reading systems that play no AAC.
+        case mp3
+    }
 
     package init(
         formats: [ExportFormat] = [], sentencePauseMs: Int = 250, paragraphPauseMs: Int = 700, chapterPauseMs: Int = 1500,

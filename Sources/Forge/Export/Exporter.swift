@@ -28,7 +28,8 @@ package struct Exporter: Sendable {
         guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path) else {
             throw StoreError.notAnOutputDirectory(path: outputDirectory.path)
         }
-        let manifest = try Manifest(directory: outputDirectory, create: false)
+        // Writable: encoded chapters are recorded in it.
+        let manifest = try Manifest(directory: outputDirectory, create: true)
         let lock = try OutputLock(directory: outputDirectory)
         defer { withExtendedLifetime(lock) {} }
         try OwnedDirectory(root: outputDirectory).leftovers(remove: true)
@@ -106,10 +107,25 @@ package struct Exporter: Sendable {
         var writer = ExportWriter(outputDirectory: outputDirectory, folder: "exports", cancellation: cancellation)
         writer.progress = progress
         let formats = Set(settings.formats)
-        // The M4B is one AAC stream that ffmpeg encodes on one core: it is written on a thread of
-        // its own beside the other formats, which take the other cores meanwhile.
-        let m4b = formats.contains(.m4b) ? startM4B(book.chapters, settings: settings, store: store) : nil
+        // Chapters at one sample rate are encoded to AAC once each, on every core, and the M4B joins
+        // them; otherwise the M4B is one AAC stream that ffmpeg encodes on one core, written on a
+        // thread of its own beside the other formats, which take the other cores meanwhile.
+        let sharesAAC = formats.contains(.m4b) || (formats.contains(.epub) && settings.epubAudio == .aac)
+        let commonRate = ChapterEncoder.commonRate(book.chapters)
+        let chapterEncoder = commonRate != nil && sharesAAC
+            ? ChapterEncoder(timelines: book.chapters, settings: settings, store: store, manifest: manifest) : nil
+        let m4b = formats.contains(.m4b) && chapterEncoder == nil ? startM4B(book.chapters, settings: settings, store: store) : nil
+        var encoded: [StoredObject]?
         do {
+            if let chapterEncoder {
+                let progress = progress
+                encoded = try chapterEncoder.encodeAll(jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation) { done, total in
+                    progress?(ExportProgress(phase: "encode", done: done, total: total))
+                }
+                if formats.contains(.m4b) {
+                    try AudiobookExport.writeM4B(book.chapters, settings: settings, store: store, encoded: encoded, to: &writer)
+                }
+            }
             // The HTML page plays the chapter audio, so it needs the audio export beside it.
             let audioFormat = Self.audioFormat(of: book.chapters)
             if formats.contains(.audio) || formats.contains(.html) {
@@ -150,16 +166,17 @@ package struct Exporter: Sendable {
                 }
             }
             if formats.contains(.epub) {
+                let audio: EPUBAudio = if settings.epubAudio == .aac, let encoded, let commonRate { .aac(encoded: encoded, sampleRate: commonRate) } else { .mp3 }
                 // A book read from an EPUB 3 gets its own documents back with overlays; anything else a generated edition.
                 if let source = NarratedEPUB.sourceBook(of: book.chapters),
-                   let edition = try NarratedEPUB(book: source, timelines: book.chapters, settings: settings, modified: date) {
+                   let edition = try NarratedEPUB(book: source, timelines: book.chapters, settings: settings, audio: audio, modified: date) {
                     try writer.produce("epub/\(edition.fileName)") { temporary in
                         try edition.write(to: temporary, timelines: book.chapters, settings: settings, store: store, cancellation: cancellation, progress: progress)
                     }
                 } else {
                     let fileName = MediaOverlayBook.fileName(forTitle: settings.title)
                     try writer.produce("epub/\(fileName)") { temporary in
-                        try MediaOverlayBook.write(book, settings: settings, store: store, cancellation: cancellation, modified: date, progress: progress, to: temporary)
+                        try MediaOverlayBook.write(book, settings: settings, audio: audio, store: store, cancellation: cancellation, modified: date, progress: progress, to: temporary)
                     }
                 }
             }
@@ -185,6 +202,7 @@ package struct Exporter: Sendable {
                 throw ExportError.cancelled(written: writer.written.count + written)
             }
         }
+        if let chapterEncoder, let encoded { try chapterEncoder.removeOthers(than: Set(encoded.map(\.key))) }
         // A book renamed (another title) keeps no copy under its old name beside the new one.
         for (folder, suffix) in [("epub", ".epub"), ("m4b", ".m4b")] {
             let kept = Set(writer.written.filter { $0.hasPrefix("exports/\(folder)/") }.map { String($0.split(separator: "/").last ?? "") })
@@ -219,7 +237,7 @@ package struct Exporter: Sendable {
             var writer = ExportWriter(outputDirectory: directory, folder: "exports", cancellation: job.stop)
             writer.progress = progress
             let result = Result { () throws -> [String] in
-                try AudiobookExport.writeM4B(chapters, settings: settings, store: store, to: &writer)
+                try AudiobookExport.writeM4B(chapters, settings: settings, store: store, encoded: nil, to: &writer)
                 return writer.written
             }
             job.result.withLock { $0 = result }

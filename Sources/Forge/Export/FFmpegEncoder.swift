@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// ffmpeg (Debian's `ffmpeg`), run as an external program to encode AAC (M4B) and MP3 at ACX's
 /// settings: raw 16-bit mono PCM is streamed to its standard input, so no more than the chapter
@@ -23,9 +24,27 @@ final class FFmpegEncoder {
 
     /// Starts ffmpeg reading raw PCM (`sampleRate` Hz, mono, s16le) from standard input, with
     /// `arguments` after the input (more inputs, maps, codec, output).
-    init(sampleRate: Int, arguments: [String]) throws(ExportError) {
+    convenience init(sampleRate: Int, arguments: [String]) throws(ExportError) {
+        try self.init(input: ["-f", "s16le", "-ar", String(sampleRate), "-ac", "1"], arguments: arguments)
+    }
+
+    /// Starts ffmpeg reading AAC frames (ADTS) from standard input, for `arguments` (which say
+    /// `-c:a copy` after any other input) to put into a container unchanged. The first frame only primes the decoder: it is placed before
+    /// the start (`-itsoffset`), so the container's edit list skips it and playback starts exactly at
+    /// the second frame's first sample.
+    convenience init(aacFramesAt sampleRate: Int, arguments: [String]) throws(ExportError) {
+        // Seconds, to the microsecond: ffmpeg rounds the offset to the stream's 1/rate time base, which
+        // gives back exactly one frame at every rate AAC is used at (8-48 kHz).
+        let offset = Double(ChapterTimeline.frameSamples) / Double(sampleRate)
+        // ffmpeg reads each input of several on a thread through a queue of 8 packets and sleeps 10 ms
+        // when it finds it empty: frames copied without decoding waited there (26 s for 18 minutes).
+        try self.init(input: ["-thread_queue_size", "65536", "-f", "aac", "-itsoffset", String(format: "-%.6f", offset)], arguments: arguments)
+    }
+
+    /// Starts ffmpeg reading standard input as `input` describes it, with `arguments` after the input.
+    init(input: [String], arguments: [String]) throws(ExportError) {
         let executable = try Self.locate()
-        let fixed = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "s16le", "-ar", String(sampleRate), "-ac", "1", "-i", "pipe:0"]
+        let fixed = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"] + input + ["-i", "pipe:0"]
         do {
             child = try ChildProcess.startWaiting(
                 executable: executable.path, arguments: fixed + arguments, errorOutput: .keep(label: "ffmpeg"), onLine: { _ in })
@@ -48,6 +67,42 @@ final class FFmpegEncoder {
     }
 
     static let blockSamples = 48_000
+
+    /// Sends bytes (encoded frames) to ffmpeg, in blocks of at most 64 KiB, honouring a stop between them.
+    func write(bytes: ArraySlice<UInt8>, cancellation: CancellationFlag? = nil) throws(ExportError) {
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            if cancellation?.isCancelled == true { throw .cancelled(written: 0) }
+            let end = min(bytes.endIndex, start + 65_536)
+            guard child.writeWaiting(Array(bytes[start..<end])) else { throw .encoderFailed(tool: "ffmpeg", detail: finish()) }
+            start = end
+        }
+    }
+
+    /// The first line of `ffmpeg -version` (its version and build), asked once: encoded chapters
+    /// are keyed by it, so another ffmpeg makes them again.
+    static func identity() throws(ExportError) -> String {
+        if let known = knownIdentity.withLock({ $0 }) { return known }
+        let executable = try locate()
+        let firstLine = Mutex<String?>(nil)
+        let ended: ChildProcess.Termination
+        do {
+            let child = try ChildProcess.startWaiting(
+                executable: executable.path, arguments: ["-hide_banner", "-version"], errorOutput: .keep(label: "ffmpeg"),
+                onLine: { line in firstLine.withLock { $0 = $0 ?? String(decoding: line, as: UTF8.self) } })
+            child.finishInputWaiting()
+            ended = child.exitedWaiting()
+        } catch {
+            throw .toolMissing(tool: "ffmpeg", detail: error.localizedDescription)
+        }
+        guard ended.succeeded, let line = firstLine.withLock({ $0 }) else {
+            throw .toolMissing(tool: "ffmpeg", detail: "`\(executable.path) -version` did not answer")
+        }
+        knownIdentity.withLock { $0 = line }
+        return line
+    }
+
+    private static let knownIdentity = Mutex<String?>(nil)
 
     /// Ends the input and waits; throws with ffmpeg's message if it failed.
     func close() throws(ExportError) {

@@ -3,7 +3,7 @@ import ZIPFoundation
 
 /// An EPUB 3 read-along edition: one XHTML content document per chapter with an id on every
 /// sentence (and word, when asked), a SMIL media overlay per chapter pointing into the chapter's
-/// MP3 audio with clipBegin/clipEnd, and a package document with the overlays' durations.
+/// chapter audio (AAC or MP3: ``EPUBAudio``) with clipBegin/clipEnd, and a package document with the overlays' durations.
 enum MediaOverlayBook {
     static let activeClass = "-epub-media-overlay-active"
     /// Between a part's title and its chapter's in a chapter title (the splitter joins them so).
@@ -25,12 +25,13 @@ enum MediaOverlayBook {
         return (slug.isEmpty ? "book" : slug) + ".epub"
     }
 
-    /// Writes the edition to `url` a chapter at a time: the chapter's MP3 is encoded to a file
+    /// Writes the edition to `url` a chapter at a time: the chapter's audio is made into a file
     /// beside the book (a chapter per core at once) and added to the zip from disk, then its
     /// content document and overlay, so memory holds a few chapters whatever the book's length.
     /// The package and navigation documents, which list every chapter, come last.
     static func write(
-        _ book: BookTimeline, settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag?, modified: Date, progress: ExportProgress.Sink? = nil, to url: URL
+        _ book: BookTimeline, settings: ExportSettings, audio: EPUBAudio = .mp3, store: ObjectStore, cancellation: CancellationFlag?, modified: Date,
+        progress: ExportProgress.Sink? = nil, to url: URL
     ) throws {
         let archive = try EPUBArchive(url: url, modified: modified)
         try archive.add(Array(container.utf8), as: "META-INF/container.xml")
@@ -39,21 +40,22 @@ enum MediaOverlayBook {
         var spine: [String] = []
         var durations: [String] = []
         let chapters = book.chapters
-        // MP3 is an EPUB 3 core media type; WAV and FLAC are not.
+        // AAC in MP4 and MP3 are EPUB 3 core media types; WAV and FLAC are not.
         try archive.addAudio(
-            as: chapters.map { "OEBPS/audio/\($0.fileStem).mp3" }, jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation, progress: progress,
-            encode: { index, descriptor, label, stop in
-                try ChapterAudio.write(chapters[index], store: store, settings: settings, format: .mp3, to: descriptor, label: label, cancellation: stop)
+            as: chapters.map { "OEBPS/audio/\($0.fileStem).\(audio.fileExtension)" }, jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation,
+            progress: progress,
+            encode: { index, file, descriptor, label, stop in
+                try audio.write(index, timeline: chapters[index], to: file, descriptor: descriptor, label: label, store: store, settings: settings, stop: stop)
             },
             then: { index in
                 let layout = chapters[index]
                 let stem = layout.fileStem
                 let timeline = try book.timed(layout)
                 try archive.add(Array(contentDocument(timeline, settings: settings).utf8), as: "OEBPS/text/\(stem).xhtml")
-                try archive.add(Array(overlay(timeline, wordLevel: settings.wordLevelOverlays).utf8), as: "OEBPS/smil/\(stem).smil")
+                try archive.add(Array(overlay(timeline, wordLevel: settings.wordLevelOverlays, audioExtension: audio.fileExtension).utf8), as: "OEBPS/smil/\(stem).smil")
                 manifestEntries.append("<item id=\"\(stem)\" href=\"text/\(stem).xhtml\" media-type=\"application/xhtml+xml\" media-overlay=\"smil-\(stem)\"/>")
                 manifestEntries.append("<item id=\"smil-\(stem)\" href=\"smil/\(stem).smil\" media-type=\"application/smil+xml\"/>")
-                manifestEntries.append("<item id=\"audio-\(stem)\" href=\"audio/\(stem).mp3\" media-type=\"audio/mpeg\"/>")
+                manifestEntries.append("<item id=\"audio-\(stem)\" href=\"audio/\(stem).\(audio.fileExtension)\" media-type=\"\(audio.mediaType)\"/>")
                 spine.append("<itemref idref=\"\(stem)\"/>")
                 durations.append("<meta property=\"media:duration\" refines=\"#smil-\(stem)\">\(clock(layout.durationMs))</meta>")
             })
@@ -191,14 +193,14 @@ enum MediaOverlayBook {
             """
     }
 
-    static func overlay(_ timeline: ChapterTimeline, wordLevel: Bool) -> String {
+    static func overlay(_ timeline: ChapterTimeline, wordLevel: Bool, audioExtension: String = "mp3") -> String {
         let stem = timeline.fileStem
         var pars = ""
         var number = 0
         func par(_ fragment: String, _ start: Int, _ end: Int) {
             number += 1
             pars += "<par id=\"par\(number)\"><text src=\"../text/\(stem).xhtml#\(fragment)\"/>"
-            pars += "<audio src=\"../audio/\(stem).mp3\" clipBegin=\"\(clock(start))\" clipEnd=\"\(clock(end))\"/></par>\n"
+            pars += "<audio src=\"../audio/\(stem).\(audioExtension)\" clipBegin=\"\(clock(start))\" clipEnd=\"\(clock(end))\"/></par>\n"
         }
         for item in timeline.items {
             for sentence in item.sentences {

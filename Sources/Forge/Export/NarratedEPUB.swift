@@ -2,7 +2,7 @@ import Foundation
 import ZIPFoundation
 
 /// The book's own EPUB 3 with media overlays added: when every item came from one EPUB 3 source,
-/// the export keeps its documents, images and styles, and adds the chapter audio (MP3), a SMIL
+/// the export keeps its documents, images and styles, and adds the chapter audio (AAC or MP3: ``EPUBAudio``), a SMIL
 /// overlay per content document pointing at the paragraphs' own element ids, and the overlay
 /// metadata in the package document. A paragraph without an id gets one (`forge-N`), so no
 /// audio is left out of the overlays.
@@ -15,6 +15,8 @@ struct NarratedEPUB {
     private(set) var overlays: [(path: String, data: Data)]
     /// Where the chapter audio goes in the zip (`<package folder>/forge-audio/`).
     private let audioFolder: String
+    /// How the chapter audio is carried (AAC or MP3).
+    private let audio: EPUBAudio
     /// The edition's date: its `dcterms:modified` and its entries' times.
     private let modified: Date
 
@@ -39,8 +41,9 @@ struct NarratedEPUB {
     }
 
     /// `settings` give the author and narrator, `modified` the edition's `dcterms:modified`.
-    init?(book: URL, timelines: [ChapterTimeline], settings: ExportSettings, modified: Date) throws {
+    init?(book: URL, timelines: [ChapterTimeline], settings: ExportSettings, audio: EPUBAudio = .mp3, modified: Date) throws {
         self.modified = modified
+        self.audio = audio
         let (original, packagePath) = try EPUBReader().entries(book, name: book.path)
         var files = Dictionary(original.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first })
         guard var package = files[packagePath].map({ String(decoding: $0, as: UTF8.self) }),
@@ -78,7 +81,7 @@ struct NarratedEPUB {
         // The book's duration is the sum of its overlays' (EPUB Media Overlays; what reading systems check).
         var overlaysMs = 0
         for timeline in timelines {
-            manifestAdditions.append("<item id=\"forge-audio-\(timeline.fileStem)\" href=\"forge-audio/\(timeline.fileStem).mp3\" media-type=\"audio/mpeg\"/>")
+            manifestAdditions.append("<item id=\"forge-audio-\(timeline.fileStem)\" href=\"forge-audio/\(timeline.fileStem).\(audio.fileExtension)\" media-type=\"\(audio.mediaType)\"/>")
         }
         var newPaths: [String] = []
         for (number, document) in documents.enumerated() {
@@ -128,7 +131,7 @@ struct NarratedEPUB {
             var body = ""
             for (index, par) in pars.enumerated() {
                 body += "<par id=\"par\(index + 1)\"><text src=\"../\(XMLText.escaped(manifestItem.href))#\(XMLText.escaped(par.fragment))\"/>"
-                body += "<audio src=\"../forge-audio/\(par.stem).mp3\" clipBegin=\"\(MediaOverlayBook.clock(par.start))\" clipEnd=\"\(MediaOverlayBook.clock(par.end))\"/></par>\n"
+                body += "<audio src=\"../forge-audio/\(par.stem).\(audio.fileExtension)\" clipBegin=\"\(MediaOverlayBook.clock(par.start))\" clipEnd=\"\(MediaOverlayBook.clock(par.end))\"/></par>\n"
             }
             let smil = """
                 <?xml version="1.0" encoding="UTF-8"?>
@@ -252,17 +255,18 @@ struct NarratedEPUB {
         return package
     }
 
-    /// Writes the book to `url`: its own entries (`mimetype` first), then each chapter's MP3,
+    /// Writes the book to `url`: its own entries (`mimetype` first), then each chapter's audio,
     /// encoded to a file (a chapter per core at once) and copied into the zip, then the overlays.
     func write(to url: URL, timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag?, progress: ExportProgress.Sink? = nil) throws {
         let archive = try EPUBArchive(url: url, modified: modified)
         for file in files where file.path != "mimetype" {
-            try archive.add(Array(file.data), as: file.path, compressed: !file.path.hasSuffix(".mp3"))
+            try archive.add(Array(file.data), as: file.path, compressed: !file.path.hasSuffix(".mp3") && !file.path.hasSuffix(".m4a"))
         }
         try archive.addAudio(
-            as: timelines.map { "\(audioFolder)/\($0.fileStem).mp3" }, jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation, progress: progress,
-            encode: { index, descriptor, label, stop in
-                try ChapterAudio.write(timelines[index], store: store, settings: settings, format: .mp3, to: descriptor, label: label, cancellation: stop)
+            as: timelines.map { "\(audioFolder)/\($0.fileStem).\(audio.fileExtension)" }, jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation,
+            progress: progress,
+            encode: { [audio] index, file, descriptor, label, stop in
+                try audio.write(index, timeline: timelines[index], to: file, descriptor: descriptor, label: label, store: store, settings: settings, stop: stop)
             })
         for overlay in overlays { try archive.add(Array(overlay.data), as: overlay.path) }
     }

@@ -15,6 +15,8 @@ package struct RecordedSettings: Sendable, Equatable, Codable {
     package var chapterPauseMs: Int
     package var maxCueCharacters: Int
     package var wordLevelOverlays: Bool
+    /// Absent in settings recorded before it existed (AAC then).
+    package var epubAudio: ExportSettings.EPUBAudioCodec?
     package var mastering: MasteringSettings?
     package var maxWordErrorRate: Double?
 
@@ -29,6 +31,7 @@ package struct RecordedSettings: Sendable, Equatable, Codable {
         chapterPauseMs = exports.chapterPauseMs
         maxCueCharacters = exports.maxCueCharacters
         wordLevelOverlays = exports.wordLevelOverlays
+        epubAudio = exports.epubAudio
         mastering = exports.mastering
         self.maxWordErrorRate = maxWordErrorRate
     }
@@ -41,6 +44,7 @@ package struct RecordedSettings: Sendable, Equatable, Codable {
         settings.author = author
         settings.narrator = narrator
         settings.mastering = mastering
+        settings.epubAudio = epubAudio ?? .aac
         // Only while it is still an image file there (a link put in its place is not followed).
         if let cover, ["jpg", "jpeg", "png"].contains((cover as NSString).pathExtension.lowercased()), OwnedDirectory.entry(at: cover) == .file {
             settings.cover = URL(fileURLWithPath: cover)

@@ -62,9 +62,13 @@ struct TimelineBuilder {
                     words: [], sentences: []))
                 cursor += samples + pauseMs * chapterRate / 1000
             }
+            // A chapter lasts a whole number of AAC frames (its tail's silence lengthened by less than
+            // one, 46 ms at 22.05 kHz): each chapter is then encoded once on its own, and the M4B joins
+            // the encoded chapters end to end without a gap, a click or a drift of its chapter marks.
+            let total = ChapterTimeline.wholeFrames(cursor)
             timelines.append(ChapterTimeline(
                 chapter: chapter, items: placed, sampleRate: chapterRate,
-                durationMs: ChapterTimeline.milliseconds(cursor, rate: chapterRate), totalSamples: cursor))
+                durationMs: ChapterTimeline.milliseconds(total, rate: chapterRate), totalSamples: total))
         }
         return (BookTimeline(chapters: timelines, manifest: manifest), measured)
     }

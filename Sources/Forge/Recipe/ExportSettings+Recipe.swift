@@ -16,6 +16,7 @@ extension ExportSettings {
         }
         maxCueCharacters = try reader.integer(.maxCueCharacters, in: Self.allowedCueCharacters, default: maxCueCharacters, unit: "characters")
         wordLevelOverlays = try reader.boolean(.wordLevelOverlays, default: wordLevelOverlays)
+        epubAudio = try reader.choice(.epubAudio, default: epubAudio)
     }
 
     /// Reads the recipe's `credits` object: the opening and closing credit's text.

@@ -66,4 +66,32 @@ extension Manifest {
             for (key, count) in frames { try statement.execute(arguments: [count, key]) }
         }
     }
+
+    /// Records an encoded chapter made by an export (no build made it; no item refers to it).
+    func recordEncoded(_ object: StoredObject) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO objects (key, path, role, bytes, sha256, mime_type, duration_ms, sample_rate, created_build, frames)
+                    VALUES (?, ?, 'encoded', ?, ?, ?, ?, ?, NULL, ?)
+                    ON CONFLICT(key) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256
+                    """,
+                arguments: [object.key, object.path, object.bytes, object.sha256, object.mimeType, object.durationMs, object.sampleRate, object.frames])
+        }
+    }
+
+    /// Every encoded chapter the store holds.
+    func encodedObjects() throws(StoreError) -> [StoredObject] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM objects WHERE role = 'encoded' ORDER BY path").map(Self.object(from:))
+        }
+    }
+
+    /// Drops the records of encoded chapters (their files are removed by the caller).
+    func forgetEncoded(_ keys: [String]) throws(StoreError) {
+        guard !keys.isEmpty else { return }
+        try write { db in
+            for key in keys { try db.execute(sql: "DELETE FROM objects WHERE key = ? AND role = 'encoded'", arguments: [key]) }
+        }
+    }
 }

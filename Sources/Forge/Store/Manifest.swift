@@ -53,6 +53,21 @@ package final class Manifest: Sendable {
         }
     }
 
+    /// Writes a consistent copy of the manifest to `url` (a new file), made by SQLite itself, whose
+    /// bytes depend only on what the manifest holds.
+    package func copy(to url: URL) throws {
+        try database.writeWithoutTransaction { db in
+            try db.execute(sql: "VACUUM INTO ?", arguments: [url.path])
+        }
+        // The copy's schema cookie would count every schema change the directory ever saw — GRDB
+        // creates and drops a table whenever it opens a manifest that has no write-ahead log — so
+        // two packs of the same build differed by the commands run between them. Nothing else has
+        // the copy open, so setting the cookie is safe.
+        let copy = try DatabaseQueue(path: url.path)
+        try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA schema_version = 1") }
+        try copy.close()
+    }
+
     /// Opens the manifest read-only for `body` and leaves the directory as it was: SQLite creates
     /// `-wal` and `-shm` files for any reader of a WAL database, which a command that writes
     /// nothing (`forge plan`) removes again when no forge holds the directory (they are empty then).

@@ -248,6 +248,28 @@ enum ManifestSchema {
         migrator.registerMigration("v15") { db in
             try db.execute(sql: "ALTER TABLE chapters ADD COLUMN part TEXT")
         }
+        // v16: encoded chapters (AAC, shared by the M4B and the EPUB) join the store, so an export
+        // re-encodes only the chapters whose audio changed. The role check is widened by rebuilding
+        // the table, as in v2.
+        migrator.registerMigration("v16") { db in
+            try db.execute(sql: """
+                CREATE TABLE objects_v16 (
+                    key TEXT PRIMARY KEY,
+                    path TEXT NOT NULL UNIQUE,
+                    role TEXT NOT NULL CHECK (role IN ('audio', 'events', 'alignment', 'encoded')),
+                    bytes INTEGER NOT NULL,
+                    sha256 TEXT NOT NULL,
+                    mime_type TEXT NOT NULL,
+                    duration_ms INTEGER,
+                    sample_rate INTEGER,
+                    created_build INTEGER REFERENCES builds(id),
+                    frames INTEGER
+                );
+                INSERT INTO objects_v16 SELECT key, path, role, bytes, sha256, mime_type, duration_ms, sample_rate, created_build, frames FROM objects;
+                DROP TABLE objects;
+                ALTER TABLE objects_v16 RENAME TO objects;
+                """)
+        }
         return migrator
     }
 }

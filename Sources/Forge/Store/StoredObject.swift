@@ -6,6 +6,9 @@ package struct StoredObject: Sendable, Equatable, Codable {
         case events
         /// Word timings from forced alignment (``AlignmentDocument``).
         case alignment
+        /// A chapter encoded for delivery (AAC frames shared by the M4B and the EPUB): made by
+        /// exports, kept while the chapter's audio stays the same.
+        case encoded
     }
 
     package var key: String

@@ -1,0 +1,162 @@
+import Foundation
+import Synchronization
+
+/// Every chapter of a book encoded to AAC once, a chapter per core, and kept in the store as an
+/// ``StoredObject/Role/encoded`` object keyed by what it was made from. The M4B joins them and the
+/// EPUB carries them, so neither encodes, and after an edit only the chapters whose audio changed
+/// are encoded again.
+///
+/// AAC frames overlap their neighbours by half a window, so chapters encoded apart do not simply
+/// join: each chapter is encoded with its neighbours' edges around it (the previous chapter's last
+/// and the next chapter's first 2,048 samples) and only the frames of its own samples are kept, with
+/// the frame before them. A frame encoded with its true surroundings joins the next chapter's first
+/// frame as if the book had been encoded in one stream: 300 s of speech cut into five pieces decodes
+/// with the same SNR as one encode (31.4 dB), no lag, no click at the joins. Chapters last whole
+/// frames (``ChapterTimeline/wholeFrames(_:)``), so the joins fall on frame edges and chapter marks
+/// fall exactly on the chapters' first samples.
+struct ChapterEncoder: Sendable {
+    /// Samples of each neighbour encoded around a chapter (whole frames).
+    static let contextSamples = 2 * ChapterTimeline.frameSamples
+    /// How chapters are encoded and cut: changing it makes them again.
+    static let method = "aac-chapter-1"
+    static let fileExtension = "aac"
+    static let mimeType = "audio/aac"
+
+    let timelines: [ChapterTimeline]
+    let settings: ExportSettings
+    let store: ObjectStore
+    let manifest: Manifest
+
+    /// The one sample rate of every chapter, or nil: chapters at different rates (voices of engines
+    /// with other rates) are resampled to one stream and cannot be encoded apart.
+    static func commonRate(_ timelines: [ChapterTimeline]) -> Int? {
+        guard let rate = timelines.first?.sampleRate, timelines.allSatisfy({ $0.sampleRate == rate }) else { return nil }
+        return rate
+    }
+
+    /// Every chapter's encoding in order: found in the store, or encoded on up to `jobs` threads.
+    /// `progress` is told the chapters done so far.
+    func encodeAll(jobs: Int, cancellation: CancellationFlag?, progress: (@Sendable (Int, Int) -> Void)?) throws -> [StoredObject] {
+        let identity = try Self.identity(settings)
+        let found = Mutex<[Int: StoredObject]>([:])
+        let done = Mutex(0)
+        let encoder = self
+        try BlockingThreads.forEachIndex(timelines.count, threads: jobs, cancellation: cancellation) { index in
+            let object = try encoder.encoded(index, identity: identity, cancellation: cancellation)
+            found.withLock { $0[index] = object }
+            let count = done.withLock { done in
+                done += 1
+                return done
+            }
+            progress?(count, encoder.timelines.count)
+        }
+        if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
+        return try found.withLock { found in
+            try timelines.indices.map { index in
+                guard let object = found[index] else { throw ExportError.cancelled(written: 0) }
+                return object
+            }
+        }
+    }
+
+    /// Removes the encoded chapters of the store that none of `kept` (keys) is: an export that made
+    /// new ones leaves no old ones behind.
+    func removeOthers(than kept: Set<String>) throws {
+        let stale = try manifest.encodedObjects().filter { !kept.contains($0.key) }
+        guard !stale.isEmpty else { return }
+        try manifest.forgetEncoded(stale.map(\.key))
+        for object in stale where store.contains(relativePath: object.path) { unlink(store.url(forRelativePath: object.path).path) }
+    }
+
+    /// What every encoding depends on besides its chapter: the method, ffmpeg, the coder's settings.
+    static func identity(_ settings: ExportSettings) throws -> String {
+        "\(method)|\(try FFmpegEncoder.identity())|\(AudiobookExport.aacCoder)|\(AudiobookExport.aacBitRate)|\(settings.mastering.map { "\($0)" } ?? "unmastered")"
+    }
+
+    /// The chapter's encoding, from the store when it holds it, else encoded now and stored.
+    func encoded(_ index: Int, identity: String, cancellation: CancellationFlag?) throws -> StoredObject {
+        let timeline = timelines[index]
+        let (before, after) = try edges(of: index)
+        var description = "\(identity)|\(timeline.sampleRate)|\(timeline.totalSamples)"
+        for item in timeline.items { description += "|\(item.audioPath)@\(item.startSample)+\(item.sampleCount)" }
+        description += "|before:\(before.map { ContentHash.sha256Hex($0.withUnsafeBytes { Array($0) }) } ?? "-")"
+        description += "|after:\(after.map { ContentHash.sha256Hex($0.withUnsafeBytes { Array($0) }) } ?? "-")"
+        let key = ContentHash.sha256Hex(description)
+        let path = ObjectStore.relativePath(key: key, fileExtension: Self.fileExtension)
+        if let known = try manifest.objects(withKeys: [key])[key], known.role == .encoded, store.contains(relativePath: path) {
+            return known
+        }
+        let frames = try encode(timeline, before: before, after: after, cancellation: cancellation)
+        let object = try store.store(
+            key: key, fileExtension: Self.fileExtension, role: .encoded, mimeType: Self.mimeType, data: frames,
+            durationMs: timeline.durationMs, sampleRate: timeline.sampleRate, frames: timeline.totalSamples)
+        try manifest.recordEncoded(object)
+        return object
+    }
+
+    /// The neighbours' samples next to chapter `index` as the chapter is encoded between them:
+    /// the previous chapter's last and the next chapter's first ``contextSamples`` (nil at the
+    /// book's ends). Unmastered: when exports are mastered, chapters begin and end in silence.
+    func edges(of index: Int) throws -> (before: [Int16]?, after: [Int16]?) {
+        var before: [Int16]?
+        var after: [Int16]?
+        if index > 0 {
+            let previous = timelines[index - 1]
+            let from = max(0, previous.totalSamples - Self.contextSamples)
+            let samples = try ChapterAudio.render(previous, store: store, samples: from..<previous.totalSamples)
+            before = [Int16](repeating: 0, count: Self.contextSamples - samples.count) + samples
+        }
+        if index + 1 < timelines.count {
+            let next = timelines[index + 1]
+            let samples = try ChapterAudio.render(next, store: store, samples: 0..<min(next.totalSamples, Self.contextSamples))
+            after = samples + [Int16](repeating: 0, count: Self.contextSamples - samples.count)
+        }
+        return (before, after)
+    }
+
+    /// Encodes `before`, the chapter and `after` in one ffmpeg run and keeps the frames of the
+    /// chapter's own samples, with the one before them (which primes a decoder: a player skips it).
+    func encode(_ timeline: ChapterTimeline, before: [Int16]?, after: [Int16]?, cancellation: CancellationFlag?) throws -> [UInt8] {
+        try store.prepare()
+        let scratch = "objects/tmp/encode-\(UUID().uuidString).\(getpid()).aac"
+        let scratchURL = store.url(forRelativePath: scratch)
+        close(try store.owned.createFile(scratch))
+        defer { unlink(scratchURL.path) }
+        let encoder = try FFmpegEncoder(
+            sampleRate: timeline.sampleRate,
+            arguments: ["-c:a", "aac", "-aac_coder", AudiobookExport.aacCoder, "-b:a", AudiobookExport.aacBitRate, "-f", "adts", scratchURL.path])
+        do {
+            if let before { try encoder.write(before[...], cancellation: cancellation) }
+            try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: cancellation) {
+                try encoder.write($0, cancellation: cancellation)
+            }
+            if let after { try encoder.write(after[...], cancellation: cancellation) }
+            try encoder.close()
+        } catch {
+            encoder.abandon()
+            throw error
+        }
+        let bytes = [UInt8](try store.read(relativePath: scratch))
+        // Frame j (after ffmpeg's one priming frame) decodes samples [(j - 1)·1024, j·1024) of what was
+        // encoded: the chapter's own are frames P/1024 + 1 … (P + L)/1024, and frame P/1024 comes first.
+        let frameSamples = ChapterTimeline.frameSamples
+        let first = (before?.count ?? 0) / frameSamples
+        let last = first + timeline.totalSamples / frameSamples
+        guard let frames = ADTSFrames.frames(bytes), frames.count > last else {
+            throw ExportError.encoderFailed(tool: "ffmpeg", detail: "the AAC encoding of \(timeline.chapter.title) is shorter than the chapter (or not ADTS)")
+        }
+        return Array(bytes[frames[first].lowerBound..<frames[last].upperBound])
+    }
+
+    /// Where an encoding's own frames begin: after its first frame, which only primes a decoder.
+    static func bodyStart(_ bytes: [UInt8]) -> Int {
+        ADTSFrames.firstFrameLength(bytes) ?? 0
+    }
+
+    /// An encoding's bytes, read from the store without following links.
+    func bytes(of object: StoredObject) throws -> [UInt8] {
+        do { return [UInt8](try store.read(relativePath: object.path)) } catch {
+            throw ExportError.writeFailed(path: store.url(forRelativePath: object.path).path, reason: "the encoded chapter could not be read: \(error.localizedDescription)")
+        }
+    }
+}
