@@ -8,9 +8,10 @@ set -euo pipefail
 packages=(pkg-config libespeak-ng-dev libsndfile1-dev libsqlite3-dev libebur128-dev libsoxr-dev libzip-dev libxml2-dev libcmark-dev libcurl4-openssl-dev espeak-ng ffmpeg time libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us)
 # `--tests`: also what only the test suite uses (headless Chromium for the read-along page test;
 # nginx with its WebDAV module as the remote cache server the cache tests start on 127.0.0.1;
-# epubcheck, which every kind of EPUB forge writes must pass).
+# epubcheck, which every kind of EPUB forge writes must pass; the sqlite3 shell the finishing
+# benchmark reads the manifest with).
 if [ "${1:-}" = "--tests" ]; then
-    packages+=(chromium epubcheck)
+    packages+=(chromium epubcheck sqlite3)
     # Debian 12 and Ubuntu 22.04 ship the small nginx-light; later releases only nginx (with the module).
     if [ ! -x /usr/sbin/nginx ]; then
         if apt-cache show nginx-light >/dev/null 2>&1; then packages+=(nginx-light); else packages+=(nginx); fi

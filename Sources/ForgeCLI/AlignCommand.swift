@@ -34,7 +34,7 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
     var jobs: Int?
 
     @Option(name: .long, parsing: .upToNextOption, help: "With --audio: also export these formats (as forge export --format).")
-    var export: [String] = []
+    var export: [FormatList] = []
 
     @Option(help: "With --audio: the book's title, for exports and the manifest (default: the text file's name).")
     var title: String?
@@ -87,13 +87,7 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
         let bookTitle = title ?? URL(fileURLWithPath: text).deletingPathExtension().lastPathComponent
         var exports: ExportSettings?
         if !export.isEmpty {
-            var formats: [ExportFormat] = []
-            for name in export.flatMap({ $0.split(separator: ",").map { String($0).lowercased() } }) {
-                if name == "all" { formats += ExportFormat.allCases; continue }
-                guard let format = ExportFormat(rawValue: name) else { throw ValidationError(ErrorReason.message(ExportError.unknownFormat(name))) }
-                formats.append(format)
-            }
-            exports = NarrationImport.exportSettings(title: bookTitle, formats: formats)
+            exports = NarrationImport.exportSettings(title: bookTitle, formats: export.formats)
         } else if title != nil {
             exports = NarrationImport.exportSettings(title: bookTitle)
         }

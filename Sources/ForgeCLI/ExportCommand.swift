@@ -19,7 +19,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     @Option(name: .shortAndLong, parsing: .upToNextOption,
             help: "Formats to write: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (several allowed, or \"all\").")
-    var format: [String] = []
+    var format: [FormatList] = []
 
     @Option(help: "Write an audio pack instead: a zip of every item's audio and timings, index.json and the manifest (add --format to write both).",
             completion: .file(extensions: ["zip"]))
@@ -35,6 +35,8 @@ struct ExportCommand: AsyncParsableCommand {
     var chapterPause: Int?
     @Option(name: [.customLong("max-cue-characters"), .customLong("max-cue-length")], help: "Longest caption cue, in characters (exports.maxCueCharacters; default: the build's).")
     var maxCueLength: Int?
+    @Option(help: "The EPUB's chapter audio: aac (the M4B's encoding, shared) or mp3 (exports.epubAudio; default: the build's, else aac).")
+    var epubAudio: ExportSettings.EPUBAudioCodec?
     @Flag(name: [.customLong("word-level-overlays"), .customLong("word-overlays")], help: "Give every word an id and a SMIL entry in the EPUB (exports.wordLevelOverlays; default: the build's; else sentences).")
     var wordOverlays = false
     @Option(help: "Book title for the EPUB and HTML pages (default: the build's recipe title).")
@@ -72,19 +74,10 @@ struct ExportCommand: AsyncParsableCommand {
         if let title, title.count > ExportSettings.maximumTitleCharacters {
             throw ValidationError("--title must be at most \(ExportSettings.maximumTitleCharacters) characters; found \(title.count).")
         }
-        _ = try formats()
     }
 
-    func formats() throws -> [ExportFormat] {
-        var formats: [ExportFormat] = []
-        let names = format.isEmpty && pack == nil ? ["all"] : format
-        for name in names.flatMap({ $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }) {
-            if name == "all" { formats += ExportFormat.allCases; continue }
-            guard let format = ExportFormat(rawValue: name) else { throw ValidationError(ErrorReason.message(ExportError.unknownFormat(name))) }
-            formats.append(format)
-        }
-        return formats
-    }
+    /// The formats asked for; all of them when neither `--format` nor `--pack` is given.
+    var formats: [ExportFormat] { format.isEmpty && pack == nil ? ExportFormat.allCases : format.formats }
 
     func run() async throws {
         let directory = URL(fileURLWithPath: outputDirectory).standardizedFileURL
@@ -94,12 +87,13 @@ struct ExportCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(error)
         }
-        settings.formats = try formats()
+        settings.formats = formats
         if let sentencePause { settings.sentencePauseMs = sentencePause }
         if let paragraphPause { settings.paragraphPauseMs = paragraphPause }
         if let chapterPause { settings.chapterPauseMs = chapterPause }
         if let maxCueLength { settings.maxCueCharacters = maxCueLength }
         if wordOverlays { settings.wordLevelOverlays = true }
+        if let epubAudio { settings.epubAudio = epubAudio }
         if let title { settings.title = title }
         if let language { settings.language = language }
         if let mastering { settings.mastering = MasteringSettings.profile(named: mastering) }

@@ -273,12 +273,13 @@ struct HostileInputTests {
         let leftovers = try OwnedDirectory(root: project.output).leftovers(remove: false)
         #expect(leftovers.isEmpty, "\(leftovers)")
 
-        // Ctrl-C while the EPUB's chapters are being encoded, two at a time.
+        // Ctrl-C while the chapters are being encoded (to AAC, into the store's scratch folder), two
+        // at a time. (The export above encoded none: it was stopped in its audio phase.)
         let encoding = try project.start(["export", "out", "--format", "epub"])
-        let epubFolder = project.output.appendingPathComponent("exports/epub")
+        let scratchFolder = project.output.appendingPathComponent("objects/tmp")
         func chapterFiles() -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: epubFolder.path)) ?? [])
-                .filter { $0.hasSuffix(".mp3.\(encoding.process.processIdentifier).tmp") }
+            ((try? FileManager.default.contentsOfDirectory(atPath: scratchFolder.path)) ?? [])
+                .filter { $0.hasPrefix("encode-") && $0.hasSuffix(".\(encoding.process.processIdentifier).aac") }
         }
         let encodingDeadline = Date().addingTimeInterval(60)
         while Date() < encodingDeadline, encoding.process.isRunning, chapterFiles().isEmpty { usleep(1_000) }
@@ -289,6 +290,7 @@ struct HostileInputTests {
         #expect(Date().timeIntervalSince(encodingSignal) < 1.5, "the EPUB took \(Date().timeIntervalSince(encodingSignal)) s to stop")
         #expect(chapterFiles().isEmpty, "a chapter's encoded audio was left behind")
         #expect(try OwnedDirectory(root: project.output).leftovers(remove: false).isEmpty)
+        #expect(try project.forge(["fsck", "out"]).status == 0, "a stopped encode left the store inconsistent")
 
         // kill -9 while the pack and the EPUB are being written: the next export clears what they left.
         let killed = try project.start(["export", "out", "--format", "epub", "--pack", "pack.zip"])

@@ -5,7 +5,6 @@ package enum ExportError: LocalizedError, Sendable, Equatable {
     case notBuilt(outputDirectory: String, pending: Int)
     case missingAudio(itemID: String, path: String)
     case writeFailed(path: String, reason: String)
-    case unknownFormat(String)
     case linkInOutput(path: String)
     /// An environment variable forge reads has a value it cannot use.
     case badEnvironment(variable: String, problem: String)
@@ -41,8 +40,6 @@ package enum ExportError: LocalizedError, Sendable, Equatable {
             return ("\(path): not written: \(reason).", "Name a new file, or a regular file forge may replace.")
         case let .cancelled(written):
             return ("stopped before finishing; \(written) file(s) were written whole and nothing half-written was left.", "Run the export again to finish.")
-        case let .unknownFormat(name):
-            return ("unknown export format \"\(name)\".", "Choose from \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
     }
 }
@@ -53,7 +50,7 @@ extension ExportError: ClassifiedFailure {
         switch self {
         case .unsafeTarget, .badEnvironment: .badInput
         case .cancelled: .cancelled
-        case .notBuilt, .missingAudio, .writeFailed, .unknownFormat, .linkInOutput, .toolMissing, .encoderFailed: .cannotRun
+        case .notBuilt, .missingAudio, .writeFailed, .linkInOutput, .toolMissing, .encoderFailed: .cannotRun
         }
     }
 }

@@ -23,4 +23,20 @@ enum ADTSFrames {
         let length = (Int(header[3] & 0x03) << 11) | (Int(header[4]) << 3) | (Int(header[5]) >> 5)
         return length >= 7 && length <= bytes.count ? length : nil
     }
+
+    /// The length of the ADTS header of the frame at `start`: 7 bytes, or 9 with a CRC.
+    static func headerLength(_ bytes: [UInt8], at start: Int) -> Int {
+        bytes[start + 1] & 0x01 == 1 ? 7 : 9
+    }
+
+    /// The MPEG-4 AudioSpecificConfig (object type, sampling frequency index, channels) the first
+    /// frame's header describes, as an MP4 file's `esds` carries it.
+    static func audioSpecificConfig(_ bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.count >= 7, bytes[0] == 0xFF, bytes[1] & 0xF0 == 0xF0 else { return nil }
+        let objectType = Int(bytes[2] >> 6) + 1
+        let frequencyIndex = Int((bytes[2] >> 2) & 0x0F)
+        let channels = Int((bytes[2] & 0x01) << 2) | Int(bytes[3] >> 6)
+        let config = (objectType << 11) | (frequencyIndex << 7) | (channels << 3)
+        return [UInt8(config >> 8), UInt8(config & 0xFF)]
+    }
 }

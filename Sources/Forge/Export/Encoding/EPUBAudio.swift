@@ -32,17 +32,12 @@ enum EPUBAudio: Sendable {
         case .mp3:
             try ChapterAudio.write(timeline, store: store, settings: settings, format: .mp3, to: descriptor, label: label, cancellation: stop)
         case .aac(let encoded, let sampleRate):
-            close(descriptor)
             // The encoding's leading frame primes the decoder; the file's edit list skips it.
-            let bytes = try [UInt8](store.read(relativePath: encoded[index].path))
-            let muxer = try FFmpegEncoder(aacFramesAt: sampleRate, arguments: ["-c:a", "copy", "-f", "mp4", url.path])
-            do {
-                try muxer.write(bytes: bytes[...], cancellation: stop)
-                try muxer.close()
-            } catch {
-                muxer.abandon()
-                throw error
-            }
+            var file = MP4AudioFile(store: store, sampleRate: sampleRate, language: AudiobookExport.isoLanguage(settings.language))
+            file.marksChapters = false
+            try file.write(
+                [MP4AudioFile.Chapter(path: encoded[index].path, skip: 0, title: timeline.chapter.title, samples: timeline.totalSamples)],
+                to: descriptor, label: label, cancellation: stop)
         }
     }
 }

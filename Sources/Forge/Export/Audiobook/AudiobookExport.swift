@@ -43,29 +43,32 @@ enum AudiobookExport {
         let name = MediaOverlayBook.fileName(forTitle: settings.title).replacingOccurrences(of: ".epub", with: ".m4b")
         let cancellation = writer.cancellation
         let progress = writer.progress
+        if let encoded {
+            // The first chapter's leading frame primes the decoder (the file's edit list skips it);
+            // every other chapter's is left out: the previous chapter's last frame is in its place.
+            let chapters = zip(timelines, encoded).enumerated().map { index, pair in
+                MP4AudioFile.Chapter(path: pair.1.path, skip: index == 0 ? 0 : 1, title: pair.0.chapter.title, samples: pair.0.totalSamples)
+            }
+            var file = MP4AudioFile(store: store, sampleRate: rate, language: isoLanguage(settings.language))
+            file.tags = MP4AudioFile.Tags(
+                title: settings.title, album: settings.title, artist: settings.author, albumArtist: settings.author, composer: settings.narrator,
+                comment: settings.narrator.map { "Narrated by \($0)" }, genre: "Audiobook",
+                cover: settings.cover.flatMap { url in
+                    OwnedDirectory.entry(at: url.path) == .file ? (try? Data(contentsOf: url)).map { ($0, url.pathExtension.lowercased() == "png") } : nil
+                })
+            let label = writer.finalPath("m4b/\(name)")
+            try writer.stream("m4b/\(name)") { descriptor in
+                try file.write(chapters, to: descriptor, label: label, cancellation: cancellation)
+            }
+            progress?(ExportProgress(phase: "m4b", done: timelines.count, total: timelines.count))
+            return
+        }
         try writer.produce("m4b/\(name)") { output in
             var arguments = ["-i", chapterList.path]
             if let cover = settings.cover { arguments += ["-i", cover.path] }
             arguments += ["-map", "0:a", "-map_metadata", "1", "-map_chapters", "1"]
             if settings.cover != nil { arguments += ["-map", "2:v", "-c:v", "copy", "-disposition:v:0", "attached_pic"] }
             let tail = ["-metadata:s:a:0", "language=\(isoLanguage(settings.language))", "-f", "mp4", output.path]
-            if let encoded {
-                // The first chapter's leading frame primes the decoder (the file's edit list skips it);
-                // every other chapter's is dropped: the previous chapter's last frame is in its place.
-                let encoder = try FFmpegEncoder(aacFramesAt: rate, arguments: arguments + ["-c:a", "copy"] + tail)
-                do {
-                    for (index, object) in encoded.enumerated() {
-                        let bytes = try [UInt8](store.read(relativePath: object.path))
-                        try encoder.write(bytes: bytes[(index == 0 ? 0 : ChapterEncoder.bodyStart(bytes))...], cancellation: cancellation)
-                    }
-                    try encoder.close()
-                } catch {
-                    encoder.abandon()
-                    throw error
-                }
-                progress?(ExportProgress(phase: "m4b", done: timelines.count, total: timelines.count))
-                return
-            }
             arguments += ["-c:a", "aac", "-aac_coder", aacCoder, "-b:a", aacBitRate] + tail
             let encoder = try FFmpegEncoder(sampleRate: rate, arguments: arguments)
             do {
