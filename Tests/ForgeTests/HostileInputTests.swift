@@ -274,8 +274,9 @@ struct HostileInputTests {
         #expect(leftovers.isEmpty, "\(leftovers)")
 
         // Ctrl-C while the chapters are being encoded (to AAC, into the store's scratch folder), two
-        // at a time. (The export above encoded none: it was stopped in its audio phase.)
-        let encoding = try project.start(["export", "out", "--format", "epub"])
+        // at a time. (The export above encoded them unmastered before it was stopped: mastered,
+        // they are encoded again.)
+        let encoding = try project.start(["export", "out", "--format", "epub", "--mastering", "ebu-r128"])
         let scratchFolder = project.output.appendingPathComponent("objects/tmp")
         func chapterFiles() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: scratchFolder.path)) ?? [])
