@@ -29,17 +29,7 @@ if [ "${KEEP:-}" != 1 ]; then trap 'rm -rf "$work"' EXIT; else echo "keeping $wo
 source "$root/benchmarks/lib/book.sh"
 source "$root/benchmarks/lib/measure.sh"
 make_book "$copies" >"$work/book.txt"
-cat >"$work/recipe.json" <<JSON
-{
-  "title": "Five Books",
-  "sources": ["book.txt"],
-  "split": { "unit": "paragraph", "maxCharacters": 1000 },
-  "voice": { "engine": "espeak-ng", "id": "en-us", "rate": 175 },
-  "audio": { "format": "wav", "sampleRate": 22050 },
-  "build": { "jobs": $jobs },
-  "output": { "directory": "out" }
-}
-JSON
+write_book_recipe "$jobs" >"$work/recipe.json"
 cd "$work"
 row() {
     printf '%-46s %9s s %5s %7s MB   %s\n' "$1" "$wall" "$(awk -v c="$cpu" -v w="$wall" 'BEGIN {printf "%.2f", c / w}')" "$((peak_kb / 1024))" "${2:-}"

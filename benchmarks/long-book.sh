@@ -30,17 +30,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$root/benchmarks/lib/book.sh"
 make_book "$copies" >"$work/book.txt"
-cat >"$work/recipe.json" <<JSON
-{
-  "title": "Five Books",
-  "sources": ["book.txt"],
-  "split": { "unit": "paragraph", "maxCharacters": 1000 },
-  "voice": { "engine": "espeak-ng", "id": "en-us", "rate": 175 },
-  "audio": { "format": "wav", "sampleRate": 22050 },
-  "build": { "jobs": $jobs },
-  "output": { "directory": "out" }
-}
-JSON
+write_book_recipe "$jobs" >"$work/recipe.json"
 
 source "$root/benchmarks/lib/measure.sh"
 

@@ -20,3 +20,19 @@ for ((copy = 0; copy < $1; copy++)); do
     printf '\n\n'
 done
 }
+
+# write_book_recipe JOBS: the long book's recipe (by paragraph, espeak-ng en-us at 175 wpm, WAV at
+# 22,050 Hz, into out/) on stdout.
+write_book_recipe() {
+    cat <<JSON
+{
+  "title": "Five Books",
+  "sources": ["book.txt"],
+  "split": { "unit": "paragraph", "maxCharacters": 1000 },
+  "voice": { "engine": "espeak-ng", "id": "en-us", "rate": 175 },
+  "audio": { "format": "wav", "sampleRate": 22050 },
+  "build": { "jobs": $1 },
+  "output": { "directory": "out" }
+}
+JSON
+}
