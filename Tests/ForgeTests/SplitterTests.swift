@@ -60,9 +60,14 @@ struct SplitterTests {
         #expect(navigation.named("ol").count == 3, "the book's list and one per part")
         #expect(navigation.named("a").count == 6)
         // The HTML read-along's contents page has the same two levels.
-        let links = result.chapters.map { ReadAlongPage.ChapterLink(fileStem: "chapter-\($0.ordinal)", title: $0.title) }
+        let links = result.chapters.map { ReadAlongPage.ChapterLink(fileStem: "chapter-\($0.ordinal)", title: $0.title, part: $0.part) }
         let contents = ReadAlongPage.contents(title: "Book", language: "en", chapters: links)
         #expect(contents.components(separatedBy: "<ol>").count - 1 == 3 && contents.contains(">Book One</a>") && contents.contains(">CHAPTER II.</a>"))
+        // A dash in a chapter's own title is not a part: the contents nest by the chapters' parts.
+        let dashed = split("Chapter 1 — The Ball\n\nText.\n\nChapter 2 — The Letter\n\nMore.").chapters
+        #expect(dashed.map(\.title) == ["Chapter 1 — The Ball", "Chapter 2 — The Letter"] && dashed.allSatisfy { $0.part == nil })
+        let flat = ReadAlongPage.contents(title: "Book", language: "en", chapters: dashed.map { ReadAlongPage.ChapterLink(fileStem: "c\($0.ordinal)", title: $0.title, part: $0.part) })
+        #expect(flat.components(separatedBy: "<ol>").count - 1 == 1 && flat.contains(">Chapter 2 — The Letter</a>"), "\(flat)")
     }
 
     /// Parts and epilogues in the shapes a long novel has them (issue 37: "BOOK FIVE: 1806 - 07" and

@@ -140,7 +140,7 @@ package struct Exporter: Sendable {
             }
             if formats.contains(.json) { try JSONTimingsExport.write(book, audioFormat: audioFormat, to: &writer) }
             if !formats.isDisjoint(with: [.vtt, .srt, .html]) {
-                let links = book.chapters.map { ReadAlongPage.ChapterLink(fileStem: $0.fileStem, title: $0.chapter.title) }
+                let links = book.chapters.map { ReadAlongPage.ChapterLink(fileStem: $0.fileStem, title: $0.chapter.title, part: $0.chapter.part) }
                 if formats.contains(.html) {
                     try writer.write(Array(ReadAlongPage.contents(title: settings.title, language: settings.language, chapters: links).utf8), to: "html/index.html")
                 }

@@ -115,24 +115,23 @@ enum MediaOverlayBook {
         return lines
     }
 
-    /// The `<li>` entries of a table of contents: chapters of a part ("Book One — Chapter 1") listed
-    /// under the part, linked to its first chapter (two levels); other chapters as they are.
-    static func contentsEntries(_ chapters: [(link: String, title: String)]) -> [String] {
+    /// The `<li>` entries of a table of contents: the chapters of a part (`Chapter.part`, recorded by
+    /// the splitter) listed under the part, linked to its first chapter (two levels), each by its own
+    /// name (its title without the part's "Book One — " before it); other chapters as they are.
+    static func contentsEntries(_ chapters: [(link: String, title: String, part: String?)]) -> [String] {
         var entries: [String] = []
         var index = 0
         while index < chapters.count {
-            let title = chapters[index].title
-            guard let dash = title.range(of: partSeparator) else {
-                entries.append("<li><a href=\"\(chapters[index].link)\">\(XMLText.escaped(title))</a></li>")
+            guard let part = chapters[index].part, !part.isEmpty else {
+                entries.append("<li><a href=\"\(chapters[index].link)\">\(XMLText.escaped(chapters[index].title))</a></li>")
                 index += 1
                 continue
             }
-            let part = String(title[..<dash.lowerBound])
             var children: [String] = []
             let first = chapters[index].link
-            while index < chapters.count, let range = chapters[index].title.range(of: partSeparator),
-                  chapters[index].title[..<range.lowerBound] == part {
-                let name = String(chapters[index].title[range.upperBound...])
+            while index < chapters.count, chapters[index].part == part {
+                let title = chapters[index].title
+                let name = title.hasPrefix(part + partSeparator) ? String(title.dropFirst(part.count + partSeparator.count)) : title
                 children.append("<li><a href=\"\(chapters[index].link)\">\(XMLText.escaped(name))</a></li>")
                 index += 1
             }
@@ -226,7 +225,7 @@ enum MediaOverlayBook {
     }
 
     static func navigation(_ timelines: [ChapterTimeline], settings: ExportSettings) -> String {
-        let entries = contentsEntries(timelines.map { (link: "text/\($0.fileStem).xhtml", title: $0.chapter.title) })
+        let entries = contentsEntries(timelines.map { (link: "text/\($0.fileStem).xhtml", title: $0.chapter.title, part: $0.chapter.part) })
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE html>

@@ -10,6 +10,8 @@ enum ReadAlongPage {
     struct ChapterLink {
         var fileStem: String
         var title: String
+        /// The part the chapter is in, if the book has parts.
+        var part: String?
     }
 
     static func html(
@@ -122,7 +124,7 @@ enum ReadAlongPage {
     /// The book's contents page (`html/index.html`): its title and a link to each chapter's page,
     /// chapters of a part under the part (as the EPUB's contents).
     static func contents(title: String, language: String, chapters: [ChapterLink]) -> String {
-        let entries = MediaOverlayBook.contentsEntries(chapters.map { (link: "\($0.fileStem).html", title: $0.title) })
+        let entries = MediaOverlayBook.contentsEntries(chapters.map { (link: "\($0.fileStem).html", title: $0.title, part: $0.part) })
         return """
             \(head(title: title, language: language, extra: "<style>main { padding-top: 1rem; }</style>"))
             <body>
