@@ -130,6 +130,11 @@ struct RemoteCacheTests {
         #expect(lonely.status == 2 && lonely.errors.contains("--remote-cache"), "\(lonely.errors)")
         let readOnly = try project.build(["--shard", "1/3", "-o", "lonely", "--remote-cache", server.url, "--remote-cache-read-only"])
         #expect(readOnly.status == 2)
+        // --shard is read as I/N: anything else is refused before any work, saying what it takes.
+        for bad in ["0/3", "4/3", "2", "a/b"] {
+            let refused = try project.build(["--shard", bad, "-o", "lonely", "--remote-cache", server.url])
+            #expect(refused.status == 2 && refused.errors.contains("give I/N"), "--shard \(bad): \(refused.errors)")
+        }
     }
 
     @Test func aBlobThatDoesNotMatchItsDigestIsRejectedAndTheItemMadeHere() throws {
