@@ -129,12 +129,14 @@ package struct Exporter: Sendable {
             // The HTML page plays the chapter audio, so it needs the audio export beside it.
             let audioFormat = Self.audioFormat(of: book.chapters)
             if formats.contains(.audio) || formats.contains(.html) {
-                for (index, timeline) in book.chapters.enumerated() {
-                    defer { progress?(ExportProgress(phase: "audio", done: index + 1, total: book.chapters.count)) }
+                // A chapter per core: mastered, a chapter is played through several times.
+                let (chapters, exportSettings, cancellation) = (book.chapters, settings, cancellation)
+                try writer.writeInParallel(chapters.count, jobs: ChapterAudio.encodingJobs(settings), phase: "audio") { index, fileWriter in
+                    let timeline = chapters[index]
                     let path = "audio/\(timeline.fileStem).\(audioFormat.fileExtension)"
-                    let label = writer.finalPath(path)
-                    try writer.stream(path) { descriptor in
-                        try ChapterAudio.write(timeline, store: store, settings: settings, format: audioFormat, to: descriptor, label: label, cancellation: cancellation)
+                    let label = fileWriter.finalPath(path)
+                    try fileWriter.stream(path) { descriptor in
+                        try ChapterAudio.write(timeline, store: store, settings: exportSettings, format: audioFormat, to: descriptor, label: label, cancellation: cancellation)
                     }
                 }
             }

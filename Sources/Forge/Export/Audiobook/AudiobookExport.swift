@@ -123,37 +123,15 @@ enum AudiobookExport {
         }
         let first = settings.openingCredit == nil ? 1 : 0
         let width = max(2, String(files.count).count)
-        // One file per core at a time (each is mastered in passes and encoded by its own ffmpeg),
-        // each through a writer of its own; what they wrote is counted in order at the end.
-        let (count, jobs) = (files.count, ChapterAudio.encodingJobs(settings))
-        let (directory, cancellation, progress, set) = (writer.owned.root, writer.cancellation, writer.progress, files)
-        let outcome = Mutex<(written: [Int: [String]], done: Int)>(([:], 0))
-        var failure: (any Error)?
-        do {
-            try BlockingThreads.forEachIndex(count, threads: jobs, cancellation: cancellation) { index in
-                let file = set[index]
-                let number = String(repeating: "0", count: max(0, width - String(index + first).count)) + String(index + first)
-                var fileWriter = ExportWriter(outputDirectory: directory, folder: "exports", cancellation: cancellation)
-                try writeACXFile(
-                    "acx/\(number)-\(file.name).mp3", title: file.title, track: "\(index + 1)/\(count)", rate: file.rate, play: file.play,
-                    settings: settings, to: &fileWriter)
-                let done = outcome.withLock { outcome in
-                    outcome.written[index] = fileWriter.written
-                    outcome.done += 1
-                    return outcome.done
-                }
-                progress?(ExportProgress(phase: "acx", done: done, total: count))
-            }
-        } catch {
-            failure = error
+        // One file per core at a time (each is mastered in passes and encoded by its own ffmpeg).
+        let (count, set) = (files.count, files)
+        try writer.writeInParallel(count, jobs: ChapterAudio.encodingJobs(settings), phase: "acx") { index, fileWriter in
+            let file = set[index]
+            let number = String(repeating: "0", count: max(0, width - String(index + first).count)) + String(index + first)
+            try writeACXFile(
+                "acx/\(number)-\(file.name).mp3", title: file.title, track: "\(index + 1)/\(count)", rate: file.rate, play: file.play,
+                settings: settings, to: &fileWriter)
         }
-        let written = outcome.withLock { $0.written }
-        writer.adopt(written.keys.sorted().flatMap { written[$0]! })
-        if let failure {
-            if case ExportError.cancelled = failure { throw ExportError.cancelled(written: writer.written.count) }
-            throw failure
-        }
-        try writer.checkCancelled()
     }
 
     /// Writes one file of the ACX set. Resampling to 44.1 kHz and MP3 encoding raise peaks a little

@@ -1,0 +1,36 @@
+import Synchronization
+
+extension ExportWriter {
+    /// Writes `count` files on up to `jobs` threads, each file through a writer of its own into
+    /// this writer's folder (`write(index, &writer)`); what they wrote is counted here, in index
+    /// order, and each finished file is told to the progress sink under `phase`. A stop or the first
+    /// failure ends it (rethrown); a stop counts every file written whole.
+    mutating func writeInParallel(
+        _ count: Int, jobs: Int, phase: String, _ write: @escaping @Sendable (_ index: Int, _ writer: inout ExportWriter) throws -> Void
+    ) throws {
+        let (directory, folder, cancellation, progress) = (owned.root, self.folder, self.cancellation, self.progress)
+        let outcome = Mutex<(written: [Int: [String]], done: Int)>(([:], 0))
+        var failure: (any Error)?
+        do {
+            try BlockingThreads.forEachIndex(count, threads: jobs, cancellation: cancellation) { index in
+                var writer = ExportWriter(outputDirectory: directory, folder: folder, cancellation: cancellation)
+                try write(index, &writer)
+                let done = outcome.withLock { outcome in
+                    outcome.written[index] = writer.written
+                    outcome.done += 1
+                    return outcome.done
+                }
+                progress?(ExportProgress(phase: phase, done: done, total: count))
+            }
+        } catch {
+            failure = error
+        }
+        let written = outcome.withLock { $0.written }
+        adopt(written.keys.sorted().flatMap { written[$0]! })
+        if let failure {
+            if case ExportError.cancelled = failure { throw ExportError.cancelled(written: self.written.count) }
+            throw failure
+        }
+        try checkCancelled()
+    }
+}
