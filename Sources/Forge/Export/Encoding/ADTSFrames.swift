@@ -16,14 +16,6 @@ enum ADTSFrames {
         return frames
     }
 
-    /// The length of the first frame of `bytes`, or nil if they do not begin with an ADTS header.
-    static func firstFrameLength(_ bytes: some RandomAccessCollection<UInt8>) -> Int? {
-        let header = Array(bytes.prefix(7))
-        guard header.count == 7, header[0] == 0xFF, header[1] & 0xF0 == 0xF0 else { return nil }
-        let length = (Int(header[3] & 0x03) << 11) | (Int(header[4]) << 3) | (Int(header[5]) >> 5)
-        return length >= 7 && length <= bytes.count ? length : nil
-    }
-
     /// The length of the ADTS header of the frame at `start`: 7 bytes, or 9 with a CRC.
     static func headerLength(_ bytes: [UInt8], at start: Int) -> Int {
         bytes[start + 1] & 0x01 == 1 ? 7 : 9

@@ -147,16 +147,4 @@ struct ChapterEncoder: Sendable {
         }
         return Array(bytes[frames[first].lowerBound..<frames[last].upperBound])
     }
-
-    /// Where an encoding's own frames begin: after its first frame, which only primes a decoder.
-    static func bodyStart(_ bytes: [UInt8]) -> Int {
-        ADTSFrames.firstFrameLength(bytes) ?? 0
-    }
-
-    /// An encoding's bytes, read from the store without following links.
-    func bytes(of object: StoredObject) throws -> [UInt8] {
-        do { return [UInt8](try store.read(relativePath: object.path)) } catch {
-            throw ExportError.writeFailed(path: store.url(forRelativePath: object.path).path, reason: "the encoded chapter could not be read: \(error.localizedDescription)")
-        }
-    }
 }

@@ -28,19 +28,6 @@ final class FFmpegEncoder {
         try self.init(input: ["-f", "s16le", "-ar", String(sampleRate), "-ac", "1"], arguments: arguments)
     }
 
-    /// Starts ffmpeg reading AAC frames (ADTS) from standard input, for `arguments` (which say
-    /// `-c:a copy` after any other input) to put into a container unchanged. The first frame only primes the decoder: it is placed before
-    /// the start (`-itsoffset`), so the container's edit list skips it and playback starts exactly at
-    /// the second frame's first sample.
-    convenience init(aacFramesAt sampleRate: Int, arguments: [String]) throws(ExportError) {
-        // Seconds, to the microsecond: ffmpeg rounds the offset to the stream's 1/rate time base, which
-        // gives back exactly one frame at every rate AAC is used at (8-48 kHz).
-        let offset = Double(ChapterTimeline.frameSamples) / Double(sampleRate)
-        // ffmpeg reads each input of several on a thread through a queue of 8 packets and sleeps 10 ms
-        // when it finds it empty: frames copied without decoding waited there (26 s for 18 minutes).
-        try self.init(input: ["-thread_queue_size", "65536", "-f", "aac", "-itsoffset", String(format: "-%.6f", offset)], arguments: arguments)
-    }
-
     /// Starts ffmpeg reading standard input as `input` describes it, with `arguments` after the input.
     init(input: [String], arguments: [String]) throws(ExportError) {
         let executable = try Self.locate()
@@ -67,17 +54,6 @@ final class FFmpegEncoder {
     }
 
     static let blockSamples = 48_000
-
-    /// Sends bytes (encoded frames) to ffmpeg, in blocks of at most 64 KiB, honouring a stop between them.
-    func write(bytes: ArraySlice<UInt8>, cancellation: CancellationFlag? = nil) throws(ExportError) {
-        var start = bytes.startIndex
-        while start < bytes.endIndex {
-            if cancellation?.isCancelled == true { throw .cancelled(written: 0) }
-            let end = min(bytes.endIndex, start + 65_536)
-            guard child.writeWaiting(Array(bytes[start..<end])) else { throw .encoderFailed(tool: "ffmpeg", detail: finish()) }
-            start = end
-        }
-    }
 
     /// The first line of `ffmpeg -version` (its version and build), asked once: encoded chapters
     /// are keyed by it, so another ffmpeg makes them again.
