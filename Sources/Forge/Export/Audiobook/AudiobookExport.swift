@@ -15,12 +15,45 @@ enum AudiobookExport {
     static let aacCoder = "fast"
 
     /// Writes `m4b/<title>.m4b`. With `encoded` (every chapter's AAC, ``ChapterEncoder``) the
-    /// chapters' frames are joined into one stream and copied into the file (seconds for a long
-    /// book); without (chapters at different sample rates), the book is encoded here in one stream.
+    /// chapters' frames are joined and copied into the file (seconds for a long book); without
+    /// (chapters at different sample rates), the book is encoded here by ffmpeg in one stream.
     static func writeM4B(
         _ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, encoded: [StoredObject]?, to writer: inout ExportWriter
     ) throws {
         guard let rate = timelines.first?.sampleRate else { return }
+        let name = MediaOverlayBook.fileName(forTitle: settings.title).replacingOccurrences(of: ".epub", with: ".m4b")
+        // The recipe's cover; without one, a book read from an EPUB brings its own.
+        var cover: (data: Data, fileExtension: String)?
+        if let url = settings.cover {
+            if OwnedDirectory.entry(at: url.path) == .file, let data = try? Data(contentsOf: url) { cover = (data, url.pathExtension.lowercased()) }
+        } else if let source = NarratedEPUB.sourceBook(of: timelines) {
+            cover = EPUBReader().coverImage(source, name: source.lastPathComponent)
+        }
+        if let encoded {
+            // The first chapter's leading frame primes the decoder (the file's edit list skips it);
+            // every other chapter's is left out: the previous chapter's last frame is in its place.
+            let chapters = zip(timelines, encoded).enumerated().map { index, pair in
+                MP4AudioFile.Chapter(path: pair.1.path, skip: index == 0 ? 0 : 1, title: pair.0.chapter.title, samples: pair.0.totalSamples)
+            }
+            var file = MP4AudioFile(store: store, sampleRate: rate, language: isoLanguage(settings.language))
+            file.tags = metadata(settings)
+            file.cover = cover.map { ($0.data, $0.fileExtension == "png") }
+            let (label, cancellation) = (writer.finalPath("m4b/\(name)"), writer.cancellation)
+            try writer.stream("m4b/\(name)") { descriptor in
+                try file.write(chapters, to: descriptor, label: label, cancellation: cancellation)
+            }
+            writer.progress?(ExportProgress(phase: "m4b", done: timelines.count, total: timelines.count))
+        } else {
+            try encodeM4B(timelines, rate: rate, name: name, cover: cover, settings: settings, store: store, to: &writer)
+        }
+    }
+
+    /// The M4B of chapters at different sample rates: resampled to the first chapter's rate and
+    /// encoded by ffmpeg in one stream, with its chapter list and the cover given as files.
+    private static func encodeM4B(
+        _ timelines: [ChapterTimeline], rate: Int, name: String, cover: (data: Data, fileExtension: String)?, settings: ExportSettings, store: ObjectStore,
+        to writer: inout ExportWriter
+    ) throws {
         var marks = ";FFMETADATA1\n"
         for (key, value) in metadata(settings) { marks += "\(key)=\(escaped(value))\n" }
         var startSample = 0
@@ -31,45 +64,15 @@ enum AudiobookExport {
         }
         let chapterList = try writer.scratchFile("chapters.ffmetadata", marks)
         defer { unlink(chapterList.path) }
-        // Without a recipe cover, a book read from an EPUB brings its own.
-        var settings = settings
-        var bookCover: URL?
-        if settings.cover == nil, let source = NarratedEPUB.sourceBook(of: timelines),
-           let image = EPUBReader().coverImage(source, name: source.lastPathComponent) {
-            bookCover = try writer.scratchFile("cover.\(image.fileExtension)", data: image.data)
-            settings.cover = bookCover
-        }
-        defer { if let bookCover { unlink(bookCover.path) } }
-        let name = MediaOverlayBook.fileName(forTitle: settings.title).replacingOccurrences(of: ".epub", with: ".m4b")
-        let cancellation = writer.cancellation
-        let progress = writer.progress
-        if let encoded {
-            // The first chapter's leading frame primes the decoder (the file's edit list skips it);
-            // every other chapter's is left out: the previous chapter's last frame is in its place.
-            let chapters = zip(timelines, encoded).enumerated().map { index, pair in
-                MP4AudioFile.Chapter(path: pair.1.path, skip: index == 0 ? 0 : 1, title: pair.0.chapter.title, samples: pair.0.totalSamples)
-            }
-            var file = MP4AudioFile(store: store, sampleRate: rate, language: isoLanguage(settings.language))
-            file.tags = MP4AudioFile.Tags(
-                title: settings.title, album: settings.title, artist: settings.author, albumArtist: settings.author, composer: settings.narrator,
-                comment: settings.narrator.map { "Narrated by \($0)" }, genre: "Audiobook",
-                cover: settings.cover.flatMap { url in
-                    OwnedDirectory.entry(at: url.path) == .file ? (try? Data(contentsOf: url)).map { ($0, url.pathExtension.lowercased() == "png") } : nil
-                })
-            let label = writer.finalPath("m4b/\(name)")
-            try writer.stream("m4b/\(name)") { descriptor in
-                try file.write(chapters, to: descriptor, label: label, cancellation: cancellation)
-            }
-            progress?(ExportProgress(phase: "m4b", done: timelines.count, total: timelines.count))
-            return
-        }
+        let coverFile = try cover.map { try writer.scratchFile("cover.\($0.fileExtension)", data: $0.data) }
+        defer { if let coverFile { unlink(coverFile.path) } }
+        let (cancellation, progress) = (writer.cancellation, writer.progress)
         try writer.produce("m4b/\(name)") { output in
             var arguments = ["-i", chapterList.path]
-            if let cover = settings.cover { arguments += ["-i", cover.path] }
+            if let coverFile { arguments += ["-i", coverFile.path] }
             arguments += ["-map", "0:a", "-map_metadata", "1", "-map_chapters", "1"]
-            if settings.cover != nil { arguments += ["-map", "2:v", "-c:v", "copy", "-disposition:v:0", "attached_pic"] }
-            let tail = ["-metadata:s:a:0", "language=\(isoLanguage(settings.language))", "-f", "mp4", output.path]
-            arguments += ["-c:a", "aac", "-aac_coder", aacCoder, "-b:a", aacBitRate] + tail
+            if coverFile != nil { arguments += ["-map", "2:v", "-c:v", "copy", "-disposition:v:0", "attached_pic"] }
+            arguments += ["-c:a", "aac", "-aac_coder", aacCoder, "-b:a", aacBitRate, "-metadata:s:a:0", "language=\(isoLanguage(settings.language))", "-f", "mp4", output.path]
             let encoder = try FFmpegEncoder(sampleRate: rate, arguments: arguments)
             do {
                 for (index, timeline) in timelines.enumerated() {

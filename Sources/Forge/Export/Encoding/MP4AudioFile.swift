@@ -21,23 +21,21 @@ struct MP4AudioFile {
         var samples: Int
     }
 
-    /// The file's tags (iTunes `ilst` items) and cover.
-    struct Tags {
-        var title: String?
-        var album: String?
-        var artist: String?
-        var albumArtist: String?
-        var composer: String?
-        var comment: String?
-        var genre: String?
-        var cover: (data: Data, isPNG: Bool)?
-    }
+    /// iTunes `ilst` atoms for the tag names the M4B uses (``AudiobookExport/metadata(_:)``, the names
+    /// ffmpeg gives them); others (the language, which `mdhd` carries) are not written as tags.
+    static let tagAtoms = [
+        "title": "\u{A9}nam", "artist": "\u{A9}ART", "album_artist": "aART", "album": "\u{A9}alb", "composer": "\u{A9}wrt",
+        "comment": "\u{A9}cmt", "genre": "\u{A9}gen",
+    ]
 
     let store: ObjectStore
     let sampleRate: Int
     /// ISO 639-2 code of the audio's language (`eng`).
     let language: String
-    var tags = Tags()
+    /// Tags by name (``tagAtoms``), in the order written.
+    var tags: [(key: String, value: String)] = []
+    /// The cover image (JPEG or PNG bytes).
+    var cover: (data: Data, isPNG: Bool)?
     /// Write the chapters as marks (a text track and `chpl`); a chapter file of an EPUB has none.
     var marksChapters = true
 
@@ -193,13 +191,11 @@ struct MP4AudioFile {
 
     /// `udta`: the iTunes tags and, with chapter marks, Nero's `chpl` (start times in 100 ns).
     private func userData(_ chapters: [Chapter]) -> [UInt8] {
-        func item(_ name: String, _ value: String?) -> [UInt8] {
-            guard let value, !value.isEmpty else { return [] }
-            return Self.box(name, Self.box("data", Self.u32(1) + Self.u32(0) + Array(value.utf8)))
+        func item(_ atom: String, _ value: String) -> [UInt8] {
+            value.isEmpty ? [] : Self.box(atom, Self.box("data", Self.u32(1) + Self.u32(0) + Array(value.utf8)))
         }
-        var items = item("\u{A9}nam", tags.title) + item("\u{A9}ART", tags.artist) + item("aART", tags.albumArtist) + item("\u{A9}alb", tags.album)
-            + item("\u{A9}wrt", tags.composer) + item("\u{A9}cmt", tags.comment) + item("\u{A9}gen", tags.genre) + item("\u{A9}too", "Forge")
-        if let cover = tags.cover { items += Self.box("covr", Self.box("data", Self.u32(cover.isPNG ? 14 : 13) + Self.u32(0) + [UInt8](cover.data))) }
+        var items = tags.flatMap { tag in Self.tagAtoms[tag.key].map { item($0, tag.value) } ?? [] } + item("\u{A9}too", "Forge")
+        if let cover { items += Self.box("covr", Self.box("data", Self.u32(cover.isPNG ? 14 : 13) + Self.u32(0) + [UInt8](cover.data))) }
         let meta = Self.fullBox("meta", 0, 0, Self.fullBox("hdlr", 0, 0, Self.u32(0) + Array("mdir".utf8) + Array("appl".utf8) + [UInt8](repeating: 0, count: 9))
             + Self.box("ilst", items))
         guard marksChapters else { return Self.box("udta", meta) }
