@@ -128,12 +128,19 @@ struct SplitterTests {
         let result = split(markdown, format: .markdown)
         #expect(result.chapters.map(\.title) == ["Book One — Chapter 1", "Book One — Chapter 2", "Book Two — Chapter 1"])
         #expect(result.chapters.map(\.part) == ["Book One", "Book One", "Book Two"])
+        // A prologue and an epilogue at the parts' level stand beside the parts, not inside the one before.
+        let sections = split("# Prologue\n\nZero.\n\n" + markdown + "\n# Epilogue\n\nFour.\n", format: .markdown)
+        #expect(sections.chapters.map(\.title) == ["Prologue", "Book One — Chapter 1", "Book One — Chapter 2", "Book Two — Chapter 1", "Epilogue"])
+        #expect(sections.chapters.map(\.part) == ["Prologue", "Book One", "Book One", "Book Two", "Epilogue"])
         let titled = split("# The Book\n\n## Chapter 1\n\nOne.\n\n## Chapter 2\n\nTwo.\n", format: .markdown)
         #expect(titled.chapters.allSatisfy { $0.part == nil }, "\(titled.chapters)")
         let html = "<html><body><h1>Part I</h1><h2>Chapter 1</h2><p>One.</p><h1>Part II</h1><h2>Chapter 1</h2><p>Two.</p></body></html>"
         let document = try HTMLReader(mode: .html).read(html, path: "book.html")
         let fromHTML = Splitter(settings: SplitSettings()).split([.structured([document], chaptersFromContents: false)])
         #expect(fromHTML.chapters.map(\.title) == ["Part I — Chapter 1", "Part II — Chapter 1"], "\(fromHTML.chapters)")
+        let epilogue = try HTMLReader(mode: .html).read(html.replacingOccurrences(of: "</body>", with: "<h1>Epilogue</h1><p>Three.</p></body>"), path: "book.html")
+        let withEpilogue = Splitter(settings: SplitSettings()).split([.structured([epilogue], chaptersFromContents: false)])
+        #expect(withEpilogue.chapters.map(\.part) == ["Part I", "Part II", "Epilogue"], "\(withEpilogue.chapters)")
     }
 
     /// Chapters and sections of a book without parts: a preface, chapter lines with titles (one
@@ -247,6 +254,21 @@ struct SplitterTests {
         // A book that opens with a volume, a part and a chapter is not a table of contents.
         let opening = split("VOLUME I\n\nPART ONE\n\nCHAPTER 1\n\nText.\n\nPART TWO\n\nCHAPTER 1\n\nMore.")
         #expect(opening.chapters.map(\.title) == ["Volume I", "Part One — CHAPTER 1", "Part Two — CHAPTER 1"], "\(opening.chapters)")
+    }
+
+    /// `forge plan` lists chapters under the part the splitter recorded (`Chapter.part`), not by
+    /// their titles: a part of one chapter is listed as a part, an epilogue beside the parts heads
+    /// its own row, and its JSON carries each chapter's part.
+    @Test func planListsEachChapterUnderItsPart() throws {
+        let book = "BOOK ONE\n\nCHAPTER 1\n\nOne.\n\nCHAPTER 2\n\nTwo.\n\nBOOK TWO\n\nCHAPTER 1\n\nThree.\n\nEPILOGUE\n\nFour.\n"
+        let project = try TestProject(book: book, recipe: Fixtures.recipe(extra: #""exports": []"#))
+        let table = try project.forge(["plan", "recipe.json"]).lines
+        let rows = Array(table.drop { !$0.hasPrefix("  #  chapter") }.dropFirst().prefix(6)).map { $0.replacingOccurrences(of: #"\s+\d+\s+\d+\s+~.*$"#, with: "", options: .regularExpression) }
+        #expect(rows == ["     Book One", "  1    CHAPTER 1", "  2    CHAPTER 2", "     Book Two", "  3    CHAPTER 1", "  4  Epilogue"], "\(table)")
+        let plan = try project.forge(["plan", "recipe.json", "--json"])
+        let fields = try JSONSerialization.jsonObject(with: Data(plan.text.utf8)) as? [String: Any]
+        let parts = (fields?["chapters"] as? [[String: Any]] ?? []).map { $0["part"] as? String }
+        #expect(parts == ["Book One", "Book One", "Book Two", "Epilogue"], "\(plan.text)")
     }
 
     /// A recipe's own heading rules replace the built-in shapes (an epistolary novel's letters are

@@ -29,7 +29,7 @@ package struct BuildPlanner: Sendable {
         let store = ObjectStore(root: recipe.outputDirectory)
         var lines: [Int: PlanReport.ChapterLine] = [:]
         for chapter in split.chapters {
-            lines[chapter.ordinal] = PlanReport.ChapterLine(ordinal: chapter.ordinal, title: chapter.title, items: 0, words: 0, itemsBuilt: 0, durationMs: 0)
+            lines[chapter.ordinal] = PlanReport.ChapterLine(ordinal: chapter.ordinal, title: chapter.title, part: chapter.part, items: 0, words: 0, itemsBuilt: 0, durationMs: 0)
         }
         var itemsBuilt = 0
         var toSynthesize = 0

@@ -3,6 +3,8 @@ package struct PlanReport: Sendable, Equatable {
     package struct ChapterLine: Sendable, Equatable {
         package var ordinal: Int
         package var title: String
+        /// The part (book, volume, section) the chapter is in, as the splitter found it.
+        package var part: String?
         package var items: Int
         package var words: Int
         package var itemsBuilt: Int

@@ -93,9 +93,12 @@ package struct Splitter: Sendable {
         /// The level-1 headings (Markdown `#`, HTML `h1`) that are parts: when at least two of them
         /// have level-2 headings under them, the book is in parts and its level-2 headings are its
         /// chapters ("# Book One" / "## Chapter 1"). One `#` above every chapter is the book's title,
-        /// not a part. Positions as [document, block].
+        /// not a part. In a book in parts, every `#` is at the parts' level: a `# Prologue` or
+        /// `# Epilogue` with text of its own is a section beside the parts (as in plain text), not a
+        /// chapter of the part before it. Positions as [document, block].
         static func partHeadings(_ documents: [StructuredDocument]) -> Set<[Int]> {
             var candidates: [[Int]] = []
+            var levelOne: [[Int]] = []
             var current: [Int]?
             var holdsChapters = false
             for (documentIndex, document) in documents.enumerated() {
@@ -104,6 +107,7 @@ package struct Splitter: Sendable {
                     if level == 1 {
                         if let current, holdsChapters { candidates.append(current) }
                         current = [documentIndex, blockIndex]
+                        levelOne.append([documentIndex, blockIndex])
                         holdsChapters = false
                     } else if current != nil {
                         holdsChapters = true
@@ -111,7 +115,7 @@ package struct Splitter: Sendable {
                 }
             }
             if let current, holdsChapters { candidates.append(current) }
-            return candidates.count >= 2 ? Set(candidates) : []
+            return candidates.count >= 2 ? Set(levelOne) : []
         }
 
         /// A heading that starts a chapter. A part's heading starts one of its own, which its
