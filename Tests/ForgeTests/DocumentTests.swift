@@ -116,6 +116,28 @@ import ZIPFoundation
         }
     }
 
+    /// An EPUB's table of contents with chapters nested under parts gives a book in parts, as the
+    /// same structure in text or Markdown does: repeated chapter titles become unique, each chapter
+    /// records its part, and an epilogue listed beside the parts is a section of its own — whether a
+    /// part has a page of its own or its entry points at its first chapter.
+    @Test func anEPUBsNestedContentsGiveItsParts() throws {
+        let directory = try TemporaryDirectory("epub-parts")
+        var book = BookFormats.corpus(chapters: 4)
+        for index in 0..<3 { book.chapters[index].title = index == 2 ? "Chapter 1" : "Chapter \(index + 1)" }
+        book.chapters[3].title = "Epilogue"
+        for version in [3, 2] {
+            for partPages in [true, false] {
+                let url = directory.file("book\(version)-\(partPages).epub")
+                let options = BookFormats.EPUBOptions(version: version, frontMatter: false, parts: [("Book One", 0..<2), ("Book Two", 2..<3)], partPages: partPages)
+                try book.writeEPUB(to: url, options: options)
+                let result = try load(url)
+                let context = "EPUB \(version), part pages: \(partPages)"
+                #expect(result.chapters.map(\.title) == ["Book One — Chapter 1", "Book One — Chapter 2", "Book Two — Chapter 1", "Epilogue"], "\(context)")
+                #expect(result.chapters.map(\.part) == ["Book One", "Book One", "Book Two", "Epilogue"], "\(context)")
+            }
+        }
+    }
+
     @Test func theSameBookAsTextMarkdownHTMLAndEPUBYieldsTheSameWords() throws {
         let directory = try TemporaryDirectory("formats")
         let book = BookFormats.corpus(chapters: 3)

@@ -20,6 +20,10 @@ package struct DocumentBlock: Sendable, Equatable {
     package var elementID: String?
     /// Set when the book's table of contents starts a chapter at this block: the entry's title.
     package var chapterTitle: String?
+    /// Set when the book's table of contents starts a part here (an entry with chapters nested
+    /// under it, or beside such parts): the part's title, which comes before `chapterTitle` when a
+    /// part and its first chapter start at the same block.
+    package var partTitle: String?
     /// A heading above chapters — "BOOK ONE", "Part II", "Volume the First" — whose title the
     /// chapters under it carry ("Book One — Chapter 1").
     package var isPart = false
@@ -29,7 +33,7 @@ package struct DocumentBlock: Sendable, Equatable {
 
     package static func == (lhs: DocumentBlock, rhs: DocumentBlock) -> Bool {
         lhs.role == rhs.role && lhs.text == rhs.text && lhs.origins == rhs.origins && lhs.elementID == rhs.elementID
-            && lhs.chapterTitle == rhs.chapterTitle && lhs.isPart == rhs.isPart && lhs.element?.offset == rhs.element?.offset && lhs.element?.name == rhs.element?.name
+            && lhs.chapterTitle == rhs.chapterTitle && lhs.partTitle == rhs.partTitle && lhs.isPart == rhs.isPart && lhs.element?.offset == rhs.element?.offset && lhs.element?.name == rhs.element?.name
     }
 
     package init(

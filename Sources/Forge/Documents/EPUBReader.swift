@@ -199,7 +199,7 @@ package struct EPUBReader: Sendable {
             documents.append(document)
         }
 
-        var contents: [(title: String, path: String, fragment: String?)] = []
+        var contents: [ContentsEntry] = []
         if let nav = manifest.values.first(where: { $0.properties.split(separator: " ").contains("nav") }), entries[nav.path] != nil {
             contents = Self.navigationEntries(PackageXML(try reader.text(nav.path, referencedBy: "the package's nav item")), folder: Self.folder(of: nav.path))
         }
@@ -210,13 +210,24 @@ package struct EPUBReader: Sendable {
                 contents = Self.ncxEntries(PackageXML(try reader.text(ncx.path, referencedBy: "the package's NCX")), folder: Self.folder(of: ncx.path))
             }
         }
+        // A book in parts: two or more top-level entries with chapters nested under them. Then every
+        // top-level entry is at the parts' level (a prologue or epilogue beside them, as in text).
+        let nestedUnder = contents.indices.filter { index in
+            contents[index].level == 1 && index + 1 < contents.count && contents[index + 1].level == 2
+        }
+        let inParts = nestedUnder.count >= 2
         var placed = false
         for entry in contents {
             guard let position = documents.firstIndex(where: { $0.path == "\(name)!/\(entry.path)" }) else { continue }
             let document = documents[position]
             guard !document.blocks.isEmpty else { continue }
             let block = entry.fragment.flatMap { document.blockIndexByID[$0] } ?? 0
-            if documents[position].blocks[block].chapterTitle == nil {
+            if inParts, entry.level == 1 {
+                if documents[position].blocks[block].partTitle == nil, documents[position].blocks[block].chapterTitle == nil {
+                    documents[position].blocks[block].partTitle = entry.title
+                    placed = true
+                }
+            } else if documents[position].blocks[block].chapterTitle == nil {
                 documents[position].blocks[block].chapterTitle = entry.title
                 placed = true
             }
@@ -244,28 +255,41 @@ package struct EPUBReader: Sendable {
         mediaType == "application/xhtml+xml" || mediaType == "text/html"
     }
 
+    /// An entry of a book's table of contents: its title, where it points, and its level (1 at the
+    /// top, 2 nested under an entry of level 1).
+    struct ContentsEntry {
+        var title: String
+        var path: String
+        var fragment: String?
+        var level: Int
+    }
+
     /// Entries of the EPUB 3 navigation document's `toc` nav, two levels deep (parts and chapters, not sections).
-    static func navigationEntries(_ xml: PackageXML, folder: String) -> [(title: String, path: String, fragment: String?)] {
+    static func navigationEntries(_ xml: PackageXML, folder: String) -> [ContentsEntry] {
         let elements = xml.elements
         guard let navIndex = elements.firstIndex(where: {
             $0.name == "nav" && ($0.attributes["epub:type"] ?? "").split(separator: " ").contains("toc")
         }) else { return [] }
         let navDepth = elements[navIndex].depth
-        var result: [(title: String, path: String, fragment: String?)] = []
+        var result: [ContentsEntry] = []
+        // The level of an entry is how many `li` hold its link.
+        var items: [Int] = []
         for element in elements[(navIndex + 1)...] {
             if element.depth <= navDepth { break }
+            while let last = items.last, last >= element.depth { items.removeLast() }
+            if element.name == "li" { items.append(element.depth) }
             guard element.name == "a", let href = element.attributes["href"], !element.text.isEmpty else { continue }
-            let level = (element.depth - navDepth - 1) / 2
+            let level = max(1, items.count)
             guard level <= 2, let target = target(href, folder: folder) else { continue }
-            result.append((element.text, target.path, target.fragment))
+            result.append(ContentsEntry(title: element.text, path: target.path, fragment: target.fragment, level: level))
         }
         return result
     }
 
     /// Entries of an EPUB 2 NCX's navMap, two levels deep.
-    static func ncxEntries(_ xml: PackageXML, folder: String) -> [(title: String, path: String, fragment: String?)] {
+    static func ncxEntries(_ xml: PackageXML, folder: String) -> [ContentsEntry] {
         let elements = xml.elements
-        var result: [(title: String, path: String, fragment: String?)] = []
+        var result: [ContentsEntry] = []
         var pointDepths: [Int] = []
         for (index, element) in elements.enumerated() where element.name == "navPoint" {
             while let last = pointDepths.last, last >= element.depth { pointDepths.removeLast() }
@@ -275,7 +299,7 @@ package struct EPUBReader: Sendable {
             guard let label = children.first(where: { $0.name == "navLabel" })?.text, !label.isEmpty,
                   let source = children.first(where: { $0.name == "content" })?.attributes["src"],
                   let target = target(source, folder: folder) else { continue }
-            result.append((label, target.path, target.fragment))
+            result.append(ContentsEntry(title: label, path: target.path, fragment: target.fragment, level: pointDepths.count))
         }
         return result
     }

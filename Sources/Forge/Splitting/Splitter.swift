@@ -63,8 +63,10 @@ package struct Splitter: Sendable {
                     var folded: String {
                         block.foldedText
                     }
-                    if chaptersFromContents, let title = block.chapterTitle {
-                        startChapter(titled: title, path: document.path)
+                    if chaptersFromContents, block.partTitle != nil || block.chapterTitle != nil {
+                        // A part and its first chapter may start at one block: the part first, then the chapter joins it.
+                        if let part = block.partTitle { startChapter(heading: part, isPart: true, path: document.path) }
+                        if let title = block.chapterTitle { startChapter(heading: title, isPart: false, path: document.path) }
                         startedChapter = true
                     } else if !chaptersFromContents, case .heading(let level) = block.role, level <= 2 {
                         startChapter(heading: folded, isPart: block.isPart, path: document.path)

@@ -79,6 +79,12 @@ struct BookFormats {
         var headingTag = "h1"
         /// A cover image (PNG) listed with the `cover-image` property.
         var coverPNG: Data?
+        /// Parts: the chapters (by index) listed under each in the table of contents; chapters in no
+        /// part are listed at the top level.
+        var parts: [(title: String, chapters: Range<Int>)] = []
+        /// Each part gets a page of its own (its title as an `h1`) that its entry links to; otherwise
+        /// a part's entry links to its first chapter.
+        var partPages = false
     }
 
     /// An EPUB: one XHTML document per chapter, a copyright page first, and a table of contents
@@ -103,8 +109,30 @@ struct BookFormats {
             manifest += "<item id=\"copyright\" href=\"text/copyright.xhtml\" media-type=\"application/xhtml+xml\"/>\n"
             spine += "<itemref idref=\"copyright\"/>\n"
         }
+        var openPart: Int?
+        func closePart() {
+            guard openPart != nil else { return }
+            nav += "</ol></li>\n"
+            ncx += "</navPoint>\n"
+            openPart = nil
+        }
         for (number, chapter) in chapters.enumerated() {
             let name = "chapter-\(number + 1).xhtml"
+            if let open = openPart, !options.parts[open].chapters.contains(number) { closePart() }
+            if let index = options.parts.firstIndex(where: { $0.chapters.first == number }) {
+                let part = options.parts[index]
+                var link = "text/\(name)#heading"
+                if options.partPages {
+                    let page = "part-\(index + 1).xhtml"
+                    files.append(("OEBPS/text/\(page)", Data(Self.xhtml(title: part.title, body: "<h1 id=\"part\">\(Self.escaped(part.title))</h1>").utf8), true))
+                    manifest += "<item id=\"part\(index + 1)\" href=\"text/\(page)\" media-type=\"application/xhtml+xml\"/>\n"
+                    spine += "<itemref idref=\"part\(index + 1)\"/>\n"
+                    link = "text/\(page)"
+                }
+                nav += "<li><a href=\"\(link)\">\(Self.escaped(part.title))</a><ol>\n"
+                ncx += "<navPoint id=\"part\(index + 1)\"><navLabel><text>\(Self.escaped(part.title))</text></navLabel><content src=\"\(link)\"/>\n"
+                openPart = index
+            }
             var body = "<section epub:type=\"chapter\"><\(options.headingTag) id=\"heading\">\(Self.escaped(chapter.title))</\(options.headingTag)>\n"
             for (index, paragraph) in chapter.paragraphs.enumerated() {
                 body += "<p id=\"p\(index + 1)\">\(Self.escaped(paragraph))</p>\n"
@@ -121,6 +149,7 @@ struct BookFormats {
 
                 """
         }
+        closePart()
         if let cover = options.coverPNG {
             files.append(("OEBPS/images/cover.png", cover, false))
             manifest += "<item id=\"cover\" href=\"images/cover.png\" media-type=\"image/png\" properties=\"cover-image\"/>\n"
