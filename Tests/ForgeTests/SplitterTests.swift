@@ -537,6 +537,22 @@ struct SplitterTests {
         #expect(changed.first?.0.text == "Mr. Bennet replied that he had not.")
     }
 
+    /// Recognising parts changes no item but the parts' own heading lines: every other item keeps
+    /// its id (and so its audio), so a new Forge that finds a book's parts re-synthesizes no chapter.
+    @Test func recognisingPartsChangesOnlyThePartHeadingsItems() {
+        let book = "BOOK ONE: 1805\n\nCHAPTER I\n\nWell, Prince, so Genoa and Lucca are now just family estates.\n\nCHAPTER II\n\nAnna Pavlovna's drawing room was gradually filling.\n\nBOOK TWO: 1805\n\nCHAPTER I\n\nIn October, 1805, a Russian army was occupying the villages.\n"
+        let withParts = split(book)
+        // The recipe's patterns find the chapters only, as a Forge that knew no parts did.
+        let document = PlainTextReader(headingPatterns: HeadingPatterns(chapter: "^CHAPTER [IVX]+$")).read(book, path: "book.txt")
+        let withoutParts = Splitter(settings: SplitSettings()).split([.structured([document], chaptersFromContents: false)])
+        #expect(withParts.chapters.compactMap(\.part) == ["Book One: 1805", "Book One: 1805", "Book Two: 1805"])
+        #expect(withoutParts.chapters.allSatisfy { $0.part == nil }, "\(withoutParts.chapters)")
+        let partLines: Set<String> = ["BOOK ONE: 1805", "BOOK TWO: 1805"]
+        #expect(withParts.items.map(\.text) == withoutParts.items.map(\.text))
+        let changed = zip(withParts.items, withoutParts.items).filter { $0.id != $1.id }.map(\.0.text)
+        #expect(Set(changed).isSubset(of: partLines), "\(changed)")
+    }
+
     @Test func repeatedTextGetsDistinctIds() {
         let items = split("Yes.\n\nNo.\n\nYes.").items
         #expect(items.count == 3)
