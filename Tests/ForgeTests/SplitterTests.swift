@@ -138,6 +138,14 @@ struct SplitterTests {
         let document = try HTMLReader(mode: .html).read(html, path: "book.html")
         let fromHTML = Splitter(settings: SplitSettings()).split([.structured([document], chaptersFromContents: false)])
         #expect(fromHTML.chapters.map(\.title) == ["Part I — Chapter 1", "Part II — Chapter 1"], "\(fromHTML.chapters)")
+        // Every heading at one level, as HTML made from plain text has them: parts by their shape.
+        let flat = "<html><body><h2>BOOK ONE: 1805</h2><h2>CHAPTER I</h2><p>One.</p><h2>CHAPTER II</h2><p>Two.</p>"
+            + "<h2>BOOK TWO: 1805</h2><h2>CHAPTER I</h2><p>Three.</p><h2>EPILOGUE</h2><p>Four.</p></body></html>"
+        let oneLevel = Splitter(settings: SplitSettings()).split([.structured([try HTMLReader(mode: .html).read(flat, path: "book.html")], chaptersFromContents: false)])
+        #expect(oneLevel.chapters.map(\.title) == ["Book One: 1805 — CHAPTER I", "Book One: 1805 — CHAPTER II", "Book Two: 1805 — CHAPTER I", "Epilogue"], "\(oneLevel.chapters)")
+        #expect(oneLevel.chapters.map(\.part) == ["Book One: 1805", "Book One: 1805", "Book Two: 1805", "Epilogue"])
+        let flatMarkdown = split("# BOOK ONE\n\n# CHAPTER I\n\nOne.\n\n# BOOK TWO\n\n# CHAPTER I\n\nTwo.\n", format: .markdown)
+        #expect(flatMarkdown.chapters.map(\.title) == ["Book One — CHAPTER I", "Book Two — CHAPTER I"], "\(flatMarkdown.chapters)")
         let epilogue = try HTMLReader(mode: .html).read(html.replacingOccurrences(of: "</body>", with: "<h1>Epilogue</h1><p>Three.</p></body>"), path: "book.html")
         let withEpilogue = Splitter(settings: SplitSettings()).split([.structured([epilogue], chaptersFromContents: false)])
         #expect(withEpilogue.chapters.map(\.part) == ["Part I", "Part II", "Epilogue"], "\(withEpilogue.chapters)")

@@ -97,7 +97,8 @@ package struct Splitter: Sendable {
         /// chapters ("# Book One" / "## Chapter 1"). One `#` above every chapter is the book's title,
         /// not a part. In a book in parts, every `#` is at the parts' level: a `# Prologue` or
         /// `# Epilogue` with text of its own is a section beside the parts (as in plain text), not a
-        /// chapter of the part before it. Positions as [document, block].
+        /// chapter of the part before it. A book whose headings are all at one level has parts
+        /// where their words say so. Positions as [document, block].
         static func partHeadings(_ documents: [StructuredDocument]) -> Set<[Int]> {
             var candidates: [[Int]] = []
             var levelOne: [[Int]] = []
@@ -117,7 +118,18 @@ package struct Splitter: Sendable {
                 }
             }
             if let current, holdsChapters { candidates.append(current) }
-            return candidates.count >= 2 ? Set(levelOne) : []
+            if candidates.count >= 2 { return Set(levelOne) }
+            // Every heading at one level, as in HTML made from plain text (`<h2>BOOK ONE: 1805</h2>`,
+            // `<h2>CHAPTER I</h2>`): parts and sections by their shape, as plain text finds them.
+            var shaped: [[Int]: PlainTextReader.HeadingShape] = [:]
+            for (documentIndex, document) in documents.enumerated() {
+                for (blockIndex, block) in document.blocks.enumerated() {
+                    guard case .heading(let level) = block.role, level <= 2,
+                          let shape = PlainTextReader.headingShape([block.foldedText]), shape != .chapter else { continue }
+                    shaped[[documentIndex, blockIndex]] = shape
+                }
+            }
+            return shaped.values.contains(.part) ? Set(shaped.keys) : []
         }
 
         /// A heading that starts a chapter. A part's heading starts one of its own, which its
