@@ -279,6 +279,34 @@ struct SplitterTests {
         #expect(parts == ["Book One", "Book One", "Book Two", "Epilogue"], "\(plan.text)")
     }
 
+    /// Project Gutenberg's HTML: its boilerplate sections (today's files) or its header and licence
+    /// as text around the START/END lines (older ones) are not read aloud, unless the recipe keeps them.
+    @Test func gutenbergHTMLMatterIsNotReadAloud() throws {
+        let chapters = "<h2>CHAPTER I</h2><p id=\"truth\">It is a truth universally acknowledged.</p><h2>CHAPTER II</h2><p>Mr. Bennet was among the earliest.</p>"
+        let modern = """
+            <html><body><section class="pg-boilerplate pgheader" id="pg-header" lang="en"><h2>The Project Gutenberg eBook of Pride and Prejudice</h2>
+            <p>This eBook is for the use of anyone anywhere.</p><div id="pg-start-separator"><span>*** START OF THE PROJECT GUTENBERG EBOOK PRIDE AND PREJUDICE ***</span></div></section>
+            \(chapters)
+            <section class="pg-boilerplate pgheader" id="pg-footer" lang="en"><div id="pg-end-separator"><span>*** END OF THE PROJECT GUTENBERG EBOOK ***</span></div><p>Updated editions will replace the previous one.</p></section></body></html>
+            """
+        let older = """
+            <html><body><pre>The Project Gutenberg EBook of Pride and Prejudice
+            This eBook is for the use of anyone anywhere.
+            *** START OF THIS PROJECT GUTENBERG EBOOK PRIDE AND PREJUDICE ***</pre>
+            \(chapters)
+            <pre>*** END OF THIS PROJECT GUTENBERG EBOOK PRIDE AND PREJUDICE ***</pre><p>Updated editions will replace the previous one.</p></body></html>
+            """
+        for (name, html) in [("modern", modern), ("older", older)] {
+            let document = try HTMLReader(mode: .html).read(html, path: "book.html")
+            let result = Splitter(settings: SplitSettings()).split([.structured([document], chaptersFromContents: false)])
+            #expect(result.chapters.map(\.title) == ["CHAPTER I", "CHAPTER II"], "\(name): \(result.chapters)")
+            #expect(!result.items.contains { $0.text.contains("Gutenberg") || $0.text.contains("editions") }, "\(name)")
+            #expect(document.blockIndexByID["truth"].map { document.blocks[$0].foldedText } == "It is a truth universally acknowledged.", "\(name)")
+            let kept = try HTMLReader(mode: .html, keepsGutenbergMatter: true).read(html, path: "book.html")
+            #expect(kept.blocks.contains { $0.foldedText.contains("Project Gutenberg eBook") || $0.foldedText.contains("Project Gutenberg EBook") }, "\(name)")
+        }
+    }
+
     /// A recipe's own heading rules replace the built-in shapes (an epistolary novel's letters are
     /// chapters; "Chapter 1" is then text), and a pattern that cannot work is refused naming its path.
     @Test func aRecipesHeadingPatternsReplaceTheBuiltInShapes() throws {

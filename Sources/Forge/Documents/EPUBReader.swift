@@ -50,10 +50,14 @@ package struct EPUBReader: Sendable {
     /// Spine items (idref, path, or file name) not to read: a cover, front or back matter, footnotes.
     package var exclude: [String]
 
-    package init(limits: Limits = Limits(), include: [String] = [], exclude: [String] = []) {
+    /// Read Project Gutenberg's boilerplate in content documents too (``HTMLReader/keepsGutenbergMatter``).
+    package var keepsGutenbergMatter: Bool
+
+    package init(limits: Limits = Limits(), include: [String] = [], exclude: [String] = [], keepsGutenbergMatter: Bool = false) {
         self.limits = limits
         self.include = include
         self.exclude = exclude
+        self.keepsGutenbergMatter = keepsGutenbergMatter
     }
 
     /// Reads the EPUB at `url`; `name` is how messages and item source paths call it.
@@ -194,7 +198,7 @@ package struct EPUBReader: Sendable {
         for item in selected where Self.isContentDocument(item.mediaType) {
             let text = try reader.text(item.path, referencedBy: "the spine item \"\(item.idref)\"")
             let mode: HTMLReader.Mode = item.mediaType == "text/html" ? .html : .xhtml
-            var document = try HTMLReader(mode: mode).read(text, path: "\(name)!/\(item.path)")
+            var document = try HTMLReader(mode: mode, keepsGutenbergMatter: keepsGutenbergMatter).read(text, path: "\(name)!/\(item.path)")
             if document.language == nil { document.language = language }
             documents.append(document)
         }

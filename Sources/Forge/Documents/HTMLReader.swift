@@ -16,16 +16,41 @@ package struct HTMLReader: DocumentReader {
     }
 
     package var mode: Mode
+    /// Read Project Gutenberg's header, licence and footer too (`split.keepGutenbergMatter`); by
+    /// default its boilerplate sections (`class="pg-boilerplate"`, `id="pg-header"` …) are not
+    /// spoken, nor, in older files, the blocks before its `*** START OF …` line and from its
+    /// `*** END OF …` line on.
+    package var keepsGutenbergMatter: Bool
 
-    package init(mode: Mode) {
+    package init(mode: Mode, keepsGutenbergMatter: Bool = false) {
         self.mode = mode
+        self.keepsGutenbergMatter = keepsGutenbergMatter
     }
 
     package func read(_ text: String, path: String) throws(DocumentError) -> StructuredDocument {
-        var parser = Parser(scalars: Array(text.unicodeScalars), path: path, strict: mode == .xhtml)
+        var parser = Parser(scalars: Array(text.unicodeScalars), path: path, strict: mode == .xhtml, dropsGutenbergMatter: !keepsGutenbergMatter)
         try parser.run()
-        return StructuredDocument(
-            path: path, language: parser.language, title: parser.title, blocks: parser.blocks, blockIndexByID: parser.blockIndexByID)
+        var (blocks, blockIndexByID) = (parser.blocks, parser.blockIndexByID)
+        if !keepsGutenbergMatter { Self.dropGutenbergMatter(&blocks, &blockIndexByID) }
+        return StructuredDocument(path: path, language: parser.language, title: parser.title, blocks: blocks, blockIndexByID: blockIndexByID)
+    }
+
+    /// Ids of Project Gutenberg's boilerplate elements in its HTML files.
+    static let gutenbergIDs: Set<String> = ["pg-header", "pg-footer", "pg-machine-header", "pg-start-separator", "pg-end-separator"]
+
+    /// Older Project Gutenberg HTML keeps its header and licence as text: the blocks up to the one
+    /// with `*** START OF THE PROJECT GUTENBERG EBOOK …` and from the one with `*** END OF …` go.
+    static func dropGutenbergMatter(_ blocks: inout [DocumentBlock], _ blockIndexByID: inout [String: Int]) {
+        func marker(_ block: DocumentBlock, _ word: String) -> Bool {
+            guard block.text.count < 20_000 else { return false }
+            let text = block.foldedText.uppercased()
+            return text.contains("*** \(word) OF THE PROJECT GUTENBERG") || text.contains("*** \(word) OF THIS PROJECT GUTENBERG")
+        }
+        guard let start = blocks.firstIndex(where: { marker($0, "START") }) else { return }
+        let end = blocks[(start + 1)...].firstIndex { marker($0, "END") } ?? blocks.count
+        let kept = (start + 1)..<end
+        blocks = Array(blocks[kept])
+        blockIndexByID = blockIndexByID.compactMapValues { kept.contains($0) ? $0 - kept.lowerBound : nil }
     }
 
     static let blockElements: Set<String> = [
@@ -81,10 +106,13 @@ package struct HTMLReader: DocumentReader {
         var element: (offset: Int, name: String)?
         var role: DocumentBlock.Role = .paragraph
 
-        init(scalars: [Unicode.Scalar], path: String, strict: Bool) {
+        let dropsGutenbergMatter: Bool
+
+        init(scalars: [Unicode.Scalar], path: String, strict: Bool, dropsGutenbergMatter: Bool) {
             self.scalars = scalars
             self.path = path
             self.strict = strict
+            self.dropsGutenbergMatter = dropsGutenbergMatter
         }
 
         var hidden: Bool { stack.last?.hidden ?? false }
@@ -216,7 +244,7 @@ package struct HTMLReader: DocumentReader {
                 language = attributes["xml:lang"] ?? attributes["lang"] ?? language
             }
             if !strict { closeImplicitly(before: name) }
-            let isHidden = hidden || Self.isUnspoken(name, attributes)
+            let isHidden = hidden || Self.isUnspoken(name, attributes) || (dropsGutenbergMatter && Self.isGutenbergMatter(attributes))
             let isBlock = HTMLReader.blockElements.contains(name)
             if !isHidden {
                 if isBlock {
@@ -280,6 +308,11 @@ package struct HTMLReader: DocumentReader {
                 }
             }
             return false
+        }
+
+        static func isGutenbergMatter(_ attributes: [String: String]) -> Bool {
+            if let id = attributes["id"], HTMLReader.gutenbergIDs.contains(id) { return true }
+            return attributes["class"]?.split(separator: " ").contains("pg-boilerplate") ?? false
         }
 
         /// HTML lets a new paragraph or list item close the open one.

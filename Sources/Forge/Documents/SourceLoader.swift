@@ -4,7 +4,7 @@ import Foundation
 package struct SourceLoader: Sendable {
     /// Bounds on expanding EPUB archives.
     package var limits: EPUBReader.Limits
-    /// Keep Project Gutenberg front and back matter in plain text (``PlainTextReader/keepsGutenbergMatter``).
+    /// Keep Project Gutenberg front and back matter (``PlainTextReader/keepsGutenbergMatter``, ``HTMLReader/keepsGutenbergMatter``).
     package var keepsGutenbergMatter: Bool
     /// The recipe's heading rules for plain text (``HeadingPatterns``).
     package var headingPatterns: HeadingPatterns?
@@ -21,13 +21,19 @@ package struct SourceLoader: Sendable {
         var language: String?
         for source in sources {
             let name = source.displayPath
-            if let reader = source.format == .text ? PlainTextReader(keepsGutenbergMatter: keepsGutenbergMatter, headingPatterns: headingPatterns) : source.format.textReader {
+            let reader: (any DocumentReader)? = switch source.format {
+            case .text: PlainTextReader(keepsGutenbergMatter: keepsGutenbergMatter, headingPatterns: headingPatterns)
+            case .html: HTMLReader(mode: .html, keepsGutenbergMatter: keepsGutenbergMatter)
+            case .xhtml: HTMLReader(mode: .xhtml, keepsGutenbergMatter: keepsGutenbergMatter)
+            default: source.format.textReader
+            }
+            if let reader {
                 let text = try SourceReader.decodeText(source.standardInput ?? SourceReader.bytes(of: source.url), file: name)
                 let document = try reader.read(text, path: name)
                 language = language ?? document.language
                 documents.append(SourceDocument(documents: [document]))
             } else {
-                let reader = EPUBReader(limits: limits, include: source.include, exclude: source.exclude)
+                let reader = EPUBReader(limits: limits, include: source.include, exclude: source.exclude, keepsGutenbergMatter: keepsGutenbergMatter)
                 let book = try source.standardInput.map { data throws(DocumentError) in try reader.read(data, name: name) }
                     ?? reader.read(source.url, name: name)
                 language = language ?? book.language ?? book.documents.lazy.compactMap(\.language).first
