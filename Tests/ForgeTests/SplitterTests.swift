@@ -307,6 +307,24 @@ struct SplitterTests {
         }
     }
 
+    /// A table of contents in HTML — a run of links into the book, as a table with page numbers or
+    /// as paragraphs, under a "Contents" heading — is not read aloud; a paragraph that only
+    /// mentions a chapter by a link is.
+    @Test func anHTMLTableOfContentsIsNotReadAloud() throws {
+        let chapters = (1...3).map { number in
+            "<h2 id=\"c\(number)\">CHAPTER \(String(repeating: "I", count: number))</h2><p id=\"p\(number)\">Text of chapter \(number), as <a href=\"#c1\">the first</a> began.</p>"
+        }.joined()
+        let table = "<h2>Contents</h2><table>" + (1...3).map { "<tr><td><a href=\"#c\($0)\">CHAPTER \(String(repeating: "I", count: $0))</a></td><td>\($0 * 7)</td></tr>" }.joined() + "</table>"
+        let paragraphs = "<p>CONTENTS</p>" + (1...3).map { "<p class=\"toc\"><a href=\"book.html#c\($0)\">Chapter \($0). The \($0)</a></p>" }.joined()
+        for (name, contents) in [("table", table), ("paragraphs", paragraphs)] {
+            let document = try HTMLReader(mode: .html).read("<html><body><h1>Pride and Prejudice</h1>\(contents)\(chapters)</body></html>", path: "book.html")
+            let result = Splitter(settings: SplitSettings()).split([.structured([document], chaptersFromContents: false)])
+            #expect(result.chapters.map(\.title) == ["Pride and Prejudice", "CHAPTER I", "CHAPTER II", "CHAPTER III"], "\(name): \(result.chapters)")
+            #expect(result.items.filter { $0.kind == .paragraph }.map(\.text) == (1...3).map { "Text of chapter \($0), as the first began." }, "\(name)")
+            #expect(document.blockIndexByID["p2"].map { document.blocks[$0].foldedText } == "Text of chapter 2, as the first began.", "\(name)")
+        }
+    }
+
     /// A recipe's own heading rules replace the built-in shapes (an epistolary novel's letters are
     /// chapters; "Chapter 1" is then text), and a pattern that cannot work is refused naming its path.
     @Test func aRecipesHeadingPatternsReplaceTheBuiltInShapes() throws {

@@ -31,8 +31,55 @@ package struct HTMLReader: DocumentReader {
         var parser = Parser(scalars: Array(text.unicodeScalars), path: path, strict: mode == .xhtml, dropsGutenbergMatter: !keepsGutenbergMatter)
         try parser.run()
         var (blocks, blockIndexByID) = (parser.blocks, parser.blockIndexByID)
+        Self.dropContents(&blocks, &blockIndexByID, linkOnly: parser.linkOnly)
         if !keepsGutenbergMatter { Self.dropGutenbergMatter(&blocks, &blockIndexByID) }
         return StructuredDocument(path: path, language: parser.language, title: parser.title, blocks: blocks, blockIndexByID: blockIndexByID)
+    }
+
+    /// A table of contents is not read aloud: a run of blocks that are links into the book (three or
+    /// more; short unlinked blocks such as "CHAPTER I." or page numbers between them allowed), and a
+    /// "Contents" title just before it.
+    static func dropContents(_ blocks: inout [DocumentBlock], _ blockIndexByID: inout [String: Int], linkOnly: [Bool]) {
+        var drop = Set<Int>()
+        var index = 0
+        while index < blocks.count {
+            guard linkOnly[index] else {
+                index += 1
+                continue
+            }
+            var end = index
+            var links = 1
+            var next = index + 1
+            func isShortText(_ block: DocumentBlock) -> Bool {
+                if case .heading = block.role { return false }
+                return block.text.count <= 16
+            }
+            while next < blocks.count, linkOnly[next] || isShortText(blocks[next]) {
+                if linkOnly[next] {
+                    links += 1
+                    end = next
+                }
+                next += 1
+            }
+            // The last entry's page number.
+            while end + 1 < blocks.count, isShortText(blocks[end + 1]), blocks[end + 1].foldedText.allSatisfy({ $0.isNumber || "ivxlcdmIVXLCDM.".contains($0) }) {
+                end += 1
+            }
+            if links >= 3 {
+                drop.formUnion(index...end)
+                if index > 0, PlainTextReader.isContentsTitle(blocks[index - 1].text) { drop.insert(index - 1) }
+            }
+            index = end + 1
+        }
+        guard !drop.isEmpty else { return }
+        var newIndex: [Int] = []
+        var kept: [DocumentBlock] = []
+        for (position, block) in blocks.enumerated() {
+            newIndex.append(kept.count)
+            if !drop.contains(position) { kept.append(block) }
+        }
+        blockIndexByID = blockIndexByID.compactMapValues { drop.contains($0) ? nil : newIndex[$0] }
+        blocks = kept
     }
 
     /// Ids of Project Gutenberg's boilerplate elements in its HTML files.
@@ -83,6 +130,8 @@ package struct HTMLReader: DocumentReader {
         /// The level of the innermost heading this element is in (itself included), so the role
         /// after a block closes is known without walking the stack (which made deep nesting quadratic).
         var headingLevel: Int?
+        /// Inside a link to a place in the book (`<a href="#chapter-1">`, `chapter-1.xhtml`).
+        var inBookLink = false
     }
 
     private struct Parser {
@@ -95,6 +144,10 @@ package struct HTMLReader: DocumentReader {
         /// answered without searching the stack.
         var openCounts: [String: Int] = [:]
         var blocks: [DocumentBlock] = []
+        /// For each block: all its text is the text of links into the book (a contents entry's shape).
+        var linkOnly: [Bool] = []
+        var linkScalars = 0
+        var otherScalars = 0
         var blockIndexByID: [String: Int] = [:]
         var pendingIDs: [String] = []
         var language: String?
@@ -143,9 +196,13 @@ package struct HTMLReader: DocumentReader {
         // MARK: Text and blocks
 
         mutating func append(_ decoded: [Unicode.Scalar], origin: Int) {
+            let inBookLink = stack.last?.inBookLink ?? false
             for scalar in decoded {
                 text.append(scalar)
                 origins.append(origin)
+                if !scalar.properties.isWhitespace {
+                    if inBookLink { linkScalars += 1 } else { otherScalars += 1 }
+                }
             }
         }
 
@@ -156,11 +213,13 @@ package struct HTMLReader: DocumentReader {
                 for id in pendingIDs where blockIndexByID[id] == nil { blockIndexByID[id] = blocks.count }
                 pendingIDs.removeAll()
                 blocks.append(DocumentBlock(role: role, text: text, origins: origins, elementID: elementID, element: element))
+                linkOnly.append(otherScalars == 0 && linkScalars > 0)
                 elementID = nil
                 element = nil
             }
             text.removeAll(keepingCapacity: true)
             origins.removeAll(keepingCapacity: true)
+            (linkScalars, otherScalars) = (0, 0)
         }
 
         /// The role of text after a block ends: a heading's only while still inside it.
@@ -290,7 +349,10 @@ package struct HTMLReader: DocumentReader {
                 index += 1
                 return
             }
-            stack.append(OpenElement(name: name, offset: offset, hidden: isHidden, isBlock: isBlock, headingLevel: headingLevel(name) ?? stack.last?.headingLevel))
+            let inBookLink = (stack.last?.inBookLink ?? false) || (name == "a" && Self.isBookLink(attributes["href"]))
+            stack.append(OpenElement(
+                name: name, offset: offset, hidden: isHidden, isBlock: isBlock, headingLevel: headingLevel(name) ?? stack.last?.headingLevel,
+                inBookLink: inBookLink))
             openCounts[name, default: 0] += 1
         }
 
@@ -308,6 +370,12 @@ package struct HTMLReader: DocumentReader {
                 }
             }
             return false
+        }
+
+        /// A link to a place in the book, not to the web or an address.
+        static func isBookLink(_ href: String?) -> Bool {
+            guard let href = href.map({ String($0.drop { $0 == " " }).lowercased() }), !href.isEmpty else { return false }
+            return !["http:", "https:", "mailto:", "ftp:", "tel:", "javascript:", "data:"].contains { href.hasPrefix($0) }
         }
 
         static func isGutenbergMatter(_ attributes: [String: String]) -> Bool {
