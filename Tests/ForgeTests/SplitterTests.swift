@@ -146,6 +146,11 @@ struct SplitterTests {
         #expect(oneLevel.chapters.map(\.part) == ["Book One: 1805", "Book One: 1805", "Book Two: 1805", "Epilogue"])
         let flatMarkdown = split("# BOOK ONE\n\n# CHAPTER I\n\nOne.\n\n# BOOK TWO\n\n# CHAPTER I\n\nTwo.\n", format: .markdown)
         #expect(flatMarkdown.chapters.map(\.title) == ["Book One — CHAPTER I", "Book Two — CHAPTER I"], "\(flatMarkdown.chapters)")
+        // `"headings": "markdown"` takes the markup's levels only: no part found by its words.
+        var markupOnly = SplitSettings()
+        markupOnly.headingsFromMarkup = true
+        let byLevels = Splitter(settings: markupOnly).split([("book.md", .markdown, "# BOOK ONE\n\n# CHAPTER I\n\nOne.\n\n# BOOK TWO\n\n# CHAPTER I\n\nTwo.\n")])
+        #expect(byLevels.chapters.allSatisfy { $0.part == nil }, "\(byLevels.chapters)")
         let epilogue = try HTMLReader(mode: .html).read(html.replacingOccurrences(of: "</body>", with: "<h1>Epilogue</h1><p>Three.</p></body>"), path: "book.html")
         let withEpilogue = Splitter(settings: SplitSettings()).split([.structured([epilogue], chaptersFromContents: false)])
         #expect(withEpilogue.chapters.map(\.part) == ["Part I", "Part II", "Epilogue"], "\(withEpilogue.chapters)")
@@ -347,6 +352,16 @@ struct SplitterTests {
             let refused = try project.forge(["plan", "recipe.json"])
             #expect(refused.status == 2 && refused.errors.contains("split.headings.chapter") && refused.errors.contains(reason), "\(refused.errors)")
         }
+
+        // `"headings": "markdown"`: a text file's `#` lines are its headings, and nothing else is one.
+        try project.write(book: "# Volume I\n\n## Letter 1\n\nTo Mrs. Saville.\n\nChapter 1\n\n## Letter 2\n\nYou will rejoice.\n\n# Volume II\n\n## Letter 3\n\nMore.\n")
+        try project.write(recipe: Fixtures.recipe(extra: #""exports": []"#).replacingOccurrences(of: #""maxCharacters": 600 }"#, with: #""maxCharacters": 600, "headings": "markdown" }"#))
+        let markup = try project.forge(["plan", "recipe.json", "--json"])
+        let chapters = (try JSONSerialization.jsonObject(with: Data(markup.text.utf8)) as? [String: Any])?["chapters"] as? [[String: Any]] ?? []
+        #expect(chapters.compactMap { $0["title"] as? String } == ["Volume I — Letter 1", "Volume I — Letter 2", "Volume II — Letter 3"], "\(markup.text)\(markup.errors)")
+        try project.write(recipe: Fixtures.recipe().replacingOccurrences(of: #""maxCharacters": 600 }"#, with: #""maxCharacters": 600, "headings": "marktown" }"#))
+        let unknown = try project.forge(["plan", "recipe.json"])
+        #expect(unknown.status == 2 && unknown.errors.contains("split.headings") && unknown.errors.contains("markdown"), "\(unknown.errors)")
     }
 
     @Test func textBeforeAnyChapterGetsAnUntitledChapter() {

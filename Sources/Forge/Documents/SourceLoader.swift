@@ -8,6 +8,8 @@ package struct SourceLoader: Sendable {
     package var keepsGutenbergMatter: Bool
     /// The recipe's heading rules for plain text (``HeadingPatterns``).
     package var headingPatterns: HeadingPatterns?
+    /// Read plain-text sources as Markdown (`"headings": "markdown"`: `#` lines are the headings).
+    package var readsTextAsMarkdown = false
 
     package init(limits: EPUBReader.Limits = EPUBReader.Limits(), keepsGutenbergMatter: Bool = false, headingPatterns: HeadingPatterns? = nil) {
         self.limits = limits
@@ -22,6 +24,7 @@ package struct SourceLoader: Sendable {
         for source in sources {
             let name = source.displayPath
             let reader: (any DocumentReader)? = switch source.format {
+            case .text where readsTextAsMarkdown: MarkdownReader()
             case .text: PlainTextReader(keepsGutenbergMatter: keepsGutenbergMatter, headingPatterns: headingPatterns)
             case .html: HTMLReader(mode: .html, keepsGutenbergMatter: keepsGutenbergMatter)
             case .xhtml: HTMLReader(mode: .xhtml, keepsGutenbergMatter: keepsGutenbergMatter)

@@ -4,7 +4,9 @@ extension Recipe {
     /// Reads every source and splits it into chapters and items; writes nothing, so a bad
     /// document stops a build before its output directory is touched.
     package func splitSources() throws -> SplitResult {
-        var documents = try SourceLoader(keepsGutenbergMatter: split.keepGutenbergMatter, headingPatterns: split.headings).load(sources).documents.map(SplitSource.document)
+        var loader = SourceLoader(keepsGutenbergMatter: split.keepGutenbergMatter, headingPatterns: split.headings)
+        loader.readsTextAsMarkdown = split.headingsFromMarkup
+        var documents = try loader.load(sources).documents.map(SplitSource.document)
         if !items.isEmpty { documents.append(.inline(items, title: title ?? "Items", path: file.path)) }
         let result = Splitter(settings: split, language: language).split(documents)
         guard !result.items.isEmpty else {

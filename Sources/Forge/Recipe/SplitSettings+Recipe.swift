@@ -6,7 +6,14 @@ extension SplitSettings: RecipeSection {
         maxCharacters = try reader.integer(.maxCharacters, in: Self.allowedMaxCharacters, default: maxCharacters, unit: "characters")
         announceCharacters = try reader.choice(.announceCharacters, default: announceCharacters)
         keepGutenbergMatter = try reader.boolean(.keepGutenbergMatter, default: false)
-        if let rules = try reader.object(.headings, keys: HeadingPatterns.RecipeKey.self) {
+        if case .string(let rule)? = reader.value(.headings) {
+            guard rule == "markdown" else {
+                throw .invalidValue(
+                    file: reader.file, path: reader.fieldPath(.headings), found: JSONValue.string(rule).summary,
+                    allowed: "\"markdown\" (headings only where the markup puts them) or an object of patterns ({ \"chapter\": \"^Letter [0-9]+$\" })")
+            }
+            headingsFromMarkup = true
+        } else if let rules = try reader.object(.headings, keys: HeadingPatterns.RecipeKey.self) {
             var patterns = HeadingPatterns()
             for key in HeadingPatterns.RecipeKey.allCases {
                 guard let pattern = try rules.string(key) else { continue }

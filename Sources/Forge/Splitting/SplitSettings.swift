@@ -36,6 +36,9 @@ package struct SplitSettings: Sendable, Equatable {
     package var keepGutenbergMatter = false
     /// The recipe's own heading rules for plain text; nil: the built-in shapes.
     package var headings: HeadingPatterns?
+    /// `"headings": "markdown"`: headings only where the markup puts them — a plain-text source is
+    /// read as Markdown (`#` lines), and no heading of Markdown or HTML is taken for a part by its words.
+    package var headingsFromMarkup = false
 
     package init(unit: Unit = .paragraph, maxCharacters: Int = 1000, announceCharacters: Announcement = .never) {
         self.announceCharacters = announceCharacters

@@ -54,7 +54,7 @@ package struct Splitter: Sendable {
         /// Structured documents: chapters at table-of-contents entries, or else at `h1`/`h2`.
         mutating func add(_ documents: [StructuredDocument], chaptersFromContents: Bool) {
             var startedChapter = false
-            let parts = chaptersFromContents ? [] : Self.partHeadings(documents)
+            let parts = chaptersFromContents ? [] : Self.partHeadings(documents, byWords: !settings.headingsFromMarkup)
             for (documentIndex, document) in documents.enumerated() {
                 for (blockIndex, var block) in document.blocks.enumerated() {
                     if parts.contains([documentIndex, blockIndex]) { block.isPart = true }
@@ -99,7 +99,7 @@ package struct Splitter: Sendable {
         /// `# Epilogue` with text of its own is a section beside the parts (as in plain text), not a
         /// chapter of the part before it. A book whose headings are all at one level has parts
         /// where their words say so. Positions as [document, block].
-        static func partHeadings(_ documents: [StructuredDocument]) -> Set<[Int]> {
+        static func partHeadings(_ documents: [StructuredDocument], byWords: Bool = true) -> Set<[Int]> {
             var candidates: [[Int]] = []
             var levelOne: [[Int]] = []
             var current: [Int]?
@@ -119,6 +119,7 @@ package struct Splitter: Sendable {
             }
             if let current, holdsChapters { candidates.append(current) }
             if candidates.count >= 2 { return Set(levelOne) }
+            guard byWords else { return [] }
             // Every heading at one level, as in HTML made from plain text (`<h2>BOOK ONE: 1805</h2>`,
             // `<h2>CHAPTER I</h2>`): parts and sections by their shape, as plain text finds them.
             var shaped: [[Int]: PlainTextReader.HeadingShape] = [:]
