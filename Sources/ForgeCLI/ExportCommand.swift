@@ -51,9 +51,9 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Cover image (.jpg or .png) for the M4B.", completion: .file(extensions: ["jpg", "jpeg", "png"]))
     var cover: String?
 
-    @Option(help: "The ACX set's opening credits (title, author, narrator), spoken as a file of their own.")
+    @Option(help: "The ACX set's opening credits (title, author, narrator), spoken as a file of their own (default: the build's recipe's credits.opening).")
     var openingCredit: String?
-    @Option(help: "The ACX set's closing credits, spoken as a file of their own.")
+    @Option(help: "The ACX set's closing credits, spoken as a file of their own (default: the build's credits.closing).")
     var closingCredit: String?
 
     @Flag(help: "Write the exports even when exports/ already holds them from the same build, settings and formats.")
@@ -98,8 +98,8 @@ struct ExportCommand: AsyncParsableCommand {
         if let language { settings.language = language }
         if let mastering { settings.mastering = MasteringSettings.profile(named: mastering) }
         if let author { settings.author = author }
-        settings.openingCredit = openingCredit
-        settings.closingCredit = closingCredit
+        if let openingCredit { settings.openingCredit = openingCredit }
+        if let closingCredit { settings.closingCredit = closingCredit }
         if let cover { settings.cover = URL(fileURLWithPath: cover) }
         let clock = ContinuousClock.now
         let cancellation = InterruptMonitor.flag
@@ -111,6 +111,13 @@ struct ExportCommand: AsyncParsableCommand {
             if let pack {
                 let url = URL(fileURLWithPath: pack).standardizedFileURL
                 packItems = try AudioPack(outputDirectory: directory, settings: settings, cancellation: cancellation).write(to: url)
+            }
+            if !settings.formats.isEmpty {
+                // The ACX credits are spoken by a synthesis worker into the store first, as items are.
+                let speech = CreditSpeech(
+                    outputDirectory: directory, launch: WorkerPool.Launch(executable: StageRunner.executableURL(), arguments: ["worker"]),
+                    cancellation: cancellation)
+                settings = try await speech.prepare(settings, in: directory)
             }
             report = settings.formats.isEmpty ? ExportReport(files: [], chapters: 0, durationMs: 0)
                 : try exporter(directory: directory, settings: settings, cancellation: cancellation).export()

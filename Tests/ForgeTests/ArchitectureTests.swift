@@ -194,6 +194,19 @@ struct ArchitectureTests {
         #expect(offenders.isEmpty, "engine name checks outside Speech/: \(offenders)")
     }
 
+    /// Every sound is made by a synthesis worker: outside Speech/ (the engines) and Workers/ (the
+    /// worker that runs them), nothing in the library synthesizes — an export reads the ACX credits
+    /// from the store, where a worker spoke them.
+    @Test func onlyTheWorkersSynthesize() throws {
+        let enumerator = FileManager.default.enumerator(at: Self.library, includingPropertiesForKeys: nil)
+        var offenders: [String] = []
+        while let url = enumerator?.nextObject() as? URL {
+            guard url.pathExtension == "swift", !url.path.contains("/Speech/"), !url.path.contains("/Workers/") else { continue }
+            if Self.code(try String(contentsOf: url, encoding: .utf8)).contains(".synthesize(") { offenders.append(url.lastPathComponent) }
+        }
+        #expect(offenders.isEmpty, "synthesis outside the workers: \(offenders)")
+    }
+
     /// The library's errors say what to do in words; only the command line names its flags and
     /// commands (ForgeCLI's `CommandAdvice`), so the library's messages hold for any caller.
     @Test func theLibrarysErrorsNameNoCommandLineFlagsOrCommands() throws {

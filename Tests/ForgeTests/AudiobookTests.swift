@@ -146,6 +146,20 @@ struct AudiobookTests {
         #expect(Set(try project.manifest().items().compactMap(\.audioKey)) == keys)
         let again = try project.build()
         #expect(again.summary?["nothingToDo"] as? Bool == true, "\(again.text.suffix(300))")
+
+        // The credits were spoken by a worker into the store, as items are (no item refers to
+        // them), and an export from the command line finds them there instead of speaking again.
+        func credits() throws -> [StoredObject] {
+            try project.manifest().allObjects().filter { $0.role == .audio && !keys.contains($0.key) }
+        }
+        let spoken = try credits()
+        #expect(spoken.count == 2 && spoken.allSatisfy { FileManager.default.fileExists(atPath: project.output.appendingPathComponent($0.path).path) }, "\(spoken)")
+        let before = try Data(contentsOf: exports.appendingPathComponent("acx/00-opening-credits.mp3"))
+        // (The export takes the credits, and their voice, from the build's recorded settings.)
+        let exported = try project.forge(["export", "out", "--format", "acx", "--force"])
+        #expect(exported.status == 0, "\(exported.errors)")
+        #expect(try credits() == spoken)
+        #expect(try Data(contentsOf: exports.appendingPathComponent("acx/00-opening-credits.mp3")) == before)
     }
 
     /// The M4B is the chapters' AAC encodings joined (each chapter encoded once, on its own): it

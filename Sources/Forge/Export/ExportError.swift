@@ -12,6 +12,9 @@ package enum ExportError: LocalizedError, Sendable, Equatable {
     case unsafeTarget(path: String, reason: String)
     case toolMissing(tool: String, detail: String)
     case encoderFailed(tool: String, detail: String)
+    /// A credit of the ACX set has no audio in the store: the library's caller did not have it
+    /// spoken (``CreditSpeech``) before exporting.
+    case creditNotSpoken(text: String)
     /// A stop (Ctrl-C, SIGTERM) was asked for; the files written before it are complete.
     case cancelled(written: Int)
 
@@ -38,6 +41,8 @@ package enum ExportError: LocalizedError, Sendable, Equatable {
             return ("\(variable) \(problem).", "Fix or unset it.")
         case let .unsafeTarget(path, reason):
             return ("\(path): not written: \(reason).", "Name a new file, or a regular file forge may replace.")
+        case let .creditNotSpoken(text):
+            return ("the ACX credit \"\(text.prefix(60))\" has no audio in the store (credits are spoken by a synthesis worker before the export).", "Have the credits spoken first (CreditSpeech), as a build and an export from the command line do.")
         case let .cancelled(written):
             return ("stopped before finishing; \(written) file(s) were written whole and nothing half-written was left.", "Run the export again to finish.")
         }
@@ -50,7 +55,7 @@ extension ExportError: ClassifiedFailure {
         switch self {
         case .unsafeTarget, .badEnvironment: .badInput
         case .cancelled: .cancelled
-        case .notBuilt, .missingAudio, .writeFailed, .linkInOutput, .toolMissing, .encoderFailed: .cannotRun
+        case .notBuilt, .missingAudio, .writeFailed, .linkInOutput, .toolMissing, .encoderFailed, .creditNotSpoken: .cannotRun
         }
     }
 }

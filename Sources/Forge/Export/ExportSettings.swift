@@ -38,6 +38,9 @@ package struct ExportSettings: Sendable, Equatable {
     /// before the first chapter and after the last (ACX asks for both).
     package var openingCredit: String?
     package var closingCredit: String?
+    /// Each credit's audio object in the store (its path, by the credit's text), spoken by a
+    /// synthesis worker before the export (``CreditSpeech``); the export itself speaks nothing.
+    package var creditAudio: [String: String] = [:]
     /// The espeak-ng voice of the credits: the narrator's when it is one, else the language's.
     package var creditVoice: VoiceSettings?
     /// Mastering applied to every exported chapter's audio (nil: as synthesized).

@@ -78,7 +78,10 @@ package struct Exporter: Sendable {
     /// A hash of everything exports are derived from: every item's place, audio and alignment,
     /// the chapters, and the settings.
     func stamp(_ manifest: Manifest) throws -> String {
-        var text = "\(settings)|\(ForgeVersion.current)"
+        // The credits' audio by its paths in order: a dictionary's description has no fixed order.
+        var described = settings
+        described.creditAudio = [:]
+        var text = "\(described)|\(settings.creditAudio.sorted { $0.key < $1.key }.map(\.value))|\(ForgeVersion.current)"
         // The M4B and the ACX set are resampled (to 44.1 kHz and the AAC rate): a new resampler
         // makes new files, so books exported by the old one are exported again once.
         if settings.formats.contains(.m4b) || settings.formats.contains(.acx) { text += "|\(Resampler.identity)" }

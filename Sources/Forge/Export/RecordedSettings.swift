@@ -19,6 +19,10 @@ package struct RecordedSettings: Sendable, Equatable, Codable {
     package var epubAudio: ExportSettings.EPUBAudioCodec?
     package var mastering: MasteringSettings?
     package var maxWordErrorRate: Double?
+    /// The ACX set's credits and their voice (absent in settings recorded before them).
+    package var openingCredit: String?
+    package var closingCredit: String?
+    package var creditVoice: VoiceSettings?
 
     package init(exports: ExportSettings, maxWordErrorRate: Double? = nil) {
         title = exports.title
@@ -34,6 +38,9 @@ package struct RecordedSettings: Sendable, Equatable, Codable {
         epubAudio = exports.epubAudio
         mastering = exports.mastering
         self.maxWordErrorRate = maxWordErrorRate
+        openingCredit = exports.openingCredit
+        closingCredit = exports.closingCredit
+        creditVoice = exports.creditVoice
     }
 
     /// Export settings with these values and no formats (the command chooses those).
@@ -45,6 +52,9 @@ package struct RecordedSettings: Sendable, Equatable, Codable {
         settings.narrator = narrator
         settings.mastering = mastering
         settings.epubAudio = epubAudio ?? .aac
+        settings.openingCredit = openingCredit
+        settings.closingCredit = closingCredit
+        settings.creditVoice = creditVoice
         // Only while it is still an image file there (a link put in its place is not followed).
         if let cover, ["jpg", "jpeg", "png"].contains((cover as NSString).pathExtension.lowercased()), OwnedDirectory.entry(at: cover) == .file {
             settings.cover = URL(fileURLWithPath: cover)

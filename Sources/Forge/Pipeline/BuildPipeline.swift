@@ -210,7 +210,7 @@ package struct BuildPipeline: Sendable {
             // A shard has only its part of the book: exports and verification are the assembling build's.
             guard shard == nil else { return pipeline }
             pipeline.append(TimelineStage())
-            pipeline.append(ExportStage(settings: recipe.exports))
+            pipeline.append(ExportStage(settings: recipe.exports, launch: workerLaunch))
             if let verify = recipe.verify { pipeline.append(VerifyStage(settings: verify)) }
         }
         return pipeline

@@ -67,6 +67,8 @@ struct TimelineStage: PipelineStage {
 /// and the next build exports again.
 struct ExportStage: PipelineStage {
     let settings: ExportSettings
+    /// The synthesis worker's launch, for the ACX credits (spoken before the export, as items are).
+    let launch: WorkerPool.Launch
 
     func applies(to run: StageRun) throws -> Bool {
         guard !settings.formats.isEmpty, !run.cancellation.isCancelled else { return false }
@@ -76,9 +78,11 @@ struct ExportStage: PipelineStage {
 
     func run(_ run: inout StageRun) async throws {
         run.progress(.phase("export"))
-        let exporter = Exporter(outputDirectory: run.store.root, settings: settings, cancellation: run.cancellation)
         let manifest = run.manifest
         do {
+            let settings = try await CreditSpeech(outputDirectory: run.store.root, launch: launch, cancellation: run.cancellation)
+                .prepare(settings, manifest: manifest)
+            let exporter = Exporter(outputDirectory: run.store.root, settings: settings, cancellation: run.cancellation)
             run.exported = try await BlockingThreads.run { try exporter.exportIfChanged(using: manifest) }
         } catch ExportError.cancelled {
             // Every file written is whole; the next build exports again (the stamp was not written).

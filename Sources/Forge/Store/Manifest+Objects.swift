@@ -67,6 +67,26 @@ extension Manifest {
         }
     }
 
+    /// Records objects a worker made outside a build's items (the ACX credits): kept like any
+    /// object, referred to by no item.
+    package func recordObjects(_ objects: [StoredObject]) throws(StoreError) {
+        guard !objects.isEmpty else { return }
+        try write { db in
+            for object in objects {
+                try db.execute(
+                    sql: """
+                        INSERT INTO objects (key, path, role, bytes, sha256, mime_type, duration_ms, sample_rate, created_build, frames)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+                        ON CONFLICT(key) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256
+                        """,
+                    arguments: [
+                        object.key, object.path, object.role.rawValue, object.bytes, object.sha256, object.mimeType, object.durationMs,
+                        object.sampleRate, object.frames,
+                    ])
+            }
+        }
+    }
+
     /// Records an encoded chapter made by an export (no build made it; no item refers to it).
     func recordEncoded(_ object: StoredObject) throws(StoreError) {
         try write { db in

@@ -106,8 +106,8 @@ enum AudiobookExport {
         var files: [(name: String, title: String, rate: Int, play: Play)] = []
         let credits = try [settings.openingCredit, settings.closingCredit].map { text in
             try text.map { text -> (rate: Int, play: Play) in
-                let rate = try credit(text, settings: settings).rate
-                return (rate, { settings, sink in try sink(try credit(text, settings: settings).samples[...]) })
+                let rate = try credit(text, settings: settings, store: store).rate
+                return (rate, { settings, sink in try sink(try credit(text, settings: settings, store: store).samples[...]) })
             }
         }
         if let opening = credits[0] {
@@ -203,10 +203,23 @@ enum AudiobookExport {
         return peak > 0 ? 20 * log10(Double(peak) / 32768) : -.infinity
     }
 
-    /// A credit spoken by espeak-ng in the credit voice, with the mastering's room tone and loudness.
-    static func credit(_ text: String, settings: ExportSettings) throws -> (samples: [Int16], rate: Int) {
-        let voice = settings.creditVoice ?? VoiceSettings(id: VoiceSettings.defaultID(forLanguage: settings.language))
-        let speech = try EspeakEngine().synthesize(text, voice: voice, itemID: "credits")
+    /// A credit as a synthesis worker spoke it into the store (``ExportSettings/creditAudio``), with
+    /// the mastering's room tone and loudness.
+    static func credit(_ text: String, settings: ExportSettings, store: ObjectStore) throws -> (samples: [Int16], rate: Int) {
+        guard let path = settings.creditAudio[text], store.contains(relativePath: path) else { throw ExportError.creditNotSpoken(text: text) }
+        let speech: (samples: [Int16], sampleRate: Int)
+        do {
+            let reader = try SoundFileReader(url: store.url(forRelativePath: path))
+            var samples: [Int16] = []
+            while true {
+                let block = try reader.read()
+                if block.isEmpty { break }
+                samples += block
+            }
+            speech = (samples, reader.sampleRate)
+        } catch {
+            throw ExportError.missingAudio(itemID: "credit", path: path)
+        }
         let rate = speech.sampleRate
         let head = [Int16](repeating: 0, count: settings.chapterHeadMs * rate / 1000)
         let tail = [Int16](repeating: 0, count: settings.chapterTailMs * rate / 1000)
