@@ -237,7 +237,12 @@ package struct NarrationImport: Sendable {
             if missingItems == 0 {
                 try TimelineRecorder(store: ObjectStore(root: outputDirectory), manifest: manifest, settings: exportSettings)
                     .record(touched: Set(result.items.map(\.id)), cancellation: nil)
-                if let exports, !exports.formats.isEmpty, passed {
+                if var exports, !exports.formats.isEmpty, passed {
+                    // A narrated book's credits are the narrator's to record: none is synthesized beside them.
+                    if exports.formats.contains(.acx), exports.openingCredit != nil || exports.closingCredit != nil {
+                        warnings.append("the recipe's credits are not spoken for a narrated book: record them and add them to the ACX set yourself.")
+                        (exports.openingCredit, exports.closingCredit) = (nil, nil)
+                    }
                     exported = try Exporter(outputDirectory: outputDirectory, settings: exports).export(using: manifest).files
                 }
             }
