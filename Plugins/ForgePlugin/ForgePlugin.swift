@@ -19,6 +19,8 @@ struct ForgePlugin: CommandPlugin {
         process.executableURL = forge.url
         process.arguments = arguments.isEmpty ? ["--help"] : arguments
         process.currentDirectoryURL = context.package.directoryURL
+        // Diagnostics as JSON lines on standard error: each is reported with its severity and file.
+        process.environment = ProcessInfo.processInfo.environment.merging(["FORGE_DIAGNOSTICS": "json"]) { $1 }
         // SwiftPM prints a plugin's own output only after it ends, after its "Plugin ended" line: forge's
         // messages are passed on as diagnostics instead, which SwiftPM prints in order, before that line.
         let errors = Pipe()
@@ -27,19 +29,42 @@ struct ForgePlugin: CommandPlugin {
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         for line in text.split(separator: "\n") where !line.isEmpty {
-            let message = line.hasPrefix("error: ") ? String(line.dropFirst(7)) : line.hasPrefix("warning: ") ? String(line.dropFirst(9)) : String(line)
-            if line.hasPrefix("error: ") || process.terminationStatus != 0 && !line.hasPrefix("warning: ") {
-                Diagnostics.error(message)
-            } else if line.hasPrefix("warning: ") {
-                Diagnostics.warning(message)
-            } else {
-                Diagnostics.remark(message)
+            guard line.hasPrefix("{"), let diagnostic = try? JSONDecoder().decode(ForgeDiagnostic.self, from: Data(line.utf8)) else {
+                // Progress and other output: remarks.
+                Diagnostics.remark(String(line))
+                continue
             }
+            let severity: Diagnostics.Severity = switch diagnostic.severity {
+            case "error": .error
+            case "warning": .warning
+            default: .remark
+            }
+            Diagnostics.emit(severity, diagnostic.description, file: diagnostic.file, line: diagnostic.line)
         }
         if process.terminationReason == .uncaughtSignal {
             throw ForgePluginError.failed(status: 128 + process.terminationStatus)
         }
         // SwiftPM ends a failed plugin with its own code (1); forge's (documented in the README) is in its last line.
         if process.terminationStatus != 0 { exit(process.terminationStatus) }
+    }
+}
+
+/// A diagnostic as forge writes it with `FORGE_DIAGNOSTICS=json` (the plugin cannot import Forge).
+struct ForgeDiagnostic: Decodable {
+    var severity: String
+    var message: String
+    var file: String?
+    var line: Int?
+    var field: String?
+    var item: String?
+    var suggestion: String?
+
+    /// The message with what it is about and what to do.
+    var description: String {
+        var text = message
+        if let field, !message.contains(field) { text = "\(field): " + text }
+        if let item, !message.contains(item) { text += " (item \(item))" }
+        if let suggestion { text += " " + suggestion }
+        return text
     }
 }

@@ -136,13 +136,13 @@ struct AlignCommand: AsyncParsableCommand, VerboseCommand {
             if let resumed = report.resumedFromMs { line.add("resumedFromMs", resumed) }
             line.add("exported", report.exportedFiles.count)
             line.add("elapsedSeconds", .double((report.elapsedSeconds * 1000).rounded() / 1000))
-            line.add("warnings", .raw("[" + report.warnings.map(JSONText.quoted).joined(separator: ",") + "]"))
+            line.add("warnings", .raw("[" + report.warnings.map { JSONText.quoted($0.text) }.joined(separator: ",") + "]"))
             line.add("spans", .raw("[" + report.spans.map(Self.json).joined(separator: ",") + "]"))
             let unheard = report.unheard.prefix(Self.listedWords).map { "{\"item\":\(JSONText.quoted($0.itemID)),\"word\":\(JSONText.quoted($0.word)),\"startMs\":\($0.startMs)}" }
             line.add("unheard", .raw("[" + unheard.joined(separator: ",") + "]"))
             try? FileHandle.standardOutput.write(contentsOf: Data(line.line.utf8))
         } else {
-            for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+            for warning in report.warnings { DiagnosticPrinter.print(warning) }
             print("Aligned \(report.words) words in \(report.items) items to \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio in \(String(format: "%.1f", report.elapsedSeconds)) s\(report.reusedAlignment ? " (alignment reused from the store)" : "") → \(report.outputDirectory)")
             if let resumed = report.resumedFromMs {
                 print("Resumed at \(Format.clock(seconds: Double(resumed) / 1000)) of the recording, where an interrupted run stopped.")

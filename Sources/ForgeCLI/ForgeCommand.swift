@@ -48,7 +48,7 @@ struct ForgeCommand: AsyncParsableCommand {
                 exit(withError: error)
             }
             if let failure = error as? CommandFailure {
-                try? FileHandle.standardError.write(contentsOf: Data("error: \(failure.message)\n".utf8))
+                failure.print()
                 Foundation.exit(failure.code.rawValue)
             }
             // Exit 2 is for what the user typed; an error of forge's own that reached here
@@ -58,7 +58,7 @@ struct ForgeCommand: AsyncParsableCommand {
                 Foundation.exit(ForgeExitCode.usage.rawValue)
             }
             let failure = CommandFailure(error)
-            try? FileHandle.standardError.write(contentsOf: Data("error: \(failure.message)\n".utf8))
+            failure.print()
             Foundation.exit(failure.code.rawValue)
         }
     }

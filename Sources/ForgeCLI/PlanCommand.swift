@@ -57,7 +57,7 @@ struct PlanCommand: AsyncParsableCommand, VerboseCommand {
         print("\(report.chapters.count) chapters, \(report.items) items, \(report.words) words, \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio: \(kind).")
         print("A build would synthesize \(report.itemsToSynthesize) item(s).")
         if !report.uncastCharacters.isEmpty {
-            try? FileHandle.standardError.write(contentsOf: Data("warning: \(BuildPipeline.uncastWarning(report.uncastCharacters))\n".utf8))
+            DiagnosticPrinter.print(.warning(BuildPipeline.uncastWarning(report.uncastCharacters), file: report.recipePath))
         }
     }
 }

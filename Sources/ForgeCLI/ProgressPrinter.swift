@@ -65,9 +65,9 @@ final class ProgressPrinter: Sendable {
             print("split: \(chapters) chapter(s), \(items) items, \(words) words")
         case .planned(let upToDate, let toSynthesize, let toReuse, let toAlign) where mode == .log && toSynthesize + toReuse + toAlign > 0:
             print("to do: synthesize \(toSynthesize), reuse \(toReuse), align \(toAlign) (\(upToDate) up to date)")
-        case .warning(let message):
+        case .diagnostic(let diagnostic):
             clearLine()
-            try? FileHandle.standardError.write(contentsOf: Data("warning: \(message)\n".utf8))
+            DiagnosticPrinter.print(diagnostic)
         case let .remoteCache(looked, found, bytes):
             clearLine()
             print("remote cache: \(found) of \(looked) items found (\(Format.bytes(bytes)) downloaded, every digest checked)")
@@ -278,9 +278,15 @@ final class ProgressPrinter: Sendable {
         case let .phase(name):
             line.add("event", "phase")
             line.add("phase", name)
-        case let .warning(message):
-            line.add("event", "warning")
-            line.add("message", message)
+        case let .diagnostic(diagnostic):
+            // The event is named by its severity ("warning"), its location and suggestion beside the message.
+            line.add("event", diagnostic.severity.rawValue)
+            line.add("message", diagnostic.message)
+            if let file = diagnostic.file { line.add("file", file) }
+            if let number = diagnostic.line { line.add("line", number) }
+            if let field = diagnostic.field { line.add("field", field) }
+            if let item = diagnostic.item { line.add("item", item) }
+            if let suggestion = diagnostic.suggestion { line.add("suggestion", suggestion) }
         case let .verified(chunk):
             line.add("event", "verified")
             line.add("chapter", chunk.chapter)
@@ -304,6 +310,7 @@ final class ProgressPrinter: Sendable {
         line.add("exitCode", Int(failure.code.rawValue))
         line.add("cancelled", failure.code == .cancelled)
         line.add("error", failure.message)
+        line.add("diagnostic", .raw(String(decoding: (try? JSONEncoder.sorted.encode(failure.diagnostic)) ?? Data("{}".utf8), as: UTF8.self)))
         emit(line)
     }
 

@@ -44,6 +44,7 @@ import ZIPFoundation
         #expect(result.status == 0, "\(result.errors)")
         let warnings = result.events("warning").compactMap { $0["message"] as? String }
         #expect(warnings.count == 1 && warnings[0].contains("\"HORATIO\"") && !warnings[0].contains("HAMLET"), "\(warnings)")
+        #expect((result.events("warning").first?["file"] as? String)?.hasSuffix("/recipe.json") == true, "the warning names the recipe")
         try project.checkConsistency()
         let plan = try project.forge(["plan", "recipe.json", "--json"])
         let planned = try JSONSerialization.jsonObject(with: Data(plan.text.utf8)) as? [String: Any]

@@ -85,6 +85,14 @@ struct CommandLineTests {
         let result = try project.forge(["build", "recipe.json"])
         #expect(result.errors.contains("Did you mean"))
         #expect(result.errors.contains("\"en-us\""))
+        // For a tool (the SwiftPM plugin sets FORGE_DIAGNOSTICS=json): the error as JSON, with its
+        // file, field and suggestion apart from the message.
+        let forTool = try project.forge(["build", "recipe.json"], environment: ["FORGE_DIAGNOSTICS": "json"])
+        let line = try #require(forTool.errors.split(separator: "\n").last.map(String.init))
+        let diagnostic = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(forTool.errors)")
+        #expect(forTool.status == 2 && diagnostic["severity"] as? String == "error", "\(diagnostic)")
+        #expect((diagnostic["file"] as? String)?.hasSuffix("/recipe.json") == true && diagnostic["field"] as? String == "voice.id", "\(diagnostic)")
+        #expect((diagnostic["suggestion"] as? String)?.contains("forge voices") == true && !(diagnostic["message"] as? String ?? "").contains("forge voices"), "\(diagnostic)")
     }
 
     @Test func sourcesThatAreNotTextAreRefused() throws {

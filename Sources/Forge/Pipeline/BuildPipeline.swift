@@ -95,7 +95,7 @@ package struct BuildPipeline: Sendable {
         progress(.started(buildID: buildID, outputDirectory: directory.path))
         if let split {
             let uncast = recipe.uncastCharacters(split.items.map(\.character))
-            if !uncast.isEmpty { progress(.warning(Self.uncastWarning(uncast))) }
+            if !uncast.isEmpty { progress(.diagnostic(.warning(Self.uncastWarning(uncast), file: recipe.file.path))) }
         }
 
         var run = StageRun(
@@ -113,8 +113,8 @@ package struct BuildPipeline: Sendable {
             var reproducibility: BuildSummary.ReproducibilityCheck?
             if let count = checkReproducible, !run.cancelled, !cancellation.isCancelled {
                 let (checked, mismatches) = try await run.checkReproducible(count: count, launch: workerLaunch)
-                for mismatch in mismatches.prefix(20) { progress(.warning(mismatch.message)) }
-                if mismatches.count > 20 { progress(.warning("\(mismatches.count - 20) more items came out other bytes")) }
+                for mismatch in mismatches.prefix(20) { progress(.diagnostic(.warning(mismatch.message, item: mismatch.itemID))) }
+                if mismatches.count > 20 { progress(.diagnostic(.warning("\(mismatches.count - 20) more items came out other bytes"))) }
                 reproducibility = .init(checked: checked, differing: mismatches.map(\.itemID))
             }
             let counts = try manifest.statusCounts()

@@ -93,7 +93,7 @@ package struct NarrationImport: Sendable {
         if reader.exactLength && reader.promisedFrames == 0 {
             throw PipelineError.unreadableRecording(path: audioFile.path, reason: "it holds no audio frames")
         }
-        var warnings: [String] = []
+        var warnings: [Diagnostic] = []
         let audioHash = try ContentHash.sha256Hex(fileAt: audioFile)
         let model = RecognizerModel.standard
         try model.checkAvailable()
@@ -165,9 +165,10 @@ package struct NarrationImport: Sendable {
             let durationMs = Self.milliseconds(frames, rate: sampleRate)
             if reader.missingFrames > 0 {
                 let total = Self.milliseconds(frames + reader.missingFrames, rate: sampleRate)
-                warnings.append(
+                warnings.append(.warning(
                     "\(audioFile.path): decoding stopped at \(Self.clock(durationMs)) of \(Self.clock(total)) (a damaged or cut file); "
-                        + "the last \(String(format: "%.1f", Double(reader.missingFrames) / Double(sampleRate))) s were not aligned. Re-export the recording and align again.")
+                        + "the last \(String(format: "%.1f", Double(reader.missingFrames) / Double(sampleRate))) s were not aligned.",
+                    file: audioFile.path, suggestion: "Re-export the recording and align again."))
             }
             let alignment = narration.alignment
             let documentObject = try store.store(
@@ -240,7 +241,7 @@ package struct NarrationImport: Sendable {
                 if var exports, !exports.formats.isEmpty, passed {
                     // A narrated book's credits are the narrator's to record: none is synthesized beside them.
                     if exports.formats.contains(.acx), exports.openingCredit != nil || exports.closingCredit != nil {
-                        warnings.append("the recipe's credits are not spoken for a narrated book: record them and add them to the ACX set yourself.")
+                        warnings.append(.warning("the recipe's credits are not spoken for a narrated book.", suggestion: "Record them and add them to the ACX set yourself."))
                         (exports.openingCredit, exports.closingCredit) = (nil, nil)
                     }
                     exported = try Exporter(outputDirectory: outputDirectory, settings: exports).export(using: manifest).files

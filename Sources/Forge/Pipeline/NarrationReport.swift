@@ -21,7 +21,7 @@ package struct NarrationReport: Sendable {
     package var exportedFiles: [String]
     package var elapsedSeconds: Double
     /// What the user should know about the input, e.g. a recording that could not be decoded to its end.
-    package var warnings: [String] = []
+    package var warnings: [Diagnostic] = []
     /// Where recording and text agree and where not, in the recording's order.
     package var spans: [Manifest.NarrationSpanRow] = []
     /// Words of the text not heard in the recording.

@@ -20,6 +20,7 @@ package enum ProgressEvent: Sendable, Equatable {
     case verified(ChunkReport)
     /// A stop was requested; items in hand are finishing.
     case cancelling
-    /// Something a person should know that does not stop the build (an uncast character, a fallback voice used).
-    case warning(String)
+    /// Something a person should know that does not stop the build (an uncast character, a fallback
+    /// voice used, a rejected cache entry), with the file or item it is about.
+    case diagnostic(Diagnostic)
 }

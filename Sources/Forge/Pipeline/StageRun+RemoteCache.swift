@@ -100,7 +100,7 @@ extension StageRun {
                     case .digestMismatch, .blobSize, .malformedEntry, .badAnswer, .localStore:
                         // One bad entry or blob: that item is synthesized (and its entry replaced by the upload).
                         mismatches += 1
-                        if mismatches <= 5 { progress(.warning(ErrorReason.message(error))) }
+                        if mismatches <= 5 { progress(.diagnostic(.warning(ErrorReason.message(error), item: job.itemID))) }
                         ForgeLog.notice("remote cache: \(job.itemID): \(ErrorReason.message(error))")
                         // A server that keeps sending what is rejected is set aside: each rejection costs a request.
                         if mismatches == Self.rejectionsBeforeSettingAside, failure == nil {
@@ -122,7 +122,7 @@ extension StageRun {
         plan.jobs.removeAll { found.contains($0.audioKey) }
         spotChecks = checks
         downloadedBytes += bytes
-        if mismatches > 5 { progress(.warning("\(mismatches - 5) more items had entries or blobs in the remote cache that were rejected; they are synthesized here")) }
+        if mismatches > 5 { progress(.diagnostic(.warning("\(mismatches - 5) more items had entries or blobs in the remote cache that were rejected; they are synthesized here"))) }
         if let failure { try cacheFailed(failure) }
         guard !cancellation.isCancelled else { return }
         progress(.remoteCache(looked: found.count + plan.jobs.count, found: found.count, bytes: bytes))
@@ -140,8 +140,9 @@ extension StageRun {
             spotChecked += 1
             if local != digest {
                 spotCheckMismatches += 1
-                progress(.warning(
-                    "Item \(check.itemID): the remote cache \(name) serves audio \(digest.prefix(12))… for it, but made here it is \(local.prefix(12))…; the bytes made here are kept. Items from this cache may not be what their keys say: check it with `forge build --check-reproducible`."))
+                progress(.diagnostic(.warning(
+                    "Item \(check.itemID): the remote cache \(name) serves audio \(digest.prefix(12))… for it, but made here it is \(local.prefix(12))…; the bytes made here are kept. Items from this cache may not be what their keys say: check it with `forge build --check-reproducible`.",
+                    item: check.itemID)))
             } else {
                 uploadedKeys.append(audioKey)
             }
@@ -168,7 +169,7 @@ extension StageRun {
         if recipe.cache?.required == true {
             throw RemoteCacheError.required(cache: recipe.cache?.name ?? "", reason: error.detail)
         }
-        progress(.warning("\(ErrorReason.message(error)) Building locally; the cache is not used again in this build."))
+        progress(.diagnostic(.warning("\(ErrorReason.message(error)) Building locally; the cache is not used again in this build.")))
     }
 
     /// Starts uploading in the background (a writable cache that has not failed).

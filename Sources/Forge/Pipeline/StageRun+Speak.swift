@@ -224,7 +224,7 @@ extension StageRun {
             if fallback, let voice = recipe.fallbackVoice, voice != job.voice, let first = items.first {
                 let speech = recipe.speech(text: first.text, character: first.character, engineVersions: engineVersions, voice: voice)
                 waiting[speech.audioKey, default: []].append(contentsOf: items)
-                progress(.warning("item \(first.id): \(error); speaking it with the fallback voice \(voice.uri)"))
+                progress(.diagnostic(.warning("item \(first.id): \(error); speaking it with the fallback voice \(voice.uri)", item: first.id)))
                 return speech.job(itemID: first.id, recipe: recipe)
             }
             for item in items {

@@ -53,6 +53,22 @@ package enum RecipeError: LocalizedError, Sendable, Equatable {
         }
     }
 
+    /// The recipe file the error is about.
+    package var file: String {
+        switch self {
+        case let .unreadable(file, _), let .tooLarge(file, _, _), let .syntax(file, _, _, _), let .wrongType(file, _, _, _),
+             let .unknownKey(file, _, _, _, _), let .missingKey(file, _, _), let .invalidValue(file, _, _, _), let .missingSource(file, _, _),
+             let .unreadableSource(file, _, _, _), let .unknownVoice(file, _, _, _), let .outsideProject(file, _, _, _):
+            return file
+        }
+    }
+
+    /// The line of the recipe the error is on, when the JSON itself is wrong there.
+    package var line: Int? {
+        if case let .syntax(_, line, _, _) = self { return line }
+        return nil
+    }
+
     /// The JSON path the error is about, e.g. `voice.rate`, or nil for whole-file errors.
     package var path: String? {
         switch self {
