@@ -29,7 +29,7 @@ enum Mastering {
     static func master(
         _ source: @escaping Source, sampleRate: Int, settings: MasteringSettings, emit: @escaping Sink
     ) throws {
-        let before = try measure(source, sampleRate: sampleRate, peaks: false)
+        let before = try measure(source, sampleRate: sampleRate, measuring: .loudness)
         guard before.count > 0 else { return }
         guard before.integrated.isFinite else {
             try source(emit)
@@ -53,14 +53,11 @@ enum Mastering {
         // measured loudness (a first step assumes it all arrives).
         var previous: (gain: Double, loudness: Double)?
         for _ in 0..<passes {
-            // Each pass measures true peaks too: at 22.05 kHz speech's inter-sample peaks stand up to
-            // 2 dB above its samples, so the sample ceiling is found together with the gain.
-            let after = try measure(limited(gainDB, ceilingDB), sampleRate: sampleRate, peaks: true)
-            var adjusted = false
-            if after.truePeak > settings.truePeakCeiling {
-                ceilingDB -= after.truePeak - settings.truePeakCeiling + 0.05
-                adjusted = true
-            }
+            // Passes measure loudness alone (true peaks need 4× oversampling, most of a pass's cost);
+            // once the loudness is reached, one pass measures that audio's true peaks: at 22.05 kHz
+            // speech's inter-sample peaks stand up to 2 dB above its samples, so the sample ceiling
+            // may have to come down (and the loudness be found again).
+            let after = try measure(limited(gainDB, ceilingDB), sampleRate: sampleRate, measuring: .loudness)
             let short = settings.integratedLoudness - after.integrated
             let headroom = settings.maximumRMS.map { $0 - after.rms } ?? .infinity
             if abs(short) > tolerance, after.integrated.isFinite, headroom > 0.05 || short < 0 {
@@ -70,19 +67,26 @@ enum Mastering {
                 }
                 previous = (gainDB, after.integrated)
                 gainDB += min(short / slope, headroom / slope, 12)
-                adjusted = true
+                continue
+            }
+            let peak = try measure(limited(gainDB, ceilingDB), sampleRate: sampleRate, measuring: .truePeak).truePeak
+            if peak > settings.truePeakCeiling {
+                ceilingDB -= peak - settings.truePeakCeiling + 0.05
+                continue
             }
             // The pass met the settings: play it once more, into the output.
-            if !adjusted { return try limited(gainDB, ceilingDB)(emit) }
+            return try limited(gainDB, ceilingDB)(emit)
         }
         // Out of passes while still adjusting: the last gain and ceiling, and the ceiling holds.
-        let peak = try measure(limited(gainDB, ceilingDB), sampleRate: sampleRate, peaks: true).truePeak
+        let peak = try measure(limited(gainDB, ceilingDB), sampleRate: sampleRate, measuring: .truePeak).truePeak
         if peak > settings.truePeakCeiling { ceilingDB -= peak - settings.truePeakCeiling + 0.05 }
         try limited(gainDB, ceilingDB)(emit)
     }
 
-    private static func measure(_ source: @escaping Source, sampleRate: Int, peaks: Bool) throws -> (integrated: Double, truePeak: Double, rms: Double, count: Int) {
-        let meter = try LoudnessMeter(sampleRate: sampleRate, peaks: peaks)
+    private static func measure(
+        _ source: @escaping Source, sampleRate: Int, measuring measures: LoudnessMeter.Measures
+    ) throws -> (integrated: Double, truePeak: Double, rms: Double, count: Int) {
+        let meter = try LoudnessMeter(sampleRate: sampleRate, measuring: measures)
         // Squares summed as integers: exact, so the blocks a source plays in cannot change the result.
         final class Totals {
             var squares = 0
@@ -98,6 +102,7 @@ enum Mastering {
         }
         let (sum, count) = (Double(totals.squares), totals.count)
         let meanSquare = sum / Double(max(1, count)) / (32768.0 * 32768.0)
-        return (meter.integratedLoudness, peaks ? meter.truePeak : -.infinity, meanSquare > 0 ? 10 * log10(meanSquare) : -.infinity, count)
+        return (
+            measures == .truePeak ? -.infinity : meter.integratedLoudness, measures == .loudness ? -.infinity : meter.truePeak, meanSquare > 0 ? 10 * log10(meanSquare) : -.infinity, count)
     }
 }
