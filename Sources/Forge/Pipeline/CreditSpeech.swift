@@ -85,7 +85,9 @@ package struct CreditSpeech: Sendable {
             try await pool.start(0)
             var pending = jobs[...]
             var current = pending.popFirst()
-            if let job = current, !(await pool.send(job, to: 0)) { current = nil }
+            if let job = current, !(await pool.send(job, to: 0)) {
+                throw SpeechError.workerUnavailable("the synthesis worker for the credits took no work")
+            }
             for await message in pool.messages {
                 if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
                 switch message {
@@ -96,7 +98,9 @@ package struct CreditSpeech: Sendable {
                     if let error = result.error { throw SpeechError.synthesisFailed(item: job.itemID, reason: error) }
                     results.append((job, [result.audio, result.events].compactMap { $0 }))
                     current = pending.popFirst()
-                    if let next = current { _ = await pool.send(next, to: 0) }
+                    if let next = current, !(await pool.send(next, to: 0)) {
+                        throw SpeechError.workerUnavailable("the synthesis worker for the credits took no more work")
+                    }
                 case let .exited(_, detail):
                     if let job = current { throw SpeechError.workerCrashed(item: job.itemID, detail: detail) }
                 }
