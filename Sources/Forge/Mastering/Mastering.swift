@@ -6,8 +6,9 @@ import Foundation
 /// most, since limiting lowers loudness a little and inter-sample peaks can rise above the
 /// sample ceiling. (Room tone at the head and tail is laid out by the chapter timeline.)
 enum Mastering {
-    /// Loudness this close to the target is reached.
-    static let tolerance = 0.15
+    /// Loudness this close to the target is reached: a tenth of what a listener notices between
+    /// chapters (about 1 LU; EBU R128 allows ±1 LU), and a pass fewer for most chapters than 0.15.
+    static let tolerance = 0.3
     static let passes = 8
 
     /// Audio that can be played into a sink as often as asked: a chapter rendered block by block
@@ -62,11 +63,17 @@ enum Mastering {
             let headroom = settings.maximumRMS.map { $0 - after.rms } ?? .infinity
             if abs(short) > tolerance, after.integrated.isFinite, headroom > 0.05 || short < 0 {
                 var slope = 1.0
+                var step: Double?
                 if let previous, abs(gainDB - previous.gain) > 0.01 {
                     slope = min(1, max(0.1, (after.integrated - previous.loudness) / (gainDB - previous.gain)))
+                } else if gainDB > 0.5 {
+                    // The first step: from the unlimited loudness and this pass's, the limiter's loss.
+                    slope = min(1, max(0.1, (after.integrated - before.integrated) / gainDB))
+                    step = Self.firstStep(gain: gainDB, loss: gainDB - (after.integrated - before.integrated), rise: settings.integratedLoudness - before.integrated)
+                        .map { $0 - gainDB }
                 }
                 previous = (gainDB, after.integrated)
-                gainDB += min(short / slope, headroom / slope, 12)
+                gainDB += min(step ?? short / slope, headroom / slope, 12)
                 continue
             }
             let peak = try measure(limited(gainDB, ceilingDB), sampleRate: sampleRate, measuring: .truePeak).truePeak
@@ -81,6 +88,28 @@ enum Mastering {
         let peak = try measure(limited(gainDB, ceilingDB), sampleRate: sampleRate, measuring: .truePeak).truePeak
         if peak > settings.truePeakCeiling { ceilingDB -= peak - settings.truePeakCeiling + 0.05 }
         try limited(gainDB, ceilingDB)(emit)
+    }
+
+    /// How the loudness a limiter takes grows with gain: as a power of the gain, `loss(g) = loss₁ ·
+    /// (g / g₁)^exponent`. Measured on the corpus's chapters mastered to ACX (espeak-ng, 22.05 kHz):
+    /// the loss at three gains of each chapter gives 1.44–1.45; a step sized by it reaches the target
+    /// in one more pass where the secant (which sees the loss's growth only afterwards) took two.
+    static let lossExponent = 1.45
+
+    /// The gain whose loudness rise, less the limiter's loss as it grows from `loss` at `gain`,
+    /// is `rise`; nil when the limiter takes too much for any gain to make it (then the secant).
+    static func firstStep(gain: Double, loss: Double, rise: Double) -> Double? {
+        guard loss > 0.05, rise > gain - loss else { return nil }
+        func reached(_ g: Double) -> Double { g - loss * pow(g / gain, lossExponent) }
+        // reached() rises up to where its derivative is 0, then falls: search below that point.
+        let top = min(gain + 12, gain * pow(gain / (lossExponent * loss), 1 / (lossExponent - 1)))
+        guard top > gain, reached(top) >= rise else { return nil }
+        var (low, high) = (gain, top)
+        for _ in 0..<40 {
+            let middle = (low + high) / 2
+            if reached(middle) < rise { low = middle } else { high = middle }
+        }
+        return high
     }
 
     private static func measure(
