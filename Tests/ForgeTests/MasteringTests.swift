@@ -95,6 +95,17 @@ struct MasteringTests {
         #expect(Mastering.firstStep(gain: 3, loss: 2.9, rise: 12) == nil)
     }
 
+    /// The limiter's own rounding is libm's, half away from zero, for every value it can make.
+    @Test func theLimitersRoundingIsTheLibrarysRounding() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Float] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, 32767.5, -32768.5, 0.49999997, 4_194_303.5, 5_000_000.5, 1e9]
+        values += (0..<100_000).map { _ in Float.random(in: -70_000...70_000, using: &generator) }
+        values += (0..<1000).map { Float($0) / 2 - 250 }
+        for value in values {
+            #expect(StreamingPeakLimiter.rounded(value) == value.rounded(), "\(value)")
+        }
+    }
+
     @Test func masteringInBlocksGivesTheSameSamplesAsMasteringTheWhole() throws {
         let input = Self.audio(count: 22_050 * 20)
         let settings = try #require(MasteringSettings.profiles.first { $0.profile == "acx" })
