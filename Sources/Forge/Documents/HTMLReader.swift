@@ -71,6 +71,11 @@ package struct HTMLReader: DocumentReader {
             }
             index = end + 1
         }
+        remove(drop, from: &blocks, &blockIndexByID)
+    }
+
+    /// Removes the blocks at `drop`, keeping every id pointing at the block it named.
+    static func remove(_ drop: Set<Int>, from blocks: inout [DocumentBlock], _ blockIndexByID: inout [String: Int]) {
         guard !drop.isEmpty else { return }
         var newIndex: [Int] = []
         var kept: [DocumentBlock] = []
@@ -95,9 +100,7 @@ package struct HTMLReader: DocumentReader {
         }
         guard let start = blocks.firstIndex(where: { marker($0, "START") }) else { return }
         let end = blocks[(start + 1)...].firstIndex { marker($0, "END") } ?? blocks.count
-        let kept = (start + 1)..<end
-        blocks = Array(blocks[kept])
-        blockIndexByID = blockIndexByID.compactMapValues { kept.contains($0) ? $0 - kept.lowerBound : nil }
+        remove(Set(0...start).union(end..<blocks.count), from: &blocks, &blockIndexByID)
     }
 
     static let blockElements: Set<String> = [

@@ -106,8 +106,8 @@ enum AudiobookExport {
         var files: [(name: String, title: String, rate: Int, play: Play)] = []
         let credits = try [settings.openingCredit, settings.closingCredit].map { text in
             try text.map { text -> (rate: Int, play: Play) in
-                let rate = try credit(text, settings: settings, store: store).rate
-                return (rate, { settings, sink in try sink(try credit(text, settings: settings, store: store).samples[...]) })
+                let speech = try spokenCredit(text, settings: settings, store: store)
+                return (speech.sampleRate, { settings, sink in try sink(try credit(speech, settings: settings)[...]) })
             }
         }
         if let opening = credits[0] {
@@ -203,29 +203,24 @@ enum AudiobookExport {
         return peak > 0 ? 20 * log10(Double(peak) / 32768) : -.infinity
     }
 
-    /// A credit as a synthesis worker spoke it into the store (``ExportSettings/creditAudio``), with
-    /// the mastering's room tone and loudness.
-    static func credit(_ text: String, settings: ExportSettings, store: ObjectStore) throws -> (samples: [Int16], rate: Int) {
+    /// A credit as a synthesis worker spoke it into the store (``ExportSettings/creditAudio``).
+    static func spokenCredit(_ text: String, settings: ExportSettings, store: ObjectStore) throws -> DecodedAudio {
         guard let path = settings.creditAudio[text], store.contains(relativePath: path) else { throw ExportError.creditNotSpoken(text: text) }
-        let speech: (samples: [Int16], sampleRate: Int)
         do {
-            let reader = try SoundFileReader(url: store.url(forRelativePath: path))
-            var samples: [Int16] = []
-            while true {
-                let block = try reader.read()
-                if block.isEmpty { break }
-                samples += block
-            }
-            speech = (samples, reader.sampleRate)
+            return try SoundFile.decode(fileAt: store.url(forRelativePath: path))
         } catch {
             throw ExportError.missingAudio(itemID: "credit", path: path)
         }
+    }
+
+    /// A spoken credit with the mastering's room tone and loudness.
+    static func credit(_ speech: DecodedAudio, settings: ExportSettings) throws -> [Int16] {
         let rate = speech.sampleRate
         let head = [Int16](repeating: 0, count: settings.chapterHeadMs * rate / 1000)
         let tail = [Int16](repeating: 0, count: settings.chapterTailMs * rate / 1000)
         let samples = head + speech.samples + tail
-        guard let mastering = settings.mastering else { return (samples, rate) }
-        return (try Mastering.master(samples, sampleRate: rate, settings: mastering), rate)
+        guard let mastering = settings.mastering else { return samples }
+        return try Mastering.master(samples, sampleRate: rate, settings: mastering)
     }
 
     /// The book's tags, as ffmpeg names them for MP4 and ID3.
