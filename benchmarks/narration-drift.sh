@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Aligns an hour-long narration made by a different voice and speed than forge's default
 # (espeak-ng en-gb at 150 wpm, chapters 1-7 of the shared corpus, joined into one WAV with
-# pauses), fed to `forge align --audio --text` as a plain audio file, and compares every word's
+# pauses), fed to `forge align narration --audio … --text` as a plain audio file, and compares every word's
 # start with the synthesizer's own times: whole recording, first ten minutes, last ten minutes.
 # Usage: benchmarks/narration-drift.sh   (LINES=1125 by default; needs ../shared beside the repo)
 set -euo pipefail
@@ -19,5 +19,5 @@ cat > "$work/reference.json" <<JSON
 JSON
 (cd "$work" && ../../$forge build reference.json --json > build.log)
 python3 benchmarks/narration_reference.py "$work/reference/exports" "$work/narration.wav" "$work/reference.jsonl"
-/usr/bin/time -f "forge align: %e s wall, %U s user CPU" $forge align --audio "$work/narration.wav" --text "$work/book.txt" --output "$work/aligned" | head -3
+/usr/bin/time -f "forge align: %e s wall, %U s user CPU" $forge align narration --audio "$work/narration.wav" --text "$work/book.txt" --output "$work/aligned" | head -3
 python3 benchmarks/narration_drift.py "$work/reference.jsonl" "$work/aligned"

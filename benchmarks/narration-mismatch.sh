@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (not a test) for `forge align --audio` on human narration, from one run:
+# Benchmark (not a test) for `forge align narration --audio` on human narration, from one run:
 #  1. detection: 10 right-text and 10 wrong-text cases (goal: 10/10 caught, 0 false alarms);
 #  2. time and peak RSS against text length (1x, 5x, 50x the recording's words);
 #  3. word-onset error against labelled speech onsets, and against digital-silence onsets of
@@ -68,7 +68,7 @@ for name, audio, right, wrong in cases:
     row = []
     for kind, text in (("right", right), ("wrong", wrong)):
         open(f"{name}-{kind}.txt", "w").write(text + "\n")
-        run = subprocess.run([forge, "align", "--audio", audio, "--text", f"{name}-{kind}.txt", "--output", f"out-{name}-{kind}", "--json"], capture_output=True, text=True)
+        run = subprocess.run([forge, "align", "narration", "--audio", audio, "--text", f"{name}-{kind}.txt", "--output", f"out-{name}-{kind}", "--json"], capture_output=True, text=True)
         report = json.loads(run.stdout.strip().splitlines()[-1])
         row.append((run.returncode, report["unmatchedFraction"]))
     false_alarms += row[0][0] != 0
@@ -81,7 +81,7 @@ echo
 echo "== 2. Time and peak RSS against text length (sonnet, 53 s)"
 for factor in 1 5 50; do
     words=$(wc -w < "length-$factor.txt")
-    /usr/bin/time -f "%e %M" -o t.txt "$FORGE" align --audio "$sonnet/audio.wav" --text "length-$factor.txt" --output "out-length-$factor" --json > "length-$factor.json" || true
+    /usr/bin/time -f "%e %M" -o t.txt "$FORGE" align narration --audio "$sonnet/audio.wav" --text "length-$factor.txt" --output "out-length-$factor" --json > "length-$factor.json" || true
     read -r seconds kb < <(tail -1 t.txt)
     python3 -c "import json,sys; r=json.loads(open('length-$factor.json').read().splitlines()[-1]); print(f'{$factor:>3d}x text ({$words:>5d} words): {float(\"$seconds\"):6.2f} s, peak RSS {int(\"$kb\")//1024:4d} MB, exit-worthy {not r[\"passed\"]}, tail reported from {r[\"spans\"][-1][\"startMs\"]/1000 if r[\"spans\"][-1][\"kind\"]==\"text-not-in-audio\" else None} s')"
 done
@@ -112,7 +112,7 @@ for i in ids:
 joined.close()
 open("librivox.txt", "w").write("\n\n".join(texts) + "\n")
 open("librivox-lines.txt", "w").write("\n".join(texts) + "\n")
-subprocess.run([forge, "align", "--audio", "librivox.wav", "--text", "librivox.txt", "--output", "out-onsets-librivox", "--json"], capture_output=True, check=True)
+subprocess.run([forge, "align", "narration", "--audio", "librivox.wav", "--text", "librivox.txt", "--output", "out-onsets-librivox", "--json"], capture_output=True, check=True)
 errors = [s - o for s, o in zip(first_starts("out-onsets-librivox"), onsets)]
 print("LibriVox, 5 labelled onsets: errors (ms, + = late):", errors, "median |error|:", sorted(map(abs, errors))[2])
 # espeak-ng: 30 sentences in five voices with 0.3-1.0 s of digital silence between them; the
@@ -130,7 +130,7 @@ for k, sentence in enumerate(sentences):
 out = wave.open("espeak.wav", "wb"); out.setnchannels(1); out.setsampwidth(2); out.setframerate(rate)
 out.writeframes(struct.pack(f"<{len(samples)}h", *samples)); out.close()
 open("espeak.txt", "w").write("\n\n".join(sentences) + "\n")
-subprocess.run([forge, "align", "--audio", "espeak.wav", "--text", "espeak.txt", "--output", "out-onsets-espeak", "--json", "--max-unmatched", "1"], capture_output=True)
+subprocess.run([forge, "align", "narration", "--audio", "espeak.wav", "--text", "espeak.txt", "--output", "out-onsets-espeak", "--json", "--max-unmatched", "1"], capture_output=True)
 errors = sorted(s - o for s, o in zip(first_starts("out-onsets-espeak"), onsets))
 absolute = sorted(map(abs, errors))
 print("espeak-ng, 30 onsets after 0.3-1.0 s pauses, five voices: errors (ms, + = late):", errors)
@@ -153,7 +153,7 @@ if "$venv/bin/python" -c "import aeneas.cdtw.cdtw" 2>/dev/null; then
         lines=$([ $name = sonnet ] && echo sonnet-right.txt || echo librivox-lines.txt)
         wrong=$([ $name = sonnet ] && echo sonnet-wrong.txt || echo librivox-2-right.txt)
         /usr/bin/time -f "%e %M" -o ta.txt "$venv/bin/python" -m aeneas.tools.execute_task "$audio" "$lines" "task_language=eng|is_text_type=plain|os_task_file_format=json" "aeneas-$name.json" >/dev/null
-        /usr/bin/time -f "%e %M" -o tf.txt "$FORGE" align --audio "$audio" --text "$text" --output "out-side-$name" --json > /dev/null || true
+        /usr/bin/time -f "%e %M" -o tf.txt "$FORGE" align narration --audio "$audio" --text "$text" --output "out-side-$name" --json > /dev/null || true
         "$venv/bin/python" -m aeneas.tools.execute_task "$audio" "$wrong" "task_language=eng|is_text_type=plain|os_task_file_format=json" "aeneas-$name-wrong.json" >/dev/null 2>&1 && aeneas_wrong="exit 0 (a sync map for the wrong text)" || aeneas_wrong="failed"
         read -r as am < <(tail -1 ta.txt); read -r fs fm < <(tail -1 tf.txt)
         python3 -c "print(f'$name: aeneas-ng {float(\"$as\"):.2f} s / {int(\"$am\")//1024} MB, forge {float(\"$fs\"):.2f} s / {int(\"$fm\")//1024} MB: forge/aeneas time ×{float(\"$fs\")/float(\"$as\"):.2f}; aeneas-ng on a wrong text: $aeneas_wrong')"

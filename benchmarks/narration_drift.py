@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compares `forge align --audio` word starts with reference times: usage
+"""Compares `forge align narration --audio` word starts with reference times: usage
 narration_drift.py <reference.jsonl> <aligned output dir>. Prints the word-start error over the
 whole recording, its first ten minutes and its last ten minutes."""
 import json, sqlite3, statistics, sys

@@ -52,28 +52,11 @@ struct CheckCommand: ParsableCommand {
             throw CommandFailure(error)
         }
         if json {
-            try Format.printJSON([
-                "profile": report.profile.name, "passed": report.passed, "measuredChapters": report.measuredChapters, "elapsedSeconds": (report.elapsedSeconds * 1000).rounded() / 1000,
-                "book": Self.fields(report.book),
-                "chapters": report.chapters.map { chapter -> [String: Any] in
-                    ["chapter": chapter.ordinal, "title": chapter.title, "file": chapter.fileStem, "passed": chapter.passed,
-                     "violations": chapter.violations, "levels": Self.fields(chapter.levels)]
-                },
-            ])
+            try JSONOutput.printReport(ConformanceReportJSON(report))
         } else {
             print(Self.table(report))
         }
         if !report.passed { throw ExitCode(ForgeExitCode.itemsFailed.rawValue) }
-    }
-
-    static func fields(_ levels: AudioLevels) -> [String: Any] {
-        func rounded(_ value: Double) -> Any { value.isFinite ? (value * 100).rounded() / 100 : NSNull() }
-        return [
-            "integratedLUFS": rounded(levels.integratedLoudness), "loudnessRangeLU": rounded(levels.loudnessRange),
-            "samplePeakDBFS": rounded(levels.samplePeak), "truePeakDBTP": rounded(levels.truePeak), "rmsDBFS": rounded(levels.rms),
-            "noiseFloorDBFS": rounded(levels.noiseFloor), "headSilenceMs": levels.headSilenceMs, "tailSilenceMs": levels.tailSilenceMs,
-            "durationMs": levels.durationMs,
-        ]
     }
 
     static func table(_ report: ConformanceReport) -> String {

@@ -126,12 +126,7 @@ struct ExportCommand: AsyncParsableCommand {
         }
         let seconds = Format.seconds(since: clock)
         if json {
-            var fields: [String: Any] = [
-                "output": directory.path, "chapters": report.chapters, "durationMs": report.durationMs, "files": report.files,
-                "elapsedSeconds": (seconds * 1000).rounded() / 1000, "upToDate": report.upToDate,
-            ]
-            if let pack, let packItems { fields["pack"] = pack; fields["packItems"] = packItems }
-            try Format.printJSON(fields)
+            try JSONOutput.printReport(ExportReportJSON(report, output: directory.path, elapsedSeconds: seconds, pack: pack, packItems: packItems))
         } else {
             if let pack, let packItems { print("Wrote the audio pack \(pack): \(packItems) items, their timings, index.json and the manifest.") }
             if settings.formats.isEmpty { return }

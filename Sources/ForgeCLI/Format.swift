@@ -16,12 +16,6 @@ enum Format {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
-    /// Prints `fields` as pretty, key-sorted JSON (the `--json` report of one-shot commands).
-    static func printJSON(_ fields: [String: Any]) throws {
-        let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-        print(String(decoding: data, as: UTF8.self))
-    }
-
     static func minutes(ms: Int) -> String {
         String(format: "%.1f min", Double(ms) / 60_000)
     }

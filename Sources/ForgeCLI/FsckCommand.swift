@@ -28,12 +28,7 @@ struct FsckCommand: AsyncParsableCommand {
         }
         let seconds = Format.seconds(since: clock)
         if json {
-            let fields: [String: Any] = [
-                "output": report.outputDirectory, "objectsChecked": report.objectsChecked, "bytesChecked": report.bytesChecked,
-                "itemsChecked": report.itemsChecked, "problems": report.problems.map(\.description), "repaired": repair,
-                "clean": report.isClean, "elapsedSeconds": (seconds * 1000).rounded() / 1000,
-            ]
-            try Format.printJSON(fields)
+            try JSONOutput.printReport(AuditReportJSON(report, repaired: repair, elapsedSeconds: seconds))
         } else {
             print("\(report.outputDirectory): checked \(report.objectsChecked) objects (\(Format.bytes(report.bytesChecked))) and \(report.itemsChecked) items in \(String(format: "%.2f", seconds)) s")
             for problem in report.problems { print("  \(problem)") }

@@ -22,15 +22,7 @@ struct PlanCommand: AsyncParsableCommand, VerboseCommand {
             throw CommandFailure(error)
         }
         if json {
-            let fields: [String: Any] = [
-                "recipe": report.recipePath, "output": report.outputDirectory, "items": report.items, "words": report.words,
-                "itemsBuilt": report.itemsBuilt, "itemsToSynthesize": report.itemsToSynthesize, "durationMs": report.durationMs,
-                "exact": report.isExact, "wordsPerMinute": report.wordsPerMinute, "uncastCharacters": report.uncastCharacters,
-                "chapters": report.chapters.map {
-                    ["ordinal": $0.ordinal, "title": $0.title, "part": $0.part ?? NSNull(), "items": $0.items, "words": $0.words, "itemsBuilt": $0.itemsBuilt, "durationMs": $0.durationMs] as [String: Any]
-                },
-            ]
-            try Format.printJSON(fields)
+            try JSONOutput.printReport(PlanReportJSON(report))
             return
         }
         print("Plan for \(report.recipePath) → \(report.outputDirectory)")

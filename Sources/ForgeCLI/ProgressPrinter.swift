@@ -36,7 +36,7 @@ final class ProgressPrinter: Sendable {
 
     func handle(_ event: ProgressEvent) {
         if json {
-            emit(Self.line(for: event))
+            JSONOutput.writeLine(BuildEventJSON(event))
             return
         }
         switch event {
@@ -129,61 +129,7 @@ final class ProgressPrinter: Sendable {
 
     func finish(_ summary: BuildSummary, stages: Set<Stage>, recipePath: String) {
         if json {
-            var line = JSONLine()
-            line.add("event", "summary")
-            line.add("build", Int(summary.buildID))
-            line.add("output", summary.outputDirectory)
-            line.add("items", summary.itemsTotal)
-            line.add("upToDate", summary.upToDate)
-            line.add("synthesized", summary.synthesized)
-            line.add("reused", summary.reused)
-            line.add("aligned", summary.aligned)
-            line.add("failed", summary.failed.count)
-            line.add("remaining", summary.remaining)
-            line.add("cancelled", summary.cancelled)
-            line.add("audioMs", summary.audioMs)
-            line.add("elapsedSeconds", .double((summary.elapsedSeconds * 1000).rounded() / 1000))
-            line.add("exitCode", Int(ForgeExitCode(summary.outcome).rawValue))
-            line.add("nothingToDo", summary.nothingToDo)
-            line.add("exported", summary.exportedFiles.count)
-            if let cache = summary.remoteCache {
-                line.add("remoteCache", cache.cache)
-                line.add("downloaded", cache.downloaded)
-                line.add("downloadedBytes", cache.downloadedBytes)
-                line.add("uploaded", cache.uploaded)
-                line.add("uploadedBytes", cache.uploadedBytes)
-                line.add("downloadedChunks", cache.downloadedChunks)
-                line.add("uploadedChunks", cache.uploadedChunks)
-                line.add("downloadedAlignments", cache.downloadedAlignments)
-                line.add("uploadedAlignments", cache.uploadedAlignments)
-                line.add("remoteCacheAvailable", cache.available)
-                line.add("spotChecked", cache.spotChecked)
-                line.add("spotCheckMismatches", cache.spotCheckMismatches)
-            }
-            if let check = summary.reproducibility {
-                line.add("reproducibilityChecked", check.checked)
-                line.add("reproducibilityDiffering", .raw("[" + check.differing.map(JSONText.quoted).joined(separator: ",") + "]"))
-            }
-            if let shard = summary.shard {
-                line.add("shard", shard.description)
-                line.add("leftToOtherShards", summary.leftToOtherShards)
-            }
-            if let verification = summary.verification {
-                line.add("verified", verification.available)
-                line.add("verificationPassed", verification.passed)
-                line.add("wordErrorRate", .double((verification.wordErrorRate * 10000).rounded() / 10000))
-                let failing = verification.failingChunks.map { chunk in
-                    let flagged = chunk.flaggedItems.map { JSONText.quoted($0.itemID) }.joined(separator: ",")
-                    return "{\"chapter\":\(chunk.chapter),\"chunk\":\(chunk.index),\"wordErrorRate\":\((chunk.wordErrorRate * 10000).rounded() / 10000),\"flaggedItems\":[\(flagged)]}"
-                }
-                line.add("failingChunks", .raw("[" + failing.joined(separator: ",") + "]"))
-                line.add("verificationMode", verification.mode.rawValue)
-                line.add("flaggedItems", .raw("[" + verification.flaggedItemIDs.sorted().map(JSONText.quoted).joined(separator: ",") + "]"))
-                if let reason = verification.unavailableReason { line.add("verificationUnavailable", reason) }
-            }
-            let failures = summary.failed.map { "{\"id\":\(JSONText.quoted($0.itemID)),\"error\":\(JSONText.quoted($0.error))}" }
-            line.add("failures", .raw("[" + failures.joined(separator: ",") + "]"))
-            emit(line)
+            JSONOutput.writeLine(BuildSummaryJSON(summary))
             return
         }
         clearLine()
@@ -231,95 +177,15 @@ final class ProgressPrinter: Sendable {
         stages.count == 1 ? stages.first!.rawValue : "build"
     }
 
-    static func line(for event: ProgressEvent) -> JSONLine {
-        var line = JSONLine()
-        switch event {
-        case let .started(buildID, outputDirectory):
-            line.add("event", "started")
-            line.add("build", Int(buildID))
-            line.add("output", outputDirectory)
-        case let .split(chapters, items, words, changedItems):
-            line.add("event", "split")
-            line.add("chapters", chapters)
-            line.add("items", items)
-            line.add("words", words)
-            line.add("changedItems", changedItems)
-        case let .planned(upToDate, toSynthesize, toReuse, toAlign):
-            line.add("event", "planned")
-            line.add("upToDate", upToDate)
-            line.add("toSynthesize", toSynthesize)
-            line.add("toReuse", toReuse)
-            line.add("toAlign", toAlign)
-        case let .item(item):
-            line.add("event", "item")
-            line.add("id", item.itemID)
-            line.add("ordinal", item.ordinal)
-            line.add("outcome", item.outcome.rawValue)
-            line.add("finished", item.finished)
-            line.add("toFinish", item.toFinish)
-            line.add("audioMs", item.audioMs)
-            if let duration = item.durationMs { line.add("durationMs", duration) }
-            line.add("elapsedSeconds", .double((item.elapsedSeconds * 1000).rounded() / 1000))
-            if let error = item.error { line.add("error", error) }
-        case let .saved(committedItems):
-            line.add("event", "saved")
-            line.add("items", committedItems)
-        case .cancelling:
-            line.add("event", "cancelling")
-        case let .remoteCache(looked, found, bytes):
-            line.add("event", "remoteCache")
-            line.add("looked", looked)
-            line.add("found", found)
-            line.add("bytes", bytes)
-        case let .uploaded(items, bytes):
-            line.add("event", "uploaded")
-            line.add("items", items)
-            line.add("bytes", bytes)
-        case let .phase(name):
-            line.add("event", "phase")
-            line.add("phase", name)
-        case let .diagnostic(diagnostic):
-            // The event is named by its severity ("warning"), its location and suggestion beside the message.
-            line.add("event", diagnostic.severity.rawValue)
-            line.add("message", diagnostic.message)
-            if let file = diagnostic.file { line.add("file", file) }
-            if let number = diagnostic.line { line.add("line", number) }
-            if let field = diagnostic.field { line.add("field", field) }
-            if let item = diagnostic.item { line.add("item", item) }
-            if let suggestion = diagnostic.suggestion { line.add("suggestion", suggestion) }
-        case let .verified(chunk):
-            line.add("event", "verified")
-            line.add("chapter", chunk.chapter)
-            line.add("chunk", chunk.index)
-            line.add("startMs", chunk.startMs)
-            line.add("endMs", chunk.endMs)
-            line.add("wordErrorRate", .double((chunk.wordErrorRate * 10000).rounded() / 10000))
-            let flagged = chunk.flaggedItems.map { JSONText.quoted($0.itemID) }
-            line.add("flaggedItems", .raw("[" + flagged.joined(separator: ",") + "]"))
-        }
-        return line
-    }
-
     /// In JSON mode, the closing `summary` event of a build that could not run or finish: its
     /// exit code and the message (also printed on standard error), so a CI log always ends with one.
     func fail(_ failure: CommandFailure, outputDirectory: String) {
         guard json else { return }
-        var line = JSONLine()
-        line.add("event", "summary")
-        line.add("output", outputDirectory)
-        line.add("exitCode", Int(failure.code.rawValue))
-        line.add("cancelled", failure.code == .cancelled)
-        line.add("error", failure.message)
-        line.add("diagnostic", .raw(String(decoding: (try? JSONEncoder.sorted.encode(failure.diagnostic)) ?? Data("{}".utf8), as: UTF8.self)))
-        emit(line)
+        JSONOutput.writeLine(BuildSummaryJSON(failure, outputDirectory: outputDirectory))
     }
 
     /// Sends what `print` buffered (standard output is block-buffered on a pipe).
     static func flushStandardOutput() {
         fflush(nil)
-    }
-
-    private func emit(_ line: JSONLine) {
-        try? FileHandle.standardOutput.write(contentsOf: Data(line.line.utf8))
     }
 }

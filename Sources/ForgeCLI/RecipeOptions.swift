@@ -37,7 +37,7 @@ struct RecipeOptions: ParsableArguments {
 
 /// How the commands that synthesize (build, speak, align) do their work.
 struct WorkOptions: ParsableArguments {
-    @Option(name: [.short, .long], help: "Synthesis worker processes — here -j counts processes (overrides build.jobs; default: one per core).")
+    @Option(name: [.short, .long], help: "Synthesis worker processes, or alignment threads for align — here -j counts them (overrides build.jobs; default: one per core).")
     var jobs: Int?
 
     @Option(name: .long, help: "Commit finished items every N items (overrides build.saveInterval).")

@@ -22,21 +22,7 @@ struct StatusCommand: AsyncParsableCommand {
         }
         let counts = report.counts
         if json {
-            var fields: [String: Any] = [
-                "output": report.outputDirectory, "items": counts.items, "done": counts.done, "spoken": counts.spoken,
-                "failed": counts.failed, "pending": counts.pending, "downloaded": counts.downloaded, "chapters": counts.chapters, "words": counts.words,
-                "audioMs": counts.audioMs, "objects": counts.objects, "objectBytes": counts.objectBytes,
-                "failures": counts.failures.map { ["id": $0.id, "error": $0.error] },
-            ]
-            if let build = report.lastBuild {
-                fields["lastBuild"] = [
-                    "id": build.id ?? 0, "outcome": build.outcome.rawValue, "startedAt": build.startedAt,
-                    "endedAt": build.endedAt ?? NSNull(), "toolVersion": build.toolVersion, "engine": build.engine,
-                    "engineVersion": build.engineVersion, "synthesized": build.itemsSynthesized, "reused": build.itemsReused,
-                    "failed": build.itemsFailed, "downloaded": build.itemsDownloaded,
-                ] as [String: Any]
-            }
-            try Format.printJSON(fields)
+            try JSONOutput.printReport(StatusReportJSON(report))
             return
         }
         print("\(report.outputDirectory)")

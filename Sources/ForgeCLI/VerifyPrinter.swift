@@ -5,35 +5,7 @@ import Foundation
 enum VerifyPrinter {
     static func print(_ report: VerifyReport, json: Bool) {
         if json {
-            var fields: [String: Any] = [
-                "available": report.available, "passed": report.passed, "wordErrorRate": rounded(report.wordErrorRate),
-                "chunks": report.chunks.map { chunk in
-                    [
-                        "chapter": chunk.chapter, "chunk": chunk.index, "startMs": chunk.startMs, "endMs": chunk.endMs,
-                        "wordErrorRate": rounded(chunk.wordErrorRate), "referenceWords": chunk.referenceWords, "errors": chunk.errors,
-                        "exceeds": chunk.exceeds(report.maxWordErrorRate), "transcribed": chunk.transcribed,
-                        "flaggedItems": chunk.flaggedItems.map { ["id": $0.itemID, "missingWords": $0.missingWords] as [String: Any] },
-                    ] as [String: Any]
-                },
-                "transcribedChunks": report.transcribedChunks, "missingChunks": report.missingChunks,
-                "furthestTranscribedMs": Dictionary(uniqueKeysWithValues: report.furthestTranscribedMs.map { (String($0.key), $0.value) }), "recognizer": report.recognizer, "audioMs": report.audioMs, "coveredMs": report.coveredMs,
-                "elapsedSeconds": rounded(report.elapsedSeconds), "mode": report.mode.rawValue, "unsampledChunks": report.unsampledChunks,
-                "flaggedItems": report.flaggedItemIDs.sorted(),
-            ]
-            if let screen = report.screen {
-                fields["screen"] = [
-                    "items": screen.items, "profiledVoices": screen.profiledVoices, "elapsedSeconds": rounded(screen.elapsedSeconds),
-                    "flaggedItems": screen.flagged.map { item in
-                        [
-                            "id": item.itemID, "chapter": item.chapter, "startMs": item.startMs, "endMs": item.endMs,
-                            "findings": item.findings.map { ["name": $0.name, "description": $0.description] },
-                        ] as [String: Any]
-                    },
-                ] as [String: Any]
-            }
-            if let reason = report.unavailableReason { fields["unavailableReason"] = reason }
-            if let maximum = report.maxWordErrorRate { fields["maxWordErrorRate"] = maximum }
-            try? Format.printJSON(fields)
+            try? JSONOutput.printReport(VerifyReportJSON(report))
             return
         }
         guard report.available else {
@@ -80,6 +52,4 @@ enum VerifyPrinter {
             }
         }
     }
-
-    static func rounded(_ value: Double) -> Double { (value * 10000).rounded() / 10000 }
 }

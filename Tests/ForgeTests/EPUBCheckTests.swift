@@ -6,7 +6,7 @@ import ZIPFoundation
 
 /// Every kind of EPUB Forge writes passes the W3C's epubcheck (Debian's `epubcheck`, Java) with no
 /// error and no warning: the generated read-along edition with sentence and with word overlays, a
-/// source EPUB 3 returned with overlays added, and a narration aligned with `forge align --audio`.
+/// source EPUB 3 returned with overlays added, and a narration aligned with `forge align narration --audio`.
 @Suite("epubcheck", .enabled(if: EPUBCheck.jar != nil, "epubcheck is not installed: run scripts/install-deps.sh --tests"))
 struct EPUBCheckTests {
 
@@ -71,7 +71,7 @@ struct EPUBCheckTests {
                                             voice: VoiceSettings(id: "en-us+klatt", rate: 175), itemID: "n").samples
         try Data(SoundFile.encode(samples, sampleRate: 22050, format: .flac)).write(to: project.directory.file("narration.flac"))
         try project.directory.write("narration.txt", "It is a truth universally acknowledged.\n\nHowever little known the feelings of such a man may be.\n")
-        let narration = try project.forge(["align", "--audio", "narration.flac", "--text", "narration.txt", "--output", "narrated", "--export", "epub", "--title", "A Narration",
+        let narration = try project.forge(["align", "narration", "--audio", "narration.flac", "--text", "narration.txt", "--output", "narrated", "--export", "epub", "--title", "A Narration",
                                             // What is checked here is the EPUB; whether every word was heard is NarrationMismatchTests'
                                             // (espeak-ng's voices fit the recognizer less well than a human narrator).
                                             "--max-unmatched", "0.5"])

@@ -143,7 +143,7 @@ struct ForcedAlignmentTests {
         }
     }
 
-    /// Ctrl-C during `forge align --audio` keeps the windows already aligned and says so; the same
+    /// Ctrl-C during `forge align narration --audio` keeps the windows already aligned and says so; the same
     /// command again resumes there, leaves nothing behind and agrees with the recording.
     @Test func anInterruptedNarrationResumesAtItsLastWindow() throws {
         let project = try TestProject()
@@ -160,7 +160,7 @@ struct ForcedAlignmentTests {
         }
         try Data(SoundFile.encode(samples, sampleRate: 22050, format: .flac)).write(to: project.directory.file("narration.flac"))
         try project.directory.write("narration.txt", spoken.joined(separator: "\n\n") + "\n")
-        let arguments = ["align", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned", "--json"]
+        let arguments = ["align", "narration", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned", "--json"]
 
         let forge = try project.start(arguments)
         #expect(forge.waitForLines(count: 1) { $0.contains("\"event\":\"aligning\"") })
@@ -184,7 +184,7 @@ struct ForcedAlignmentTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).isEmpty)
     }
 
-    /// `forge align --audio --text`: a manifest like a build's; a paragraph the narrator never
+    /// `forge align narration --audio --text`: a manifest like a build's; a paragraph the narrator never
     /// read is text not in the recording (its words named, its item left without audio, exit 1,
     /// nothing exported), and the same result comes from the store on a rerun.
     @Test func alignCommandCatchesAParagraphTheNarratorSkipped() throws {
@@ -203,7 +203,7 @@ struct ForcedAlignmentTests {
         let skipped = "The grey elephant trumpeted loudly across the frozen meadow."
         try project.directory.write("narration.txt", spoken[0] + "\n\n" + skipped + "\n\n" + spoken[1] + "\n")
 
-        let result = try project.forge(["align", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned", "--export", "json,vtt", "--json"])
+        let result = try project.forge(["align", "narration", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned", "--export", "json,vtt", "--json"])
         #expect(result.status == 1, "\(result.text) \(result.errors)")
         let report = try #require(result.events("narration").first)
         #expect(report["passed"] as? Bool == false && report["itemsNotInRecording"] as? Int == 1)
@@ -224,7 +224,7 @@ struct ForcedAlignmentTests {
         #expect(!FileManager.default.fileExists(atPath: project.directory.file("aligned/exports").path), "a run that fails exports nothing")
 
         // Again: the stored alignment is reused, with the same verdict.
-        let again = try project.forge(["align", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned", "--json"])
+        let again = try project.forge(["align", "narration", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned", "--json"])
         #expect(again.status == 1 && again.events("narration").first?["reusedAlignment"] as? Bool == true)
         #expect(again.events("narration").first?["spans"] as? [[String: Any]] != nil)
 
@@ -232,14 +232,14 @@ struct ForcedAlignmentTests {
         // the time decoding stopped; one that cannot be read, or holds no audio, is bad input (exit 2).
         let whole = try Data(contentsOf: project.directory.file("narration.flac"))
         try whole.prefix(whole.count * 2 / 3).write(to: project.directory.file("cut.flac"))
-        let cut = try project.forge(["align", "--audio", "cut.flac", "--text", "narration.txt", "--output", "cut", "--json"])
+        let cut = try project.forge(["align", "narration", "--audio", "cut.flac", "--text", "narration.txt", "--output", "cut", "--json"])
         let warnings = cut.events("narration").first?["warnings"] as? [String] ?? []
         #expect(cut.status == 1, "the rest of the text is not in the cut recording")
         #expect(warnings.count == 1 && warnings[0].contains("cut.flac: decoding stopped at 0:"), "\(cut.status) \(cut.text) \(cut.errors)")
         try Data().write(to: project.directory.file("empty.wav"))
         try project.directory.write("notes.wav", "not audio at all")
         for name in ["empty.wav", "notes.wav", "missing.flac"] {
-            let bad = try project.forge(["align", "--audio", name, "--text", "narration.txt", "--output", "bad"])
+            let bad = try project.forge(["align", "narration", "--audio", name, "--text", "narration.txt", "--output", "bad"])
             #expect(bad.status == 2 && bad.errors.contains("\(name): the recording cannot be read"), "\(name): \(bad.status) \(bad.errors)")
         }
     }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Forge
 
-/// `forge align --audio` on a human narrator's recording (LibriVox, in Resources): the right text
+/// `forge align narration --audio` on a human narrator's recording (LibriVox, in Resources): the right text
 /// passes, and the ways a recording and a text go wrong in production are each caught (exit 1)
 /// with a report that says what and where.
 @Suite("Narration against its text")
@@ -15,7 +15,7 @@ struct NarrationMismatchTests {
 
     func align(_ project: TestProject, text: String, output: String) throws -> (status: Int32, report: [String: Any]) {
         try project.directory.write("\(output).txt", text)
-        let result = try project.forge(["align", "--audio", "recording.flac", "--text", "\(output).txt", "--output", output, "--json"])
+        let result = try project.forge(["align", "narration", "--audio", "recording.flac", "--text", "\(output).txt", "--output", output, "--json"])
         return (result.status, try #require(result.events("narration").first, "\(result.text) \(result.errors)"))
     }
 

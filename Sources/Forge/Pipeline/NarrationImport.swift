@@ -1,6 +1,6 @@
 import Foundation
 
-/// `forge align --audio … --text …`: turns a recording of a text (a human narrator, another
+/// `forge align narration --audio … --text …`: turns a recording of a text (a human narrator, another
 /// engine) into an output directory like a build's: the text split into chapters and items,
 /// each item's stretch of the recording stored as its audio object (cut halfway through the
 /// pause between items, so the pieces rejoin into the original), and every word timed by

@@ -1,4 +1,4 @@
-/// What `forge align --audio … --text …` did.
+/// What `forge align narration --audio … --text …` did.
 package struct NarrationReport: Sendable {
     /// A word the aligner could not hear where the text says it is (its timing is a best guess).
     package struct UnheardWord: Sendable {

@@ -7,7 +7,7 @@ package enum PipelineError: LocalizedError, Sendable, Equatable {
     case shardWithoutCache
     case engineUnavailable(String)
     case verificationUnavailable(reason: String)
-    /// The recording given to `forge align --audio` cannot be read, or holds no audio.
+    /// The recording given to `forge align narration --audio` cannot be read, or holds no audio.
     case unreadableRecording(path: String, reason: String)
 
     package var errorDescription: String? { message.problem }

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Where a narration and its text agree (schema v12), as `forge align --audio` found it.
+/// Where a narration and its text agree (schema v12), as `forge align narration --audio` found it.
 extension Manifest {
     /// One span of a narration, with its words named by item and index in the item.
     package struct NarrationSpanRow: Sendable, Equatable {

@@ -204,7 +204,7 @@ enum ManifestSchema {
                     WHERE items.chapter_start_ms IS NOT NULL AND words.start_ms IS NOT NULL;
                 """)
         }
-        // v12: a narration aligned with `forge align --audio` records where the recording and its
+        // v12: a narration aligned with `forge align narration --audio` records where the recording and its
         // text agree and where they do not (`forge align`'s report, for apps and for review).
         migrator.registerMigration("v12") { db in
             try db.execute(sql: """
@@ -221,7 +221,7 @@ enum ManifestSchema {
                 );
                 """)
         }
-        // v13: `forge align --audio` saves each window as it is done, so a stopped run resumes
+        // v13: `forge align narration --audio` saves each window as it is done, so a stopped run resumes
         // (rows of one alignment, deleted when it is stored whole).
         migrator.registerMigration("v13") { db in
             try db.execute(sql: """

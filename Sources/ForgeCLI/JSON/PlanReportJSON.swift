@@ -1,0 +1,43 @@
+import Forge
+
+/// `forge plan --json`: the book's chapters, items, words and estimated duration, before building.
+struct PlanReportJSON: Encodable {
+    var recipe: String
+    var output: String
+    var items: Int
+    var words: Int
+    var itemsBuilt: Int
+    var itemsToSynthesize: Int
+    var durationMs: Int
+    var exact: Bool
+    var wordsPerMinute: Int
+    var uncastCharacters: [String]
+    var chapters: [Chapter]
+
+    struct Chapter: Encodable {
+        var ordinal: Int
+        var title: String
+        /// The part the chapter is in; null in a book without parts.
+        var part: JSONNull<String>
+        var items: Int
+        var words: Int
+        var itemsBuilt: Int
+        var durationMs: Int
+    }
+
+    init(_ report: PlanReport) {
+        recipe = report.recipePath
+        output = report.outputDirectory
+        items = report.items
+        words = report.words
+        itemsBuilt = report.itemsBuilt
+        itemsToSynthesize = report.itemsToSynthesize
+        durationMs = report.durationMs
+        exact = report.isExact
+        wordsPerMinute = report.wordsPerMinute
+        uncastCharacters = report.uncastCharacters
+        chapters = report.chapters.map {
+            Chapter(ordinal: $0.ordinal, title: $0.title, part: JSONNull($0.part), items: $0.items, words: $0.words, itemsBuilt: $0.itemsBuilt, durationMs: $0.durationMs)
+        }
+    }
+}
