@@ -98,62 +98,112 @@ package struct BuildPipeline: Sendable {
             if !uncast.isEmpty { progress(.diagnostic(.warning(Self.uncastWarning(uncast), file: recipe.file.path))) }
         }
 
-        var run = StageRun(
+        var context = BuildContext(
             recipe: recipe, engineVersions: engineVersions, store: store, manifest: manifest, buildID: buildID,
             cancellation: cancellation, progress: progress, started: clock)
-        run.pin = workspace.lock
-        run.speechCache = remote.map { SpeechCache(remote: $0, store: store) }
-        run.shard = shard
+        context.pin = workspace.lock
+        context.speechCache = remote.map { SpeechCache(remote: $0, store: store) }
+        context.shard = shard
+        var results = BuildResults()
         do {
-            for stage in stages(split: split) where try stage.applies(to: run) {
-                let started = ContinuousClock.now
-                try await stage.run(&run)
-                ForgeLog.info("\(type(of: stage)) took \(String(format: "%.2f", (ContinuousClock.now - started).seconds)) s")
-            }
-            var reproducibility: BuildSummary.ReproducibilityCheck?
-            if let count = checkReproducible, !run.cancelled, !cancellation.isCancelled {
-                let (checked, mismatches) = try await run.checkReproducible(count: count, launch: workerLaunch)
+            try await runStages(split: split, in: context, into: &results)
+            if let count = checkReproducible, !results.stopped, !cancellation.isCancelled {
+                var work = StageWork(context: context)
+                let (checked, mismatches) = try await work.checkReproducible(count: count, launch: workerLaunch)
                 for mismatch in mismatches.prefix(20) { progress(.diagnostic(.warning(mismatch.message, item: mismatch.itemID))) }
                 if mismatches.count > 20 { progress(.diagnostic(.warning("\(mismatches.count - 20) more items came out other bytes"))) }
-                reproducibility = .init(checked: checked, differing: mismatches.map(\.itemID))
+                results.reproducibility = .init(checked: checked, differing: mismatches.map(\.itemID))
             }
             let counts = try manifest.statusCounts()
-            var summary = BuildSummary(
-                buildID: buildID, outputDirectory: directory.path, itemsTotal: counts.items, upToDate: run.upToDate,
-                synthesized: run.synthesized, reused: run.reused, aligned: run.alignedOnly, failed: run.failures,
-                remaining: counts.items - counts.done - (stages.contains(.align) ? 0 : counts.spoken),
-                // A stop in any stage (synthesis, export, verification) makes the build cancelled: a
-                // verification cut short is never reported as passed.
-                cancelled: run.cancelled || cancellation.isCancelled, audioMs: counts.audioMs,
-                elapsedSeconds: (ContinuousClock.now - clock).seconds)
-            summary.exportedFiles = run.exported
-            summary.reproducibility = reproducibility
-            summary.verification = run.verification
-            summary.remoteCache = recipe.cache.map {
-                BuildSummary.RemoteCacheUse(
-                    cache: $0.name, downloaded: run.downloaded, downloadedBytes: run.downloadedBytes, uploaded: run.uploaded,
-                    uploadedBytes: run.uploadedBytes, downloadedChunks: run.downloadedChunks, uploadedChunks: run.uploadedChunks,
-                    downloadedAlignments: run.downloadedAlignments, uploadedAlignments: run.uploadedAlignments,
-                    available: !run.cacheUnavailable)
-            }
-            summary.remoteCache?.spotChecked = run.spotChecked
-            summary.remoteCache?.spotCheckMismatches = run.spotCheckMismatches
-            summary.shard = shard
-            summary.leftToOtherShards = run.leftToOtherShards
+            let summary = summary(of: results, counts: counts, in: context)
             let outcome: BuildRecord.Outcome = summary.cancelled ? .cancelled : (summary.outcome == .succeeded ? .succeeded : .failed)
             if outcome == .succeeded, let value = try fingerprint?.current(in: manifest, directory: directory) {
                 try manifest.recordFingerprint(value, build: buildID)
             }
             try manifest.finishBuild(
                 buildID, outcome: outcome, endedAt: Self.timestamp(), total: counts.items,
-                synthesized: run.synthesized, reused: run.reused, failed: run.failures.count, downloaded: run.downloaded)
+                synthesized: results.synthesized, reused: results.reused, failed: results.failures.count, downloaded: results.traffic.downloaded)
             return summary
         } catch {
+            // The stages that finished before the failure are counted; the one that threw is not.
             try? manifest.finishBuild(
-                buildID, outcome: .failed, endedAt: Self.timestamp(), total: run.itemsTotal,
-                synthesized: run.synthesized, reused: run.reused, failed: run.failures.count, downloaded: run.downloaded)
+                buildID, outcome: .failed, endedAt: Self.timestamp(), total: results.itemsTotal,
+                synthesized: results.synthesized, reused: results.reused, failed: results.failures.count, downloaded: results.traffic.downloaded)
             throw error
         }
+    }
+
+    /// Runs the selected stages in order, each given what the ones before it returned: split,
+    /// speak (synthesis, reuse, downloads, timings from events), forced alignment, and after a
+    /// full build of every item the timeline, the exports and verification.
+    private func runStages(split: SplitResult?, in context: BuildContext, into results: inout BuildResults) async throws {
+        func timed<Output>(_ stage: some PipelineStage, _ body: () async throws -> Output) async rethrows -> Output {
+            let started = ContinuousClock.now
+            defer { ForgeLog.info("\(type(of: stage)) took \(String(format: "%.2f", (ContinuousClock.now - started).seconds)) s") }
+            return try await body()
+        }
+        if let split {
+            let stage = SplitStage(result: split)
+            results.split = try await timed(stage) { try stage.run((), in: context) }
+        }
+        guard !results.stopped else { return }
+        if stages.contains(.speak) || stages.contains(.align) {
+            let stage = SpeakStage(
+                speak: stages.contains(.speak), alignByEvents: stages.contains(.align) && recipe.alignment.method == .auto, launch: workerLaunch)
+            results.speech = try await timed(stage) { try await stage.run((), in: context) }
+        }
+        guard stages.contains(.align), !results.stopped else { return }
+        let align = ForcedAlignStage(threads: recipe.build.jobs)
+        let speech = results.speech
+        results.alignment = try await timed(align) { try await align.run(speech, in: context) }
+        // A shard has only its part of the book: the timeline, exports and verification are the assembling build's.
+        guard shard == nil, try everyItemDone(context) else { return }
+        let timeline = TimelineStage()
+        let touched = results.touchedItems
+        try await timed(timeline) { try timeline.run(touched, in: context) }
+        if !recipe.exports.formats.isEmpty, try everyItemDone(context) {
+            let export = ExportStage(settings: recipe.exports, launch: workerLaunch)
+            results.exported = try await timed(export) { try await export.run((), in: context) }
+        }
+        if let settings = recipe.verify, try everyItemDone(context) {
+            let verify = VerifyStage(settings: settings)
+            results.verification = try await timed(verify) { try await verify.run((), in: context) }
+        }
+    }
+
+    /// Every item is done (and the build not stopped): the condition of the stages after alignment.
+    private func everyItemDone(_ context: BuildContext) throws -> Bool {
+        guard !context.cancellation.isCancelled else { return false }
+        let counts = try context.manifest.statusCounts()
+        return counts.items > 0 && counts.done == counts.items
+    }
+
+    /// The build's summary, from its stages' results and the manifest's counts after them.
+    private func summary(of results: BuildResults, counts: ManifestCounts, in context: BuildContext) -> BuildSummary {
+        var summary = BuildSummary(
+            buildID: context.buildID, outputDirectory: recipe.outputDirectory.path, itemsTotal: counts.items, upToDate: results.speech?.upToDate ?? 0,
+            synthesized: results.synthesized, reused: results.reused, aligned: results.aligned, failed: results.failures,
+            remaining: counts.items - counts.done - (stages.contains(.align) ? 0 : counts.spoken),
+            // A stop in any stage (synthesis, export, verification) makes the build cancelled: a
+            // verification cut short is never reported as passed.
+            cancelled: results.stopped || context.cancellation.isCancelled, audioMs: counts.audioMs,
+            elapsedSeconds: (ContinuousClock.now - context.started).seconds)
+        summary.exportedFiles = results.exported
+        summary.reproducibility = results.reproducibility
+        summary.verification = results.verification?.report
+        let traffic = results.traffic
+        summary.remoteCache = recipe.cache.map {
+            BuildSummary.RemoteCacheUse(
+                cache: $0.name, downloaded: traffic.downloaded, downloadedBytes: traffic.downloadedBytes, uploaded: traffic.uploaded,
+                uploadedBytes: traffic.uploadedBytes, downloadedChunks: traffic.downloadedChunks, uploadedChunks: traffic.uploadedChunks,
+                downloadedAlignments: traffic.downloadedAlignments, uploadedAlignments: traffic.uploadedAlignments,
+                available: !context.remoteCacheHealth.isUnavailable)
+        }
+        summary.remoteCache?.spotChecked = traffic.spotChecked
+        summary.remoteCache?.spotCheckMismatches = traffic.spotCheckMismatches
+        summary.shard = shard
+        summary.leftToOtherShards = results.speech?.leftToOtherShards ?? 0
+        return summary
     }
 
     /// The row a build starts with: what it was made from, running.
@@ -194,26 +244,6 @@ package struct BuildPipeline: Sendable {
                 synthesized: 0, reused: 0, aligned: 0, failed: [], remaining: 0, cancelled: false, audioMs: counts.audioMs,
                 elapsedSeconds: (ContinuousClock.now - clock).seconds)
         }
-    }
-
-    /// The stages this build runs, in order: what `stages` selects, and export and verification
-    /// after a full build.
-    func stages(split: SplitResult?) -> [any PipelineStage] {
-        var pipeline: [any PipelineStage] = []
-        if let split { pipeline.append(SplitStage(result: split)) }
-        if stages.contains(.speak) || stages.contains(.align) {
-            pipeline.append(SpeakStage(
-                speak: stages.contains(.speak), alignByEvents: stages.contains(.align) && recipe.alignment.method == .auto, launch: workerLaunch))
-        }
-        if stages.contains(.align) {
-            pipeline.append(ForcedAlignStage(threads: recipe.build.jobs))
-            // A shard has only its part of the book: exports and verification are the assembling build's.
-            guard shard == nil else { return pipeline }
-            pipeline.append(TimelineStage())
-            pipeline.append(ExportStage(settings: recipe.exports, launch: workerLaunch))
-            if let verify = recipe.verify { pipeline.append(VerifyStage(settings: verify)) }
-        }
-        return pipeline
     }
 
     static func prepareOutputDirectory(_ directory: URL) throws(StoreError) {

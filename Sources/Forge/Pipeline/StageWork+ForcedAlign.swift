@@ -1,6 +1,6 @@
 import Foundation
 
-extension StageRun {
+extension StageWork {
     /// Forced alignment for every spoken item that needs it (all of them with the recipe's
     /// `alignment.method` "forced"; otherwise those whose audio has no synthesizer events or
     /// whose engine reported no word timings).
@@ -85,7 +85,7 @@ extension StageRun {
             _ = stopRequested()
         }
         try save()
-        if let remote { uploadedAlignments += try await uploadEntries(aligned.map { ($0.key, Data($0.document)) }, to: remote) }
+        if let remote { traffic.uploadedAlignments += try await uploadEntries(aligned.map { ($0.key, Data($0.document)) }, to: remote) }
     }
 
     /// Where each job's alignment is filed in the remote cache: its key (audio key, text, aligner)
@@ -117,7 +117,7 @@ extension StageRun {
                 [.aligned(itemID: job.item.id, alignmentKey: job.alignmentKey, source: .forced, timings: document.alignment.timings,
                           confidences: document.alignment.confidences, object: object)],
                 itemID: job.item.id, ordinal: job.item.ordinal, outcome: .aligned)
-            downloadedAlignments += 1
+            traffic.downloadedAlignments += 1
         }
         return remaining
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-extension StageRun {
+extension StageWork {
     /// Keeps only the jobs of `shard`; the items of the other shards stay pending for their
     /// machines (and for the assembling build, which downloads them). Returns how many items were left out.
     func restrict(_ plan: inout SpeakPlan, to shard: Shard) -> Int {
@@ -121,7 +121,7 @@ extension StageRun {
         }
         plan.jobs.removeAll { found.contains($0.audioKey) }
         spotChecks = checks
-        downloadedBytes += bytes
+        traffic.downloadedBytes += bytes
         if mismatches > 5 { progress(.diagnostic(.warning("\(mismatches - 5) more items had entries or blobs in the remote cache that were rejected; they are synthesized here"))) }
         if let failure { try cacheFailed(failure) }
         guard !cancellation.isCancelled else { return }
@@ -137,9 +137,9 @@ extension StageRun {
         for (audioKey, check) in spotChecks.sorted(by: { $0.key < $1.key }) {
             let digest = check.digest
             guard let local = made[audioKey]?.sha256 else { continue }
-            spotChecked += 1
+            traffic.spotChecked += 1
             if local != digest {
-                spotCheckMismatches += 1
+                traffic.spotCheckMismatches += 1
                 progress(.diagnostic(.warning(
                     "Item \(check.itemID): the remote cache \(name) serves audio \(digest.prefix(12))… for it, but made here it is \(local.prefix(12))…; the bytes made here are kept. Items from this cache may not be what their keys say: check it with `forge build --check-reproducible`.",
                     item: check.itemID)))
@@ -162,8 +162,7 @@ extension StageRun {
 
     /// One warning and no more use of the cache in this build; with `cache.required`, the build stops.
     mutating func cacheFailed(_ error: RemoteCacheError) throws {
-        guard !cacheUnavailable else { return }
-        cacheUnavailable = true
+        guard context.remoteCacheHealth.markFailed() else { return }
         // Requests cut short by Ctrl-C are not the cache's failure.
         guard !cancellation.isCancelled else { return }
         if recipe.cache?.required == true {
@@ -197,14 +196,14 @@ extension StageRun {
         let outcome = await uploader.finish()
         watcher.cancel()
         try manifest.recordUploads(outcome.uploaded, cache: settings.name)
-        uploaded += outcome.uploaded.count
-        uploadedBytes += outcome.bytes
+        traffic.uploaded += outcome.uploaded.count
+        traffic.uploadedBytes += outcome.bytes
         if outcome.uploaded.count > 0 { progress(.uploaded(items: outcome.uploaded.count, bytes: outcome.bytes)) }
         if let failure = outcome.failure, !cancellation.isCancelled { try cacheFailed(failure) }
     }
 }
 
-extension StageRun {
+extension StageWork {
     /// Where each chunk to transcribe is filed in the remote cache (its key and its audio's digests).
     func chunkActionKeys(_ plan: VerificationRun.Plan) throws -> [String: String] {
         var keys: [String: String] = [:]
@@ -314,7 +313,7 @@ extension StageRun {
                 sentences: entry.sentences.map { (startMs: chunk.startMs + $0.startMs, endMs: chunk.startMs + $0.endMs, text: $0.text) }, build: buildID)
             plan.reports[ChunkPosition(chapter: report.chapter, startMs: report.startMs)] = report
         }
-        downloadedChunks = plan.work.count - remaining.count
+        traffic.downloadedChunks = plan.work.count - remaining.count
         plan.work = remaining
     }
 
@@ -334,6 +333,6 @@ extension StageRun {
                 errors: report.errors, flagged: report.flaggedItems.map { .init(item: $0.itemID, missing: $0.missingWords) }, sentences: sentences)
             entries.append((actionKey, entry.encoded()))
         }
-        uploadedChunks += try await uploadEntries(entries, to: cache)
+        traffic.uploadedChunks += try await uploadEntries(entries, to: cache)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-extension StageRun {
+extension StageWork {
     /// What the speak and align stages have to do for the manifest's items.
     struct SpeakPlan {
         var jobs: [SpeechJob] = []

@@ -1,6 +1,6 @@
 import Foundation
 
-extension StageRun {
+extension StageWork {
     /// An item whose audio came out other bytes when it was made again.
     package struct ReproducibilityMismatch: Sendable, Equatable {
         package var itemID: String

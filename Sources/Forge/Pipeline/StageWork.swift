@@ -1,17 +1,11 @@
 import Foundation
 
-/// The state of one build run as it goes through its stages: what it has done so far and the
-/// batch of updates not yet committed.
-struct StageRun {
-    let recipe: Recipe
-    /// Each engine's version by name, part of every audio key.
-    let engineVersions: [String: String]
-    let store: ObjectStore
-    let manifest: Manifest
-    let buildID: Int64
-    let cancellation: CancellationFlag
-    let progress: @Sendable (ProgressEvent) -> Void
-    let started: ContinuousClock.Instant
+/// One stage's work in progress, made by the stage for itself and turned into its result
+/// (``SpeechOutcome``, ``AlignmentOutcome``, ``VerificationOutcome``): the items it records, in
+/// batches committed every `saveInterval` items, its counts, and its remote-cache traffic. What the
+/// whole build shares is the ``BuildContext``, which no stage changes.
+struct StageWork {
+    let context: BuildContext
 
     var itemsTotal = 0
     var upToDate = 0
@@ -20,10 +14,6 @@ struct StageRun {
     var alignedOnly = 0
     var failures: [ItemFailure] = []
     var cancelled = false
-    /// The files the export stage wrote.
-    var exported: [String] = []
-    /// The verify stage's report.
-    var verification: VerifyReport?
 
     /// Updates waiting for the next save, and how many items they finish.
     var pendingUpdates: [ItemUpdate] = []
@@ -31,52 +21,36 @@ struct StageRun {
     var finished = 0
     var toFinish = 0
     var audioMadeMs = 0
-    /// The remote cache this build shares objects through, if any.
-    var speechCache: SpeechCache?
-    /// This build's part of the items (`--shard`); nil for all of them.
-    var shard: Shard?
     /// Items of other shards this build left pending.
     var leftToOtherShards = 0
-    var downloaded = 0
-    var downloadedBytes = 0
-    var uploaded = 0
-    var uploadedBytes = 0
-    /// Verification chunks taken from the remote cache, and sent to it.
-    var downloadedChunks = 0
-    var uploadedChunks = 0
-    /// Forced alignments taken from the remote cache, and sent to it.
-    var downloadedAlignments = 0
-    var uploadedAlignments = 0
-    /// The cache failed once in this build and is not asked again.
-    var cacheUnavailable = false
+    var traffic = CacheTraffic()
     var uploader: CacheUploader?
     /// Audio keys whose entries the cache is known to hold, not yet recorded in the manifest.
     var uploadedKeys: [String] = []
     /// Audio keys spot-checked against the remote cache, with the digest it gave for each.
     var spotChecks: [String: SpotCheck] = [:]
-    var spotChecked = 0
-    var spotCheckMismatches = 0
-    /// The lock on the output directory: workers write through its pinned path, and a commit
-    /// stops the build once the directory's name no longer reaches it.
-    var pin: OutputLock?
-    /// Items this build recorded something for (their chapters' timelines are recorded again).
+    /// Items this stage recorded something for (their chapters' timelines are recorded again).
     var touchedItems = Set<String>()
     /// Words of the items being aligned, loaded once.
     var words: [String: [WordToken]] = [:]
 
-    init(
-        recipe: Recipe, engineVersions: [String: String], store: ObjectStore, manifest: Manifest, buildID: Int64,
-        cancellation: CancellationFlag, progress: @escaping @Sendable (ProgressEvent) -> Void, started: ContinuousClock.Instant
-    ) {
-        self.recipe = recipe
-        self.engineVersions = engineVersions
-        self.store = store
-        self.manifest = manifest
-        self.buildID = buildID
-        self.cancellation = cancellation
-        self.progress = progress
-        self.started = started
+    init(context: BuildContext) {
+        self.context = context
     }
+
+    var recipe: Recipe { context.recipe }
+    var engineVersions: [String: String] { context.engineVersions }
+    var store: ObjectStore { context.store }
+    var manifest: Manifest { context.manifest }
+    var buildID: Int64 { context.buildID }
+    var cancellation: CancellationFlag { context.cancellation }
+    var progress: @Sendable (ProgressEvent) -> Void { context.progress }
+    var started: ContinuousClock.Instant { context.started }
+    var pin: OutputLock? { context.pin }
+    var speechCache: SpeechCache? { context.speechCache }
+    var shard: Shard? { context.shard }
+    /// The cache failed once in this build and is not asked again (by this stage or another).
+    var cacheUnavailable: Bool { context.remoteCacheHealth.isUnavailable }
 
     /// Queues an item's updates; commits when `saveInterval` items are waiting. The item is reported
     /// after that commit, so with a save interval of 1 every reported item is durable.
@@ -89,7 +63,7 @@ struct StageRun {
         switch outcome {
         case .synthesized: synthesized += 1
         case .reused: reused += 1
-        case .downloaded: downloaded += 1
+        case .downloaded: traffic.downloaded += 1
         case .aligned: alignedOnly += 1
         case .failed: failures.append(ItemFailure(itemID: itemID, error: error ?? "unknown error"))
         }

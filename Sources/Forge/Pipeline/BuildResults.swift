@@ -1,0 +1,22 @@
+/// What a build's stages returned, in order: the build's summary and its record in the manifest
+/// are made from these values, not from state the stages left behind.
+struct BuildResults: Sendable {
+    var split: SplitOutcome?
+    var speech: SpeechOutcome?
+    var alignment: AlignmentOutcome?
+    /// The files the export stage wrote.
+    var exported: [String] = []
+    var verification: VerificationOutcome?
+    var reproducibility: BuildSummary.ReproducibilityCheck?
+
+    /// A stage stopped before its work was done (Ctrl-C or SIGTERM).
+    var stopped: Bool { split?.cancelled == true || speech?.cancelled == true || alignment?.cancelled == true }
+    var itemsTotal: Int { speech?.itemsTotal ?? split?.items ?? 0 }
+    var synthesized: Int { speech?.synthesized ?? 0 }
+    var reused: Int { speech?.reused ?? 0 }
+    /// Items timed without new audio: from their events in the speak stage, or by forced alignment.
+    var aligned: Int { (speech?.aligned ?? 0) + (alignment?.aligned ?? 0) }
+    var failures: [ItemFailure] { (speech?.failures ?? []) + (alignment?.failures ?? []) }
+    var traffic: CacheTraffic { [speech?.traffic, alignment?.traffic, verification?.traffic].compactMap { $0 }.reduce(CacheTraffic(), +) }
+    var touchedItems: Set<String> { (speech?.touchedItems ?? []).union(alignment?.touchedItems ?? []) }
+}
