@@ -89,9 +89,8 @@ package struct BuildPipeline: Sendable {
         defer { withExtendedLifetime(workspace) {} }
         let store = workspace.store
         let manifest = workspace.manifest
-        var record = buildRecord(engines: engines, engineVersions: engineVersions)
-        let buildID = try manifest.beginBuild(record)
-        record.id = buildID
+        let session = try BuildSession.begin(buildRecord(engines: engines, engineVersions: engineVersions), in: manifest)
+        let buildID = session.buildID
         progress(.started(buildID: buildID, outputDirectory: directory.path))
         if let split {
             let uncast = recipe.uncastCharacters(split.items.map(\.character))
@@ -120,15 +119,11 @@ package struct BuildPipeline: Sendable {
             if outcome == .succeeded, let value = try fingerprint?.current(in: manifest, directory: directory) {
                 try manifest.recordFingerprint(value, build: buildID)
             }
-            try manifest.finishBuild(
-                buildID, outcome: outcome, endedAt: Self.timestamp(), total: counts.items,
-                synthesized: results.synthesized, reused: results.reused, failed: results.failures.count, downloaded: results.traffic.downloaded)
+            try session.finish(results.ending(outcome, total: counts.items))
             return summary
         } catch {
             // The stages that finished before the failure are counted; the one that threw is not.
-            try? manifest.finishBuild(
-                buildID, outcome: .failed, endedAt: Self.timestamp(), total: results.itemsTotal,
-                synthesized: results.synthesized, reused: results.reused, failed: results.failures.count, downloaded: results.traffic.downloaded)
+            session.abandon(results.ending(.failed, total: results.itemsTotal))
             throw error
         }
     }
@@ -212,7 +207,7 @@ package struct BuildPipeline: Sendable {
             recipePath: recipe.file.path, recipeHash: recipe.contentHash, toolVersion: ForgeVersion.current,
             engine: engines.joined(separator: ","), engineVersion: engines.map { engineVersions[$0] ?? "" }.joined(separator: "; "),
             commandLine: commandLine, stages: Stage.allCases.filter(stages.contains).map(\.rawValue).joined(separator: ","),
-            startedAt: Self.timestamp(), settings: RecordedSettings(exports: recipe.exports, maxWordErrorRate: recipe.verify?.maxWordErrorRate).json)
+            startedAt: "", settings: RecordedSettings(exports: recipe.exports, maxWordErrorRate: recipe.verify?.maxWordErrorRate).json)
     }
 
     /// The summary of a build with nothing to do, when the last build succeeded from the same
@@ -231,12 +226,11 @@ package struct BuildPipeline: Sendable {
         guard try fingerprint.isUpToDate(manifest, directory: directory) else { return nil }
         // Uploads a stopped build did not finish (or made before the cache was configured) need the full path.
         if let cache = recipe.cache, !cache.readOnly, try manifest.countAwaitingUpload(cache: cache.name) > 0 { return nil }
-        var record = buildRecord(engines: engines, engineVersions: engineVersions)
-        let buildID = try manifest.beginBuild(record)
-        record.id = buildID
+        let session = try BuildSession.begin(buildRecord(engines: engines, engineVersions: engineVersions), in: manifest)
+        let buildID = session.buildID
         progress(.started(buildID: buildID, outputDirectory: directory.path))
         let counts = try manifest.itemTotals()
-        try manifest.finishBuild(buildID, outcome: .succeeded, endedAt: Self.timestamp(), total: counts.items, synthesized: 0, reused: 0, failed: 0)
+        try session.finish(.init(outcome: .succeeded, total: counts.items))
         if let value = try fingerprint.current(in: manifest, directory: directory) { try manifest.recordFingerprint(value, build: buildID) }
         return withExtendedLifetime(workspace) {
             BuildSummary(
@@ -253,10 +247,6 @@ package struct BuildPipeline: Sendable {
             throw .cannotCreate(path: directory.path, reason: ErrorReason.text(error))
         }
         guard access(directory.path, W_OK) == 0 else { throw .notWritable(path: directory.path) }
-    }
-
-    static func timestamp() -> String {
-        Date().formatted(.iso8601)
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {

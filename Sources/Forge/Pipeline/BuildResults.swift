@@ -19,4 +19,10 @@ struct BuildResults: Sendable {
     var failures: [ItemFailure] { (speech?.failures ?? []) + (alignment?.failures ?? []) }
     var traffic: CacheTraffic { [speech?.traffic, alignment?.traffic, verification?.traffic].compactMap { $0 }.reduce(CacheTraffic(), +) }
     var touchedItems: Set<String> { (speech?.touchedItems ?? []).union(alignment?.touchedItems ?? []) }
+
+    /// The build row's ending: `outcome`, and the counts of the stages that returned.
+    func ending(_ outcome: BuildRecord.Outcome, total: Int) -> BuildSession.Ending {
+        BuildSession.Ending(
+            outcome: outcome, total: total, synthesized: synthesized, reused: reused, failed: failures.count, downloaded: traffic.downloaded)
+    }
 }

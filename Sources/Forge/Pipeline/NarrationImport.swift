@@ -60,8 +60,6 @@ package struct NarrationImport: Sendable {
         }
     }
 
-    /// Export settings for a narration: no pauses added, since the pieces cut from the recording
-    /// already hold the narrator's own.
     /// m:ss.s, for messages about the recording.
     static func clock(_ milliseconds: Int) -> String {
         String(format: "%d:%04.1f", milliseconds / 60_000, Double(milliseconds % 60_000) / 1000)
@@ -69,175 +67,53 @@ package struct NarrationImport: Sendable {
 
     static func milliseconds(_ frames: Int, rate: Int) -> Int { Int(Int64(frames) * 1000 / Int64(max(1, rate))) }
 
+    /// Export settings for a narration: no pauses added, since the pieces cut from the recording
+    /// already hold the narrator's own.
     package static func exportSettings(title: String, formats: [ExportFormat] = []) -> ExportSettings {
         ExportSettings(formats: formats, sentencePauseMs: 0, paragraphPauseMs: 0, chapterPauseMs: 0, title: title)
     }
 
+    /// Imports the narration: reads and splits the text and opens the recording (nothing is
+    /// written if either is unusable), then, in one build session, records the split, aligns
+    /// the recording (``NarrationAlignStage``), cuts it into the items (``NarrationCutStage``)
+    /// and, when every item was heard, records the chapters' timelines and writes `exports`
+    /// (only when the recording passes).
     package func run(commandLine: String, exports: ExportSettings?, progress: @escaping @Sendable (Double) -> Void = { _ in }) throws -> NarrationReport {
         let clock = ContinuousClock.now
-        let text = try SourceReader.read(textFile)
-        let result = Splitter(settings: split).split([(textFile.path, SourceFile.inferredFormat(for: textFile), text)])
-        guard !result.items.isEmpty else { throw TextError.noSpeakableText(files: [textFile.path]) }
-        // The recording is read a block at a time, twice (to align, then to cut the items'
-        // audio), and never held whole: a 10-hour narration at 44.1 kHz is 3 GB of samples.
-        let reader: SoundFileReader
-        do {
-            reader = try SoundFileReader(url: audioFile)
-        } catch {
-            // Typed throws: `error` is an AudioError; the recording is the user's input (exit 2).
-            switch error {
-            case let .unreadable(_, reason), let .encodingFailed(_, reason):
-                throw PipelineError.unreadableRecording(path: audioFile.path, reason: reason)
-            }
-        }
-        if reader.exactLength && reader.promisedFrames == 0 {
-            throw PipelineError.unreadableRecording(path: audioFile.path, reason: "it holds no audio frames")
-        }
-        var warnings: [Diagnostic] = []
+        let source = try SourceReader.read(textFile)
+        let split = Splitter(settings: self.split).split([(textFile.path, SourceFile.inferredFormat(for: textFile), source)])
+        guard !split.items.isEmpty else { throw TextError.noSpeakableText(files: [textFile.path]) }
+        let reader = try openRecording()
         let audioHash = try ContentHash.sha256Hex(fileAt: audioFile)
         let model = RecognizerModel.standard
         try model.checkAvailable()
 
         let workspace = try OutputWorkspace(directory: outputDirectory)
         defer { withExtendedLifetime(workspace) {} }
-        let store = workspace.store
         let manifest = workspace.manifest
-        let identity = ForcedAligner.identity(model: model) + "/narration-2"
-        let buildID = try manifest.beginBuild(BuildRecord(
-            recipePath: textFile.path, recipeHash: ContentHash.sha256Hex(Array(text.utf8)), toolVersion: ForgeVersion.current,
-            engine: "narration", engineVersion: identity, commandLine: commandLine, stages: "split,align", startedAt: BuildPipeline.timestamp(),
-            settings: RecordedSettings(exports: exports ?? Self.exportSettings(title: textFile.deletingPathExtension().lastPathComponent)).json))
+        let exportSettings = exports ?? Self.exportSettings(title: textFile.deletingPathExtension().lastPathComponent)
+        let identity = NarrationContext.identity(model: model)
+        let session = try BuildSession.begin(BuildRecord(
+            recipePath: textFile.path, recipeHash: ContentHash.sha256Hex(Array(source.utf8)), toolVersion: ForgeVersion.current,
+            engine: "narration", engineVersion: identity, commandLine: commandLine, stages: "split,align", startedAt: "",
+            settings: RecordedSettings(exports: exportSettings).json), in: manifest)
+        let context = NarrationContext(
+            audioFile: audioFile, reader: reader, audioHash: audioHash, store: workspace.store, manifest: manifest, buildID: session.buildID,
+            model: model, language: language)
         do {
-            _ = try manifest.synchronize(with: result)
-            // All words of the book, as one text: offsets made global so interpolation spans items.
-            var words: [WordToken] = []
-            var ranges: [Range<Int>] = []
-            var offset = 0
-            for item in result.items {
-                let first = words.count
-                for word in item.words { words.append(WordToken(index: words.count, text: word.text, start: word.start + offset, end: word.end + offset)) }
-                ranges.append(first..<words.count)
-                offset += item.text.unicodeScalars.count + 1
-            }
-            let key = ObjectKey.digest([
-                "stage": "narration-align", "audio": audioHash, "aligner": identity,
-                "text": result.items.map(\.text).joined(separator: "\n"),
-            ])
-            let documentPath = ObjectStore.relativePath(key: key, fileExtension: "json")
-            let narration: NarrationAlignment
-            var aligned = false
-            var resumedFromMs: Int?
-            let stored = (try? store.read(relativePath: documentPath)).flatMap(AlignmentDocument.decode)?.narration
-            if let stored, stored.heard.count == words.count {
-                narration = stored
-                // Its length and any damage are known only at its end.
-                try reader.skip(.max)
-            } else {
-                // The recognizer's 16 kHz copy goes to a nameless scratch file in the output
-                // directory (unlinked at once: nothing is left behind, even by a kill).
-                let scratch = "objects/tmp/narration.\(getpid()).s16"
-                let descriptor = try store.owned.createFile(scratch, readable: true)
-                unlink(store.url(forRelativePath: scratch).path)
-                let samples: RecognizerAudio
-                do {
-                    samples = try RecognizerAudio(reading: reader, into: descriptor, label: audioFile.path)
-                } catch let error as AudioError {
-                    guard case let .unreadable(_, reason) = error else { throw error }
-                    throw PipelineError.unreadableRecording(path: audioFile.path, reason: reason)
-                }
-                guard reader.framesRead > 0 else { throw PipelineError.unreadableRecording(path: audioFile.path, reason: "it holds no audio frames") }
-                // Windows an interrupted run of this alignment saved: it goes on after them.
-                let saved = try manifest.narrationWindows(key: key)
-                if NarrationAligner.canResume(from: saved, words: words.count, samples: samples.count), let last = saved.last {
-                    resumedFromMs = Self.milliseconds(last.cursor, rate: PocketSphinxDecoder.sampleRate)
-                }
-                var windowIndex = saved.count
-                narration = try NarrationAligner(aligner: ForcedAligner(model: model, language: language, fillers: false)).align(
-                    words: words, samples: samples, durationMs: Self.milliseconds(reader.framesRead, rate: reader.sampleRate), resumingFrom: saved,
-                    checkpoint: { window in
-                        try manifest.recordNarrationWindow(key: key, index: windowIndex, window)
-                        windowIndex += 1
-                    }, progress: progress)
-                aligned = true
-            }
-            let sampleRate = reader.sampleRate
-            let frames = reader.framesRead
-            let durationMs = Self.milliseconds(frames, rate: sampleRate)
-            if reader.missingFrames > 0 {
-                let total = Self.milliseconds(frames + reader.missingFrames, rate: sampleRate)
-                warnings.append(.warning(
-                    "\(audioFile.path): decoding stopped at \(Self.clock(durationMs)) of \(Self.clock(total)) (a damaged or cut file); "
-                        + "the last \(String(format: "%.1f", Double(reader.missingFrames) / Double(sampleRate))) s were not aligned.",
-                    file: audioFile.path, suggestion: "Re-export the recording and align again."))
-            }
-            let alignment = narration.alignment
-            let documentObject = try store.store(
-                key: key, fileExtension: "json", role: .alignment, mimeType: "application/json",
-                data: AlignmentDocument(aligner: identity, durationMs: durationMs, narration: narration).encoded())
-            try manifest.clearNarrationWindows()
-
-            // Items of which no word was heard get no audio: the recording does not hold them.
-            let included = ranges.map { range in range.contains { narration.heard[$0] } }
-            let kept = ranges.indices.filter { included[$0] }
-            // Cut the recording between the items it holds, halfway through the pause.
-            var cuts: [Int: (from: Int, to: Int)] = [:]
-            var previousCut = 0
-            for (position, index) in kept.enumerated() {
-                var to = frames
-                if position + 1 < kept.count {
-                    let previousEnd = alignment.timings[ranges[index].upperBound - 1].endMs
-                    let nextStart = alignment.timings[ranges[kept[position + 1]].lowerBound].startMs
-                    to = max(previousCut, min(frames, Int(Int64((previousEnd + max(previousEnd, nextStart)) / 2) * Int64(sampleRate) / 1000)))
-                }
-                cuts[index] = (previousCut, to)
-                previousCut = to
-            }
-            var updates: [ItemUpdate] = []
-            var unheard: [NarrationReport.UnheardWord] = []
-            let voice = "narration:" + audioFile.lastPathComponent
-            let pieces = try SoundFileReader(url: audioFile)
-            for (index, item) in result.items.enumerated() {
-                guard let cut = cuts[index] else {
-                    let at = Self.clock(alignment.timings[ranges[index].lowerBound].startMs)
-                    updates.append(.failed(itemID: item.id, error: "not in the recording: no word of it was heard (the text puts it at \(at)); fix the text or the recording and align again"))
-                    continue
-                }
-                try pieces.skip(cut.from - pieces.framesRead)
-                let piece = try pieces.read(upTo: max(0, cut.to - cut.from))
-                let startMs = Self.milliseconds(cut.from, rate: sampleRate)
-                let pieceKey = ObjectKey.digest(["stage": "narration-piece", "audio": audioHash, "from": String(cut.from), "to": String(cut.to)])
-                let pieceMs = Self.milliseconds(piece.count, rate: sampleRate)
-                let object = try store.store(
-                    key: pieceKey, fileExtension: "flac", role: .audio, mimeType: AudioSettings.Format.flac.mimeType,
-                    data: try SoundFile.encode(piece.isEmpty ? [0] : piece, sampleRate: sampleRate, format: .flac),
-                    durationMs: pieceMs, sampleRate: sampleRate)
-                let itemWords = Array(item.words)
-                let timings = ranges[index].map { alignment.timings[$0] }
-                let local = ForcedAlignment.complete(
-                    words: itemWords,
-                    placements: zip(timings, ranges[index]).map { timing, global in
-                        WordPlacement(startMs: timing.startMs - startMs, endMs: timing.endMs - startMs, confidence: alignment.confidences[global])
-                    },
-                    durationMs: max(1, pieceMs))
-                let confidences = ranges[index].map { alignment.confidences[$0] }
-                for global in ranges[index] where !narration.heard[global] {
-                    unheard.append(.init(itemID: item.id, word: words[global].text, startMs: alignment.timings[global].startMs))
-                }
-                updates.append(.narrated(itemID: item.id, audio: object, voice: voice))
-                updates.append(.aligned(
-                    itemID: item.id, alignmentKey: ObjectKey.digest(["narration": key, "item": item.id]), source: .forced,
-                    timings: local.timings, confidences: confidences, object: index == kept.first ? documentObject : nil))
-            }
-            try manifest.apply(updates, build: buildID)
-            let spans = Self.rows(narration.spans, items: result.items, ranges: ranges, words: words)
+            _ = try manifest.synchronize(with: split)
+            let text = NarratedText(split)
+            let aligned = try NarrationAlignStage(progress: progress).run(text, in: context)
+            let pieces = try NarrationCutStage().run((text, aligned), in: context)
+            let spans = Self.rows(aligned.narration.spans, items: split.items, ranges: text.ranges, words: text.words)
             try manifest.recordNarrationSpans(spans)
-            let missingItems = result.items.count - kept.count
-            let passed = missingItems == 0 && narration.unmatchedFraction <= maxUnmatched
-            let exportSettings = exports ?? Self.exportSettings(title: textFile.deletingPathExtension().lastPathComponent)
+            let missingItems = split.items.count - pieces.keptItems
+            let passed = missingItems == 0 && aligned.narration.unmatchedFraction <= maxUnmatched
+            var warnings = aligned.warnings
             var exported: [String] = []
             if missingItems == 0 {
-                try TimelineRecorder(store: ObjectStore(root: outputDirectory), manifest: manifest, settings: exportSettings)
-                    .record(touched: Set(result.items.map(\.id)), cancellation: nil)
+                try TimelineRecorder(store: workspace.store, manifest: manifest, settings: exportSettings)
+                    .record(touched: Set(split.items.map(\.id)), cancellation: nil)
                 if var exports, !exports.formats.isEmpty, passed {
                     // A narrated book's credits are the narrator's to record: none is synthesized beside them.
                     if exports.formats.contains(.acx), exports.openingCredit != nil || exports.closingCredit != nil {
@@ -247,18 +123,37 @@ package struct NarrationImport: Sendable {
                     exported = try Exporter(outputDirectory: outputDirectory, settings: exports).export(using: manifest).files
                 }
             }
-            try manifest.finishBuild(
-                buildID, outcome: passed ? .succeeded : .failed, endedAt: BuildPipeline.timestamp(), total: result.items.count, synthesized: 0,
-                reused: aligned ? 0 : kept.count, failed: missingItems)
+            try session.finish(.init(
+                outcome: passed ? .succeeded : .failed, total: split.items.count, reused: aligned.realigned ? 0 : pieces.keptItems, failed: missingItems))
+            let narration = aligned.narration
             return NarrationReport(
-                outputDirectory: outputDirectory.path, items: result.items.count, words: words.count, durationMs: durationMs,
-                unheard: unheard, reusedAlignment: !aligned, resumedFromMs: resumedFromMs, exportedFiles: exported, elapsedSeconds: BuildPipeline.seconds(since: clock),
-                warnings: warnings, spans: spans, unmatchedWords: narration.unmatchedWords, speechMs: narration.speechMs,
-                unmatchedSpeechMs: narration.unmatchedSpeechMs, unmatchedFraction: narration.unmatchedFraction, maxUnmatched: maxUnmatched,
-                itemsNotInRecording: missingItems, exportsSkipped: exports.map { !$0.formats.isEmpty } == true && exported.isEmpty)
+                outputDirectory: outputDirectory.path, items: split.items.count, words: text.words.count, durationMs: aligned.durationMs,
+                unheard: pieces.unheard, reusedAlignment: !aligned.realigned, resumedFromMs: aligned.resumedFromMs, exportedFiles: exported,
+                elapsedSeconds: BuildPipeline.seconds(since: clock), warnings: warnings, spans: spans, unmatchedWords: narration.unmatchedWords,
+                speechMs: narration.speechMs, unmatchedSpeechMs: narration.unmatchedSpeechMs, unmatchedFraction: narration.unmatchedFraction,
+                maxUnmatched: maxUnmatched, itemsNotInRecording: missingItems,
+                exportsSkipped: exports.map { !$0.formats.isEmpty } == true && exported.isEmpty)
         } catch {
-            try? manifest.finishBuild(buildID, outcome: .failed, endedAt: BuildPipeline.timestamp(), total: result.items.count, synthesized: 0, reused: 0, failed: 0)
+            session.abandon(.init(outcome: .failed, total: split.items.count))
             throw error
         }
+    }
+
+    /// The recording, opened to be read a block at a time; one that cannot be read or holds no
+    /// audio is the user's input to fix (exit 2).
+    private func openRecording() throws -> SoundFileReader {
+        let reader: SoundFileReader
+        do {
+            reader = try SoundFileReader(url: audioFile)
+        } catch {
+            switch error {
+            case let .unreadable(_, reason), let .encodingFailed(_, reason):
+                throw PipelineError.unreadableRecording(path: audioFile.path, reason: reason)
+            }
+        }
+        if reader.exactLength && reader.promisedFrames == 0 {
+            throw PipelineError.unreadableRecording(path: audioFile.path, reason: "it holds no audio frames")
+        }
+        return reader
     }
 }

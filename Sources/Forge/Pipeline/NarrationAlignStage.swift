@@ -1,0 +1,68 @@
+import Foundation
+
+/// Aligns a recording to its text in windows (``NarrationAligner``), saving each window as it is
+/// done so a stopped run resumes; or takes the whole alignment from the store when the same
+/// recording and text were aligned before.
+struct NarrationAlignStage: PipelineStage {
+    let progress: @Sendable (Double) -> Void
+
+    func run(_ text: NarratedText, in context: NarrationContext) throws -> AlignedNarration {
+        let (store, manifest, reader, audioFile) = (context.store, context.manifest, context.reader, context.audioFile)
+        let key = ObjectKey.digest(["stage": "narration-align", "audio": context.audioHash, "aligner": context.identity, "text": text.joined])
+        let documentPath = ObjectStore.relativePath(key: key, fileExtension: "json")
+        let narration: NarrationAlignment
+        var realigned = false
+        var resumedFromMs: Int?
+        let stored = (try? store.read(relativePath: documentPath)).flatMap(AlignmentDocument.decode)?.narration
+        if let stored, stored.heard.count == text.words.count {
+            narration = stored
+            // Its length and any damage are known only at its end.
+            try reader.skip(.max)
+        } else {
+            // The recognizer's 16 kHz copy goes to a nameless scratch file in the output
+            // directory (unlinked at once: nothing is left behind, even by a kill).
+            let scratch = "objects/tmp/narration.\(getpid()).s16"
+            let descriptor = try store.owned.createFile(scratch, readable: true)
+            unlink(store.url(forRelativePath: scratch).path)
+            let samples: RecognizerAudio
+            do {
+                samples = try RecognizerAudio(reading: reader, into: descriptor, label: audioFile.path)
+            } catch let error as AudioError {
+                guard case let .unreadable(_, reason) = error else { throw error }
+                throw PipelineError.unreadableRecording(path: audioFile.path, reason: reason)
+            }
+            guard reader.framesRead > 0 else { throw PipelineError.unreadableRecording(path: audioFile.path, reason: "it holds no audio frames") }
+            // Windows an interrupted run of this alignment saved: it goes on after them.
+            let saved = try manifest.narrationWindows(key: key)
+            if NarrationAligner.canResume(from: saved, words: text.words.count, samples: samples.count), let last = saved.last {
+                resumedFromMs = NarrationImport.milliseconds(last.cursor, rate: PocketSphinxDecoder.sampleRate)
+            }
+            var windowIndex = saved.count
+            narration = try NarrationAligner(aligner: ForcedAligner(model: context.model, language: context.language, fillers: false)).align(
+                words: text.words, samples: samples, durationMs: NarrationImport.milliseconds(reader.framesRead, rate: reader.sampleRate),
+                resumingFrom: saved,
+                checkpoint: { window in
+                    try manifest.recordNarrationWindow(key: key, index: windowIndex, window)
+                    windowIndex += 1
+                }, progress: progress)
+            realigned = true
+        }
+        let (sampleRate, frames) = (reader.sampleRate, reader.framesRead)
+        let durationMs = NarrationImport.milliseconds(frames, rate: sampleRate)
+        var warnings: [Diagnostic] = []
+        if reader.missingFrames > 0 {
+            let total = NarrationImport.milliseconds(frames + reader.missingFrames, rate: sampleRate)
+            warnings.append(.warning(
+                "\(audioFile.path): decoding stopped at \(NarrationImport.clock(durationMs)) of \(NarrationImport.clock(total)) (a damaged or cut file); "
+                    + "the last \(String(format: "%.1f", Double(reader.missingFrames) / Double(sampleRate))) s were not aligned.",
+                file: audioFile.path, suggestion: "Re-export the recording and align again."))
+        }
+        let document = try store.store(
+            key: key, fileExtension: "json", role: .alignment, mimeType: "application/json",
+            data: AlignmentDocument(aligner: context.identity, durationMs: durationMs, narration: narration).encoded())
+        try manifest.clearNarrationWindows()
+        return AlignedNarration(
+            narration: narration, key: key, document: document, realigned: realigned, resumedFromMs: resumedFromMs, sampleRate: sampleRate,
+            frames: frames, warnings: warnings)
+    }
+}

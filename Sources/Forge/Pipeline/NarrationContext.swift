@@ -1,0 +1,20 @@
+import Foundation
+
+/// What the stages of a narration's import share and none changes: the recording (its reader,
+/// read a block at a time, and its digest), the store and the manifest, the build's number, and
+/// the aligner.
+struct NarrationContext {
+    let audioFile: URL
+    /// The recording, read once to align and once to cut: never held whole (10 hours at 44.1 kHz is 3 GB of samples).
+    let reader: SoundFileReader
+    let audioHash: String
+    let store: ObjectStore
+    let manifest: Manifest
+    let buildID: Int64
+    let model: RecognizerModel
+    let language: String
+    /// The aligner's identity, part of every key the import makes.
+    var identity: String { Self.identity(model: model) }
+
+    static func identity(model: RecognizerModel) -> String { ForcedAligner.identity(model: model) + "/narration-2" }
+}
