@@ -132,67 +132,17 @@ package struct Exporter: Sendable {
             // The HTML page plays the chapter audio, so it needs the audio export beside it.
             let audioFormat = Self.audioFormat(of: book.chapters)
             if formats.contains(.audio) || formats.contains(.html) {
-                // A chapter per core: mastered, a chapter is played through several times.
-                let (chapters, exportSettings, cancellation) = (book.chapters, settings, cancellation)
-                try writer.writeInParallel(chapters.count, jobs: ChapterAudio.encodingJobs(settings), phase: "audio") { index, fileWriter in
-                    let timeline = chapters[index]
-                    let path = "audio/\(timeline.fileStem).\(audioFormat.fileExtension)"
-                    let label = fileWriter.finalPath(path)
-                    try fileWriter.stream(path) { descriptor in
-                        try ChapterAudio.write(timeline, store: store, settings: exportSettings, format: audioFormat, to: descriptor, label: label, cancellation: cancellation)
-                    }
-                }
+                try writeChapterAudio(book.chapters, settings: settings, format: audioFormat, store: store, to: &writer)
             }
             if formats.contains(.json) { try JSONTimingsExport.write(book, audioFormat: audioFormat, to: &writer) }
             if !formats.isDisjoint(with: [.vtt, .srt, .html]) {
-                let links = book.chapters.map { ReadAlongPage.ChapterLink(fileStem: $0.fileStem, title: $0.chapter.title, part: $0.chapter.part) }
-                if formats.contains(.html) {
-                    try writer.write(Array(ReadAlongPage.contents(title: settings.title, language: settings.language, chapters: links).utf8), to: "html/index.html")
-                }
-                var position = 0
-                // Captions and pages of a chapter from one load of its words.
-                let progress = progress
-                try book.forEachTimed { timeline in
-                    defer {
-                        position += 1
-                        progress?(ExportProgress(phase: "captions", done: position, total: book.chapters.count))
-                    }
-                    if !formats.isDisjoint(with: [.vtt, .srt]) {
-                        let cues = CaptionCue.cues(for: timeline, maxCharacters: settings.maxCueCharacters)
-                        if formats.contains(.vtt) { try writer.write(Array(CaptionCue.webVTT(cues).utf8), to: "captions/\(timeline.fileStem).vtt") }
-                        if formats.contains(.srt) { try writer.write(Array(CaptionCue.subRip(cues).utf8), to: "captions/\(timeline.fileStem).srt") }
-                    }
-                    if formats.contains(.html) {
-                        let page = ReadAlongPage.html(timeline, title: settings.title, language: settings.language,
-                                                      audioPath: "../audio/\(timeline.fileStem).\(audioFormat.fileExtension)", audioType: audioFormat.mimeType,
-                                                      chapters: links, position: position)
-                        try writer.write(Array(page.utf8), to: "html/\(timeline.fileStem).html")
-                    }
-                }
+                try writeCaptionsAndPages(book, formats: formats, settings: settings, audioFormat: audioFormat, to: &writer)
             }
             if formats.contains(.epub) {
                 let audio: EPUBAudio = if settings.epubAudio == .aac, let encoded, let commonRate { .aac(encoded: encoded, sampleRate: commonRate) } else { .mp3 }
-                // A book read from an EPUB 3 gets its own documents back with overlays; anything else a generated edition.
-                if let source = NarratedEPUB.sourceBook(of: book.chapters),
-                   let edition = try NarratedEPUB(book: source, timelines: book.chapters, settings: settings, audio: audio, modified: date) {
-                    try writer.produce("epub/\(edition.fileName)") { temporary in
-                        try edition.write(to: temporary, timelines: book.chapters, settings: settings, store: store, cancellation: cancellation, progress: progress)
-                    }
-                } else {
-                    let fileName = MediaOverlayBook.fileName(forTitle: settings.title)
-                    try writer.produce("epub/\(fileName)") { temporary in
-                        try MediaOverlayBook.write(book, settings: settings, audio: audio, store: store, cancellation: cancellation, modified: date, progress: progress, to: temporary)
-                    }
-                }
+                try writeEPUB(book, settings: settings, audio: audio, modified: date, store: store, to: &writer)
             }
-            if formats.contains(.acx) {
-                // The ACX set is mastered to ACX whatever the other exports use, with its room tone.
-                var acx = settings
-                if acx.mastering?.profile != MasteringSettings.acx.profile { acx.mastering = .acx }
-                let acxChapters = acx.mastering == settings.mastering
-                    ? book.chapters : try TimelineBuilder(store: store, manifest: manifest, settings: acx).book().chapters
-                try AudiobookExport.writeACXSet(acxChapters, settings: acx, store: store, to: &writer)
-            }
+            if formats.contains(.acx) { try writeACXSet(book, settings: settings, store: store, manifest: manifest, to: &writer) }
         } catch {
             // Stop the M4B too, and count what it finished among the files written whole.
             m4b?.stop.cancel()
@@ -208,13 +158,89 @@ package struct Exporter: Sendable {
             }
         }
         if let chapterEncoder, let encoded { try chapterEncoder.removeOthers(than: Set(encoded.map(\.key))) }
-        // A book renamed (another title) keeps no copy under its old name beside the new one.
+        try removeRenamedCopies(keeping: writer.written)
+        return ExportReport(files: writer.written, chapters: book.chapters.count, durationMs: book.durationMs)
+    }
+
+    /// Each chapter's audio file, a chapter per core (mastered, a chapter is played through several times).
+    private func writeChapterAudio(
+        _ chapters: [ChapterTimeline], settings: ExportSettings, format audioFormat: AudioSettings.Format, store: ObjectStore,
+        to writer: inout ExportWriter
+    ) throws {
+        let (exportSettings, cancellation) = (settings, cancellation)
+        try writer.writeInParallel(chapters.count, jobs: ChapterAudio.encodingJobs(settings), phase: "audio") { index, fileWriter in
+            let timeline = chapters[index]
+            let path = "audio/\(timeline.fileStem).\(audioFormat.fileExtension)"
+            let label = fileWriter.finalPath(path)
+            try fileWriter.stream(path) { descriptor in
+                try ChapterAudio.write(timeline, store: store, settings: exportSettings, format: audioFormat, to: descriptor, label: label, cancellation: cancellation)
+            }
+        }
+    }
+
+    /// Captions (WebVTT, SubRip) and read-along pages, each chapter's from one load of its words.
+    private func writeCaptionsAndPages(
+        _ book: BookTimeline, formats: Set<ExportFormat>, settings: ExportSettings, audioFormat: AudioSettings.Format, to writer: inout ExportWriter
+    ) throws {
+        let links = book.chapters.map { ReadAlongPage.ChapterLink(fileStem: $0.fileStem, title: $0.chapter.title, part: $0.chapter.part) }
+        if formats.contains(.html) {
+            try writer.write(Array(ReadAlongPage.contents(title: settings.title, language: settings.language, chapters: links).utf8), to: "html/index.html")
+        }
+        var position = 0
+        let progress = progress
+        try book.forEachTimed { timeline in
+            defer {
+                position += 1
+                progress?(ExportProgress(phase: "captions", done: position, total: book.chapters.count))
+            }
+            if !formats.isDisjoint(with: [.vtt, .srt]) {
+                let cues = CaptionCue.cues(for: timeline, maxCharacters: settings.maxCueCharacters)
+                if formats.contains(.vtt) { try writer.write(Array(CaptionCue.webVTT(cues).utf8), to: "captions/\(timeline.fileStem).vtt") }
+                if formats.contains(.srt) { try writer.write(Array(CaptionCue.subRip(cues).utf8), to: "captions/\(timeline.fileStem).srt") }
+            }
+            if formats.contains(.html) {
+                let page = ReadAlongPage.html(timeline, title: settings.title, language: settings.language,
+                                              audioPath: "../audio/\(timeline.fileStem).\(audioFormat.fileExtension)", audioType: audioFormat.mimeType,
+                                              chapters: links, position: position)
+                try writer.write(Array(page.utf8), to: "html/\(timeline.fileStem).html")
+            }
+        }
+    }
+
+    /// The EPUB 3 with media overlays: a book read from an EPUB 3 gets its own documents back with
+    /// overlays; anything else a generated edition.
+    private func writeEPUB(
+        _ book: BookTimeline, settings: ExportSettings, audio: EPUBAudio, modified date: Date, store: ObjectStore, to writer: inout ExportWriter
+    ) throws {
+        if let source = NarratedEPUB.sourceBook(of: book.chapters),
+           let edition = try NarratedEPUB(book: source, timelines: book.chapters, settings: settings, audio: audio, modified: date) {
+            try writer.produce("epub/\(edition.fileName)") { temporary in
+                try edition.write(to: temporary, timelines: book.chapters, settings: settings, store: store, cancellation: cancellation, progress: progress)
+            }
+        } else {
+            let fileName = MediaOverlayBook.fileName(forTitle: settings.title)
+            try writer.produce("epub/\(fileName)") { temporary in
+                try MediaOverlayBook.write(book, settings: settings, audio: audio, store: store, cancellation: cancellation, modified: date, progress: progress, to: temporary)
+            }
+        }
+    }
+
+    /// The ACX set, mastered to ACX whatever the other exports use, with its room tone.
+    private func writeACXSet(_ book: BookTimeline, settings: ExportSettings, store: ObjectStore, manifest: Manifest, to writer: inout ExportWriter) throws {
+        var acx = settings
+        if acx.mastering?.profile != MasteringSettings.acx.profile { acx.mastering = .acx }
+        let acxChapters = acx.mastering == settings.mastering
+            ? book.chapters : try TimelineBuilder(store: store, manifest: manifest, settings: acx).book().chapters
+        try AudiobookExport.writeACXSet(acxChapters, settings: acx, store: store, to: &writer)
+    }
+
+    /// A book renamed (another title) keeps no copy under its old name beside the new one.
+    private func removeRenamedCopies(keeping written: [String]) throws {
         for (folder, suffix) in [("epub", ".epub"), ("m4b", ".m4b")] {
-            let kept = Set(writer.written.filter { $0.hasPrefix("exports/\(folder)/") }.map { String($0.split(separator: "/").last ?? "") })
+            let kept = Set(written.filter { $0.hasPrefix("exports/\(folder)/") }.map { String($0.split(separator: "/").last ?? "") })
             guard !kept.isEmpty else { continue }
             _ = try OwnedDirectory(root: outputDirectory).removeFiles(in: "exports/\(folder)") { $0.hasSuffix(suffix) && !kept.contains($0) }
         }
-        return ExportReport(files: writer.written, chapters: book.chapters.count, durationMs: book.durationMs)
     }
 
     /// The M4B being written on its own thread.

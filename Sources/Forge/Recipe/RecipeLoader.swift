@@ -76,6 +76,38 @@ package struct RecipeLoader: Sendable {
 
         let engines = try readEngines(top, folder: folder)
         let commandEngines = Set(engines.keys)
+        let (voice, fallbackVoice) = try readVoices(top, language: language, commandEngines: commandEngines)
+        let cast = try readCast(top, narrator: voice, commandEngines: commandEngines)
+        let items = try readItems(top)
+        if sources.isEmpty && items.isEmpty {
+            throw .missingKey(file: name, path: top.fieldPath(.sources), expected: "\"sources\": [\"book.txt\"] (or inline \"items\")")
+        }
+        let (lexicon, lexiconFile) = try readLexicon(top, folder: folder, boundary: boundary)
+
+        let audio = try top.section(.audio, as: AudioSettings.self) ?? AudioSettings()
+        let alignment = try top.section(.alignment, as: AlignmentSettings.self) ?? AlignmentSettings()
+
+        let exports = try readExports(
+            top, file: file, title: title ?? declared.title.map { String($0.prefix(ExportSettings.maximumTitleCharacters)) }, language: language,
+            narrator: voice, boundary: boundary)
+        let verify = try top.section(.verify, as: VerifySettings.self)
+        let cache = try top.section(.cache, as: RemoteCacheSettings.self)
+        let build = try top.section(.build, as: BuildSettings.self) ?? BuildSettings()
+
+        let outputDirectory = try readOutputDirectory(top, file: file, override: outputOverride, boundary: boundary)
+
+        return Recipe(
+            file: file, contentHash: ContentHash.sha256Hex(data), title: title, language: language, sources: sources,
+            split: split, voice: voice, audio: audio, build: build, outputDirectory: outputDirectory, alignment: alignment,
+            exports: exports, verify: verify, items: items, cast: cast, fallbackVoice: fallbackVoice, lexicon: lexicon,
+            lexiconFile: lexiconFile, engines: engines, cache: cache)
+    }
+
+    /// The narrator's voice (the language's default unless `voice` says otherwise) and its fallback.
+    private func readVoices(
+        _ top: RecipeObjectReader<Recipe.Key>, language: String, commandEngines: Set<String>
+    ) throws(RecipeError) -> (voice: VoiceSettings, fallback: VoiceSettings?) {
+        let name = top.file
         var voice = VoiceSettings(id: VoiceSettings.defaultID(forLanguage: language))
         var fallbackVoice: VoiceSettings?
         if let value = top.value(.voice) {
@@ -85,11 +117,14 @@ package struct RecipeLoader: Sendable {
                     recipe: fallback, file: name, path: reader.fieldPath(.fallback), base: VoiceSettings(id: voice.id), commandEngines: commandEngines)
             }
         }
-        let cast = try readCast(top, narrator: voice, commandEngines: commandEngines)
-        let items = try readItems(top)
-        if sources.isEmpty && items.isEmpty {
-            throw .missingKey(file: name, path: top.fieldPath(.sources), expected: "\"sources\": [\"book.txt\"] (or inline \"items\")")
-        }
+        return (voice, fallbackVoice)
+    }
+
+    /// The pronunciation lexicon `lexicon` names (inside the project unless allowed), and its file.
+    private func readLexicon(
+        _ top: RecipeObjectReader<Recipe.Key>, folder: URL, boundary: ProjectBoundary?
+    ) throws(RecipeError) -> (lexicon: Lexicon, file: URL?) {
+        let name = top.file
         var lexicon = Lexicon()
         var lexiconFile: URL?
         if let path = try top.string(.lexicon) {
@@ -104,12 +139,18 @@ package struct RecipeLoader: Sendable {
             }
             lexiconFile = url
         }
+        return (lexicon, lexiconFile)
+    }
 
-        let audio = try top.section(.audio, as: AudioSettings.self) ?? AudioSettings()
-        let alignment = try top.section(.alignment, as: AlignmentSettings.self) ?? AlignmentSettings()
-
-        // A recipe without a title names its exports after its first source (its declared title, else its file name).
-        let bookTitle = title ?? declared.title.map { String($0.prefix(ExportSettings.maximumTitleCharacters)) }
+    /// The exports' settings: the book's title (a recipe without one names its exports after its
+    /// first source's declared title, else its file name), author, narrator, mastering, credits,
+    /// cover and the `exports` object.
+    private func readExports(
+        _ top: RecipeObjectReader<Recipe.Key>, file: URL, title bookTitle: String?, language: String, narrator voice: VoiceSettings,
+        boundary: ProjectBoundary?
+    ) throws(RecipeError) -> ExportSettings {
+        let name = top.file
+        let folder = file.deletingLastPathComponent()
         var exports = ExportSettings(title: bookTitle ?? file.deletingPathExtension().lastPathComponent, language: language)
         exports.author = try top.string(.author)
         exports.narrator = voice.uri
@@ -129,10 +170,16 @@ package struct RecipeLoader: Sendable {
             exports.cover = url
         }
         try exports.read(exportsOf: top)
-        let verify = try top.section(.verify, as: VerifySettings.self)
-        let cache = try top.section(.cache, as: RemoteCacheSettings.self)
-        let build = try top.section(.build, as: BuildSettings.self) ?? BuildSettings()
+        return exports
+    }
 
+    /// Where the build writes: `output.directory`, else `build/<recipe name>` beside the recipe;
+    /// `--output` overrides both. Inside the project unless allowed.
+    private func readOutputDirectory(
+        _ top: RecipeObjectReader<Recipe.Key>, file: URL, override outputOverride: URL?, boundary: ProjectBoundary?
+    ) throws(RecipeError) -> URL {
+        let name = top.file
+        let folder = file.deletingLastPathComponent()
         var outputDirectory = folder.appendingPathComponent("build").appendingPathComponent(file.deletingPathExtension().lastPathComponent)
         if let reader = try top.object(.output, keys: Recipe.OutputKey.self), let directory = try reader.string(.directory) {
             guard !directory.isEmpty else {
@@ -142,19 +189,12 @@ package struct RecipeLoader: Sendable {
         }
         if let outputOverride { outputDirectory = outputOverride.standardizedFileURL }
 
-        if let boundary {
-            if !boundary.contains(outputDirectory) {
-                throw .outsideProject(
-                    file: name, path: outputOverride == nil ? "output.directory" : "--output",
-                    resolved: ProjectBoundary.resolved(outputDirectory).path, project: boundary.root.path)
-            }
+        if let boundary, !boundary.contains(outputDirectory) {
+            throw .outsideProject(
+                file: name, path: outputOverride == nil ? "output.directory" : "--output",
+                resolved: ProjectBoundary.resolved(outputDirectory).path, project: boundary.root.path)
         }
-
-        return Recipe(
-            file: file, contentHash: ContentHash.sha256Hex(data), title: title, language: language, sources: sources,
-            split: split, voice: voice, audio: audio, build: build, outputDirectory: outputDirectory, alignment: alignment,
-            exports: exports, verify: verify, items: items, cast: cast, fallbackVoice: fallbackVoice, lexicon: lexicon,
-            lexiconFile: lexiconFile, engines: engines, cache: cache)
+        return outputDirectory
     }
 
     private func readSources(_ top: RecipeObjectReader<Recipe.Key>, folder: URL) throws(RecipeError) -> [SourceFile] {

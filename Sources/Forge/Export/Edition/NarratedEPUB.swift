@@ -86,67 +86,16 @@ struct NarratedEPUB {
         var newPaths: [String] = []
         for (number, document) in documents.enumerated() {
             guard let manifestItem = documentItems[document], let data = files[document] else { continue }
-            let text = try SourceReader.decode(data, file: "\(book.path)!/\(document)")
-            let mode: HTMLReader.Mode = manifestItem.mediaType == "text/html" ? .html : .xhtml
-            let blocks = try HTMLReader(mode: mode).read(text, path: "\(book.path)!/\(document)").blocks
-            var scalars = Array(text.unicodeScalars)
-            // Where each item points: its element's id, or an id added to its block.
-            var additions: [Int: (offset: Int, id: String)] = [:]
-            var pars: [(fragment: String, stem: String, start: Int, end: Int)] = []
-            for (item, stem) in itemsByDocument[document] ?? [] {
-                var fragment = item.record.elementID
-                if fragment == nil, let index = blocks.firstIndex(where: { block in
-                    guard let first = block.origins.first, let last = block.origins.last else { return false }
-                    return first <= item.record.sourceStart && item.record.sourceStart <= last
-                }), let element = blocks[index].element {
-                    let id = "forge-\(index + 1)"
-                    additions[index] = (element.offset + 1 + element.name.unicodeScalars.count, id)
-                    fragment = id
-                }
-                guard let fragment else { continue }
-                if let last = pars.last, last.fragment == fragment, last.stem == stem {
-                    pars[pars.count - 1].end = item.endMs
-                } else {
-                    pars.append((fragment, stem, item.startMs, item.endMs))
-                }
-            }
-            // The overlay's `seq` points at the document's body (EPUB needs a fragment there).
-            var insertions = Array(additions.values)
-            var bodyID = Self.bodyID(in: scalars)
-            if bodyID == nil, let offset = Self.bodyTagEnd(in: scalars) {
-                insertions.append((offset, "forge-body"))
-                bodyID = "forge-body"
-            }
-            for addition in insertions.sorted(by: { $0.offset > $1.offset }) {
-                scalars.insert(contentsOf: " id=\"\(addition.id)\"".unicodeScalars, at: addition.offset)
-            }
-            var rewritten = String(String.UnicodeScalarView(scalars))
-            if let head = rewritten.range(of: "</head>") {
-                rewritten.insert(contentsOf: "<style type=\"text/css\">.\(MediaOverlayBook.activeClass) { background-color: #ffd84d; }</style>", at: head.lowerBound)
-            }
-            files[document] = Data(rewritten.utf8)
-
+            let overlay = try Self.overlay(
+                of: document, item: manifestItem, data: data, items: itemsByDocument[document] ?? [], book: book.path, audio: audio)
+            files[document] = overlay.document
             let smilID = "forge-smil-\(number + 1)"
             let smilPath = "\(prefix)forge-overlays/\(number + 1).smil"
-            var body = ""
-            for (index, par) in pars.enumerated() {
-                body += "<par id=\"par\(index + 1)\"><text src=\"../\(XMLText.escaped(manifestItem.href))#\(XMLText.escaped(par.fragment))\"/>"
-                body += "<audio src=\"../forge-audio/\(par.stem).\(audio.fileExtension)\" clipBegin=\"\(MediaOverlayBook.clock(par.start))\" clipEnd=\"\(MediaOverlayBook.clock(par.end))\"/></par>\n"
-            }
-            let smil = """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0">
-                <body>
-                <seq id="seq1" epub:textref="../\(XMLText.escaped(manifestItem.href))\(bodyID.map { "#" + XMLText.escaped($0) } ?? "")">
-                \(body)</seq>
-                </body>
-                </smil>
-
-                """
+            let smil = overlay.smil
             files[smilPath] = Data(smil.utf8)
             newPaths.append(smilPath)
             manifestAdditions.append("<item id=\"\(smilID)\" href=\"forge-overlays/\(number + 1).smil\" media-type=\"application/smil+xml\"/>")
-            let duration = pars.reduce(0) { $0 + max(0, $1.end - $1.start) }
+            let duration = overlay.durationMs
             overlaysMs += duration
             metadataAdditions.append("<meta property=\"media:duration\" refines=\"#\(smilID)\">\(MediaOverlayBook.clock(duration))</meta>")
             package = Self.addAttribute("media-overlay=\"\(smilID)\"", toItem: manifestItem.id, in: package)
@@ -181,6 +130,69 @@ struct NarratedEPUB {
         overlays = newPaths.map { ($0, files[$0]!) }
         audioFolder = prefix + "forge-audio"
         fileName = book.lastPathComponent
+    }
+
+    /// One document's media overlay: the document with an id added where an item points without
+    /// one (and on its body) and the active class's style, its SMIL, and the overlay's duration.
+    private static func overlay(
+        of document: String, item manifestItem: (id: String, href: String, mediaType: String), data: Data,
+        items: [(item: TimedItem, stem: String)], book: String, audio: EPUBAudio
+    ) throws -> (document: Data, smil: String, durationMs: Int) {
+        let text = try SourceReader.decode(data, file: "\(book)!/\(document)")
+        let mode: HTMLReader.Mode = manifestItem.mediaType == "text/html" ? .html : .xhtml
+        let blocks = try HTMLReader(mode: mode).read(text, path: "\(book)!/\(document)").blocks
+        var scalars = Array(text.unicodeScalars)
+        // Where each item points: its element's id, or an id added to its block.
+        var additions: [Int: (offset: Int, id: String)] = [:]
+        var pars: [(fragment: String, stem: String, start: Int, end: Int)] = []
+        for (item, stem) in items {
+            var fragment = item.record.elementID
+            if fragment == nil, let index = blocks.firstIndex(where: { block in
+                guard let first = block.origins.first, let last = block.origins.last else { return false }
+                return first <= item.record.sourceStart && item.record.sourceStart <= last
+            }), let element = blocks[index].element {
+                let id = "forge-\(index + 1)"
+                additions[index] = (element.offset + 1 + element.name.unicodeScalars.count, id)
+                fragment = id
+            }
+            guard let fragment else { continue }
+            if let last = pars.last, last.fragment == fragment, last.stem == stem {
+                pars[pars.count - 1].end = item.endMs
+            } else {
+                pars.append((fragment, stem, item.startMs, item.endMs))
+            }
+        }
+        // The overlay's `seq` points at the document's body (EPUB needs a fragment there).
+        var insertions = Array(additions.values)
+        var bodyID = Self.bodyID(in: scalars)
+        if bodyID == nil, let offset = Self.bodyTagEnd(in: scalars) {
+            insertions.append((offset, "forge-body"))
+            bodyID = "forge-body"
+        }
+        for addition in insertions.sorted(by: { $0.offset > $1.offset }) {
+            scalars.insert(contentsOf: " id=\"\(addition.id)\"".unicodeScalars, at: addition.offset)
+        }
+        var rewritten = String(String.UnicodeScalarView(scalars))
+        if let head = rewritten.range(of: "</head>") {
+            rewritten.insert(contentsOf: "<style type=\"text/css\">.\(MediaOverlayBook.activeClass) { background-color: #ffd84d; }</style>", at: head.lowerBound)
+        }
+
+        var body = ""
+        for (index, par) in pars.enumerated() {
+            body += "<par id=\"par\(index + 1)\"><text src=\"../\(XMLText.escaped(manifestItem.href))#\(XMLText.escaped(par.fragment))\"/>"
+            body += "<audio src=\"../forge-audio/\(par.stem).\(audio.fileExtension)\" clipBegin=\"\(MediaOverlayBook.clock(par.start))\" clipEnd=\"\(MediaOverlayBook.clock(par.end))\"/></par>\n"
+        }
+        let smil = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0">
+            <body>
+            <seq id="seq1" epub:textref="../\(XMLText.escaped(manifestItem.href))\(bodyID.map { "#" + XMLText.escaped($0) } ?? "")">
+            \(body)</seq>
+            </body>
+            </smil>
+
+            """
+        return (Data(rewritten.utf8), smil, pars.reduce(0) { $0 + max(0, $1.end - $1.start) })
     }
 
     /// The id of the document's `<body>`, if it has one.
