@@ -19,8 +19,18 @@ forge=$root/.build/release/forge
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# A build's previous output is moved aside, not deleted, until the end: on ext4 without a journal
+# (this machine's) every file created in the seconds after thousands were deleted pays for a scan
+# of the recently freed inodes — a cost of the benchmark's own cleanup, which a build that follows
+# no such deletion does not pay. The espeak-ng CLI writes one file, so it never meets it.
+mkdir "$work/old"
+set_aside() { if [ -e "$1" ]; then mv "$1" "$work/old/$1.$RANDOM$RANDOM"; fi; }
 cp "$corpus" "$work/book.txt"
 source "$root/benchmarks/lib/measure.sh"
+# Peak memory is sampled once a second in these timing runs: every 50 ms, the sampler's walk of
+# forge's process tree (a synthesis process per item) took ~17% of forge's wall time on 2 cores
+# (measured: 26.9-27.8 s sampled against 22.8-23.1 s not), while the CLI, on one core, left it the other.
+sample_every=1
 write_corpus_recipe "$jobs"
 
 words=$(wc -w <"$work/book.txt")
@@ -37,7 +47,7 @@ for run in $(seq "$runs"); do
     espeak_times+=("$wall")
     espeak_wall=$wall
     espeak_cpu=$cpu
-    rm -rf out
+    set_aside out
     measure "$forge" build recipe.json --json
     forge_times+=("$wall")
     peaks+=("$peak_kb")
@@ -61,13 +71,13 @@ if [ -n "${BASELINE:-}" ]; then
         measure espeak-ng -v en-us -s 175 -w "$work/espeak.wav" -f "$work/book.txt"
         espeak_wall=$wall
         # The baseline builds in a directory of its own: an older forge refuses a newer one's manifest.
-        rm -rf base && mkdir base && cp book.txt recipe.json base/
+        set_aside base && mkdir base && cp book.txt recipe.json base/
         (cd base && measure "$BASELINE" build recipe.json --json && echo "$wall" >wall)
         wall=$(cat base/wall)
         base_times+=("$wall")
         base_ratios+=("$(awk -v f="$wall" -v e="$espeak_wall" 'BEGIN {printf "%.3f", f / e}')")
         echo "baseline run $run: espeak-ng CLI ${espeak_wall} s, baseline forge build ${wall} s (ratio ${base_ratios[-1]})"
-        rm -rf out
+        set_aside out
         measure "$forge" build recipe.json --json
         forge_times+=("$wall")
         ratios+=("$(awk -v f="$wall" -v e="$espeak_wall" 'BEGIN {printf "%.3f", f / e}')")
