@@ -18,11 +18,9 @@ struct BuildSession {
         var downloaded = 0
     }
 
-    /// Begins `record` (its start time is now) in `manifest`.
+    /// Begins `record` in `manifest`.
     static func begin(_ record: BuildRecord, in manifest: Manifest) throws -> BuildSession {
-        var record = record
-        record.startedAt = timestamp()
-        return BuildSession(manifest: manifest, buildID: try manifest.beginBuild(record))
+        BuildSession(manifest: manifest, buildID: try manifest.beginBuild(record))
     }
 
     /// Ends the row with its outcome and counts.

@@ -95,7 +95,7 @@ package struct NarrationImport: Sendable {
         let identity = NarrationContext.identity(model: model)
         let session = try BuildSession.begin(BuildRecord(
             recipePath: textFile.path, recipeHash: ContentHash.sha256Hex(Array(source.utf8)), toolVersion: ForgeVersion.current,
-            engine: "narration", engineVersion: identity, commandLine: commandLine, stages: "split,align", startedAt: "",
+            engine: "narration", engineVersion: identity, commandLine: commandLine, stages: "split,align", startedAt: BuildSession.timestamp(),
             settings: RecordedSettings(exports: exportSettings).json), in: manifest)
         let context = NarrationContext(
             audioFile: audioFile, reader: reader, audioHash: audioHash, store: workspace.store, manifest: manifest, buildID: session.buildID,

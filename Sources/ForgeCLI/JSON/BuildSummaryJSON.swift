@@ -21,7 +21,7 @@ struct BuildSummaryJSON: Encodable {
     var exitCode: Int32
     var nothingToDo: Bool?
     var exported: Int?
-    var failures: [Failure]?
+    var failures: [FailedItemJSON]?
     var error: String?
     var diagnostic: Diagnostic?
 
@@ -52,11 +52,6 @@ struct BuildSummaryJSON: Encodable {
     var flaggedItems: [String]?
     var verificationUnavailable: String?
 
-    struct Failure: Encodable {
-        var id: String
-        var error: String
-    }
-
     struct FailingChunk: Encodable {
         var chapter: Int
         var chunk: Int
@@ -80,7 +75,7 @@ struct BuildSummaryJSON: Encodable {
         exitCode = ForgeExitCode(summary.outcome).rawValue
         nothingToDo = summary.nothingToDo
         exported = summary.exportedFiles.count
-        failures = summary.failed.map { Failure(id: $0.itemID, error: $0.error) }
+        failures = summary.failed.map { FailedItemJSON(id: $0.itemID, error: $0.error) }
         if let cache = summary.remoteCache {
             remoteCache = cache.cache
             downloaded = cache.downloaded

@@ -14,13 +14,8 @@ struct StatusReportJSON: Encodable {
     var audioMs: Int
     var objects: Int
     var objectBytes: Int
-    var failures: [Failure]
+    var failures: [FailedItemJSON]
     var lastBuild: LastBuild?
-
-    struct Failure: Encodable {
-        var id: String
-        var error: String
-    }
 
     struct LastBuild: Encodable {
         var id: Int64
@@ -51,7 +46,7 @@ struct StatusReportJSON: Encodable {
         audioMs = counts.audioMs
         objects = counts.objects
         objectBytes = counts.objectBytes
-        failures = counts.failures.map { Failure(id: $0.id, error: $0.error) }
+        failures = counts.failures.map { FailedItemJSON(id: $0.id, error: $0.error) }
         lastBuild = report.lastBuild.map { build in
             LastBuild(
                 id: build.id ?? 0, outcome: build.outcome.rawValue, startedAt: build.startedAt, endedAt: JSONNull(build.endedAt),
