@@ -8,24 +8,8 @@ extension StageWork {
     mutating func forceAlign(threads: Int) async throws {
         let model = RecognizerModel.standard
         let identity = ForcedAligner.identity(model: model)
-        let items = try manifest.items()
-        var jobs: [ForcedAlignmentJob] = []
-        var reusable: [(item: ItemRecord, key: String)] = []
-        var alreadyDone = 0
-        for item in items where item.status == .spoken || item.status == .done {
-            guard let audioKey = item.audioKey else { continue }
-            // Items still only spoken here have no engine timings (a command engine that gave none).
-            guard recipe.alignment.method == .forced || item.eventsKey == nil || item.status == .spoken else { continue }
-            let key = ObjectKey.forcedAlignment(audioKey: audioKey, text: item.text, aligner: identity)
-            if item.status == .done && item.alignmentKey == key {
-                alreadyDone += 1
-            } else if store.contains(relativePath: ObjectStore.relativePath(key: key, fileExtension: "json")) {
-                reusable.append((item, key))
-            } else {
-                let audioPath = ObjectStore.relativePath(key: audioKey, fileExtension: recipe.audio.format.fileExtension)
-                jobs.append(ForcedAlignmentJob(item: item, words: [], audioPath: audioPath, alignmentKey: key))
-            }
-        }
+        let (planned, reusable, alreadyDone) = try forcedAlignmentPlan(identity: identity)
+        var jobs = planned
         guard !jobs.isEmpty || !reusable.isEmpty else { return }
         finished = 0
         toFinish = jobs.count + reusable.count
@@ -86,6 +70,32 @@ extension StageWork {
         }
         try save()
         if let remote { traffic.uploadedAlignments += try await uploadEntries(aligned.map { ($0.key, Data($0.document)) }, to: remote) }
+    }
+
+    /// The spoken items forced alignment has to place: jobs to align, alignments the store already
+    /// holds for the same audio, text and aligner, and how many items are already done.
+    private func forcedAlignmentPlan(
+        identity: String
+    ) throws -> (jobs: [ForcedAlignmentJob], reusable: [(item: ItemRecord, key: String)], alreadyDone: Int) {
+        let items = try manifest.items()
+        var jobs: [ForcedAlignmentJob] = []
+        var reusable: [(item: ItemRecord, key: String)] = []
+        var alreadyDone = 0
+        for item in items where item.status == .spoken || item.status == .done {
+            guard let audioKey = item.audioKey else { continue }
+            // Items still only spoken here have no engine timings (a command engine that gave none).
+            guard recipe.alignment.method == .forced || item.eventsKey == nil || item.status == .spoken else { continue }
+            let key = ObjectKey.forcedAlignment(audioKey: audioKey, text: item.text, aligner: identity)
+            if item.status == .done && item.alignmentKey == key {
+                alreadyDone += 1
+            } else if store.contains(relativePath: ObjectStore.relativePath(key: key, fileExtension: "json")) {
+                reusable.append((item, key))
+            } else {
+                let audioPath = ObjectStore.relativePath(key: audioKey, fileExtension: recipe.audio.format.fileExtension)
+                jobs.append(ForcedAlignmentJob(item: item, words: [], audioPath: audioPath, alignmentKey: key))
+            }
+        }
+        return (jobs, reusable, alreadyDone)
     }
 
     /// Where each job's alignment is filed in the remote cache: its key (audio key, text, aligner)

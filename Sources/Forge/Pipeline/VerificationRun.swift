@@ -137,35 +137,7 @@ package struct VerificationRun: Sendable {
         var reports = plan.reports
         let store = ObjectStore(root: outputDirectory)
 
-        // A dictionary of the book's words and a trigram model of each chapter's text (the
-        // chapters with chunks to transcribe), cached in verify/ by content.
-        var languageModels: [Int: URL] = [:]
-        var decodingModel = model
-        if !work.isEmpty {
-            // Each chapter is tokenized once, for the book's words and (when it has chunks to
-            // transcribe) its model, which is written as soon as it is built: memory holds one
-            // chapter's per core, not the whole book's (33 MB of model text for a 54-hour book).
-            let transcribed = Set(work.map(\.timeline))
-            let gathered = Mutex<(words: Set<String>, models: [Int: URL], failure: (any Error)?)>(([], [:], nil))
-            DispatchQueue.concurrentPerform(iterations: timelines.count) { chapter in
-                let sentences = timelines[chapter].items.flatMap { item in item.sentences.map { TranscriptNormalizer.tokens($0.text) } }
-                let arpa = transcribed.contains(chapter) ? LanguageModelBuilder.arpa(sentences: sentences) : nil
-                gathered.withLock { gathered in
-                    for sentence in sentences { gathered.words.formUnion(sentence) }
-                    guard let arpa, gathered.failure == nil else { return }
-                    do {
-                        gathered.models[chapter] = try writeCached(arpa, prefix: "lm-\(timelines[chapter].fileStem)", suffix: "arpa")
-                    } catch {
-                        gathered.failure = error
-                    }
-                }
-            }
-            let (words, models, failure) = gathered.withLock { $0 }
-            if let failure { throw failure }
-            languageModels = models
-            let dictionary = try PronouncingDictionary(words: words, base: model.dictionary, language: language)
-            decodingModel.dictionary = try writeCached(dictionary.text, prefix: "dict", suffix: "dict")
-        }
+        let models = try decodingModels(for: work, timelines: timelines, base: model)
 
         // Decode: `jobs` threads, each with its own decoder; each chunk's stretch of audio is
         // rendered on its own, so memory stays flat however long the book.
@@ -174,7 +146,6 @@ package struct VerificationRun: Sendable {
         let failure = Mutex<Error?>(nil)
         let threads = max(1, min(settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount, work.count))
         let settings = self.settings
-        let models = (decoding: decodingModel, languages: languageModels)
         BlockingThreads.forEach(work.isEmpty ? 0 : threads) { _ in
             do {
                 let transcriber = try ChunkTranscriber(model: models.decoding)
@@ -210,6 +181,41 @@ package struct VerificationRun: Sendable {
             available: true, unavailableReason: nil, missingChunks: positions.count - ordered.count - plan.unsampled, chunks: ordered,
             maxWordErrorRate: settings.maxWordErrorRate, recognizer: recognizer, elapsedSeconds: BuildPipeline.seconds(since: clock),
             audioMs: timelines.reduce(0) { $0 + $1.durationMs }, mode: settings.mode, screen: plan.screen, unsampledChunks: plan.unsampled)
+    }
+
+    /// A dictionary of the book's words and a trigram model of each chapter's text (the chapters
+    /// with chunks to transcribe), cached in verify/ by content: the models the decoders load.
+    private func decodingModels(
+        for work: [Chunk], timelines: [ChapterTimeline], base: RecognizerModel
+    ) throws -> (decoding: RecognizerModel, languages: [Int: URL]) {
+        var languageModels: [Int: URL] = [:]
+        var decodingModel = base
+        if !work.isEmpty {
+            // Each chapter is tokenized once, for the book's words and (when it has chunks to
+            // transcribe) its model, which is written as soon as it is built: memory holds one
+            // chapter's per core, not the whole book's (33 MB of model text for a 54-hour book).
+            let transcribed = Set(work.map(\.timeline))
+            let gathered = Mutex<(words: Set<String>, models: [Int: URL], failure: (any Error)?)>(([], [:], nil))
+            DispatchQueue.concurrentPerform(iterations: timelines.count) { chapter in
+                let sentences = timelines[chapter].items.flatMap { item in item.sentences.map { TranscriptNormalizer.tokens($0.text) } }
+                let arpa = transcribed.contains(chapter) ? LanguageModelBuilder.arpa(sentences: sentences) : nil
+                gathered.withLock { gathered in
+                    for sentence in sentences { gathered.words.formUnion(sentence) }
+                    guard let arpa, gathered.failure == nil else { return }
+                    do {
+                        gathered.models[chapter] = try writeCached(arpa, prefix: "lm-\(timelines[chapter].fileStem)", suffix: "arpa")
+                    } catch {
+                        gathered.failure = error
+                    }
+                }
+            }
+            let (words, models, failure) = gathered.withLock { $0 }
+            if let failure { throw failure }
+            languageModels = models
+            let dictionary = try PronouncingDictionary(words: words, base: base.dictionary, language: language)
+            decodingModel.dictionary = try writeCached(dictionary.text, prefix: "dict", suffix: "dict")
+        }
+        return (decodingModel, languageModels)
     }
 
     /// Everything a chunk's transcription depends on, from content only: the audio objects on its
