@@ -29,21 +29,10 @@ extension StageWork {
         var mismatches = 0
         var bytes = 0
 
-        // A few hits are made here instead and compared with the cache's digest (docs/remote-cache.md).
-        var spotChecked = Set(plan.jobs.lazy.map(\.audioKey).filter(SpeechCache.isSpotChecked))
-        if let first = plan.jobs.min(by: { SpeechCache.spotCheckDigest($0.audioKey) < SpeechCache.spotCheckDigest($1.audioKey) }) {
-            spotChecked.insert(first.audioKey)
-        }
+        let spotChecked = Self.spotChecked(plan.jobs)
         var checks: [String: SpotCheck] = [:]
 
-        enum Answer: Sendable {
-            case found(SpeechJob, SpeechCache.Download)
-            case spotCheck(SpeechJob, digest: String)
-            case missing
-            case failed(SpeechJob, RemoteCacheError)
-            case stop
-        }
-        await withTaskGroup(of: Answer.self) { group in
+        await withTaskGroup(of: RemoteAnswer.self) { group in
             // Ctrl-C cancels the requests in flight (URLSession honours task cancellation) within a tenth of a second.
             group.addTask {
                 while !cancellation.isCancelled && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
@@ -55,23 +44,7 @@ extension StageWork {
                 guard let job = pending.popFirst() else { return }
                 running += 1
                 let check = spotChecked.contains(job.audioKey)
-                group.addTask {
-                    do throws(RemoteCacheError) {
-                        if check {
-                            guard let (entry, _) = try await cache.entry(
-                                audioKey: job.audioKey, item: job.itemID, voice: job.voice.uri, audioExtension: extensionName)
-                            else { return .missing }
-                            return .spotCheck(job, digest: entry.audio.sha256)
-                        }
-                        guard let download = try await cache.fetch(
-                            audioKey: job.audioKey, eventsKey: job.eventsKey, item: job.itemID, voice: job.voice.uri,
-                            audioExtension: extensionName, mimeType: mimeType)
-                        else { return .missing }
-                        return .found(job, download)
-                    } catch {
-                        return .failed(job, error)
-                    }
-                }
+                group.addTask { await Self.lookUp(job, spotCheck: check, in: cache, audioExtension: extensionName, mimeType: mimeType) }
             }
             for _ in 0..<RemoteCache.connections { startNext() }
             while running > 0, let answer = await group.next() {
@@ -126,6 +99,46 @@ extension StageWork {
         if let failure { try cacheFailed(failure) }
         guard !cancellation.isCancelled else { return }
         progress(.remoteCache(looked: found.count + plan.jobs.count, found: found.count, bytes: bytes))
+    }
+
+    /// The jobs whose hits are made here instead and compared with the cache's digest
+    /// (docs/remote-cache.md): about 1 in 32, chosen by audio key, and one more in every build.
+    static func spotChecked(_ jobs: [SpeechJob]) -> Set<String> {
+        var keys = Set(jobs.lazy.map(\.audioKey).filter(SpeechCache.isSpotChecked))
+        if let first = jobs.min(by: { SpeechCache.spotCheckDigest($0.audioKey) < SpeechCache.spotCheckDigest($1.audioKey) }) {
+            keys.insert(first.audioKey)
+        }
+        return keys
+    }
+
+    /// What the remote cache answered for one job.
+    enum RemoteAnswer: Sendable {
+        case found(SpeechJob, SpeechCache.Download)
+        case spotCheck(SpeechJob, digest: String)
+        case missing
+        case failed(SpeechJob, RemoteCacheError)
+        case stop
+    }
+
+    /// Asks the cache for one job: its objects (every digest checked), or, for a spot-checked job,
+    /// only the digest its entry names (the item is made here and compared).
+    static func lookUp(
+        _ job: SpeechJob, spotCheck: Bool, in cache: SpeechCache, audioExtension: String, mimeType: String
+    ) async -> RemoteAnswer {
+        do throws(RemoteCacheError) {
+            if spotCheck {
+                guard let (entry, _) = try await cache.entry(audioKey: job.audioKey, item: job.itemID, voice: job.voice.uri, audioExtension: audioExtension)
+                else { return .missing }
+                return .spotCheck(job, digest: entry.audio.sha256)
+            }
+            guard let download = try await cache.fetch(
+                audioKey: job.audioKey, eventsKey: job.eventsKey, item: job.itemID, voice: job.voice.uri, audioExtension: audioExtension,
+                mimeType: mimeType)
+            else { return .missing }
+            return .found(job, download)
+        } catch {
+            return .failed(job, error)
+        }
     }
 
     /// Compares the items spot-checked in ``download(_:align:from:)``, now made here, with the
