@@ -53,35 +53,50 @@ struct MP4AudioFile {
         }
     }
 
-    private func write(_ chapters: [Chapter], to file: FileHandle, cancellation: CancellationFlag?) throws {
-        let frameSamples = ChapterTimeline.frameSamples
-        let chapterTimescale = 1000
-        let totalSamples = chapters.reduce(0) { $0 + $1.samples }
-        let durationMs = Int((Int64(totalSamples) * 1000 + Int64(sampleRate) / 2) / Int64(sampleRate))
+    /// Appends bytes to the file and counts where it is: box offsets are positions in the file.
+    private struct BoxOutput {
+        let file: FileHandle
         var position: UInt64 = 0
-        func put(_ bytes: [UInt8]) throws {
+
+        mutating func put(_ bytes: [UInt8]) throws {
             try file.write(contentsOf: bytes)
             position += UInt64(bytes.count)
         }
-        try put(Self.box("ftyp", Array("M4B ".utf8) + Self.u32(0x200) + Array("isomiso2mp41M4B ".utf8)))
-        // mdat with a 64-bit size, filled in once the frames are written.
-        let mdatStart = position
-        try put(Self.u32(1) + Array("mdat".utf8) + Self.u64(0))
-        // The chapter titles (the text track's samples) first, then each chapter's frames as a chunk.
+    }
+
+    /// Where `mdat` put the chapters' titles and frames, for the boxes that index them.
+    private struct MediaLayout {
         var titleSamples: [[UInt8]] = []
-        let titleOffset = position
+        var titleOffset: UInt64 = 0
+        var chunkOffsets: [UInt64] = []
+        var framesPerChunk: [Int] = []
+        var config: [UInt8] = []
+        var payloadBytes = 0
+    }
+
+    private func write(_ chapters: [Chapter], to file: FileHandle, cancellation: CancellationFlag?) throws {
+        var output = BoxOutput(file: file)
+        try output.put(Self.box("ftyp", Array("M4B ".utf8) + Self.u32(0x200) + Array("isomiso2mp41M4B ".utf8)))
+        let layout = try writeMediaData(chapters, to: &output, cancellation: cancellation)
+        try writeMovie(chapters, layout: layout, to: &output, cancellation: cancellation)
+    }
+
+    /// `mdat` (with a 64-bit size, filled in once the frames are written): the chapter titles (the
+    /// text track's samples) first, then each chapter's AAC frames, without their ADTS headers, as a chunk.
+    private func writeMediaData(_ chapters: [Chapter], to output: inout BoxOutput, cancellation: CancellationFlag?) throws -> MediaLayout {
+        var layout = MediaLayout()
+        let mdatStart = output.position
+        try output.put(Self.u32(1) + Array("mdat".utf8) + Self.u64(0))
+        layout.titleOffset = output.position
         if marksChapters {
             for chapter in chapters {
                 let text = Array(chapter.title.utf8.prefix(1000))
                 let sample = Self.u16(text.count) + text + Self.u32(12) + Array("encd".utf8) + Self.u32(0x100)
-                titleSamples.append(sample)
-                try put(sample)
+                layout.titleSamples.append(sample)
+                try output.put(sample)
             }
         }
-        var chunkOffsets: [UInt64] = []
-        var framesPerChunk: [Int] = []
         var config: [UInt8]?
-        var bitRateBytes = 0
         for chapter in chapters {
             if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
             let bytes = try [UInt8](store.read(relativePath: chapter.path))
@@ -89,27 +104,37 @@ struct MP4AudioFile {
                 throw ExportError.encoderFailed(tool: "forge", detail: "the encoded chapter \(chapter.path) is not whole AAC frames; remove it (forge fsck --repair) and export again")
             }
             config = config ?? ADTSFrames.audioSpecificConfig(bytes)
-            chunkOffsets.append(position)
-            framesPerChunk.append(frames.count - chapter.skip)
+            layout.chunkOffsets.append(output.position)
+            layout.framesPerChunk.append(frames.count - chapter.skip)
             var payload: [UInt8] = []
             payload.reserveCapacity(bytes.count)
             for frame in frames[chapter.skip...] {
                 let header = ADTSFrames.headerLength(bytes, at: frame.lowerBound)
                 payload += bytes[(frame.lowerBound + header)..<frame.upperBound]
             }
-            bitRateBytes += payload.count
-            try put(payload)
+            layout.payloadBytes += payload.count
+            try output.put(payload)
         }
         guard let config else { throw ExportError.encoderFailed(tool: "forge", detail: "no AAC frames to write") }
-        let mdatEnd = position
-        try file.seek(toOffset: mdatStart + 8)
-        try file.write(contentsOf: Self.u64(mdatEnd - mdatStart))
-        try file.seek(toOffset: mdatEnd)
+        layout.config = config
+        let mdatEnd = output.position
+        try output.file.seek(toOffset: mdatStart + 8)
+        try output.file.write(contentsOf: Self.u64(mdatEnd - mdatStart))
+        try output.file.seek(toOffset: mdatEnd)
+        return layout
+    }
 
+    /// `moov`: the audio track (its frame sizes streamed, 4 bytes a frame, chapter by chapter),
+    /// the chapter text track and the book's metadata.
+    private func writeMovie(_ chapters: [Chapter], layout: MediaLayout, to output: inout BoxOutput, cancellation: CancellationFlag?) throws {
+        let frameSamples = ChapterTimeline.frameSamples
+        let chapterTimescale = 1000
+        let totalSamples = chapters.reduce(0) { $0 + $1.samples }
+        let durationMs = Int((Int64(totalSamples) * 1000 + Int64(sampleRate) / 2) / Int64(sampleRate))
+        let (framesPerChunk, chunkOffsets, config) = (layout.framesPerChunk, layout.chunkOffsets, layout.config)
         let frameCount = framesPerChunk.reduce(0, +)
         let mediaDuration = frameCount * frameSamples
-        let averageBitRate = Int(Double(bitRateBytes * 8) / (Double(max(1, mediaDuration)) / Double(sampleRate)))
-
+        let averageBitRate = Int(Double(layout.payloadBytes * 8) / (Double(max(1, mediaDuration)) / Double(sampleRate)))
         // The audio track. Its sample sizes (4 bytes a frame) are streamed between `head` and `tail`.
         let esds = Self.fullBox("esds", 0, 0, Self.descriptor(3, Self.u16(1) + [0] + Self.descriptor(4,
             [0x40, 0x15, 0, 0, 0] + Self.u32(averageBitRate) + Self.u32(averageBitRate) + Self.descriptor(5, config)) + Self.descriptor(6, [2])))
@@ -139,7 +164,7 @@ struct MP4AudioFile {
         let edts = Self.box("edts", Self.fullBox("elst", 0, 0, Self.u32(1) + Self.u32(durationMs) + Self.u32(frameSamples) + Self.u32(0x10000)))
         let tref = marksChapters ? Self.box("tref", Self.box("chap", Self.u32(2))) : []
         let trakLength = tkhd.count + edts.count + tref.count + 8 + mdiaLength
-        let chapterTrack = marksChapters ? chapterTextTrack(chapters, samples: titleSamples, offset: titleOffset, durationMs: durationMs, timescale: chapterTimescale) : []
+        let chapterTrack = marksChapters ? chapterTextTrack(chapters, samples: layout.titleSamples, offset: layout.titleOffset, durationMs: durationMs, timescale: chapterTimescale) : []
         let udta = self.userData(chapters)
         let mvhd = Self.fullBox("mvhd", 0, 0, Self.u32(0) + Self.u32(0) + Self.u32(1000) + Self.u32(durationMs) + Self.u32(0x10000) + Self.u16(0x100)
             + [UInt8](repeating: 0, count: 10) + Self.matrix + [UInt8](repeating: 0, count: 24) + Self.u32(marksChapters ? 3 : 2))
@@ -147,7 +172,7 @@ struct MP4AudioFile {
         let head = Self.header("moov", moovLength) + mvhd + Self.header("trak", trakLength) + tkhd + edts + tref
             + Self.header("mdia", mdiaLength) + mdhd + hdlr + Self.header("minf", minfLength) + smhd + dinf
             + Self.header("stbl", stblLength) + stsd + stts + stsc + stszHead
-        try put(head)
+        try output.put(head)
         var sizes: [UInt8] = []
         for chapter in chapters {
             if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
@@ -155,10 +180,11 @@ struct MP4AudioFile {
             guard let frames = ADTSFrames.frames(bytes) else { continue }
             sizes.removeAll(keepingCapacity: true)
             for frame in frames[chapter.skip...] { sizes += Self.u32(frame.count - ADTSFrames.headerLength(bytes, at: frame.lowerBound)) }
-            try put(sizes)
+            try output.put(sizes)
         }
-        try put(co64 + sgpd + sbgp + chapterTrack + udta)
+        try output.put(co64 + sgpd + sbgp + chapterTrack + udta)
     }
+
 
     /// The QuickTime chapter track: one text sample (the title) per chapter, timed in milliseconds.
     private func chapterTextTrack(_ chapters: [Chapter], samples: [[UInt8]], offset: UInt64, durationMs: Int, timescale: Int) -> [UInt8] {
