@@ -100,45 +100,13 @@ package final class NarrationAligner {
             for (frame, isSpeech) in windowSpeech.enumerated() where firstFrame + frame < speech.count {
                 speech[firstFrame + frame] = isSpeech
             }
-            var found = try aligner.place(windowTexts, in: windowSamples, openEnded: true, reference: reference)
-            if Self.looksWrong(found) && Self.heardShare(found) >= 0.3 {
-                // A run of unheard words among heard ones: the narrator probably skipped
-                // something. Try again letting words be passed over, and keep whichever reads
-                // better. (Not where almost nothing was heard: skipping cannot fix the wrong text,
-                // and the wider search held 900 MB for a minute of audio.)
-                let retry = try aligner.place(windowTexts, in: windowSamples, openEnded: true, allowSkips: true, reference: reference)
-                if Self.quality(retry) > Self.quality(found) { found = retry }
-            }
-            if isLast, let lastHeard = Self.lastHeardRun(found), found.count - lastHeard - 1 >= Self.shortestMissingRun {
-                // The recording ends before the text: with words to spare, the search hurries
-                // through the last spoken words to fit more in. Try again with only the words
-                // up to the last one heard, and keep that if it hears as many.
-                let trimmed = try aligner.place(Array(windowTexts[...lastHeard]), in: windowSamples, openEnded: true, reference: reference)
-                if trimmed.filter(Self.isHeard).count >= found.filter(Self.isHeard).count {
-                    found = trimmed + [WordPlacement?](repeating: nil, count: found.count - trimmed.count)
-                }
-            }
+            var found = try placeWindow(windowTexts, in: windowSamples, reference: reference, isLast: isLast)
             found = onsets.snapped(found)
             let offsetMs = cursor * 1000 / rate
             // Keep the words before the margin (all of them in the last window); the next window
             // starts at the end of the last confident one.
             let keepBeforeMs = (end - margin - cursor) * 1000 / rate
-            // An anchor ends a run of confidently heard words: one word of another text fits
-            // its audio by chance now and then, three in a row do not.
-            // The last window keeps every placement when any run was heard (each word is judged
-            // when the spans are made).
-            var anchor: Int?
-            if isLast {
-                if Self.lastHeardRun(found) != nil { anchor = found.lastIndex { $0 != nil } }
-            } else {
-                var run = 0
-                for (index, placement) in found.enumerated() {
-                    guard let placement else { continue }
-                    if placement.endMs > keepBeforeMs { break }
-                    run = Self.confidence(placement) >= anchorConfidence && Self.isHeard(placement) ? run + 1 : 0
-                    if run >= Self.shortestMissingRun { anchor = index }
-                }
-            }
+            let anchor = anchor(in: found, isLast: isLast, keepBeforeMs: keepBeforeMs)
             var settled: [WordPlacement?] = []
             if let anchor, let anchorEnd = found[anchor]?.endMs {
                 settled = found[...anchor].map { $0.map { shifted($0, by: offsetMs) } }
@@ -164,6 +132,54 @@ package final class NarrationAligner {
         }
         progress(1)
         return Self.result(words: words, placements: placements, speech: speech, durationMs: durationMs)
+    }
+
+    /// One window's words placed in its audio: openly; again allowing words to be skipped when a
+    /// run of unheard words sits among heard ones; and, in the recording's last window, again with
+    /// only the words up to the last run heard when the text goes on past the recording.
+    private func placeWindow(
+        _ windowTexts: [String], in windowSamples: ArraySlice<Int16>, reference: PhoneLoopReference, isLast: Bool
+    ) throws -> [WordPlacement?] {
+        var found = try aligner.place(windowTexts, in: windowSamples, openEnded: true, reference: reference)
+        if Self.looksWrong(found) && Self.heardShare(found) >= 0.3 {
+            // A run of unheard words among heard ones: the narrator probably skipped
+            // something. Try again letting words be passed over, and keep whichever reads
+            // better. (Not where almost nothing was heard: skipping cannot fix the wrong text,
+            // and the wider search held 900 MB for a minute of audio.)
+            let retry = try aligner.place(windowTexts, in: windowSamples, openEnded: true, allowSkips: true, reference: reference)
+            if Self.quality(retry) > Self.quality(found) { found = retry }
+        }
+        if isLast, let lastHeard = Self.lastHeardRun(found), found.count - lastHeard - 1 >= Self.shortestMissingRun {
+            // The recording ends before the text: with words to spare, the search hurries
+            // through the last spoken words to fit more in. Try again with only the words
+            // up to the last one heard, and keep that if it hears as many.
+            let trimmed = try aligner.place(Array(windowTexts[...lastHeard]), in: windowSamples, openEnded: true, reference: reference)
+            if trimmed.filter(Self.isHeard).count >= found.filter(Self.isHeard).count {
+                found = trimmed + [WordPlacement?](repeating: nil, count: found.count - trimmed.count)
+            }
+        }
+        return found
+    }
+
+    /// Where a window's settled words end: the last word of a run of confidently heard words
+    /// before the margin (one word of another text fits its audio by chance now and then, three
+    /// in a row do not); in the last window, the last placed word when any run was heard.
+    private func anchor(in found: [WordPlacement?], isLast: Bool, keepBeforeMs: Int) -> Int? {
+        // The last window keeps every placement when any run was heard (each word is judged
+        // when the spans are made).
+        var anchor: Int?
+        if isLast {
+            if Self.lastHeardRun(found) != nil { anchor = found.lastIndex { $0 != nil } }
+        } else {
+            var run = 0
+            for (index, placement) in found.enumerated() {
+                guard let placement else { continue }
+                if placement.endMs > keepBeforeMs { break }
+                run = Self.confidence(placement) >= anchorConfidence && Self.isHeard(placement) ? run + 1 : 0
+                if run >= Self.shortestMissingRun { anchor = index }
+            }
+        }
+        return anchor
     }
 
     /// Whether `checkpoints` can be from a run over this many words and samples (a damaged or
