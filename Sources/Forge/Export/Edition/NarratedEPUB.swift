@@ -100,27 +100,7 @@ struct NarratedEPUB {
             metadataAdditions.append("<meta property=\"media:duration\" refines=\"#\(smilID)\">\(MediaOverlayBook.clock(duration))</meta>")
             package = Self.addAttribute("media-overlay=\"\(smilID)\"", toItem: manifestItem.id, in: package)
         }
-        // The book's total replaces one an earlier narration declared.
-        package = package.replacingOccurrences(of: #"<meta\s+property\s*=\s*["']media:duration["']\s*>[^<]*</meta>\s*"#, with: "", options: .regularExpression)
-        metadataAdditions.append("<meta property=\"media:duration\">\(MediaOverlayBook.clock(overlaysMs))</meta>")
-        // This is a new edition of the book: modified now, with accessibility metadata it did not declare.
-        package = Self.replacingModified(in: package, with: modified)
-        // A book that declares its own accessibility keeps its statements; one that declares none gets Forge's.
-        if !package.contains("schema:accessMode") {
-            metadataAdditions.append(contentsOf: MediaOverlayBook.accessibilityMetadata(settings).filter { !package.contains($0) })
-        }
-        if let author = settings.author, !package.contains("<dc:creator") {
-            metadataAdditions.append("<dc:creator>\(XMLText.escaped(author))</dc:creator>")
-        }
-        if !package.contains("media:active-class") {
-            metadataAdditions.append("<meta property=\"media:active-class\">\(MediaOverlayBook.activeClass)</meta>")
-        }
-        if let end = package.range(of: "</metadata>") {
-            package.insert(contentsOf: metadataAdditions.joined(separator: "\n") + "\n", at: end.lowerBound)
-        }
-        if let end = package.range(of: "</manifest>") {
-            package.insert(contentsOf: manifestAdditions.joined(separator: "\n") + "\n", at: end.lowerBound)
-        }
+        package = Self.package(package, adding: manifestAdditions, metadata: metadataAdditions, overlaysMs: overlaysMs, settings: settings, modified: modified)
         files[packagePath] = Data(package.utf8)
 
         var ordered: [(path: String, data: Data)] = []
@@ -193,6 +173,38 @@ struct NarratedEPUB {
 
             """
         return (Data(rewritten.utf8), smil, pars.reduce(0) { $0 + max(0, $1.end - $1.start) })
+    }
+
+    /// The package document with the overlays' items and metadata: the book's total duration (in
+    /// place of one an earlier narration declared), `dcterms:modified`, accessibility metadata when
+    /// the book declares none, the author, and the active class.
+    private static func package(
+        _ package: String, adding manifestItems: [String], metadata additions: [String], overlaysMs: Int, settings: ExportSettings, modified: Date
+    ) -> String {
+        var package = package
+        var metadata = additions
+        // The book's total replaces one an earlier narration declared.
+        package = package.replacingOccurrences(of: #"<meta\s+property\s*=\s*["']media:duration["']\s*>[^<]*</meta>\s*"#, with: "", options: .regularExpression)
+        metadata.append("<meta property=\"media:duration\">\(MediaOverlayBook.clock(overlaysMs))</meta>")
+        // This is a new edition of the book: modified now, with accessibility metadata it did not declare.
+        package = Self.replacingModified(in: package, with: modified)
+        // A book that declares its own accessibility keeps its statements; one that declares none gets Forge's.
+        if !package.contains("schema:accessMode") {
+            metadata.append(contentsOf: MediaOverlayBook.accessibilityMetadata(settings).filter { !package.contains($0) })
+        }
+        if let author = settings.author, !package.contains("<dc:creator") {
+            metadata.append("<dc:creator>\(XMLText.escaped(author))</dc:creator>")
+        }
+        if !package.contains("media:active-class") {
+            metadata.append("<meta property=\"media:active-class\">\(MediaOverlayBook.activeClass)</meta>")
+        }
+        if let end = package.range(of: "</metadata>") {
+            package.insert(contentsOf: metadata.joined(separator: "\n") + "\n", at: end.lowerBound)
+        }
+        if let end = package.range(of: "</manifest>") {
+            package.insert(contentsOf: manifestItems.joined(separator: "\n") + "\n", at: end.lowerBound)
+        }
+        return package
     }
 
     /// The id of the document's `<body>`, if it has one.

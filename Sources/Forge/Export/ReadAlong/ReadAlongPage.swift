@@ -52,73 +52,81 @@ enum ReadAlongPage {
             <main id="text">
             \(timeline.items.first?.record.kind == ItemKind.heading.rawValue ? "" : "<h1>\(XMLText.escaped(timeline.chapter.title))</h1>\n")\(body)</main>
             <footer>\(navigation)</footer>
-            <script>
-            (function () {
-              var audio = document.getElementById("audio");
-              var words = Array.prototype.slice.call(document.querySelectorAll(".w"));
-              var starts = words.map(function (w) { return +w.dataset.start; });
-              var ends = words.map(function (w) { return +w.dataset.end; });
-              var active = null;
-              // The last word started by `ms`, or -1.
-              function lastStarted(ms) {
-                var low = 0, high = starts.length - 1, found = -1;
-                while (low <= high) {
-                  var middle = (low + high) >> 1;
-                  if (starts[middle] <= ms) { found = middle; low = middle + 1; } else { high = middle - 1; }
-                }
-                return found;
-              }
-              function wordAt(ms) {
-                var found = lastStarted(ms);
-                return found >= 0 && ms < ends[found] ? words[found] : null;
-              }
-              function show(word, smooth) {
-                word.scrollIntoView({ block: "center", behavior: smooth ? "smooth" : "auto" });
-                document.body.dataset.scrollY = Math.round(window.scrollY);
-              }
-              // `jump`: a seek asked for by a link or a click, which brings the word into view even when paused.
-              function update(jump) {
-                var word = wordAt(audio.currentTime * 1000);
-                if (word !== active) {
-                  if (active) active.classList.remove("active");
-                  if (word) word.classList.add("active");
-                  active = word;
-                  document.body.dataset.activeWord = word ? words.indexOf(word) : "";
-                  if (word && !audio.paused) show(word, true);
-                }
-                // In a pause nothing is highlighted, but a jump still brings its place into view.
-                if (jump) {
-                  var place = word || words[Math.max(0, lastStarted(audio.currentTime * 1000))];
-                  if (place) show(place, false);
-                }
-              }
-              function tick() { update(false); if (!audio.paused) requestAnimationFrame(tick); }
-              function seek(seconds) {
-                var go = function () { audio.currentTime = seconds; update(true); };
-                if (audio.readyState >= 1) go(); else audio.addEventListener("loadedmetadata", go, { once: true });
-              }
-              function seekFromAddress() {
-                var match = /[#&]t=([0-9.]+)/.exec(location.hash);
-                if (match) seek(+match[1]);
-              }
-              audio.addEventListener("timeupdate", function () { update(false); });
-              audio.addEventListener("seeked", function () { update(false); });
-              audio.addEventListener("play", function () { requestAnimationFrame(tick); });
-              \(next.map { "audio.addEventListener(\"ended\", function () { location.href = \"\($0.fileStem).html\"; });" } ?? "")
-              document.getElementById("text").addEventListener("click", function (event) {
-                var word = event.target.closest(".w");
-                if (!word) return;
-                audio.currentTime = (+word.dataset.start + 1) / 1000;
-                update(false);
-              });
-              window.addEventListener("hashchange", seekFromAddress);
-              seekFromAddress();
-            })();
-            </script>
+            \(playerScript(nextPage: next.map { "\($0.fileStem).html" }))
             </body>
             </html>
 
             """
+    }
+
+    /// The page's player: highlights the word being read and keeps it in view, seeks to a word
+    /// clicked or to `#t=` in the address, and goes on to `nextPage` when the chapter ends.
+    static func playerScript(nextPage: String?) -> String {
+        """
+        <script>
+        (function () {
+          var audio = document.getElementById("audio");
+          var words = Array.prototype.slice.call(document.querySelectorAll(".w"));
+          var starts = words.map(function (w) { return +w.dataset.start; });
+          var ends = words.map(function (w) { return +w.dataset.end; });
+          var active = null;
+          // The last word started by `ms`, or -1.
+          function lastStarted(ms) {
+            var low = 0, high = starts.length - 1, found = -1;
+            while (low <= high) {
+              var middle = (low + high) >> 1;
+              if (starts[middle] <= ms) { found = middle; low = middle + 1; } else { high = middle - 1; }
+            }
+            return found;
+          }
+          function wordAt(ms) {
+            var found = lastStarted(ms);
+            return found >= 0 && ms < ends[found] ? words[found] : null;
+          }
+          function show(word, smooth) {
+            word.scrollIntoView({ block: "center", behavior: smooth ? "smooth" : "auto" });
+            document.body.dataset.scrollY = Math.round(window.scrollY);
+          }
+          // `jump`: a seek asked for by a link or a click, which brings the word into view even when paused.
+          function update(jump) {
+            var word = wordAt(audio.currentTime * 1000);
+            if (word !== active) {
+              if (active) active.classList.remove("active");
+              if (word) word.classList.add("active");
+              active = word;
+              document.body.dataset.activeWord = word ? words.indexOf(word) : "";
+              if (word && !audio.paused) show(word, true);
+            }
+            // In a pause nothing is highlighted, but a jump still brings its place into view.
+            if (jump) {
+              var place = word || words[Math.max(0, lastStarted(audio.currentTime * 1000))];
+              if (place) show(place, false);
+            }
+          }
+          function tick() { update(false); if (!audio.paused) requestAnimationFrame(tick); }
+          function seek(seconds) {
+            var go = function () { audio.currentTime = seconds; update(true); };
+            if (audio.readyState >= 1) go(); else audio.addEventListener("loadedmetadata", go, { once: true });
+          }
+          function seekFromAddress() {
+            var match = /[#&]t=([0-9.]+)/.exec(location.hash);
+            if (match) seek(+match[1]);
+          }
+          audio.addEventListener("timeupdate", function () { update(false); });
+          audio.addEventListener("seeked", function () { update(false); });
+          audio.addEventListener("play", function () { requestAnimationFrame(tick); });
+          \(nextPage.map { "audio.addEventListener(\"ended\", function () { location.href = \"\($0)\"; });" } ?? "")
+          document.getElementById("text").addEventListener("click", function (event) {
+            var word = event.target.closest(".w");
+            if (!word) return;
+            audio.currentTime = (+word.dataset.start + 1) / 1000;
+            update(false);
+          });
+          window.addEventListener("hashchange", seekFromAddress);
+          seekFromAddress();
+        })();
+        </script>
+        """
     }
 
     /// The book's contents page (`html/index.html`): its title and a link to each chapter's page,
