@@ -19,31 +19,29 @@ struct CheckCommand: ParsableCommand {
     @Argument(help: "An output directory written by forge build, or audio files to measure.", completion: .file())
     var paths: [String]
 
-    @Option(help: "The profile to check against: \(LoudnessProfile.all.map(\.name).joined(separator: ", ")).")
-    var profile = LoudnessProfile.acx.name
+    @Option(help: "The delivery profile to check against.")
+    var profile = LoudnessProfile.acx
 
-    @Option(help: "Measure an output directory's chapters mastered as this export profile would (\(MasteringSettings.profiles.map(\.profile).joined(separator: ", ")), or none; default: as the build exports them, with its pauses and mastering).")
-    var mastering: String?
+    @Option(help: "Measure an output directory's chapters mastered as this export profile would, or as made (none) (default: as the build exports them, with its pauses and mastering).")
+    var mastering: MasteringChoice?
 
     @Flag(help: "Print a JSON report.")
     var json = false
 
     func validate() throws {
-        do { _ = try LoudnessProfile.named(profile) } catch { throw ValidationError(ErrorReason.message(error)) }
-        try ValidationError.checkMastering(mastering)
         if paths.isEmpty { throw ValidationError("Name an output directory or audio files to check.") }
     }
 
     func run() throws {
         let report: ConformanceReport
         do {
-            let check = ConformanceCheck(profile: try LoudnessProfile.named(profile))
+            let check = ConformanceCheck(profile: profile)
             let urls = paths.map { URL(fileURLWithPath: $0) }
             var isDirectory: ObjCBool = false
             if urls.count == 1, FileManager.default.fileExists(atPath: urls[0].path, isDirectory: &isDirectory), isDirectory.boolValue {
                 // Chapters as the build exports them: its pauses and mastering, unless told otherwise.
                 var settings = try RecordedSettings.recorded(inDirectory: urls[0])?.exportSettings ?? ExportSettings()
-                if let mastering { settings.mastering = MasteringSettings.profile(named: mastering) }
+                if let mastering { settings.mastering = mastering.settings }
                 report = try check.run(outputDirectory: urls[0], settings: settings)
             } else {
                 report = try check.run(files: urls)

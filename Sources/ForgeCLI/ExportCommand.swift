@@ -44,8 +44,8 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Language of the text (BCP 47) for the EPUB and HTML pages (default: the build's).")
     var language: String?
 
-    @Option(help: "Master the chapter audio (also in the EPUB and M4B): \(MasteringSettings.profiles.map(\.profile).joined(separator: ", ")), or none (default: the build's).")
-    var mastering: String?
+    @Option(help: "Master the chapter audio (also in the EPUB and M4B) to a profile, or not (none) (default: the build's).")
+    var mastering: MasteringChoice?
     @Option(help: "Author, for the M4B and EPUB metadata (default: the build's).")
     var author: String?
     @Option(help: "Cover image (.jpg or .png) for the M4B.", completion: .file(extensions: ["jpg", "jpeg", "png"]))
@@ -70,7 +70,6 @@ struct ExportCommand: AsyncParsableCommand {
         try ValidationError.check("--paragraph-ms", paragraphPause, in: ExportSettings.allowedPauses)
         try ValidationError.check("--chapter-ms", chapterPause, in: ExportSettings.allowedPauses)
         try ValidationError.check("--max-cue-characters", maxCueLength, in: ExportSettings.allowedCueCharacters)
-        try ValidationError.checkMastering(mastering)
         if let title, title.count > ExportSettings.maximumTitleCharacters {
             throw ValidationError("--title must be at most \(ExportSettings.maximumTitleCharacters) characters; found \(title.count).")
         }
@@ -96,7 +95,7 @@ struct ExportCommand: AsyncParsableCommand {
         if let epubAudio { settings.epubAudio = epubAudio }
         if let title { settings.title = title }
         if let language { settings.language = language }
-        if let mastering { settings.mastering = MasteringSettings.profile(named: mastering) }
+        if let mastering { settings.mastering = mastering.settings }
         if let author { settings.author = author }
         if let openingCredit { settings.openingCredit = openingCredit }
         if let closingCredit { settings.closingCredit = closingCredit }

@@ -144,6 +144,15 @@ struct CommandLineTests {
         #expect(rate.status == 2 && rate.errors.contains("--max-word-error-rate must be from 0.0 to 1.0"), "\(rate.errors)")
         let interval = try ForgeProcess.run(["align", "r.json", "--save-interval", "0"], in: directory.url)
         #expect(interval.status == 2 && interval.errors.contains("--save-interval must be from 1 to 100000"), "\(interval.errors)")
+        // Profiles are typed arguments: a wrong one is refused before anything runs, naming the ones there are.
+        let profile = try ForgeProcess.run(["check", "out", "--profile", "loud"], in: directory.url)
+        #expect(profile.status == 2 && profile.errors.contains("'acx', 'ebu-r128' or 'podcast'"), "\(profile.errors)")
+        let mastering = try ForgeProcess.run(["export", "out", "--mastering", "louder"], in: directory.url)
+        #expect(mastering.status == 2 && mastering.errors.contains("'podcast' or 'none'"), "\(mastering.errors)")
+        // `forge align` is two subcommands: a recipe's items (the default) and a narration.
+        let narration = try ForgeProcess.run(["align", "narration", "--audio", "a.flac", "--text", "t.txt"], in: directory.url)
+        #expect(narration.status == 2 && narration.errors.contains("--output"), "\(narration.errors)")
+        #expect(try ForgeProcess.run(["align", "--help"], in: directory.url).text.contains("narration"))
     }
 
     /// The old option names still work beside the ones that mirror the recipe's keys.
