@@ -147,7 +147,8 @@ import ZIPFoundation
         do {
             _ = try RecipeLoader().load(from: file)
             return nil
-        } catch let error as RecipeError {
+        } catch {
+            // Typed throws: the loader throws only RecipeError.
             return error
         }
     }

@@ -233,7 +233,10 @@ struct RobustnessTests {
         var usage = rusage()
         #expect(wait4(pid, &status, 0, &usage) == pid)
         #expect(status == 0, "forge plan exited with wait status \(status)")
-        #expect(usage.ru_maxrss < 400_000, "peak resident memory \(usage.ru_maxrss) kB")
+        // Typically 225 MB; once 409 MB on a loaded CI machine (allocations spread over more malloc
+        // arenas when threads interleave differently). The bound is for growth out of proportion
+        // (a quadratic split held gigabytes), so it leaves room for that variance.
+        #expect(usage.ru_maxrss < 600_000, "peak resident memory \(usage.ru_maxrss) kB")
         let fields = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any]
         #expect((fields?["items"] as? Int ?? 0) > 8_000, "cut into items of at most 600 characters")
         #expect(fields?["words"] as? Int == paragraph.split(separator: " ").count + 2, "every word, plus the heading \"Chapter 1\"")
