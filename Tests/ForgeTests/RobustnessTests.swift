@@ -234,8 +234,8 @@ struct RobustnessTests {
         #expect(wait4(pid, &status, 0, &usage) == pid)
         #expect(status == 0, "forge plan exited with wait status \(status)")
         // Typically 225 MB; once 409 MB on a loaded CI machine (allocations spread over more malloc
-        // arenas when threads interleave differently). The bound is for growth out of proportion
-        // (a quadratic split held gigabytes), so it leaves room for that variance.
+        // arenas when threads interleave differently). The bound is for memory growing out of
+        // proportion to the input, so it leaves room for that variance.
         #expect(usage.ru_maxrss < 600_000, "peak resident memory \(usage.ru_maxrss) kB")
         let fields = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any]
         #expect((fields?["items"] as? Int ?? 0) > 8_000, "cut into items of at most 600 characters")
