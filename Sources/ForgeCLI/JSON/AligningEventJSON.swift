@@ -6,6 +6,6 @@ struct AligningEventJSON: Encodable {
     var fraction: JSONNull<Double>
 
     init(fraction: Double) {
-        self.fraction = JSONNull(JSONOutput.rounded(fraction, places: 3))
+        self.fraction = JSONOutput.rounded(fraction, places: 3)
     }
 }

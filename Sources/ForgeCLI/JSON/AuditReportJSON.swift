@@ -19,6 +19,6 @@ struct AuditReportJSON: Encodable {
         problems = report.problems.map(\.description)
         self.repaired = repaired
         clean = report.isClean
-        self.elapsedSeconds = JSONNull(JSONOutput.rounded(elapsedSeconds, places: 3))
+        self.elapsedSeconds = JSONOutput.rounded(elapsedSeconds, places: 3)
     }
 }

@@ -64,7 +64,7 @@ struct BuildEventJSON: Encodable {
             try container.encode(item.toFinish, forKey: .toFinish)
             try container.encode(item.audioMs, forKey: .audioMs)
             try container.encodeIfPresent(item.durationMs, forKey: .durationMs)
-            try container.encode(JSONNull(JSONOutput.rounded(item.elapsedSeconds, places: 3)), forKey: .elapsedSeconds)
+            try container.encode(JSONOutput.rounded(item.elapsedSeconds, places: 3), forKey: .elapsedSeconds)
             try container.encodeIfPresent(item.error, forKey: .error)
         case let .saved(committedItems):
             try container.encode(committedItems, forKey: .items)
@@ -91,7 +91,7 @@ struct BuildEventJSON: Encodable {
             try container.encode(chunk.index, forKey: .chunk)
             try container.encode(chunk.startMs, forKey: .startMs)
             try container.encode(chunk.endMs, forKey: .endMs)
-            try container.encode(JSONNull(JSONOutput.rounded(chunk.wordErrorRate, places: 4)), forKey: .wordErrorRate)
+            try container.encode(JSONOutput.rounded(chunk.wordErrorRate, places: 4), forKey: .wordErrorRate)
             try container.encode(chunk.flaggedItems.map(\.itemID), forKey: .flaggedItems)
         }
     }

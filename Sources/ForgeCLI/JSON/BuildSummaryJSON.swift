@@ -71,7 +71,7 @@ struct BuildSummaryJSON: Encodable {
         remaining = summary.remaining
         cancelled = summary.cancelled
         audioMs = summary.audioMs
-        elapsedSeconds = JSONNull(JSONOutput.rounded(summary.elapsedSeconds, places: 3))
+        elapsedSeconds = JSONOutput.rounded(summary.elapsedSeconds, places: 3)
         exitCode = ForgeExitCode(summary.outcome).rawValue
         nothingToDo = summary.nothingToDo
         exported = summary.exportedFiles.count
@@ -101,10 +101,10 @@ struct BuildSummaryJSON: Encodable {
         if let verification = summary.verification {
             verified = verification.available
             verificationPassed = verification.passed
-            wordErrorRate = JSONNull(JSONOutput.rounded(verification.wordErrorRate, places: 4))
+            wordErrorRate = JSONOutput.rounded(verification.wordErrorRate, places: 4)
             failingChunks = verification.failingChunks.map { chunk in
                 FailingChunk(
-                    chapter: chunk.chapter, chunk: chunk.index, wordErrorRate: JSONNull(JSONOutput.rounded(chunk.wordErrorRate, places: 4)),
+                    chapter: chunk.chapter, chunk: chunk.index, wordErrorRate: JSONOutput.rounded(chunk.wordErrorRate, places: 4),
                     flaggedItems: chunk.flaggedItems.map(\.itemID))
             }
             verificationMode = verification.mode.rawValue

@@ -31,7 +31,7 @@ struct ConformanceReportJSON: Encodable {
         var durationMs: Int
 
         init(_ levels: AudioLevels) {
-            func hundredths(_ value: Double) -> JSONNull<Double> { JSONNull(JSONOutput.rounded(value, places: 2)) }
+            func hundredths(_ value: Double) -> JSONNull<Double> { JSONOutput.rounded(value, places: 2) }
             integratedLUFS = hundredths(levels.integratedLoudness)
             loudnessRangeLU = hundredths(levels.loudnessRange)
             samplePeakDBFS = hundredths(levels.samplePeak)
@@ -48,7 +48,7 @@ struct ConformanceReportJSON: Encodable {
         profile = report.profile.name
         passed = report.passed
         measuredChapters = report.measuredChapters
-        elapsedSeconds = JSONNull(JSONOutput.rounded(report.elapsedSeconds, places: 3))
+        elapsedSeconds = JSONOutput.rounded(report.elapsedSeconds, places: 3)
         book = Levels(report.book)
         chapters = report.chapters.map {
             Chapter(chapter: $0.ordinal, title: $0.title, file: $0.fileStem, passed: $0.passed, violations: $0.violations, levels: Levels($0.levels))

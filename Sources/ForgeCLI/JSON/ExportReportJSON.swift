@@ -17,7 +17,7 @@ struct ExportReportJSON: Encodable {
         chapters = report.chapters
         durationMs = report.durationMs
         files = report.files
-        self.elapsedSeconds = JSONNull(JSONOutput.rounded(elapsedSeconds, places: 3))
+        self.elapsedSeconds = JSONOutput.rounded(elapsedSeconds, places: 3)
         upToDate = report.upToDate
         if let pack, let packItems {
             self.pack = pack

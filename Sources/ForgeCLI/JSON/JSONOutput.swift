@@ -29,10 +29,10 @@ enum JSONOutput {
     }
 
     /// `value` rounded to `places` decimals, as the reports print measures (milliseconds of a
-    /// second, hundredths of a dB); nil (JSON null) when it is not finite, as -inf dBFS of silence.
-    static func rounded(_ value: Double, places: Int) -> Double? {
-        guard value.isFinite else { return nil }
+    /// second, hundredths of a dB); JSON null when it is not finite, as -inf dBFS of silence.
+    static func rounded(_ value: Double, places: Int) -> JSONNull<Double> {
+        guard value.isFinite else { return JSONNull(nil) }
         let scale = pow(10, Double(places))
-        return (value * scale).rounded() / scale
+        return JSONNull((value * scale).rounded() / scale)
     }
 }

@@ -52,13 +52,13 @@ struct NarrationReportJSON: Encodable {
         unmatchedWords = report.unmatchedWords
         speechMs = report.speechMs
         unmatchedSpeechMs = report.unmatchedSpeechMs
-        unmatchedFraction = JSONNull(JSONOutput.rounded(report.unmatchedFraction, places: 4))
+        unmatchedFraction = JSONOutput.rounded(report.unmatchedFraction, places: 4)
         maxUnmatched = report.maxUnmatched
         itemsNotInRecording = report.itemsNotInRecording
         reusedAlignment = report.reusedAlignment
         resumedFromMs = report.resumedFromMs
         exported = report.exportedFiles.count
-        elapsedSeconds = JSONNull(JSONOutput.rounded(report.elapsedSeconds, places: 3))
+        elapsedSeconds = JSONOutput.rounded(report.elapsedSeconds, places: 3)
         warnings = report.warnings.map(\.text)
         spans = report.spans.map { span in
             var row = Span(kind: span.kind.rawValue, startMs: span.startMs, endMs: span.endMs, text: span.text)

@@ -63,11 +63,11 @@ struct VerifyReportJSON: Encodable {
     init(_ report: VerifyReport) {
         available = report.available
         passed = report.passed
-        wordErrorRate = JSONNull(JSONOutput.rounded(report.wordErrorRate, places: 4))
+        wordErrorRate = JSONOutput.rounded(report.wordErrorRate, places: 4)
         chunks = report.chunks.map { chunk in
             Chunk(
                 chapter: chunk.chapter, chunk: chunk.index, startMs: chunk.startMs, endMs: chunk.endMs,
-                wordErrorRate: JSONNull(JSONOutput.rounded(chunk.wordErrorRate, places: 4)), referenceWords: chunk.referenceWords,
+                wordErrorRate: JSONOutput.rounded(chunk.wordErrorRate, places: 4), referenceWords: chunk.referenceWords,
                 errors: chunk.errors, exceeds: chunk.exceeds(report.maxWordErrorRate), transcribed: chunk.transcribed,
                 flaggedItems: chunk.flaggedItems.map { FlaggedItem(id: $0.itemID, missingWords: $0.missingWords) })
         }
@@ -77,13 +77,13 @@ struct VerifyReportJSON: Encodable {
         recognizer = report.recognizer
         audioMs = report.audioMs
         coveredMs = report.coveredMs
-        elapsedSeconds = JSONNull(JSONOutput.rounded(report.elapsedSeconds, places: 4))
+        elapsedSeconds = JSONOutput.rounded(report.elapsedSeconds, places: 4)
         mode = report.mode.rawValue
         unsampledChunks = report.unsampledChunks
         flaggedItems = report.flaggedItemIDs.sorted()
         screen = report.screen.map { screen in
             Screen(
-                items: screen.items, profiledVoices: screen.profiledVoices, elapsedSeconds: JSONNull(JSONOutput.rounded(screen.elapsedSeconds, places: 4)),
+                items: screen.items, profiledVoices: screen.profiledVoices, elapsedSeconds: JSONOutput.rounded(screen.elapsedSeconds, places: 4),
                 flaggedItems: screen.flagged.map { item in
                     ScreenedItem(
                         id: item.itemID, chapter: item.chapter, startMs: item.startMs, endMs: item.endMs,
