@@ -4,6 +4,7 @@
 #undef LIBXML_ICU_ENABLED
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <libxml/parserInternals.h>
 
 // xmlFree is a global function pointer, which Swift 6 will not read from arbitrary threads; this
 // call reads it in C (libxml2 sets it once, before any parse).

@@ -30,7 +30,16 @@ enum FuzzTarget: String, CaseIterable {
             }
         case .html, .xhtml:
             let text = String(decoding: data, as: UTF8.self)
-            _ = try? HTMLReader(mode: self == .html ? .html : .xhtml).read(text, path: "fuzz.html")
+            guard let document = try? HTMLReader(mode: self == .html ? .html : .xhtml).read(text, path: "fuzz.html") else { return }
+            // Every block's source offsets lie in the source, going forward; its element's is a "<".
+            let scalars = Array(text.unicodeScalars)
+            for block in document.blocks {
+                if let bad = block.origins.first(where: { $0 < 0 || $0 >= scalars.count }) { fatalError("a source offset \(bad) outside the \(scalars.count) scalars") }
+                if block.origins != block.origins.sorted() { fatalError("source offsets go backwards: \(block.origins)") }
+                if let element = block.element, element.offset >= scalars.count || scalars[element.offset] != "<" {
+                    fatalError("the element <\(element.name)>'s offset \(element.offset) is not at its \"<\"")
+                }
+            }
         case .epub:
             _ = try? EPUBReader().read(data, name: "fuzz.epub")
         case .lexicon:

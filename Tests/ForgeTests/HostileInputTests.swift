@@ -387,7 +387,10 @@ struct HostileInputTests {
             return best
         }
         for (small, large) in [(2_000, 16_000)] {
-            let nested = { (depth: Int) in "<html><body>" + String(repeating: "<div>", count: depth) + "text" + String(repeating: "</div>", count: depth) + "</body></html>" }
+            // XHTML (libxml2) refuses elements nested past 256: nests of 250, side by side.
+            let nested = { (count: Int) in
+                "<html><body>" + String(repeating: String(repeating: "<div>", count: 250) + "text" + String(repeating: "</div>", count: 250), count: count / 250) + "</body></html>"
+            }
             let unclosed = { (depth: Int) in "<html><body>" + String(repeating: "<div><span><b>x", count: depth / 3) + "</body></html>" }
             // Eight times the input: linear costs about 8 times the time, quadratic 64 times.
             let nestedRatio = try seconds(nested(large), mode: .xhtml) / seconds(nested(small), mode: .xhtml)
@@ -395,6 +398,13 @@ struct HostileInputTests {
             #expect(nestedRatio < 24, "nested \(small)→\(large): \(nestedRatio)× the time")
             #expect(unclosedRatio < 24, "unclosed \(small)→\(large): \(unclosedRatio)× the time")
         }
+        // Deeper XHTML is refused at once, saying why.
+        let deep = "<html><body>" + String(repeating: "<div>", count: 16_000) + "text" + String(repeating: "</div>", count: 16_000) + "</body></html>"
+        let clock = ContinuousClock.now
+        #expect(throws: DocumentError.malformedMarkup(file: "deep.xhtml", line: 1, column: 1288, problem: "elements are nested more than 256 deep")) {
+            try HTMLReader(mode: .xhtml).read(deep, path: "deep.xhtml")
+        }
+        #expect(BuildPipeline.seconds(since: clock) < 1)
     }
 
     @Test func messagesNameWhatIsWrong() throws {

@@ -16,6 +16,13 @@ extension String {
 }
 
 extension Unicode.Scalar {
+    /// `properties.isWhitespace`, answered without the property tables for ASCII (most text):
+    /// the tables' lookup was a tenth of reading a long EPUB.
+    var isWhiteSpace: Bool {
+        if isASCII { return value == 0x20 || (0x09...0x0D).contains(value) }
+        return properties.isWhitespace
+    }
+
     /// White space or a control character: what folds to one space in spoken text.
     var isSpaceOrControl: Bool {
         if isASCII { return value <= 0x20 || value == 0x7F }
