@@ -21,8 +21,10 @@ struct SayCommand: ParsableCommand {
     @Option(name: .long, help: "BCP 47 language of the text (picks the default voice).")
     var language = "en"
 
-    @Option(name: .long, help: "Voice name or URI, e.g. en-us+klatt or espeak-ng:en-us+klatt?rate=170 (default: the language's voice).")
-    var voice: String?
+    @Option(
+        name: .long, help: "Voice name or URI, e.g. en-us+klatt or espeak-ng:en-us+klatt?rate=170 (default: the language's voice).",
+        transform: VoiceArgument.init(parsing:))
+    var voice: VoiceArgument?
 
     @Option(name: .long, help: "Speaking rate in words per minute (\(VoiceSettings.allowedRates.lowerBound)–\(VoiceSettings.allowedRates.upperBound)).")
     var rate = 175
@@ -49,14 +51,7 @@ struct SayCommand: ParsableCommand {
 
     func run() throws {
         let spoken = text == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : text
-        var settings = VoiceSettings(id: VoiceSettings.defaultID(forLanguage: language), rate: rate, pitch: pitch)
-        if let voice {
-            do {
-                settings = voice.contains(":") ? try VoiceURI.parse(voice, base: settings) : VoiceSettings(id: voice, rate: rate, pitch: pitch)
-            } catch {
-                throw CommandFailure(message: "--voice: \(error.message).", code: .usage)
-            }
-        }
+        let settings = voice?.settings(rate: rate, pitch: pitch) ?? VoiceSettings(id: VoiceSettings.defaultID(forLanguage: language), rate: rate, pitch: pitch)
         let url = URL(fileURLWithPath: output, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
         do {
             let milliseconds = try OneOffSpeech(voice: settings, sampleRate: sampleRate ?? (format == .opus ? 48000 : 22050)).speak(spoken, to: url)

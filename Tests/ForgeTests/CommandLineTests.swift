@@ -149,6 +149,10 @@ struct CommandLineTests {
         #expect(profile.status == 2 && profile.errors.contains("'acx', 'ebu-r128' or 'podcast'"), "\(profile.errors)")
         let mastering = try ForgeProcess.run(["export", "out", "--mastering", "louder"], in: directory.url)
         #expect(mastering.status == 2 && mastering.errors.contains("'podcast' or 'none'"), "\(mastering.errors)")
+        // A voice URI is checked by the parser, which names the option and what is wrong.
+        let voice = try ForgeProcess.run(["say", "Hello.", "-o", "hello.wav", "--voice", "espeak-ng:en-us?rate=fast"], in: directory.url)
+        #expect(voice.status == 2 && voice.errors.contains("is invalid for '--voice <voice>': \"rate=fast\""), "\(voice.errors)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("hello.wav").path))
         // `forge align` is two subcommands: a recipe's items (the default) and a narration.
         let narration = try ForgeProcess.run(["align", "narration", "--audio", "a.flac", "--text", "t.txt"], in: directory.url)
         #expect(narration.status == 2 && narration.errors.contains("Missing expected argument '--output <output>'"), "\(narration.errors)")
