@@ -194,6 +194,32 @@ struct ArchitectureTests {
         #expect(offenders.isEmpty, "engine name checks outside Speech/: \(offenders)")
     }
 
+    /// Each C library is wrapped by one Swift type: its `C…` module is imported only by that type's
+    /// file and the type's extensions (`EspeakEngine.swift`, `EspeakEngine+Forked.swift`), so the
+    /// rest of the library sees Swift types, and a second file calling the C API fails here.
+    @Test func eachCModuleIsImportedByOneWrapper() throws {
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.library.deletingLastPathComponent().path)
+            .filter { $0.hasPrefix("C") && FileManager.default.fileExists(atPath: Self.library.deletingLastPathComponent().appendingPathComponent("\($0)/module.modulemap").path) }
+        #expect(modules.count >= 9, "the C modules in Sources/ were not found: \(modules)")
+        var importers: [String: [String]] = [:]
+        let files = FileManager.default.enumerator(at: Self.library, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        for file in files {
+            let source = try String(contentsOf: file, encoding: .utf8)
+            for line in source.split(separator: "\n") where line.hasPrefix("import C") {
+                let module = String(line.dropFirst("import ".count)).trimmingCharacters(in: .whitespaces)
+                guard modules.contains(module) else { continue }
+                importers[module, default: []].append(file.path.replacingOccurrences(of: Self.library.path + "/", with: ""))
+            }
+        }
+        for module in modules.sorted() {
+            let paths = (importers[module] ?? []).sorted()
+            // The wrapper's type: each file's name up to any "+Feature".
+            let types = Set(paths.map { ($0 as NSString).lastPathComponent.replacingOccurrences(of: ".swift", with: "").split(separator: "+")[0] })
+            let folders = Set(paths.map { ($0 as NSString).deletingLastPathComponent })
+            #expect(types.count == 1 && folders.count == 1, "\(module) is imported by \(paths.joined(separator: ", ")): one wrapper type's files only")
+        }
+    }
+
     /// Every sound is made by a synthesis worker: outside Speech/ (the engines) and Workers/ (the
     /// worker that runs them), nothing in the library synthesizes — an export reads the ACX credits
     /// from the store, where a worker spoke them.

@@ -6,7 +6,7 @@ import Foundation
 struct NarrationContext {
     let audioFile: URL
     /// The recording, read once to align and once to cut: never held whole (10 hours at 44.1 kHz is 3 GB of samples).
-    let reader: SoundFileReader
+    let reader: SoundFile.Reader
     let audioHash: String
     let store: ObjectStore
     let manifest: Manifest

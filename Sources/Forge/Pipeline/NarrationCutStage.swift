@@ -24,7 +24,7 @@ struct NarrationCutStage: PipelineStage {
         var updates: [ItemUpdate] = []
         var unheard: [NarrationReport.UnheardWord] = []
         let voice = "narration:" + context.audioFile.lastPathComponent
-        let pieces = try SoundFileReader(url: context.audioFile)
+        let pieces = try SoundFile.Reader(url: context.audioFile)
         for (index, item) in text.split.items.enumerated() {
             guard let cut = cuts[index] else {
                 let at = NarrationImport.clock(alignment.timings[ranges[index].lowerBound].startMs)

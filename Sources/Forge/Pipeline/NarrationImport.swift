@@ -141,10 +141,10 @@ package struct NarrationImport: Sendable {
 
     /// The recording, opened to be read a block at a time; one that cannot be read or holds no
     /// audio is the user's input to fix (exit 2).
-    private func openRecording() throws -> SoundFileReader {
-        let reader: SoundFileReader
+    private func openRecording() throws -> SoundFile.Reader {
+        let reader: SoundFile.Reader
         do {
-            reader = try SoundFileReader(url: audioFile)
+            reader = try SoundFile.Reader(url: audioFile)
         } catch {
             switch error {
             case let .unreadable(_, reason), let .encodingFailed(_, reason):

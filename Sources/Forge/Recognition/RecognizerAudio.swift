@@ -24,7 +24,7 @@ final class RecognizerAudio {
     /// Converts `reader`'s recording to 16 kHz into `descriptor` (an empty file open for reading
     /// and writing, already unlinked, which this owns and closes; `label` names it in errors),
     /// block by block.
-    init(reading reader: SoundFileReader, into descriptor: Int32, label: String) throws {
+    init(reading reader: SoundFile.Reader, into descriptor: Int32, label: String) throws {
         let stream = RecognizerInputStream(sourceRate: reader.sampleRate)
         var written = 0
         func write(_ samples: [Int16]) throws {

@@ -193,7 +193,7 @@ enum AudiobookExport {
     /// The highest sample of an encoded file, dBFS.
     static func encodedPeak(_ file: URL) throws -> Double {
         // Read a block at a time: a 3-hour chapter at 44.1 kHz is 950 MB decoded whole.
-        let reader = try SoundFileReader(url: file)
+        let reader = try SoundFile.Reader(url: file)
         var peak = 0
         while true {
             let block = try reader.read()
