@@ -81,7 +81,7 @@ for mode in ("quick", "full"):
 PY
 
 # (3) The reference decoder on the same audio: each chapter's timeline at 16 kHz, cut at the same
-# 2-minute marks, decoded by pocketsphinx_batch with the same chapter model and dictionary.
+# 2-minute marks, decoded by pocketsphinx_batch with the same chunk model and dictionary.
 forget_chunks sample
 /usr/bin/time -o sample-verify.time -f "%e %U" "$forge" verify sample --json > sample-verify.json || true
 "$forge" export sample --format audio > /dev/null
@@ -108,12 +108,12 @@ print(f"anchor, chapters 1-3, {audio:.0f} s of audio in {len(chunks)} chunks:")
 print(f"  forge verify (full):                {forge_cpu:6.1f} s CPU = {forge_cpu / audio:.4f} CPU s per audio s, WER {100 * report['wordErrorRate']:.1f}%")
 for label, extra in (("pocketsphinx_batch, its defaults:", []), ("pocketsphinx_batch, -fwdflat no: ", ["-fwdflat", "no"])):
     cpu = 0.0
-    for stem in sorted({c[0] for c in chunks}):
-        open("reference/ctl", "w").write("".join(f"{c[1]}\n" for c in chunks if c[0] == stem))
-        model = glob.glob(f"sample/verify/lm-{stem}-*.arpa")[0]
+    for stem, name, _ in chunks:
+        open("reference/ctl", "w").write(f"{name}\n")
+        model = f"sample/verify/lm-{stem}-chunk-{int(name.rsplit('-', 1)[1]):03d}.arpa"
         subprocess.run(["/usr/bin/time", "-o", "reference/time", "-f", "%U", "pocketsphinx_batch", "-adcin", "yes", "-cepdir", "reference", "-cepext", ".raw",
                         "-ctl", "reference/ctl", "-hmm", "/usr/share/pocketsphinx/model/en-us/en-us", "-dict", dictionary, "-lm", model,
-                        "-remove_silence", "no", "-hyp", f"reference/{stem}.hyp", "-logfn", "/dev/null"] + extra, check=True)
+                        "-remove_silence", "no", "-hyp", f"reference/{name}.hyp", "-logfn", "/dev/null"] + extra, check=True)
         cpu += float(open("reference/time").read())
     print(f"  {label}   {cpu:6.1f} s CPU = {cpu / audio:.4f} CPU s per audio s; forge / reference = {forge_cpu / cpu:.2f}")
 PY
