@@ -198,14 +198,7 @@ struct HTMLTokenizer {
 
     // MARK: Scanning
 
-    func starts(with prefix: String) -> Bool {
-        var offset = index
-        for scalar in prefix.unicodeScalars {
-            guard offset < scalars.count, scalars[offset] == scalar else { return false }
-            offset += 1
-        }
-        return true
-    }
+    func starts(with prefix: String) -> Bool { scalars.matches(prefix, at: index) }
 
     func find(_ needle: String, from start: Int) -> Int? {
         let pattern = Array(needle.unicodeScalars)

@@ -315,27 +315,17 @@ struct XMLEventParser {
             }
         }
 
-        func startsSource(with text: String) -> Bool {
-            var offset = cursor
-            for scalar in text.unicodeScalars {
-                guard offset < source.count, source[offset] == scalar else { return false }
-                offset += 1
-            }
-            return true
-        }
+        func startsSource(with text: String) -> Bool { source.matches(text, at: cursor) }
 
         /// A comment, processing instruction or CDATA opening at `offset`: how many scalars it
         /// takes before text resumes (a CDATA section's content is text).
         func markupLength(at offset: Int) -> Int? {
-            let saved = cursor
-            defer { cursor = saved }
-            cursor = offset
+            if source.matches("<![CDATA[", at: offset) { return 9 }
             let (opening, closing): (String, String)
-            if startsSource(with: "<![CDATA[") { return 9 }
-            if startsSource(with: "<!--") { (opening, closing) = ("<!--", "-->") } else if startsSource(with: "<?") { (opening, closing) = ("<?", "?>") } else { return nil }
-            cursor += opening.unicodeScalars.count
-            while cursor < source.count, !startsSource(with: closing) { cursor += 1 }
-            return min(cursor + closing.unicodeScalars.count, source.count) - offset
+            if source.matches("<!--", at: offset) { (opening, closing) = ("<!--", "-->") } else if source.matches("<?", at: offset) { (opening, closing) = ("<?", "?>") } else { return nil }
+            var end = offset + opening.unicodeScalars.count
+            while end < source.count, !source.matches(closing, at: end) { end += 1 }
+            return min(end + closing.unicodeScalars.count, source.count) - offset
         }
 
         /// The reference at `offset` (`&amp;`, `&#233;`, `&mdash;`): its length and what it stands for.
