@@ -94,6 +94,8 @@ import ZIPFoundation
                 #expect(error.localizedDescription.contains("broken.xhtml:\(line):"))
             }
         }
+        // An empty document (an EPUB's blank page) is nothing to read, as in HTML.
+        #expect(try HTMLReader(mode: .xhtml).read(" \n", path: "blank.xhtml").blocks.isEmpty)
         // The first document read as HTML: the unclosed <em> closes with its paragraph.
         let lenient = try HTMLReader(mode: .html).read(cases[0].0, path: "book.html")
         #expect(lenient.blocks.map(\.foldedText) == ["One two"])

@@ -36,6 +36,9 @@ package struct HTMLReader: DocumentReader {
             var tokenizer = HTMLTokenizer(scalars: Array(text.unicodeScalars), path: path, assembler: assembler)
             try tokenizer.run()
             assembler = tokenizer.assembler
+        case .xhtml where text.unicodeScalars.allSatisfy(\.isWhiteSpace):
+            // An empty content document is nothing to read, not broken XML (libxml2: "Document is empty").
+            break
         case .xhtml:
             do {
                 try XMLEventParser(decodesHTMLEntities: true).parse(text, into: &assembler)
