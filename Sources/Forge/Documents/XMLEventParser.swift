@@ -72,10 +72,12 @@ struct XMLEventParser {
                     context.pointee.userData = Unmanaged.passUnretained(state).toOpaque()
                     state.context = context
                     _ = xmlCtxtUseOptions(context, Int32(options))
-                    _ = xmlParseDocument(context)
+                    // libxml2 holds the state by an unretained pointer while it parses.
+                    withExtendedLifetime(state) { _ = xmlParseDocument(context) }
                     let wellFormed = context.pointee.wellFormed != 0
                     context.pointee.sax = ownHandler
                     context.pointee.userData = nil
+                    state.context = nil
                     xmlFreeParserCtxt(context)
                     if recovers { return nil }
                     if let failure = state.failure { return failure }
