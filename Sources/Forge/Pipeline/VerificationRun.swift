@@ -6,8 +6,8 @@ import Synchronization
 /// model of the text of the items it overlaps and a dictionary of the book's words, and scored
 /// against the words the alignment places in it. (One model of the whole book was a third slower
 /// and mis-heard twice as many words as one of each chapter: 11.7% against 5.9% on the shared
-/// corpus. A model of each chunk's items searches less: with `-topn 3` the corpus verified in
-/// 461 s against 637 s with chapter models, at 7.3% against 7.5%, and every seeded fault still
+/// corpus. A model of each chunk's items searches less: with `-topn 3 -lw 9` the corpus verified
+/// in 448 s against 637 s with chapter models, at 6.4% against 7.5%, and every seeded fault still
 /// failed: wrong audio's words are not the chunk's.)
 ///
 /// A chunk's key covers its items' audio objects and places, the pauses and the recognizer's
