@@ -205,8 +205,7 @@ package struct VerificationRun: Sendable {
 
     /// `lm-chapter-003-chunk-002.arpa`: the language model of a chapter's third chunk.
     static func languageModelName(_ timeline: ChapterTimeline, startMs: Int) -> String {
-        let index = String(startMs / chunkMs)
-        return "lm-\(timeline.fileStem)-chunk-\(String(repeating: "0", count: max(0, 3 - index.count)))\(index).arpa"
+        "lm-\(timeline.fileStem)-chunk-\((startMs / chunkMs).zeroPadded(to: 3)).arpa"
     }
 
     /// The decoders' model: a dictionary of the book's words, cached in verify/ by content. (The

@@ -130,7 +130,7 @@ enum AudiobookExport {
         let (count, set) = (files.count, files)
         try writer.writeInParallel(count, jobs: ChapterAudio.encodingJobs(settings), phase: "acx") { index, fileWriter in
             let file = set[index]
-            let number = String(repeating: "0", count: max(0, width - String(index + first).count)) + String(index + first)
+            let number = (index + first).zeroPadded(to: width)
             try writeACXFile(
                 "acx/\(number)-\(file.name).mp3", title: file.title, track: "\(index + 1)/\(count)", rate: file.rate, play: file.play,
                 settings: settings, to: &fileWriter)

@@ -77,12 +77,7 @@ package struct CaptionCue: Sendable, Equatable {
         let hours = ms / 3_600_000
         let minutes = ms / 60_000 % 60
         let seconds = ms / 1000 % 60
-        return "\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(seconds, 2))\(separator)\(pad(ms % 1000, 3))"
-    }
-
-    static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        return "\(hours.zeroPadded(to: 2)):\(minutes.zeroPadded(to: 2)):\(seconds.zeroPadded(to: 2))\(separator)\((ms % 1000).zeroPadded(to: 3))"
     }
 }
 

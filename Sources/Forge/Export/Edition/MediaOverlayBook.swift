@@ -245,6 +245,6 @@ enum MediaOverlayBook {
 
     /// A SMIL / EPUB clock value, `h:mm:ss.mmm`.
     static func clock(_ ms: Int) -> String {
-        "\(ms / 3_600_000):\(CaptionCue.pad(ms / 60_000 % 60, 2)):\(CaptionCue.pad(ms / 1000 % 60, 2)).\(CaptionCue.pad(ms % 1000, 3))"
+        "\(ms / 3_600_000):\((ms / 60_000 % 60).zeroPadded(to: 2)):\((ms / 1000 % 60).zeroPadded(to: 2)).\((ms % 1000).zeroPadded(to: 3))"
     }
 }

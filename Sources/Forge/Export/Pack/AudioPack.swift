@@ -51,7 +51,7 @@ package struct AudioPack: Sendable {
                 for (position, item) in timeline.items.enumerated() {
                     if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
                     // Inline recipe items go by their recipe id; book items by chapter and position.
-                    let name = item.record.name.map { "items/\($0)" } ?? "\(timeline.fileStem)/\(CaptionCue.pad(position + 1, 4))"
+                    let name = item.record.name.map { "items/\($0)" } ?? "\(timeline.fileStem)/\((position + 1).zeroPadded(to: 4))"
                     let audioName = "audio/\(name).\(URL(fileURLWithPath: item.audioPath).pathExtension)"
                     let timingsName = "timings/\(name).json"
                     let size: Int64

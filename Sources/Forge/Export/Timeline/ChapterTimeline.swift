@@ -9,7 +9,7 @@ package struct ChapterTimeline: Sendable {
     package var totalSamples: Int
 
     /// The file stem used for this chapter's exports, e.g. `chapter-003`.
-    package var fileStem: String { "chapter-" + String(repeating: "0", count: max(0, 3 - String(chapter.ordinal).count)) + String(chapter.ordinal) }
+    package var fileStem: String { "chapter-" + chapter.ordinal.zeroPadded(to: 3) }
 
     /// Samples in one AAC frame: chapters are laid out in whole frames (``wholeFrames(_:)``).
     static let frameSamples = 1024
