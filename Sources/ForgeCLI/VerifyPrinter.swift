@@ -25,6 +25,9 @@ enum VerifyPrinter {
         let covered = Format.clock(seconds: Double(report.coveredMs) / 1000)
         let audio = report.coveredMs == report.audioMs ? covered : "\(covered) of \(Format.clock(seconds: Double(report.audioMs) / 1000))"
         Swift.print(String(format: "%d chunks (%@ of audio), %d transcribed now in %.1f s; word error rate %.1f%%", report.chunks.count, audio as NSString, report.transcribedChunks, report.elapsedSeconds, report.wordErrorRate * 100))
+        if report.alignedUtterances + report.decodedUtterances > 0 {
+            Swift.print("Utterances: \(report.alignedUtterances) aligned to their text word for word, \(report.decodedUtterances) transcribed with the chunk's language model.")
+        }
         if report.unsampledChunks > 0 {
             Swift.print("Quick check: \(report.unsampledChunks) chunk(s) outside the sample were not transcribed (forge verify without --quick hears them all).")
         }

@@ -266,6 +266,46 @@ struct VerificationTests {
         #expect(stretch.contains { $0 != 0 })
     }
 
+    /// An utterance is aligned to the words the text puts there, and transcribed with the chunk's
+    /// language model only when alignment does not find one of them: spoken audio of the right
+    /// sentence is aligned word for word; the same audio given another sentence's words is
+    /// transcribed, and what it says is heard, not the words it was expected to say.
+    @Test func anUtteranceIsAlignedToItsWordsAndTranscribedWhenTheyAreNotThere() throws {
+        let directory = try TemporaryDirectory("verify-align")
+        let spoken = "The garden was full of roses and the afternoon was warm and quiet."
+        let other = "Nobody expected the letter from London to arrive before the winter ball."
+        let wave = directory.file("spoken.wav")
+        let espeak = Process()
+        espeak.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
+        espeak.arguments = ["-v", "en-us+klatt", "-w", wave.path, spoken]
+        try espeak.run()
+        espeak.waitUntilExit()
+        try #require(espeak.terminationStatus == 0)
+        let audio = try SoundFile.decode(fileAt: wave)
+        let samples = RecognizerInput.samples(audio.samples[...], from: audio.sampleRate)
+        let (spokenWords, otherWords) = (TranscriptNormalizer.tokens(spoken), TranscriptNormalizer.tokens(other))
+        var model = RecognizerModel.standard
+        let dictionary = try PronouncingDictionary(words: spokenWords + otherWords, base: model.dictionary, language: "en-us")
+        model.dictionary = try directory.write("book.dict", dictionary.text)
+        let languageModel = try directory.write("chunk.arpa", LanguageModelBuilder.arpa(sentences: [spokenWords, otherWords]))
+        let transcriber = try ChunkTranscriber(model: model)
+        // Where the synthesizer put each word matters only at an utterance's ends: this audio is one utterance.
+        let expected = { (words: [String]) in words.map { ChunkTranscriber.ExpectedWord(token: $0, startMs: 1000) } }
+
+        let right = try #require(try transcriber.transcribe(samples[...], expected: expected(spokenWords), languageModel: languageModel))
+        #expect(right.aligned == 1 && right.decoded == 0, "\(right)")
+        #expect(right.utterances.flatMap { $0.map(\.text) } == spokenWords)
+
+        let wrong = try #require(try transcriber.transcribe(samples[...], expected: expected(otherWords), languageModel: languageModel))
+        #expect(wrong.aligned == 0 && wrong.decoded == 1, "\(wrong)")
+        let heard = wrong.utterances.flatMap { $0.map(\.text) }
+        #expect(WordErrorRate(reference: spokenWords, hypothesis: heard).rate < 0.3, "the audio's own words are heard: \(heard)")
+        #expect(WordErrorRate(reference: otherWords, hypothesis: heard).rate > 0.7, "not the words it was expected to say: \(heard)")
+
+        let none = try #require(try transcriber.transcribe(samples[...], expected: [], languageModel: languageModel))
+        #expect(none.aligned == 0 && none.decoded == 1 && !none.utterances.isEmpty, "speech where no word is expected is transcribed: \(none)")
+    }
+
     /// The decoders get a dictionary of the book's words only: every CMU variant of a word it
     /// has, espeak-ng's pronunciation of one it lacks, nothing else.
     @Test func theDictionaryHoldsTheBooksWordsOnly() throws {

@@ -15,7 +15,7 @@ import Synchronization
 /// covering changed items first.
 package struct VerificationRun: Sendable {
     package static let chunkMs = ChunkReport.chunkMs
-    package static let version = "verify-3"
+    package static let version = "verify-4"
     /// An item is flagged when at least this many of its words in a chunk went unheard, and they
     /// are at least ``flagShare`` of its words there (a clean item in a noisy stretch can lose three words; a wrong, cut or silent one loses most).
     static let flagWords = ChunkReport.flagWords
@@ -147,6 +147,7 @@ package struct VerificationRun: Sendable {
         let queue = Mutex(work[...])
         let results = Mutex<[ChunkReport]>([])
         let failure = Mutex<Error?>(nil)
+        let utterances = Mutex((aligned: 0, decoded: 0))
         let threads = max(1, min(settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount, work.count))
         let settings = self.settings
         BlockingThreads.forEach(work.isEmpty ? 0 : threads) { _ in
@@ -162,9 +163,11 @@ package struct VerificationRun: Sendable {
                     var writer = ExportWriter(outputDirectory: outputDirectory, folder: "verify")
                     try writer.write(Array(LanguageModelBuilder.arpa(sentences: expected).utf8), to: name)
                     let languageModel = OwnedDirectory(root: outputDirectory).url("verify/" + name)
-                    guard let utterances = try transcriber.transcribe(samples[...], languageModel: languageModel, cancellation: cancellation)
+                    let words = Self.expectedWords(timeline, start: chunk.startMs, end: chunk.endMs)
+                    guard let transcript = try transcriber.transcribe(samples[...], expected: words, languageModel: languageModel, cancellation: cancellation)
                     else { break }
-                    let (report, heard) = Self.score(timeline, start: chunk.startMs, end: chunk.endMs, utterances: utterances)
+                    utterances.withLock { $0.aligned += transcript.aligned; $0.decoded += transcript.decoded }
+                    let (report, heard) = Self.score(timeline, start: chunk.startMs, end: chunk.endMs, utterances: transcript.utterances)
                     let sentences = heard.map { utterance in
                         (startMs: chunk.startMs + utterance.first!.startMs, endMs: chunk.startMs + utterance.last!.endMs,
                          text: utterance.map(\.text).joined(separator: " "))
@@ -188,7 +191,23 @@ package struct VerificationRun: Sendable {
         return VerifyReport(
             available: true, unavailableReason: nil, missingChunks: positions.count - ordered.count - plan.unsampled, chunks: ordered,
             maxWordErrorRate: settings.maxWordErrorRate, recognizer: recognizer, elapsedSeconds: BuildPipeline.seconds(since: clock),
-            audioMs: timelines.reduce(0) { $0 + $1.durationMs }, mode: settings.mode, screen: plan.screen, unsampledChunks: plan.unsampled)
+            audioMs: timelines.reduce(0) { $0 + $1.durationMs }, mode: settings.mode, screen: plan.screen, unsampledChunks: plan.unsampled,
+            alignedUtterances: utterances.withLock { $0.aligned }, decodedUtterances: utterances.withLock { $0.decoded })
+    }
+
+    /// The words of a chunk's items that the synthesizer started in [start, end), in order, with
+    /// their times from `start`: what each of its utterances is aligned to first.
+    static func expectedWords(_ timeline: ChapterTimeline, start: Int, end: Int) -> [ChunkTranscriber.ExpectedWord] {
+        var words: [ChunkTranscriber.ExpectedWord] = []
+        for item in timeline.items where item.endMs > start && item.startMs < end {
+            for word in item.words {
+                guard let timing = word.timing, timing.startMs >= start, timing.startMs < end else { continue }
+                for token in TranscriptNormalizer.normalize(word.token.text) {
+                    words.append(.init(token: token, startMs: timing.startMs - start))
+                }
+            }
+        }
+        return words
     }
 
     /// What a chunk's language model is built from: the sentences of the items it overlaps and of

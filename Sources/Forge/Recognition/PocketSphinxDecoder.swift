@@ -27,6 +27,8 @@ final class PocketSphinxDecoder {
 
     private let decoder: OpaquePointer
     private var searchName: String?
+    /// The file the search named "lm" was read from, while that search exists.
+    private var loadedLanguageModel: URL?
 
     /// pocketsphinx logs every step to stderr unless told not to, once per process.
     private static let silenceLog: Void = { err_set_logfp(nil) }()
@@ -155,13 +157,24 @@ final class PocketSphinxDecoder {
         searchName = name
     }
 
-    /// Makes an ARPA or binary n-gram language model file the active search.
+    /// Makes an ARPA or binary n-gram language model file the active search. The model stays
+    /// loaded beside other searches: asked for the same file again (after a word sequence), the
+    /// decoder switches back to it without reading it again.
     func useLanguageModel(at url: URL) throws(RecognitionError) {
         let name = "lm"
-        if searchName == name { ps_unset_search(decoder, name) }
+        if url == loadedLanguageModel {
+            guard ps_set_search(decoder, name) == 0 else { throw .decoderFailed("pocketsphinx lost the language model \(url.path)") }
+            searchName = name
+            return
+        }
+        if loadedLanguageModel != nil {
+            ps_unset_search(decoder, name)
+            loadedLanguageModel = nil
+        }
         guard ps_set_lm_file(decoder, name, url.path) == 0, ps_set_search(decoder, name) == 0 else {
             throw .decoderFailed("pocketsphinx could not load the language model \(url.path)")
         }
+        loadedLanguageModel = url
         searchName = name
     }
 

@@ -1,11 +1,30 @@
 import Foundation
 
-/// Transcribes audio with pocketsphinx and a language model built from the book: the audio is
-/// cut into utterances at silences and each is decoded on its own (with batch cepstral
-/// normalisation, so no state carries from one chunk to the next).
+/// Transcribes audio with pocketsphinx: the audio is cut into utterances at silences and each is
+/// decoded on its own (with batch cepstral normalisation, so no state carries from one chunk to
+/// the next). An utterance is first aligned to the words the text puts there (a word sequence
+/// any word of which may be passed over, at a price); only when a word is not found is it
+/// transcribed freely with the chunk's language model, which then says what was heard instead.
 ///
 /// One transcriber owns one decoder and is used by one thread at a time.
 final class ChunkTranscriber {
+    /// A word the text says, where the synthesizer put it (from the chunk's start).
+    struct ExpectedWord: Equatable {
+        /// Its dictionary spelling (``TranscriptNormalizer``).
+        var token: String
+        var startMs: Int
+    }
+
+    /// What was heard in a chunk.
+    struct Transcript {
+        /// The words heard, grouped by utterance, times relative to the chunk.
+        var utterances: [[RecognizedWord]] = []
+        /// Utterances whose every expected word was found by alignment.
+        var aligned = 0
+        /// Utterances transcribed with the language model (a word not found, or none expected).
+        var decoded = 0
+    }
+
     /// pocketsphinx's search settings, measured on chapters 1–3 of the shared corpus with chapter
     /// models (word error rate, CPU seconds per second of audio): its defaults 6.5%, 0.117;
     /// without the second, flat-lexicon pass 6.2%, 0.069; and acoustic scores computed for every
@@ -20,10 +39,19 @@ final class ChunkTranscriber {
     static let decoderOptions = ["-fwdflat": "no", "-ds": "2", "-topn": "3", "-lw": "9"]
     /// A pause at least this long ends an utterance.
     static let minimumPauseMs = 250
+    /// The price of passing over an expected word in alignment. Measured on chapters 1-6
+    /// (utterances of 542 left to the language model, verify's wall time): 1e-10 139, 19.1 s;
+    /// 1e-25 71, 15.7 s; 1e-40 53, 13.8 s; 1e-60 48, 14.1 s; with 1e-100 the path is lost (the
+    /// skips fall outside the beam) and clean items are flagged. Cheaper skips pass over short
+    /// words ("but", "chapter") that were spoken.
+    static let skipProbability = 1e-40
+    /// The price of ending an utterance before its last expected word: small, so a chunk's cut
+    /// through a word or audio that stops short is a word not found, not a word squeezed in.
+    static let stopProbability = 1e-30
+    /// An utterance expects the words the synthesizer started within this margin of its ends.
+    static let expectedMarginMs = 150
 
     private let decoder: PocketSphinxDecoder
-
-    private var languageModel: URL?
 
     /// `model` should carry a dictionary of the book's words only (``PronouncingDictionary``):
     /// pocketsphinx maps every dictionary word into each language model it loads.
@@ -31,26 +59,44 @@ final class ChunkTranscriber {
         decoder = try PocketSphinxDecoder(model: model, options: Self.decoderOptions)
     }
 
-    /// The words heard in `samples` (16 kHz), grouped by utterance, times relative to the slice;
-    /// nil when `cancellation` is set before the last utterance (checked between utterances, a
-    /// few hundred milliseconds of decoding each).
-    func transcribe(_ samples: ArraySlice<Int16>, languageModel: URL, cancellation: CancellationFlag? = nil) throws(RecognitionError) -> [[RecognizedWord]]? {
-        if languageModel != self.languageModel {
-            try decoder.useLanguageModel(at: languageModel)
-            self.languageModel = languageModel
-        }
-        let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
-        var utterances: [[RecognizedWord]] = []
+    /// What was heard in `samples` (16 kHz): each utterance aligned to the `expected` words
+    /// within it, or transcribed with the model at `languageModel` when one is not found; nil when
+    /// `cancellation` is set before the last utterance (checked between utterances, a few hundred
+    /// milliseconds of decoding each).
+    func transcribe(
+        _ samples: ArraySlice<Int16>, expected: [ExpectedWord], languageModel: URL, cancellation: CancellationFlag? = nil
+    ) throws(RecognitionError) -> Transcript? {
+        var transcript = Transcript()
         for range in Self.utterances(in: samples) {
             if cancellation?.isCancelled == true { return nil }
-            let offsetMs = (range.lowerBound - samples.startIndex) * 1000 / PocketSphinxDecoder.sampleRate
-            let segments = try decoder.decode(samples[range], posteriors: false)
-            let words = segments.filter { !ForcedAligner.isFiller(ForcedAligner.baseWord($0.word)) }.map {
-                RecognizedWord(text: ForcedAligner.baseWord($0.word), startMs: offsetMs + $0.startFrame * frameMs, endMs: offsetMs + ($0.endFrame + 1) * frameMs)
+            let startMs = (range.lowerBound - samples.startIndex) * 1000 / PocketSphinxDecoder.sampleRate
+            let endMs = (range.upperBound - samples.startIndex) * 1000 / PocketSphinxDecoder.sampleRate
+            let tokens = expected.lazy
+                .filter { $0.startMs >= startMs - Self.expectedMarginMs && $0.startMs < endMs + Self.expectedMarginMs }
+                .map(\.token).filter { self.decoder.pronunciation(of: $0) != nil }
+            var words: [RecognizedWord] = []
+            if !tokens.isEmpty {
+                try decoder.useWordSequence(Array(tokens), stopProbability: Self.stopProbability, skipProbability: Self.skipProbability)
+                words = try heard(in: samples[range], offsetMs: startMs)
             }
-            if !words.isEmpty { utterances.append(words) }
+            if tokens.isEmpty || words.count < tokens.count {
+                try decoder.useLanguageModel(at: languageModel)
+                words = try heard(in: samples[range], offsetMs: startMs)
+                transcript.decoded += 1
+            } else {
+                transcript.aligned += 1
+            }
+            if !words.isEmpty { transcript.utterances.append(words) }
         }
-        return utterances
+        return transcript
+    }
+
+    /// The words (not fillers) the active search finds in one utterance.
+    private func heard(in samples: ArraySlice<Int16>, offsetMs: Int) throws(RecognitionError) -> [RecognizedWord] {
+        let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
+        return try decoder.decode(samples, posteriors: false).filter { !ForcedAligner.isFiller(ForcedAligner.baseWord($0.word)) }.map {
+            RecognizedWord(text: ForcedAligner.baseWord($0.word), startMs: offsetMs + $0.startFrame * frameMs, endMs: offsetMs + ($0.endFrame + 1) * frameMs)
+        }
     }
 
     /// Stretches of sound between pauses of at least ``minimumPauseMs``, by frame energy against

@@ -15,6 +15,11 @@ package struct VerifyReport: Sendable, Equatable {
     package var screen: ScreenReport?
     /// Chunks the quick check left out of its sample (neither transcribed nor missing).
     package var unsampledChunks = 0
+    /// Utterances transcribed by this run whose every expected word alignment found.
+    package var alignedUtterances = 0
+    /// Utterances transcribed by this run with the chunk's language model: a word alignment did
+    /// not find (a fault, or a word the alignment missed), or none expected.
+    package var decodedUtterances = 0
 
     package var transcribedChunks: Int { chunks.filter(\.transcribed).count }
     /// Word error rate over all chunks (errors over reference words).

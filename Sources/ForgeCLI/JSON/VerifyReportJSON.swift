@@ -17,6 +17,8 @@ struct VerifyReportJSON: Encodable {
     var elapsedSeconds: JSONNull<Double>
     var mode: String
     var unsampledChunks: Int
+    var alignedUtterances: Int
+    var decodedUtterances: Int
     var flaggedItems: [String]
     var screen: Screen?
     var unavailableReason: String?
@@ -80,6 +82,8 @@ struct VerifyReportJSON: Encodable {
         elapsedSeconds = JSONOutput.rounded(report.elapsedSeconds, places: 4)
         mode = report.mode.rawValue
         unsampledChunks = report.unsampledChunks
+        alignedUtterances = report.alignedUtterances
+        decodedUtterances = report.decodedUtterances
         flaggedItems = report.flaggedItemIDs.sorted()
         screen = report.screen.map { screen in
             Screen(
