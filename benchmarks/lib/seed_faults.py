@@ -4,7 +4,8 @@ replaces an item's object and the manifest records the new bytes (so only listen
 store's hashes, can find it), and stored verification results are dropped (the audio was never
 heard right). Faults, each on its own long item, in different chunks where the book allows:
 swapped (another item's audio), silence, truncated (first half), other-language (espeak-ng's
-German voice reading the item's text), reversed, and noise (every item of one chapter replaced by
+German voice reading the item's text), reversed, extra-speech (the item's audio followed by a
+shorter item's), and noise (every item of one chapter replaced by
 noise of the same length). Prints one JSON object: fault name -> list of item ids.
 Usage: seed_faults.py OUTPUT_DIR [COUNT_PER_FAULT]"""
 import hashlib, json, os, random, sqlite3, subprocess, sys, tempfile, wave
@@ -19,7 +20,7 @@ rows = db.execute("""SELECT i.id, i.chapter, i.text, o.path, o.key FROM items i 
 chapters = sorted({r[1] for r in rows})
 noise_chapter = chapters[-1] if len(chapters) > 1 else None
 candidates = [r for r in rows if r[1] != noise_chapter]
-faults = ["swapped", "silence", "truncated", "other-language", "reversed"]
+faults = ["swapped", "silence", "truncated", "other-language", "reversed", "extra-speech"]
 spread = candidates[:: max(1, len(candidates) // (len(faults) * per_fault + 1))]
 random.shuffle(spread)
 chosen = {}
@@ -38,8 +39,11 @@ def write(path, samples, rate):
         w.writeframes(np.asarray(samples, dtype=np.int16).tobytes())
 
 def record(key, path):
+    # The new length too: the timeline places items by their recorded frames.
     data = open(path, "rb").read()
-    db.execute("UPDATE objects SET sha256 = ?, bytes = ? WHERE key = ?", (hashlib.sha256(data).hexdigest(), len(data), key))
+    samples, rate = read(path)
+    db.execute("UPDATE objects SET sha256 = ?, bytes = ?, frames = ?, duration_ms = ? WHERE key = ?",
+               (hashlib.sha256(data).hexdigest(), len(data), len(samples), len(samples) * 1000 // rate, key))
 
 report = {}
 for fault, picks in chosen.items():
@@ -60,6 +64,12 @@ for fault, picks in chosen.items():
                 assert other_rate == rate, "the German voice speaks at another rate"
         elif fault == "reversed":
             new = samples[::-1]
+        elif fault == "extra-speech":
+            # The item's words, then a shorter item's after a breath: more than the text says, but
+            # under the screen's 1.8x length limit.
+            donor = random.choice([r for r in candidates if r[0] not in used and 0.3 * len(text) < len(r[2]) < 0.6 * len(text)] or candidates)
+            extra, _ = read(os.path.join(out, donor[3]))
+            new = np.concatenate([samples, np.zeros(rate * 3 // 10, dtype=np.int16), extra])
         write(path, new, rate)
         record(key, path)
         report.setdefault(fault, []).append(item)
