@@ -5,8 +5,8 @@ import Synchronization
 /// chunks at floor(t / 120 s) × 120 s, each chunk is heard by pocketsphinx (``ChunkTranscriber``:
 /// each utterance aligned to its expected words, decoded freely with a trigram model of the text
 /// of the items the chunk overlaps where a word is not found; a dictionary of the book's words),
-/// and scored against the words the alignment places in it. (Alignment first halved the corpus's
-/// time again, 448 s to 245 s, with the same seeded faults flagged.) (One model of the whole book was a third slower
+/// and scored against the words the alignment places in it. (Aligning first halved the corpus's
+/// time, 448 s to 245 s, with the same seeded faults flagged. One model of the whole book was a third slower
 /// and mis-heard twice as many words as one of each chapter: 11.7% against 5.9% on the shared
 /// corpus. A model of each chunk's items searches less: with `-topn 3 -lw 9` the corpus verified
 /// in 448 s against 637 s with chapter models, at 6.4% against 7.5%, and every seeded fault still
@@ -200,16 +200,23 @@ package struct VerificationRun: Sendable {
     /// The words of a chunk's items that the synthesizer started in [start, end), in order, with
     /// their times from `start`: what each of its utterances is aligned to first.
     static func expectedWords(_ timeline: ChapterTimeline, start: Int, end: Int) -> [ChunkTranscriber.ExpectedWord] {
-        var words: [ChunkTranscriber.ExpectedWord] = []
+        placedTokens(timeline, start: start, end: end).map { .init(token: $0.token, startMs: $0.startMs - start) }
+    }
+
+    /// Every dictionary token of the words that start in [start, end) of a chapter, in order: its
+    /// item, the word as written, and where the word starts in the chapter. A chunk is aligned to
+    /// these and scored against them.
+    private static func placedTokens(_ timeline: ChapterTimeline, start: Int, end: Int) -> [(item: String, word: String, token: String, startMs: Int)] {
+        var tokens: [(item: String, word: String, token: String, startMs: Int)] = []
         for item in timeline.items where item.endMs > start && item.startMs < end {
             for word in item.words {
                 guard let timing = word.timing, timing.startMs >= start, timing.startMs < end else { continue }
                 for token in TranscriptNormalizer.normalize(word.token.text) {
-                    words.append(.init(token: token, startMs: timing.startMs - start))
+                    tokens.append((item.record.id, word.token.text, token, timing.startMs))
                 }
             }
         }
-        return words
+        return tokens
     }
 
     /// What a chunk's language model is built from: the sentences of the items it overlaps and of
@@ -332,18 +339,13 @@ package struct VerificationRun: Sendable {
     static func score(_ timeline: ChapterTimeline, start: Int, end: Int, utterances: [[RecognizedWord]]) -> (ChunkReport, [[RecognizedWord]]) {
         var reference: [String] = []
         var owners: [(item: String, word: String, nearCut: Bool)] = []
-        for item in timeline.items where item.endMs > start && item.startMs < end {
-            for word in item.words {
-                guard let timing = word.timing, timing.startMs >= start, timing.startMs < end else { continue }
-                // Within a second of where the chunk cuts speech (not a chapter's start or end): the
-                // decoder hears a cut utterance there, and a clean item's words near it go unheard
-                // (0.2% of a clean book's items were flagged for them). They still count in the rate.
-                let nearCut = (start > 0 && timing.startMs < start + cutMarginMs) || (end < timeline.durationMs && timing.startMs >= end - cutMarginMs)
-                for token in TranscriptNormalizer.normalize(word.token.text) {
-                    reference.append(token)
-                    owners.append((item.record.id, word.token.text, nearCut))
-                }
-            }
+        for placed in placedTokens(timeline, start: start, end: end) {
+            // Within a second of where the chunk cuts speech (not a chapter's start or end): the
+            // decoder hears a cut utterance there, and a clean item's words near it go unheard
+            // (0.2% of a clean book's items were flagged for them). They still count in the rate.
+            let nearCut = (start > 0 && placed.startMs < start + cutMarginMs) || (end < timeline.durationMs && placed.startMs >= end - cutMarginMs)
+            reference.append(placed.token)
+            owners.append((placed.item, placed.word, nearCut))
         }
         let hypothesis = utterances.flatMap { $0.map(\.text) }.flatMap(TranscriptNormalizer.normalize)
         let rate = WordErrorRate(reference: reference, hypothesis: hypothesis)

@@ -71,12 +71,12 @@ final class ChunkTranscriber {
             if cancellation?.isCancelled == true { return nil }
             let startMs = (range.lowerBound - samples.startIndex) * 1000 / PocketSphinxDecoder.sampleRate
             let endMs = (range.upperBound - samples.startIndex) * 1000 / PocketSphinxDecoder.sampleRate
-            let tokens = expected.lazy
+            let tokens = expected
                 .filter { $0.startMs >= startMs - Self.expectedMarginMs && $0.startMs < endMs + Self.expectedMarginMs }
-                .map(\.token).filter { self.decoder.pronunciation(of: $0) != nil }
+                .map(\.token).filter { decoder.pronunciation(of: $0) != nil }
             var words: [RecognizedWord] = []
             if !tokens.isEmpty {
-                try decoder.useWordSequence(Array(tokens), stopProbability: Self.stopProbability, skipProbability: Self.skipProbability)
+                try decoder.useWordSequence(tokens, stopProbability: Self.stopProbability, skipProbability: Self.skipProbability)
                 words = try heard(in: samples[range], offsetMs: startMs)
             }
             if tokens.isEmpty || words.count < tokens.count {
