@@ -16,7 +16,11 @@ enum VerifyPrinter {
         Swift.print("chapter  chunk  " + "time".padding(toLength: 14, withPad: " ", startingAt: 0) + "     WER  flagged items")
         for chunk in report.chunks {
             let time = "\(Format.clock(seconds: Double(chunk.startMs) / 1000))–\(Format.clock(seconds: Double(chunk.endMs) / 1000))"
-            let flagged = chunk.flaggedItems.map { "\($0.itemID) (\($0.missingWords.prefix(4).joined(separator: " "))\($0.missingWords.count > 4 ? " …" : ""))" }
+            let flagged = chunk.flaggedItems.map { item in
+                let missing = item.missingWords.isEmpty ? [] : [item.missingWords.prefix(4).joined(separator: " ") + (item.missingWords.count > 4 ? " …" : "")]
+                let extra = item.extraWords.isEmpty ? [] : ["said too: " + item.extraWords.prefix(4).joined(separator: " ") + (item.extraWords.count > 4 ? " …" : "")]
+                return "\(item.itemID) (\((missing + extra).joined(separator: "; ")))"
+            }
             let mark = chunk.exceeds(report.maxWordErrorRate) ? " ✗" : ""
             Swift.print(String(format: "%7d  %5d  ", chunk.chapter, chunk.index) + time.padding(toLength: 14, withPad: " ", startingAt: 0)
                 + String(format: "  %5.1f%%%@  %@", chunk.wordErrorRate * 100, mark as NSString, flagged.joined(separator: ", ") as NSString))

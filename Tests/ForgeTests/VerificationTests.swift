@@ -83,6 +83,11 @@ struct VerificationTests {
         let (swapped, reversed, truncated, german, silenced) = (first[0], first[1], second[0], second[1], third[0])
         let chosen = Set([swapped, reversed, truncated, german, silenced].map(\.record.id))
         let donor = try #require(timelines[0].items.last { $0.words.count >= 15 && !chosen.contains($0.record.id) })
+        // An engine that reads on past its text: an item's audio, then a short item's.
+        let talker = try #require(timelines[0].items.first {
+            $0.words.count >= 15 && $0.startMs >= 3000 && !chosen.contains($0.record.id) && $0.record.id != donor.record.id
+        })
+        let tail = try #require(timelines[0].items.first { (4...7).contains($0.words.count) && $0.record.id != talker.record.id })
         let url = { (item: TimedItem) in store.url(forRelativePath: item.audioPath) }
 
         // Silence first, alone and behind the store's back: the same length, only the file changed.
@@ -109,6 +114,9 @@ struct VerificationTests {
         #expect(espeak.terminationStatus == 0)
         try FileManager.default.removeItem(at: url(german))
         try FileManager.default.copyItem(at: spoken, to: url(german))
+        let own = try SoundFile.decode(fileAt: url(talker))
+        let more = try SoundFile.decode(fileAt: url(tail))
+        try replace(url(talker), with: own.samples + [Int16](repeating: 0, count: own.sampleRate * 3 / 10) + more.samples, sampleRate: own.sampleRate)
         var random: UInt64 = 0x9E37_79B9_7F4A_7C15
         for item in timelines[1].items {
             let length = try SoundFile.decode(fileAt: url(item)).samples.count
@@ -118,25 +126,29 @@ struct VerificationTests {
             }
             try replace(url(item), with: noise, sampleRate: quiet.sampleRate)
         }
-        let faulty = [swapped, reversed, truncated, german, silenced] + timelines[1].items
+        let faulty = [swapped, reversed, truncated, german, silenced, talker] + timelines[1].items
         let writable = try Manifest(directory: project.output)
         try writable.write { db in
             for item in faulty {
                 let bytes = try Data(contentsOf: url(item))
                 try db.execute(sql: "UPDATE objects SET sha256 = ?, bytes = ? WHERE key = ?", arguments: [ContentHash.sha256Hex(bytes), bytes.count, item.record.audioKey])
             }
+            // The talker's audio is longer, and the engine says so: the timeline gives it its new length.
+            let frames = try SoundFile.decode(fileAt: url(talker)).samples.count
+            try db.execute(sql: "UPDATE objects SET frames = ?, duration_ms = ? WHERE key = ?", arguments: [frames, frames * 1000 / own.sampleRate, talker.record.audioKey])
         }
         let noise = Set(timelines[1].items.map(\.record.id))
         let faults: [(name: String, items: Set<String>)] = [
             ("swapped", [swapped.record.id]), ("reversed", [reversed.record.id]), ("truncated", [truncated.record.id]),
             ("other language", [german.record.id]), ("silence", [silenced.record.id]), ("noise", noise),
+            ("extra speech", [talker.record.id]),
         ]
 
         try writable.removeChunks(except: [])
         let full = try project.forge(["verify", "out", "--json", "--max-wer", "0.25"])
         let fullReport = try report(full)
         #expect(full.status == 1)
-        let all = chosen.union(noise)
+        let all = chosen.union(noise).union([talker.record.id])
         #expect(Set(fullReport["flaggedItems"] as? [String] ?? []) == all, "the full check flags every fault and nothing else: \(fullReport["flaggedItems"] ?? "-")")
         let heard = flagged(fullReport)
         // Half an item is half its words unheard, under the 60% that flags an item (lower, and clean
@@ -147,9 +159,13 @@ struct VerificationTests {
         let noiseChunk = (fullReport["chunks"] as? [[String: Any]] ?? []).first { $0["chapter"] as? Int == 2 }
         #expect(noiseChunk?["exceeds"] as? Bool == true, "the noise chapter's chunk fails: \(noiseChunk ?? [:])")
         let screen = screened(fullReport)
-        for (name, items) in faults where name != "swapped" {
+        for (name, items) in faults where name != "swapped" && name != "extra speech" {
             #expect(items.isSubset(of: Set(screen.keys)), "the screen misses \(name): \(screen)")
         }
+        let talkerFlag = (fullReport["chunks"] as? [[String: Any]] ?? []).flatMap { $0["flaggedItems"] as? [[String: Any]] ?? [] }
+            .first { $0["id"] as? String == talker.record.id }
+        #expect((talkerFlag?["extraWords"] as? [String])?.count ?? 0 >= 3 && (talkerFlag?["missingWords"] as? [String])?.isEmpty == true,
+            "the item that reads on is flagged for what it said too, not for words missing: \(talkerFlag ?? [:])")
         #expect(Set(screen.keys).isSubset(of: all), "the screen flags clean items: \(screen)")
 
         try writable.removeChunks(except: [])

@@ -11,6 +11,8 @@ package struct ChunkCacheEntry: Codable, Sendable, Equatable {
     package struct Flagged: Codable, Sendable, Equatable {
         package var item: String
         package var missing: [String]
+        /// Speech the item's text does not have (absent when none).
+        package var extra: [String]?
     }
 
     /// A sentence heard, its times relative to the chunk's start.
@@ -59,7 +61,7 @@ package struct ChunkCacheEntry: Codable, Sendable, Equatable {
     /// ignored (the chunk is transcribed here), never recorded.
     package func fits(durationMs expected: Int, items: Set<String>) -> Bool {
         durationMs == expected && wordErrorRate.isFinite && wordErrorRate >= 0 && referenceWords >= 0 && errors >= 0
-            && flagged.allSatisfy { items.contains($0.item) && $0.missing.count <= 10_000 }
+            && flagged.allSatisfy { items.contains($0.item) && $0.missing.count <= 10_000 && ($0.extra?.count ?? 0) <= 10_000 }
             && sentences.count <= 10_000
             && sentences.allSatisfy { $0.startMs >= 0 && $0.startMs <= $0.endMs && $0.endMs <= expected && $0.text.utf8.count <= 100_000 }
     }

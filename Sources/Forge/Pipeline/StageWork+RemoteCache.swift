@@ -320,7 +320,7 @@ extension StageWork {
             let report = ChunkReport(
                 chapter: timeline.chapter.ordinal, startMs: chunk.startMs, endMs: chunk.endMs, wordErrorRate: entry.wordErrorRate,
                 referenceWords: entry.referenceWords, errors: entry.errors,
-                flaggedItems: entry.flagged.map { ChunkReport.FlaggedItem(itemID: $0.item, missingWords: $0.missing) }, transcribed: false)
+                flaggedItems: entry.flagged.map { ChunkReport.FlaggedItem(itemID: $0.item, missingWords: $0.missing, extraWords: $0.extra ?? []) }, transcribed: false)
             try manifest.recordChunk(
                 report, key: chunk.key, files: chunk.files, recognizer: plan.recognizer, passed: !report.isFlagged(maxWordErrorRate),
                 sentences: entry.sentences.map { (startMs: chunk.startMs + $0.startMs, endMs: chunk.startMs + $0.endMs, text: $0.text) }, build: buildID)
@@ -343,7 +343,7 @@ extension StageWork {
             }
             let entry = ChunkCacheEntry(
                 durationMs: chunk.endMs - chunk.startMs, wordErrorRate: report.wordErrorRate, referenceWords: report.referenceWords,
-                errors: report.errors, flagged: report.flaggedItems.map { .init(item: $0.itemID, missing: $0.missingWords) }, sentences: sentences)
+                errors: report.errors, flagged: report.flaggedItems.map { .init(item: $0.itemID, missing: $0.missingWords, extra: $0.extraWords.isEmpty ? nil : $0.extraWords) }, sentences: sentences)
             entries.append((actionKey, entry.encoded()))
         }
         traffic.uploadedChunks += try await uploadEntries(entries, to: cache)

@@ -17,7 +17,7 @@ import Synchronization
 /// covering changed items first.
 package struct VerificationRun: Sendable {
     package static let chunkMs = ChunkReport.chunkMs
-    package static let version = "verify-4"
+    package static let version = "verify-5"
     /// An item is flagged when at least this many of its words in a chunk went unheard, and they
     /// are at least ``flagShare`` of its words there (a clean item in a noisy stretch can lose three words; a wrong, cut or silent one loses most).
     static let flagWords = ChunkReport.flagWords
@@ -26,6 +26,9 @@ package struct VerificationRun: Sendable {
     static let cutMarginMs = 1_000
     /// Items with at least this many words in a chunk count a word heard only within a run of heard words.
     static let runCheckWords = 8
+    /// A word heard in an item's audio this long after its text's last word ends (or before its
+    /// first starts) is speech the text does not have.
+    static let extraSpeechMarginMs = 500
 
     package var outputDirectory: URL
     package var settings: VerifySettings
@@ -203,6 +206,23 @@ package struct VerificationRun: Sendable {
         placedTokens(timeline, start: start, end: end).map { .init(token: $0.token, startMs: $0.startMs - start) }
     }
 
+    /// Per item, the words heard in its audio well after its text's last word or before its first
+    /// (``extraSpeechMarginMs``): an engine that read on past its text, or repeated itself.
+    static func extraSpeech(_ timeline: ChapterTimeline, start: Int, end: Int, utterances: [[RecognizedWord]]) -> [String: [String]] {
+        let items = timeline.items.filter { $0.endMs > start && $0.startMs < end }
+        var extra: [String: [String]] = [:]
+        for word in utterances.joined() {
+            let (wordStart, wordEnd) = (start + word.startMs, start + word.endMs)
+            guard let item = items.first(where: { $0.startMs <= wordStart && wordStart < $0.endMs }) else { continue }
+            let timings = item.words.compactMap(\.timing)
+            guard let first = timings.first, let last = timings.last else { continue }
+            if wordStart >= last.endMs + extraSpeechMarginMs || wordEnd <= first.startMs - extraSpeechMarginMs {
+                extra[item.record.id, default: []].append(word.text)
+            }
+        }
+        return extra
+    }
+
     /// Every dictionary token of the words that start in [start, end) of a chapter, in order: its
     /// item, the word as written, and where the word starts in the chapter. A chunk is aligned to
     /// these and scored against them.
@@ -370,10 +390,14 @@ package struct VerificationRun: Sendable {
             counts[owner.item, default: 0] += 1
             if !heard[index] { missing[owner.item, default: []].append(owner.word) }
         }
+        let extra = extraSpeech(timeline, start: start, end: end, utterances: utterances)
+        for item in timeline.items where extra[item.record.id] != nil && counts[item.record.id] == nil { order.append(item.record.id) }
         let flagged = order.compactMap { id -> ChunkReport.FlaggedItem? in
-            let unheard = missing[id] ?? []
-            guard unheard.count >= flagWords, Double(unheard.count) >= flagShare * Double(counts[id] ?? 1) else { return nil }
-            return ChunkReport.FlaggedItem(itemID: id, missingWords: unheard)
+            var unheard = missing[id] ?? []
+            if unheard.count < flagWords || Double(unheard.count) < flagShare * Double(counts[id] ?? 1) { unheard = [] }
+            let spoken = (extra[id]?.count ?? 0) >= flagWords ? extra[id]! : []
+            guard !unheard.isEmpty || !spoken.isEmpty else { return nil }
+            return ChunkReport.FlaggedItem(itemID: id, missingWords: unheard, extraWords: spoken)
         }
         let report = ChunkReport(
             chapter: timeline.chapter.ordinal, startMs: start, endMs: end, wordErrorRate: rate.rate, referenceWords: rate.referenceCount,

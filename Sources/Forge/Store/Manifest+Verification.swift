@@ -79,14 +79,17 @@ extension Manifest {
     }
 
     static func encodeFlagged(_ items: [ChunkReport.FlaggedItem]) -> String {
-        "[" + items.map { "{\"item\":\(JSONText.quoted($0.itemID)),\"missing\":[\($0.missingWords.map(JSONText.quoted).joined(separator: ","))]}" }.joined(separator: ",") + "]"
+        "[" + items.map { item in
+            let extra = item.extraWords.isEmpty ? "" : ",\"extra\":[\(item.extraWords.map(JSONText.quoted).joined(separator: ","))]"
+            return "{\"item\":\(JSONText.quoted(item.itemID)),\"missing\":[\(item.missingWords.map(JSONText.quoted).joined(separator: ","))]\(extra)}"
+        }.joined(separator: ",") + "]"
     }
 
     static func decodeFlagged(_ text: String) -> [ChunkReport.FlaggedItem] {
         guard let array = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] else { return [] }
         return array.compactMap { entry in
             guard let id = entry["item"] as? String else { return nil }
-            return ChunkReport.FlaggedItem(itemID: id, missingWords: entry["missing"] as? [String] ?? [])
+            return ChunkReport.FlaggedItem(itemID: id, missingWords: entry["missing"] as? [String] ?? [], extraWords: entry["extra"] as? [String] ?? [])
         }
     }
 }

@@ -5,10 +5,13 @@ package struct ChunkReport: Sendable, Equatable {
     /// An item is flagged when at least this many of its words in a chunk went unheard.
     static let flagWords = 3
 
-    /// An item in the chunk with words the recognizer did not hear.
+    /// An item in the chunk with words the recognizer did not hear, or with speech its text does
+    /// not have.
     package struct FlaggedItem: Sendable, Equatable {
         package var itemID: String
         package var missingWords: [String]
+        /// Words heard in the item's audio after its text's last word or before its first.
+        package var extraWords: [String] = []
     }
 
     package var chapter: Int

@@ -40,6 +40,7 @@ struct VerifyReportJSON: Encodable {
     struct FlaggedItem: Encodable {
         var id: String
         var missingWords: [String]
+        var extraWords: [String]
     }
 
     struct Screen: Encodable {
@@ -71,7 +72,7 @@ struct VerifyReportJSON: Encodable {
                 chapter: chunk.chapter, chunk: chunk.index, startMs: chunk.startMs, endMs: chunk.endMs,
                 wordErrorRate: JSONOutput.rounded(chunk.wordErrorRate, places: 4), referenceWords: chunk.referenceWords,
                 errors: chunk.errors, exceeds: chunk.exceeds(report.maxWordErrorRate), transcribed: chunk.transcribed,
-                flaggedItems: chunk.flaggedItems.map { FlaggedItem(id: $0.itemID, missingWords: $0.missingWords) })
+                flaggedItems: chunk.flaggedItems.map { FlaggedItem(id: $0.itemID, missingWords: $0.missingWords, extraWords: $0.extraWords) })
         }
         transcribedChunks = report.transcribedChunks
         missingChunks = report.missingChunks
