@@ -209,15 +209,17 @@ package struct VerificationRun: Sendable {
     /// Per item, the words heard in its audio well after its text's last word or before its first
     /// (``extraSpeechMarginMs``): an engine that read on past its text, or repeated itself.
     static func extraSpeech(_ timeline: ChapterTimeline, start: Int, end: Int, utterances: [[RecognizedWord]]) -> [String: [String]] {
-        let items = timeline.items.filter { $0.endMs > start && $0.startMs < end }
+        // Each item of the chunk once: its audio, and where its text's words begin and end.
+        let items = timeline.items.filter { $0.endMs > start && $0.startMs < end }.compactMap { item -> (id: String, audio: Range<Int>, text: ClosedRange<Int>)? in
+            guard let first = item.words.first(where: { $0.timing != nil })?.timing, let last = item.words.last(where: { $0.timing != nil })?.timing else { return nil }
+            return (item.record.id, item.startMs..<item.endMs, first.startMs...max(first.startMs, last.endMs))
+        }
         var extra: [String: [String]] = [:]
         for word in utterances.joined() {
             let (wordStart, wordEnd) = (start + word.startMs, start + word.endMs)
-            guard let item = items.first(where: { $0.startMs <= wordStart && wordStart < $0.endMs }) else { continue }
-            let timings = item.words.compactMap(\.timing)
-            guard let first = timings.first, let last = timings.last else { continue }
-            if wordStart >= last.endMs + extraSpeechMarginMs || wordEnd <= first.startMs - extraSpeechMarginMs {
-                extra[item.record.id, default: []].append(word.text)
+            guard let item = items.first(where: { $0.audio.contains(wordStart) }) else { continue }
+            if wordStart >= item.text.upperBound + extraSpeechMarginMs || wordEnd <= item.text.lowerBound - extraSpeechMarginMs {
+                extra[item.id, default: []].append(word.text)
             }
         }
         return extra
@@ -390,14 +392,14 @@ package struct VerificationRun: Sendable {
             counts[owner.item, default: 0] += 1
             if !heard[index] { missing[owner.item, default: []].append(owner.word) }
         }
-        let extra = extraSpeech(timeline, start: start, end: end, utterances: utterances)
+        let extra = extraSpeech(timeline, start: start, end: end, utterances: utterances).filter { $0.value.count >= flagWords }
+        // Items with no word starting in the chunk can still have spoken on into it.
         for item in timeline.items where extra[item.record.id] != nil && counts[item.record.id] == nil { order.append(item.record.id) }
         let flagged = order.compactMap { id -> ChunkReport.FlaggedItem? in
-            var unheard = missing[id] ?? []
-            if unheard.count < flagWords || Double(unheard.count) < flagShare * Double(counts[id] ?? 1) { unheard = [] }
-            let spoken = (extra[id]?.count ?? 0) >= flagWords ? extra[id]! : []
-            guard !unheard.isEmpty || !spoken.isEmpty else { return nil }
-            return ChunkReport.FlaggedItem(itemID: id, missingWords: unheard, extraWords: spoken)
+            let unheard = missing[id] ?? []
+            let manyUnheard = unheard.count >= flagWords && Double(unheard.count) >= flagShare * Double(counts[id] ?? 1)
+            guard manyUnheard || extra[id] != nil else { return nil }
+            return ChunkReport.FlaggedItem(itemID: id, missingWords: manyUnheard ? unheard : [], extraWords: extra[id] ?? [])
         }
         let report = ChunkReport(
             chapter: timeline.chapter.ordinal, startMs: start, endMs: end, wordErrorRate: rate.rate, referenceWords: rate.referenceCount,

@@ -9,7 +9,7 @@ import Foundation
 /// One transcriber owns one decoder and is used by one thread at a time.
 final class ChunkTranscriber {
     /// A word the text says, where the synthesizer put it (from the chunk's start).
-    struct ExpectedWord: Equatable {
+    struct ExpectedWord {
         /// Its dictionary spelling (``TranscriptNormalizer``).
         var token: String
         var startMs: Int
