@@ -141,7 +141,10 @@ package struct VerificationRun: Sendable {
     func transcribe(
         _ plan: Plan, using manifest: Manifest, build: Int64?, cancellation: CancellationFlag, progress: @escaping @Sendable (ChunkReport) -> Void
     ) throws -> VerifyReport {
-        let (clock, model, recognizer, timelines, positions, work) = (plan.started, plan.model, plan.recognizer, plan.timelines, plan.positions, plan.work)
+        let (clock, model, recognizer, timelines, positions) = (plan.started, plan.model, plan.recognizer, plan.timelines, plan.positions)
+        // Stopped during the screen: no dictionary is built and no decoder loaded (two seconds on a
+        // 54-hour book) only to stop before the first chunk.
+        let work = cancellation.isCancelled ? [] : plan.work
         var reports = plan.reports
         let store = ObjectStore(root: outputDirectory)
 
