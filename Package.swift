@@ -25,6 +25,8 @@ let package = Package(
             pkgConfig: "espeak-ng",
             providers: [.apt(["libespeak-ng-dev"])]
         ),
+        // Kernel interfaces (userfaultfd, PAGEMAP_SCAN) newer than Debian 12's headers; no library.
+        .systemLibrary(name: "CLinuxMemory"),
         .systemLibrary(
             name: "CSndFile",
             pkgConfig: "sndfile",
@@ -69,6 +71,7 @@ let package = Package(
             name: "Forge",
             dependencies: [
                 "CEspeakNG",
+                "CLinuxMemory",
                 "CEbur128",
                 "CSndFile",
                 "CPocketSphinx",

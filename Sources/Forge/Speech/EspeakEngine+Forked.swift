@@ -8,13 +8,17 @@ extension EspeakEngine {
     /// espeak-ng carries state from one `espeak_Synth` to the next that no call resets: the pitch
     /// flutter's phase (a function-local static in wavegen.c's `SetPitch2`), the wave phase, formant
     /// peaks and resonators. So right after `espeak_Initialize` the process forks a small *zygote*
-    /// that never speaks; for each item the zygote forks a child that selects the voice, speaks into
-    /// memory shared with this process and exits. Forking the zygote, whose memory barely changes,
-    /// costs a fraction of forking the worker itself, whose every page written after a fork then
-    /// faults (measured in docs/reproducibility.md). Restoring espeak-ng's data segment instead was
-    /// tried and corrupts its heap.
+    /// that never speaks. For a voice the zygote forks a *speaker*, which speaks requests for that
+    /// voice into memory shared with this process; after each item it rewinds its own memory to a
+    /// ``MemoryCheckpoint`` taken before its first, so every item starts from the state the zygote
+    /// forked it with — as a fresh fork would, without a process (and its page faults) per item.
+    /// Where the kernel cannot track writes (before Linux 6.7, or where userfaultfd is forbidden),
+    /// or a rewind finds mappings it does not cover, a speaker serves one item and exits, and the
+    /// zygote forks another: the same bytes either way (docs/reproducibility.md). Restoring
+    /// espeak-ng's data segment alone was tried and corrupts its heap: the checkpoint covers all of
+    /// the process's private memory.
     ///
-    /// The zygote and its children run only system calls, espeak-ng and writes into the shared region:
+    /// The zygote and its speakers run only system calls, espeak-ng and writes into shared memory:
     /// no allocation by Swift, no lock another thread could have held when the process forked.
     ///
     /// `@unchecked Sendable`: it owns a socket and a mapping that ``EspeakEngine`` uses only under its
@@ -40,10 +44,21 @@ extension EspeakEngine {
         static let maximumSamples = 32 << 20
         private static let regionBytes = samplesOffset + maximumSamples * 2
 
-        private enum Field: Int { case samples = 0, events, overflow, status, selected, rate, pitch, volume, flags, byLanguage }
+        private enum Field: Int { case samples = 0, events, overflow, status, selected, rate, pitch, volume, flags, byLanguage, inFlight, handedBack, speakers }
+
+        /// Whether speakers keep a memory checkpoint and serve many items: always, but in a debug
+        /// build (the test suite's) whose environment sets `FORGE_SYNTHESIS_FORK_PER_ITEM`, where
+        /// each item gets a fresh fork, as where the kernel cannot track writes.
+        static var checkpointsAllowed: Bool {
+            #if DEBUG
+            return ProcessInfo.processInfo.environment["FORGE_SYNTHESIS_FORK_PER_ITEM"].map(\.isEmpty) ?? true
+            #else
+            return true
+            #endif
+        }
 
         /// Starts the zygote; call right after `espeak_Initialize`, before anything else uses espeak-ng.
-        init?() {
+        init?(checkpoints: Bool = ForkedSynthesis.checkpointsAllowed) {
             let mapped = mmap(nil, Self.regionBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
             guard let mapped, mapped != MAP_FAILED else { return nil }
             var pair: [Int32] = [-1, -1]
@@ -54,7 +69,7 @@ extension EspeakEngine {
             let child = fork()
             if child == 0 {
                 close(pair[0])
-                Self.serve(region: mapped, socket: pair[1])
+                Self.serve(region: mapped, socket: pair[1], checkpoints: checkpoints)
             }
             close(pair[1])
             guard child > 0 else {
@@ -66,6 +81,9 @@ extension EspeakEngine {
             socket = pair[0]
             zygote = child
         }
+
+        /// How many speaker processes the zygote has started: one per item without checkpoints.
+        var speakersStarted: Int { Int(region.assumingMemoryBound(to: Int64.self)[Field.speakers.rawValue]) }
 
         deinit {
             finish()
@@ -94,7 +112,7 @@ extension EspeakEngine {
             let voice = Array(voiceID.utf8CString)
             guard voice.count <= Self.voiceBytes else { return .voiceNotFound }
             let header = region.assumingMemoryBound(to: Int64.self)
-            for field in 0..<16 where field != Field.selected.rawValue { header[field] = 0 }
+            for field in 0...Field.byLanguage.rawValue where field != Field.selected.rawValue { header[field] = 0 }
             header[Field.status.rawValue] = -1
             header[Field.rate.rawValue] = Int64(rate)
             header[Field.pitch.rawValue] = Int64(pitch)
@@ -131,18 +149,22 @@ extension EspeakEngine {
             return .spoken(samples: samples, events: events)
         }
 
-        /// The zygote: forks a child per request and reports how it ended; exits when the socket closes.
-        private static func serve(region: UnsafeMutableRawPointer, socket: Int32) -> Never {
-            var request: Int64 = 0
+        /// The zygote: forks a speaker for the voice a request names and waits for it; exits when the socket closes.
+        private static func serve(region: UnsafeMutableRawPointer, socket: Int32, checkpoints: Bool) -> Never {
             // The voice the zygote has loaded: loading one reads its files and dictionary (milliseconds),
-            // so it is done here once per change of voice, not in every child. Selecting a voice
+            // so it is done here once per change of voice, not in every speaker. Selecting a voice
             // resets what it sets, whatever was selected before; the zygote never speaks.
             var loaded = [CChar](repeating: 0, count: voiceBytes)
             let header = region.assumingMemoryBound(to: Int64.self)
+            var handedBack: Int64 = 0
             while true {
-                let received = recv(socket, &request, 8, Int32(MSG_WAITALL))
-                if received < 0 && errno == EINTR { continue }
-                if received != 8 { _exit(0) }
+                var request: Int64 = handedBack
+                handedBack = 0
+                if request == 0 {
+                    let received = recv(socket, &request, 8, Int32(MSG_WAITALL))
+                    if received < 0 && errno == EINTR { continue }
+                    if received != 8 { _exit(0) }
+                }
                 let voice = (region + voiceOffset).assumingMemoryBound(to: CChar.self)
                 if strcmp(voice, loaded) != 0 {
                     loaded.withUnsafeMutableBufferPointer { _ = strncpy($0.baseAddress!, voice, voiceBytes - 1) }
@@ -151,21 +173,65 @@ extension EspeakEngine {
                 } else {
                     header[Field.selected.rawValue] = 1
                 }
-                let child = fork()
-                if child == 0 {
-                    speakRequest(region: region)
-                    // The child answers itself, so its exit (freeing its pages) overlaps the worker's next steps.
-                    var reply = request << 1
-                    _ = send(socket, &reply, 8, Int32(MSG_NOSIGNAL))
-                    _exit(0)
+                header[Field.inFlight.rawValue] = request
+                header[Field.speakers.rawValue] += 1
+                let speaker = fork()
+                if speaker == 0 {
+                    loaded.withUnsafeBufferPointer { speak(first: request, voice: $0.baseAddress!, region: region, socket: socket, checkpoints: checkpoints) }
                 }
                 var status: Int32 = 0
-                if child > 0 { while waitpid(child, &status, 0) < 0 && errno == EINTR {} }
-                // A child that did not get to answer (killed, crashed) is answered for.
-                if child <= 0 || status & 0x7f != 0 {
-                    var reply = request << 1 | 1
+                if speaker > 0 { while waitpid(speaker, &status, 0) < 0 && errno == EINTR {} }
+                let exitedNormally = speaker > 0 && status & 0x7f == 0
+                let exitStatus = (status >> 8) & 0xff
+                if exitedNormally && exitStatus == SpeakerExit.socketClosed { _exit(0) }
+                if exitedNormally && exitStatus == SpeakerExit.otherVoice { handedBack = header[Field.handedBack.rawValue] }
+                // A speaker that did not get to answer (killed, crashed, never started) is answered for.
+                let answeredAll = exitedNormally
+                    && (exitStatus == SpeakerExit.socketClosed || exitStatus == SpeakerExit.otherVoice || exitStatus == SpeakerExit.spent)
+                let unanswered = speaker <= 0 ? request : answeredAll ? 0 : header[Field.inFlight.rawValue]
+                if unanswered != 0 {
+                    var reply = unanswered << 1 | 1
                     _ = send(socket, &reply, 8, Int32(MSG_NOSIGNAL))
                 }
+            }
+        }
+
+        /// How a speaker ended, as its exit status.
+        private enum SpeakerExit {
+            /// The worker closed the socket: no more requests.
+            static let socketClosed: Int32 = 0
+            /// It read a request for another voice, left in the header for the zygote.
+            static let otherVoice: Int32 = 3
+            /// It could not return to the state it started from (or has no checkpoint): a new one is needed.
+            static let spent: Int32 = 4
+        }
+
+        /// A speaker: a fork of the zygote that speaks requests for the voice the zygote loaded,
+        /// starting each from the state it was forked with. After each item it rewinds its memory to
+        /// a checkpoint taken before the first (``MemoryCheckpoint``), and serves the next request;
+        /// where the kernel cannot track writes, or a rewind fails, it serves one item and exits, and
+        /// the zygote forks another. Either way an item's samples are those a fresh fork gives.
+        private static func speak(first request: Int64, voice: UnsafePointer<CChar>, region: UnsafeMutableRawPointer, socket: Int32, checkpoints: Bool) -> Never {
+            let header = region.assumingMemoryBound(to: Int64.self)
+            let checkpoint = checkpoints ? MemoryCheckpoint.take() : nil
+            var request = request
+            while true {
+                header[Field.inFlight.rawValue] = request
+                speakRequest(region: region)
+                // The speaker answers itself, so its rewind (or exit) overlaps the worker's next steps.
+                var reply = request << 1
+                _ = send(socket, &reply, 8, Int32(MSG_NOSIGNAL))
+                header[Field.inFlight.rawValue] = 0
+                guard let checkpoint, checkpoint.rewind() else { _exit(SpeakerExit.spent) }
+                var next: Int64 = 0
+                var received = recv(socket, &next, 8, Int32(MSG_WAITALL))
+                while received < 0 && errno == EINTR { received = recv(socket, &next, 8, Int32(MSG_WAITALL)) }
+                if received != 8 { _exit(SpeakerExit.socketClosed) }
+                if strcmp((region + voiceOffset).assumingMemoryBound(to: CChar.self), voice) != 0 {
+                    header[Field.handedBack.rawValue] = next
+                    _exit(SpeakerExit.otherVoice)
+                }
+                request = next
             }
         }
 

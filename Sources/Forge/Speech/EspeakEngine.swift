@@ -27,6 +27,11 @@ package final class EspeakEngine: SpeechEngine, Sendable {
     }()
     private static var initializedSampleRate: Int? { initialized?.sampleRate }
 
+    /// How many synthesis processes this process's zygote has started (for tests and benchmarks).
+    package static var synthesisProcessesStarted: Int {
+        state.withLock { _ in initialized?.synthesis?.speakersStarted ?? 0 }
+    }
+
     /// Ends the synthesis zygote of a process that has spoken with espeak-ng (a worker, at exit).
     package static func finish() {
         state.withLock { _ in initialized?.synthesis?.finish() }

@@ -59,6 +59,7 @@ package struct SpeechWorker {
         }
         let persistence = DispatchQueue(label: "forge.worker.persist")
         let decoder = JSONDecoder()
+        var jobs = 0
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
             let job: SpeechJob
@@ -69,6 +70,7 @@ package struct SpeechWorker {
                 persistence.async { Self.send(reply) }
                 continue
             }
+            jobs += 1
             Self.write(SpeechWorkerNotice(started: job.itemID))
             let spoken = synthesize(job, engines: engines)
             persistence.async { [store] in
@@ -76,6 +78,7 @@ package struct SpeechWorker {
             }
         }
         persistence.sync {}
+        ForgeLog.info("worker \(getpid()): \(jobs) jobs, \(EspeakEngine.synthesisProcessesStarted) espeak-ng synthesis processes")
         EspeakEngine.finish()
         return 0
     }
