@@ -235,7 +235,7 @@ extension EspeakEngine {
             }
         }
 
-        /// In a child of the zygote: selects the voice and speaks the request into the region.
+        /// In a speaker: sets the request's rate, pitch and volume and speaks it into the region.
         private static func speakRequest(region: UnsafeMutableRawPointer) {
             let header = region.assumingMemoryBound(to: Int64.self)
             guard header[Field.selected.rawValue] == 1 else { return }
@@ -257,7 +257,7 @@ extension EspeakEngine {
             return espeak_SetVoiceByProperties(&properties) == EE_OK
         }
 
-        /// Appends one callback's samples and events to the region (in the child).
+        /// Appends one callback's samples and events to the region (in a speaker).
         fileprivate static func take(
             _ region: UnsafeMutableRawPointer, wav: UnsafeMutablePointer<Int16>?, count: Int32, events: UnsafeMutablePointer<espeak_EVENT>
         ) -> Int32 {
