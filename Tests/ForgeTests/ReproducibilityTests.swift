@@ -43,10 +43,11 @@ struct ReproducibilityTests {
 
     /// A synthesis process serves many items, rewinding its memory to a checkpoint after each
     /// (where the kernel tracks writes); every item must come out as a fresh fork of the zygote
-    /// speaks it, which is what the same build with a process per item gives.
+    /// speaks it, which is what the same build with a process per item gives. Where rewinds keep
+    /// failing, the zygote stops taking checkpoints after a few and forks a process per item.
     @Test func itemsSpokenAfterARewindAreTheBytesOfAFreshProcess() throws {
         let project = try TestProject(book: Fixtures.sampleText)
-        func build(_ output: String, environment: [String: String]) throws -> (digests: [String: String], processes: Int) {
+        func build(_ output: String, environment: [String: String]) throws -> (digests: [String: String], processes: Int, checkpoints: Int) {
             let result = try project.build(["--jobs", "1", "--verbose", "-o", output], environment: environment)
             #expect(result.status == 0, "\(result.errors)")
             let manifest = try Manifest(directory: project.directory.file(output), create: false)
@@ -55,25 +56,34 @@ struct ReproducibilityTests {
             let digests = Dictionary(uniqueKeysWithValues: items.map {
                 ($0.id, (objects[$0.audioKey ?? ""]?.sha256 ?? "") + "/" + (objects[$0.eventsKey ?? ""]?.sha256 ?? ""))
             })
-            // "worker 123: 91 jobs, 1 espeak-ng synthesis processes", logged by the worker at exit.
-            let counts = result.errors.split(separator: "\n").compactMap { line -> Int? in
-                guard let range = line.range(of: #"jobs, (\d+) espeak-ng synthesis processes"#, options: .regularExpression) else { return nil }
-                return Int(line[range].split(separator: " ")[1])
+            // "worker 123: 91 jobs, 1 espeak-ng synthesis processes, 1 memory checkpoints", logged at exit.
+            let counts = result.errors.split(separator: "\n").compactMap { line -> (Int, Int)? in
+                guard let range = line.range(of: #"jobs, \d+ espeak-ng synthesis processes, \d+ memory checkpoints"#, options: .regularExpression)
+                else { return nil }
+                let words = line[range].split(separator: " ")
+                guard let processes = Int(words[1]), let checkpoints = Int(words[5]) else { return nil }
+                return (processes, checkpoints)
             }
             #expect(counts.count == 1, "the worker's count of synthesis processes is not in its log: \(result.errors.suffix(2000))")
-            return (digests, counts.first ?? -1)
+            return (digests, counts.first?.0 ?? -1, counts.first?.1 ?? -1)
         }
         let rewound = try build("out-rewound", environment: [:])
         let forked = try build("out-forked", environment: ["FORGE_SYNTHESIS_FORK_PER_ITEM": "1"])
+        let failing = try build("out-failing", environment: ["FORGE_SYNTHESIS_REWIND_FAILS": "1"])
         #expect(rewound.digests.count > 50)
-        let differing = rewound.digests.keys.filter { rewound.digests[$0] != forked.digests[$0] }.sorted()
-        #expect(differing.isEmpty, "\(differing.count) of \(rewound.digests.count) items differ from a process per item: \(differing.prefix(5))")
-        #expect(forked.processes == forked.digests.count, "with FORGE_SYNTHESIS_FORK_PER_ITEM each item takes a process")
+        for (label, other) in [("a process per item", forked), ("failing rewinds", failing)] {
+            let differing = rewound.digests.keys.filter { rewound.digests[$0] != other.digests[$0] }.sorted()
+            #expect(differing.isEmpty, "\(differing.count) of \(rewound.digests.count) items differ from \(label): \(differing.prefix(5))")
+        }
+        #expect(forked.processes == forked.digests.count && forked.checkpoints == 0, "with FORGE_SYNTHESIS_FORK_PER_ITEM each item takes a process")
+        #expect(failing.processes == failing.digests.count, "a speaker whose rewind fails serves one item")
         if MemoryCheckpoint.kernelTracksWrites {
             // One voice: one process for the whole book, unless a rewind found new mappings.
             #expect(rewound.processes >= 1 && rewound.processes <= 3, "\(rewound.processes) synthesis processes for \(rewound.digests.count) items")
+            #expect(rewound.checkpoints == rewound.processes)
+            #expect(failing.checkpoints == 3, "checkpoints are still taken after \(failing.checkpoints) speakers whose first rewind failed")
         } else {
-            #expect(rewound.processes == rewound.digests.count)
+            #expect(rewound.processes == rewound.digests.count && rewound.checkpoints == 0)
         }
     }
 

@@ -44,7 +44,7 @@ extension EspeakEngine {
         static let maximumSamples = 32 << 20
         private static let regionBytes = samplesOffset + maximumSamples * 2
 
-        private enum Field: Int { case samples = 0, events, overflow, status, selected, rate, pitch, volume, flags, byLanguage, inFlight, handedBack, speakers }
+        private enum Field: Int { case samples = 0, events, overflow, status, selected, rate, pitch, volume, flags, byLanguage, inFlight, handedBack, speakers, served, checkpoints }
 
         /// Whether speakers keep a memory checkpoint and serve many items: always, but in a debug
         /// build (the test suite's) whose environment sets `FORGE_SYNTHESIS_FORK_PER_ITEM`, where
@@ -56,6 +56,20 @@ extension EspeakEngine {
             return true
             #endif
         }
+
+        /// Whether every rewind fails, as if each item left a new mapping behind: set by
+        /// `FORGE_SYNTHESIS_REWIND_FAILS` in a debug build, for the test of the zygote's fallback.
+        static var rewindsFail: Bool {
+            #if DEBUG
+            return !(ProcessInfo.processInfo.environment["FORGE_SYNTHESIS_REWIND_FAILS"] ?? "").isEmpty
+            #else
+            return false
+            #endif
+        }
+
+        /// After this many speakers in a row whose first rewind failed, the zygote stops taking
+        /// checkpoints: each would cost a copy of the speaker's memory for one item, more than a fork.
+        private static let failedRewindsBeforeForkingPerItem = 3
 
         /// Starts the zygote; call right after `espeak_Initialize`, before anything else uses espeak-ng.
         init?(checkpoints: Bool = ForkedSynthesis.checkpointsAllowed) {
@@ -69,7 +83,7 @@ extension EspeakEngine {
             let child = fork()
             if child == 0 {
                 close(pair[0])
-                Self.serve(region: mapped, socket: pair[1], checkpoints: checkpoints)
+                Self.serve(region: mapped, socket: pair[1], checkpoints: checkpoints, rewindsFail: Self.rewindsFail)
             }
             close(pair[1])
             guard child > 0 else {
@@ -84,6 +98,9 @@ extension EspeakEngine {
 
         /// How many speaker processes the zygote has started: one per item without checkpoints.
         var speakersStarted: Int { Int(region.assumingMemoryBound(to: Int64.self)[Field.speakers.rawValue]) }
+
+        /// How many memory checkpoints its speakers have taken: one per speaker where the kernel tracks writes.
+        var checkpointsTaken: Int { Int(region.assumingMemoryBound(to: Int64.self)[Field.checkpoints.rawValue]) }
 
         deinit {
             finish()
@@ -150,13 +167,14 @@ extension EspeakEngine {
         }
 
         /// The zygote: forks a speaker for the voice a request names and waits for it; exits when the socket closes.
-        private static func serve(region: UnsafeMutableRawPointer, socket: Int32, checkpoints: Bool) -> Never {
+        private static func serve(region: UnsafeMutableRawPointer, socket: Int32, checkpoints: Bool, rewindsFail: Bool) -> Never {
             // The voice the zygote has loaded: loading one reads its files and dictionary (milliseconds),
             // so it is done here once per change of voice, not in every speaker. Selecting a voice
             // resets what it sets, whatever was selected before; the zygote never speaks.
             var loaded = [CChar](repeating: 0, count: voiceBytes)
             let header = region.assumingMemoryBound(to: Int64.self)
             var handedBack: Int64 = 0
+            var failedFirstRewinds = 0
             while true {
                 var request: Int64 = handedBack
                 handedBack = 0
@@ -175,9 +193,13 @@ extension EspeakEngine {
                 }
                 header[Field.inFlight.rawValue] = request
                 header[Field.speakers.rawValue] += 1
+                header[Field.served.rawValue] = 0
+                let offerCheckpoint = checkpoints && failedFirstRewinds < failedRewindsBeforeForkingPerItem
                 let speaker = fork()
                 if speaker == 0 {
-                    loaded.withUnsafeBufferPointer { speak(first: request, voice: $0.baseAddress!, region: region, socket: socket, checkpoints: checkpoints) }
+                    loaded.withUnsafeBufferPointer {
+                        speak(first: request, voice: $0.baseAddress!, region: region, socket: socket, checkpoint: offerCheckpoint, rewindsFail: rewindsFail)
+                    }
                 }
                 var status: Int32 = 0
                 if speaker > 0 { while waitpid(speaker, &status, 0) < 0 && errno == EINTR {} }
@@ -185,6 +207,9 @@ extension EspeakEngine {
                 let exitStatus = (status >> 8) & 0xff
                 if exitedNormally && exitStatus == SpeakerExit.socketClosed { _exit(0) }
                 if exitedNormally && exitStatus == SpeakerExit.otherVoice { handedBack = header[Field.handedBack.rawValue] }
+                if offerCheckpoint && exitedNormally && exitStatus == SpeakerExit.spent {
+                    failedFirstRewinds = header[Field.served.rawValue] <= 1 ? failedFirstRewinds + 1 : 0
+                }
                 // A speaker that did not get to answer (killed, crashed, never started) is answered for.
                 let answeredAll = exitedNormally
                     && (exitStatus == SpeakerExit.socketClosed || exitStatus == SpeakerExit.otherVoice || exitStatus == SpeakerExit.spent)
@@ -211,18 +236,22 @@ extension EspeakEngine {
         /// a checkpoint taken before the first (``MemoryCheckpoint``), and serves the next request;
         /// where the kernel cannot track writes, or a rewind fails, it serves one item and exits, and
         /// the zygote forks another. Either way an item's samples are those a fresh fork gives.
-        private static func speak(first request: Int64, voice: UnsafePointer<CChar>, region: UnsafeMutableRawPointer, socket: Int32, checkpoints: Bool) -> Never {
+        private static func speak(
+            first request: Int64, voice: UnsafePointer<CChar>, region: UnsafeMutableRawPointer, socket: Int32, checkpoint wanted: Bool, rewindsFail: Bool
+        ) -> Never {
             let header = region.assumingMemoryBound(to: Int64.self)
-            let checkpoint = checkpoints ? MemoryCheckpoint.take() : nil
+            let checkpoint = wanted ? MemoryCheckpoint.take() : nil
+            if checkpoint != nil { header[Field.checkpoints.rawValue] += 1 }
             var request = request
             while true {
                 header[Field.inFlight.rawValue] = request
+                header[Field.served.rawValue] += 1
                 speakRequest(region: region)
                 // The speaker answers itself, so its rewind (or exit) overlaps the worker's next steps.
                 var reply = request << 1
                 _ = send(socket, &reply, 8, Int32(MSG_NOSIGNAL))
                 header[Field.inFlight.rawValue] = 0
-                guard let checkpoint, checkpoint.rewind() else { _exit(SpeakerExit.spent) }
+                guard let checkpoint, !rewindsFail, checkpoint.rewind() else { _exit(SpeakerExit.spent) }
                 var next: Int64 = 0
                 var received = recv(socket, &next, 8, Int32(MSG_WAITALL))
                 while received < 0 && errno == EINTR { received = recv(socket, &next, 8, Int32(MSG_WAITALL)) }

@@ -32,6 +32,11 @@ package final class EspeakEngine: SpeechEngine, Sendable {
         state.withLock { _ in initialized?.synthesis?.speakersStarted ?? 0 }
     }
 
+    /// How many memory checkpoints this process's synthesis processes have taken.
+    package static var synthesisCheckpointsTaken: Int {
+        state.withLock { _ in initialized?.synthesis?.checkpointsTaken ?? 0 }
+    }
+
     /// Ends the synthesis zygote of a process that has spoken with espeak-ng (a worker, at exit).
     package static func finish() {
         state.withLock { _ in initialized?.synthesis?.finish() }

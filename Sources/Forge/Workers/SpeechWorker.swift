@@ -78,7 +78,7 @@ package struct SpeechWorker {
             }
         }
         persistence.sync {}
-        ForgeLog.info("worker \(getpid()): \(jobs) jobs, \(EspeakEngine.synthesisProcessesStarted) espeak-ng synthesis processes")
+        ForgeLog.info("worker \(getpid()): \(jobs) jobs, \(EspeakEngine.synthesisProcessesStarted) espeak-ng synthesis processes, \(EspeakEngine.synthesisCheckpointsTaken) memory checkpoints")
         EspeakEngine.finish()
         return 0
     }
