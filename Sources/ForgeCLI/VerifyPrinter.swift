@@ -17,8 +17,8 @@ enum VerifyPrinter {
         for chunk in report.chunks {
             let time = "\(Format.clock(seconds: Double(chunk.startMs) / 1000))–\(Format.clock(seconds: Double(chunk.endMs) / 1000))"
             let flagged = chunk.flaggedItems.map { item in
-                let missing = item.missingWords.isEmpty ? [] : [item.missingWords.prefix(4).joined(separator: " ") + (item.missingWords.count > 4 ? " …" : "")]
-                let extra = item.extraWords.isEmpty ? [] : ["said too: " + item.extraWords.prefix(4).joined(separator: " ") + (item.extraWords.count > 4 ? " …" : "")]
+                let missing = item.missingWords.isEmpty ? [] : [abbreviated(item.missingWords)]
+                let extra = item.extraWords.isEmpty ? [] : ["said too: " + abbreviated(item.extraWords)]
                 return "\(item.itemID) (\((missing + extra).joined(separator: "; ")))"
             }
             let mark = chunk.exceeds(report.maxWordErrorRate) ? " ✗" : ""
@@ -58,5 +58,10 @@ enum VerifyPrinter {
                 Swift.print("Not passed: " + reasons.joined(separator: "; ") + ".")
             }
         }
+    }
+
+    /// The first four words, and "…" when there are more.
+    private static func abbreviated(_ words: [String]) -> String {
+        words.prefix(4).joined(separator: " ") + (words.count > 4 ? " …" : "")
     }
 }

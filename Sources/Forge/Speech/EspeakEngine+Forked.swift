@@ -49,23 +49,11 @@ extension EspeakEngine {
         /// Whether speakers keep a memory checkpoint and serve many items: always, but in a debug
         /// build (the test suite's) whose environment sets `FORGE_SYNTHESIS_FORK_PER_ITEM`, where
         /// each item gets a fresh fork, as where the kernel cannot track writes.
-        static var checkpointsAllowed: Bool {
-            #if DEBUG
-            return ProcessInfo.processInfo.environment["FORGE_SYNTHESIS_FORK_PER_ITEM"].map(\.isEmpty) ?? true
-            #else
-            return true
-            #endif
-        }
+        static var checkpointsAllowed: Bool { !TestHook.isSet("FORGE_SYNTHESIS_FORK_PER_ITEM") }
 
         /// Whether every rewind fails, as if each item left a new mapping behind: set by
         /// `FORGE_SYNTHESIS_REWIND_FAILS` in a debug build, for the test of the zygote's fallback.
-        static var rewindsFail: Bool {
-            #if DEBUG
-            return !(ProcessInfo.processInfo.environment["FORGE_SYNTHESIS_REWIND_FAILS"] ?? "").isEmpty
-            #else
-            return false
-            #endif
-        }
+        static var rewindsFail: Bool { TestHook.isSet("FORGE_SYNTHESIS_REWIND_FAILS") }
 
         /// After this many speakers in a row whose first rewind failed, the zygote stops taking
         /// checkpoints: each would cost a copy of the speaker's memory for one item, more than a fork.

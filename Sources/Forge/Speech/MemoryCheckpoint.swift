@@ -111,24 +111,9 @@ struct MemoryCheckpoint {
         let regions = (workspace + Layout.scan).assumingMemoryBound(to: forge_page_region.self)
         // The scan protects what it reports, and copying the pages back writes them again, so a
         // second scan protects those copies; until then nothing else writes tracked memory.
-        var cursor = spanStart
-        while cursor < spanEnd {
-            var walkEnd: UInt64 = 0
-            let found = forge_pagemap_scan(pagemap, cursor, spanEnd, FORGE_PAGE_IS_WRITTEN, 1, regions, UInt64(Layout.scanCapacity), &walkEnd)
-            guard found >= 0 else { return false }
-            for index in 0..<found {
-                guard restore(from: regions[index].start, to: regions[index].end) else { return false }
-            }
-            guard walkEnd > cursor else { return false }
-            cursor = walkEnd
-        }
-        cursor = spanStart
-        while cursor < spanEnd {
-            var walkEnd: UInt64 = 0
-            guard forge_pagemap_scan(pagemap, cursor, spanEnd, FORGE_PAGE_IS_WRITTEN, 1, regions, UInt64(Layout.scanCapacity), &walkEnd) >= 0,
-                  walkEnd > cursor else { return false }
-            cursor = walkEnd
-        }
+        guard Self.scan(pagemap, from: spanStart, to: spanEnd, categories: FORGE_PAGE_IS_WRITTEN, protect: true, into: regions, { restore(from: $0.start, to: $0.end) }),
+              Self.scan(pagemap, from: spanStart, to: spanEnd, categories: FORGE_PAGE_IS_WRITTEN, protect: true, into: regions, { _ in true })
+        else { return false }
         // Memory past the checkpoint's heap end is given back, so the heap grows into fresh zeroed
         // pages again, as the allocator (whose state was rewound) expects.
         guard brk(heapEnd) == 0 else { return false }
@@ -188,27 +173,41 @@ struct MemoryCheckpoint {
         var runCount = 0
         var savedBytes: UInt64 = 0
         for index in 0..<count {
-            var cursor = ranges[2 * index]
-            let end = ranges[2 * index + 1]
-            while cursor < end {
-                var walkEnd: UInt64 = 0
-                let found = forge_pagemap_scan(
-                    pagemap, cursor, end, FORGE_PAGE_IS_PRESENT | FORGE_PAGE_IS_SWAPPED, 0, regions, UInt64(Layout.scanCapacity), &walkEnd)
-                guard found >= 0, walkEnd > cursor else { return nil }
-                for region in 0..<found {
-                    let length = regions[region].end - regions[region].start
-                    guard runCount < Layout.runCapacity, savedBytes + length <= UInt64(Layout.savedCapacity) else { return nil }
-                    memcpy(workspace + Layout.saved + Int(savedBytes), UnsafeRawPointer(bitPattern: UInt(regions[region].start))!, Int(length))
-                    runs[3 * runCount] = regions[region].start
-                    runs[3 * runCount + 1] = regions[region].end
-                    runs[3 * runCount + 2] = savedBytes
-                    runCount += 1
-                    savedBytes += length
-                }
-                cursor = walkEnd
+            let scanned = scan(
+                pagemap, from: ranges[2 * index], to: ranges[2 * index + 1], categories: FORGE_PAGE_IS_PRESENT | FORGE_PAGE_IS_SWAPPED, protect: false,
+                into: regions
+            ) { region in
+                let length = region.end - region.start
+                guard runCount < Layout.runCapacity, savedBytes + length <= UInt64(Layout.savedCapacity) else { return false }
+                memcpy(workspace + Layout.saved + Int(savedBytes), UnsafeRawPointer(bitPattern: UInt(region.start))!, Int(length))
+                runs[3 * runCount] = region.start
+                runs[3 * runCount + 1] = region.end
+                runs[3 * runCount + 2] = savedBytes
+                runCount += 1
+                savedBytes += length
+                return true
             }
+            guard scanned else { return nil }
         }
         return runCount
+    }
+
+    /// Runs `PAGEMAP_SCAN` over [start, end) until the walk is done, handing each run of pages in
+    /// `categories` to `body` (write-protecting them again when `protect` is set); false if a scan
+    /// fails or `body` does. `regions` holds one scan's results.
+    private static func scan(
+        _ pagemap: Int32, from start: UInt64, to end: UInt64, categories: UInt64, protect: Bool,
+        into regions: UnsafeMutablePointer<forge_page_region>, _ body: (forge_page_region) -> Bool
+    ) -> Bool {
+        var cursor = start
+        while cursor < end {
+            var walkEnd: UInt64 = 0
+            let found = forge_pagemap_scan(pagemap, cursor, end, categories, protect ? 1 : 0, regions, UInt64(Layout.scanCapacity), &walkEnd)
+            guard found >= 0, walkEnd > cursor else { return false }
+            for index in 0..<found where !body(regions[index]) { return false }
+            cursor = walkEnd
+        }
+        return true
     }
 
     /// Reads /proc/self/maps into `buffer`; returns the length, or 0.

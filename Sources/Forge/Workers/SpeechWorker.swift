@@ -21,22 +21,12 @@ package struct SpeechWorker {
 
     package init(
         store: ObjectStore,
-        faultTrigger: String? = Self.testHook("FORGE_FAULT_SPEAK"),
-        crashTrigger: String? = Self.testHook("FORGE_FAULT_CRASH")
+        faultTrigger: String? = TestHook.value("FORGE_FAULT_SPEAK"),
+        crashTrigger: String? = TestHook.value("FORGE_FAULT_CRASH")
     ) {
         self.store = store
         self.faultTrigger = faultTrigger.flatMap { $0.isEmpty ? nil : $0 }
         self.crashTrigger = crashTrigger.flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// A fault-injection setting from the environment, honoured only by debug builds (the test
-    /// suite's): a release forge never fails or crashes on purpose, whatever its environment says.
-    package static func testHook(_ name: String) -> String? {
-        #if DEBUG
-        return ProcessInfo.processInfo.environment[name]
-        #else
-        return nil
-        #endif
     }
 
     /// Runs until standard input closes; returns the process exit status.
