@@ -15,6 +15,7 @@
 #define FORGE_UFFD_FEATURE_WP_UNPOPULATED (1ULL << 13)
 #define FORGE_UFFD_FEATURE_WP_ASYNC (1ULL << 15)
 
+#define FORGE_PAGE_IS_WP_ALLOWED (1ULL << 0)
 #define FORGE_PAGE_IS_WRITTEN (1ULL << 1)
 #define FORGE_PAGE_IS_PRESENT (1ULL << 3)
 #define FORGE_PAGE_IS_SWAPPED (1ULL << 4)
@@ -75,11 +76,22 @@ static inline int forge_write_tracking_register(int fd, uint64_t start, uint64_t
     return ioctl(fd, UFFDIO_WRITEPROTECT, &protect);
 }
 
+/// Write-protects [start, start + length) of a registered range again (pages not there get a
+/// marker, so a later write to them is tracked too); 0 on success.
+static inline int forge_write_protect(int fd, uint64_t start, uint64_t length) {
+    struct uffdio_writeprotect protect;
+    memset(&protect, 0, sizeof protect);
+    protect.range.start = start;
+    protect.range.len = length;
+    protect.mode = UFFDIO_WRITEPROTECT_MODE_WP;
+    return ioctl(fd, UFFDIO_WRITEPROTECT, &protect);
+}
+
 /// PAGEMAP_SCAN over [start, end) on an open /proc/self/pagemap: fills `regions` with runs of
-/// pages in any of `categories`, write-protecting them again when `protect` is set; returns the
-/// number of runs (or -1) and where the walk stopped in `walkEnd`.
+/// pages in any of `categories` (and in all of `required`), write-protecting them again when
+/// `protect` is set; returns the number of runs (or -1) and where the walk stopped in `walkEnd`.
 static inline long forge_pagemap_scan(
-    int pagemap, uint64_t start, uint64_t end, uint64_t categories, int protect,
+    int pagemap, uint64_t start, uint64_t end, uint64_t categories, uint64_t required, int protect,
     struct forge_page_region *regions, uint64_t capacity, uint64_t *walkEnd
 ) {
     struct forge_pm_scan_arg argument;
@@ -90,6 +102,7 @@ static inline long forge_pagemap_scan(
     argument.end = end;
     argument.vec = (uint64_t)(uintptr_t)regions;
     argument.vec_len = capacity;
+    argument.category_mask = required;
     argument.category_anyof_mask = categories;
     argument.return_mask = categories;
     long found = ioctl(pagemap, FORGE_PAGEMAP_SCAN, &argument);

@@ -100,7 +100,7 @@ struct MemoryCheckpoint {
         mapped.storeBytes(of: 1, toByteOffset: pageSize, as: UInt8.self)
         var region = forge_page_region()
         var walkEnd: UInt64 = 0
-        let found = forge_pagemap_scan(pagemap, start, start + UInt64(2 * pageSize), FORGE_PAGE_IS_WRITTEN, 1, &region, 1, &walkEnd)
+        let found = forge_pagemap_scan(pagemap, start, start + UInt64(2 * pageSize), FORGE_PAGE_IS_WRITTEN, 0, 1, &region, 1, &walkEnd)
         return found == 1 && region.start == start + UInt64(pageSize) && region.end == start + UInt64(2 * pageSize)
     }
 
@@ -109,10 +109,12 @@ struct MemoryCheckpoint {
     /// process's state (and should start a new process from a clean one).
     func rewind() -> Bool {
         let regions = (workspace + Layout.scan).assumingMemoryBound(to: forge_page_region.self)
-        // The scan protects what it reports, and copying the pages back writes them again, so a
-        // second scan protects those copies; until then nothing else writes tracked memory.
-        guard Self.scan(pagemap, from: spanStart, to: spanEnd, categories: FORGE_PAGE_IS_WRITTEN, protect: true, into: regions, { restore(from: $0.start, to: $0.end) }),
-              Self.scan(pagemap, from: spanStart, to: spanEnd, categories: FORGE_PAGE_IS_WRITTEN, protect: true, into: regions, { _ in true })
+        // One scan lists the pages written since the checkpoint in the tracked mappings (those the
+        // kernel tracks writes in: the rest of the span is skipped); each run is copied back, then
+        // protected again. Protecting in the scan instead would make each copy a write fault, and
+        // a second scan to protect the copies again.
+        guard Self.scan(
+            pagemap, from: spanStart, to: spanEnd, categories: FORGE_PAGE_IS_WRITTEN, required: FORGE_PAGE_IS_WP_ALLOWED, into: regions, { restore(from: $0.start, to: $0.end) && forge_write_protect(tracker, $0.start, $0.end - $0.start) == 0 })
         else { return false }
         // Memory past the checkpoint's heap end is given back, so the heap grows into fresh zeroed
         // pages again, as the allocator (whose state was rewound) expects.
@@ -174,8 +176,7 @@ struct MemoryCheckpoint {
         var savedBytes: UInt64 = 0
         for index in 0..<count {
             let scanned = scan(
-                pagemap, from: ranges[2 * index], to: ranges[2 * index + 1], categories: FORGE_PAGE_IS_PRESENT | FORGE_PAGE_IS_SWAPPED, protect: false,
-                into: regions
+                pagemap, from: ranges[2 * index], to: ranges[2 * index + 1], categories: FORGE_PAGE_IS_PRESENT | FORGE_PAGE_IS_SWAPPED, required: 0, into: regions
             ) { region in
                 let length = region.end - region.start
                 guard runCount < Layout.runCapacity, savedBytes + length <= UInt64(Layout.savedCapacity) else { return false }
@@ -193,16 +194,16 @@ struct MemoryCheckpoint {
     }
 
     /// Runs `PAGEMAP_SCAN` over [start, end) until the walk is done, handing each run of pages in
-    /// `categories` to `body` (write-protecting them again when `protect` is set); false if a scan
-    /// fails or `body` does. `regions` holds one scan's results.
+    /// any of `categories` and all of `required` to `body`; false if a scan fails or `body` does.
+    /// `regions` holds one scan's results.
     private static func scan(
-        _ pagemap: Int32, from start: UInt64, to end: UInt64, categories: UInt64, protect: Bool,
+        _ pagemap: Int32, from start: UInt64, to end: UInt64, categories: UInt64, required: UInt64,
         into regions: UnsafeMutablePointer<forge_page_region>, _ body: (forge_page_region) -> Bool
     ) -> Bool {
         var cursor = start
         while cursor < end {
             var walkEnd: UInt64 = 0
-            let found = forge_pagemap_scan(pagemap, cursor, end, categories, protect ? 1 : 0, regions, UInt64(Layout.scanCapacity), &walkEnd)
+            let found = forge_pagemap_scan(pagemap, cursor, end, categories, required, 0, regions, UInt64(Layout.scanCapacity), &walkEnd)
             guard found >= 0, walkEnd > cursor else { return false }
             for index in 0..<found where !body(regions[index]) { return false }
             cursor = walkEnd
