@@ -42,6 +42,26 @@ struct HostileInputTests {
 
     // MARK: Links in the output directory
 
+    @Test func aShardFolderThatIsALinkFailsItsItemsAndNothingIsWrittenThroughIt() throws {
+        let project = try builtProject()
+        let item = try #require(try project.manifest().items().first)
+        let audioPath = try #require(try project.manifest().objects(withKeys: [item.audioKey ?? ""]).values.first?.path)
+        let shard = (audioPath as NSString).deletingLastPathComponent
+        // A new output directory in which the folder of that item's audio is a link, planted before
+        // the build: the workers open their folders themselves.
+        try FileManager.default.removeItem(at: project.output)
+        try FileManager.default.createDirectory(at: project.output.appendingPathComponent("objects"), withIntermediateDirectories: true)
+        let victim = try Victim()
+        try FileManager.default.createSymbolicLink(at: project.output.appendingPathComponent(shard), withDestinationURL: victim.directory.url)
+
+        let build = try project.build()
+        #expect(build.status == 1, "\(build.errors)")
+        let failures = build.events("item").filter { $0["outcome"] as? String == "failed" }.compactMap { $0["error"] as? String }
+        #expect(!failures.isEmpty && failures.allSatisfy { $0.contains("\(shard): a symbolic link where forge keeps its own files") }, "\(failures) \(shard)")
+        #expect(victim.intact, "an object was linked into the folder behind the link")
+        #expect(try project.manifest().items().contains { $0.status == .done }, "items in other folders were built")
+    }
+
     @Test func aLinkAtObjectsTmpIsRefusedNeverEmptiedAndFsckRemovesOnlyTheLink() throws {
         let project = try builtProject()
         let victim = try Victim()

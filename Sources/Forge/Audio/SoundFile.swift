@@ -9,6 +9,9 @@ package enum SoundFile {
         let label = "\(format.rawValue) audio"
         var info = try writeInfo(format: format, sampleRate: sampleRate, label: label)
         let memory = MemoryFile()
+        // Room for the whole file (16-bit PCM and a header; compressed formats need less), so the
+        // buffer is not copied as it grows.
+        memory.bytes.reserveCapacity(samples.count * 2 + 4096)
         var io = virtualIO()
         let user = Unmanaged.passUnretained(memory).toOpaque()
         guard let file = sf_open_virtual(&io, Int32(SFM_WRITE), &info, user) else {

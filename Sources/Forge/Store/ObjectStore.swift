@@ -5,11 +5,15 @@ import Foundation
 /// Objects live at `objects/<first 2 hex of key>/<rest of key>.<ext>`. Each is written to a
 /// temporary file in `objects/tmp/`, fsynced, then hard-linked into place (a link, unlike a
 /// rename, never replaces an existing object) and the directory fsynced; after that it never changes.
+/// The folders are reached through descriptors opened once (``StoreFolders``), never through a link.
 package struct ObjectStore: Sendable {
     package let root: URL
+    /// The folders objects are written into, opened once.
+    private let folders: StoreFolders
 
     package init(root: URL) {
         self.root = root
+        folders = StoreFolders(rootPath: root.path)
     }
 
     package var objectsDirectory: URL { root.appendingPathComponent("objects", isDirectory: true) }
@@ -44,12 +48,16 @@ package struct ObjectStore: Sendable {
         key: String, fileExtension: String, role: StoredObject.Role, mimeType: String, data: Bytes,
         durationMs: Int? = nil, sampleRate: Int? = nil, frames: Int? = nil, sha256: String? = nil
     ) throws(StoreError) -> StoredObject {
-        let relative = Self.relativePath(key: key, fileExtension: fileExtension)
-        let final = url(forRelativePath: relative)
-        let temporaryName = "objects/tmp/\(key).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let temporary = url(forRelativePath: temporaryName)
-        let descriptor = try owned.createFile(temporaryName)
-        defer { unlink(temporary.path) }
+        let shard = String(key.prefix(2))
+        let name = "\(key.dropFirst(2)).\(fileExtension)"
+        let relative = "objects/\(shard)/\(name)"
+        let temporaryName = "\(key).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let temporaryFolder = try folders.descriptor("objects/tmp")
+        // A shard folder that is a link is refused, never linked into.
+        let shardFolder = try folders.descriptor("objects/\(shard)")
+        let descriptor = openat(temporaryFolder, temporaryName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .writeFailed(path: path("objects/tmp/\(temporaryName)"), reason: String(cString: strerror(errno))) }
+        defer { unlinkat(temporaryFolder, temporaryName, 0) }
         let failure: String? = data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -63,29 +71,38 @@ package struct ObjectStore: Sendable {
             return fsync(descriptor) == 0 ? nil : "fsync: \(String(cString: strerror(errno)))"
         }
         close(descriptor)
-        if let failure { throw .writeFailed(path: temporary.path, reason: failure) }
-        // A shard folder that is a link is refused, never linked into.
-        let directory = try owned.makeDirectory((relative as NSString).deletingLastPathComponent)
-        var linked = link(temporary.path, final.path) == 0
-        if !linked && errno == EEXIST && !contains(relativePath: relative) {
+        if let failure { throw .writeFailed(path: path("objects/tmp/\(temporaryName)"), reason: failure) }
+        var linked = linkat(temporaryFolder, temporaryName, shardFolder, name, 0) == 0
+        if !linked && errno == EEXIST && !Self.isRegularFile(name, in: shardFolder) {
             // Something other than a regular file (a planted symlink) sits where the object belongs:
             // it is never followed, only replaced.
-            if unlink(final.path) == 0 { linked = link(temporary.path, final.path) == 0 }
+            if unlinkat(shardFolder, name, 0) == 0 { linked = linkat(temporaryFolder, temporaryName, shardFolder, name, 0) == 0 }
         }
         if !linked {
-            guard errno == EEXIST else { throw .writeFailed(path: final.path, reason: String(cString: strerror(errno))) }
+            guard errno == EEXIST else { throw .writeFailed(path: path(relative), reason: String(cString: strerror(errno))) }
             do {
                 var existing = try describe(key: key, relativePath: relative, role: role, mimeType: mimeType, durationMs: durationMs, sampleRate: sampleRate)
                 existing.frames = frames
                 return existing
             } catch {
-                throw .writeFailed(path: final.path, reason: error.localizedDescription)
+                throw .writeFailed(path: path(relative), reason: error.localizedDescription)
             }
         }
-        Self.syncDirectory(directory.path)
+        fsync(shardFolder)
         return StoredObject(
             key: key, path: relative, role: role, bytes: data.count, sha256: sha256 ?? ContentHash.sha256Hex(data), mimeType: mimeType,
             durationMs: durationMs, sampleRate: sampleRate, frames: frames)
+    }
+
+    /// The absolute path of `relative`, for messages.
+    private func path(_ relative: String) -> String {
+        url(forRelativePath: relative).path
+    }
+
+    /// Whether `name` in the folder open at `folder` is a regular file (a link there is not).
+    private static func isRegularFile(_ name: String, in folder: Int32) -> Bool {
+        var status = stat()
+        return fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     /// Reads an existing object's size and hash from disk.
@@ -112,12 +129,5 @@ package struct ObjectStore: Sendable {
     /// An audio object's frame count and sample rate, from its header.
     package func audioHeader(relativePath: String) throws -> (frames: Int, sampleRate: Int) {
         try SoundFile.frameCount(descriptor: owned.openForReading(relativePath), label: url(forRelativePath: relativePath).path)
-    }
-
-    static func syncDirectory(_ path: String) {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
     }
 }
