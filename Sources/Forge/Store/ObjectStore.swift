@@ -5,15 +5,19 @@ import Foundation
 /// Objects live at `objects/<first 2 hex of key>/<rest of key>.<ext>`. Each is written to a
 /// temporary file in `objects/tmp/`, fsynced, then hard-linked into place (a link, unlike a
 /// rename, never replaces an existing object) and the directory fsynced; after that it never changes.
-/// The folders are reached through descriptors opened once (``StoreFolders``), never through a link.
+/// The folders are reached through descriptors opened once (``StoreFolders``), never through a link;
+/// large objects are written past the page cache (``DirectWriteBuffer``).
 package struct ObjectStore: Sendable {
     package let root: URL
     /// The folders objects are written into, opened once.
     private let folders: StoreFolders
+    /// Large objects are written through it, past the page cache.
+    private let directWrites: DirectWriteBuffer
 
     package init(root: URL) {
         self.root = root
         folders = StoreFolders(rootPath: root.path)
+        directWrites = DirectWriteBuffer()
     }
 
     package var objectsDirectory: URL { root.appendingPathComponent("objects", isDirectory: true) }
@@ -55,19 +59,15 @@ package struct ObjectStore: Sendable {
         let temporaryFolder = try folders.descriptor("objects/tmp")
         // A shard folder that is a link is refused, never linked into.
         let shardFolder = try folders.descriptor("objects/\(shard)")
-        let descriptor = openat(temporaryFolder, temporaryName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        let direct = data.count >= DirectWriteBuffer.threshold && DirectWriteBuffer.openFlag != 0
+        var descriptor = openat(temporaryFolder, temporaryName, flags | (direct ? DirectWriteBuffer.openFlag : 0), 0o644)
+        // A file system without direct I/O refuses the flag: the object goes through the page cache.
+        if descriptor < 0 && direct && errno == EINVAL { descriptor = openat(temporaryFolder, temporaryName, flags, 0o644) }
         guard descriptor >= 0 else { throw .writeFailed(path: path("objects/tmp/\(temporaryName)"), reason: String(cString: strerror(errno))) }
         defer { unlinkat(temporaryFolder, temporaryName, 0) }
         let failure: String? = data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                offset += written
-            }
+            if let failure = directWrites.write(buffer, to: descriptor) { return failure }
             return fsync(descriptor) == 0 ? nil : "fsync: \(String(cString: strerror(errno)))"
         }
         close(descriptor)
