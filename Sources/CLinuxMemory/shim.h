@@ -60,14 +60,9 @@ static inline int forge_write_tracking_open(void) {
     return fd;
 }
 
-/// Registers [start, start + length) for write protection and protects it; 0 on success.
-static inline int forge_write_tracking_register(int fd, uint64_t start, uint64_t length) {
-    struct uffdio_register registration;
-    memset(&registration, 0, sizeof registration);
-    registration.range.start = start;
-    registration.range.len = length;
-    registration.mode = UFFDIO_REGISTER_MODE_WP;
-    if (ioctl(fd, UFFDIO_REGISTER, &registration) != 0) return -1;
+/// Write-protects [start, start + length) of a registered range (pages not there get a marker,
+/// so a later write to them is tracked too); 0 on success.
+static inline int forge_write_protect(int fd, uint64_t start, uint64_t length) {
     struct uffdio_writeprotect protect;
     memset(&protect, 0, sizeof protect);
     protect.range.start = start;
@@ -76,15 +71,15 @@ static inline int forge_write_tracking_register(int fd, uint64_t start, uint64_t
     return ioctl(fd, UFFDIO_WRITEPROTECT, &protect);
 }
 
-/// Write-protects [start, start + length) of a registered range again (pages not there get a
-/// marker, so a later write to them is tracked too); 0 on success.
-static inline int forge_write_protect(int fd, uint64_t start, uint64_t length) {
-    struct uffdio_writeprotect protect;
-    memset(&protect, 0, sizeof protect);
-    protect.range.start = start;
-    protect.range.len = length;
-    protect.mode = UFFDIO_WRITEPROTECT_MODE_WP;
-    return ioctl(fd, UFFDIO_WRITEPROTECT, &protect);
+/// Registers [start, start + length) for write protection and protects it; 0 on success.
+static inline int forge_write_tracking_register(int fd, uint64_t start, uint64_t length) {
+    struct uffdio_register registration;
+    memset(&registration, 0, sizeof registration);
+    registration.range.start = start;
+    registration.range.len = length;
+    registration.mode = UFFDIO_REGISTER_MODE_WP;
+    if (ioctl(fd, UFFDIO_REGISTER, &registration) != 0) return -1;
+    return forge_write_protect(fd, start, length);
 }
 
 /// PAGEMAP_SCAN over [start, end) on an open /proc/self/pagemap: fills `regions` with runs of

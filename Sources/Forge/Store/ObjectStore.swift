@@ -53,8 +53,8 @@ package struct ObjectStore: Sendable {
         durationMs: Int? = nil, sampleRate: Int? = nil, frames: Int? = nil, sha256: String? = nil
     ) throws(StoreError) -> StoredObject {
         let shard = String(key.prefix(2))
-        let name = "\(key.dropFirst(2)).\(fileExtension)"
-        let relative = "objects/\(shard)/\(name)"
+        let relative = Self.relativePath(key: key, fileExtension: fileExtension)
+        let name = (relative as NSString).lastPathComponent
         let temporaryName = "\(key).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let temporaryFolder = try folders.descriptor("objects/tmp")
         // A shard folder that is a link is refused, never linked into.

@@ -6,9 +6,9 @@ import Synchronization
 ///
 /// Writing an object then resolves no path but its own name in its folder: a worker's store is
 /// reached through `/proc/<pid>/fd/<n>` (the locked output directory), and every path resolved
-/// through it costs a walk of procfs — about ten per object before this. A link planted where a
-/// folder belongs is refused when the folder is opened, and a link swapped in later cannot
-/// redirect writes made through a descriptor already open.
+/// through it costs a walk of procfs (writing an object by paths took about ten). A link planted
+/// where a folder belongs is refused when the folder is opened, and a link swapped in later
+/// cannot redirect writes made through a descriptor already open.
 final class StoreFolders: Sendable {
     private let rootPath: String
     private let opened = Mutex<[String: Int32]>([:])
