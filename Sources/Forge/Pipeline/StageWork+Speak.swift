@@ -58,9 +58,9 @@ extension StageWork {
         upToDate = plan.upToDate
         toFinish = plan.alignOnly.count + plan.reusable.count + plan.itemsToSynthesize
         progress(.planned(upToDate: plan.upToDate, toSynthesize: plan.itemsToSynthesize, toReuse: plan.reusable.count, toAlign: plan.alignOnly.count))
-        // Every item's words in one query pays when many items are to be aligned; for an edit's
+        // A chapter's words in one query pays when many items are to be aligned; for an edit's
         // few, each item's are read when it is (``alignment(for:eventsKey:document:)``).
-        if align && toFinish > 0 && toFinish * 20 > items.count { words = try manifest.allWords() }
+        wordsByChapter = align && toFinish > 0 && toFinish * 20 > items.count
 
         for item in plan.alignOnly where !stopRequested() {
             do {
@@ -141,16 +141,28 @@ extension StageWork {
     }
 
     /// Word timings from the engine's events; nil when the engine gave none (forced alignment places the words).
-    func alignment(for item: ItemRecord, eventsKey: String, document: SpeechEventsDocument) throws -> ItemUpdate? {
+    mutating func alignment(for item: ItemRecord, eventsKey: String, document: SpeechEventsDocument) throws -> ItemUpdate? {
         guard document.hasWordTimings else { return nil }
         // With a lexicon the events point into the spoken text; each word's span there stands in for the word.
         let words = recipe.lexicon.isEmpty
-            ? try words[item.id] ?? manifest.words(of: item.id)
+            ? try words(of: item)
             : recipe.lexicon.render(item.text, phonemes: SpeechEngines.capabilities(ofEngine: document.engine).contains(.phonemeInput)).words
         let timings = EventAligner.align(words: words, events: document.events, durationMs: document.durationMs)
         return .aligned(
             itemID: item.id, alignmentKey: ObjectKey.alignment(eventsKey: eventsKey, text: item.text), source: .synthesizer,
             timings: timings, confidences: nil, object: nil)
+    }
+
+    /// An item's words: from the chapter read last, reading the item's chapter when it comes later
+    /// in the book (with ``wordsByChapter``), else the item's own.
+    private mutating func words(of item: ItemRecord) throws -> [WordToken] {
+        if let known = chapterWords[item.id] { return known }
+        if wordsByChapter && item.chapter > (chapterWordsOrdinal ?? Int.min) {
+            chapterWords = try manifest.words(inChapter: item.chapter)
+            chapterWordsOrdinal = item.chapter
+            if let known = chapterWords[item.id] { return known }
+        }
+        return try manifest.words(of: item.id)
     }
 
     private mutating func synthesize(_ plan: SpeakPlan, align: Bool, launch: WorkerPool.Launch) async throws {

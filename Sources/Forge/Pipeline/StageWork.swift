@@ -31,8 +31,15 @@ struct StageWork {
     var spotChecks: [String: SpotCheck] = [:]
     /// Items this stage recorded something for (their chapters' timelines are recorded again).
     var touchedItems = Set<String>()
-    /// Words of the items being aligned, loaded once.
+    /// Every item's words, when forced alignment loaded them all.
     var words: [String: [WordToken]] = [:]
+    /// Whether synthesized items' words are read a chapter at a time (many items to align) rather
+    /// than an item at a time (an edit's few).
+    var wordsByChapter = false
+    /// The words of the latest chapter read, by item, and its ordinal: items finish in reading
+    /// order, so memory follows the longest chapter, not the book.
+    var chapterWords: [String: [WordToken]] = [:]
+    var chapterWordsOrdinal: Int?
 
     init(context: BuildContext) {
         self.context = context
