@@ -232,7 +232,9 @@ extension StageWork {
     ) throws -> SpeechJob? {
         let items = waiting.removeValue(forKey: job.audioKey) ?? []
         guard let audio = result.audio, let events = result.events, let document = result.document, result.error == nil else {
-            let error = result.error ?? "the worker returned no audio"
+            var error = result.error ?? "the worker returned no audio"
+            // Workers reach the output directory through the lock's descriptor; a person reads its name.
+            if let pin { error = error.replacingOccurrences(of: pin.pinnedPath, with: recipe.outputDirectory.path) }
             if fallback, let voice = recipe.fallbackVoice, voice != job.voice, let first = items.first {
                 let speech = recipe.speech(text: first.text, character: first.character, engineVersions: engineVersions, voice: voice)
                 waiting[speech.audioKey, default: []].append(contentsOf: items)
