@@ -46,7 +46,8 @@ final class DirectWriteBuffer: Sendable {
     func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> String? {
         var offset = 0
         let flags = fcntl(descriptor, F_GETFL)
-        if Self.openFlag != 0, flags >= 0, flags & Self.openFlag != 0, let buffer = acquire() {
+        let direct = Self.openFlag != 0 && flags >= 0 && flags & Self.openFlag != 0
+        if direct, let buffer = acquire() {
             defer { state.withLock { $0.busy = false } }
             let whole = bytes.count - bytes.count % Self.alignment
             direct: while offset < whole {
@@ -65,7 +66,7 @@ final class DirectWriteBuffer: Sendable {
                 }
             }
         }
-        if Self.openFlag != 0 && flags >= 0 && flags & Self.openFlag != 0 { _ = fcntl(descriptor, F_SETFL, flags & ~Self.openFlag) }
+        if direct { _ = fcntl(descriptor, F_SETFL, flags & ~Self.openFlag) }
         // The tail (and anything direct I/O was refused for) goes through the page cache.
         while offset < bytes.count {
             let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

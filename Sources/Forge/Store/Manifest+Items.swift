@@ -101,30 +101,28 @@ extension Manifest {
     /// Every item's words, in one query (for aligning many items).
     package func allWords() throws(StoreError) -> [String: [WordToken]] {
         try read { db in
-            var words: [String: [WordToken]] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT item_id, idx, text, char_start, char_end FROM words ORDER BY item_id, idx")
-            while let row = try rows.next() {
-                words[row["item_id"], default: []].append(
-                    WordToken(index: row["idx"], text: row["text"], start: row["char_start"], end: row["char_end"]))
-            }
-            return words
+            try Self.wordsByItem(Row.fetchCursor(db, sql: "SELECT item_id, idx, text, char_start, char_end FROM words ORDER BY item_id, idx"))
         }
     }
 
     /// The words of one chapter's items, by item (for aligning a chapter's items as they finish).
     package func words(inChapter chapter: Int) throws(StoreError) -> [String: [WordToken]] {
         try read { db in
-            var words: [String: [WordToken]] = [:]
-            let rows = try Row.fetchCursor(db, sql: """
+            try Self.wordsByItem(Row.fetchCursor(db, sql: """
                 SELECT w.item_id, w.idx, w.text, w.char_start, w.char_end
                 FROM words w JOIN items i ON i.id = w.item_id WHERE i.chapter = ? ORDER BY w.item_id, w.idx
-                """, arguments: [chapter])
-            while let row = try rows.next() {
-                words[row["item_id"], default: []].append(
-                    WordToken(index: row["idx"], text: row["text"], start: row["char_start"], end: row["char_end"]))
-            }
-            return words
+                """, arguments: [chapter]))
         }
+    }
+
+    /// Words rows (item_id, idx, text, char_start, char_end, in order) grouped by item.
+    private static func wordsByItem(_ rows: RowCursor) throws -> [String: [WordToken]] {
+        var words: [String: [WordToken]] = [:]
+        while let row = try rows.next() {
+            words[row["item_id"], default: []].append(
+                WordToken(index: row["idx"], text: row["text"], start: row["char_start"], end: row["char_end"]))
+        }
+        return words
     }
 
     /// The chapters, in reading order.

@@ -73,7 +73,7 @@ package struct ObjectStore: Sendable {
         close(descriptor)
         if let failure { throw .writeFailed(path: path("objects/tmp/\(temporaryName)"), reason: failure) }
         var linked = linkat(temporaryFolder, temporaryName, shardFolder, name, 0) == 0
-        if !linked && errno == EEXIST && !Self.isRegularFile(name, in: shardFolder) {
+        if !linked && errno == EEXIST && OwnedDirectory.entry(name, in: shardFolder) != .file {
             // Something other than a regular file (a planted symlink) sits where the object belongs:
             // it is never followed, only replaced.
             if unlinkat(shardFolder, name, 0) == 0 { linked = linkat(temporaryFolder, temporaryName, shardFolder, name, 0) == 0 }
@@ -97,12 +97,6 @@ package struct ObjectStore: Sendable {
     /// The absolute path of `relative`, for messages.
     private func path(_ relative: String) -> String {
         url(forRelativePath: relative).path
-    }
-
-    /// Whether `name` in the folder open at `folder` is a regular file (a link there is not).
-    private static func isRegularFile(_ name: String, in folder: Int32) -> Bool {
-        var status = stat()
-        return fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     /// Reads an existing object's size and hash from disk.

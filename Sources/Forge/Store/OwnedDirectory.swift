@@ -28,6 +28,17 @@ package struct OwnedDirectory: Sendable {
     static func entry(at path: String) -> Entry {
         var status = stat()
         guard lstat(path, &status) == 0 else { return .missing }
+        return entry(status)
+    }
+
+    /// What sits at `name` in the folder open at `folder`, without following a link there.
+    static func entry(_ name: String, in folder: Int32) -> Entry {
+        var status = stat()
+        guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return .missing }
+        return entry(status)
+    }
+
+    private static func entry(_ status: stat) -> Entry {
         switch status.st_mode & S_IFMT {
         case S_IFDIR: return .directory
         case S_IFREG: return .file

@@ -54,10 +54,7 @@ final class StoreFolders: Sendable {
                         throw .cannotCreate(path: rootPath + "/" + path, reason: String(cString: strerror(reason)))
                     }
                     // Opening a link to a folder this way fails with ENOTDIR, like opening a file.
-                    var status = stat()
-                    if fstatat(parent, part, &status, AT_SYMLINK_NOFOLLOW) == 0 && status.st_mode & S_IFMT == S_IFLNK {
-                        throw .linkInOutput(path: rootPath + "/" + path)
-                    }
+                    if OwnedDirectory.entry(part, in: parent) == .link { throw .linkInOutput(path: rootPath + "/" + path) }
                     throw .notForgesFile(path: rootPath + "/" + path, expected: "a folder")
                 }
                 descriptors[path] = folder
