@@ -64,7 +64,8 @@ package struct SpeechWorker {
             Self.write(SpeechWorkerNotice(started: job.itemID))
             let spoken = synthesize(job, engines: engines)
             persistence.async { [store] in
-                Self.send(Self.persist(job, spoken, store: store))
+                let (result, documentJSON) = Self.persist(job, spoken, store: store)
+                Self.send(result, documentJSON: documentJSON)
             }
         }
         persistence.sync {}
@@ -74,8 +75,9 @@ package struct SpeechWorker {
     }
 
     /// Writes one answer line; the orchestrator reads them in order.
-    private static func send(_ result: SpeechJobResult) {
-        write(result)
+    private static func send(_ result: SpeechJobResult, documentJSON: Data? = nil) {
+        guard let line = result.line(documentJSON: documentJSON) else { return }
+        outputLock.withLock { _ in try? FileHandle.standardOutput.write(contentsOf: line) }
     }
 
     private static func write(_ message: some Encodable) {
@@ -87,7 +89,7 @@ package struct SpeechWorker {
 
     /// Speaks one job and stores its objects.
     package func speak(_ job: SpeechJob, engines: SpeechEngines) -> SpeechJobResult {
-        Self.persist(job, synthesize(job, engines: engines), store: store)
+        Self.persist(job, synthesize(job, engines: engines), store: store).result
     }
 
     /// Synthesizes a job's text with the engine its voice names, at the recipe's sample rate, with its events document.
@@ -117,24 +119,26 @@ package struct SpeechWorker {
         }
     }
 
-    /// Encodes and stores a synthesized job's audio and events objects.
+    /// Encodes and stores a synthesized job's audio and events objects; returns the answer and the
+    /// events object's bytes, which the answer carries as they are.
     static func persist(
         _ job: SpeechJob, _ spoken: Result<(samples: [Int16], document: SpeechEventsDocument), SpeechError>, store: ObjectStore
-    ) -> SpeechJobResult {
+    ) -> (result: SpeechJobResult, documentJSON: Data?) {
         do {
             let (samples, document) = try spoken.get()
+            let documentJSON = document.encoded()
             // Events first: an audio object in the store always has its events beside it.
             let events = try store.store(
-                key: job.eventsKey, fileExtension: "json", role: .events, mimeType: "application/json", data: document.encoded())
+                key: job.eventsKey, fileExtension: "json", role: .events, mimeType: "application/json", data: documentJSON)
             let encoded = try SoundFile.encode(samples, sampleRate: job.audio.sampleRate, format: job.audio.format)
             let audio = try store.store(
                 key: job.audioKey, fileExtension: job.audio.format.fileExtension, role: .audio,
                 mimeType: job.audio.format.mimeType, data: encoded, durationMs: document.durationMs, sampleRate: job.audio.sampleRate,
                 // Lossless audio decodes to exactly these samples; lossy codecs may pad, so their length is read when needed.
                 frames: job.audio.format.isLossless ? samples.count : nil)
-            return SpeechJobResult(itemID: job.itemID, audio: audio, events: events, document: document)
+            return (SpeechJobResult(itemID: job.itemID, audio: audio, events: events, document: document), documentJSON)
         } catch {
-            return SpeechJobResult(itemID: job.itemID, error: ErrorReason.message(error))
+            return (SpeechJobResult(itemID: job.itemID, error: ErrorReason.message(error)), nil)
         }
     }
 }

@@ -64,11 +64,10 @@ package final class WorkerPool: Sendable {
 
     /// A worker's output line as a message: a notice of the item it starts, or a result.
     private static func message(from line: [UInt8], worker: Int) -> Message? {
-        let data = Data(line)
         if line.starts(with: SpeechWorkerNotice.prefix) {
-            return (try? JSONDecoder().decode(SpeechWorkerNotice.self, from: data)).map { .started(worker: worker, itemID: $0.started) }
+            return (try? JSONDecoder().decode(SpeechWorkerNotice.self, from: Data(line))).map { .started(worker: worker, itemID: $0.started) }
         }
-        return (try? JSONDecoder().decode(SpeechJobResult.self, from: data)).map { .result(worker: worker, $0) }
+        return SpeechJobResult.decode(line: line).map { .result(worker: worker, $0) }
     }
 
     /// Sends a job; false when the worker is gone (its exit is reported as a message).

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import Forge
+
+/// Events documents and workers' answers are written and read without Foundation's coders in the
+/// shape synthesis makes; the bytes must stay exactly what `JSONEncoder` with sorted keys writes
+/// (events objects from earlier builds and other tools are read alike), and anything else must
+/// still go through Foundation.
+@Suite struct SpeechEventsDocumentTests {
+    static func foundationBytes(_ document: SpeechEventsDocument) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(document)
+    }
+
+    static func synthesized(events count: Int, seed: UInt64, wordsTimed: Bool? = nil) -> SpeechEventsDocument {
+        var generator = SeededGenerator(seed: seed)
+        let kinds: [SynthesisEvent.Kind] = [.word, .sentence, .end]
+        let events = (0..<count).map { _ in
+            SynthesisEvent(
+                kind: kinds.randomElement(using: &generator)!, textPosition: Int.random(in: 0...5_000, using: &generator),
+                length: Int.random(in: 0...40, using: &generator), audioMs: Int.random(in: -3...9_000_000, using: &generator))
+        }
+        return SpeechEventsDocument(
+            engine: "espeak-ng", engineVersion: "1.51", audioKey: String(repeating: "0123456789abcdef", count: 4),
+            durationMs: Int.random(in: 0...600_000, using: &generator), sampleRate: 22_050, events: events, wordsTimed: wordsTimed)
+    }
+
+    @Test(arguments: [(0, nil), (1, nil), (13, true), (400, false), (2_000, nil)] as [(Int, Bool?)])
+    func synthesizedDocumentsAreFoundationsBytesAndReadBackWithoutIt(events: Int, wordsTimed: Bool?) throws {
+        let document = Self.synthesized(events: events, seed: UInt64(events) + 7, wordsTimed: wordsTimed)
+        let direct = try #require(document.canonicalJSON(), "the direct writer declined a document synthesis makes")
+        #expect(direct == (try Self.foundationBytes(document)))
+        #expect(document.encoded() == direct)
+        let read = try #require(direct.withUnsafeBytes { SpeechEventsDocument.canonical($0) }, "the direct reader declined its own bytes")
+        #expect(read == document)
+        #expect(try SpeechEventsDocument.decode(direct) == document)
+    }
+
+    @Test func documentsOfOtherShapesGoThroughFoundation() throws {
+        var phonemes = Self.synthesized(events: 3, seed: 1)
+        phonemes.phonemes = [CommandEngineProtocol.PhonemeTime(phoneme: "h", startMs: 0, endMs: 40)]
+        var slash = Self.synthesized(events: 3, seed: 2)
+        slash.engine = "cmd/piper \"x\""
+        var accented = Self.synthesized(events: 3, seed: 3)
+        accented.engineVersion = "1.51-é"
+        for document in [phonemes, slash, accented] {
+            #expect(document.canonicalJSON() == nil)
+            let bytes = document.encoded()
+            #expect(bytes == (try Self.foundationBytes(document)))
+            #expect(bytes.withUnsafeBytes { SpeechEventsDocument.canonical($0) } == nil)
+            #expect(try SpeechEventsDocument.decode(bytes) == document)
+        }
+        // The same document as another tool might write it: spaces, other key order, a float.
+        let document = Self.synthesized(events: 2, seed: 4, wordsTimed: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted]
+        let pretty = try encoder.encode(document)
+        #expect(pretty.withUnsafeBytes { SpeechEventsDocument.canonical($0) } == nil)
+        #expect(try SpeechEventsDocument.decode(pretty) == document)
+        var text = String(decoding: try Self.foundationBytes(document), as: UTF8.self)
+        text = text.replacingOccurrences(of: "\"sampleRate\":22050", with: "\"sampleRate\":22050.0")
+        #expect(Data(text.utf8).withUnsafeBytes { SpeechEventsDocument.canonical($0) } == nil)
+        #expect(try SpeechEventsDocument.decode(Data(text.utf8)).sampleRate == 22_050)
+        for damaged in [#"{"audioKey":"a","durationMs":01"#, #"{"audioKey":"a","durationMs":1,"engine":"e","engineVersion":"v","events":[["w",1,2,3]"#] {
+            #expect(Data(damaged.utf8).withUnsafeBytes { SpeechEventsDocument.canonical($0) } == nil)
+            #expect(throws: (any Error).self) { try SpeechEventsDocument.decode(Data(damaged.utf8)) }
+        }
+    }
+
+    @Test func answersCarryTheEventsObjectsBytesAndReadBack() throws {
+        let document = Self.synthesized(events: 50, seed: 9, wordsTimed: true)
+        let object = StoredObject(key: "k", path: "objects/ab/cd.json", role: .events, bytes: 10, sha256: "00", mimeType: "application/json")
+        let answer = SpeechJobResult(itemID: "chapter-1/p1", audio: object, events: object, document: document)
+        let line = try #require(answer.line(documentJSON: document.encoded()))
+        #expect(line.last == UInt8(ascii: "\n"))
+        let body = Array(line.dropLast())
+        // The document is the events object's bytes, as they are, at the end of the line.
+        #expect(String(decoding: body, as: UTF8.self).hasSuffix(#","document":"# + String(decoding: document.encoded(), as: UTF8.self) + "}"))
+        #expect(SpeechJobResult.decode(line: body) == answer)
+        #expect(try JSONDecoder().decode(SpeechJobResult.self, from: Data(body)) == answer)
+        // An error message holding the field's text is not mistaken for the field.
+        let failed = SpeechJobResult(itemID: "x", error: #"bad ,"document":{"audioKey":"# )
+        let failedLine = try #require(failed.line())
+        #expect(SpeechJobResult.decode(line: Array(failedLine.dropLast())) == failed)
+        #expect(SpeechJobResult.decode(line: Array(#"{"itemID":"#.utf8)) == nil)
+    }
+}
+
+/// SplitMix64: the same numbers on every machine, so a failure can be reproduced.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
