@@ -5,14 +5,15 @@ import Foundation
 /// libsndfile's virtual I/O, so the store can hash the bytes without reading the file back), and
 /// decodes any of those (plus Opus and the other formats libsndfile reads) to mono PCM.
 package enum SoundFile {
-    package static func encode(_ samples: [Int16], sampleRate: Int, format: AudioSettings.Format) throws(AudioError) -> [UInt8] {
+    /// The encoded file's bytes are page-aligned, so the store writes them to disk directly
+    /// (``DirectWriteBuffer``) without copying them first.
+    package static func encode(_ samples: [Int16], sampleRate: Int, format: AudioSettings.Format) throws(AudioError) -> Data {
         let label = "\(format.rawValue) audio"
         var info = try writeInfo(format: format, sampleRate: sampleRate, label: label)
-        let memory = MemoryFile()
         // Room for the whole file (16-bit PCM and a header; compressed formats need less), so the
         // buffer is not copied as it grows.
-        memory.bytes.reserveCapacity(samples.count * 2 + 4096)
-        var io = virtualIO()
+        let memory = EncodingFile(capacity: samples.count * 2 + 4096)
+        var io = encodingIO()
         let user = Unmanaged.passUnretained(memory).toOpaque()
         guard let file = sf_open_virtual(&io, Int32(SFM_WRITE), &info, user) else {
             throw .encodingFailed(path: label, reason: String(cString: sf_strerror(nil)))
@@ -27,7 +28,7 @@ package enum SoundFile {
         guard written == sf_count_t(samples.count), writeError == 0, closeStatus == 0 else {
             throw .encodingFailed(path: label, reason: "wrote \(written) of \(samples.count) samples: \(message)")
         }
-        return withExtendedLifetime(memory) { memory.bytes }
+        return withExtendedLifetime(memory) { memory.takeBytes() }
     }
 
     /// An audio file written block by block, so an export never holds a whole chapter's
@@ -157,6 +158,15 @@ package enum SoundFile {
         let exactLength = [SF_FORMAT_WAV, SF_FORMAT_FLAC, SF_FORMAT_OGG].contains(Int(info.format) & Int(SF_FORMAT_TYPEMASK))
         let missing = exactLength && info.frames > Int64(mono.count) ? Int(info.frames) - mono.count : 0
         return DecodedAudio(samples: mono, sampleRate: Int(info.samplerate), missingFrames: missing)
+    }
+
+    private static func encodingIO() -> SF_VIRTUAL_IO {
+        SF_VIRTUAL_IO(
+            get_filelen: { user in EncodingFile.from(user).size },
+            seek: { offset, whence, user in EncodingFile.from(user).seek(offset, whence: whence) },
+            read: { pointer, count, user in EncodingFile.from(user).read(into: pointer, count: count) },
+            write: { pointer, count, user in EncodingFile.from(user).write(pointer, count: count) },
+            tell: { user in EncodingFile.from(user).offset })
     }
 
     private static func virtualIO() -> SF_VIRTUAL_IO {

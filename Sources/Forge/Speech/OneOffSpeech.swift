@@ -33,7 +33,7 @@ package struct OneOffSpeech: Sendable {
         guard EspeakEngine.voiceIDProblem(voice.id) == nil, engine.hasVoice(voice.id) else { throw .unknownVoice(voice.id) }
         let speech = try engine.synthesize(text, voice: voice, itemID: "say")
         let samples = speech.sampleRate == sampleRate ? speech.samples : Resampler.resample(speech.samples, from: speech.sampleRate, to: sampleRate)
-        let bytes: [UInt8]
+        let bytes: Data
         do {
             bytes = try SoundFile.encode(samples, sampleRate: sampleRate, format: format)
         } catch {
@@ -41,7 +41,7 @@ package struct OneOffSpeech: Sendable {
         }
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
         do {
-            try Data(bytes).write(to: temporary)
+            try bytes.write(to: temporary)
             try WriteTarget.replace(url, with: temporary)
         } catch {
             try? FileManager.default.removeItem(at: temporary)

@@ -35,19 +35,35 @@ final class DirectWriteBuffer: Sendable {
 
     init() {}
 
+    /// Whether a write has needed the buffer (one from page-aligned memory does not).
+    var isAllocated: Bool { state.withLock { $0.address != 0 } }
+
     deinit {
         state.withLock { free(UnsafeMutableRawPointer(bitPattern: $0.address)) }
     }
 
     /// Writes `bytes` to `descriptor`, a new, empty file: when it was opened with `O_DIRECT`, whole
-    /// pages through this buffer and the last partial page through the page cache. Nil on success,
+    /// pages straight from `bytes` if they are page-aligned (encoded audio is), else through this
+    /// buffer, and the last partial page through the page cache. Nil on success,
     /// else why it failed. Where the file system refuses direct I/O (`EINVAL`), or the buffer is in
     /// use, the rest is written through the page cache.
     func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> String? {
         var offset = 0
         let flags = fcntl(descriptor, F_GETFL)
         let direct = Self.openFlag != 0 && flags >= 0 && flags & Self.openFlag != 0
-        if direct, let buffer = acquire() {
+        if direct, UInt(bitPattern: bytes.baseAddress) % UInt(Self.alignment) == 0 {
+            // Aligned already (an encoded audio object): its whole pages go to the file as they are.
+            let whole = bytes.count - bytes.count % Self.alignment
+            while offset < whole {
+                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, whole - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EINVAL { break }
+                    return String(cString: strerror(errno))
+                }
+                offset += written
+            }
+        } else if direct, let buffer = acquire() {
             defer { state.withLock { $0.busy = false } }
             let whole = bytes.count - bytes.count % Self.alignment
             direct: while offset < whole {

@@ -37,6 +37,9 @@ package struct ObjectStore: Sendable {
         (try? owned.check(path, lastIsFile: true)) != nil && OwnedDirectory.entry(at: url(forRelativePath: path).path) == .file
     }
 
+    /// Whether a large object has been copied into the direct-write buffer on its way to disk.
+    var copiedThroughDirectWriteBuffer: Bool { directWrites.isAllocated }
+
     /// The output directory, reached without following links.
     var owned: OwnedDirectory { OwnedDirectory(root: root) }
 
