@@ -29,16 +29,27 @@ package struct SpeechWorker {
         self.crashTrigger = crashTrigger.flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// Starts espeak-ng for this process (a failure is reported by ``run()``). Called first thing
+    /// in a worker process, while it has one thread: espeak-ng forks the process its speakers come
+    /// from when it starts, and what that process holds, each speaker's rewind walks.
+    package static func startBuiltInEngine() {
+        // Set first: the processes espeak-ng's start forks inherit them.
+        ignoreSignals()
+        _ = try? EspeakEngine()
+    }
+
+    private static func ignoreSignals() {
+        signal(SIGINT, SIG_IGN)
+        // Over a file-size limit a write must fail with EFBIG, failing one item, not kill the worker.
+        signal(SIGXFSZ, SIG_IGN)
+    }
+
     /// Runs until standard input closes; returns the process exit status.
     ///
     /// Synthesis runs on this thread; encoding, hashing, writing and fsyncing each item's objects
     /// run on a serial queue, so the next item is being spoken while the last one is persisted.
     package func run() -> Int32 {
-        signal(SIGINT, SIG_IGN)
-        // Over a file-size limit a write must fail with EFBIG, failing one item, not kill the worker.
-        // Objects are written on a Dispatch queue thread, which blocks signals; the ignore keeps
-        // that true if writing ever moves to a thread that takes them.
-        signal(SIGXFSZ, SIG_IGN)
+        Self.ignoreSignals()
         let engines = SpeechEngines(scratchDirectory: store.temporaryDirectory)
         do {
             // The built-in engine is started before the first job, so a broken installation fails the worker, not every item.
