@@ -202,6 +202,8 @@ extension Manifest {
                 confidence = json_extract(?1, '$[' || idx || '][2]')
                 WHERE item_id = ?2
                 """)
+            // An item aligned in this batch has every word's timing set below; clearing them first is work for nothing.
+            let alignedHere = Set(updates.compactMap { if case let .aligned(itemID, _, _, _, _, _) = $0 { itemID } else { nil } })
             for update in updates {
                 switch update {
                 case let .spoken(itemID, audio, events, voice), let .downloaded(itemID, audio, events, voice):
@@ -216,8 +218,10 @@ extension Manifest {
                         UPDATE items SET status = 'spoken', error = NULL, audio_key = ?, events_key = ?, alignment_key = NULL, alignment_source = NULL,
                         duration_ms = ?, voice = ?, built_by = ?, origin = ? WHERE id = ?
                         """).execute(arguments: [audio.key, events.key, audio.durationMs, voice, build, origin, itemID])
-                    try db.cachedStatement(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL, confidence = NULL WHERE item_id = ?")
-                        .execute(arguments: [itemID])
+                    if !alignedHere.contains(itemID) {
+                        try db.cachedStatement(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL, confidence = NULL WHERE item_id = ?")
+                            .execute(arguments: [itemID])
+                    }
                 case let .narrated(itemID, audio, voice):
                     try insertObject.execute(arguments: [
                         audio.key, audio.path, audio.role.rawValue, audio.bytes, audio.sha256, audio.mimeType,
