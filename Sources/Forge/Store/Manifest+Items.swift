@@ -53,6 +53,13 @@ extension Manifest {
                 SELECT ?1, key, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
                 FROM json_each(?2)
                 """)
+        // A new item as `ItemRecord(item:)` has it (pending, nothing made yet), bound directly:
+        // encoding each record through Codable took a tenth of the split's time.
+        let insertItem = try db.makeStatement(
+            sql: """
+                INSERT INTO items (id, chapter, ordinal, kind, text, source_path, source_start, source_end, status, element_id, character, name)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)
+                """)
         for (index, item) in split.items.enumerated() {
             if index % 256 == 0, cancellation?.isCancelled == true { return nil }
             if let record = byID[item.id] {
@@ -67,7 +74,10 @@ extension Manifest {
                         item.elementID, item.character, item.name, item.id,
                     ])
             } else {
-                try ItemRecord(item: item).insert(db)
+                try insertItem.execute(arguments: [
+                    item.id, item.chapter, item.ordinal, item.kind.rawValue, item.text, item.sourcePath, item.sourceStart, item.sourceEnd,
+                    item.elementID, item.character, item.name,
+                ])
                 let words = item.words
                 if !words.isEmpty {
                     try insertWords.execute(arguments: [item.id, Self.wordsJSON(words)])
