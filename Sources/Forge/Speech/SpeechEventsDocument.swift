@@ -33,7 +33,7 @@ package struct SpeechEventsDocument: Sendable, Equatable, Codable {
     }
 
     package func encoded() -> Data {
-        if let canonical = canonicalJSON() { return canonical }
+        if let direct = directJSON() { return direct }
         // Sorted: Foundation on Linux writes a keyed container's keys in hash order, which changes
         // from one process to the next (the same item's events came out other bytes in two builds).
         let encoder = JSONEncoder()
@@ -42,7 +42,7 @@ package struct SpeechEventsDocument: Sendable, Equatable, Codable {
     }
 
     package static func decode(_ data: Data) throws -> SpeechEventsDocument {
-        if let canonical = data.withUnsafeBytes({ canonical($0) }) { return canonical }
+        if let direct = data.withUnsafeBytes({ direct($0) }) { return direct }
         return try JSONDecoder().decode(SpeechEventsDocument.self, from: data)
     }
 }

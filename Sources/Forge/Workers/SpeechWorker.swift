@@ -72,7 +72,7 @@ package struct SpeechWorker {
                 continue
             }
             jobs += 1
-            Self.write(SpeechWorkerNotice(started: job.itemID))
+            Self.send(SpeechWorkerNotice(started: job.itemID).line)
             let spoken = synthesize(job, engines: engines)
             persistence.async { [store] in
                 let (result, documentJSON) = Self.persist(job, spoken, store: store)
@@ -87,15 +87,13 @@ package struct SpeechWorker {
 
     /// Writes one answer line; the orchestrator reads them in order.
     private static func send(_ result: SpeechJobResult, documentJSON: Data? = nil) {
-        guard let line = result.line(documentJSON: documentJSON) else { return }
-        outputLock.withLock { _ in try? FileHandle.standardOutput.write(contentsOf: line) }
+        send(result.line(documentJSON: documentJSON))
     }
 
-    private static func write(_ message: some Encodable) {
-        guard var data = try? JSONEncoder().encode(message) else { return }
-        data.append(UInt8(ascii: "\n"))
+    private static func send(_ line: Data?) {
+        guard let line else { return }
         // If the orchestrator is gone the write fails; the loop then ends when standard input closes.
-        outputLock.withLock { _ in try? FileHandle.standardOutput.write(contentsOf: data) }
+        outputLock.withLock { _ in try? FileHandle.standardOutput.write(contentsOf: line) }
     }
 
     /// Speaks one job and stores its objects.

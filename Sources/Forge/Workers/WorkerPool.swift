@@ -65,7 +65,7 @@ package final class WorkerPool: Sendable {
     /// A worker's output line as a message: a notice of the item it starts, or a result.
     private static func message(from line: [UInt8], worker: Int) -> Message? {
         if line.starts(with: SpeechWorkerNotice.prefix) {
-            return (try? JSONDecoder().decode(SpeechWorkerNotice.self, from: Data(line))).map { .started(worker: worker, itemID: $0.started) }
+            return SpeechWorkerNotice.decode(line: line).map { .started(worker: worker, itemID: $0.started) }
         }
         return SpeechJobResult.decode(line: line).map { .result(worker: worker, $0) }
     }
