@@ -110,6 +110,44 @@ import Testing
         #expect(SpeechJobResult.decode(line: Array(#"{"itemID":"#.utf8)) == nil)
     }
 
+    @Test(arguments: [false, true])
+    func jobsReadBackWhateverTheText(phonemeInput: Bool) throws {
+        let texts = ["A plain sentence.", #"She said, "Hi" \ back/slash"#, "line\nbreak\ttab\u{01}end", "émoji 👩‍👩‍👧 漢字", ""]
+        for text in texts {
+            let job = SpeechJob(
+                itemID: "p1a2b3c4d5e6f", text: text, voice: VoiceSettings(id: "en-us+klatt", rate: 180, pitch: 40, volume: 90),
+                audio: AudioSettings(format: .flac, sampleRate: 24_000), audioKey: String(repeating: "a", count: 64),
+                eventsKey: String(repeating: "b", count: 64), phonemeInput: phonemeInput, engineVersion: "1.51")
+            let line = try #require(job.line)
+            let body = Array(line.dropLast())
+            #expect(SpeechJob.direct(line: body) == job, "the direct reader declined the direct writer's line for \(text.debugDescription)")
+            #expect(try SpeechJob.decode(line: body) == job)
+            #expect(try JSONDecoder().decode(SpeechJob.self, from: Data(body)) == job)
+        }
+        // Voice options are Foundation's JSON, and read back all the same.
+        var withOptions = SpeechJob(
+            itemID: "x", text: "t", voice: VoiceSettings(engine: "piper", id: "amy", options: ["speaker": "3"]), audio: AudioSettings(),
+            audioKey: "k", eventsKey: "e")
+        withOptions.phonemeInput = phonemeInput
+        let line = Array(try #require(withOptions.line).dropLast())
+        #expect(SpeechJob.direct(line: line) == nil)
+        #expect(try SpeechJob.decode(line: line) == withOptions)
+    }
+
+    @Test func escapesAreReadAsJSONDefinesThem() {
+        func read(_ literal: String) -> String? {
+            Array(literal.utf8).withUnsafeBytes { bytes in
+                var reader = DirectJSON.Reader(bytes: bytes)
+                return reader.string()
+            }
+        }
+        #expect(read(#"a\u00e9\ud83d\ude00\/\b\f\"\\x""#) == "aé😀/\u{08}\u{0C}\"\\x")
+        #expect(read(#"tail"#) == nil)
+        #expect(read(#"\ud83d""#) == nil)
+        #expect(read(#"\x""#) == nil)
+        #expect(read("tab\there\"") == nil)
+    }
+
     @Test func noticesReadBackWhateverTheItemID() throws {
         for id in ["p1a2b3c4d5e6f", "chapter-1/p2", #"odd "id" \ here"#, "é"] {
             let line = try #require(SpeechWorkerNotice(started: id).line)

@@ -59,13 +59,12 @@ package struct SpeechWorker {
             return 3
         }
         let persistence = DispatchQueue(label: "forge.worker.persist")
-        let decoder = JSONDecoder()
         var jobs = 0
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
             let job: SpeechJob
             do {
-                job = try decoder.decode(SpeechJob.self, from: Data(line.utf8))
+                job = try SpeechJob.decode(line: Array(line.utf8))
             } catch {
                 let reply = SpeechJobResult(itemID: "?", error: "malformed job: \(error)")
                 persistence.async { Self.send(reply) }

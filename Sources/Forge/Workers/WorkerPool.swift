@@ -73,9 +73,8 @@ package final class WorkerPool: Sendable {
     /// Sends a job; false when the worker is gone (its exit is reported as a message).
     @discardableResult
     package func send(_ job: SpeechJob, to index: Int) async -> Bool {
-        guard let worker = workers.withLock({ $0[index] }), var data = try? JSONEncoder().encode(job) else { return false }
-        data.append(UInt8(ascii: "\n"))
-        return await worker.write(Array(data))
+        guard let worker = workers.withLock({ $0[index] }), let line = job.line else { return false }
+        return await worker.write(Array(line))
     }
 
     /// Closes a worker's input so it exits after the items it holds.
