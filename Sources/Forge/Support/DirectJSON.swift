@@ -85,74 +85,19 @@ enum DirectJSON {
             return string
         }
 
-        /// Any string, escapes read, up to its closing quote (consumed); the opening quote is read
-        /// already. Nil at a malformed escape or an unpaired surrogate.
+        /// Any string up to its closing quote (consumed), its escapes read; the opening quote is
+        /// read already. Nil where the string is not valid JSON.
         mutating func string() -> String? {
-            var scalars = String.UnicodeScalarView()
-            var index = position
-            var runStart = index
-            func flushRun(to end: Int) {
-                if end > runStart {
-                    scalars.append(contentsOf: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self).unicodeScalars)
-                }
+            var end = position
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+                end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
             }
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\"") {
-                    flushRun(to: index)
-                    position = index + 1
-                    return String(scalars)
-                }
-                guard byte >= 0x20 else { return nil }
-                guard byte == UInt8(ascii: "\\") else {
-                    index += 1
-                    continue
-                }
-                flushRun(to: index)
-                guard index + 1 < bytes.count else { return nil }
-                let escaped = bytes[index + 1]
-                index += 2
-                switch escaped {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalars.append(Unicode.Scalar(escaped))
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "u"):
-                    guard let unit = hex4(at: index) else { return nil }
-                    index += 4
-                    var value = UInt32(unit)
-                    if (0xD800..<0xDC00).contains(unit) {
-                        guard index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
-                              let low = hex4(at: index + 2), (0xDC00..<0xE000).contains(low) else { return nil }
-                        index += 6
-                        value = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
-                    }
-                    guard let scalar = Unicode.Scalar(value) else { return nil }
-                    scalars.append(scalar)
-                default:
-                    return nil
-                }
-                runStart = index
-            }
-            return nil
-        }
-
-        private func hex4(at start: Int) -> UInt16? {
-            guard start + 4 <= bytes.count else { return nil }
-            var value: UInt16 = 0
-            for offset in 0..<4 {
-                let byte = bytes[start + offset]
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: return nil
-                }
-                value = value << 4 | UInt16(digit)
-            }
+            guard end < bytes.count else { return nil }
+            // The recipe's JSON parser reads the escapes: one reading of JSON strings in Forge.
+            var literal = [UInt8(ascii: "\"")]
+            literal.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[position...end]))
+            guard case let .string(value)? = try? JSONParser().parse(literal) else { return nil }
+            position = end + 1
             return value
         }
 

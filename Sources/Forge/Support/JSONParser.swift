@@ -2,7 +2,8 @@
 /// bounds nesting depth, so a malformed or hostile recipe gets a precise, safe refusal.
 ///
 /// Foundation's parser on Linux reports neither line nor column, which is why Forge parses
-/// recipes itself; the recipe schema is then checked by ``RecipeLoader``.
+/// recipes itself; the recipe schema is then checked by ``RecipeLoader``. Workers' job lines read
+/// their texts' escapes with it too (``DirectJSON``).
 package struct JSONParser {
     /// A syntax error at a 1-based line and column.
     package struct SyntaxError: Error, Sendable, Equatable {
