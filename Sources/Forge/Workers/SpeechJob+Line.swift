@@ -36,9 +36,7 @@ extension SpeechJob {
             json.raw("\"}\n")
             return Data(json.bytes)
         }
-        guard var line = try? JSONEncoder().encode(self) else { return nil }
-        line.append(UInt8(ascii: "\n"))
-        return line
+        return DirectJSON.foundationLine(self)
     }
 
     /// Reads a job line (without its newline).

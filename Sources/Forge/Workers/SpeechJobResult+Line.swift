@@ -24,9 +24,7 @@ extension SpeechJobResult {
                 }
             }
         }
-        guard var line = try? JSONEncoder().encode(self) else { return nil }
-        line.append(UInt8(ascii: "\n"))
-        return line
+        return DirectJSON.foundationLine(self)
     }
 
     /// Reads an answer line (without its newline); nil when it is not one.

@@ -22,9 +22,7 @@ package struct SpeechWorkerNotice: Sendable, Equatable, Codable {
             json.raw("\"}\n")
             return Data(json.bytes)
         }
-        guard var line = try? JSONEncoder().encode(self) else { return nil }
-        line.append(UInt8(ascii: "\n"))
-        return line
+        return DirectJSON.foundationLine(self)
     }
 
     /// Reads a notice line (without its newline); nil when it is not one.
