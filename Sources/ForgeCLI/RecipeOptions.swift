@@ -40,7 +40,7 @@ struct WorkOptions: ParsableArguments {
     @Option(name: [.short, .long], help: "Synthesis worker processes, or alignment threads for align — here -j counts them (overrides build.jobs; default: one per core).")
     var jobs: Int?
 
-    @Option(name: .long, help: "Commit finished items every N items (overrides build.saveInterval).")
+    @Option(name: .long, help: "Commit finished items every N items (overrides build.saveInterval; default: every second or 64 items).")
     var saveInterval: Int?
 
     func validate() throws {

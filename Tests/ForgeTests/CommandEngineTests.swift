@@ -26,6 +26,7 @@ import Testing
             else:
                 if request["options"].get("slow") == "yes":
                     time.sleep(0.3)
+                time.sleep(float(request["options"].get("pause", "0")))
                 if "HANG" in request["text"]:
                     time.sleep(3600)
                 subprocess.run(["espeak-ng", "-v", request["voice"], "-w", request["output"], request["text"]], check=True)
@@ -129,6 +130,17 @@ import Testing
         let withoutFallback = try project.build(["--allow-commands"])
         #expect(withoutFallback.status == 1)
         #expect(withoutFallback.summary?["failed"] as? Int == 1 && withoutFallback.text.contains("cannot say FAIL"))
+    }
+
+    /// By default fast items are saved in batches; an item that took a second is saved on its own.
+    @Test func slowItemsAreSavedOneByOneByDefault() throws {
+        let book = (1...3).map { "Paragraph number \($0) takes the engine a while." }.joined(separator: "\n\n")
+        let project = try Self.project(book: book, voice: #""cli:en-us?pause=1.1""#)
+        let built = try project.build(["--allow-commands"])
+        #expect(built.status == 0, "\(built.errors)")
+        let saves = built.events("saved").compactMap { $0["items"] as? Int }
+        // Then forced alignment (this engine gives no timings) finishes all three at once, in one save.
+        #expect(saves == [1, 1, 1, 3], "each item came more than a second after the last save")
     }
 
     @Test func ctrlCLetsEnginesFinishTheirItemsAndARerunCompletes() throws {

@@ -90,6 +90,20 @@ struct InterruptionTests {
         #expect(try project.doneItems().count == 91)
     }
 
+    /// Without `saveInterval` a build commits at least once a second and every 64 items: the sample's
+    /// 91 fast items in a few commits, not one each; a kill then loses at most the items since
+    /// the last commit, and their objects are reused.
+    @Test func theDefaultSaveCommitsFastItemsInBatches() throws {
+        let project = try TestProject(book: Fixtures.sampleText, recipe: Fixtures.recipe(jobs: 2, saveInterval: nil))
+        let built = try project.build()
+        #expect(built.status == 0, "\(built.errors)")
+        let saves = built.events("saved").compactMap { $0["items"] as? Int }
+        #expect(saves.reduce(0, +) == 91)
+        #expect(saves.count >= 2 && saves.allSatisfy { $0 <= BuildSettings.automaticSaveItems }, "\(saves)")
+        #expect(saves.count < 45, "fast items are committed in batches: \(saves)")
+        try project.checkConsistency()
+    }
+
     @Test func aSecondBuildIntoTheSameOutputIsRefusedAtOnce() throws {
         let project = try sampleProject()
         let first = try project.start()

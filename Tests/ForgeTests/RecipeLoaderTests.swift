@@ -44,7 +44,7 @@ struct RecipeLoaderTests {
         #expect(recipe.voice == VoiceSettings())
         #expect(recipe.audio.format == .wav)
         #expect(recipe.audio.sampleRate == 22050)
-        #expect(recipe.build.saveInterval == 1)
+        #expect(recipe.build.saveInterval == nil, "absent: saved every second or 64 items")
         #expect(recipe.build.jobs == ProcessInfo.processInfo.activeProcessorCount)
         #expect(recipe.split.maxCharacters == 1000)
         #expect(recipe.sources.map(\.url.path) == [directory.file("book.txt").standardizedFileURL.path])

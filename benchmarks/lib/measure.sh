@@ -92,7 +92,7 @@ write_corpus_recipe() {
   "split": { "unit": "paragraph", "maxCharacters": 1000 },
   "voice": { "engine": "espeak-ng", "id": "en-us", "rate": 175 },
   "audio": { "format": "wav", "sampleRate": 22050 },
-  "build": { "saveInterval": 1, "jobs": $1 },
+  "build": { "jobs": $1 },
   "output": { "directory": "out" }
 }
 JSON

@@ -48,7 +48,7 @@ extension StageWork {
     }
 
     /// Synthesizes what is missing, reuses what the store already has, and (with `align`)
-    /// computes word timings, committing every `saveInterval` items.
+    /// computes word timings, committing them in batches (`saveInterval`).
     mutating func speakAndAlign(speak: Bool, align: Bool, launch: WorkerPool.Launch) async throws {
         let items = try manifest.items()
         guard !items.isEmpty else { throw PipelineError.nothingSplit(outputDirectory: store.root.path) }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One stage's work in progress, made by the stage for itself and turned into its result
 /// (``SpeechOutcome``, ``AlignmentOutcome``, ``VerificationOutcome``): the items it records, in
-/// batches committed every `saveInterval` items, its counts, and its remote-cache traffic. What the
+/// batches committed every `saveInterval` items (or, by default, every second or 64 items), its counts, and its remote-cache traffic. What the
 /// whole build shares is the ``BuildContext``, which no stage changes.
 struct StageWork {
     let context: BuildContext
@@ -18,6 +18,8 @@ struct StageWork {
     /// Updates waiting for the next save, and how many items they finish.
     var pendingUpdates: [ItemUpdate] = []
     var pendingItems = 0
+    /// When this stage last committed (or started): an automatic save waits at most a second.
+    var lastCommit = ContinuousClock.now
     var finished = 0
     var toFinish = 0
     var audioMadeMs = 0
@@ -59,8 +61,9 @@ struct StageWork {
     /// The cache failed once in this build and is not asked again (by this stage or another).
     var cacheUnavailable: Bool { context.remoteCacheHealth.isUnavailable }
 
-    /// Queues an item's updates; commits when `saveInterval` items are waiting. The item is reported
-    /// after that commit, so with a save interval of 1 every reported item is durable.
+    /// Queues an item's updates; commits when `saveInterval` items are waiting (by default: 64, or a
+    /// second after the last commit). The item is reported after that commit, so with a save
+    /// interval of 1 every reported item is durable.
     mutating func record(_ updates: [ItemUpdate], itemID: String, ordinal: Int, outcome: ItemProgress.Outcome, error: String? = nil, audioMs: Int = 0) throws {
         pendingUpdates.append(contentsOf: updates)
         pendingItems += 1
@@ -74,7 +77,7 @@ struct StageWork {
         case .aligned: alignedOnly += 1
         case .failed: failures.append(ItemFailure(itemID: itemID, error: error ?? "unknown error"))
         }
-        let committed = pendingItems >= recipe.build.saveInterval ? try commit() : 0
+        let committed = saveIsDue ? try commit() : 0
         progress(.item(ItemProgress(
             itemID: itemID, ordinal: ordinal, outcome: outcome, error: error, finished: finished, toFinish: toFinish,
             audioMs: audioMadeMs, durationMs: audioMs > 0 ? audioMs : nil, elapsedSeconds: BuildPipeline.seconds(since: started))))
@@ -87,10 +90,16 @@ struct StageWork {
         if committed > 0 { progress(.saved(committedItems: committed)) }
     }
 
+    private var saveIsDue: Bool {
+        if let interval = recipe.build.saveInterval { return pendingItems >= interval }
+        return pendingItems >= BuildSettings.automaticSaveItems || lastCommit.duration(to: .now) >= BuildSettings.automaticSaveSeconds
+    }
+
     /// Commits every waiting update in one transaction; returns how many items it finished.
     private mutating func commit() throws -> Int {
         guard !pendingUpdates.isEmpty else { return 0 }
         try manifest.apply(pendingUpdates, build: buildID)
+        lastCommit = .now
         let committed = pendingItems
         pendingUpdates.removeAll(keepingCapacity: true)
         pendingItems = 0

@@ -8,12 +8,21 @@ package struct BuildSettings: Sendable, Equatable {
     package static let allowedJobs = 1...256
     package static let allowedSaveIntervals = 1...100_000
 
-    /// Finished items are committed to the manifest every `saveInterval` items.
-    package var saveInterval: Int
+    /// Finished items are committed to the manifest every `saveInterval` items; when the recipe
+    /// does not say (nil), at least once a second and every ``automaticSaveItems`` items.
+    package var saveInterval: Int?
     /// Synthesis worker processes run at once.
     package var jobs: Int
 
-    package init(saveInterval: Int = 1, jobs: Int = BuildSettings.defaultJobs) {
+    /// The most items an automatic save waits for. A commit costs about half a millisecond of the
+    /// build's CPU whatever it holds (1.2 s of a 2,243-item book at one item per commit), and a
+    /// crash loses at most these items' manifest rows: their objects stay in the store, and the
+    /// rerun reuses them without speaking them again.
+    package static let automaticSaveItems = 64
+    /// The longest an automatic save waits while items finish: slow items are saved one by one.
+    package static let automaticSaveSeconds: Duration = .seconds(1)
+
+    package init(saveInterval: Int? = nil, jobs: Int = BuildSettings.defaultJobs) {
         self.saveInterval = saveInterval
         self.jobs = jobs
     }

@@ -51,7 +51,7 @@ enum Fixtures {
 
     static func recipe(
         source: String = "book.txt", output: String = "out", voice: String = "en-us", rate: Int = 175,
-        format: String = "wav", jobs: Int = 2, saveInterval: Int = 1, maxCharacters: Int = 600, extra: String = ""
+        format: String = "wav", jobs: Int = 2, saveInterval: Int? = 1, maxCharacters: Int = 600, extra: String = ""
     ) -> String {
         """
         {
@@ -60,7 +60,7 @@ enum Fixtures {
           "split": { "unit": "paragraph", "maxCharacters": \(maxCharacters) },
           "voice": { "engine": "espeak-ng", "id": "\(voice)", "rate": \(rate) },
           "audio": { "format": "\(format)", "sampleRate": 22050 },
-          "build": { "saveInterval": \(saveInterval), "jobs": \(jobs) },\(extra.isEmpty ? "" : "\n  " + extra + ",")
+          "build": { \(saveInterval.map { "\"saveInterval\": \($0), " } ?? "")"jobs": \(jobs) },\(extra.isEmpty ? "" : "\n  " + extra + ",")
           "output": { "directory": "\(output)" }
         }
         """
