@@ -9,6 +9,22 @@ struct SplitterTests {
         Splitter(settings: SplitSettings(unit: unit, maxCharacters: maxCharacters)).split([("book.txt", format, text)])
     }
 
+    /// Items' texts, words and sentences are cut from arrays of scalars with `String(scalars:)`.
+    @Test func textCutFromScalarsIsTheStandardLibrarysStringInEveryScript() {
+        let samples = ["", "Plain ASCII, with punctuation!", "café — naïve “quotes”", "日本語のテキスト", "emoji 🎉👩‍👩‍👧 and ✓", "\u{0}\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}"]
+        for sample in samples {
+            let scalars = Array(sample.unicodeScalars)
+            for start in stride(from: 0, through: scalars.count, by: 3) {
+                for end in start...scalars.count {
+                    var expected = String.UnicodeScalarView()
+                    expected.append(contentsOf: scalars[start..<end])
+                    let cut = String(scalars: scalars[start..<end])
+                    #expect(cut == String(expected) && Array(cut.utf8) == Array(String(expected).utf8), "\(sample) \(start)..<\(end)")
+                }
+            }
+        }
+    }
+
     @Test func chapterLinesStartChapters() {
         let result = split(Fixtures.shortBook)
         #expect(result.chapters.map(\.title) == ["Chapter 1", "Chapter 2"])

@@ -31,7 +31,7 @@ enum HTMLEntities {
     /// The longest legacy name that `text` starts with, as its length and what it stands for.
     static func legacyPrefix(of text: [Unicode.Scalar]) -> (length: Int, scalars: [Unicode.Scalar])? {
         for length in stride(from: min(text.count, longestLegacyName), through: 2, by: -1) {
-            let name = String(String.UnicodeScalarView(text[0..<length]))
+            let name = String(scalars: text[0..<length])
             if legacyNames.contains(name), let decoded = table[name] { return (length, decoded) }
         }
         return nil

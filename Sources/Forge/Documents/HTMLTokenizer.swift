@@ -151,7 +151,7 @@ struct HTMLTokenizer {
             end += 1
         }
         if end < scalars.count, scalars[end] == ";", end > start + 1 {
-            let body = String(String.UnicodeScalarView(scalars[(start + 1)..<end]))
+            let body = String(scalars: scalars[(start + 1)..<end])
             if let decoded = HTMLEntities.decode(reference: body) {
                 index = end + 1
                 return HTMLEntities.replacingC1Controls(decoded, number: body.hasPrefix("#"))
@@ -187,7 +187,7 @@ struct HTMLTokenizer {
             index += 1
             return ["&"]
         }
-        let digits = String(String.UnicodeScalarView(scalars[digitsStart..<position]))
+        let digits = String(scalars: scalars[digitsStart..<position])
         index = position < scalars.count && scalars[position] == ";" ? position + 1 : position
         let significant = digits.drop { $0 == "0" }
         // More than 8 significant digits is past every scalar; decode answers U+FFFD for those.

@@ -20,7 +20,7 @@ package struct MarkdownReader: DocumentReader {
         if let end = Self.frontMatterEnd(lines) {
             for index in 0..<end where source[index] != "\n" { source[index] = " " }
         }
-        let bytes = Array(String(String.UnicodeScalarView(source)).utf8)
+        let bytes = Array(String(scalars: source).utf8)
         guard let document = bytes.withUnsafeBufferPointer({ buffer in
             buffer.baseAddress.map { $0.withMemoryRebound(to: CChar.self, capacity: buffer.count) { cmark_parse_document($0, buffer.count, CMARK_OPT_SOURCEPOS) } }
         }) ?? nil else {
@@ -130,7 +130,7 @@ package struct MarkdownReader: DocumentReader {
         }
 
         func text(_ line: Int) -> String {
-            String(String.UnicodeScalarView(scalars[range(line)])).trimmingCharacters(in: .whitespaces)
+            String(scalars: scalars[range(line)]).trimmingCharacters(in: .whitespaces)
         }
 
         /// The scalar offset of a 1-based line and 1-based UTF-8 byte column.

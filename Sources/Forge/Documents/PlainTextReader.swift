@@ -38,9 +38,9 @@ package struct PlainTextReader: DocumentReader {
         let patterns = headingPatterns?.compiled()
         func flush() {
             guard !current.isEmpty else { return }
-            let lines = current.count <= 2 ? current.map { String(String.UnicodeScalarView(scalars[$0])) } : []
+            let lines = current.count <= 2 ? current.map { String(scalars: scalars[$0]) } : []
             if current.count >= 3, current.prefix(2).allSatisfy({ Self.mayBeContentsEntry(scalars[$0]) }),
-               Self.isContentsList(current.map { String(String.UnicodeScalarView(scalars[$0])) }) {
+               Self.isContentsList(current.map { String(scalars: scalars[$0]) }) {
                 // A table of contents set as one paragraph: not read aloud, nor its "Contents" line.
                 if let last = blocks.last, Self.isContentsTitle(last.text) {
                     blocks.removeLast()
@@ -88,7 +88,7 @@ package struct PlainTextReader: DocumentReader {
     static func gutenbergBody(_ lines: [Range<Int>], _ scalars: [Unicode.Scalar]) -> Range<Int> {
         func marker(_ line: Range<Int>) -> String? {
             guard let first = line.first(where: { scalars[$0] != " " && scalars[$0] != "\t" }), scalars[first] == "*", line.count <= 200 else { return nil }
-            return String(String.UnicodeScalarView(scalars[line])).uppercased()
+            return String(scalars: scalars[line]).uppercased()
         }
         guard let start = lines.firstIndex(where: { line in
             marker(line).map { $0.contains("START OF THE PROJECT GUTENBERG") || $0.contains("START OF THIS PROJECT GUTENBERG") } ?? false

@@ -80,7 +80,7 @@ package struct ScriptReader: DocumentReader {
     /// A heading line: its level (1 starts a chapter) and the offsets of its title.
     private static func heading(_ scalars: [Unicode.Scalar], _ line: Range<Int>) -> (Int, [Int])? {
         if let (level, title) = TextLines.markdownHeading(scalars, line) { return (level <= 2 ? 1 : 3, title) }
-        let text = String(String.UnicodeScalarView(scalars[line]))
+        let text = String(scalars: scalars[line])
         return sceneMarker(text).map { ($0 == .act ? 1 : 3, Array(line)) }
     }
 
@@ -106,7 +106,7 @@ package struct ScriptReader: DocumentReader {
     private static func speaker(_ scalars: [Unicode.Scalar], _ line: Range<Int>) -> (String, Int)? {
         let limit = min(line.upperBound, line.lowerBound + 41)
         guard let colon = (line.lowerBound..<limit).first(where: { scalars[$0] == ":" }), colon > line.lowerBound else { return nil }
-        let name = String(String.UnicodeScalarView(scalars[line.lowerBound..<colon])).trimmingCharacters(in: .whitespaces)
+        let name = String(scalars: scalars[line.lowerBound..<colon]).trimmingCharacters(in: .whitespaces)
         guard let first = name.unicodeScalars.first, first.properties.isAlphabetic,
               name.split(separator: " ").count <= 4,
               name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0.properties.numericType != nil || " .'-\u{2019}".unicodeScalars.contains($0) })

@@ -233,7 +233,7 @@ struct XMLEventParser {
                 while index < end, source[index].isWhiteSpace || source[index] == "/" { index += 1 }
                 let nameStart = index
                 while index < end, source[index] != "=", !source[index].isWhiteSpace { index += 1 }
-                let name = String(String.UnicodeScalarView(source[nameStart..<index]))
+                let name = String(scalars: source[nameStart..<index])
                 while index < end, source[index] != "\"", source[index] != "'" { index += 1 }
                 guard index < end else { break }
                 let quote = source[index]
@@ -335,7 +335,7 @@ struct XMLEventParser {
             var end = offset + 1
             while end < source.count, end - offset < 48, source[end] != ";" { end += 1 }
             guard end < source.count, source[end] == ";", end > offset + 1 else { return nil }
-            let body = String(String.UnicodeScalarView(source[(offset + 1)..<end]))
+            let body = String(scalars: source[(offset + 1)..<end])
             let expansion = body.hasPrefix("#") ? HTMLEntities.decode(reference: body) : expansion(ofEntity: body)
             return (end + 1 - offset, expansion ?? [])
         }
@@ -364,7 +364,7 @@ struct XMLEventParser {
             var index = 0
             while index < scalars.count {
                 if scalars[index] == "&", let end = scalars[index...].firstIndex(of: ";"), end > index + 1 {
-                    let body = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
+                    let body = String(scalars: scalars[(index + 1)..<end])
                     if let expansion = body.hasPrefix("#") ? HTMLEntities.decode(reference: body) : expansion(ofEntity: body, declaredOnes: false) {
                         decoded += expansion
                         index = end + 1
@@ -392,7 +392,7 @@ struct XMLEventParser {
             }
             if let entity = entities[name] { return entity }
             guard let scalars = external.contains(name) ? [] : expansion(ofEntity: name) else { return nil }
-            let content = String(String.UnicodeScalarView(scalars))
+            let content = String(scalars: scalars)
             let entity = UnsafeMutablePointer<xmlEntity>.allocate(capacity: 1)
             entity.initialize(to: xmlEntity())
             entity.pointee.type = XML_ENTITY_DECL

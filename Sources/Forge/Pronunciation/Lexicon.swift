@@ -117,11 +117,11 @@ package struct Lexicon: Sendable, Equatable {
                 spoken.append(contentsOf: scalars[word.start..<word.end])
             }
             spokenWords.append(WordToken(
-                index: word.index, text: String(String.UnicodeScalarView(spoken[start...])), start: start, end: spoken.count))
+                index: word.index, text: String(scalars: spoken[start...]), start: start, end: spoken.count))
             cursor = word.end
         }
         spoken.append(contentsOf: scalars[cursor...])
-        var result = String(String.UnicodeScalarView(spoken))
+        var result = String(scalars: spoken)
         if usesPhonemes {
             // With phoneme input on, "[[" in the book's own text would be read as phonemes.
             result = Self.escapeBrackets(in: result, keeping: spokenWords)
@@ -135,7 +135,7 @@ package struct Lexicon: Sendable, Equatable {
         var protected = [Bool](repeating: false, count: scalars.count)
         for word in words where word.text.hasPrefix("[[") { for index in word.start..<word.end { protected[index] = true } }
         for index in scalars.indices where scalars[index] == "[" && !protected[index] { scalars[index] = "(" }
-        return String(String.UnicodeScalarView(scalars))
+        return String(scalars: scalars)
     }
 }
 

@@ -239,7 +239,7 @@ package struct Splitter: Sendable {
             let pieces = cut(text).filter { text[$0].contains(where: Tokenizer.isWordScalar) }
             if speaker, kind == .dialogue, let character, !pieces.isEmpty { announce(character, path: path, at: origin[pieces[0].lowerBound], name: name) }
             for (index, range) in pieces.enumerated() {
-                let itemText = String(String.UnicodeScalarView(text[range]))
+                let itemText = String(scalars: text[range])
                 // A long inline line cut in pieces: "greeting-1", "greeting-2", … so pack names stay unique.
                 let pieceName = name.map { pieces.count == 1 ? $0 : "\($0)-\(index + 1)" }
                 appendItem(

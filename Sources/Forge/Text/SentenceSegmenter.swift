@@ -44,7 +44,7 @@ package enum SentenceSegmenter {
             while wordStart > 0, scalars[wordStart - 1].properties.isAlphabetic || scalars[wordStart - 1] == "." {
                 wordStart -= 1
             }
-            let word = String(String.UnicodeScalarView(scalars[wordStart..<terminator])).lowercased()
+            let word = String(scalars: scalars[wordStart..<terminator]).lowercased()
             if rules.abbreviations.contains(word) { return false }
             if word.unicodeScalars.count == 1, scalars[wordStart].properties.isUppercase { return false }
         }

@@ -11,9 +11,7 @@ package enum Tokenizer {
     package static func words(in scalars: [Unicode.Scalar]) -> [WordToken] {
         var tokens: [WordToken] = []
         forEachWord(in: scalars[...]) { range in
-            var text = String.UnicodeScalarView()
-            text.append(contentsOf: scalars[range])
-            tokens.append(WordToken(index: tokens.count, text: String(text), start: range.lowerBound, end: range.upperBound))
+            tokens.append(WordToken(index: tokens.count, text: String(scalars: scalars[range]), start: range.lowerBound, end: range.upperBound))
         }
         return tokens
     }

@@ -28,8 +28,7 @@ package struct CaptionCue: Sendable, Equatable {
                     // A cue that opens or closes its sentence keeps the sentence's quotes and punctuation.
                     let textStart = first == sentence.wordRange.lowerBound ? sentence.charRange.lowerBound : item.words[first].token.start
                     let textEnd = last + 1 == sentence.wordRange.upperBound ? sentence.charRange.upperBound : item.words[last].token.end
-                    var text = ""
-                    text.unicodeScalars.append(contentsOf: scalars[textStart..<textEnd])
+                    let text = String(scalars: scalars[textStart..<textEnd])
                     let start = max(item.words[first].timing?.startMs ?? sentence.startMs, cues.last?.endMs ?? 0)
                     let end = max(item.words[last].timing?.endMs ?? sentence.endMs, start + 1)
                     cues.append(CaptionCue(startMs: start, endMs: end, text: Self.lines(text.replacingNewlines(), maxCharacters: maxCharacters)))

@@ -17,7 +17,7 @@ enum MediaOverlayBook {
             .split(separator: "-") {
             let next = slug.isEmpty ? String(word) : slug + "-" + word
             if next.utf8.count > 120 {
-                if slug.isEmpty { slug = String(String.UnicodeScalarView(word.unicodeScalars.prefix(30))) }
+                if slug.isEmpty { slug = String(scalars: word.unicodeScalars.prefix(30)) }
                 break
             }
             slug = next

@@ -152,7 +152,7 @@ struct NarratedEPUB {
         for addition in insertions.sorted(by: { $0.offset > $1.offset }) {
             scalars.insert(contentsOf: " id=\"\(addition.id)\"".unicodeScalars, at: addition.offset)
         }
-        var rewritten = String(String.UnicodeScalarView(scalars))
+        var rewritten = String(scalars: scalars)
         if let head = rewritten.range(of: "</head>") {
             rewritten.insert(contentsOf: "<style type=\"text/css\">.\(MediaOverlayBook.activeClass) { background-color: #ffd84d; }</style>", at: head.lowerBound)
         }
@@ -212,7 +212,7 @@ struct NarratedEPUB {
         guard let end = bodyTagEnd(in: scalars) else { return nil }
         var start = end
         while start > 0, !(scalars[start] == "<") { start -= 1 }
-        let tag = String(String.UnicodeScalarView(scalars[start..<end]))
+        let tag = String(scalars: scalars[start..<end])
         guard let match = tag.firstMatch(of: #/\sid\s*=\s*["']([^"']+)["']/#) else { return nil }
         return String(match.1)
     }

@@ -33,9 +33,7 @@ enum XMLText {
     }
 
     static func slice(_ scalars: [Unicode.Scalar], _ start: Int, _ end: Int) -> String {
-        var text = ""
-        if start < end { text.unicodeScalars.append(contentsOf: scalars[start..<end]) }
-        return text
+        start < end ? String(scalars: scalars[start..<end]) : ""
     }
 
     /// The block element an item is written as in EPUB and HTML exports, and its start tag:

@@ -109,18 +109,14 @@ struct TimelineBuilder {
             let first = wordIndex
             while wordIndex < words.count, words[wordIndex].token.start < range.upperBound { wordIndex += 1 }
             guard wordIndex > first, let start = words[first].timing?.startMs, let end = words[wordIndex - 1].timing?.endMs else { continue }
-            var sentenceText = ""
-            sentenceText.unicodeScalars.append(contentsOf: scalars[range])
             sentences.append(TimedSentence(
-                index: sentences.count, text: sentenceText, charRange: range, wordRange: first..<wordIndex, startMs: start, endMs: end))
+                index: sentences.count, text: String(scalars: scalars[range]), charRange: range, wordRange: first..<wordIndex, startMs: start, endMs: end))
         }
         if wordIndex < words.count, let start = words[wordIndex].timing?.startMs, let end = words.last?.timing?.endMs {
             // Words after the last sentence the segmenter found (no terminal punctuation) form one more.
             let range = words[wordIndex].token.start..<words.last!.token.end
-            var tail = ""
-            tail.unicodeScalars.append(contentsOf: scalars[range])
             sentences.append(TimedSentence(
-                index: sentences.count, text: tail, charRange: range, wordRange: wordIndex..<words.count, startMs: start, endMs: end))
+                index: sentences.count, text: String(scalars: scalars[range]), charRange: range, wordRange: wordIndex..<words.count, startMs: start, endMs: end))
         }
         return sentences
     }
