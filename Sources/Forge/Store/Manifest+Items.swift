@@ -60,7 +60,9 @@ extension Manifest {
                 INSERT INTO items (id, chapter, ordinal, kind, text, source_path, source_start, source_end, status, element_id, character, name)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)
                 """)
-        for (index, item) in split.items.enumerated() {
+        // In the order of the tables' keys (item ids are hashes): new rows then land at the end of
+        // each B-tree instead of all over it.
+        for (index, item) in split.items.sorted(by: { $0.id < $1.id }).enumerated() {
             if index % 256 == 0, cancellation?.isCancelled == true { return nil }
             if let record = byID[item.id] {
                 guard !record.hasSamePlacement(as: item) else { continue }
