@@ -36,7 +36,11 @@ final class ProgressPrinter: Sendable {
 
     func handle(_ event: ProgressEvent) {
         if json {
-            JSONOutput.writeLine(BuildEventJSON(event))
+            if case .item(let item) = event, let line = BuildEventJSON.itemLine(item) {
+                try? FileHandle.standardOutput.write(contentsOf: line)
+            } else {
+                JSONOutput.writeLine(BuildEventJSON(event))
+            }
             return
         }
         switch event {

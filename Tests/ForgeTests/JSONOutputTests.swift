@@ -8,6 +8,29 @@ import Testing
 /// not list fails, and so does a key the document lists that forge's output types cannot print.
 @Suite("JSON output and its documentation")
 struct JSONOutputTests {
+    /// Item events are written without Foundation; they must be the bytes Foundation's encoder gives.
+    @Test func itemLinesAreFoundationsBytes() {
+        var checked = 0
+        for elapsed in [0, 0.0004, 0.0005, 0.001, 0.01, 0.1, 0.25, 1, 1.5, 9.999, 10.0001, 12.345, 59.9996, 100, 1234.5678, 86_399.999, 3_600_000.001] {
+            for (durationMs, outcome) in [(Int?.some(1_234), ItemProgress.Outcome.synthesized), (nil, .reused), (0, .aligned)] {
+                let item = ItemProgress(
+                    itemID: "h0123456789ab", ordinal: 42, outcome: outcome, error: nil, finished: 7, toFinish: 2_243, audioMs: 98_765,
+                    durationMs: durationMs, elapsedSeconds: elapsed)
+                let direct = BuildEventJSON.itemLine(item)
+                #expect(direct == JSONOutput.line(BuildEventJSON(.item(item))), "\(elapsed) s: \(String(decoding: direct ?? Data(), as: UTF8.self))")
+                checked += 1
+            }
+        }
+        #expect(checked == 51)
+        // What the direct writer does not take: an error message, an id needing escapes.
+        let failed = ItemProgress(itemID: "a", ordinal: 1, outcome: .failed, error: "it \"broke\"", finished: 1, toFinish: 1, audioMs: 0, durationMs: nil, elapsedSeconds: 1)
+        #expect(BuildEventJSON.itemLine(failed) == nil)
+        var quoted = failed
+        quoted.error = nil
+        quoted.itemID = "say \"hi\""
+        #expect(BuildEventJSON.itemLine(quoted) == nil)
+    }
+
     /// The keys docs/json.md lists, by section: an event's name (`item`) or a command
     /// (`forge plan --json`), each a dotted path (`chapters[].title`).
     static func documentedKeys() throws -> [String: Set<String>] {

@@ -1,0 +1,30 @@
+import Forge
+import Foundation
+
+extension BuildEventJSON {
+    /// An `item` event's line, written directly: exactly the bytes ``JSONOutput/line(_:)`` gives
+    /// (keys sorted, `elapsedSeconds` to the millisecond as Foundation prints that double), without
+    /// `JSONEncoder`, which took ~0.15 s of a 2,243-item build's CPU for these lines alone. Nil for
+    /// an item with an error or an id that would need escaping: those go through Foundation.
+    static func itemLine(_ item: ItemProgress) -> Data? {
+        let seconds = (item.elapsedSeconds * 1000).rounded()
+        guard item.error == nil, seconds >= 0, seconds < 1e12,
+            item.itemID.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+        else { return nil }
+        let milliseconds = Int(seconds)
+        var elapsed = String(milliseconds / 1000)
+        if milliseconds % 1000 != 0 {
+            var fraction = String(milliseconds % 1000)
+            fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            elapsed += "." + fraction
+        }
+        let duration = item.durationMs.map { "\"durationMs\":\($0)," } ?? ""
+        let line = """
+            {"audioMs":\(item.audioMs),\(duration)"elapsedSeconds":\(elapsed),"event":"item","finished":\(item.finished),\
+            "id":"\(item.itemID)","ordinal":\(item.ordinal),"outcome":"\(item.outcome.rawValue)","toFinish":\(item.toFinish)}
+
+            """
+        return Data(line.utf8)
+    }
+}
