@@ -42,14 +42,18 @@ ratios=()
 peaks=()
 cpu_ratios=()
 parallelism=()
+espeak_cpus=()
+forge_cpus=()
 for run in $(seq "$runs"); do
     measure espeak-ng -v en-us -s 175 -w "$work/espeak.wav" -f "$work/book.txt"
     espeak_times+=("$wall")
     espeak_wall=$wall
     espeak_cpu=$cpu
+    espeak_cpus+=("$cpu")
     set_aside out
     measure "$forge" build recipe.json --json
     forge_times+=("$wall")
+    forge_cpus+=("$cpu")
     peaks+=("$peak_kb")
     ratios+=("$(awk -v f="$wall" -v e="$espeak_wall" 'BEGIN {printf "%.3f", f / e}')")
     cpu_ratios+=("$(awk -v f="$cpu" -v e="$espeak_cpu" 'BEGIN {printf "%.3f", (e > 0 ? f / e : 0)}')")
@@ -70,6 +74,8 @@ if [ -n "${BASELINE:-}" ]; then
     for run in $(seq "$runs"); do
         measure espeak-ng -v en-us -s 175 -w "$work/espeak.wav" -f "$work/book.txt"
         espeak_wall=$wall
+        espeak_times+=("$wall")
+        espeak_cpus+=("$cpu")
         # The baseline builds in a directory of its own: an older forge refuses a newer one's manifest.
         set_aside base && mkdir base && cp book.txt recipe.json base/
         (cd base && measure "$BASELINE" build recipe.json --json && echo "$wall" >wall)
@@ -80,6 +86,7 @@ if [ -n "${BASELINE:-}" ]; then
         set_aside out
         measure "$forge" build recipe.json --json
         forge_times+=("$wall")
+        forge_cpus+=("$cpu")
         ratios+=("$(awk -v f="$wall" -v e="$espeak_wall" 'BEGIN {printf "%.3f", f / e}')")
         echo "           then this forge build ${wall} s (ratio ${ratios[-1]})"
     done
@@ -110,6 +117,9 @@ echo "== results (medians of $runs runs; ratio = forge / espeak-ng CLI, paired p
 echo "espeak-ng CLI (-w, one WAV):        $espeak_median s"
 echo "forge build, $jobs jobs (WAV objects): $forge_median s"
 echo "wall-time ratio forge / CLI:        median $(median "${ratios[@]}")  (runs: ${ratios[*]}; target <= 0.6)"
+# The issue's own measure: the best run of each tool (runs alternate, so both meet the same host).
+best() { printf '%s\n' "$@" | sort -g | head -1; }
+echo "best runs forge / best runs CLI:     wall $(awk -v f="$(best "${forge_times[@]}")" -v e="$(best "${espeak_times[@]}")" 'BEGIN {printf "%.3f", f / e}'), CPU $(awk -v f="$(best "${forge_cpus[@]}")" -v e="$(best "${espeak_cpus[@]}")" 'BEGIN {printf "%.3f", f / e}')"
 echo "CPU ratio forge / CLI:              median $(median "${cpu_ratios[@]}")  (runs: ${cpu_ratios[*]}; target <= 1.15), CPU/wall $(median "${parallelism[@]}")"
 echo "audio made:                         ${audio_s} s, real-time factor $(awk -v w="$forge_median" -v a="$audio_s" 'BEGIN {printf "%.5f", w / a}')"
 echo "no-op rebuild:                      median $(median "${noop[@]}") s  (runs: ${noop[*]}; target < 1 s)"
