@@ -2,8 +2,9 @@ import Foundation
 
 /// One stage's work in progress, made by the stage for itself and turned into its result
 /// (``SpeechOutcome``, ``AlignmentOutcome``, ``VerificationOutcome``): the items it records, in
-/// batches committed every `saveInterval` items (or, by default, every second or 64 items), its counts, and its remote-cache traffic. What the
-/// whole build shares is the ``BuildContext``, which no stage changes.
+/// batches committed every `saveInterval` items (by default every second or 64 items), its
+/// counts, and its remote-cache traffic. What the whole build shares is the ``BuildContext``,
+/// which no stage changes.
 struct StageWork {
     let context: BuildContext
 

@@ -5,7 +5,7 @@ import Foundation
 /// cost about a second of a book's CPU. Only strings that need no escaping are written this way;
 /// anything else is left to Foundation, and a reader that meets anything but the exact shape its
 /// writer makes gives up, so the caller decodes with Foundation instead.
-enum DirectJSON {
+package enum DirectJSON {
     /// `value` as Foundation encodes it, as one line ending in a newline: what a writer falls back to.
     static func foundationLine(_ value: some Encodable) -> Data? {
         guard var line = try? JSONEncoder().encode(value) else { return nil }
@@ -15,7 +15,7 @@ enum DirectJSON {
 
     /// Printable ASCII other than a quote or backslash; with `slashes` false, no slash either
     /// (Foundation's encoder writes `\/`, and events objects must be its bytes exactly).
-    static func isPlain(_ string: String, slashes: Bool) -> Bool {
+    package static func isPlain(_ string: String, slashes: Bool) -> Bool {
         string.utf8.allSatisfy { isPlain($0, slashes: slashes) }
     }
 

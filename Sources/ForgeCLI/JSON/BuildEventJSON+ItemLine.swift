@@ -8,9 +8,7 @@ extension BuildEventJSON {
     /// an item with an error or an id that would need escaping: those go through Foundation.
     static func itemLine(_ item: ItemProgress) -> Data? {
         let seconds = (item.elapsedSeconds * 1000).rounded()
-        guard item.error == nil, seconds >= 0, seconds < 1e12,
-            item.itemID.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
-        else { return nil }
+        guard item.error == nil, seconds >= 0, seconds < 1e12, DirectJSON.isPlain(item.itemID, slashes: true) else { return nil }
         let milliseconds = Int(seconds)
         var elapsed = String(milliseconds / 1000)
         if milliseconds % 1000 != 0 {
