@@ -36,6 +36,38 @@ def has(frames, *names):
     return any(name in symbol for symbol, _ in frames for name in names)
 
 
+# Phases by the frames that mark them, first match first: the workers', the orchestrator's manifest
+# work, and the rest of the orchestrator's.
+WORKER_PHASES = [
+    (("sha256", "SHA256"), "hashing objects (SHA-256)"),
+    (("fsync", "fdatasync"), "fsync of objects"),
+    (("SoundFile", "sf_write", "sf_open"), "encoding audio (libsndfile)"),
+    (("ForkedSynthesis",), "taking samples from shared memory"),
+    (("ObjectStore", "DirectWriteBuffer"), "writing objects (open, write, link)"),
+    (("DirectJSON", "SpeechEventsDocument", "SpeechJobResult", "SpeechJob", "readLine", "SpeechWorkerV4send"),
+     "jobs and answers (JSON lines, pipes)"),
+]
+MANIFEST_PHASES = [
+    (("synchronize",), "recording the split (SQLite)"),
+    (("TimelineRecorder", "TimelineBuilder", "recordPlacements", "recordFrames", "timedWords", "placements"), "timeline (SQLite)"),
+    (("ManifestC5apply_5build", "StageWork"), "saving finished items (SQLite)"),
+    (("wordsByItem", "words9inChapter", "ManifestC5words"), "reading items' words (SQLite)"),
+]
+ORCHESTRATOR_PHASES = [
+    (("Splitter", "SourceLoader", "splitSources", "Tokenizer", "PlainTextReader", "EPUBReader"), "reading and splitting the book"),
+    (("TimelineRecorder", "TimelineBuilder"), "timeline (layout, sentences)"),
+    (("EventAligner", "StageWork9alignment"), "word timings from events"),
+    (("ProgressPrinter", "JSONOutput", "BuildEventJSON"), "progress output"),
+    (("ChildProcess", "Subprocess", "WorkerPool", "ProcessThread", "AsyncStream", "ScS", "epoll_wait", "futex"),
+     "workers' pipes and task hand-offs (IPC)"),
+    (("StageWork", "SynthesisScheduler", "BuildPlanner"), "planning and bookkeeping"),
+]
+
+
+def first_match(frames, phases, otherwise):
+    return next((name for names, name in phases if has(frames, *names)), otherwise)
+
+
 def phase(role, frames):
     leaf_dso = frames[0][1] if frames else ""
     in_espeak = any("libespeak-ng" in dso for _, dso in frames)
@@ -57,43 +89,11 @@ def phase(role, frames):
             return "speakers", "espeak-ng calls (kernel, libc)"
         return "speakers", "zygote and speaker loop (sockets, forks, scheduling)"
     if role == "worker":
-        if has(frames, "sha256", "SHA256"):
-            return "workers", "hashing objects (SHA-256)"
-        if has(frames, "fsync", "fdatasync"):
-            return "workers", "fsync of objects"
-        if has(frames, "SoundFile", "sf_write", "sf_open"):
-            return "workers", "encoding audio (libsndfile)"
-        if has(frames, "ForkedSynthesis"):
-            return "workers", "taking samples from shared memory"
-        if has(frames, "ObjectStore", "DirectWriteBuffer"):
-            return "workers", "writing objects (open, write, link)"
-        if has(frames, "DirectJSON", "SpeechEventsDocument", "SpeechJobResult", "SpeechJob", "readLine", "SpeechWorkerV4send"):
-            return "workers", "jobs and answers (JSON lines, pipes)"
-        return "workers", "other (start-up, runtime, scheduling)"
+        return "workers", first_match(frames, WORKER_PHASES, "other (start-up, runtime, scheduling)")
     if has(frames, "Manifest", "GRDB", "sqlite3"):
         # GRDB runs a write on its queue's thread: the Manifest method is the deepest caller left.
-        if has(frames, "synchronize"):
-            return "orchestrator", "recording the split (SQLite)"
-        if has(frames, "TimelineRecorder", "TimelineBuilder", "recordPlacements", "recordFrames", "timedWords", "placements"):
-            return "orchestrator", "timeline (SQLite)"
-        if has(frames, "ManifestC5apply_5build", "StageWork"):
-            return "orchestrator", "saving finished items (SQLite)"
-        if has(frames, "wordsByItem", "words9inChapter", "ManifestC5words"):
-            return "orchestrator", "reading items' words (SQLite)"
-        return "orchestrator", "SQLite, caller not seen (no frame pointers)"
-    if has(frames, "Splitter", "SourceLoader", "splitSources", "Tokenizer", "PlainTextReader", "EPUBReader"):
-        return "orchestrator", "reading and splitting the book"
-    if has(frames, "TimelineRecorder", "TimelineBuilder"):
-        return "orchestrator", "timeline (layout, sentences)"
-    if has(frames, "EventAligner", "StageWork9alignment"):
-        return "orchestrator", "word timings from events"
-    if has(frames, "ProgressPrinter", "JSONOutput", "BuildEventJSON"):
-        return "orchestrator", "progress output"
-    if has(frames, "ChildProcess", "Subprocess", "WorkerPool", "ProcessThread", "AsyncStream", "ScS", "epoll_wait", "futex"):
-        return "orchestrator", "workers' pipes and task hand-offs (IPC)"
-    if has(frames, "StageWork", "SynthesisScheduler", "BuildPlanner"):
-        return "orchestrator", "planning and bookkeeping"
-    return "orchestrator", "other (start-up, runtime, exit)"
+        return "orchestrator", first_match(frames, MANIFEST_PHASES, "SQLite, caller not seen (no frame pointers)")
+    return "orchestrator", first_match(frames, ORCHESTRATOR_PHASES, "other (start-up, runtime, exit)")
 
 
 def main():
