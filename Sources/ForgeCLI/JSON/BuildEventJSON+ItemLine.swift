@@ -12,8 +12,7 @@ extension BuildEventJSON {
         let milliseconds = Int(seconds)
         var elapsed = String(milliseconds / 1000)
         if milliseconds % 1000 != 0 {
-            var fraction = String(milliseconds % 1000)
-            fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+            var fraction = (milliseconds % 1000).zeroPadded(to: 3)
             while fraction.hasSuffix("0") { fraction.removeLast() }
             elapsed += "." + fraction
         }
