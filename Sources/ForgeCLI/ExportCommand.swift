@@ -62,6 +62,9 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "Print a JSON report.")
     var json = false
 
+    @Option(help: "How progress is printed on standard error: text (a line at every 5% of each phase), json (JSON Lines, an exporting event per chapter) or none.")
+    var progress: ProgressStyle = .text
+
     @Flag(help: "List every file written (the JSON report always does).")
     var verbose = false
 
@@ -144,12 +147,19 @@ struct ExportCommand: AsyncParsableCommand {
         }
     }
 
-    /// The exporter, printing its progress on standard error.
+    /// The exporter, printing its progress on standard error as `--progress` says.
     private func exporter(directory: URL, settings: ExportSettings, cancellation: CancellationFlag) -> Exporter {
         var exporter = Exporter(outputDirectory: directory, settings: settings, cancellation: cancellation)
         exporter.force = force
-        let printer = ExportProgressPrinter()
-        exporter.progress = { printer.report($0) }
+        switch progress {
+        case .text:
+            let printer = ExportProgressPrinter(toStandardError: true)
+            exporter.progress = { printer.report($0) }
+        case .json:
+            exporter.progress = { try? FileHandle.standardError.write(contentsOf: JSONOutput.line(BuildEventJSON(.exporting($0)))) }
+        case .none:
+            break
+        }
         return exporter
     }
 }

@@ -2,9 +2,11 @@ import Forge
 import Foundation
 import Synchronization
 
-/// Prints an export's progress to standard error (standard output keeps the report, and `--json`
-/// its one object): a line when a phase starts and ends and at every 5% or 10 seconds between,
-/// with the chapter, the rate and the time left, so a pipe or a CI log sees it as a terminal does.
+/// Prints an export's progress as lines a person reads, on a terminal and in a pipe or CI log
+/// alike: a line when a phase starts and ends and at every 5% or 10 seconds between, with the
+/// chapter, the elapsed time and the time left. `forge export` prints them on standard error
+/// (standard output keeps the report, and `--json` its one object); a build, on standard output
+/// with its other progress.
 final class ExportProgressPrinter: Sendable {
     private struct State {
         var phase = ""
@@ -13,9 +15,21 @@ final class ExportProgressPrinter: Sendable {
         var lastLine = ContinuousClock.now
     }
     private let state = Mutex(State())
+    private let toStandardError: Bool
+
+    init(toStandardError: Bool) {
+        self.toStandardError = toStandardError
+    }
 
     func report(_ progress: ExportProgress) {
-        let line: String? = state.withLock { state in
+        guard let line = line(for: progress) else { return }
+        let handle = toStandardError ? FileHandle.standardError : FileHandle.standardOutput
+        try? handle.write(contentsOf: Data((line + "\n").utf8))
+    }
+
+    /// The line this step of the export deserves, or nil between the 5% steps.
+    func line(for progress: ExportProgress) -> String? {
+        state.withLock { state in
             let now = ContinuousClock.now
             if progress.phase != state.phase {
                 state = State(phase: progress.phase, started: now, lastStep: -1, lastLine: now)
@@ -32,6 +46,5 @@ final class ExportProgressPrinter: Sendable {
             if progress.done < progress.total && progress.done > 0 { text += ", about \(Format.clock(seconds: left)) left" }
             return text
         }
-        if let line { FileHandle.standardError.write(Data((line + "\n").utf8)) }
     }
 }

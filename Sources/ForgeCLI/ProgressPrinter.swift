@@ -22,6 +22,8 @@ final class ProgressPrinter: Sendable {
         var lastVerifiedLine = ContinuousClock.now - .seconds(60)
     }
     private let state = Mutex(State())
+    /// The recipe's exports' progress, as `forge export` prints it.
+    private let exportLines = ExportProgressPrinter(toStandardError: false)
     /// Log mode prints a progress line at least this often while items finish.
     static let logInterval: Duration = .seconds(30)
 
@@ -50,6 +52,11 @@ final class ProgressPrinter: Sendable {
                 print("failed: \(item.itemID): \(item.error ?? "")")
             }
             if mode == .terminal { draw(item) } else { log(item) }
+        case .exporting(let progress):
+            if let line = exportLines.line(for: progress) {
+                clearLine()
+                print(line)
+            }
         case .cancelling:
             clearLine()
             print("Stopping: finishing the items in hand and saving…")

@@ -170,7 +170,15 @@ struct AudiobookTests {
         let book = Fixtures.shortBook + "\n\nChapter 3\n\n\nMr. Bingley was good-looking and gentlemanlike; he had a pleasant countenance.\n"
         let project = try TestProject(recipe: Fixtures.recipe(extra: #""title": "Joined", "exports": ["audio", "m4b", "epub"]"#))
         try project.write(book: book)
-        try #require(try project.build().status == 0)
+        // The recipe's exports report each chapter of each phase with the build's events.
+        let build = try project.build()
+        try #require(build.status == 0, "\(build.errors)")
+        for phase in ["encode", "audio", "epub", "m4b"] {
+            let steps = build.events("exporting").filter { $0["phase"] as? String == phase }
+            // The M4B joins stored encodings in a moment: it reports when joined.
+            let finished = phase == "m4b" ? [3] : [1, 2, 3]
+            #expect(steps.compactMap { $0["finished"] as? Int }.sorted() == finished && steps.allSatisfy { $0["toFinish"] as? Int == 3 }, "\(phase): \(steps)")
+        }
         let exports = project.output.appendingPathComponent("exports")
         func chapterSamples() throws -> [[Int16]] {
             try (1...3).map { try SoundFile.decode(fileAt: exports.appendingPathComponent("audio/chapter-00\($0).wav")).samples }

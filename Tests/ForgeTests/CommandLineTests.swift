@@ -42,8 +42,8 @@ struct CommandLineTests {
         #expect(try project.doneItems().count == (try project.manifest().items().count))
     }
 
-    /// A CI log gets a line per tenth of the work and a summary, not thousands of JSON events;
-    /// `--json` keeps the events. The same build makes Opus objects (48 kHz) and exports Opus.
+    /// A CI log gets a line per tenth of the work, the exports' progress lines and a summary, not
+    /// thousands of JSON events; `--json` keeps the events. The same build makes Opus objects (48 kHz) and exports Opus.
     @Test func aBuildIntoAPipePrintsProgressLinesAndItsSummaryAndOpusObjects() throws {
         let recipe = Fixtures.recipe(format: "opus", maxCharacters: 100, extra: #""exports": ["audio"]"#).replacingOccurrences(of: "22050", with: "48000")
         let project = try TestProject(book: Fixtures.shortBook + "\n\n" + Fixtures.shortBook, recipe: recipe)
@@ -64,6 +64,8 @@ struct CommandLineTests {
         #expect(items > 15 && progress.count >= 2 && progress.count <= 11 + 2, "\(text)")
         #expect(progress.last?.hasPrefix("[\(items)/\(items)] 100.0%") == true, "\(text)")
         #expect(lines.contains { $0.hasPrefix("Build finished in") } && lines.contains { $0.hasPrefix("Exported ") }, "\(text)")
+        // The recipe's exports print their progress lines with the build's.
+        #expect(lines.contains { $0.hasPrefix("export: audio chapter ") && $0.contains("(100%)") }, "\(text)")
 
         let store = ObjectStore(root: project.output)
         for object in try project.manifest().allObjects() where object.role == .audio {

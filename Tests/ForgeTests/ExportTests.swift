@@ -87,6 +87,20 @@ struct ExportTests {
             #expect(lines.contains { $0.hasPrefix("export: \(phase) chapter ") && $0.contains("(100%)") }, "\(phase): \(lines)")
         }
         #expect((try? JSONSerialization.jsonObject(with: Data(export.text.utf8))) is [String: Any], "\(export.text)")
+
+        // --progress json: an exporting event per chapter of each phase, the build's JSON Lines objects.
+        let json = try project.forge(["export", "out", "--format", "audio", "vtt", "epub", "--force", "--progress", "json"])
+        #expect(json.status == 0, "\(json.errors)")
+        let events = json.errors.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let chapters = try project.manifest().chapters().count
+        for phase in ["audio", "captions", "epub"] {
+            let steps = events.filter { $0["event"] as? String == "exporting" && $0["phase"] as? String == phase }
+            #expect(steps.compactMap { $0["finished"] as? Int }.sorted() == Array(1...chapters), "\(phase): \(steps)")
+            #expect(steps.allSatisfy { $0["toFinish"] as? Int == chapters }, "\(phase): \(steps)")
+        }
+        #expect(!json.errors.contains("export: "), "text progress beside the JSON: \(json.errors)")
+        let quiet = try project.forge(["export", "out", "--format", "audio", "--force", "--progress", "none"])
+        #expect(quiet.status == 0 && quiet.errors.isEmpty, "\(quiet.errors)")
     }
 
     @Test func confidencesAreWrittenAsJSONEncoderWritesThem() throws {

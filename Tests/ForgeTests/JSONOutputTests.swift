@@ -79,7 +79,7 @@ struct JSONOutputTests {
     /// aligned) and requires each key it printed to be documented under its event or command.
     @Test func everyKeyForgePrintsIsDocumented() throws {
         let documented = try Self.documentedKeys()
-        let project = try TestProject(recipe: Fixtures.recipe(voice: "en-us+klatt", extra: #""verify": { "maxWordErrorRate": 0.9 }"#))
+        let project = try TestProject(recipe: Fixtures.recipe(voice: "en-us+klatt", extra: #""verify": { "maxWordErrorRate": 0.9 }, "exports": ["vtt"]"#))
         var printed: [String: Set<String>] = [:]
         func record(_ result: ForgeResult) {
             for event in result.events { printed[event["event"] as? String ?? "?", default: []].formUnion(Self.paths(event)) }
@@ -116,7 +116,7 @@ struct JSONOutputTests {
         record(narration)
 
         // What this run must have seen, so that an empty output cannot pass.
-        let expected = Set(["started", "split", "planned", "item", "saved", "phase", "verified", "summary", "aligning", "narration"])
+        let expected = Set(["started", "split", "planned", "item", "saved", "phase", "exporting", "verified", "summary", "aligning", "narration"])
             .union(commands.map(\.name))
         #expect(expected.isSubset(of: Set(printed.keys)), "not printed: \(expected.subtracting(printed.keys).sorted())")
         for (section, keys) in printed.sorted(by: { $0.key < $1.key }) {
@@ -152,6 +152,7 @@ struct JSONOutputTests {
             "item": .item(item),
             "saved": .saved(committedItems: 1),
             "phase": .phase("verify"),
+            "exporting": .exporting(ExportProgress(phase: "epub", done: 1, total: 3)),
             "verified": .verified(chunk),
             "cancelling": .cancelling,
             "warning": .diagnostic(Diagnostic(.warning, "message", file: "f", line: 1, field: "voice.rate", item: "i", suggestion: "s")),

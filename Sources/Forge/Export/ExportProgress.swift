@@ -5,6 +5,12 @@ package struct ExportProgress: Sendable, Equatable {
     package var done: Int
     package var total: Int
 
+    package init(phase: String, done: Int, total: Int) {
+        self.phase = phase
+        self.done = done
+        self.total = total
+    }
+
     /// Where an export reports its progress; called on whatever thread does the work.
     package typealias Sink = @Sendable (ExportProgress) -> Void
 }

@@ -16,6 +16,9 @@ package enum ProgressEvent: Sendable, Equatable {
     case saved(committedItems: Int)
     /// A phase after synthesis began: "export" (the recipe's exports) or "verify".
     case phase(String)
+    /// The recipe's exports got on: a phase of the export (`encode`, `audio`, `captions`, `epub`,
+    /// `m4b`, `acx`) finished one more of its chapters.
+    case exporting(ExportProgress)
     /// A chunk was transcribed and scored.
     case verified(ChunkReport)
     /// A stop was requested; items in hand are finishing.

@@ -32,6 +32,7 @@ struct BuildEventJSON: Encodable {
         case .item: "item"
         case .saved: "saved"
         case .phase: "phase"
+        case .exporting: "exporting"
         case .verified: "verified"
         case .cancelling: "cancelling"
         // Named by its severity ("warning"), its location and suggestion beside the message.
@@ -79,6 +80,10 @@ struct BuildEventJSON: Encodable {
             try container.encode(bytes, forKey: .bytes)
         case let .phase(name):
             try container.encode(name, forKey: .phase)
+        case let .exporting(progress):
+            try container.encode(progress.phase, forKey: .phase)
+            try container.encode(progress.done, forKey: .finished)
+            try container.encode(progress.total, forKey: .toFinish)
         case let .diagnostic(diagnostic):
             try container.encode(diagnostic.message, forKey: .message)
             try container.encodeIfPresent(diagnostic.file, forKey: .file)
