@@ -13,12 +13,20 @@ final class ExportProgressPrinter: Sendable {
         var started = ContinuousClock.now
         var lastStep = -1
         var lastLine = ContinuousClock.now
+        /// When the last step was reported (or the export began): phases run one after another and
+        /// report only finished chapters, so a phase is timed from its predecessor's last step.
+        var lastReport = ContinuousClock.now
     }
     private let state = Mutex(State())
     private let toStandardError: Bool
 
     init(toStandardError: Bool) {
         self.toStandardError = toStandardError
+    }
+
+    /// The export starts now (a build's exports begin long after the printer was made).
+    func begin() {
+        state.withLock { $0 = State() }
     }
 
     func report(_ progress: ExportProgress) {
@@ -32,8 +40,9 @@ final class ExportProgressPrinter: Sendable {
         state.withLock { state in
             let now = ContinuousClock.now
             if progress.phase != state.phase {
-                state = State(phase: progress.phase, started: now, lastStep: -1, lastLine: now)
+                state = State(phase: progress.phase, started: state.lastReport, lastStep: -1, lastLine: now)
             }
+            state.lastReport = now
             let percent = progress.total > 0 ? progress.done * 100 / progress.total : 100
             let step = percent / 5
             guard progress.done == progress.total || step > state.lastStep || (now - state.lastLine).seconds >= 10 else { return nil }

@@ -52,6 +52,8 @@ final class ProgressPrinter: Sendable {
                 print("failed: \(item.itemID): \(item.error ?? "")")
             }
             if mode == .terminal { draw(item) } else { log(item) }
+        case .phase("export"):
+            exportLines.begin()
         case .exporting(let progress):
             if let line = exportLines.line(for: progress) {
                 clearLine()

@@ -8,6 +8,7 @@ import FoundationXML
 #endif
 
 @testable import Forge
+@testable import ForgeCLI
 
 /// Collects elements and attributes from an XML document; fails the test on a parse error.
 final class XMLElements: NSObject, XMLParserDelegate {
@@ -101,6 +102,20 @@ struct ExportTests {
         #expect(!json.errors.contains("export: "), "text progress beside the JSON: \(json.errors)")
         let quiet = try project.forge(["export", "out", "--format", "audio", "--force", "--progress", "none"])
         #expect(quiet.status == 0 && quiet.errors.isEmpty, "\(quiet.errors)")
+    }
+
+    /// Phases report finished chapters only, so each is timed from the previous one's last step
+    /// (or the export's start): its first line has the time the chapter took and an estimate.
+    @Test func aPhaseIsTimedFromWhereThePreviousOneEnded() throws {
+        let printer = ExportProgressPrinter(toStandardError: true)
+        printer.begin()
+        Thread.sleep(forTimeInterval: 1.2)
+        let first = try #require(printer.line(for: ExportProgress(phase: "encode", done: 1, total: 4)))
+        #expect(first.hasPrefix("export: encode chapter 1 of 4 (25%), 0:01 elapsed, about 0:0") && !first.hasSuffix("0:00 left"), "\(first)")
+        #expect(printer.line(for: ExportProgress(phase: "encode", done: 4, total: 4))?.hasSuffix("(100%), 0:01 elapsed") == true)
+        Thread.sleep(forTimeInterval: 1.2)
+        let next = try #require(printer.line(for: ExportProgress(phase: "epub", done: 2, total: 4)))
+        #expect(next == "export: epub chapter 2 of 4 (50%), 0:01 elapsed, about 0:01 left", "\(next)")
     }
 
     @Test func confidencesAreWrittenAsJSONEncoderWritesThem() throws {
