@@ -153,7 +153,7 @@ struct ExportCommand: AsyncParsableCommand {
         exporter.force = force
         switch progress {
         case .text:
-            let printer = ExportProgressPrinter(toStandardError: true)
+            let printer = ExportProgressPrinter()
             exporter.progress = { printer.report($0) }
         case .json:
             exporter.progress = { try? FileHandle.standardError.write(contentsOf: JSONOutput.line(BuildEventJSON(.exporting($0)))) }

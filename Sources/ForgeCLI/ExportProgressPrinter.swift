@@ -5,8 +5,8 @@ import Synchronization
 /// Prints an export's progress as lines a person reads, on a terminal and in a pipe or CI log
 /// alike: a line when a phase starts and ends and at every 5% or 10 seconds between, with the
 /// chapter, the elapsed time and the time left. `forge export` prints them on standard error
-/// (standard output keeps the report, and `--json` its one object); a build, on standard output
-/// with its other progress.
+/// (standard output keeps the report, and `--json` its one object); a build takes the lines and
+/// prints them on standard output with its other progress.
 final class ExportProgressPrinter: Sendable {
     private struct State {
         var phase = ""
@@ -18,21 +18,16 @@ final class ExportProgressPrinter: Sendable {
         var lastReport = ContinuousClock.now
     }
     private let state = Mutex(State())
-    private let toStandardError: Bool
-
-    init(toStandardError: Bool) {
-        self.toStandardError = toStandardError
-    }
 
     /// The export starts now (a build's exports begin long after the printer was made).
     func begin() {
         state.withLock { $0 = State() }
     }
 
+    /// Prints the step's line, if it deserves one, on standard error.
     func report(_ progress: ExportProgress) {
         guard let line = line(for: progress) else { return }
-        let handle = toStandardError ? FileHandle.standardError : FileHandle.standardOutput
-        try? handle.write(contentsOf: Data((line + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// The line this step of the export deserves, or nil between the 5% steps.

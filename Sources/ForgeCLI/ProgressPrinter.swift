@@ -23,7 +23,7 @@ final class ProgressPrinter: Sendable {
     }
     private let state = Mutex(State())
     /// The recipe's exports' progress, as `forge export` prints it.
-    private let exportLines = ExportProgressPrinter(toStandardError: false)
+    private let exportLines = ExportProgressPrinter()
     /// Log mode prints a progress line at least this often while items finish.
     static let logInterval: Duration = .seconds(30)
 

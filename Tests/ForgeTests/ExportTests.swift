@@ -107,7 +107,7 @@ struct ExportTests {
     /// Phases report finished chapters only, so each is timed from the previous one's last step
     /// (or the export's start): its first line has the time the chapter took and an estimate.
     @Test func aPhaseIsTimedFromWhereThePreviousOneEnded() throws {
-        let printer = ExportProgressPrinter(toStandardError: true)
+        let printer = ExportProgressPrinter()
         printer.begin()
         Thread.sleep(forTimeInterval: 1.2)
         let first = try #require(printer.line(for: ExportProgress(phase: "encode", done: 1, total: 4)))

@@ -14,7 +14,7 @@ package enum ProgressEvent: Sendable, Equatable {
     case item(ItemProgress)
     /// Finished items were committed to the manifest.
     case saved(committedItems: Int)
-    /// A phase after synthesis began: "export" (the recipe's exports) or "verify".
+    /// A phase after synthesis began: "export" (the recipe's exports), "verify" or "check-reproducible".
     case phase(String)
     /// The recipe's exports got on: a phase of the export (`encode`, `audio`, `captions`, `epub`,
     /// `m4b`, `acx`) finished one more of its chapters.
