@@ -156,7 +156,7 @@ struct ExportCommand: AsyncParsableCommand {
             let printer = ExportProgressPrinter()
             exporter.progress = { printer.report($0) }
         case .json:
-            exporter.progress = { try? FileHandle.standardError.write(contentsOf: JSONOutput.line(BuildEventJSON(.exporting($0)))) }
+            exporter.progress = { JSONOutput.writeLine(BuildEventJSON(.exporting($0)), to: .standardError) }
         case .none:
             break
         }

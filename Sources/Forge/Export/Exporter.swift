@@ -17,10 +17,11 @@ package struct Exporter: Sendable {
     /// Where the last export's stamp is kept, under `exports/`.
     static let stampPath = "exports/.forge-export-stamp"
 
-    package init(outputDirectory: URL, settings: ExportSettings, cancellation: CancellationFlag? = nil) {
+    package init(outputDirectory: URL, settings: ExportSettings, cancellation: CancellationFlag? = nil, progress: ExportProgress.Sink? = nil) {
         self.outputDirectory = outputDirectory.standardizedFileURL
         self.settings = settings
         self.cancellation = cancellation
+        self.progress = progress
     }
 
     /// Exports from an output directory no build is using (it takes the directory's lock).

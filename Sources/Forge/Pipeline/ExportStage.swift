@@ -11,12 +11,11 @@ struct ExportStage: PipelineStage {
         do {
             let settings = try await CreditSpeech(outputDirectory: context.store.root, launch: launch, cancellation: context.cancellation)
                 .prepare(settings, manifest: manifest)
-            var exporter = Exporter(outputDirectory: context.store.root, settings: settings, cancellation: context.cancellation)
             // A long book spends minutes here: each chapter of each phase is reported, as items are.
             let progress = context.progress
-            exporter.progress = { progress(.exporting($0)) }
-            let configured = exporter
-            return try await BlockingThreads.run { try configured.exportIfChanged(using: manifest) }
+            let exporter = Exporter(
+                outputDirectory: context.store.root, settings: settings, cancellation: context.cancellation, progress: { progress(.exporting($0)) })
+            return try await BlockingThreads.run { try exporter.exportIfChanged(using: manifest) }
         } catch ExportError.cancelled {
             // Every file written is whole; the next build exports again (the stamp was not written).
             return []

@@ -12,9 +12,9 @@ enum JSONOutput {
         return data
     }
 
-    /// Writes `value` to standard output as one line of JSON Lines.
-    static func writeLine(_ value: some Encodable) {
-        try? FileHandle.standardOutput.write(contentsOf: line(value))
+    /// Writes `value` to standard output (or `handle`) as one line of JSON Lines.
+    static func writeLine(_ value: some Encodable, to handle: FileHandle = .standardOutput) {
+        try? handle.write(contentsOf: line(value))
     }
 
     /// Prints `value` as a pretty, key-sorted object (the `--json` report of one-shot commands).
