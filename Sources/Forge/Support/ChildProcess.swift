@@ -51,9 +51,11 @@ final class ChildProcess: Sendable {
     private init() {}
 
     /// Starts `executable` with `arguments`. `onLine` receives each line of its standard output
-    /// (without the newline) in order; `onExit` is called once, after the last line.
+    /// (without the newline) in order; `onExit` is called once, after the last line. With
+    /// `ownProcessGroup`, the child is the leader of a process group of its own, so a Ctrl-C at
+    /// the terminal (sent to Forge's group) reaches Forge alone, which stops the child itself.
     static func start(
-        executable: String, arguments: [String], errorOutput: ErrorOutput,
+        executable: String, arguments: [String], errorOutput: ErrorOutput, ownProcessGroup: Bool = false,
         onLine: @escaping @Sendable ([UInt8]) -> Void, onExit: @escaping @Sendable (Termination) -> Void = { _ in }
     ) async throws(ChildProcessError) -> ChildProcess {
         let child = ChildProcess()
@@ -61,8 +63,10 @@ final class ChildProcess: Sendable {
         let task = Task(executorPreference: ProcessThread.shared) { () -> Termination in
             let ended: Termination
             do {
+                var platformOptions = PlatformOptions()
+                if ownProcessGroup { platformOptions.processGroupID = 0 }
                 let outcome = try await Subprocess.run(
-                    .path(FilePath(executable)), arguments: Arguments(arguments),
+                    .path(FilePath(executable)), arguments: Arguments(arguments), platformOptions: platformOptions,
                     input: .inputWriter, output: .sequence, error: .sequence
                 ) { execution in
                     child.live.withLock { $0 = Live(writer: execution.standardInputWriter, execution: execution) }
@@ -99,12 +103,14 @@ final class ChildProcess: Sendable {
 
     /// ``start(executable:arguments:errorOutput:onLine:onExit:)`` for synchronous callers.
     static func startWaiting(
-        executable: String, arguments: [String], errorOutput: ErrorOutput,
+        executable: String, arguments: [String], errorOutput: ErrorOutput, ownProcessGroup: Bool = false,
         onLine: @escaping @Sendable ([UInt8]) -> Void, onExit: @escaping @Sendable (Termination) -> Void = { _ in }
     ) throws(ChildProcessError) -> ChildProcess {
         let started = ProcessThread.wait { () -> Result<ChildProcess, ChildProcessError> in
             do throws(ChildProcessError) {
-                return .success(try await start(executable: executable, arguments: arguments, errorOutput: errorOutput, onLine: onLine, onExit: onExit))
+                return .success(try await start(
+                    executable: executable, arguments: arguments, errorOutput: errorOutput, ownProcessGroup: ownProcessGroup, onLine: onLine,
+                    onExit: onExit))
             } catch {
                 return .failure(error)
             }

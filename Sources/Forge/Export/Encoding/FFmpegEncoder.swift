@@ -33,8 +33,11 @@ final class FFmpegEncoder {
         let executable = try Self.locate()
         let fixed = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"] + input + ["-i", "pipe:0"]
         do {
+            // Out of Forge's process group: a Ctrl-C reaching ffmpeg first made it exit 255 mid-chapter,
+            // reported as a failed encode (exit 3) instead of a stop; Forge kills it when it stops.
             child = try ChildProcess.startWaiting(
-                executable: executable.path, arguments: fixed + arguments, errorOutput: .keep(label: "ffmpeg"), onLine: { _ in })
+                executable: executable.path, arguments: fixed + arguments, errorOutput: .keep(label: "ffmpeg"), ownProcessGroup: true,
+                onLine: { _ in })
         } catch {
             throw .toolMissing(tool: "ffmpeg", detail: error.localizedDescription)
         }
