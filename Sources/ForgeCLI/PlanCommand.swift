@@ -51,5 +51,6 @@ struct PlanCommand: AsyncParsableCommand, VerboseCommand {
         if !report.uncastCharacters.isEmpty {
             DiagnosticPrinter.print(.warning(BuildPipeline.uncastWarning(report.uncastCharacters), file: report.recipePath))
         }
+        for warning in report.warnings { DiagnosticPrinter.print(warning) }
     }
 }

@@ -184,6 +184,8 @@ final class ProgressPrinter: Sendable {
             if summary.failed.count > 10 { print("  … and \(summary.failed.count - 10) more (forge status shows them)") }
             print("Run the same command again to retry only the failed items.")
         }
+        // Said when the build began, and again here where a long build's reader looks.
+        for warning in summary.warnings { print("warning: \(warning.text)") }
     }
 
     static func command(for stages: Set<Stage>) -> String {

@@ -173,9 +173,9 @@ struct SplitterTests {
     }
 
     /// Chapters and sections of a book without parts: a preface, chapter lines with titles (one
-    /// wrapping onto a second line), Roman numerals alone, an epilogue and an appendix; and one-line
-    /// paragraphs that only look like them stay text.
-    @Test func sectionsWrappedTitlesAndBareNumeralsStartChapters() {
+    /// wrapping onto a second line), an epilogue and an appendix; and one-line paragraphs that only
+    /// look like them stay text.
+    @Test func sectionsAndWrappedTitlesStartChaptersAndLookAlikesDoNot() {
         let text = """
             PREFACE
 
@@ -217,12 +217,14 @@ struct SplitterTests {
             Text seven.
             """
         let result = split(text)
+        // Two bare numerals with a few words between them are no series of headings (``CounterHeadings``
+        // finds those): here they stay text, with the other look-alikes.
         #expect(result.chapters.map(\.title) == [
             "PREFACE", "CHAPTER 1. Of Whales in Paint", "CHAPTER 12. Of the Less Likely Pictures of Ships, and the True Pictures of Harbour Scenes.",
-            "I.", "II", "Epilogue", "APPENDIX A",
+            "Epilogue", "APPENDIX A",
         ])
-        let chapterFive = result.items.filter { $0.chapter == 5 }.map(\.text)
-        #expect(chapterFive.count == 7, "the look-alikes stay text in chapter II: \(chapterFive)")
+        let chapterThree = result.items.filter { $0.chapter == 3 }.map(\.text)
+        #expect(chapterThree.count == 11, "the look-alikes stay text in chapter 12: \(chapterThree)")
     }
 
     /// Project Gutenberg's header and footer are dropped unless the recipe keeps them, and a table

@@ -2,11 +2,13 @@ import Foundation
 
 /// Plain text: paragraphs separated by blank lines, hard-wrapped lines joined. A short paragraph set
 /// apart by blank lines is a heading when it has a heading's shape (``HeadingShape``):
-/// - a chapter: "Chapter 12", "CHAPTER XII.", "Chapter the First", "第十二章", a Roman numeral alone
-///   ("IV."), or a chapter line whose title wraps onto a second short line;
+/// - a chapter: "Chapter 12", "CHAPTER XII.", "Chapter the First", "第十二章", or a chapter line
+///   whose title wraps onto a second short line;
 /// - a part: "BOOK ONE", "BOOK FIVE: 1806 - 07", "PART THE FIRST", "Volume II";
 /// - a section: "PREFACE", "INTRODUCTION", "PROLOGUE", "EPILOGUE", "FIRST EPILOGUE: 1813 - 20",
 ///   "APPENDIX A", "FOREWORD", "AFTERWORD".
+/// Headings in shapes of the book's own — a counter in a decoration, `~ 1 ~`, `[ 2 ]`, `IV.`, `Canto
+/// III` — are found from how they recur through the book (``CounterHeadings``).
 /// Without parts, chapters and sections are level-1 headings. In a book with parts, parts are level 1
 /// and chapters level 2, and a section stands beside the parts (level 1, a part of its own: an
 /// epilogue with chapters of its own holds them as a part holds its chapters).
@@ -34,6 +36,8 @@ package struct PlainTextReader: DocumentReader {
         let scalars = Array(text.unicodeScalars)
         var blocks: [DocumentBlock] = []
         var shapes: [HeadingShape?] = []
+        // A short one-line paragraph's text, which may be a heading of a series the book itself shows.
+        var singleLines: [String?] = []
         var current: [Range<Int>] = []
         let patterns = headingPatterns?.compiled()
         func flush() {
@@ -45,6 +49,7 @@ package struct PlainTextReader: DocumentReader {
                 if let last = blocks.last, Self.isContentsTitle(last.text) {
                     blocks.removeLast()
                     shapes.removeLast()
+                    singleLines.removeLast()
                 }
                 current = []
                 return
@@ -54,9 +59,13 @@ package struct PlainTextReader: DocumentReader {
                     ? TextLines.heading(scalars, indices: Array(current[0]), level: 1)
                     : TextLines.paragraph(scalars, lines: current, role: .heading(level: 1)))
                 shapes.append(shape)
+                singleLines.append(nil)
             } else {
                 blocks.append(TextLines.paragraph(scalars, lines: current))
                 shapes.append(nil)
+                // A heading's title may be on a line of its own under it ("CHAPTER ONE" / "PLAYING PILGRIMS").
+                let isShort = current.count <= 2 && lines[0].count <= CounterLine.maximumLength && (lines.count == 1 || lines[1].count <= 60)
+                singleLines.append(isShort ? lines[0] : nil)
             }
             current = []
         }
@@ -70,6 +79,7 @@ package struct PlainTextReader: DocumentReader {
             current.append(trimmed)
         }
         flush()
+        if patterns == nil { Self.addCounterHeadings(&blocks, &shapes, singleLines: singleLines) }
         Self.dropContentsHeadings(&blocks, &shapes)
         if shapes.contains(.part) {
             for index in blocks.indices {
@@ -81,6 +91,50 @@ package struct PlainTextReader: DocumentReader {
             }
         }
         return StructuredDocument(path: path, language: nil, title: nil, blocks: blocks)
+    }
+
+    /// Headings of series the book itself shows (``CounterHeadings``): `~ 1 ~`, `[ 2 ]`, `IV.`, `Canto III`.
+    static func addCounterHeadings(_ blocks: inout [DocumentBlock], _ shapes: inout [HeadingShape?], singleLines: [String?]) {
+        let paragraphs = blocks.indices.map { index in
+            CounterHeadings.Paragraph(line: singleLines[index], words: wordCount(blocks[index].text),
+                                      endsSentence: endsSentence(blocks[index].text), heading: shapes[index])
+        }
+        for (index, shape) in CounterHeadings.find(in: paragraphs) {
+            // A one-line paragraph's block is its line and a line end: the heading is the line.
+            // The counter's decoration is not spoken nor part of the title ("~ 1 ~" is "1"; "IV." keeps
+            // its full stop); a title on a second line follows it.
+            let text = blocks[index].text
+            let lineEnd = text.firstIndex(of: "\n") ?? text.endIndex
+            func isWordScalar(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isAlphabetic || scalar.properties.numericType != nil }
+            guard let first = text[..<lineEnd].firstIndex(where: isWordScalar), var last = text[..<lineEnd].lastIndex(where: isWordScalar) else { continue }
+            if last + 1 < lineEnd, text[last + 1] == "." { last += 1 }
+            // The second line, without the paragraph's last line end.
+            let titleLine = lineEnd + 1 < text.count ? Array(lineEnd..<(text.count - 1)) : []
+            let kept = Array(first...last) + titleLine
+            blocks[index].text = kept.map { text[$0] }
+            blocks[index].origins = kept.map { blocks[index].origins[$0] }
+            blocks[index].role = .heading(level: 1)
+            shapes[index] = shape
+        }
+    }
+
+    /// Runs of letters or digits in `text`.
+    static func wordCount(_ text: [Unicode.Scalar]) -> Int {
+        var count = 0
+        var inWord = false
+        for scalar in text {
+            let isWordScalar = scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+            if isWordScalar && !inWord { count += 1 }
+            inWord = isWordScalar
+        }
+        return count
+    }
+
+    /// The text does not stop mid-sentence: its last mark is not a letter, a digit, a comma, a
+    /// semicolon or a hyphen.
+    static func endsSentence(_ text: [Unicode.Scalar]) -> Bool {
+        guard let last = text.last(where: { !$0.properties.isWhitespace }) else { return true }
+        return !(last.properties.isAlphabetic || last.properties.numericType != nil || ",;-".unicodeScalars.contains(last))
     }
 
     /// The lines between Project Gutenberg's `*** START OF THE (or THIS) PROJECT GUTENBERG EBOOK …`
@@ -174,7 +228,9 @@ package struct PlainTextReader: DocumentReader {
         switch lines.count {
         case 1:
             let line = lines[0]
-            if isChapterLine(line) || isRomanNumeralLine(line) { return .chapter }
+            // A Roman numeral alone ("IV.") is a chapter only in a series of them (``CounterHeadings``):
+            // alone, "I." is as likely a line of dialogue.
+            if isChapterLine(line) { return .chapter }
             if isPartLine(line) { return .part }
             if isSectionLine(line) { return .section }
             return nil
@@ -204,16 +260,20 @@ package struct PlainTextReader: DocumentReader {
     }
 
     /// "EPILOGUE", "Second Epilogue", "FIRST EPILOGUE: 1813 - 20", "PREFACE", "APPENDIX A": a section
-    /// of the book that is not numbered among its chapters. Capitals or title case, at most 60 characters.
+    /// of the book that is not numbered among its chapters. Capitals or title case, at most 60 characters;
+    /// in capitals its title may run on ("INTRODUCTION AND ANALYSIS").
     static func isSectionLine(_ line: String) -> Bool {
         guard line.count <= 60 else { return false }
         let head = line.split(separator: ":", maxSplits: 1).first.map(String.init) ?? line
         var words = head.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { $0.trimmingCharacters(in: .punctuationCharacters) }
-        guard !words.isEmpty, words.count <= 4, words.allSatisfy({ $0.first?.isUppercase ?? false }) else { return false }
+        // In capitals a section's title may run on ("INTRODUCTION AND ANALYSIS", "PREFACE TO THE SECOND EDITION").
+        let inCapitals = head == head.uppercased() && head.contains(where: \.isLetter)
+        guard !words.isEmpty, words.count <= (inCapitals ? 6 : 4), words.allSatisfy({ $0.first?.isUppercase ?? false }) else { return false }
         let ordinals: Set<String> = ["first", "second", "third", "fourth", "fifth", "final", "last"]
         if words.count > 1, ordinals.contains(words[0].lowercased()) { words.removeFirst() }
         let sections: Set<String> = ["epilogue", "prologue", "preface", "introduction", "foreword", "afterword", "appendix", "postscript"]
         guard sections.contains(words[0].lowercased()) else { return false }
+        if inCapitals { return true }
         // "Appendix A", "APPENDIX II", "Epilogue 2": one designator at most.
         return words.count == 1 || (words.count == 2 && (words[1].count == 1 || words[1].allSatisfy { $0.isNumber || "IVXLCDM".contains($0) }))
     }

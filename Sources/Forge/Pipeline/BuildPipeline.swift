@@ -92,9 +92,13 @@ package struct BuildPipeline: Sendable {
         let session = try BuildSession.begin(buildRecord(engines: engines, engineVersions: engineVersions), in: manifest)
         let buildID = session.buildID
         progress(.started(buildID: buildID, outputDirectory: directory.path))
+        var bookWarnings: [Diagnostic] = []
         if let split {
             let uncast = recipe.uncastCharacters(split.items.map(\.character))
             if !uncast.isEmpty { progress(.diagnostic(.warning(Self.uncastWarning(uncast), file: recipe.file.path))) }
+            bookWarnings = ChapterLengthCheck(recipeFile: recipe.file.path).warnings(
+                BuildPlanner.estimatedChapterLengths(split, rate: recipe.voice.rate), items: split.items)
+            for warning in bookWarnings { progress(.diagnostic(warning)) }
         }
 
         var context = BuildContext(
@@ -114,7 +118,8 @@ package struct BuildPipeline: Sendable {
                 results.reproducibility = .init(checked: checked, differing: mismatches.map(\.itemID))
             }
             let counts = try manifest.statusCounts()
-            let summary = summary(of: results, counts: counts, in: context)
+            var summary = summary(of: results, counts: counts, in: context)
+            summary.warnings = bookWarnings
             let outcome: BuildRecord.Outcome = summary.cancelled ? .cancelled : (summary.outcome == .succeeded ? .succeeded : .failed)
             if outcome == .succeeded, let value = try fingerprint?.current(in: manifest, directory: directory) {
                 try manifest.recordFingerprint(value, build: buildID)

@@ -57,6 +57,17 @@ package struct BuildPlanner: Sendable {
             items: split.items.count, words: split.wordCount, itemsBuilt: itemsBuilt, itemsToSynthesize: toSynthesize,
             durationMs: chapters.reduce(0) { $0 + $1.durationMs }, wordsPerMinute: recipe.voice.rate)
         report.uncastCharacters = recipe.uncastCharacters(split.items.map(\.character))
+        report.warnings = ChapterLengthCheck(recipeFile: recipe.file.path).warnings(
+            chapters.map { ChapterLengthCheck.ChapterLength(ordinal: $0.ordinal, title: $0.title, durationMs: $0.durationMs) }, items: split.items)
         return report
+    }
+
+    /// The chapters' lengths estimated from their words at the recipe's rate, before any audio exists.
+    package static func estimatedChapterLengths(_ split: SplitResult, rate: Int) -> [ChapterLengthCheck.ChapterLength] {
+        var words: [Int: Int] = [:]
+        for item in split.items { words[item.chapter, default: 0] += item.wordCount }
+        return split.chapters.map {
+            ChapterLengthCheck.ChapterLength(ordinal: $0.ordinal, title: $0.title, durationMs: estimatedMs(words: words[$0.ordinal] ?? 0, rate: rate))
+        }
     }
 }

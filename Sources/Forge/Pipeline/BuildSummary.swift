@@ -27,6 +27,9 @@ package struct BuildSummary: Sendable, Equatable {
     package var shard: Shard?
     /// What `--check-reproducible` found: items made again, and those whose bytes differ.
     package var reproducibility: ReproducibilityCheck?
+    /// Warnings about the book itself (chapters whose headings were probably not found), said
+    /// when the build began and again with its summary.
+    package var warnings: [Diagnostic] = []
 
     package struct ReproducibilityCheck: Sendable, Equatable {
         package var checked: Int

@@ -25,6 +25,8 @@ package struct PlanReport: Sendable, Equatable {
     package var wordsPerMinute: Int
     /// Characters who speak but have no voice in the cast (they speak with the narrator's).
     package var uncastCharacters: [String] = []
+    /// Chapters that are probably several whose headings were not found (``ChapterLengthCheck``).
+    package var warnings: [Diagnostic] = []
 
     /// True when every item is built, so `durationMs` is measured, not estimated.
     package var isExact: Bool { itemsBuilt == items }

@@ -13,6 +13,14 @@ struct PlanReportJSON: Encodable {
     var wordsPerMinute: Int
     var uncastCharacters: [String]
     var chapters: [Chapter]
+    /// Chapters that are probably several whose headings were not found.
+    var warnings: [Warning]
+
+    struct Warning: Encodable {
+        var message: String
+        var field: JSONNull<String>
+        var suggestion: JSONNull<String>
+    }
 
     struct Chapter: Encodable {
         var ordinal: Int
@@ -36,6 +44,7 @@ struct PlanReportJSON: Encodable {
         exact = report.isExact
         wordsPerMinute = report.wordsPerMinute
         uncastCharacters = report.uncastCharacters
+        warnings = report.warnings.map { Warning(message: $0.message, field: JSONNull($0.field), suggestion: JSONNull($0.suggestion)) }
         chapters = report.chapters.map {
             Chapter(ordinal: $0.ordinal, title: $0.title, part: JSONNull($0.part), items: $0.items, words: $0.words, itemsBuilt: $0.itemsBuilt, durationMs: $0.durationMs)
         }
