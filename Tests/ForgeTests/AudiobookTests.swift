@@ -309,6 +309,80 @@ struct AudiobookTests {
         #expect(parts == ["Book One: 1805", "Book One: 1805", "Book Two: 1805", "First Epilogue: 1813 - 20"])
     }
 
+    /// The chapter entries of Nero's `chpl` box in an MP4 file (`moov` › `udta` › `chpl`: version,
+    /// flags, a reserved word, a one-byte count, then per chapter an 8-byte start and a titled string),
+    /// or nil when the file has none.
+    static func neroChapters(_ data: Data) -> [String]? {
+        let bytes = [UInt8](data)
+        func boxes(_ range: Range<Int>) -> [(type: String, content: Range<Int>)] {
+            var found: [(String, Range<Int>)] = []
+            var offset = range.lowerBound
+            while offset + 8 <= range.upperBound {
+                var size = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+                let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+                var header = 8
+                if size == 1 {
+                    size = bytes[(offset + 8)..<(offset + 16)].reduce(0) { $0 << 8 | Int($1) }
+                    header = 16
+                }
+                guard size >= header, offset + size <= range.upperBound else { break }
+                found.append((type, (offset + header)..<(offset + size)))
+                offset += size
+            }
+            return found
+        }
+        guard let moov = boxes(0..<bytes.count).first(where: { $0.type == "moov" }),
+              let udta = boxes(moov.content).first(where: { $0.type == "udta" }),
+              let chpl = boxes(udta.content).first(where: { $0.type == "chpl" }) else { return nil }
+        var offset = chpl.content.lowerBound + 8
+        let count = Int(bytes[offset])
+        offset += 1
+        var titles: [String] = []
+        for _ in 0..<count {
+            let length = Int(bytes[offset + 8])
+            titles.append(String(decoding: bytes[(offset + 9)..<(offset + 9 + length)], as: UTF8.self))
+            offset += 9 + length
+        }
+        return titles
+    }
+
+    /// An M4B of any number of chapters has all of them in every chapter list it carries: the
+    /// QuickTime text track always; Nero's `chpl`, whose count is one byte, up to 255 chapters and
+    /// not at all beyond (players that read it would lose the rest).
+    @Test(.enabled(if: AudiobookTests.ffprobe != nil, "ffprobe is not installed"))
+    func anM4BOfMoreThan255ChaptersListsThemAllInEveryList() throws {
+        let directory = try TemporaryDirectory("chapters")
+        let encoded = directory.file("chapter.aac")
+        let ffmpeg = try FFmpegEncoder.locate()
+        let encode = try Self.run(ffmpeg.path, ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050:duration=0.3",
+                                                "-ac", "1", "-c:a", "aac", "-b:a", "64k", "-f", "adts", encoded.path])
+        #expect(encode.status == 0, "\(encode.errors)")
+        let frames = try #require(ADTSFrames.frames([UInt8](Data(contentsOf: encoded)))).count
+        for count in [255, 300] {
+            let chapters = (0..<count).map { index in
+                MP4AudioFile.Chapter(path: "chapter.aac", skip: index == 0 ? 0 : 1, title: "Chapter \(index + 1)", samples: (frames - 1) * 1024)
+            }
+            let book = directory.file("book-\(count).m4b")
+            FileManager.default.createFile(atPath: book.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: book)
+            let descriptor = dup(handle.fileDescriptor)
+            try handle.close()
+            try MP4AudioFile(store: ObjectStore(root: directory.url), sampleRate: 22050, language: "eng")
+                .write(chapters, to: descriptor, label: book.path, cancellation: nil)
+            let probed = try Self.probe(book)["chapters"] as? [[String: Any]] ?? []
+            #expect(probed.count == count)
+            #expect(probed.last.flatMap { ($0["tags"] as? [String: Any])?["title"] as? String } == "Chapter \(count)")
+            let starts = probed.compactMap { ($0["start_time"] as? String).flatMap(Double.init) }
+            #expect(starts.count == count && zip(starts, starts.dropFirst()).allSatisfy { $0 < $1 }, "chapter starts go up")
+            let nero = Self.neroChapters(try Data(contentsOf: book))
+            if count <= 255 {
+                #expect(nero == chapters.map(\.title), "chpl lists every chapter")
+            } else {
+                #expect(nero == nil, "no chpl that would hold only 255 of \(count) chapters")
+            }
+        }
+    }
+
     @Test func withoutFFmpegTheAudiobookExportsSayWhatToInstall() throws {
         let project = try TestProject()
         #expect(try project.build().status == 0)

@@ -9,7 +9,7 @@ import Foundation
 /// encodings when the sample table is written. The layout follows what ffmpeg writes for
 /// `-f mp4` (and what players read): an edit list that skips the priming frame, a `roll` sample
 /// group for AAC's pre-roll, chapters both as a QuickTime text track (Apple's players) and as a
-/// Nero `chpl` box (others), and iTunes tags.
+/// Nero `chpl` box (others; only up to 255 chapters, all its one-byte count holds), and iTunes tags.
 struct MP4AudioFile {
     /// One chapter's frames: an encoding in the store, the frames to skip at its start, its title.
     struct Chapter {
@@ -215,7 +215,10 @@ struct MP4AudioFile {
             + mdia)
     }
 
-    /// `udta`: the iTunes tags and, with chapter marks, Nero's `chpl` (start times in 100 ns).
+    /// The most chapters Nero's `chpl` box can list (its count is one byte).
+    static let maximumNeroChapters = 255
+
+    /// `udta`: the iTunes tags and, with chapter marks, Nero's `chpl` (start times in 100 ns) when it can list them all.
     private func userData(_ chapters: [Chapter]) -> [UInt8] {
         func item(_ atom: String, _ value: String) -> [UInt8] {
             value.isEmpty ? [] : Self.box(atom, Self.box("data", Self.u32(1) + Self.u32(0) + Array(value.utf8)))
@@ -224,10 +227,12 @@ struct MP4AudioFile {
         if let cover { items += Self.box("covr", Self.box("data", Self.u32(cover.isPNG ? 14 : 13) + Self.u32(0) + [UInt8](cover.data))) }
         let meta = Self.fullBox("meta", 0, 0, Self.fullBox("hdlr", 0, 0, Self.u32(0) + Array("mdir".utf8) + Array("appl".utf8) + [UInt8](repeating: 0, count: 9))
             + Self.box("ilst", items))
-        guard marksChapters else { return Self.box("udta", meta) }
-        var chpl = Self.u32(0) + [UInt8(min(255, chapters.count))]
+        // Nero's list counts its chapters in one byte: a longer book's list would lose chapters in
+        // the players that read it (VLC), so it is not written, and they read the text track.
+        guard marksChapters, chapters.count <= Self.maximumNeroChapters else { return Self.box("udta", meta) }
+        var chpl = Self.u32(0) + [UInt8(chapters.count)]
         var start = 0
-        for chapter in chapters.prefix(255) {
+        for chapter in chapters {
             let title = Array(chapter.title.utf8.prefix(255))
             chpl += Self.u64(UInt64((Int64(start) * 10_000_000 + Int64(sampleRate) / 2) / Int64(sampleRate))) + [UInt8(title.count)] + title
             start += chapter.samples
