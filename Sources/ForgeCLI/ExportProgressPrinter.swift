@@ -38,16 +38,20 @@ final class ExportProgressPrinter: Sendable {
                 state = State(phase: progress.phase, started: state.lastReport, lastStep: -1, lastLine: now)
             }
             state.lastReport = now
-            let percent = progress.total > 0 ? progress.done * 100 / progress.total : 100
+            // By the phase's audio where it is counted so (a long chapter moves inside), else by chapters.
+            let fraction = progress.fraction
+            let percent = Int(fraction * 100)
             let step = percent / 5
-            guard progress.done == progress.total || step > state.lastStep || (now - state.lastLine).seconds >= 10 else { return nil }
-            state.lastStep = step
+            let finished = progress.done == progress.total
+            guard finished || step > state.lastStep || (now - state.lastLine).seconds >= 10 else { return nil }
+            // The end of a phase is printed once, though the last chapter's audio may reach 100% before it ends.
+            if finished && state.lastStep == Int.max { return nil }
+            state.lastStep = finished ? Int.max : step
             state.lastLine = now
             let elapsed = (now - state.started).seconds
-            let rate = elapsed > 0 ? Double(progress.done) / elapsed : 0
-            let left = rate > 0 ? Double(progress.total - progress.done) / rate : 0
+            let left = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
             var text = "export: \(progress.phase) chapter \(progress.done) of \(progress.total) (\(percent)%), \(Format.clock(seconds: elapsed)) elapsed"
-            if progress.done < progress.total && progress.done > 0 { text += ", about \(Format.clock(seconds: left)) left" }
+            if !finished && fraction > 0 { text += ", about \(Format.clock(seconds: left)) left" }
             return text
         }
     }

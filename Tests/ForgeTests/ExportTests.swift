@@ -95,13 +95,38 @@ struct ExportTests {
         let events = json.errors.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let chapters = try project.manifest().chapters().count
         for phase in ["audio", "captions", "epub"] {
+            // Every chapter's end (the audio phase also reports inside chapters, as audio goes out).
             let steps = events.filter { $0["event"] as? String == "exporting" && $0["phase"] as? String == phase }
-            #expect(steps.compactMap { $0["finished"] as? Int }.sorted() == Array(1...chapters), "\(phase): \(steps)")
+            let finished = steps.compactMap { $0["finished"] as? Int }
+            #expect(Set(finished).isSuperset(of: 1...chapters) && finished == finished.sorted() && finished.last == chapters, "\(phase): \(steps)")
             #expect(steps.allSatisfy { $0["toFinish"] as? Int == chapters }, "\(phase): \(steps)")
         }
         #expect(!json.errors.contains("export: "), "text progress beside the JSON: \(json.errors)")
         let quiet = try project.forge(["export", "out", "--format", "audio", "--force", "--progress", "none"])
         #expect(quiet.status == 0 && quiet.errors.isEmpty, "\(quiet.errors)")
+    }
+
+    /// A book of one long chapter is not silent until the chapter ends: the phases that put audio out
+    /// report it as it goes, by the milliseconds of audio done (JSON) and in percent lines (text).
+    @Test func aLongChapterShowsProgressInsideIt() throws {
+        let paragraphs = (1...12).map { "Paragraph \($0) of a chapter that runs on and on, as the long chapters of long books do, with more words in it." }
+        let project = try TestProject(book: paragraphs.joined(separator: "\n\n") + "\n")
+        #expect(try project.build().status == 0)
+        #expect(try project.manifest().chapters().count == 1)
+        let json = try project.forge(["export", "out", "--format", "acx", "audio", "--mastering", "acx", "--progress", "json"])
+        #expect(json.status == 0, "\(json.errors)")
+        let events = json.errors.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        for phase in ["acx", "audio"] {
+            let steps = events.filter { $0["event"] as? String == "exporting" && $0["phase"] as? String == phase }
+            let inside = steps.filter { $0["finished"] as? Int == 0 }
+            let total = try #require(steps.last?["toFinishMs"] as? Int)
+            let done = inside.compactMap { $0["finishedMs"] as? Int }
+            #expect(done.count >= 3 && done.allSatisfy { $0 > 0 && $0 <= total } && done.contains { $0 < total } && done == done.sorted(), "\(phase): \(steps)")
+            #expect(steps.last?["finished"] as? Int == 1 && steps.last?["finishedMs"] as? Int == total)
+        }
+        let text = try project.forge(["export", "out", "--format", "acx", "--mastering", "acx", "--force"])
+        let lines = text.errors.split(separator: "\n").filter { $0.hasPrefix("export: acx chapter 0 of 1 (") }
+        #expect(lines.contains { !$0.contains("(0%)") }, "a line inside the chapter: \(text.errors)")
     }
 
     /// Phases report finished chapters only, so each is timed from the previous one's last step

@@ -152,7 +152,7 @@ struct JSONOutputTests {
             "item": .item(item),
             "saved": .saved(committedItems: 1),
             "phase": .phase("verify"),
-            "exporting": .exporting(ExportProgress(phase: "epub", done: 1, total: 3)),
+            "exporting": .exporting(ExportProgress(phase: "acx", done: 1, total: 3, finishedMs: 1_000, toFinishMs: 3_000)),
             "verified": .verified(chunk),
             "cancelling": .cancelling,
             "warning": .diagnostic(Diagnostic(.warning, "message", file: "f", line: 1, field: "voice.rate", item: "i", suggestion: "s")),

@@ -3,10 +3,12 @@ import Synchronization
 extension ExportWriter {
     /// Writes `count` files on up to `jobs` threads, each file through a writer of its own into
     /// this writer's folder (`write(index, &writer)`); what they wrote is counted here, in index
-    /// order, and each finished file is told to the progress sink under `phase`. A stop or the first
-    /// failure ends it (rethrown); a stop counts every file written whole.
+    /// order, and each finished file is told to the progress sink under `phase` (or to `meter`, which
+    /// the files also tell of their audio as it goes out). A stop or the first failure ends it
+    /// (rethrown); a stop counts every file written whole.
     mutating func writeInParallel(
-        _ count: Int, jobs: Int, phase: String, _ write: @escaping @Sendable (_ index: Int, _ writer: inout ExportWriter) throws -> Void
+        _ count: Int, jobs: Int, phase: String, meter: PhaseMeter? = nil,
+        _ write: @escaping @Sendable (_ index: Int, _ writer: inout ExportWriter) throws -> Void
     ) throws {
         let (directory, folder, cancellation, progress) = (owned.root, self.folder, self.cancellation, self.progress)
         let outcome = Mutex<(written: [Int: [String]], done: Int)>(([:], 0))
@@ -20,7 +22,7 @@ extension ExportWriter {
                     outcome.done += 1
                     return outcome.done
                 }
-                progress?(ExportProgress(phase: phase, done: done, total: count))
+                if let meter { meter.finish(index) } else { progress?(ExportProgress(phase: phase, done: done, total: count)) }
             }
         } catch {
             failure = error

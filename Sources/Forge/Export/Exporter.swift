@@ -122,10 +122,7 @@ package struct Exporter: Sendable {
         var encoded: [StoredObject]?
         do {
             if let chapterEncoder {
-                let progress = progress
-                encoded = try chapterEncoder.encodeAll(jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation) { done, total in
-                    progress?(ExportProgress(phase: "encode", done: done, total: total))
-                }
+                encoded = try chapterEncoder.encodeAll(jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation, progress: progress)
                 if formats.contains(.m4b) {
                     try AudiobookExport.writeM4B(book.chapters, settings: settings, store: store, encoded: encoded, to: &writer)
                 }
@@ -169,12 +166,16 @@ package struct Exporter: Sendable {
         to writer: inout ExportWriter
     ) throws {
         let (exportSettings, cancellation) = (settings, cancellation)
-        try writer.writeInParallel(chapters.count, jobs: ChapterAudio.encodingJobs(settings), phase: "audio") { index, fileWriter in
+        let meter = PhaseMeter(phase: "audio", lengths: chapters.map(\.durationMs), sink: progress)
+        try writer.writeInParallel(chapters.count, jobs: ChapterAudio.encodingJobs(settings), phase: "audio", meter: meter) { index, fileWriter in
             let timeline = chapters[index]
             let path = "audio/\(timeline.fileStem).\(audioFormat.fileExtension)"
             let label = fileWriter.finalPath(path)
             try fileWriter.stream(path) { descriptor in
-                try ChapterAudio.write(timeline, store: store, settings: exportSettings, format: audioFormat, to: descriptor, label: label, cancellation: cancellation)
+                try ChapterAudio.write(
+                    timeline, store: store, settings: exportSettings, format: audioFormat, to: descriptor, label: label, cancellation: cancellation,
+                    reading: meter.touch
+                ) { meter.advance(index, samples: $0, rate: timeline.sampleRate) }
             }
         }
     }

@@ -14,7 +14,7 @@ struct BuildEventJSON: Encodable {
         case event, build, output
         case chapters, items, words, changedItems
         case upToDate, toSynthesize, toReuse, toAlign
-        case id, ordinal, outcome, finished, toFinish, audioMs, durationMs, elapsedSeconds, error
+        case id, ordinal, outcome, finished, toFinish, finishedMs, toFinishMs, audioMs, durationMs, elapsedSeconds, error
         case looked, found, bytes
         case phase
         case message, file, line, field, item, suggestion
@@ -84,6 +84,10 @@ struct BuildEventJSON: Encodable {
             try container.encode(progress.phase, forKey: .phase)
             try container.encode(progress.done, forKey: .finished)
             try container.encode(progress.total, forKey: .toFinish)
+            if progress.toFinishMs > 0 {
+                try container.encode(progress.finishedMs, forKey: .finishedMs)
+                try container.encode(progress.toFinishMs, forKey: .toFinishMs)
+            }
         case let .diagnostic(diagnostic):
             try container.encode(diagnostic.message, forKey: .message)
             try container.encodeIfPresent(diagnostic.file, forKey: .file)

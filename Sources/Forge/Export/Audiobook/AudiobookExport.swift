@@ -66,7 +66,8 @@ enum AudiobookExport {
         defer { unlink(chapterList.path) }
         let coverFile = try cover.map { try writer.scratchFile("cover.\($0.fileExtension)", data: $0.data) }
         defer { if let coverFile { unlink(coverFile.path) } }
-        let (cancellation, progress) = (writer.cancellation, writer.progress)
+        let cancellation = writer.cancellation
+        let meter = PhaseMeter(phase: "m4b", lengths: timelines.map(\.durationMs), sink: writer.progress)
         try writer.produce("m4b/\(name)") { output in
             var arguments = ["-i", chapterList.path]
             if let coverFile { arguments += ["-i", coverFile.path] }
@@ -76,12 +77,13 @@ enum AudiobookExport {
             let encoder = try FFmpegEncoder(sampleRate: rate, arguments: arguments)
             do {
                 for (index, timeline) in timelines.enumerated() {
-                    defer { progress?(ExportProgress(phase: "m4b", done: index + 1, total: timelines.count)) }
+                    defer { meter.finish(index) }
                     if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
                     if timeline.sampleRate == rate {
                         // Item by item (unmastered): memory holds one item, not the chapter.
                         try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: cancellation) {
                             try encoder.write($0, cancellation: cancellation)
+                            meter.advance(index, samples: $0.count, rate: rate)
                         }
                     } else {
                         let samples = try ChapterAudio.exported(timeline, store: store, settings: settings)
@@ -103,37 +105,41 @@ enum AudiobookExport {
         // Each file's audio plays into a sink as the settings master it: a chapter streamed from the
         // store (memory does not grow with it, however long), a credit from its few seconds.
         typealias Play = @Sendable (ExportSettings, (ArraySlice<Int16>) throws -> Void) throws -> Void
-        var files: [(name: String, title: String, rate: Int, play: Play)] = []
+        var files: [(name: String, title: String, rate: Int, durationMs: Int, play: Play)] = []
         let credits = try [settings.openingCredit, settings.closingCredit].map { text in
-            try text.map { text -> (rate: Int, play: Play) in
+            try text.map { text -> (rate: Int, durationMs: Int, play: Play) in
                 let speech = try spokenCredit(text, settings: settings, store: store)
-                return (speech.sampleRate, { settings, sink in try sink(try credit(speech, settings: settings)[...]) })
+                return (speech.sampleRate, speech.samples.count * 1000 / max(1, speech.sampleRate), { settings, sink in try sink(try credit(speech, settings: settings)[...]) })
             }
         }
         if let opening = credits[0] {
-            files.append(("opening-credits", "Opening Credits", opening.rate, opening.play))
+            files.append(("opening-credits", "Opening Credits", opening.rate, opening.durationMs, opening.play))
         }
-        // Every pass of a chapter's mastering, not only the encode, stops at a stop between items.
+        // Every pass of a chapter's mastering, not only the encode, stops at a stop between items, and
+        // is seen to go on (a three-hour chapter's passes take minutes before its MP3 has a frame).
         let stop = writer.cancellation
+        let lengths = (credits[0].map { [$0.durationMs] } ?? []) + timelines.map(\.durationMs) + (credits[1].map { [$0.durationMs] } ?? [])
+        let meter = PhaseMeter(phase: "acx", lengths: lengths, sink: writer.progress)
         for timeline in timelines {
             let slug = MediaOverlayBook.fileName(forTitle: timeline.chapter.title).replacingOccurrences(of: ".epub", with: "")
-            files.append((slug, timeline.chapter.title, timeline.sampleRate, { settings, sink in
-                try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: stop, sink)
+            files.append((slug, timeline.chapter.title, timeline.sampleRate, timeline.durationMs, { settings, sink in
+                try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: stop, reading: meter.touch, sink)
             }))
         }
         if let closing = credits[1] {
-            files.append(("closing-credits", "Closing Credits", closing.rate, closing.play))
+            files.append(("closing-credits", "Closing Credits", closing.rate, closing.durationMs, closing.play))
         }
         let first = settings.openingCredit == nil ? 1 : 0
         let width = max(2, String(files.count).count)
         // One file per core at a time (each is mastered in passes and encoded by its own ffmpeg).
         let (count, set) = (files.count, files)
-        try writer.writeInParallel(count, jobs: ChapterAudio.encodingJobs(settings), phase: "acx") { index, fileWriter in
+        try writer.writeInParallel(count, jobs: ChapterAudio.encodingJobs(settings), phase: "acx", meter: meter) { index, fileWriter in
             let file = set[index]
             let number = (index + first).zeroPadded(to: width)
             try writeACXFile(
                 "acx/\(number)-\(file.name).mp3", title: file.title, track: "\(index + 1)/\(count)", rate: file.rate, play: file.play,
-                settings: settings, to: &fileWriter)
+                settings: settings, to: &fileWriter
+            ) { meter.advance(index, samples: $0, rate: file.rate) }
         }
     }
 
@@ -141,7 +147,8 @@ enum AudiobookExport {
     /// (up to 0.8 dB seen): the encoded file is measured, and the audio limited further until it meets ACX.
     private static func writeACXFile(
         _ path: String, title: String, track: String, rate: Int,
-        play: (ExportSettings, (ArraySlice<Int16>) throws -> Void) throws -> Void, settings: ExportSettings, to writer: inout ExportWriter
+        play: (ExportSettings, (ArraySlice<Int16>) throws -> Void) throws -> Void, settings: ExportSettings, to writer: inout ExportWriter,
+        advance: @escaping @Sendable (Int) -> Void
     ) throws {
         var mastered = settings
         var margin = 0.0
@@ -160,6 +167,7 @@ enum AudiobookExport {
                         try play(mastered) { block in
                             if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
                             try encoder.write(block, cancellation: cancellation)
+                            advance(block.count)
                         }
                         try encoder.close()
                     } catch {

@@ -35,20 +35,16 @@ struct ChapterEncoder: Sendable {
     }
 
     /// Every chapter's encoding in order: found in the store, or encoded on up to `jobs` threads.
-    /// `progress` is told the chapters done so far.
-    func encodeAll(jobs: Int, cancellation: CancellationFlag?, progress: (@Sendable (Int, Int) -> Void)?) throws -> [StoredObject] {
+    /// `progress` is told the phase's progress (`encode`), inside a long chapter too.
+    func encodeAll(jobs: Int, cancellation: CancellationFlag?, progress: ExportProgress.Sink?) throws -> [StoredObject] {
         let identity = try Self.identity(settings)
         let found = Mutex<[Int: StoredObject]>([:])
-        let done = Mutex(0)
+        let meter = PhaseMeter(phase: "encode", lengths: timelines.map(\.durationMs), sink: progress)
         let encoder = self
         try BlockingThreads.forEachIndex(timelines.count, threads: jobs, cancellation: cancellation) { index in
-            let object = try encoder.encoded(index, identity: identity, cancellation: cancellation)
+            let object = try encoder.encoded(index, identity: identity, cancellation: cancellation, meter: meter)
             found.withLock { $0[index] = object }
-            let count = done.withLock { done in
-                done += 1
-                return done
-            }
-            progress?(count, encoder.timelines.count)
+            meter.finish(index)
         }
         if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
         return try found.withLock { found in
@@ -74,7 +70,7 @@ struct ChapterEncoder: Sendable {
     }
 
     /// The chapter's encoding, from the store when it holds it, else encoded now and stored.
-    func encoded(_ index: Int, identity: String, cancellation: CancellationFlag?) throws -> StoredObject {
+    func encoded(_ index: Int, identity: String, cancellation: CancellationFlag?, meter: PhaseMeter? = nil) throws -> StoredObject {
         let timeline = timelines[index]
         let (before, after) = try edges(of: index)
         var description = "\(identity)|\(timeline.sampleRate)|\(timeline.totalSamples)"
@@ -86,7 +82,9 @@ struct ChapterEncoder: Sendable {
         if let known = try manifest.objects(withKeys: [key])[key], known.role == .encoded, store.contains(relativePath: path) {
             return known
         }
-        let frames = try encode(timeline, before: before, after: after, cancellation: cancellation)
+        let frames = try encode(timeline, before: before, after: after, cancellation: cancellation) { samples in
+            meter?.advance(index, samples: samples, rate: timeline.sampleRate)
+        }
         let object = try store.store(
             key: key, fileExtension: Self.fileExtension, role: .encoded, mimeType: Self.mimeType, data: frames,
             durationMs: timeline.durationMs, sampleRate: timeline.sampleRate, frames: timeline.totalSamples)
@@ -116,7 +114,9 @@ struct ChapterEncoder: Sendable {
 
     /// Encodes `before`, the chapter and `after` in one ffmpeg run and keeps the frames of the
     /// chapter's own samples, with the one before them (which primes a decoder: a player skips it).
-    func encode(_ timeline: ChapterTimeline, before: [Int16]?, after: [Int16]?, cancellation: CancellationFlag?) throws -> [UInt8] {
+    func encode(
+        _ timeline: ChapterTimeline, before: [Int16]?, after: [Int16]?, cancellation: CancellationFlag?, advance: (Int) -> Void = { _ in }
+    ) throws -> [UInt8] {
         try store.prepare()
         let scratch = "objects/tmp/encode-\(UUID().uuidString).\(getpid()).aac"
         let scratchURL = store.url(forRelativePath: scratch)
@@ -129,6 +129,7 @@ struct ChapterEncoder: Sendable {
             if let before { try encoder.write(before[...], cancellation: cancellation) }
             try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: cancellation) {
                 try encoder.write($0, cancellation: cancellation)
+                advance($0.count)
             }
             if let after { try encoder.write(after[...], cancellation: cancellation) }
             try encoder.close()

@@ -22,13 +22,16 @@ enum ChapterAudio {
     }
 
     /// Writes the chapter's audio as exports write it into the new file open at `descriptor`
-    /// (closed when done), streamed (``stream``).
+    /// (closed when done), streamed (``stream``); `advance` is told the samples of each block written.
     static func write(
         _ timeline: ChapterTimeline, store: ObjectStore, settings: ExportSettings, format: AudioSettings.Format, to descriptor: Int32, label: String,
-        cancellation: CancellationFlag? = nil
+        cancellation: CancellationFlag? = nil, reading: (@Sendable () -> Void)? = nil, advance: (Int) -> Void = { _ in }
     ) throws {
         let writer = try SoundFile.Writer(descriptor: descriptor, format: format, sampleRate: timeline.sampleRate, label: label)
-        try stream(timeline, store: store, settings: settings, cancellation: cancellation) { try writer.write($0) }
+        try stream(timeline, store: store, settings: settings, cancellation: cancellation, reading: reading) {
+            try writer.write($0)
+            advance($0.count)
+        }
         try writer.finish()
     }
 
@@ -37,23 +40,25 @@ enum ChapterAudio {
     /// Mastered, the chapter is played through a few times (measured, limited and measured again,
     /// then written: ``Mastering``), item by item each time. A stop is honoured between items (a
     /// long chapter takes seconds to encode).
+    /// `reading` is told of every item read, in every pass (a mastering pass puts nothing out).
     static func stream(
         _ timeline: ChapterTimeline, store: ObjectStore, settings: ExportSettings, cancellation: CancellationFlag?,
-        _ emit: (ArraySlice<Int16>) throws -> Void
+        reading: (@Sendable () -> Void)? = nil, _ emit: (ArraySlice<Int16>) throws -> Void
     ) throws {
         guard let mastering = settings.mastering else {
-            return try render(timeline, store: store, cancellation: cancellation, into: emit)
+            return try render(timeline, store: store, cancellation: cancellation, reading: reading, into: emit)
         }
         try withoutActuallyEscaping(emit) { emit in
             try Mastering.master(
-                { sink in try render(timeline, store: store, cancellation: cancellation, into: sink) },
+                { sink in try render(timeline, store: store, cancellation: cancellation, reading: reading, into: sink) },
                 sampleRate: timeline.sampleRate, settings: mastering, emit: emit)
         }
     }
 
     /// The chapter's audio unmastered, into `emit` item by item with the silences between.
     static func render(
-        _ timeline: ChapterTimeline, store: ObjectStore, cancellation: CancellationFlag?, into emit: (ArraySlice<Int16>) throws -> Void
+        _ timeline: ChapterTimeline, store: ObjectStore, cancellation: CancellationFlag?, reading: (@Sendable () -> Void)? = nil,
+        into emit: (ArraySlice<Int16>) throws -> Void
     ) throws {
         let silence = [Int16](repeating: 0, count: 8192)
         func emitSilence(_ count: Int) throws {
@@ -66,6 +71,7 @@ enum ChapterAudio {
         var cursor = 0
         for item in timeline.items {
             if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
+            reading?()
             let audio = try itemAudio(item, rate: timeline.sampleRate, store: store)
             // As in render: the timeline counts the header's frames, whatever the decoder yields.
             let count = min(audio.count, item.sampleCount)
