@@ -123,7 +123,11 @@ package struct PlainTextReader: DocumentReader {
         var count = 0
         var inWord = false
         for scalar in text {
-            let isWordScalar = scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+            // ASCII without a look-up of Unicode's properties (a fifth of splitting a book, measured).
+            let value = scalar.value
+            let isWordScalar = value < 0x80
+                ? (value >= 0x61 && value <= 0x7A) || (value >= 0x41 && value <= 0x5A) || (value >= 0x30 && value <= 0x39)
+                : scalar.properties.isAlphabetic || scalar.properties.numericType != nil
             if isWordScalar && !inWord { count += 1 }
             inWord = isWordScalar
         }
