@@ -116,8 +116,11 @@ package struct ChapterLengthCheck: Sendable {
             }
             return "^" + pattern + "$"
         }
+        // A line in capitals that begins with a letter and is no one's words (no quotes) nor cut off.
         let letters = line.unicodeScalars.filter(\.properties.isAlphabetic)
-        guard letters.count >= 3, letters.allSatisfy(\.properties.isUppercase), line.split(separator: " ").count <= 8 else { return nil }
+        guard letters.count >= 3, letters.allSatisfy(\.properties.isUppercase), line.split(separator: " ").count <= 8,
+              line.first?.isLetter == true, !line.contains(where: { "\"“”‘'".contains($0) }),
+              !line.hasSuffix(","), !line.hasSuffix("-"), !line.hasSuffix("—") else { return nil }
         return "^[A-Z][A-Z0-9 ,;:.'’-]+$"
     }
 
