@@ -71,7 +71,16 @@ extension EspeakEngine {
             let child = fork()
             if child == 0 {
                 close(pair[0])
-                Self.serve(region: mapped, socket: pair[1], checkpoints: checkpoints, rewindsFail: Self.rewindsFail)
+                // The zygote keeps nothing of its parent's but its socket and standard streams: an
+                // inherited pipe held open kept a reader waiting for end of file as long as the
+                // parent lived (a test's child process forge; a build's output lock, its manifest).
+                // Only system calls here: the parent may have other threads.
+                let socket: Int32 = pair[1] == 3 ? 3 : dup2(pair[1], 3)
+                if pair[1] != 3 { close(pair[1]) }
+                var limit = rlimit()
+                let highest = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int32(clamping: min(limit.rlim_cur, 65_536)) : 1_024
+                if highest > 4 { for descriptor in 4..<highest { close(descriptor) } }
+                Self.serve(region: mapped, socket: socket, checkpoints: checkpoints, rewindsFail: Self.rewindsFail)
             }
             close(pair[1])
             guard child > 0 else {
