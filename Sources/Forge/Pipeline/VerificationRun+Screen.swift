@@ -22,9 +22,10 @@ extension VerificationRun {
     }
 
     /// The quick check over every item on `timelines`: each audio file is read once, hashed against
-    /// the manifest and measured (``ItemSignal``); then each voice's profile is made from its items and
-    /// every item judged (``ItemScreen``). Items are read on `jobs` threads, one file at a time each,
-    /// so memory holds one item per thread. Nil when `cancellation` stopped it.
+    /// the manifest and measured (``ItemSignal``), on `jobs` threads, one file at a time each, so
+    /// memory holds one item per thread; meanwhile espeak-ng reads each item's text (``SpokenReading``:
+    /// what the text takes to say). Then each voice's profile is made from its items and every item
+    /// judged (``ItemScreen``). Nil when `cancellation` stopped it.
     func screen(_ timelines: [ChapterTimeline], manifest: Manifest, cancellation: CancellationFlag) throws -> ScreenReport? {
         let clock = ContinuousClock.now
         let items = timelines.flatMap(\.items)
@@ -32,6 +33,20 @@ extension VerificationRun {
         let digests = try manifest.objects(withKeys: Array(Set(items.compactMap(\.record.audioKey)))).mapValues(\.sha256)
         let owned = OwnedDirectory(root: outputDirectory)
         let measured = Mutex<[Int: (signal: ItemSignal, changed: Bool)]>([:])
+        // espeak-ng's state is one per process: the readings are made on one thread, beside the measuring.
+        let readings = Mutex<[SpokenReading?]>([])
+        let read = DispatchSemaphore(value: 0)
+        let (texts, languages) = (items.map(\.record.text), items.map { Self.readingLanguage(voice: $0.record.voice, book: language) })
+        BlockingThreads.start(1, body: { _ in
+            let engine = try? EspeakEngine()
+            var made: [SpokenReading?] = []
+            made.reserveCapacity(texts.count)
+            for (text, language) in zip(texts, languages) {
+                if cancellation.isCancelled { break }
+                made.append(engine?.reading(of: text, language: language))
+            }
+            readings.withLock { $0 = made }
+        }, whenAllFinished: { read.signal() })
         let threads = settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         try BlockingThreads.forEachIndex(items.count, threads: threads, cancellation: cancellation) { index in
             let item = items[index]
@@ -41,24 +56,37 @@ extension VerificationRun {
             let signal = ItemSignal(samples: audio.samples, sampleRate: audio.sampleRate)
             measured.withLock { $0[index] = (signal, changed) }
         }
+        read.wait()
         if cancellation.isCancelled { return nil }
         let results = measured.withLock { $0 }
+        let spoken = readings.withLock { $0 }
 
-        var byVoice: [String: [(characters: Int, signal: ItemSignal)]] = [:]
+        var byVoice: [String: [VoiceProfile.Measured]] = [:]
         for (index, item) in items.enumerated() {
             guard let result = results[index] else { continue }
-            byVoice[item.record.voice ?? "", default: []].append((item.record.text.count, result.signal))
+            let reading = index < spoken.count ? spoken[index] : nil
+            byVoice[item.record.voice ?? "", default: []].append(.init(characters: item.record.text.count, reading: reading, signal: result.signal))
         }
         let profiles = byVoice.compactMapValues { VoiceProfile($0) }
         var flagged: [ScreenReport.FlaggedItem] = []
         for (index, item) in items.enumerated() {
             guard let result = results[index] else { continue }
             var findings = result.changed ? [ScreenFinding.changedSinceBuild] : []
-            findings += ItemScreen.findings(characters: item.record.text.count, signal: result.signal, profile: profiles[item.record.voice ?? ""])
+            let reading = index < spoken.count ? spoken[index] : nil
+            findings += ItemScreen.findings(
+                characters: item.record.text.count, reading: reading, signal: result.signal, profile: profiles[item.record.voice ?? ""])
             if !findings.isEmpty {
                 flagged.append(.init(itemID: item.record.id, chapter: chapters[index], startMs: item.startMs, endMs: item.endMs, findings: findings))
             }
         }
         return ScreenReport(items: items.count, flagged: flagged, profiledVoices: profiles.count, elapsedSeconds: BuildPipeline.seconds(since: clock))
+    }
+
+    /// The language espeak-ng reads an item's text in: an espeak-ng voice's own (`en-us` of
+    /// `espeak-ng:en-us+klatt?rate=175`), else the book's.
+    static func readingLanguage(voice: String?, book: String) -> String {
+        guard let voice, voice.hasPrefix("espeak-ng:") else { return book }
+        let id = voice.dropFirst("espeak-ng:".count).prefix { $0 != "?" && $0 != "+" }
+        return id.isEmpty ? book : String(id)
     }
 }

@@ -13,11 +13,23 @@ package enum ScreenFinding: Sendable, Equatable {
     /// Far louder or quieter than the voice's other items.
     case levelJump(decibels: Double)
     /// Much shorter than its text takes this voice to say: cut off or missing words.
-    case tooShort(durationMs: Int, expectedMs: Int)
+    case tooShort(LengthEvidence)
     /// Much longer than its text takes this voice to say: other or repeated text.
-    case tooLong(durationMs: Int, expectedMs: Int)
-    /// Its sound's character (zero-crossing rate) is unlike the voice's other items: another voice or language.
-    case soundsDifferent(ratio: Double)
+    case tooLong(LengthEvidence)
+    /// Its sound's character (zero-crossing rate) is unlike the voice's other items, beyond `limit`
+    /// (the voice's own variation for an item of its length): another voice or language.
+    case soundsDifferent(ratio: Double, limit: Double)
+
+    /// An item's length against what its text takes the voice: the evidence of a length finding.
+    package struct LengthEvidence: Sendable, Equatable {
+        package var durationMs: Int
+        package var expectedMs: Int
+        /// What the voice's own items allow an item of this text.
+        package var minimumMs: Int
+        package var maximumMs: Int
+        /// What the expectation was made from: "52 phonemes in 3 clauses" (the engine's reading), or "60 characters".
+        package var basis: String
+    }
     /// Its level envelope rises slowly and stops at once, as speech played backwards does.
     case reversed(onsetSkew: Double)
 
@@ -44,9 +56,9 @@ package enum ScreenFinding: Sendable, Equatable {
         case let .clipped(share): String(format: "clipped (%.2f%% of samples at full scale)", share * 100)
         case let .noise(rate): String(format: "noise, not speech (zero-crossing rate %.2f)", rate)
         case let .levelJump(decibels): String(format: "%+.1f dB against the voice's other items", decibels)
-        case let .tooShort(duration, expected): "\(duration) ms where the text takes about \(expected) ms: cut short?"
-        case let .tooLong(duration, expected): "\(duration) ms where the text takes about \(expected) ms: other text?"
-        case let .soundsDifferent(ratio): String(format: "sounds unlike the voice's other items (zero-crossing rate ×%.2f): another voice or language?", ratio)
+        case let .tooShort(evidence): "\(evidence.durationMs) ms where the text (\(evidence.basis)) takes the voice about \(evidence.expectedMs) ms, at least \(evidence.minimumMs) ms: cut short?"
+        case let .tooLong(evidence): "\(evidence.durationMs) ms where the text (\(evidence.basis)) takes the voice about \(evidence.expectedMs) ms, at most \(evidence.maximumMs) ms: other text?"
+        case let .soundsDifferent(ratio, limit): String(format: "sounds unlike the voice's other items (zero-crossing rate ×%.2f, where its items of this length stay within ×%.2f–×%.2f): another voice or language?", ratio, 1 - limit, 1 + limit)
         case let .reversed(skew): String(format: "sounds reversed (level rises slowly and stops at once; onset skew %+.2f)", skew)
         }
     }

@@ -271,6 +271,33 @@ package final class EspeakEngine: SpeechEngine, Sendable {
         }
     }
 
+    /// How espeak-ng reads `text` in `language`: its phonemes (stress and length marks aside) and
+    /// its clauses, each of which it ends with a pause. What a text takes to say follows these, not
+    /// its letters: "279 B. C." is 9 characters and 24 phonemes.
+    package func reading(of text: String, language: String) -> SpokenReading? {
+        Self.state.withLock { _ in
+            guard Self.select(language) else { return nil }
+            var reading = SpokenReading(phonemes: 0, clauses: 0)
+            let utf8 = Array(text.utf8CString)
+            utf8.withUnsafeBufferPointer { buffer in
+                var cursor: UnsafeRawPointer? = UnsafeRawPointer(buffer.baseAddress)
+                while let current = cursor, current.load(as: CChar.self) != 0 {
+                    var pointer: UnsafeRawPointer? = current
+                    guard let phonemes = espeak_TextToPhonemes(&pointer, Int32(espeakCHARS_UTF8), Int32(UInt8(ascii: "_")) << 8 | 0x01) else { break }
+                    let counts = SpokenReading.counts(String(cString: phonemes))
+                    if counts.phonemes > 0 {
+                        reading.phonemes += counts.phonemes
+                        reading.fricatives += counts.fricatives
+                        reading.clauses += 1
+                    }
+                    if pointer == current { break }
+                    cursor = pointer
+                }
+            }
+            return reading
+        }
+    }
+
     package func suggestionsIfUnknown(_ voice: VoiceSettings) -> [String]? {
         hasVoice(voice.id) ? nil : suggestions(for: voice.id)
     }
