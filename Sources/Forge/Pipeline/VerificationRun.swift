@@ -17,13 +17,18 @@ import Synchronization
 /// covering changed items first.
 package struct VerificationRun: Sendable {
     package static let chunkMs = ChunkReport.chunkMs
-    package static let version = "verify-5"
+    package static let version = "verify-6"
     /// An item is flagged when at least this many of its words in a chunk went unheard, and they
     /// are at least ``flagShare`` of its words there (a clean item in a noisy stretch can lose three words; a wrong, cut or silent one loses most).
     static let flagWords = ChunkReport.flagWords
     static let flagShare = 0.6
     /// Words this close to where a chunk cuts the timeline do not count towards flagging their item.
     static let cutMarginMs = 1_000
+    /// Audio either side of a chunk that its transcription may hear too, so that the utterances its
+    /// cuts run through are heard whole (only those: the rest of it is not decoded). A sentence
+    /// cut at 3 s was misheard back to its start and flagged clean items; speech without a pause of
+    /// 250 ms runs for 15 s rarely.
+    static let contextMs = 15_000
     /// Items with at least this many words in a chunk count a word heard only within a run of heard words.
     static let runCheckWords = 8
     /// A word heard in an item's audio this long after its text's last word ends (or before its
@@ -65,7 +70,26 @@ package struct VerificationRun: Sendable {
         case let .unavailable(report): return report
         case .ready(var plan):
             try screen(&plan, using: manifest, cancellation: cancellation)
-            return try transcribe(plan, using: manifest, build: build, cancellation: cancellation, progress: progress)
+            var report = try transcribe(plan, using: manifest, build: build, cancellation: cancellation, progress: progress)
+            try answerFlags(&report, timelines: plan.timelines, using: manifest)
+            return report
+        }
+    }
+
+    /// Each flagged item's audio digest, and the flags a person accepted for that very audio
+    /// (``VerifySettings/accepted``): an item whose audio changed since is judged again.
+    func answerFlags(_ report: inout VerifyReport, timelines: [ChapterTimeline], using manifest: Manifest) throws {
+        let flagged = report.allFlaggedItemIDs
+        guard !flagged.isEmpty else { return }
+        var keys: [String: String] = [:]
+        for timeline in timelines {
+            for item in timeline.items where flagged.contains(item.record.id) { keys[item.record.id] = item.record.audioKey }
+        }
+        let objects = try manifest.objects(withKeys: Array(Set(keys.values)))
+        for (id, key) in keys {
+            guard let digest = objects[key]?.sha256 else { continue }
+            report.flaggedAudio[id] = digest
+            if settings.accepted[id] == digest { report.acceptedItemIDs.insert(id) }
         }
     }
 
@@ -164,16 +188,25 @@ package struct VerificationRun: Sendable {
                 while !cancellation.isCancelled, let chunk = queue.withLock({ $0.popFirst() }) {
                     let timeline = timelines[chunk.timeline]
                     let rate = timeline.sampleRate
+                    // The chunk with up to ``contextMs`` either side: an utterance its cut runs through is
+                    // heard whole (a sentence cut in two is misheard back to its start), and only what
+                    // is heard inside the chunk is scored.
                     let range = (chunk.startMs * rate / 1000)..<min(timeline.totalSamples, chunk.endMs * rate / 1000)
-                    let samples = RecognizerInput.samples(try ChapterAudio.render(timeline, store: store, samples: range)[...], from: rate)
+                    let outer = max(0, range.lowerBound - Self.contextMs * rate / 1000)..<min(timeline.totalSamples, range.upperBound + Self.contextMs * rate / 1000)
+                    let leadMs = (range.lowerBound - outer.lowerBound) * 1000 / rate
+                    let outerStartMs = chunk.startMs - leadMs
+                    let samples = RecognizerInput.samples(try ChapterAudio.render(timeline, store: store, samples: outer)[...], from: rate)
                     let expected = Self.expectedSentences(timeline, start: chunk.startMs, end: chunk.endMs)
                     let name = Self.languageModelName(timeline, startMs: chunk.startMs)
                     var writer = ExportWriter(outputDirectory: outputDirectory, folder: "verify")
                     try writer.write(Array(LanguageModelBuilder.arpa(sentences: expected).utf8), to: name)
                     let languageModel = OwnedDirectory(root: outputDirectory).url("verify/" + name)
-                    let words = Self.expectedWords(timeline, start: chunk.startMs, end: chunk.endMs)
-                    guard let transcript = try transcriber.transcribe(samples[...], expected: words, languageModel: languageModel, cancellation: cancellation)
+                    let words = Self.expectedWords(timeline, start: outerStartMs, end: outerStartMs + (outer.count * 1000 / rate))
+                    guard let heardAround = try transcriber.transcribe(
+                        samples[...], within: leadMs..<(leadMs + chunk.endMs - chunk.startMs), expected: words, languageModel: languageModel,
+                        cancellation: cancellation)
                     else { break }
+                    let transcript = heardAround.shifted(by: -leadMs, keeping: 0..<(chunk.endMs - chunk.startMs))
                     utterances.withLock { $0.aligned += transcript.aligned; $0.decoded += transcript.decoded }
                     let (report, heard) = Self.score(timeline, start: chunk.startMs, end: chunk.endMs, utterances: transcript.utterances)
                     let sentences = heard.map { utterance in

@@ -23,6 +23,17 @@ final class ChunkTranscriber {
         var aligned = 0
         /// Utterances transcribed with the language model (a word not found, or none expected).
         var decoded = 0
+
+        /// The transcript with its times moved by `offsetMs`, and only the words whose middle then
+        /// lies in `kept` (what was heard in the chunk, of utterances heard around it).
+        func shifted(by offsetMs: Int, keeping kept: Range<Int>) -> Transcript {
+            var moved = self
+            moved.utterances = utterances.map { words in
+                words.map { RecognizedWord(text: $0.text, startMs: $0.startMs + offsetMs, endMs: $0.endMs + offsetMs) }
+                    .filter { kept.contains(($0.startMs + $0.endMs) / 2) }
+            }.filter { !$0.isEmpty }
+            return moved
+        }
     }
 
     /// pocketsphinx's search settings, measured on chapters 1–3 of the shared corpus with chapter
@@ -62,15 +73,17 @@ final class ChunkTranscriber {
     /// What was heard in `samples` (16 kHz): each utterance aligned to the `expected` words
     /// within it, or transcribed with the model at `languageModel` when one is not found; nil when
     /// `cancellation` is set before the last utterance (checked between utterances, a few hundred
-    /// milliseconds of decoding each).
+    /// milliseconds of decoding each). With `within` (milliseconds of `samples`), only the
+    /// utterances that reach into it, each whole.
     func transcribe(
-        _ samples: ArraySlice<Int16>, expected: [ExpectedWord], languageModel: URL, cancellation: CancellationFlag? = nil
+        _ samples: ArraySlice<Int16>, within: Range<Int>? = nil, expected: [ExpectedWord], languageModel: URL, cancellation: CancellationFlag? = nil
     ) throws(RecognitionError) -> Transcript? {
         var transcript = Transcript()
         for range in Self.utterances(in: samples) {
             if cancellation?.isCancelled == true { return nil }
             let startMs = (range.lowerBound - samples.startIndex) * 1000 / PocketSphinxDecoder.sampleRate
             let endMs = (range.upperBound - samples.startIndex) * 1000 / PocketSphinxDecoder.sampleRate
+            if let within, endMs <= within.lowerBound || startMs >= within.upperBound { continue }
             let tokens = expected
                 .filter { $0.startMs >= startMs - Self.expectedMarginMs && $0.startMs < endMs + Self.expectedMarginMs }
                 .map(\.token).filter { decoder.pronunciation(of: $0) != nil }
@@ -81,7 +94,12 @@ final class ChunkTranscriber {
             }
             if tokens.isEmpty || words.count < tokens.count {
                 try decoder.useLanguageModel(at: languageModel)
-                words = try heard(in: samples[range], offsetMs: startMs)
+                let decoded = try heard(in: samples[range], offsetMs: startMs)
+                // The words alignment found, and what the free decode heard elsewhere: a word the
+                // alignment passed over (eye dialect, "an'") sends the utterance to the decoder,
+                // which can garble the words around it ("aye an to and so i so ye saw"); the words
+                // alignment found are there. Wrong audio has few words for alignment to find.
+                words = Self.merged(aligned: words, decoded: decoded)
                 transcript.decoded += 1
             } else {
                 transcript.aligned += 1
@@ -89,6 +107,13 @@ final class ChunkTranscriber {
             if !words.isEmpty { transcript.utterances.append(words) }
         }
         return transcript
+    }
+
+    /// The aligned words, and the decoded words that overlap none of them, in time order.
+    static func merged(aligned: [RecognizedWord], decoded: [RecognizedWord]) -> [RecognizedWord] {
+        guard !aligned.isEmpty else { return decoded }
+        let outside = decoded.filter { word in !aligned.contains { $0.startMs < word.endMs && word.startMs < $0.endMs } }
+        return (aligned + outside).sorted { $0.startMs < $1.startMs }
     }
 
     /// The words (not fillers) the active search finds in one utterance.

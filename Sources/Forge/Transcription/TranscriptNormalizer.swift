@@ -1,6 +1,6 @@
 /// Puts text and recognizer output into one comparable form: lower case, no punctuation,
-/// numbers as spoken words, common abbreviations expanded ("Mr." → "mister"), so that a word
-/// error rate counts what was said, not how it was written.
+/// numbers as the engine speaks them, common abbreviations expanded ("Mr." → "mister"), so that a
+/// word error rate counts what was said, not how it was written.
 package enum TranscriptNormalizer {
     static let abbreviations: [String: [String]] = [
         "mr": ["mister"], "mrs": ["missus"], "dr": ["doctor"], "st": ["saint"], "jr": ["junior"],
@@ -15,8 +15,11 @@ package enum TranscriptNormalizer {
         return result
     }
 
-    /// One written word as the words a reader says.
+    /// One written word as the words a reader says. A word with digits is said as espeak-ng says it
+    /// (``SpokenNumbers``: "1491" is "one thousand four hundred ninety one" to it), the rules below
+    /// only where espeak-ng's reading is not made of number words.
     package static func normalize(_ word: String) -> [String] {
+        if word.contains(where: \.isNumber), let spoken = SpokenNumbers.words(for: word) { return spoken }
         var key = Pronouncer.dictionaryKey(word)
         if key.hasSuffix("'s") && Int(key.dropLast(2)) != nil { key = String(key.dropLast(2)) }
         guard !key.isEmpty else { return [] }
