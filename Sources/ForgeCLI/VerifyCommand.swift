@@ -53,7 +53,9 @@ struct VerifyCommand: AsyncParsableCommand {
         let pauses = recorded?.exportSettings ?? ExportSettings()
         let run = VerificationRun(
             outputDirectory: directory,
-            settings: VerifySettings(maxWordErrorRate: maxWordErrorRate ?? recorded?.maxWordErrorRate, jobs: jobs, mode: quick ? .quick : .full),
+            settings: VerifySettings(
+                maxWordErrorRate: maxWordErrorRate ?? recorded?.maxWordErrorRate, jobs: jobs, mode: quick ? .quick : .full,
+                accepted: recorded?.acceptedItems ?? [:]),
             pauses: pauses, language: language ?? pauses.language)
         let cancellation = InterruptMonitor.flag
         let report: VerifyReport

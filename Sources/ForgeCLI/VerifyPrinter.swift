@@ -17,7 +17,7 @@ enum VerifyPrinter {
         for chunk in report.chunks {
             let time = "\(Format.clock(seconds: Double(chunk.startMs) / 1000))–\(Format.clock(seconds: Double(chunk.endMs) / 1000))"
             let flagged = chunk.flaggedItems.map { item in
-                let missing = item.missingWords.isEmpty ? [] : [abbreviated(item.missingWords)]
+                let missing = item.missingWords.isEmpty ? [] : ["not heard: " + abbreviated(item.missingWords)]
                 let extra = item.extraWords.isEmpty ? [] : ["said too: " + abbreviated(item.extraWords)]
                 return "\(item.itemID) (\((missing + extra).joined(separator: "; ")))"
             }
@@ -42,6 +42,17 @@ enum VerifyPrinter {
                 Swift.print("  chapter \(item.chapter) at \(at), \(item.itemID): \(item.findings.map(\.description).joined(separator: "; "))")
             }
             if screen.flagged.count > 50 { Swift.print("  … and \(screen.flagged.count - 50) more (--json lists them all)") }
+        }
+        if !report.acceptedItemIDs.isEmpty {
+            Swift.print("Accepted after review (verify.accept, for this audio): \(report.acceptedItemIDs.sorted().joined(separator: ", ")).")
+        }
+        let open = report.flaggedItemIDs.sorted()
+        if !open.isEmpty, report.maxWordErrorRate != nil {
+            // A flag can be answered: listen, and accept the item for this audio (checked again if it changes).
+            let entries = open.prefix(10).compactMap { id in report.flaggedAudio[id].map { "\"\(id)\": \"\($0)\"" } }
+            if !entries.isEmpty {
+                Swift.print("After listening, accept an item that is right in the recipe: \"verify\": { \"accept\": { \(entries.joined(separator: ", "))\(open.count > 10 ? ", …" : "") } }")
+            }
         }
         if report.missingChunks > 0 {
             Swift.print("\(report.missingChunks) chunk(s) not transcribed yet (stopped); run again to fill the gaps.")

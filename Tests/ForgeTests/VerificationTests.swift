@@ -258,7 +258,9 @@ struct VerificationTests {
     }
 
     @Test func wordErrorRateAndNormalization() {
-        #expect(TranscriptNormalizer.tokens("Mr. Bennet, in 1811, was 21; the 3rd time!") == ["mister", "bennet", "in", "eighteen", "eleven", "was", "twenty", "one", "the", "third", "time"])
+        // Numbers as espeak-ng says them (a reader would say "eighteen eleven"; espeak-ng does not).
+        #expect(TranscriptNormalizer.tokens("Mr. Bennet, in 1811, was 21; the 3rd time!")
+            == ["mister", "bennet", "in", "one", "thousand", "eight", "hundred", "eleven", "was", "twenty", "one", "the", "third", "time"])
         let rate = WordErrorRate(reference: ["a", "b", "c", "d"], hypothesis: ["a", "x", "c"])
         #expect(rate.errors == 2 && rate.heard == [true, false, true, false])
         #expect(abs(rate.rate - 0.5) < 1e-9)
@@ -333,5 +335,87 @@ struct VerificationTests {
         let invented = try #require(lines.first { $0.hasPrefix("zorblaxian ") })
         #expect(invented.split(separator: " ").count >= 8, "espeak-ng's phones for an invented word: \(invented)")
         #expect(Set(lines.map { String($0.split(separator: " ")[0].split(separator: "(")[0]) }) == ["the", "house's", "zorblaxian"])
+    }
+    /// Prose full of what the engine reads its own way — years, money, times, fractions, ordinals,
+    /// abbreviations, Roman numerals, quotation styles and dashes of older books — built clean, passes
+    /// the full check: the screen expects each item's length from espeak-ng's reading of its text (not
+    /// its letters), and transcription scores numbers as espeak-ng says them ("1491" is "one thousand
+    /// four hundred ninety one" to it). Before, items like these were "too long: other text?" and
+    /// "1491 1491 1491" went unheard.
+    @Test func numbersAbbreviationsAndRomanNumeralsAreNotFlagged() throws {
+        let inserted = [
+            "It was 1810, and the fee came to £3,777 and 13s. 11d. in all.",
+            "Henry XII and Louis XVI had reigned, Mr. Fenwick said, from A.D. 1491 to 1564.",
+            "Dr. Holloway of No. 195 Portland St. called at 7:19 p.m. on Tues., the 18th of June.",
+            "He paid $12,348.83 for 242 acres, i.e. 1/3 of the estate, etc.",
+            "See vol. IV, ch. 39, pp. 112-417, and cf. the note on p. 76.",
+            "The column of 279 B. C. stood 105 ft. high, some 37% of it sunk in the ground.",
+            "On May 13, 1844, at 1 o'clock, 179 guests came by the 1st train.",
+            "\u{201C}Perfectly so, I thank ye\u{201D}\u{2014}and the U.S.A. and the U.K. signed it in 1783.",
+        ]
+        var paragraphs = Self.twoChapters.components(separatedBy: "\n\n")
+        var next = 0
+        // Each its own item, after a long paragraph.
+        for index in paragraphs.indices.reversed() where paragraphs[index].count > 120 && next < inserted.count {
+            paragraphs.insert(inserted[next], at: index + 1)
+            next += 1
+        }
+        #expect(next == inserted.count)
+        let project = try TestProject(book: paragraphs.joined(separator: "\n\n"), recipe: Fixtures.recipe(voice: "en-us+klatt", extra: Self.verify))
+        let build = try project.build()
+        #expect(build.status == 0, "\(build.text)\n\(build.errors)")
+        let full = try report(try project.forge(["verify", "out", "--json"]))
+        #expect((full["flaggedItems"] as? [String])?.isEmpty == true && full["passed"] as? Bool == true, "\(full["flaggedItems"] ?? "-") \(full["screen"] ?? "-")")
+        #expect(SpokenNumbers.words(for: "1491") == ["one", "thousand", "four", "hundred", "ninety", "one"])
+        #expect(SpokenNumbers.words(for: "£4,228") == ["pound", "four", "thousand", "two", "hundred", "twenty", "eight"])
+        #expect(SpokenNumbers.words(for: "8:59") == ["eight", "fifty", "nine"] && SpokenNumbers.words(for: "2nd") == ["second"])
+        #expect(TranscriptNormalizer.normalize("1990") == ["nineteen", "hundred", "ninety"], "espeak-ng's own reading, not a reader's rule")
+    }
+
+    /// A flag can be answered: a person who has listened to a flagged item accepts it in the recipe
+    /// (`verify.accept`, with its audio's SHA-256, which verify prints), and verification passes; when
+    /// the item's audio changes, it is checked again and fails.
+    @Test func anAcceptedItemPassesUntilItsAudioChanges() throws {
+        let project = try TestProject(book: Self.twoChapters, recipe: Fixtures.recipe(voice: "en-us+klatt", extra: Self.verify))
+        #expect(try project.build().status == 0)
+        let store = ObjectStore(root: project.output)
+        let timelines = try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings()).timelines()
+        let item = try #require(timelines[0].items.first { $0.words.count >= 15 && $0.startMs > 3000 })
+        let url = store.url(forRelativePath: item.audioPath)
+        // The engine spoke half of it, and the manifest records those bytes.
+        func cut(to share: Double) throws {
+            let whole = try SoundFile.decode(fileAt: url)
+            try replace(url, with: Array(whole.samples.prefix(Int(Double(whole.samples.count) * share))), sampleRate: whole.sampleRate)
+            let bytes = try Data(contentsOf: url)
+            try Manifest(directory: project.output).write { db in
+                try db.execute(sql: "UPDATE objects SET sha256 = ?, bytes = ? WHERE key = ?", arguments: [ContentHash.sha256Hex(bytes), bytes.count, item.record.audioKey])
+            }
+        }
+        try cut(to: 0.5)
+        let flagged = try project.forge(["verify", "out", "--json"])
+        #expect(flagged.status == 1)
+        let first = try report(flagged)
+        #expect(first["flaggedItems"] as? [String] == [item.record.id])
+        let audio = (first["flaggedAudio"] as? [[String: Any]] ?? []).first { $0["id"] as? String == item.record.id }?["sha256"] as? String
+        let digest = try #require(audio)
+        #expect(digest == ContentHash.sha256Hex(try Data(contentsOf: url)))
+        let text = try project.forge(["verify", "out"])
+        #expect(text.text.contains("\"accept\": { \"\(item.record.id)\": \"\(digest)\" }"), "the line to paste: \(text.text)")
+
+        try project.write(recipe: Fixtures.recipe(voice: "en-us+klatt", extra: #""verify": { "maxWordErrorRate": 0.25, "accept": { "\#(item.record.id)": "\#(digest)" } }"#))
+        let accepted = try project.build()
+        #expect(accepted.status == 0, "\(accepted.text)")
+        let again = try report(try project.forge(["verify", "out", "--json"]))
+        #expect(again["passed"] as? Bool == true && again["acceptedItems"] as? [String] == [item.record.id] && (again["flaggedItems"] as? [String])?.isEmpty == true,
+                "the build recorded the accept, and forge verify of the directory uses it: \(again)")
+
+        try cut(to: 0.8)
+        let changed = try project.forge(["verify", "out", "--json"])
+        let changedReport = try report(changed)
+        #expect(changed.status == 1 && changedReport["flaggedItems"] as? [String] == [item.record.id], "other audio is checked again: \(changed.text)")
+
+        try project.write(recipe: Fixtures.recipe(voice: "en-us+klatt", extra: #""verify": { "accept": { "p1": "abc" } }"#))
+        let refused = try project.build()
+        #expect(refused.status == 2 && refused.errors.contains("verify.accept.p1"), "\(refused.errors)")
     }
 }

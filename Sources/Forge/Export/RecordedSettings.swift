@@ -19,12 +19,15 @@ package struct RecordedSettings: Sendable, Equatable, Codable {
     package var epubAudio: ExportSettings.EPUBAudioCodec?
     package var mastering: MasteringSettings?
     package var maxWordErrorRate: Double?
+    /// The recipe's `verify.accept`: flagged items accepted for their audio (absent before it existed).
+    package var acceptedItems: [String: String]?
     /// The ACX set's credits and their voice (absent in settings recorded before them).
     package var openingCredit: String?
     package var closingCredit: String?
     package var creditVoice: VoiceSettings?
 
-    package init(exports: ExportSettings, maxWordErrorRate: Double? = nil) {
+    package init(exports: ExportSettings, maxWordErrorRate: Double? = nil, acceptedItems: [String: String]? = nil) {
+        self.acceptedItems = acceptedItems?.isEmpty == false ? acceptedItems : nil
         title = exports.title
         language = exports.language
         author = exports.author

@@ -212,7 +212,8 @@ package struct BuildPipeline: Sendable {
             recipePath: recipe.file.path, recipeHash: recipe.contentHash, toolVersion: ForgeVersion.current,
             engine: engines.joined(separator: ","), engineVersion: engines.map { engineVersions[$0] ?? "" }.joined(separator: "; "),
             commandLine: commandLine, stages: Stage.allCases.filter(stages.contains).map(\.rawValue).joined(separator: ","),
-            startedAt: BuildSession.timestamp(), settings: RecordedSettings(exports: recipe.exports, maxWordErrorRate: recipe.verify?.maxWordErrorRate).json)
+            startedAt: BuildSession.timestamp(), settings: RecordedSettings(
+                exports: recipe.exports, maxWordErrorRate: recipe.verify?.maxWordErrorRate, acceptedItems: recipe.verify?.accepted).json)
     }
 
     /// The summary of a build with nothing to do, when the last build succeeded from the same

@@ -26,7 +26,9 @@ struct VerifyStage: PipelineStage {
             let transcribed = plan.work
             let (build, ready) = (context.buildID, plan)
             report = try await BlockingThreads.run {
-                try verification.transcribe(ready, using: manifest, build: build, cancellation: cancellation) { chunk in progress(.verified(chunk)) }
+                var report = try verification.transcribe(ready, using: manifest, build: build, cancellation: cancellation) { chunk in progress(.verified(chunk)) }
+                try verification.answerFlags(&report, timelines: ready.timelines, using: manifest)
+                return report
             }
             if let remote { try await work.uploadChunks(transcribed, plan: plan, keys: keys, to: remote) }
         }

@@ -8,6 +8,12 @@ package struct ChunkReport: Sendable, Equatable {
     /// An item in the chunk with words the recognizer did not hear, or with speech its text does
     /// not have.
     package struct FlaggedItem: Sendable, Equatable {
+        /// The names of the checks that flagged it, the evidence being its words: `unheard-words`
+        /// (``missingWords``), `extra-speech` (``extraWords``).
+        package var checks: [String] {
+            (missingWords.isEmpty ? [] : ["unheard-words"]) + (extraWords.isEmpty ? [] : ["extra-speech"])
+        }
+
         package var itemID: String
         package var missingWords: [String]
         /// Words heard in the item's audio after its text's last word or before its first.

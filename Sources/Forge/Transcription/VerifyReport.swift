@@ -31,8 +31,19 @@ package struct VerifyReport: Sendable, Equatable {
     /// Every chunk of the book was transcribed (none missing because a run was stopped).
     package var complete: Bool { available && missingChunks == 0 && screen != nil }
 
-    /// Items flagged by transcription (a run of unheard words) or by the screen, by id.
+    /// The SHA-256 of each flagged item's audio as it was heard: what a person accepts it for.
+    package var flaggedAudio: [String: String] = [:]
+    /// Flagged items a person accepted for this very audio (``VerifySettings/accepted``): reported,
+    /// but they do not fail the verification.
+    package var acceptedItemIDs: Set<String> = []
+
+    /// Items flagged by transcription (a run of unheard words) or by the screen, and not accepted, by id.
     package var flaggedItemIDs: Set<String> {
+        allFlaggedItemIDs.subtracting(acceptedItemIDs)
+    }
+
+    /// Every item flagged, accepted or not.
+    package var allFlaggedItemIDs: Set<String> {
         Set(chunks.flatMap { $0.flaggedItems.map(\.itemID) }).union(screen?.flagged.map(\.itemID) ?? [])
     }
 

@@ -20,6 +20,15 @@ struct VerifyReportJSON: Encodable {
     var alignedUtterances: Int
     var decodedUtterances: Int
     var flaggedItems: [String]
+    /// Flagged items accepted for their audio (the recipe's `verify.accept`).
+    var acceptedItems: [String]
+    /// Each flagged item's audio digest (SHA-256): what `verify.accept` names.
+    var flaggedAudio: [FlaggedAudio]
+
+    struct FlaggedAudio: Encodable {
+        var id: String
+        var sha256: String
+    }
     var screen: Screen?
     var unavailableReason: String?
     var maxWordErrorRate: Double?
@@ -39,6 +48,9 @@ struct VerifyReportJSON: Encodable {
 
     struct FlaggedItem: Encodable {
         var id: String
+        /// The checks that flagged it: `unheard-words` (most of its words not heard), `extra-speech`
+        /// (words heard in its audio beyond its text).
+        var checks: [String]
         var missingWords: [String]
         var extraWords: [String]
     }
@@ -72,7 +84,7 @@ struct VerifyReportJSON: Encodable {
                 chapter: chunk.chapter, chunk: chunk.index, startMs: chunk.startMs, endMs: chunk.endMs,
                 wordErrorRate: JSONOutput.rounded(chunk.wordErrorRate, places: 4), referenceWords: chunk.referenceWords,
                 errors: chunk.errors, exceeds: chunk.exceeds(report.maxWordErrorRate), transcribed: chunk.transcribed,
-                flaggedItems: chunk.flaggedItems.map { FlaggedItem(id: $0.itemID, missingWords: $0.missingWords, extraWords: $0.extraWords) })
+                flaggedItems: chunk.flaggedItems.map { FlaggedItem(id: $0.itemID, checks: $0.checks, missingWords: $0.missingWords, extraWords: $0.extraWords) })
         }
         transcribedChunks = report.transcribedChunks
         missingChunks = report.missingChunks
@@ -86,6 +98,8 @@ struct VerifyReportJSON: Encodable {
         alignedUtterances = report.alignedUtterances
         decodedUtterances = report.decodedUtterances
         flaggedItems = report.flaggedItemIDs.sorted()
+        acceptedItems = report.acceptedItemIDs.sorted()
+        flaggedAudio = report.flaggedAudio.sorted { $0.key < $1.key }.map { FlaggedAudio(id: $0.key, sha256: $0.value) }
         screen = report.screen.map { screen in
             Screen(
                 items: screen.items, profiledVoices: screen.profiledVoices, elapsedSeconds: JSONOutput.rounded(screen.elapsedSeconds, places: 4),
