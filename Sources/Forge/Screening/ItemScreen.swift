@@ -26,8 +26,9 @@ package enum ItemScreen {
     /// by ``crossingFrameVariance`` over their seconds of sound (a median of fewer frames varies more).
     static let crossingFrameVariance = 0.0144
     static let crossingMinimum = 0.2
-    /// Reversed: onset skew above the voice's by this much, and above ``reversedSkewFloor``.
-    static let reversedSkewMargin = 0.9
+    /// Reversed: onset skew above the voice's by this many of its standard deviations for an item
+    /// of this length (``VoiceProfile/skewVariancePerSecond``), and above ``reversedSkewFloor``.
+    static let reversedDeviations = 4.5
     static let reversedSkewFloor = 0.45
     static let reversedActiveMs = 3_000
 
@@ -55,7 +56,8 @@ package enum ItemScreen {
             let limit = max(crossingMinimum, crossingDeviations * spread)
             if abs(ratio - 1) > limit { found.append(.soundsDifferent(ratio: ratio, limit: limit)) }
         }
-        if !noise, signal.activeMs >= reversedActiveMs, signal.onsetSkew > max(reversedSkewFloor, profile.onsetSkew + reversedSkewMargin) {
+        let skewSpread = (profile.skewVariancePerSecond / (Double(signal.activeMs) / 1000)).squareRoot()
+        if !noise, signal.activeMs >= reversedActiveMs, signal.onsetSkew > max(reversedSkewFloor, profile.onsetSkew + reversedDeviations * skewSpread) {
             found.append(.reversed(onsetSkew: signal.onsetSkew))
         }
         return found
