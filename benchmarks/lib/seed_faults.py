@@ -6,7 +6,10 @@ heard right). Faults, each on its own long item, in different chunks where the b
 swapped (another item's audio), silence, truncated (first half), other-language (espeak-ng's
 German voice reading the item's text), reversed, extra-speech (the item's audio followed by a
 shorter item's), and noise (every item of one chapter replaced by
-noise of the same length). Prints one JSON object: fault name -> list of item ids.
+noise of the same length); then misread (the item's text spoken by its own voice with one word of
+five or more letters in its middle replaced by another word of the book within a letter of its
+length: a misread word, issue 53), on items of its own. Prints one JSON object: fault name -> list
+of item ids.
 Usage: seed_faults.py OUTPUT_DIR [COUNT_PER_FAULT]"""
 import hashlib, json, os, random, sqlite3, subprocess, sys, tempfile, wave
 import numpy as np
@@ -73,6 +76,35 @@ for fault, picks in chosen.items():
         write(path, new, rate)
         record(key, path)
         report.setdefault(fault, []).append(item)
+# Misread words, on items none of the faults above took (their own generator: the picks above stay
+# as they were).
+misread_rng = random.Random(53)
+vocabulary = sorted({w for r in rows for w in r[2].split() if w.isalpha() and w.islower() and len(w) >= 5})
+misread = [r for r in candidates if r[0] not in used and len(r[2].split()) >= 12][1::max(1, len(candidates) // (4 * per_fault + 1))]
+misread_rng.shuffle(misread)
+for item, chapter, text, rel, key in misread[:per_fault]:
+    words = text.split()
+    middle = [i for i in range(len(words) // 4, 3 * len(words) // 4) if words[i].isalpha() and len(words[i]) >= 5]
+    if not middle:
+        continue
+    at = misread_rng.choice(middle)
+    word = words[at]
+    others = [w for w in vocabulary if abs(len(w) - len(word)) <= 1 and w != word.lower() and w[0] != word.lower()[0]]
+    words[at] = misread_rng.choice(others)
+    voice, = db.execute("SELECT voice FROM items WHERE id = ?", (item,)).fetchone()
+    # "espeak-ng:en-us+klatt?rate=175&pitch=50&volume=100"
+    name, _, query = voice.split(":", 1)[1].partition("?")
+    options = dict(part.split("=") for part in query.split("&") if "=" in part)
+    path = os.path.join(out, rel)
+    samples, rate = read(path)
+    with tempfile.NamedTemporaryFile(suffix=".wav") as tmp:
+        subprocess.run(["espeak-ng", "-v", name, "-s", options.get("rate", "175"), "-p", options.get("pitch", "50"), "-w", tmp.name, " ".join(words)], check=True)
+        new, other_rate = read(tmp.name)
+        assert other_rate == rate, "the voice speaks at another rate"
+    write(path, new, rate)
+    record(key, path)
+    report.setdefault("misread", []).append(item)
+    print(f"misread {item}: {word} -> {words[at]}", file=sys.stderr)
 if noise_chapter is not None:
     generator = np.random.default_rng(5)
     for item, rel, key in db.execute("SELECT i.id, o.path, o.key FROM items i JOIN objects o ON o.key = i.audio_key WHERE i.chapter = ?", (noise_chapter,)).fetchall():
