@@ -161,7 +161,9 @@ final class ProgressPrinter: Sendable {
                 : "Not reproducible: \(check.differing.count) of \(check.checked) item(s) made again came out other bytes (listed above).")
         }
         if !summary.exportedFiles.isEmpty {
-            print("Exported \(summary.exportedFiles.count) file(s) to \(summary.outputDirectory)/exports.")
+            let taken = summary.downloadedEncodings + summary.downloadedACXFiles > 0
+                ? " (from the remote cache: \(summary.downloadedEncodings) chapter encoding(s), \(summary.downloadedACXFiles) ACX file(s); \(summary.encodedChapters) encoding(s) made here)" : ""
+            print("Exported \(summary.exportedFiles.count) file(s) to \(summary.outputDirectory)/exports\(taken).")
         }
         if summary.nothingToDo && stages != [.split] {
             print("Nothing to do: \(summary.itemsTotal) items are up to date in \(summary.outputDirectory) (\(elapsed)).")
@@ -176,7 +178,8 @@ final class ProgressPrinter: Sendable {
             print("  remote cache \(cache.cache): downloaded \(cache.downloaded) (\(Format.bytes(cache.downloadedBytes))), uploaded \(cache.uploaded) (\(Format.bytes(cache.uploadedBytes)))\(cache.downloadedChunks + cache.uploadedChunks > 0 ? "; verification chunks downloaded \(cache.downloadedChunks), uploaded \(cache.uploadedChunks)" : "")\(cache.downloadedAlignments + cache.uploadedAlignments > 0 ? "; forced alignments downloaded \(cache.downloadedAlignments), uploaded \(cache.uploadedAlignments)" : "")\(cache.available ? "" : "; unavailable during the build (see the warning)")")
         }
         if let shard = summary.shard {
-            print("  shard \(shard): \(summary.leftToOtherShards) items left to the other shards; run `forge build \(recipePath)` with the same cache on any machine to assemble the book.")
+            print("  shard \(shard): \(summary.leftToOtherShards) items left to the other shards; its chapters finished: \(summary.shardTranscribedChunks) verification chunk(s) transcribed, \(summary.encodedChapters) chapter(s) encoded (\(summary.downloadedEncodings) taken from the cache, \(summary.uploadedEncodings) sent to it), \(summary.masteredACXFiles) ACX file(s) mastered (\(summary.uploadedACXFiles) sent)")
+            print("  run `forge build \(recipePath)` with the same cache on any machine to assemble the book.")
         }
         if !summary.failed.isEmpty {
             print("\(summary.failed.count) item(s) failed:")

@@ -96,34 +96,84 @@ struct RemoteCacheTests {
         }
     }
 
-    @Test func shardsBuiltApartAssembleIntoTheBookOneMachineBuilds() throws {
+    /// A book of `chapters` short chapters (a paragraph or three each).
+    static func chapteredBook(_ chapters: Int) -> String {
+        let paragraphs = Fixtures.sampleText.components(separatedBy: "\n\n").filter { $0.count > 80 && !$0.hasPrefix("Chapter") }
+        return (1...chapters).map { chapter in
+            "Chapter \(chapter)\n\n" + paragraphs[(chapter * 3)..<(chapter * 3 + 2)].joined(separator: "\n\n")
+        }.joined(separator: "\n\n") + "\n"
+    }
+
+    /// A matrix: three shards, each building its run of chapters' items (and those of the chapters
+    /// either side) and finishing its chapters — verification chunks, AAC encodings, ACX files —
+    /// into one cache, then a plain build with the cache: it synthesizes (beyond its spot checks),
+    /// transcribes, encodes and masters nothing, and its M4B, EPUB and ACX files are one machine's,
+    /// byte for byte. With a shard missing, the assembler does that shard's chapters itself and the
+    /// files are the same; an encoding in the cache with other bytes is refused, naming its chapter.
+    @Test func shardsFinishTheirChaptersAndTheAssemblerMakesNothing() throws {
         let server = try CacheServer()
-        let project = try TestProject(book: Fixtures.firstChapter)
-        let single = try project.build(["-o", "single"])
-        #expect(single.status == 0)
-
-        var synthesized = 0
-        for index in 1...3 {
-            let shard = try project.build(["--remote-cache", server.url, "--shard", "\(index)/3", "-o", "shard\(index)", "--jobs", "1"])
-            #expect(shard.status == 0, "\(shard.errors)")
-            #expect(shard.summary?["shard"] as? String == "\(index)/3")
-            synthesized += Self.int(shard.summary, "synthesized")
-            #expect(Self.int(shard.summary, "synthesized") + Self.int(shard.summary, "leftToOtherShards") == Self.int(single.summary, "items"))
-            #expect(!FileManager.default.fileExists(atPath: project.directory.file("shard\(index)/exports").path), "a shard does not export")
+        let recipe = Fixtures.recipe(
+            voice: "en-us+klatt", extra: #""title": "Matrix", "exports": { "formats": ["m4b", "epub", "acx"] }, "verify": { "maxWordErrorRate": 0.25 }"#)
+        let project = try TestProject(book: Self.chapteredBook(5), recipe: recipe)
+        let epoch = ["SOURCE_DATE_EPOCH": "1700000000"]
+        let single = try project.build(["-o", "single"], environment: epoch)
+        #expect(single.status == 0, "\(single.errors)")
+        let chunks = Self.int(single.summary, "transcribedChunks")
+        func files(_ folder: String) throws -> [String: Data] {
+            var found: [String: Data] = [:]
+            for sub in ["m4b", "epub", "acx"] {
+                let directory = project.directory.file("\(folder)/exports/\(sub)")
+                for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where !name.hasPrefix(".") {
+                    found["\(sub)/\(name)"] = try Data(contentsOf: directory.appendingPathComponent(name))
+                }
+            }
+            return found
         }
-        let items = Self.int(single.summary, "items")
-        #expect(synthesized == items, "each item is made by exactly one shard")
+        let expected = try files("single")
+        #expect(expected.count == 7, "an M4B, an EPUB and five ACX files: \(expected.keys.sorted())")
 
-        let assembled = try project.build(["--remote-cache", server.url, "-o", "assembled"])
+        func runShards(_ indices: [Int], prefix: String) throws -> [[String: Any]] {
+            try indices.map { index in
+                let shard = try project.build(["--remote-cache", server.url + prefix, "--shard", "\(index)/3", "-o", "shard\(index)\(prefix.dropFirst())"], environment: epoch)
+                #expect(shard.status == 0, "\(shard.errors)")
+                return shard.summary ?? [:]
+            }
+        }
+        let shards = try runShards([1, 2, 3], prefix: "/all")
+        #expect(shards.map { Self.int($0, "transcribedChunks") }.reduce(0, +) == chunks, "each chunk heard by one shard")
+        #expect(shards.map { Self.int($0, "encodedChapters") }.reduce(0, +) == 5, "each chapter encoded by one shard")
+        #expect(shards.map { Self.int($0, "masteredACXFiles") }.reduce(0, +) == 5, "each ACX file mastered by one shard")
+        #expect(shards.allSatisfy { Self.int($0, "encodedChapters") >= 1 }, "five chapters over three shards: \(shards)")
+
+        let assembled = try project.build(["--remote-cache", server.url + "/all", "-o", "assembled"], environment: epoch)
         #expect(assembled.status == 0, "\(assembled.errors)")
-        #expect(Self.allFromCache(assembled.summary, items: items), "\(assembled.summary ?? [:])")
-        // Items, keys and words equal the single machine's; the audio bytes are the shards' renderings
-        // (espeak-ng's output depends on what its process spoke before), so timings are not compared.
-        let one = try Manifest(directory: project.directory.file("single"), create: false)
-        let other = try Manifest(directory: project.directory.file("assembled"), create: false)
-        #expect(try one.items().map { [$0.id, $0.audioKey ?? "", $0.status.rawValue] } == other.items().map { [$0.id, $0.audioKey ?? "", $0.status.rawValue] })
-        for item in try one.items() { #expect(try one.words(of: item.id) == other.words(of: item.id)) }
-        try project.checkConsistency(of: project.directory.file("assembled"))
+        let summary = assembled.summary
+        #expect(Self.allFromCache(summary, items: Self.int(single.summary, "items")), "\(summary ?? [:])")
+        #expect(Self.int(summary, "transcribedChunks") == 0 && Self.int(summary, "encodedChapters") == 0, "\(summary ?? [:])")
+        #expect(Self.int(summary, "downloadedEncodings") == 5 && Self.int(summary, "downloadedACXFiles") == 5, "\(summary ?? [:])")
+        #expect(summary?["verificationPassed"] as? Bool == true)
+        #expect(try files("assembled") == expected, "the assembled book is one machine's, byte for byte")
+
+        // Shard 2 never ran: the assembler finishes its chapters itself.
+        _ = try runShards([1, 3], prefix: "/gap")
+        let gap = try project.build(["--remote-cache", server.url + "/gap", "-o", "gap"], environment: epoch)
+        #expect(gap.status == 0, "\(gap.errors)")
+        #expect(Self.int(gap.summary, "encodedChapters") >= 1 && Self.int(gap.summary, "transcribedChunks") >= 1, "\(gap.summary ?? [:])")
+        #expect(Self.int(gap.summary, "encodedChapters") + Self.int(gap.summary, "downloadedEncodings") == 5)
+        #expect(try files("gap") == expected)
+
+        // An encoding in the cache with other bytes (of the right size) is refused, naming its chapter.
+        let stored = try Manifest(directory: project.directory.file("assembled"), create: false).encodedObjects()
+        let blob = try #require(stored.first)
+        let cached = server.root.appendingPathComponent("all/cas/\(blob.sha256)")
+        var bytes = try Data(contentsOf: cached)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: cached)
+        let refused = try project.build(["--remote-cache", server.url + "/all", "-o", "refused"], environment: epoch)
+        #expect(refused.status == 0, "\(refused.errors)")
+        #expect(Self.warnings(refused).contains("encoded here"), "\(Self.warnings(refused))")
+        let refusedFiles = try files("refused")
+        #expect(Self.int(refused.summary, "encodedChapters") == 1 && refusedFiles == expected)
 
         // A shard needs a cache it can write to.
         let lonely = try project.build(["--shard", "1/3", "-o", "lonely"])
@@ -299,17 +349,19 @@ struct RemoteCacheTests {
     @Test func shardsAndCacheSettingsAreChecked() throws {
         #expect(Shard("2/3") == Shard(index: 2, count: 3))
         for bad in ["0/3", "4/3", "3", "a/b", "1/0", "-1/2", "1/2/3"] { #expect(Shard(bad) == nil, "\(bad)") }
-        // The assignment is a function of the key alone, and every shard gets a fair share of keys.
-        let keys = (0..<3000).map { ContentHash.sha256Hex("item \($0)") }
-        var counts = [0, 0, 0]
-        var ownedOnce = true
-        for key in keys {
-            let owners = (1...3).filter { Shard(index: $0, count: 3)!.contains(audioKey: key) }
-            ownedOnce = ownedOnce && owners.count == 1
-            if let first = owners.first { counts[first - 1] += 1 }
-        }
-        #expect(ownedOnce, "every key belongs to exactly one shard")
-        #expect(counts.allSatisfy { abs($0 - 1000) < 100 }, "\(counts)")
+        // Chapters go to shards in runs, each to exactly one, balanced by length; lengthening one
+        // chapter moves at most the chapters at a cut.
+        let lengths = (1...61).map { (ordinal: $0, ms: 400_000 + ($0 * 7_919) % 500_000) }
+        let owned = (1...8).map { Shard(index: $0, count: 8)!.chapters(of: lengths) }
+        #expect(owned.flatMap { $0 } == Array(1...61), "every chapter once, in runs: \(owned)")
+        let total = lengths.reduce(0) { $0 + $1.ms }
+        let shares = owned.map { chapters in chapters.reduce(0) { $0 + lengths[$1 - 1].ms } }
+        #expect(shares.allSatisfy { abs($0 - total / 8) <= 900_000 }, "within a chapter of an eighth: \(shares)")
+        var edited = lengths
+        edited[30].ms += 60_000
+        let after = (1...8).map { Shard(index: $0, count: 8)!.chapters(of: edited) }
+        let moved = zip(owned, after).map { Set($0).symmetricDifference(Set($1)).count }.reduce(0, +) / 2
+        #expect(moved <= 8, "an edit moves at most the chapters at the cuts: \(moved)")
 
         #expect(try RemoteCacheSettings.parseURL("http://cache:8080/forge/").get().absoluteString == "http://cache:8080/forge")
         #expect(throws: RemoteCacheSettings.URLProblem.credentials) { try RemoteCacheSettings.parseURL("https://user:pw@cache/forge").get() }

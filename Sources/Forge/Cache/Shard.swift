@@ -1,9 +1,9 @@
 /// One of N parts of a build, for `forge build --shard I/N` on N machines sharing a remote cache.
 ///
-/// An item belongs to a shard by its audio key (the SHA-256 of everything that shapes its audio):
-/// the assignment needs no coordination, and editing one paragraph moves only that paragraph's
-/// item. Items are short and many, so shards come out balanced in words to within a few percent
-/// on a book (the figures are in docs/remote-cache.md).
+/// A shard owns a run of chapters (``chapters(of:)``), balanced by their estimated length: it makes
+/// their items (and those of the chapters either side, whose edges its encodings need) and finishes
+/// them — verification, the chapters' AAC encodings, the ACX files — sharing every result through
+/// the cache, where the assembling build finds them. The assignment needs no coordination.
 package struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// 1-based.
     package var index: Int
@@ -26,16 +26,22 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     package var description: String { "\(index)/\(count)" }
 
-    /// Whether the item whose audio key is `audioKey` (hex SHA-256) is this shard's to make.
-    package func contains(audioKey: String) -> Bool {
-        Self.shard(ofAudioKey: audioKey, count: count) == index
-    }
-
-    /// The 1-based shard of `audioKey` among `count`: its first 64 bits, modulo `count`.
-    package static func shard(ofAudioKey audioKey: String, count: Int) -> Int {
-        let hex = audioKey.count >= 16 && audioKey.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
-            ? audioKey : ContentHash.sha256Hex(audioKey)
-        let value = UInt64(hex.prefix(16), radix: 16) ?? 0
-        return Int(value % UInt64(count)) + 1
+    /// The chapters (ordinals) this shard finishes — verifies, encodes, masters — of a book whose
+    /// chapters are estimated to last `lengths` (in reading order): a run of chapters, the book cut
+    /// where its audio divides into `count` equal parts (a chapter goes to the part its middle falls
+    /// in). The same on every machine; an edit that lengthens a chapter moves at most the chapters at
+    /// a cut to the shard beside.
+    package func chapters(of lengths: [(ordinal: Int, ms: Int)]) -> [Int] {
+        let total = lengths.reduce(0) { $0 + max(0, $1.ms) }
+        guard total > 0 else { return index == 1 ? lengths.map(\.ordinal) : [] }
+        var before = 0
+        var own: [Int] = []
+        for chapter in lengths {
+            let middle = Double(before) + Double(max(0, chapter.ms)) / 2
+            let part = min(count, Int(middle / Double(total) * Double(count)) + 1)
+            if part == index { own.append(chapter.ordinal) }
+            before += max(0, chapter.ms)
+        }
+        return own
     }
 }

@@ -15,6 +15,9 @@ package struct ExportReport: Sendable, Equatable {
     package var durationMs: Int
     /// Nothing was written: `exports/` already held these files, made from the same inputs.
     package var upToDate = false
+    /// Chapters whose AAC this export encoded (the others' encodings were in the store, made by an
+    /// earlier export or taken from the remote cache).
+    package var encodedChapters = 0
 
     package init(files: [String], chapters: Int, durationMs: Int) {
         self.files = files

@@ -11,6 +11,9 @@ package struct Exporter: Sendable {
     package let cancellation: CancellationFlag?
     /// Told after each chapter of each phase (`forge export` prints it).
     package var progress: ExportProgress.Sink?
+    /// ACX chapter files made elsewhere for these very inputs (a shard's, taken from the remote
+    /// cache), by export path: copied, not mastered again.
+    var preparedFiles: [String: URL] = [:]
     /// Export even when `exports/` holds the files of an export from the same inputs.
     package var force = false
 
@@ -39,9 +42,9 @@ package struct Exporter: Sendable {
 
     /// Exports unless the last export was made from the same items, timings and settings (a
     /// stamp under `exports/` records that); returns the files written.
-    func exportIfChanged(using manifest: Manifest) throws -> [String] {
-        let report = try exportUnlessUpToDate(using: manifest, force: false)
-        return report.upToDate ? [] : report.files
+    /// The export's report; `upToDate` when nothing had to be written.
+    func exportIfChanged(using manifest: Manifest) throws -> ExportReport {
+        try exportUnlessUpToDate(using: manifest, force: false)
     }
 
     /// The last export's report when it is up to date (and not `force`d), else a new export's,
@@ -114,15 +117,18 @@ package struct Exporter: Sendable {
         // Chapters at one sample rate are encoded to AAC once each, on every core, and the M4B joins
         // them; otherwise the M4B is one AAC stream that ffmpeg encodes on one core, written on a
         // thread of its own beside the other formats, which take the other cores meanwhile.
-        let sharesAAC = formats.contains(.m4b) || (formats.contains(.epub) && settings.epubAudio == .aac)
+        let sharesAAC = Self.sharesAAC(settings)
         let commonRate = ChapterEncoder.commonRate(book.chapters)
         let chapterEncoder = commonRate != nil && sharesAAC
             ? ChapterEncoder(timelines: book.chapters, settings: settings, store: store, manifest: manifest) : nil
         let m4b = formats.contains(.m4b) && chapterEncoder == nil ? startM4B(book.chapters, settings: settings, store: store) : nil
         var encoded: [StoredObject]?
+        var encodedChapters = 0
         do {
             if let chapterEncoder {
-                encoded = try chapterEncoder.encodeAll(jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation, progress: progress)
+                let encoding = try chapterEncoder.encodeAll(jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation, progress: progress)
+                encoded = encoding.objects
+                encodedChapters = encoding.made
                 if formats.contains(.m4b) {
                     try AudiobookExport.writeM4B(book.chapters, settings: settings, store: store, encoded: encoded, to: &writer)
                 }
@@ -157,7 +163,9 @@ package struct Exporter: Sendable {
         }
         if let chapterEncoder, let encoded { try chapterEncoder.removeOthers(than: Set(encoded.map(\.key))) }
         try removeRenamedCopies(keeping: writer.written)
-        return ExportReport(files: writer.written, chapters: book.chapters.count, durationMs: book.durationMs)
+        var report = ExportReport(files: writer.written, chapters: book.chapters.count, durationMs: book.durationMs)
+        report.encodedChapters = encodedChapters
+        return report
     }
 
     /// Each chapter's audio file, a chapter per core (mastered, a chapter is played through several times).
@@ -229,11 +237,10 @@ package struct Exporter: Sendable {
 
     /// The ACX set, mastered to ACX whatever the other exports use, with its room tone.
     private func writeACXSet(_ book: BookTimeline, settings: ExportSettings, store: ObjectStore, manifest: Manifest, to writer: inout ExportWriter) throws {
-        var acx = settings
-        if acx.mastering?.profile != MasteringSettings.acx.profile { acx.mastering = .acx }
+        let acx = Self.acxSettings(settings)
         let acxChapters = acx.mastering == settings.mastering
             ? book.chapters : try TimelineBuilder(store: store, manifest: manifest, settings: acx).book().chapters
-        try AudiobookExport.writeACXSet(acxChapters, settings: acx, store: store, to: &writer)
+        try AudiobookExport.writeACXSet(acxChapters, settings: acx, store: store, to: &writer, prepared: preparedFiles)
     }
 
     /// A book renamed (another title) keeps no copy under its old name beside the new one.
@@ -276,6 +283,18 @@ package struct Exporter: Sendable {
             job.result.withLock { $0 = result }
         }, whenAllFinished: { job.finished.signal() })
         return job
+    }
+
+    /// The settings the ACX set is made with: mastered to ACX whatever the other exports use.
+    static func acxSettings(_ settings: ExportSettings) -> ExportSettings {
+        var acx = settings
+        if acx.mastering?.profile != MasteringSettings.acx.profile { acx.mastering = .acx }
+        return acx
+    }
+
+    /// Whether these exports are made from each chapter's AAC encoding (the M4B, an EPUB with AAC audio).
+    static func sharesAAC(_ settings: ExportSettings) -> Bool {
+        settings.formats.contains(.m4b) || (settings.formats.contains(.epub) && settings.epubAudio == .aac)
     }
 
     /// The recipe's audio format, as the items' audio objects show it.

@@ -21,6 +21,10 @@ struct BuildContext: Sendable {
     var speechCache: SpeechCache?
     /// Once the cache fails in a build it is not asked again, by any stage.
     let remoteCacheHealth = RemoteCacheHealth()
-    /// This build's part of the items (`--shard`); nil for all of them.
+    /// This build's part of the book (`--shard`); nil for all of it.
     var shard: Shard?
+    /// The chapters this shard finishes (``Shard/chapters(of:)``), and those whose items it makes:
+    /// its own and the chapters either side (its encodings are made with their edges).
+    var shardChapters: Set<Int> = []
+    var shardItemChapters: Set<Int> = []
 }

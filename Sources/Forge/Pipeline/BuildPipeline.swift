@@ -107,6 +107,11 @@ package struct BuildPipeline: Sendable {
         context.pin = workspace.lock
         context.speechCache = remote.map { SpeechCache(remote: $0, store: store) }
         context.shard = shard
+        if let shard, let split {
+            let own = shard.chapters(of: BuildPlanner.estimatedChapterLengths(split, rate: recipe.voice.rate).map { ($0.ordinal, $0.durationMs) })
+            context.shardChapters = Set(own)
+            context.shardItemChapters = Set(own.flatMap { [$0 - 1, $0, $0 + 1] })
+        }
         var results = BuildResults()
         do {
             try await runStages(split: split, in: context, into: &results)
@@ -156,8 +161,14 @@ package struct BuildPipeline: Sendable {
         let align = ForcedAlignStage(threads: recipe.build.jobs)
         let speech = results.speech
         results.alignment = try await timed(align) { try await align.run(speech, in: context) }
-        // A shard has only its part of the book: the timeline, exports and verification are the assembling build's.
-        guard shard == nil, try everyItemDone(context) else { return }
+        // A shard has only its part of the book: it finishes its own chapters (verification, the
+        // chapters' encodings) for the assembling build, which lays out, exports and verifies the book.
+        if shard != nil {
+            let finish = ShardFinishStage()
+            results.finishing = try await timed(finish) { try await finish.run((), in: context) }
+            return
+        }
+        guard try everyItemDone(context) else { return }
         let timeline = TimelineStage()
         let touched = results.touchedItems
         try await timed(timeline) { try timeline.run(touched, in: context) }
@@ -188,7 +199,14 @@ package struct BuildPipeline: Sendable {
             // verification cut short is never reported as passed.
             cancelled: results.stopped || context.cancellation.isCancelled, audioMs: counts.audioMs,
             elapsedSeconds: (ContinuousClock.now - context.started).seconds)
-        summary.exportedFiles = results.exported
+        summary.exportedFiles = results.exported.files
+        summary.encodedChapters = results.exported.encodedChapters + (results.finishing?.encodedChapters ?? 0)
+        summary.downloadedEncodings = results.exported.downloadedEncodings + (results.finishing?.downloadedEncodings ?? 0)
+        summary.uploadedEncodings = results.finishing?.uploadedEncodings ?? 0
+        summary.downloadedACXFiles = results.exported.downloadedACXFiles
+        summary.masteredACXFiles = results.finishing?.masteredACXFiles ?? 0
+        summary.uploadedACXFiles = results.finishing?.uploadedACXFiles ?? 0
+        summary.shardTranscribedChunks = results.finishing?.transcribedChunks ?? 0
         summary.reproducibility = results.reproducibility
         summary.verification = results.verification?.report
         let traffic = results.traffic

@@ -5,8 +5,10 @@ struct BuildResults: Sendable {
     var speech: SpeechOutcome?
     var alignment: AlignmentOutcome?
     /// The files the export stage wrote.
-    var exported: [String] = []
+    var exported = ExportOutcome()
     var verification: VerificationOutcome?
+    /// A shard's finishing of its chapters (`--shard`).
+    var finishing: ShardFinishing?
     var reproducibility: BuildSummary.ReproducibilityCheck?
 
     /// A stage stopped before its work was done (Ctrl-C or SIGTERM).
@@ -17,7 +19,7 @@ struct BuildResults: Sendable {
     /// Items timed without new audio: from their events in the speak stage, or by forced alignment.
     var aligned: Int { (speech?.aligned ?? 0) + (alignment?.aligned ?? 0) }
     var failures: [ItemFailure] { (speech?.failures ?? []) + (alignment?.failures ?? []) }
-    var traffic: CacheTraffic { [speech?.traffic, alignment?.traffic, verification?.traffic].compactMap { $0 }.reduce(CacheTraffic(), +) }
+    var traffic: CacheTraffic { [speech?.traffic, alignment?.traffic, verification?.traffic, exported.traffic, finishing?.traffic].compactMap { $0 }.reduce(CacheTraffic(), +) }
     var touchedItems: Set<String> { (speech?.touchedItems ?? []).union(alignment?.touchedItems ?? []) }
 
     /// The build row's ending: `outcome`, and the counts of the stages that returned.

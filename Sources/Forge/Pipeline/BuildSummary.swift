@@ -18,6 +18,16 @@ package struct BuildSummary: Sendable, Equatable {
     /// Files the recipe's `exports` wrote (relative to the output directory); empty when the
     /// exports were already current or none are asked for.
     package var exportedFiles: [String] = []
+    /// Chapters whose AAC encoding this build made, and those it took from the remote cache.
+    package var encodedChapters = 0
+    package var downloadedEncodings = 0
+    /// A shard's: its chapters' encodings sent to the remote cache, and its verification chunks transcribed.
+    package var uploadedEncodings = 0
+    /// ACX chapter files taken from the remote cache; a shard's mastered and sent to it.
+    package var downloadedACXFiles = 0
+    package var masteredACXFiles = 0
+    package var uploadedACXFiles = 0
+    package var shardTranscribedChunks = 0
     /// The verification report, when the recipe has a `verify` block and the build is complete.
     package var verification: VerifyReport?
 

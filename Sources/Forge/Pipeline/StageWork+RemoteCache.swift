@@ -1,12 +1,13 @@
 import Foundation
 
 extension StageWork {
-    /// Keeps only the jobs of `shard`; the items of the other shards stay pending for their
-    /// machines (and for the assembling build, which downloads them). Returns how many items were left out.
-    func restrict(_ plan: inout SpeakPlan, to shard: Shard) -> Int {
+    /// Keeps only the jobs of items of `chapters` (a shard's); the items of the other shards stay
+    /// pending for their machines (and for the assembling build, which downloads them). Returns how
+    /// many items were left out.
+    func restrict(_ plan: inout SpeakPlan, toChapters chapters: Set<Int>) -> Int {
         var left = 0
         plan.jobs = plan.jobs.filter { job in
-            if shard.contains(audioKey: job.audioKey) { return true }
+            if plan.waiting[job.audioKey]?.contains(where: { chapters.contains($0.chapter) }) == true { return true }
             left += plan.waiting.removeValue(forKey: job.audioKey)?.count ?? 0
             return false
         }

@@ -54,7 +54,7 @@ extension StageWork {
         guard !items.isEmpty else { throw PipelineError.nothingSplit(outputDirectory: store.root.path) }
         itemsTotal = items.count
         var plan = plan(items, speak: speak, align: align)
-        if let shard { leftToOtherShards = restrict(&plan, to: shard) }
+        if shard != nil { leftToOtherShards = restrict(&plan, toChapters: context.shardItemChapters) }
         upToDate = plan.upToDate
         toFinish = plan.alignOnly.count + plan.reusable.count + plan.itemsToSynthesize
         progress(.planned(upToDate: plan.upToDate, toSynthesize: plan.itemsToSynthesize, toReuse: plan.reusable.count, toAlign: plan.alignOnly.count))

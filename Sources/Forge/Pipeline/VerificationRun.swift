@@ -39,6 +39,8 @@ package struct VerificationRun: Sendable {
     package var settings: VerifySettings
     package var pauses: ExportSettings
     package var language: String
+    /// Only the chunks of these chapters (a shard's); nil: the whole book.
+    var chapters: Set<Int>?
 
     package init(outputDirectory: URL, settings: VerifySettings, pauses: ExportSettings, language: String) {
         self.outputDirectory = outputDirectory.standardizedFileURL
@@ -126,7 +128,9 @@ package struct VerificationRun: Sendable {
             return .unavailable(.unavailable(ErrorReason.message(error), maxWordErrorRate: settings.maxWordErrorRate))
         }
         let store = ObjectStore(root: outputDirectory)
-        let timelines = try TimelineBuilder(store: store, manifest: manifest, settings: pauses).timelines()
+        var builder = TimelineBuilder(store: store, manifest: manifest, settings: pauses)
+        builder.chapters = chapters
+        let timelines = try builder.timelines()
         let options = ChunkTranscriber.decoderOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
         let recognizer = "\(Self.version)/\(LanguageModelBuilder.version)/\(model.fingerprint)/\(options)"
 

@@ -25,12 +25,14 @@ final class ChunkTranscriber {
         var decoded = 0
 
         /// The transcript with its times moved by `offsetMs`, and only the words whose middle then
-        /// lies in `kept` (what was heard in the chunk, of utterances heard around it).
+        /// lies in `kept` (what was heard in the chunk, of utterances heard around it), their times
+        /// held inside it (a word the chunk's cut runs through belongs to the side its middle is on).
         func shifted(by offsetMs: Int, keeping kept: Range<Int>) -> Transcript {
             var moved = self
             moved.utterances = utterances.map { words in
                 words.map { RecognizedWord(text: $0.text, startMs: $0.startMs + offsetMs, endMs: $0.endMs + offsetMs) }
                     .filter { kept.contains(($0.startMs + $0.endMs) / 2) }
+                    .map { RecognizedWord(text: $0.text, startMs: max(kept.lowerBound, $0.startMs), endMs: min(kept.upperBound, $0.endMs)) }
             }.filter { !$0.isEmpty }
             return moved
         }

@@ -21,6 +21,10 @@ struct BuildSummaryJSON: Encodable {
     var exitCode: Int32
     var nothingToDo: Bool?
     var exported: Int?
+    var encodedChapters: Int?
+    var downloadedEncodings: Int?
+    var transcribedChunks: Int?
+    var downloadedACXFiles: Int?
     var failures: [FailedItemJSON]?
     var error: String?
     var diagnostic: Diagnostic?
@@ -43,6 +47,9 @@ struct BuildSummaryJSON: Encodable {
 
     var shard: String?
     var leftToOtherShards: Int?
+    var uploadedEncodings: Int?
+    var masteredACXFiles: Int?
+    var uploadedACXFiles: Int?
 
     var verified: Bool?
     var verificationPassed: Bool?
@@ -75,6 +82,10 @@ struct BuildSummaryJSON: Encodable {
         exitCode = ForgeExitCode(summary.outcome).rawValue
         nothingToDo = summary.nothingToDo
         exported = summary.exportedFiles.count
+        encodedChapters = summary.encodedChapters
+        downloadedEncodings = summary.downloadedEncodings
+        transcribedChunks = (summary.verification?.transcribedChunks ?? 0) + summary.shardTranscribedChunks
+        downloadedACXFiles = summary.downloadedACXFiles
         failures = summary.failed.map { FailedItemJSON(id: $0.itemID, error: $0.error) }
         if let cache = summary.remoteCache {
             remoteCache = cache.cache
@@ -97,6 +108,9 @@ struct BuildSummaryJSON: Encodable {
         if let shard = summary.shard {
             self.shard = shard.description
             leftToOtherShards = summary.leftToOtherShards
+            uploadedEncodings = summary.uploadedEncodings
+            masteredACXFiles = summary.masteredACXFiles
+            uploadedACXFiles = summary.uploadedACXFiles
         }
         if let verification = summary.verification {
             verified = verification.available

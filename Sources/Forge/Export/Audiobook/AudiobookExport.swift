@@ -98,48 +98,101 @@ enum AudiobookExport {
         }
     }
 
+    /// One chapter's file of the ACX set: where it goes, its title and track, and its key — what the
+    /// file is made from (the chapter's audio and places, the mastering, ffmpeg, its name and tags),
+    /// by which a file made elsewhere (a shard) is taken instead of mastering the chapter again.
+    struct ACXChapterFile: Sendable, Equatable {
+        var ordinal: Int
+        var path: String
+        var title: String
+        var track: String
+        var key: String
+    }
+
+    /// What makes an ACX file: bump when its making changes.
+    static let acxMethod = "acx-file-1"
+
+    /// The ACX set's chapter files for `timelines` (some or all of a book of `chapterCount`
+    /// chapters): numbered and tracked as the whole set numbers them, with or without credits.
+    static func acxChapterFiles(_ timelines: [ChapterTimeline], chapterCount: Int, settings: ExportSettings) throws -> [ACXChapterFile] {
+        let opening = settings.openingCredit == nil ? 0 : 1
+        let count = chapterCount + opening + (settings.closingCredit == nil ? 0 : 1)
+        let first = opening == 0 ? 1 : 0
+        let width = max(2, String(count).count)
+        let identity = try FFmpegEncoder.identity()
+        let tags = metadata(settings).map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+        return timelines.map { timeline in
+            let index = timeline.chapter.ordinal - 1 + opening
+            let slug = MediaOverlayBook.fileName(forTitle: timeline.chapter.title).replacingOccurrences(of: ".epub", with: "")
+            let path = "acx/\((index + first).zeroPadded(to: width))-\(slug).mp3"
+            let track = "\(index + 1)/\(count)"
+            var description = "\(acxMethod)|\(identity)|\(Resampler.identity)|\(path)|\(timeline.chapter.title)|\(track)|\(tags)"
+            description += "|\(settings.mastering.map { "\($0)" } ?? "unmastered")|\(timeline.sampleRate)|\(timeline.totalSamples)"
+            for item in timeline.items { description += "|\(item.audioPath)@\(item.startSample)+\(item.sampleCount)" }
+            return ACXChapterFile(ordinal: timeline.chapter.ordinal, path: path, title: timeline.chapter.title, track: track, key: ContentHash.sha256Hex(description))
+        }
+    }
+
     /// Writes `acx/NN-<chapter title>.mp3`, one per chapter, in order.
     /// Opening and closing credits (when the settings have them) get files of their own,
-    /// `00-opening-credits.mp3` and `NN-closing-credits.mp3` after the last chapter.
-    static func writeACXSet(_ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, to writer: inout ExportWriter) throws {
+    /// `00-opening-credits.mp3` and `NN-closing-credits.mp3` after the last chapter. A chapter's
+    /// file in `prepared` (by path: made elsewhere, for the same key) is copied, not mastered.
+    /// With `only`, just those paths are written (a shard's chapters), and no credits.
+    static func writeACXSet(
+        _ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, to writer: inout ExportWriter,
+        prepared: [String: URL] = [:], only: Set<String>? = nil, chapterCount: Int? = nil
+    ) throws {
         // Each file's audio plays into a sink as the settings master it: a chapter streamed from the
         // store (memory does not grow with it, however long), a credit from its few seconds.
         typealias Play = @Sendable (ExportSettings, (ArraySlice<Int16>) throws -> Void) throws -> Void
-        var files: [(name: String, title: String, rate: Int, durationMs: Int, play: Play)] = []
+        var files: [(path: String, title: String, track: String, rate: Int, durationMs: Int, play: Play)] = []
+        // Chapters are named and numbered by ``acxChapterFiles`` (as a shard names its few); credits
+        // take the first and last numbers.
+        let chapters = chapterCount ?? timelines.count
+        let opening = settings.openingCredit == nil ? 0 : 1
+        let count = chapters + opening + (settings.closingCredit == nil ? 0 : 1)
+        let first = opening == 0 ? 1 : 0
+        let width = max(2, String(count).count)
         let credits = try [settings.openingCredit, settings.closingCredit].map { text in
-            try text.map { text -> (rate: Int, durationMs: Int, play: Play) in
+            try text.flatMap { text -> (rate: Int, durationMs: Int, play: Play)? in
+                // Writing some chapters only (a shard's), the credits are not spoken.
+                guard only == nil else { return nil }
                 let speech = try spokenCredit(text, settings: settings, store: store)
                 return (speech.sampleRate, speech.samples.count * 1000 / max(1, speech.sampleRate), { settings, sink in try sink(try credit(speech, settings: settings)[...]) })
             }
         }
-        if let opening = credits[0] {
-            files.append(("opening-credits", "Opening Credits", opening.rate, opening.durationMs, opening.play))
+        if let credit = credits[0] {
+            files.append(("acx/\(first.zeroPadded(to: width))-opening-credits.mp3", "Opening Credits", "1/\(count)", credit.rate, credit.durationMs, credit.play))
         }
         // Every pass of a chapter's mastering, not only the encode, stops at a stop between items, and
         // is seen to go on (a three-hour chapter's passes take minutes before its MP3 has a frame).
         let stop = writer.cancellation
         let lengths = (credits[0].map { [$0.durationMs] } ?? []) + timelines.map(\.durationMs) + (credits[1].map { [$0.durationMs] } ?? [])
         let meter = PhaseMeter(phase: "acx", lengths: lengths, sink: writer.progress)
-        for timeline in timelines {
-            let slug = MediaOverlayBook.fileName(forTitle: timeline.chapter.title).replacingOccurrences(of: ".epub", with: "")
-            files.append((slug, timeline.chapter.title, timeline.sampleRate, timeline.durationMs, { settings, sink in
+        for (timeline, file) in zip(timelines, try acxChapterFiles(timelines, chapterCount: chapters, settings: settings)) {
+            files.append((file.path, file.title, file.track, timeline.sampleRate, timeline.durationMs, { settings, sink in
                 try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: stop, reading: meter.touch, sink)
             }))
         }
-        if let closing = credits[1] {
-            files.append(("closing-credits", "Closing Credits", closing.rate, closing.durationMs, closing.play))
+        if let credit = credits[1] {
+            files.append(("acx/\((count - 1 + first).zeroPadded(to: width))-closing-credits.mp3", "Closing Credits", "\(count)/\(count)", credit.rate, credit.durationMs, credit.play))
         }
-        let first = settings.openingCredit == nil ? 1 : 0
-        let width = max(2, String(files.count).count)
         // One file per core at a time (each is mastered in passes and encoded by its own ffmpeg).
-        let (count, set) = (files.count, files)
-        try writer.writeInParallel(count, jobs: ChapterAudio.encodingJobs(settings), phase: "acx", meter: meter) { index, fileWriter in
+        let set = files
+        let chosen = set.indices.filter { only?.contains(set[$0].path) ?? true }
+        // The meter counts every file of the set: a shard's few are reported per file only.
+        let counted = only == nil ? meter : nil
+        try writer.writeInParallel(chosen.count, jobs: ChapterAudio.encodingJobs(settings), phase: "acx", meter: counted) { position, fileWriter in
+            let index = chosen[position]
             let file = set[index]
-            let number = (index + first).zeroPadded(to: width)
+            if let made = prepared[file.path] {
+                let data = try Data(contentsOf: made)
+                try fileWriter.write([UInt8](data), to: file.path)
+                return
+            }
             try writeACXFile(
-                "acx/\(number)-\(file.name).mp3", title: file.title, track: "\(index + 1)/\(count)", rate: file.rate, play: file.play,
-                settings: settings, to: &fileWriter
-            ) { meter.advance(index, samples: $0, rate: file.rate) }
+                file.path, title: file.title, track: file.track, rate: file.rate, play: file.play, settings: settings, to: &fileWriter
+            ) { counted?.advance(index, samples: $0, rate: file.rate) }
         }
     }
 

@@ -34,24 +34,31 @@ struct ChapterEncoder: Sendable {
         return rate
     }
 
-    /// Every chapter's encoding in order: found in the store, or encoded on up to `jobs` threads.
-    /// `progress` is told the phase's progress (`encode`), inside a long chapter too.
-    func encodeAll(jobs: Int, cancellation: CancellationFlag?, progress: ExportProgress.Sink?) throws -> [StoredObject] {
+    /// Every chapter's encoding in order (found in the store, or encoded on up to `jobs` threads),
+    /// and how many were encoded. `progress` is told the phase's progress (`encode`), inside a long
+    /// chapter too. With `only`, the chapters (indices) to encode; the others are not touched.
+    func encodeAll(jobs: Int, cancellation: CancellationFlag?, progress: ExportProgress.Sink?, only: [Int]? = nil) throws -> (objects: [StoredObject], made: Int) {
         let identity = try Self.identity(settings)
-        let found = Mutex<[Int: StoredObject]>([:])
-        let meter = PhaseMeter(phase: "encode", lengths: timelines.map(\.durationMs), sink: progress)
+        let chosen = only ?? Array(timelines.indices)
+        let found = Mutex<(objects: [Int: StoredObject], made: Int)>(([:], 0))
+        let meter = PhaseMeter(phase: "encode", lengths: chosen.map { timelines[$0].durationMs }, sink: progress)
         let encoder = self
-        try BlockingThreads.forEachIndex(timelines.count, threads: jobs, cancellation: cancellation) { index in
-            let object = try encoder.encoded(index, identity: identity, cancellation: cancellation, meter: meter)
-            found.withLock { $0[index] = object }
-            meter.finish(index)
+        try BlockingThreads.forEachIndex(chosen.count, threads: jobs, cancellation: cancellation) { position in
+            let index = chosen[position]
+            let (object, made) = try encoder.encoded(index, identity: identity, cancellation: cancellation, meter: meter, position: position)
+            found.withLock {
+                $0.objects[index] = object
+                if made { $0.made += 1 }
+            }
+            meter.finish(position)
         }
         if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
         return try found.withLock { found in
-            try timelines.indices.map { index in
-                guard let object = found[index] else { throw ExportError.cancelled(written: 0) }
+            let objects = try chosen.map { index in
+                guard let object = found.objects[index] else { throw ExportError.cancelled(written: 0) }
                 return object
             }
+            return (objects, found.made)
         }
     }
 
@@ -69,27 +76,48 @@ struct ChapterEncoder: Sendable {
         "\(method)|\(try FFmpegEncoder.identity())|\(AudiobookExport.aacCoder)|\(AudiobookExport.aacBitRate)|\(settings.mastering.map { "\($0)" } ?? "unmastered")"
     }
 
-    /// The chapter's encoding, from the store when it holds it, else encoded now and stored.
-    func encoded(_ index: Int, identity: String, cancellation: CancellationFlag?, meter: PhaseMeter? = nil) throws -> StoredObject {
+    /// The key of chapter `index`'s encoding — what it is made from: the method, ffmpeg and the
+    /// coder's settings (`identity`), the chapter's items and places, and its neighbours' edges —
+    /// with those edges' samples.
+    func encodingKey(_ index: Int, identity: String) throws -> (key: String, before: [Int16]?, after: [Int16]?) {
         let timeline = timelines[index]
         let (before, after) = try edges(of: index)
         var description = "\(identity)|\(timeline.sampleRate)|\(timeline.totalSamples)"
         for item in timeline.items { description += "|\(item.audioPath)@\(item.startSample)+\(item.sampleCount)" }
         description += "|before:\(before.map { ContentHash.sha256Hex($0.withUnsafeBytes { Array($0) }) } ?? "-")"
         description += "|after:\(after.map { ContentHash.sha256Hex($0.withUnsafeBytes { Array($0) }) } ?? "-")"
-        let key = ContentHash.sha256Hex(description)
+        return (ContentHash.sha256Hex(description), before, after)
+    }
+
+    /// The stored encoding of `key`, if the store and the manifest have it.
+    func stored(_ key: String) throws -> StoredObject? {
         let path = ObjectStore.relativePath(key: key, fileExtension: Self.fileExtension)
-        if let known = try manifest.objects(withKeys: [key])[key], known.role == .encoded, store.contains(relativePath: path) {
-            return known
-        }
+        guard let known = try manifest.objects(withKeys: [key])[key], known.role == .encoded, store.contains(relativePath: path) else { return nil }
+        return known
+    }
+
+    /// Whether `bytes` can be chapter `index`'s encoding: whole ADTS frames, one more than the
+    /// chapter's frames (the one before them primes a decoder).
+    func fits(_ bytes: [UInt8], chapter index: Int) -> Bool {
+        ADTSFrames.frames(bytes)?.count == timelines[index].totalSamples / ChapterTimeline.frameSamples + 1
+    }
+
+    /// The chapter's encoding, from the store when it holds it (`made` false), else encoded now and
+    /// stored; `meter` counts its audio as the chapter at `position` of its phase.
+    func encoded(
+        _ index: Int, identity: String, cancellation: CancellationFlag?, meter: PhaseMeter? = nil, position: Int? = nil
+    ) throws -> (object: StoredObject, made: Bool) {
+        let timeline = timelines[index]
+        let (key, before, after) = try encodingKey(index, identity: identity)
+        if let known = try stored(key) { return (known, false) }
         let frames = try encode(timeline, before: before, after: after, cancellation: cancellation) { samples in
-            meter?.advance(index, samples: samples, rate: timeline.sampleRate)
+            meter?.advance(position ?? index, samples: samples, rate: timeline.sampleRate)
         }
         let object = try store.store(
             key: key, fileExtension: Self.fileExtension, role: .encoded, mimeType: Self.mimeType, data: frames,
             durationMs: timeline.durationMs, sampleRate: timeline.sampleRate, frames: timeline.totalSamples)
         try manifest.recordEncoded(object)
-        return object
+        return (object, true)
     }
 
     /// The neighbours' samples next to chapter `index` as the chapter is encoded between them:

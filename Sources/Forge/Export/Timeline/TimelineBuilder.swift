@@ -5,6 +5,8 @@ struct TimelineBuilder {
     let store: ObjectStore
     let manifest: Manifest
     let settings: ExportSettings
+    /// Only these chapters (a shard's, whose other items are another machine's); nil: every one.
+    var chapters: Set<Int>? = nil
 
     /// Every chapter with its words: for commands that need the whole book's text at once (verify, check).
     func timelines() throws -> [ChapterTimeline] {
@@ -22,7 +24,8 @@ struct TimelineBuilder {
     /// did not record them), for a caller that may record them.
     func layout() throws -> (book: BookTimeline, measured: [String: Int]) {
         var measured: [String: Int] = [:]
-        let items = try manifest.items()
+        let chapters = self.chapters
+        let items = try manifest.items().filter { chapters?.contains($0.chapter) ?? true }
         let unfinished = items.filter { $0.status != .done }
         guard !items.isEmpty, unfinished.isEmpty else {
             throw ExportError.notBuilt(outputDirectory: store.root.path, pending: items.isEmpty ? 0 : unfinished.count)
@@ -30,7 +33,7 @@ struct TimelineBuilder {
         let objects = try manifest.objects(withKeys: items.compactMap(\.audioKey))
         let itemsByChapter = Dictionary(grouping: items, by: \.chapter)
         var timelines: [ChapterTimeline] = []
-        for chapter in try manifest.chapters() {
+        for chapter in try manifest.chapters() where chapters?.contains(chapter.ordinal) ?? true {
             guard let chapterItems = itemsByChapter[chapter.ordinal], !chapterItems.isEmpty else { continue }
             var placed: [TimedItem] = []
             var cursor = 0

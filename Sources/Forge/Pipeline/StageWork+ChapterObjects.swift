@@ -1,0 +1,257 @@
+import Foundation
+
+extension StageWork {
+    /// The role under which chapters' AAC encodings are filed in the remote cache.
+    static let encodedRole = "encoded"
+
+    /// The SHA-256 of each audio file of chapter `index` of `encoder`'s timelines, in order: what
+    /// a chapter object's cache entry is filed under beside the object's own key.
+    func audioDigests(_ encoder: ChapterEncoder, chapter index: Int) throws -> [String] {
+        let items = encoder.timelines[index].items
+        let objects = try manifest.objects(withKeys: items.compactMap(\.record.audioKey))
+        return items.map { objects[$0.record.audioKey ?? ""]?.sha256 ?? "-" }
+    }
+
+    /// Takes from the remote cache the AAC encodings of `chapters` (indices of `encoder`'s
+    /// timelines) that the store lacks, a few at a time; every blob's size, SHA-256 and frames are
+    /// checked, and one that fails is refused with a warning naming its chapter (the export encodes
+    /// it). Returns how many were taken.
+    mutating func downloadEncodings(_ encoder: ChapterEncoder, chapters: [Int], from cache: ChapterObjectCache) async throws -> Int {
+        guard !cacheUnavailable, !cancellation.isCancelled else { return 0 }
+        let identity = try ChapterEncoder.identity(encoder.settings)
+        var wanted: [(index: Int, key: String, actionKey: String)] = []
+        for index in chapters {
+            let key = try encoder.encodingKey(index, identity: identity).key
+            guard try encoder.stored(key) == nil else { continue }
+            wanted.append((index, key, ChapterObjectEntry.actionKey(role: Self.encodedRole, key: key, audioDigests: try audioDigests(encoder, chapter: index))))
+        }
+        guard !wanted.isEmpty else { return 0 }
+        let cancellation = cancellation
+        var taken = 0
+        var failure: RemoteCacheError?
+        await withTaskGroup(of: (Int, Result<(ChapterObjectEntry, Data)?, RemoteCacheError>)?.self) { group in
+            group.addTask {
+                while !cancellation.isCancelled && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
+                return nil
+            }
+            var pending = wanted[...]
+            var running = 0
+            func startNext() {
+                guard let next = pending.popFirst() else { return }
+                running += 1
+                let title = "chapter \(encoder.timelines[next.index].chapter.ordinal)"
+                group.addTask {
+                    do throws(RemoteCacheError) {
+                        return (next.index, .success(try await cache.fetch(actionKey: next.actionKey, role: Self.encodedRole, key: next.key, chapter: title)))
+                    } catch {
+                        return (next.index, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<RemoteCache.connections { startNext() }
+            while running > 0, let answer = await group.next() {
+                guard let (index, result) = answer else {
+                    pending.removeAll()
+                    group.cancelAll()
+                    continue
+                }
+                running -= 1
+                let chapter = encoder.timelines[index].chapter.ordinal
+                switch result {
+                case let .success((entry, data)?):
+                    if encoder.fits([UInt8](data), chapter: index) {
+                        do {
+                            let object = try store.store(
+                                key: entry.key, fileExtension: ChapterEncoder.fileExtension, role: .encoded, mimeType: ChapterEncoder.mimeType, data: data,
+                                durationMs: encoder.timelines[index].durationMs, sampleRate: encoder.timelines[index].sampleRate,
+                                frames: encoder.timelines[index].totalSamples)
+                            try manifest.recordEncoded(object)
+                            taken += 1
+                            traffic.downloadedBytes += data.count
+                        } catch {
+                            failure = failure ?? .localStore(reason: ErrorReason.message(error))
+                            pending.removeAll()
+                        }
+                    } else {
+                        progress(.diagnostic(.warning(
+                            "the remote cache's encoding of chapter \(chapter) is not whole AAC frames of that chapter's length; it was refused and the chapter is encoded here.")))
+                    }
+                case .success(nil):
+                    break
+                case let .failure(error):
+                    switch error {
+                    case .digestMismatch, .blobSize, .malformedEntry, .badAnswer:
+                        progress(.diagnostic(.warning("chapter \(chapter): \(ErrorReason.message(error)) The chapter is encoded here.")))
+                    default:
+                        failure = failure ?? error
+                        pending.removeAll()
+                    }
+                }
+                startNext()
+            }
+            group.cancelAll()
+        }
+        if let failure { try cacheFailed(failure) }
+        return taken
+    }
+
+    /// Uploads the stored AAC encodings of `chapters` (indices of `encoder`'s timelines), a few at a
+    /// time, each after its bytes. Returns how many arrived.
+    mutating func uploadEncodings(_ encoder: ChapterEncoder, chapters: [Int], to cache: ChapterObjectCache) async throws -> Int {
+        guard !cache.remote.settings.readOnly, !cacheUnavailable, !cancellation.isCancelled else { return 0 }
+        let identity = try ChapterEncoder.identity(encoder.settings)
+        var uploads: [(object: StoredObject, actionKey: String)] = []
+        for index in chapters {
+            let key = try encoder.encodingKey(index, identity: identity).key
+            guard let object = try encoder.stored(key) else { continue }
+            uploads.append((object, ChapterObjectEntry.actionKey(role: Self.encodedRole, key: key, audioDigests: try audioDigests(encoder, chapter: index))))
+        }
+        let cancellation = cancellation
+        let store = store
+        var count = 0
+        var failure: RemoteCacheError?
+        await withTaskGroup(of: Result<Int, RemoteCacheError>.self) { group in
+            var pending = uploads[...]
+            var running = 0
+            func startNext() {
+                guard !cancellation.isCancelled, let next = pending.popFirst() else { return }
+                running += 1
+                group.addTask {
+                    do throws(RemoteCacheError) {
+                        let data: Data
+                        do { data = try store.read(relativePath: next.object.path) } catch {
+                            throw .localStore(reason: "\(next.object.path) cannot be read for upload: \(ErrorReason.message(error))")
+                        }
+                        return .success(try await cache.upload(next.object, data: data, role: Self.encodedRole, actionKey: next.actionKey))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            for _ in 0..<RemoteCache.connections { startNext() }
+            while running > 0, let result = await group.next() {
+                running -= 1
+                switch result {
+                case let .success(bytes):
+                    count += 1
+                    traffic.uploadedBytes += bytes
+                case let .failure(error):
+                    failure = failure ?? error
+                    pending.removeAll()
+                }
+                startNext()
+            }
+        }
+        if let failure { try cacheFailed(failure) }
+        return count
+    }
+}
+
+extension StageWork {
+    /// The role under which chapters' ACX files are filed in the remote cache.
+    static let acxRole = "acx"
+
+    /// The SHA-256 of each audio file of `timeline`, in order.
+    func audioDigests(of timeline: ChapterTimeline) throws -> [String] {
+        let objects = try manifest.objects(withKeys: timeline.items.compactMap(\.record.audioKey))
+        return timeline.items.map { objects[$0.record.audioKey ?? ""]?.sha256 ?? "-" }
+    }
+
+    /// Takes from the remote cache the ACX files of `files` (chapters of `timelines`) that were made
+    /// elsewhere, into scratch files beside the exports: what the export copies instead of mastering.
+    /// A refused entry or blob is a warning naming its chapter (the export masters it). Returns the
+    /// files by export path.
+    mutating func downloadACXFiles(
+        _ files: [AudiobookExport.ACXChapterFile], timelines: [ChapterTimeline], from cache: ChapterObjectCache
+    ) async throws -> [String: URL] {
+        guard !cacheUnavailable, !cancellation.isCancelled, !files.isEmpty else { return [:] }
+        let byOrdinal = Dictionary(timelines.map { ($0.chapter.ordinal, $0) }, uniquingKeysWith: { first, _ in first })
+        var wanted: [(file: AudiobookExport.ACXChapterFile, actionKey: String)] = []
+        for file in files {
+            guard let timeline = byOrdinal[file.ordinal] else { continue }
+            wanted.append((file, ChapterObjectEntry.actionKey(role: Self.acxRole, key: file.key, audioDigests: try audioDigests(of: timeline))))
+        }
+        let cancellation = cancellation
+        let writer = ExportWriter(outputDirectory: store.root, folder: "exports", cancellation: cancellation)
+        var prepared: [String: URL] = [:]
+        var failure: RemoteCacheError?
+        await withTaskGroup(of: (AudiobookExport.ACXChapterFile, Result<(ChapterObjectEntry, Data)?, RemoteCacheError>)?.self) { group in
+            group.addTask {
+                while !cancellation.isCancelled && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
+                return nil
+            }
+            var pending = wanted[...]
+            var running = 0
+            func startNext() {
+                guard let next = pending.popFirst() else { return }
+                running += 1
+                group.addTask {
+                    do throws(RemoteCacheError) {
+                        let found = try await cache.fetch(actionKey: next.actionKey, role: Self.acxRole, key: next.file.key, chapter: "chapter \(next.file.ordinal)")
+                        return (next.file, .success(found))
+                    } catch {
+                        return (next.file, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<RemoteCache.connections { startNext() }
+            while running > 0, let answer = await group.next() {
+                guard let (file, result) = answer else {
+                    pending.removeAll()
+                    group.cancelAll()
+                    continue
+                }
+                running -= 1
+                switch result {
+                case let .success((_, data)?):
+                    do {
+                        prepared[file.path] = try writer.scratchFile("acx-\(file.key)", data: data)
+                        traffic.downloadedBytes += data.count
+                    } catch {
+                        failure = failure ?? .localStore(reason: ErrorReason.message(error))
+                        pending.removeAll()
+                    }
+                case .success(nil):
+                    break
+                case let .failure(error):
+                    switch error {
+                    case .digestMismatch, .blobSize, .malformedEntry, .badAnswer:
+                        progress(.diagnostic(.warning("chapter \(file.ordinal): \(ErrorReason.message(error)) Its ACX file is mastered here.")))
+                    default:
+                        failure = failure ?? error
+                        pending.removeAll()
+                    }
+                }
+                startNext()
+            }
+            group.cancelAll()
+        }
+        if let failure { try cacheFailed(failure) }
+        return prepared
+    }
+
+    /// Uploads the ACX files of `files` written under this build's `exports/` (a shard's chapters).
+    /// Returns how many arrived.
+    mutating func uploadACXFiles(_ files: [AudiobookExport.ACXChapterFile], timelines: [ChapterTimeline], to cache: ChapterObjectCache) async throws -> Int {
+        guard !cache.remote.settings.readOnly, !cacheUnavailable, !cancellation.isCancelled else { return 0 }
+        let byOrdinal = Dictionary(timelines.map { ($0.chapter.ordinal, $0) }, uniquingKeysWith: { first, _ in first })
+        let owned = OwnedDirectory(root: store.root)
+        var count = 0
+        for file in files {
+            guard !cancellation.isCancelled, let timeline = byOrdinal[file.ordinal] else { continue }
+            let data = try owned.read("exports/" + file.path)
+            let entry = ChapterObjectEntry(
+                role: Self.acxRole, key: file.key, fileExtension: "mp3", sha256: ContentHash.sha256Hex(data), bytes: data.count,
+                durationMs: timeline.durationMs, sampleRate: 44_100, frames: nil)
+            let actionKey = ChapterObjectEntry.actionKey(role: Self.acxRole, key: file.key, audioDigests: try audioDigests(of: timeline))
+            do throws(RemoteCacheError) {
+                traffic.uploadedBytes += try await cache.upload(entry, data: data, actionKey: actionKey)
+                count += 1
+            } catch {
+                try cacheFailed(error)
+                break
+            }
+        }
+        return count
+    }
+}
