@@ -18,7 +18,10 @@ struct ExportStage: PipelineStage {
         do {
             let settings = try await CreditSpeech(outputDirectory: context.store.root, launch: launch, cancellation: context.cancellation)
                 .prepare(settings, manifest: manifest)
-            if let remote = context.speechCache?.remote {
+            let current = Exporter(outputDirectory: context.store.root, settings: settings)
+            // Exports already made from these inputs need nothing from the cache.
+            let upToDate = current.upToDate(try current.stamp(manifest)) != nil
+            if let remote = context.speechCache?.remote, !upToDate {
                 var work = StageWork(context: context)
                 let objects = ChapterObjectCache(remote: remote)
                 if Exporter.sharesAAC(settings) {
