@@ -26,73 +26,98 @@ extension StageWork {
             wanted.append((index, key, ChapterObjectEntry.actionKey(role: Self.encodedRole, key: key, audioDigests: try audioDigests(encoder, chapter: index))))
         }
         guard !wanted.isEmpty else { return 0 }
-        let cancellation = cancellation
         var taken = 0
+        var bytes = 0
         var failure: RemoteCacheError?
-        await withTaskGroup(of: (Int, Result<(ChapterObjectEntry, Data)?, RemoteCacheError>)?.self) { group in
+        await fetchChapterObjects(wanted, from: cache) { next in
+            (next.actionKey, Self.encodedRole, next.key, "chapter \(encoder.timelines[next.index].chapter.ordinal)")
+        } take: { next, result in
+            let chapter = encoder.timelines[next.index].chapter.ordinal
+            switch result {
+            case let .success((entry, data)?):
+                guard encoder.fits([UInt8](data), chapter: next.index) else {
+                    progress(.diagnostic(.warning(
+                        "the remote cache's encoding of chapter \(chapter) is not whole AAC frames of that chapter's length; it was refused and the chapter is encoded here.")))
+                    return true
+                }
+                do {
+                    let timeline = encoder.timelines[next.index]
+                    let object = try store.store(
+                        key: entry.key, fileExtension: ChapterEncoder.fileExtension, role: .encoded, mimeType: ChapterEncoder.mimeType, data: data,
+                        durationMs: timeline.durationMs, sampleRate: timeline.sampleRate, frames: timeline.totalSamples)
+                    try manifest.recordEncoded(object)
+                    taken += 1
+                    bytes += data.count
+                    return true
+                } catch {
+                    failure = failure ?? .localStore(reason: ErrorReason.message(error))
+                    return false
+                }
+            case .success(nil):
+                return true
+            case let .failure(error):
+                return refuse(error, chapter: chapter, making: "The chapter is encoded here.", failure: &failure)
+            }
+        }
+        traffic.downloadedBytes += bytes
+        if let failure { try cacheFailed(failure) }
+        return taken
+    }
+
+    /// Fetches chapter objects from the cache, up to ``RemoteCache/connections`` at once (Ctrl-C
+    /// cancels the requests in flight), handing each answer to `take` as it arrives; `take` returns
+    /// false to stop asking for the rest.
+    func fetchChapterObjects<Job: Sendable>(
+        _ jobs: [Job], from cache: ChapterObjectCache,
+        request: @escaping @Sendable (Job) -> (actionKey: String, role: String, key: String, chapter: String),
+        take: (Job, Result<(ChapterObjectEntry, Data)?, RemoteCacheError>) -> Bool
+    ) async {
+        let cancellation = cancellation
+        await withTaskGroup(of: (Job, Result<(ChapterObjectEntry, Data)?, RemoteCacheError>)?.self) { group in
             group.addTask {
                 while !cancellation.isCancelled && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
                 return nil
             }
-            var pending = wanted[...]
+            var pending = jobs[...]
             var running = 0
             func startNext() {
-                guard let next = pending.popFirst() else { return }
+                guard let job = pending.popFirst() else { return }
                 running += 1
-                let title = "chapter \(encoder.timelines[next.index].chapter.ordinal)"
                 group.addTask {
+                    let asked = request(job)
                     do throws(RemoteCacheError) {
-                        return (next.index, .success(try await cache.fetch(actionKey: next.actionKey, role: Self.encodedRole, key: next.key, chapter: title)))
+                        return (job, .success(try await cache.fetch(actionKey: asked.actionKey, role: asked.role, key: asked.key, chapter: asked.chapter)))
                     } catch {
-                        return (next.index, .failure(error))
+                        return (job, .failure(error))
                     }
                 }
             }
             for _ in 0..<RemoteCache.connections { startNext() }
             while running > 0, let answer = await group.next() {
-                guard let (index, result) = answer else {
+                guard let (job, result) = answer else {
                     pending.removeAll()
                     group.cancelAll()
                     continue
                 }
                 running -= 1
-                let chapter = encoder.timelines[index].chapter.ordinal
-                switch result {
-                case let .success((entry, data)?):
-                    if encoder.fits([UInt8](data), chapter: index) {
-                        do {
-                            let object = try store.store(
-                                key: entry.key, fileExtension: ChapterEncoder.fileExtension, role: .encoded, mimeType: ChapterEncoder.mimeType, data: data,
-                                durationMs: encoder.timelines[index].durationMs, sampleRate: encoder.timelines[index].sampleRate,
-                                frames: encoder.timelines[index].totalSamples)
-                            try manifest.recordEncoded(object)
-                            taken += 1
-                            traffic.downloadedBytes += data.count
-                        } catch {
-                            failure = failure ?? .localStore(reason: ErrorReason.message(error))
-                            pending.removeAll()
-                        }
-                    } else {
-                        progress(.diagnostic(.warning(
-                            "the remote cache's encoding of chapter \(chapter) is not whole AAC frames of that chapter's length; it was refused and the chapter is encoded here.")))
-                    }
-                case .success(nil):
-                    break
-                case let .failure(error):
-                    switch error {
-                    case .digestMismatch, .blobSize, .malformedEntry, .badAnswer:
-                        progress(.diagnostic(.warning("chapter \(chapter): \(ErrorReason.message(error)) The chapter is encoded here.")))
-                    default:
-                        failure = failure ?? error
-                        pending.removeAll()
-                    }
-                }
+                if !take(job, result) { pending.removeAll() }
                 startNext()
             }
             group.cancelAll()
         }
-        if let failure { try cacheFailed(failure) }
-        return taken
+    }
+
+    /// A refused entry or blob is a warning naming its chapter (true: go on); another failure ends
+    /// the lookups (false), kept in `failure` for the caller.
+    func refuse(_ error: RemoteCacheError, chapter: Int, making: String, failure: inout RemoteCacheError?) -> Bool {
+        switch error {
+        case .digestMismatch, .blobSize, .malformedEntry, .badAnswer:
+            progress(.diagnostic(.warning("chapter \(chapter): \(ErrorReason.message(error)) \(making)")))
+            return true
+        default:
+            failure = failure ?? error
+            return false
+        }
     }
 
     /// Uploads the stored AAC encodings of `chapters` (indices of `encoder`'s timelines), a few at a
@@ -171,61 +196,30 @@ extension StageWork {
             guard let timeline = byOrdinal[file.ordinal] else { continue }
             wanted.append((file, ChapterObjectEntry.actionKey(role: Self.acxRole, key: file.key, audioDigests: try audioDigests(of: timeline))))
         }
-        let cancellation = cancellation
         let writer = ExportWriter(outputDirectory: store.root, folder: "exports", cancellation: cancellation)
         var prepared: [String: URL] = [:]
+        var bytes = 0
         var failure: RemoteCacheError?
-        await withTaskGroup(of: (AudiobookExport.ACXChapterFile, Result<(ChapterObjectEntry, Data)?, RemoteCacheError>)?.self) { group in
-            group.addTask {
-                while !cancellation.isCancelled && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
-                return nil
-            }
-            var pending = wanted[...]
-            var running = 0
-            func startNext() {
-                guard let next = pending.popFirst() else { return }
-                running += 1
-                group.addTask {
-                    do throws(RemoteCacheError) {
-                        let found = try await cache.fetch(actionKey: next.actionKey, role: Self.acxRole, key: next.file.key, chapter: "chapter \(next.file.ordinal)")
-                        return (next.file, .success(found))
-                    } catch {
-                        return (next.file, .failure(error))
-                    }
+        await fetchChapterObjects(wanted, from: cache) { next in
+            (next.actionKey, Self.acxRole, next.file.key, "chapter \(next.file.ordinal)")
+        } take: { next, result in
+            switch result {
+            case let .success((_, data)?):
+                do {
+                    prepared[next.file.path] = try writer.scratchFile("acx-\(next.file.key)", data: data)
+                    bytes += data.count
+                    return true
+                } catch {
+                    failure = failure ?? .localStore(reason: ErrorReason.message(error))
+                    return false
                 }
+            case .success(nil):
+                return true
+            case let .failure(error):
+                return refuse(error, chapter: next.file.ordinal, making: "Its ACX file is mastered here.", failure: &failure)
             }
-            for _ in 0..<RemoteCache.connections { startNext() }
-            while running > 0, let answer = await group.next() {
-                guard let (file, result) = answer else {
-                    pending.removeAll()
-                    group.cancelAll()
-                    continue
-                }
-                running -= 1
-                switch result {
-                case let .success((_, data)?):
-                    do {
-                        prepared[file.path] = try writer.scratchFile("acx-\(file.key)", data: data)
-                        traffic.downloadedBytes += data.count
-                    } catch {
-                        failure = failure ?? .localStore(reason: ErrorReason.message(error))
-                        pending.removeAll()
-                    }
-                case .success(nil):
-                    break
-                case let .failure(error):
-                    switch error {
-                    case .digestMismatch, .blobSize, .malformedEntry, .badAnswer:
-                        progress(.diagnostic(.warning("chapter \(file.ordinal): \(ErrorReason.message(error)) Its ACX file is mastered here.")))
-                    default:
-                        failure = failure ?? error
-                        pending.removeAll()
-                    }
-                }
-                startNext()
-            }
-            group.cancelAll()
         }
+        traffic.downloadedBytes += bytes
         if let failure { try cacheFailed(failure) }
         return prepared
     }

@@ -254,20 +254,26 @@ package final class EspeakEngine: SpeechEngine, Sendable {
         Self.state.withLock { _ in
             guard Self.select(language) else { return nil }
             var pieces: [String] = []
-            let utf8 = Array(text.utf8CString)
-            utf8.withUnsafeBufferPointer { buffer in
-                var cursor: UnsafeRawPointer? = UnsafeRawPointer(buffer.baseAddress)
-                // One call per clause; espeak-ng advances the pointer and sets it to NULL at the end.
-                while let current = cursor, current.load(as: CChar.self) != 0 {
-                    var pointer: UnsafeRawPointer? = current
-                    guard let phonemes = espeak_TextToPhonemes(&pointer, Int32(espeakCHARS_UTF8), Int32(UInt8(ascii: "_")) << 8 | 0x01) else { break }
-                    pieces.append(String(cString: phonemes))
-                    if pointer == current { break }
-                    cursor = pointer
-                }
-            }
+            Self.forEachClause(of: text) { pieces.append($0) }
             let joined = pieces.joined(separator: " ").trimmingCharacters(in: .whitespaces)
             return joined.isEmpty ? nil : joined
+        }
+    }
+
+    /// Hands each clause's phoneme mnemonics of `text` to `body`, in order (call with the state
+    /// lock held and the voice selected).
+    private static func forEachClause(of text: String, _ body: (String) -> Void) {
+        let utf8 = Array(text.utf8CString)
+        utf8.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafeRawPointer? = UnsafeRawPointer(buffer.baseAddress)
+            // One call per clause; espeak-ng advances the pointer and sets it to NULL at the end.
+            while let current = cursor, current.load(as: CChar.self) != 0 {
+                var pointer: UnsafeRawPointer? = current
+                guard let phonemes = espeak_TextToPhonemes(&pointer, Int32(espeakCHARS_UTF8), Int32(UInt8(ascii: "_")) << 8 | 0x01) else { break }
+                body(String(cString: phonemes))
+                if pointer == current { break }
+                cursor = pointer
+            }
         }
     }
 
@@ -278,21 +284,12 @@ package final class EspeakEngine: SpeechEngine, Sendable {
         Self.state.withLock { _ in
             guard Self.select(language) else { return nil }
             var reading = SpokenReading(phonemes: 0, clauses: 0)
-            let utf8 = Array(text.utf8CString)
-            utf8.withUnsafeBufferPointer { buffer in
-                var cursor: UnsafeRawPointer? = UnsafeRawPointer(buffer.baseAddress)
-                while let current = cursor, current.load(as: CChar.self) != 0 {
-                    var pointer: UnsafeRawPointer? = current
-                    guard let phonemes = espeak_TextToPhonemes(&pointer, Int32(espeakCHARS_UTF8), Int32(UInt8(ascii: "_")) << 8 | 0x01) else { break }
-                    let counts = SpokenReading.counts(String(cString: phonemes))
-                    if counts.phonemes > 0 {
-                        reading.phonemes += counts.phonemes
-                        reading.fricatives += counts.fricatives
-                        reading.clauses += 1
-                    }
-                    if pointer == current { break }
-                    cursor = pointer
-                }
+            Self.forEachClause(of: text) { mnemonics in
+                let counts = SpokenReading.counts(mnemonics)
+                guard counts.phonemes > 0 else { return }
+                reading.phonemes += counts.phonemes
+                reading.fricatives += counts.fricatives
+                reading.clauses += 1
             }
             return reading
         }
