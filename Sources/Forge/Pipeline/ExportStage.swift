@@ -24,8 +24,9 @@ struct ExportStage: PipelineStage {
             if let remote = context.speechCache?.remote, !upToDate {
                 var work = StageWork(context: context)
                 let objects = ChapterObjectCache(remote: remote)
+                // Laid out once for both, unless the ACX set is mastered otherwise (as the exporter does).
+                let book = try TimelineBuilder(store: context.store, manifest: manifest, settings: settings).book()
                 if Exporter.sharesAAC(settings) {
-                    let book = try TimelineBuilder(store: context.store, manifest: manifest, settings: settings).book()
                     if ChapterEncoder.commonRate(book.chapters) != nil {
                         let encoder = ChapterEncoder(timelines: book.chapters, settings: settings, store: context.store, manifest: manifest)
                         outcome.downloadedEncodings = try await work.downloadEncodings(encoder, chapters: Array(book.chapters.indices), from: objects)
@@ -33,7 +34,8 @@ struct ExportStage: PipelineStage {
                 }
                 if settings.formats.contains(.acx) {
                     let acx = Exporter.acxSettings(settings)
-                    let timelines = try TimelineBuilder(store: context.store, manifest: manifest, settings: acx).book().chapters
+                    let timelines = acx.mastering == settings.mastering
+                        ? book.chapters : try TimelineBuilder(store: context.store, manifest: manifest, settings: acx).book().chapters
                     let files = try AudiobookExport.acxChapterFiles(timelines, chapterCount: timelines.count, settings: acx)
                     prepared = try await work.downloadACXFiles(files, timelines: timelines, from: objects)
                     outcome.downloadedACXFiles = prepared.count

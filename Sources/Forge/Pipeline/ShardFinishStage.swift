@@ -57,7 +57,8 @@ struct ShardFinishStage: PipelineStage {
             var builder = TimelineBuilder(store: context.store, manifest: manifest, settings: acx)
             builder.chapters = own
             let timelines = try builder.book().chapters
-            let files = try AudiobookExport.acxChapterFiles(timelines, chapterCount: try manifest.chapters().count, settings: acx)
+            let chapterCount = try manifest.chapters().count
+            let files = try AudiobookExport.acxChapterFiles(timelines, chapterCount: chapterCount, settings: acx)
             let objects = ChapterObjectCache(remote: remote)
             // Made before (a rerun of this shard): in the cache already.
             let cached = try await work.downloadACXFiles(files, timelines: timelines, from: objects)
@@ -69,7 +70,7 @@ struct ShardFinishStage: PipelineStage {
                     var writer = ExportWriter(outputDirectory: root, folder: "exports", cancellation: cancellation)
                     writer.progress = { progress(.exporting($0)) }
                     try AudiobookExport.writeACXSet(
-                        timelines, settings: acx, store: store, to: &writer, only: Set(missing.map(\.path)), chapterCount: try manifest.chapters().count)
+                        timelines, settings: acx, store: store, to: &writer, only: Set(missing.map(\.path)), chapterCount: chapterCount)
                 }
                 outcome.masteredACXFiles = missing.count
                 outcome.uploadedACXFiles = try await work.uploadACXFiles(missing, timelines: timelines, to: objects)

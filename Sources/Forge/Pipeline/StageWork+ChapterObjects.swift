@@ -4,12 +4,11 @@ extension StageWork {
     /// The role under which chapters' AAC encodings are filed in the remote cache.
     static let encodedRole = "encoded"
 
-    /// The SHA-256 of each audio file of chapter `index` of `encoder`'s timelines, in order: what
-    /// a chapter object's cache entry is filed under beside the object's own key.
-    func audioDigests(_ encoder: ChapterEncoder, chapter index: Int) throws -> [String] {
-        let items = encoder.timelines[index].items
-        let objects = try manifest.objects(withKeys: items.compactMap(\.record.audioKey))
-        return items.map { objects[$0.record.audioKey ?? ""]?.sha256 ?? "-" }
+    /// The SHA-256 of each audio file of `timeline`, in order: what a chapter object's cache entry
+    /// is filed under beside the object's own key.
+    func audioDigests(of timeline: ChapterTimeline) throws -> [String] {
+        let objects = try manifest.objects(withKeys: timeline.items.compactMap(\.record.audioKey))
+        return timeline.items.map { objects[$0.record.audioKey ?? ""]?.sha256 ?? "-" }
     }
 
     /// Takes from the remote cache the AAC encodings of `chapters` (indices of `encoder`'s
@@ -23,7 +22,7 @@ extension StageWork {
         for index in chapters {
             let key = try encoder.encodingKey(index, identity: identity).key
             guard try encoder.stored(key) == nil else { continue }
-            wanted.append((index, key, ChapterObjectEntry.actionKey(role: Self.encodedRole, key: key, audioDigests: try audioDigests(encoder, chapter: index))))
+            wanted.append((index, key, ChapterObjectEntry.actionKey(role: Self.encodedRole, key: key, audioDigests: try audioDigests(of: encoder.timelines[index]))))
         }
         guard !wanted.isEmpty else { return 0 }
         var taken = 0
@@ -129,7 +128,7 @@ extension StageWork {
         for index in chapters {
             let key = try encoder.encodingKey(index, identity: identity).key
             guard let object = try encoder.stored(key) else { continue }
-            uploads.append((object, ChapterObjectEntry.actionKey(role: Self.encodedRole, key: key, audioDigests: try audioDigests(encoder, chapter: index))))
+            uploads.append((object, ChapterObjectEntry.actionKey(role: Self.encodedRole, key: key, audioDigests: try audioDigests(of: encoder.timelines[index]))))
         }
         let cancellation = cancellation
         let store = store
@@ -175,12 +174,6 @@ extension StageWork {
 extension StageWork {
     /// The role under which chapters' ACX files are filed in the remote cache.
     static let acxRole = "acx"
-
-    /// The SHA-256 of each audio file of `timeline`, in order.
-    func audioDigests(of timeline: ChapterTimeline) throws -> [String] {
-        let objects = try manifest.objects(withKeys: timeline.items.compactMap(\.record.audioKey))
-        return timeline.items.map { objects[$0.record.audioKey ?? ""]?.sha256 ?? "-" }
-    }
 
     /// Takes from the remote cache the ACX files of `files` (chapters of `timelines`) that were made
     /// elsewhere, into scratch files beside the exports: what the export copies instead of mastering.
