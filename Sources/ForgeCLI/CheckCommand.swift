@@ -2,7 +2,7 @@ import ArgumentParser
 import Forge
 import Foundation
 
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Measure each chapter's loudness and levels and check them against a delivery profile (ACX, EBU R128, podcast).",
@@ -32,7 +32,7 @@ struct CheckCommand: ParsableCommand {
         if paths.isEmpty { throw ValidationError("Name an output directory or audio files to check.") }
     }
 
-    func run() throws {
+    func run() async throws {
         let report: ConformanceReport
         do {
             let check = ConformanceCheck(profile: profile)
@@ -42,6 +42,7 @@ struct CheckCommand: ParsableCommand {
                 // Chapters as the build exports them: its pauses and mastering, unless told otherwise.
                 var settings = try RecordedSettings.recorded(inDirectory: urls[0])?.exportSettings ?? ExportSettings()
                 if let mastering { settings.mastering = mastering.settings }
+                try await LeftAudio.fetch(into: urls[0], cancellation: InterruptMonitor.flag)
                 report = try check.run(outputDirectory: urls[0], settings: settings)
             } else {
                 report = try check.run(files: urls)

@@ -70,6 +70,9 @@ enum CommandAdvice {
 
     private static func advice(for error: RemoteCacheError) -> String? {
         if case .localStore = error { return "Run `forge fsck` on the output directory." }
+        if case let .audioNotFetched(_, _, lost, _) = error {
+            return lost > 0 ? "Run `forge build` on the recipe: it makes the pending items." : "Or run `forge build` on the recipe with --remote-download-all."
+        }
         return nil
     }
 }

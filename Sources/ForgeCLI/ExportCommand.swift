@@ -110,6 +110,7 @@ struct ExportCommand: AsyncParsableCommand {
         let report: ExportReport
         var packItems: Int?
         do {
+            try await LeftAudio.fetch(into: directory, cancellation: cancellation)
             if let pack {
                 let url = URL(fileURLWithPath: pack).standardizedFileURL
                 packItems = try AudioPack(outputDirectory: directory, settings: settings, cancellation: cancellation).write(to: url)

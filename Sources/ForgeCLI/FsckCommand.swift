@@ -30,7 +30,7 @@ struct FsckCommand: AsyncParsableCommand {
         if json {
             try JSONOutput.printReport(AuditReportJSON(report, repaired: repair, elapsedSeconds: seconds))
         } else {
-            print("\(report.outputDirectory): checked \(report.objectsChecked) objects (\(Format.bytes(report.bytesChecked))) and \(report.itemsChecked) items in \(String(format: "%.2f", seconds)) s")
+            print("\(report.outputDirectory): checked \(report.objectsChecked) objects (\(Format.bytes(report.bytesChecked))) and \(report.itemsChecked) items in \(String(format: "%.2f", seconds)) s\(report.remoteObjects > 0 ? "; \(report.remoteObjects) audio objects (\(Format.bytes(report.remoteBytes))) are in the remote cache only" : "")")
             for problem in report.problems { print("  \(problem)") }
             if report.isClean {
                 print("No problems found.")

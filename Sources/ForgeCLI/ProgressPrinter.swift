@@ -84,6 +84,9 @@ final class ProgressPrinter: Sendable {
         case let .remoteCache(looked, found, bytes):
             clearLine()
             print("remote cache: \(found) of \(looked) items found (\(Format.bytes(bytes)) downloaded, every digest checked)")
+        case let .fetchedAudio(items, bytes, phase):
+            clearLine()
+            print("remote cache: fetched the audio of \(items) items (\(Format.bytes(bytes))) that the \(phase) needs")
         case let .uploaded(items, bytes) where mode == .log:
             print("remote cache: \(items) items uploaded (\(Format.bytes(bytes)))")
         default:
@@ -175,7 +178,7 @@ final class ProgressPrinter: Sendable {
             print("  audio: \(Format.clock(seconds: Double(summary.audioMs) / 1000)) in all")
         }
         if let cache = summary.remoteCache {
-            print("  remote cache \(cache.cache): downloaded \(cache.downloaded) (\(Format.bytes(cache.downloadedBytes))), uploaded \(cache.uploaded) (\(Format.bytes(cache.uploadedBytes)))\(cache.downloadedChunks + cache.uploadedChunks > 0 ? "; verification chunks downloaded \(cache.downloadedChunks), uploaded \(cache.uploadedChunks)" : "")\(cache.downloadedAlignments + cache.uploadedAlignments > 0 ? "; forced alignments downloaded \(cache.downloadedAlignments), uploaded \(cache.uploadedAlignments)" : "")\(cache.available ? "" : "; unavailable during the build (see the warning)")")
+            print("  remote cache \(cache.cache): downloaded \(cache.downloaded) (\(Format.bytes(cache.downloadedBytes))), uploaded \(cache.uploaded) (\(Format.bytes(cache.uploadedBytes)))\(cache.downloadedChunks + cache.uploadedChunks > 0 ? "; verification chunks downloaded \(cache.downloadedChunks), uploaded \(cache.uploadedChunks)" : "")\(cache.downloadedAlignments + cache.uploadedAlignments > 0 ? "; forced alignments downloaded \(cache.downloadedAlignments), uploaded \(cache.uploadedAlignments)" : "")\(cache.leftInCache > 0 ? "; audio of \(cache.leftInCache) items left in the cache (\(Format.bytes(cache.leftInCacheBytes)))" : "")\(cache.fetchedAudio > 0 ? "; audio fetched for later stages \(cache.fetchedAudio) (\(Format.bytes(cache.fetchedAudioBytes)))" : "")\(cache.available ? "" : "; unavailable during the build (see the warning)")")
         }
         if let shard = summary.shard {
             print("  shard \(shard): \(summary.leftToOtherShards) items left to the other shards; its chapters finished: \(summary.shardTranscribedChunks) verification chunk(s) transcribed, \(summary.encodedChapters) chapter(s) encoded (\(summary.downloadedEncodings) taken from the cache, \(summary.uploadedEncodings) sent to it), \(summary.masteredACXFiles) ACX file(s) mastered (\(summary.uploadedACXFiles) sent)")

@@ -16,6 +16,9 @@ struct RemoteCacheOptions: ParsableArguments {
     @Flag(name: .customLong("remote-cache-required"), help: "Fail (exit 3) when the remote cache cannot be used, instead of building locally with a warning.")
     var required = false
 
+    @Flag(name: .customLong("remote-download-all"), help: "Download every item's audio found in the remote cache (cache.downloadAll); by default a build leaves it there until a stage needs its samples.")
+    var downloadAll = false
+
     func validate() throws {
         if let url, case let .failure(problem) = RemoteCacheSettings.parseURL(url) {
             throw ValidationError("--remote-cache \(RemoteCacheSettings.redacted(url)): \(problem.explanation).")
@@ -39,6 +42,7 @@ struct RemoteCacheOptions: ParsableArguments {
         }
         if readOnly { recipe.cache?.readOnly = true }
         if required { recipe.cache?.required = true }
+        if downloadAll { recipe.cache?.downloadAll = true }
         // Read-only without a cache is harmless (a pull request from a fork gets no cache secret);
         // a required cache that is not configured is a mistake.
         if required && recipe.cache == nil {

@@ -31,6 +31,9 @@ struct StatusCommand: AsyncParsableCommand {
         if counts.downloaded > 0 { print("           \(counts.downloaded) from the remote cache (downloaded, not synthesized here)") }
         print("  audio:   \(Format.clock(seconds: Double(counts.audioMs) / 1000))")
         print("  objects: \(counts.objects) (\(Format.bytes(counts.objectBytes)))")
+        if counts.remoteObjects > 0 {
+            print("           \(counts.remoteObjects) of them (\(Format.bytes(counts.remoteBytes))) in the remote cache only: audio a build did not need; fetched when a command needs its samples")
+        }
         if let build = report.lastBuild {
             print("  last build: #\(build.id ?? 0) \(build.outcome.rawValue), started \(build.startedAt)\(build.endedAt.map { ", ended \($0)" } ?? "")")
             print("              synthesized \(build.itemsSynthesized), downloaded \(build.itemsDownloaded), reused \(build.itemsReused), failed \(build.itemsFailed); forge \(build.toolVersion), \(build.engine) \(build.engineVersion)")

@@ -60,6 +60,7 @@ struct VerifyCommand: AsyncParsableCommand {
         let cancellation = InterruptMonitor.flag
         let report: VerifyReport
         do {
+            try await LeftAudio.fetch(into: directory, cancellation: cancellation)
             report = try run.run(cancellation: cancellation)
         } catch {
             throw CommandFailure(error)

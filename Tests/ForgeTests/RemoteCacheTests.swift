@@ -153,6 +153,9 @@ struct RemoteCacheTests {
         #expect(Self.int(summary, "downloadedEncodings") == 5 && Self.int(summary, "downloadedACXFiles") == 5, "\(summary ?? [:])")
         #expect(summary?["verificationPassed"] as? Bool == true)
         #expect(try files("assembled") == expected, "the assembled book is one machine's, byte for byte")
+        // Built without the bytes: every item's audio stayed in the cache, but the spot-checked ones made here.
+        #expect(Self.int(summary, "leftInCache") > 0 && Self.int(summary, "fetchedAudio") == 0, "\(summary ?? [:])")
+        #expect(try Self.audioFiles(in: project.directory.file("assembled")) == Self.int(summary, "spotChecked"))
 
         // Shard 2 never ran: the assembler finishes its chapters itself.
         _ = try runShards([1, 3], prefix: "/gap")
@@ -161,6 +164,9 @@ struct RemoteCacheTests {
         #expect(Self.int(gap.summary, "encodedChapters") >= 1 && Self.int(gap.summary, "transcribedChunks") >= 1, "\(gap.summary ?? [:])")
         #expect(Self.int(gap.summary, "encodedChapters") + Self.int(gap.summary, "downloadedEncodings") == 5)
         #expect(try files("gap") == expected)
+        // It fetched the audio of the chapters it finished (and their neighbours' edges), not the book's.
+        let fetched = Self.int(gap.summary, "fetchedAudio")
+        #expect(fetched > 0 && fetched < Self.int(gap.summary, "leftInCache"), "\(gap.summary ?? [:])")
 
         // An encoding in the cache with other bytes (of the right size) is refused, naming its chapter.
         let stored = try Manifest(directory: project.directory.file("assembled"), create: false).encodedObjects()
@@ -201,7 +207,8 @@ struct RemoteCacheTests {
         bytes[bytes.count / 2] ^= 0xFF
         try bytes.write(to: blob)
 
-        let warm = try project.build(["--remote-cache", server.url, "-o", "warm"])
+        // Every item's audio is downloaded (and checked) here; a build that leaves it in the cache is tested below.
+        let warm = try project.build(["--remote-cache", server.url, "--remote-download-all", "-o", "warm"])
         #expect(warm.status == 0, "\(warm.errors)")
         #expect(warm.synthesizedItems.contains(victim.id))
         #expect(Self.int(warm.summary, "downloaded") == items - warm.synthesizedItems.count)
@@ -298,6 +305,74 @@ struct RemoteCacheTests {
         #expect(try Self.checkEntries(server) == distinct, "the rerun uploads what the killed build had not")
         let warm = try project.build(["--remote-cache", server.url, "-o", "warm"])
         #expect(Self.allFromCache(warm.summary, items: items), "\(warm.errors)")
+    }
+
+    /// Build without the bytes: a build with the cache takes every item's events and measures and
+    /// leaves its audio there; status and fsck say so, a rebuild is up to date, and a command that
+    /// reads the samples (an audio export) fetches them first and writes what a build that made
+    /// them writes. A blob the cache lost makes its item pending, and the next build makes it.
+    @Test func aBuildLeavesTheAudioItDoesNotReadInTheCache() throws {
+        let server = try CacheServer()
+        let project = try TestProject()
+        let cold = try project.build(["--remote-cache", server.url])
+        let items = Self.int(cold.summary, "items")
+        let warm = try project.build(["--remote-cache", server.url, "-o", "warm"])
+        #expect(warm.status == 0, "\(warm.errors)")
+        #expect(Self.allFromCache(warm.summary, items: items), "\(warm.summary ?? [:])")
+        let left = Self.int(warm.summary, "leftInCache")
+        #expect(left > 0 && Self.int(warm.summary, "leftInCacheBytes") > Self.int(warm.summary, "downloadedBytes"), "\(warm.summary ?? [:])")
+        let warmDirectory = project.directory.file("warm")
+        #expect(try Self.audioFiles(in: warmDirectory) == Self.int(warm.summary, "spotChecked"))
+        try project.checkConsistency(of: warmDirectory)
+        func fields(_ arguments: [String]) throws -> [String: Any] {
+            let result = try project.forge(arguments)
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any], "\(result.errors)")
+        }
+        #expect(try fields(["status", "warm", "--json"])["remoteObjects"] as? Int == left)
+        var audit = try fields(["fsck", "warm", "--json"])
+        #expect(audit["clean"] as? Bool == true && audit["remoteObjects"] as? Int == left, "\(audit)")
+
+        let again = try project.build(["--remote-cache", server.url, "-o", "warm"])
+        #expect(again.summary?["nothingToDo"] as? Bool == true && (again.summary?["fetchedAudio"] as? Int ?? 0) == 0, "\(again.summary ?? [:])")
+
+        // An export that reads the samples fetches them, and writes what the cold build's store gives.
+        let export = try project.forge(["export", "warm", "--format", "audio"])
+        #expect(export.status == 0 && export.errors.contains("fetched the audio of \(left) items"), "\(export.errors)")
+        #expect(try project.forge(["export", "out", "--format", "audio"]).status == 0)
+        let chapters = try FileManager.default.contentsOfDirectory(atPath: project.output.appendingPathComponent("exports/audio").path).sorted()
+        #expect(!chapters.isEmpty)
+        for name in chapters {
+            #expect(try Data(contentsOf: warmDirectory.appendingPathComponent("exports/audio/\(name)"))
+                    == Data(contentsOf: project.output.appendingPathComponent("exports/audio/\(name)")), "\(name)")
+        }
+        #expect(try fields(["status", "warm", "--json"])["remoteObjects"] as? Int == 0)
+        audit = try fields(["fsck", "warm", "--json"])
+        #expect(audit["clean"] as? Bool == true && audit["remoteObjects"] as? Int == 0, "\(audit)")
+
+        // The cache loses a blob it still has the entry of: the export says so, the item is pending,
+        // and the next build (which checks each blob it leaves) makes it again.
+        _ = try project.build(["--remote-cache", server.url, "-o", "lost"])
+        let lostManifest = try Manifest(directory: project.directory.file("lost"), create: false)
+        let victim = try #require(try lostManifest.remoteObjects().values.min { $0.object.key < $1.object.key })
+        try FileManager.default.removeItem(at: server.root.appendingPathComponent("cas/\(victim.object.sha256)"))
+        let refused = try project.forge(["export", "lost", "--format", "audio"])
+        #expect(refused.status == 3 && refused.errors.contains("no longer has the audio of 1"), "\(refused.errors)")
+        let pending = try lostManifest.items().filter { $0.status == .pending }
+        #expect(!pending.isEmpty && pending.allSatisfy { $0.audioKey == nil })
+        let remade = try project.build(["--remote-cache", server.url, "-o", "lost"])
+        #expect(remade.status == 0 && Set(pending.map(\.id)).isSubset(of: remade.synthesizedItems), "\(remade.errors)")
+        #expect(try project.forge(["export", "lost", "--format", "audio"]).status == 0)
+        try project.checkConsistency(of: project.directory.file("lost"))
+    }
+
+    /// The audio files in an output directory's store.
+    static func audioFiles(in directory: URL) throws -> Int {
+        let enumerator = FileManager.default.enumerator(at: directory.appendingPathComponent("objects"), includingPropertiesForKeys: nil)
+        var count = 0
+        while let url = enumerator?.nextObject() as? URL {
+            if url.pathExtension == "wav" { count += 1 }
+        }
+        return count
     }
 
     @Test func verificationComesFromTheCacheForTheSameAudioBytes() throws {

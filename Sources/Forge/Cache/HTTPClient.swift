@@ -24,7 +24,7 @@ package final class HTTPClient: Sendable {
         self.limits = limits
     }
 
-    package enum Method: String, Sendable { case get = "GET", put = "PUT" }
+    package enum Method: String, Sendable { case get = "GET", put = "PUT", head = "HEAD" }
 
     /// One request and what its answer may be.
     package struct Request: Sendable {
@@ -107,6 +107,9 @@ package final class HTTPClient: Sendable {
             switch request.method {
             case .get:
                 _ = forge_curl_setopt_long(raw, CURLOPT_HTTPGET, 1)
+                return curl_easy_perform(raw)
+            case .head:
+                _ = forge_curl_setopt_long(raw, CURLOPT_NOBODY, 1)
                 return curl_easy_perform(raw)
             case .put:
                 let body = request.body ?? Data()

@@ -55,6 +55,17 @@ package final class RemoteCache: Sendable {
         }
     }
 
+    /// Whether the cache holds `area/digest` (a `HEAD` request: nothing is downloaded).
+    package func contains(_ area: Area, _ digest: String) async throws(RemoteCacheError) -> Bool {
+        let request = HTTPClient.Request(method: .head, url: url(area, digest), headers: header.map { [$0] } ?? [], maxBytes: 0)
+        let response = try await send(request, area: area, digest: digest)
+        switch response.status {
+        case 200..<300: return true
+        case 404: return false
+        default: throw classify(status: response.status, method: "HEAD", area: area, digest: digest)
+        }
+    }
+
     /// Stores `data` at `area/digest`.
     package func put(_ area: Area, _ digest: String, data: Data) async throws(RemoteCacheError) {
         let request = HTTPClient.Request(

@@ -22,6 +22,9 @@ package enum RemoteCacheError: Error, LocalizedError, Sendable, Equatable {
     case localStore(reason: String)
     /// `cache.required` and the cache failed.
     case required(cache: String, reason: String)
+    /// A command needs the samples of audio a build left in the cache, and the cache could not give
+    /// them (`lost` of them it no longer has; those items are pending again).
+    case audioNotFetched(cache: String, items: Int, lost: Int, reason: String)
 
     /// What went wrong, without the cache's name (for a message that names it already).
     package var detail: String {
@@ -57,6 +60,12 @@ package enum RemoteCacheError: Error, LocalizedError, Sendable, Equatable {
             return ("\(reason).", "Check the output directory's store.")
         case let .required(cache, reason):
             return ("The remote cache \(cache) is required (cache.required) but failed: \(reason).", "Start the cache server, or build without \"required\" to build locally.")
+        case let .audioNotFetched(cache, items, lost, reason):
+            return (
+                "The audio of \(items) items is in the remote cache \(cache) only (the build left it there) and could not be fetched: \(reason).",
+                lost > 0
+                    ? "The cache no longer has the audio of \(lost) of them, now pending: build the recipe again to make them."
+                    : "Try again when the cache answers, or build the recipe with every item's audio downloaded (cache.downloadAll).")
         }
     }
 }
@@ -66,7 +75,7 @@ extension RemoteCacheError: ClassifiedFailure {
     package var failureKind: FailureKind {
         switch self {
         case .malformedHeader: .badInput
-        case .unavailable, .refused, .digestMismatch, .blobSize, .badAnswer, .malformedEntry, .localStore, .required: .cannotRun
+        case .unavailable, .refused, .digestMismatch, .blobSize, .badAnswer, .malformedEntry, .localStore, .required, .audioNotFetched: .cannotRun
         }
     }
 }

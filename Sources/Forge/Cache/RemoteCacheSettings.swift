@@ -8,7 +8,7 @@ import Foundation
 /// printed, never written to the manifest, and URLs with credentials in them are refused.
 package struct RemoteCacheSettings: Sendable, Equatable {
     /// The keys of the recipe's `cache` object (read by `RemoteCacheSettings(recipe:)`); others are refused.
-    package enum RecipeKey: String, CaseIterable, Sendable { case remote, readOnly, required, timeoutSeconds, connectTimeoutSeconds, minimumBytesPerSecond, deadlineSeconds }
+    package enum RecipeKey: String, CaseIterable, Sendable { case remote, readOnly, required, downloadAll, timeoutSeconds, connectTimeoutSeconds, minimumBytesPerSecond, deadlineSeconds }
     package static let allowedTimeoutSeconds = 1...600
     package static let allowedMinimumBytesPerSecond = 1...(1 << 30)
     /// The environment variable naming the cache's base URL (below `--remote-cache`, above the recipe).
@@ -23,6 +23,9 @@ package struct RemoteCacheSettings: Sendable, Equatable {
     package var readOnly = false
     /// Fail the build when the cache cannot be reached, instead of building locally with a warning.
     package var required = false
+    /// Download every item's audio a whole build finds in the cache, instead of leaving it there
+    /// until a stage needs its samples (Bazel's "build without the bytes" is the default).
+    package var downloadAll = false
     /// How long a request may go slower than ``minimumBytesPerSecond`` (a server that does not
     /// answer, or trickles) before the cache counts as unavailable.
     package var timeoutSeconds = 10

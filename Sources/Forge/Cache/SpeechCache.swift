@@ -20,17 +20,21 @@ package struct SpeechCache: Sendable {
         package var voice: String
         /// Bytes received (entry and blobs).
         package var bytes: Int
+        /// Set when the audio was left in the cache (``fetch(audioKey:eventsKey:item:voice:audioExtension:mimeType:leavingAudio:)``):
+        /// the audio object is described, not stored, and this is what its entry says it measures.
+        package var remote: ItemSignal?
     }
 
     /// Downloads and stores the objects of `audioKey`; nil when the cache has no entry for it.
     /// `item` names the item in messages.
     /// `voice` is the URI of the voice the item's audio key was made for: an entry naming another is refused.
+    /// With `leavingAudio`, an item whose events time its words gets only its events: its audio stays
+    /// in the cache until something needs its samples (``RemoteObjectFetcher``).
     package func fetch(
-        audioKey: String, eventsKey: String, item: String, voice: String, audioExtension: String, mimeType: String
+        audioKey: String, eventsKey: String, item: String, voice: String, audioExtension: String, mimeType: String, leavingAudio: Bool = false
     ) async throws(RemoteCacheError) -> Download? {
         guard let (entry, entryData) = try await entry(audioKey: audioKey, item: item, voice: voice, audioExtension: audioExtension) else { return nil }
         let name = remote.settings.name
-        let audioData = try await blob(entry.audio, role: "audio", item: item)
         let eventsData = try await blob(entry.events, role: "events", item: item)
         let document: SpeechEventsDocument
         do {
@@ -38,13 +42,31 @@ package struct SpeechCache: Sendable {
         } catch {
             throw .malformedEntry(cache: name, item: item, reason: "its events do not decode: \(error.localizedDescription)")
         }
+        let leave = leavingAudio && document.hasWordTimings
+        if leave {
+            // Left there only while the cache holds it: an entry can outlive its blob (a pruned cache).
+            guard try await remote.contains(.contentAddressable, entry.audio.sha256) else {
+                throw .malformedEntry(cache: name, item: item, reason: "its audio blob is missing")
+            }
+            guard entry.signal.sampleCount >= 0, entry.signal.sampleCount <= Int(Int32.max),
+                  entry.signal.durationMs == entry.signal.sampleCount * 1000 / max(document.sampleRate, 1)
+            else { throw .malformedEntry(cache: name, item: item, reason: "its measures do not fit its events' sample rate") }
+        }
+        let audioData = leave ? Data() : try await blob(entry.audio, role: "audio", item: item)
         do {
-            let audio = try store.store(
-                key: audioKey, fileExtension: audioExtension, role: .audio, mimeType: mimeType, data: audioData,
-                durationMs: document.durationMs, sampleRate: document.sampleRate, sha256: entry.audio.sha256)
+            let audio = leave
+                ? StoredObject(
+                    key: audioKey, path: ObjectStore.relativePath(key: audioKey, fileExtension: audioExtension), role: .audio,
+                    bytes: entry.audio.bytes, sha256: entry.audio.sha256, mimeType: mimeType, durationMs: document.durationMs,
+                    sampleRate: document.sampleRate, frames: entry.signal.sampleCount)
+                : try store.store(
+                    key: audioKey, fileExtension: audioExtension, role: .audio, mimeType: mimeType, data: audioData,
+                    durationMs: document.durationMs, sampleRate: document.sampleRate, sha256: entry.audio.sha256)
             let events = try store.store(
                 key: eventsKey, fileExtension: "json", role: .events, mimeType: "application/json", data: eventsData, sha256: entry.events.sha256)
-            return Download(audio: audio, events: events, document: document, voice: entry.voice, bytes: entryData.count + audioData.count + eventsData.count)
+            return Download(
+                audio: audio, events: events, document: document, voice: entry.voice, bytes: entryData.count + audioData.count + eventsData.count,
+                remote: leave ? entry.signal : nil)
         } catch {
             // The local disk failing is not the cache's fault: the item is synthesized, which will report it.
             throw .localStore(reason: "item \(item): storing what the cache sent failed: \(error.localizedDescription)")
@@ -111,18 +133,24 @@ package struct SpeechCache: Sendable {
     /// it names, so a stopped upload never leaves an entry pointing at nothing. Returns the bytes sent.
     package func upload(audio: StoredObject, events: StoredObject, voice: String) async throws(RemoteCacheError) -> Int {
         // Read without following links (a link planted at an object must not send another file away).
+        var signal: ItemSignal?
         for object in [audio, events] {
             let data: Data
             do {
                 data = try store.read(relativePath: object.path)
+                if object.role == .audio {
+                    let decoded = try SoundFile.decode([UInt8](data), label: object.path)
+                    signal = ItemSignal(samples: decoded.samples, sampleRate: decoded.sampleRate)
+                }
             } catch {
                 throw .localStore(reason: "\(object.path) cannot be read for upload: \(error.localizedDescription)")
             }
             try await remote.put(.contentAddressable, object.sha256, data: data)
         }
+        guard let signal else { throw .localStore(reason: "\(audio.path) is not audio") }
         let entry = SpeechCacheEntry(
             audioKey: audio.key, voice: voice, audioExtension: (audio.path as NSString).pathExtension,
-            audio: .init(sha256: audio.sha256, bytes: audio.bytes), events: .init(sha256: events.sha256, bytes: events.bytes))
+            audio: .init(sha256: audio.sha256, bytes: audio.bytes), events: .init(sha256: events.sha256, bytes: events.bytes), signal: signal)
         let data = entry.encoded()
         try await remote.put(.actionCache, SpeechCacheEntry.actionKey(audioKey: audio.key), data: data)
         return audio.bytes + events.bytes + data.count

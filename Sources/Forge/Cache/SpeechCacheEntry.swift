@@ -1,14 +1,16 @@
 import Foundation
 
 /// The remote cache's entry for one item's speech, stored at `ac/{actionKey}`: the digests of
-/// the audio and events objects that the item's audio key stands for. Word timings are not in
-/// it: they follow from the events and the item's text, which the downloading build has.
+/// the audio and events objects that the item's audio key stands for, and what the audio measures
+/// (``ItemSignal``), so a build can lay out, screen and key its chapters without downloading the
+/// audio (docs/remote-cache.md, "build without the bytes"). Word timings are not in it: they follow
+/// from the events and the item's text, which the downloading build has.
 ///
 /// JSON, not Bazel's `ActionResult` protobuf: bazel-remote must run with
 /// `--disable_http_ac_validation` (docs/remote-cache.md).
 package struct SpeechCacheEntry: Codable, Sendable, Equatable {
     package static let formatName = "forge-speech"
-    package static let currentVersion = 1
+    package static let currentVersion = 2
 
     /// One blob the entry points to.
     package struct Blob: Codable, Sendable, Equatable {
@@ -26,8 +28,10 @@ package struct SpeechCacheEntry: Codable, Sendable, Equatable {
     package var audioExtension: String
     package var audio: Blob
     package var events: Blob
+    /// The audio's measures, its length in samples among them (version 2).
+    package var signal: ItemSignal
 
-    package init(audioKey: String, voice: String, audioExtension: String, audio: Blob, events: Blob) {
+    package init(audioKey: String, voice: String, audioExtension: String, audio: Blob, events: Blob, signal: ItemSignal) {
         format = Self.formatName
         version = Self.currentVersion
         self.audioKey = audioKey
@@ -35,6 +39,7 @@ package struct SpeechCacheEntry: Codable, Sendable, Equatable {
         self.audioExtension = audioExtension
         self.audio = audio
         self.events = events
+        self.signal = signal
     }
 
     /// Where the entry of `audioKey` is filed: a key of its own, so the entry's format can change

@@ -177,7 +177,7 @@ package struct BuildPipeline: Sendable {
             results.exported = try await timed(export) { try await export.run((), in: context) }
         }
         if let settings = recipe.verify, try everyItemDone(context) {
-            let verify = VerifyStage(settings: settings)
+            let verify = VerifyStage(settings: settings, launch: workerLaunch)
             results.verification = try await timed(verify) { try await verify.run((), in: context) }
         }
     }
@@ -219,6 +219,10 @@ package struct BuildPipeline: Sendable {
         }
         summary.remoteCache?.spotChecked = traffic.spotChecked
         summary.remoteCache?.spotCheckMismatches = traffic.spotCheckMismatches
+        summary.remoteCache?.leftInCache = traffic.leftInCache
+        summary.remoteCache?.leftInCacheBytes = traffic.leftInCacheBytes
+        summary.remoteCache?.fetchedAudio = traffic.fetchedAudio
+        summary.remoteCache?.fetchedAudioBytes = traffic.fetchedAudioBytes
         summary.shard = shard
         summary.leftToOtherShards = results.speech?.leftToOtherShards ?? 0
         return summary

@@ -14,7 +14,8 @@ struct BuildResults: Sendable {
     /// A stage stopped before its work was done (Ctrl-C or SIGTERM).
     var stopped: Bool { split?.cancelled == true || speech?.cancelled == true || alignment?.cancelled == true }
     var itemsTotal: Int { speech?.itemsTotal ?? split?.items ?? 0 }
-    var synthesized: Int { speech?.synthesized ?? 0 }
+    /// Items synthesized: by the speak stage, and by later stages for audio the remote cache could not give back.
+    var synthesized: Int { (speech?.synthesized ?? 0) + exported.synthesizedItems + (verification?.synthesizedItems ?? 0) }
     var reused: Int { speech?.reused ?? 0 }
     /// Items timed without new audio: from their events in the speak stage, or by forced alignment.
     var aligned: Int { (speech?.aligned ?? 0) + (alignment?.aligned ?? 0) }

@@ -65,6 +65,12 @@ package struct BuildSummary: Sendable, Equatable {
         /// Hits made here and compared with the cache's digest, and how many differed.
         package var spotChecked = 0
         package var spotCheckMismatches = 0
+        /// Items taken from the cache whose audio stayed there (events and measures downloaded), and the audio's bytes.
+        package var leftInCache = 0
+        package var leftInCacheBytes = 0
+        /// Audio left in the cache that a later stage fetched because it read the samples, and its bytes.
+        package var fetchedAudio = 0
+        package var fetchedAudioBytes = 0
     }
 
     /// True when nothing had to be made or changed.

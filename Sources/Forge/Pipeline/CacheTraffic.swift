@@ -14,6 +14,12 @@ struct CacheTraffic: Sendable, Equatable {
     /// Downloaded items made here again and compared, and how many came out other bytes.
     var spotChecked = 0
     var spotCheckMismatches = 0
+    /// Items whose audio was left in the cache (their events downloaded), and the audio's bytes.
+    var leftInCache = 0
+    var leftInCacheBytes = 0
+    /// Audio left in the cache by this build or an earlier one, fetched because a stage needed its samples.
+    var fetchedAudio = 0
+    var fetchedAudioBytes = 0
 
     static func + (left: CacheTraffic, right: CacheTraffic) -> CacheTraffic {
         CacheTraffic(
@@ -22,6 +28,8 @@ struct CacheTraffic: Sendable, Equatable {
             downloadedChunks: left.downloadedChunks + right.downloadedChunks, uploadedChunks: left.uploadedChunks + right.uploadedChunks,
             downloadedAlignments: left.downloadedAlignments + right.downloadedAlignments,
             uploadedAlignments: left.uploadedAlignments + right.uploadedAlignments, spotChecked: left.spotChecked + right.spotChecked,
-            spotCheckMismatches: left.spotCheckMismatches + right.spotCheckMismatches)
+            spotCheckMismatches: left.spotCheckMismatches + right.spotCheckMismatches, leftInCache: left.leftInCache + right.leftInCache,
+            leftInCacheBytes: left.leftInCacheBytes + right.leftInCacheBytes, fetchedAudio: left.fetchedAudio + right.fetchedAudio,
+            fetchedAudioBytes: left.fetchedAudioBytes + right.fetchedAudioBytes)
     }
 }

@@ -8,5 +8,7 @@ struct ExportOutcome: Sendable, Equatable {
     var downloadedEncodings = 0
     /// ACX chapter files taken from the remote cache (a shard mastered them).
     var downloadedACXFiles = 0
+    /// Items synthesized again because the audio a build left in the remote cache could not be fetched.
+    var synthesizedItems = 0
     var traffic = CacheTraffic()
 }

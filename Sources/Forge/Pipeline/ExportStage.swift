@@ -21,24 +21,32 @@ struct ExportStage: PipelineStage {
             let current = Exporter(outputDirectory: context.store.root, settings: settings)
             // Exports already made from these inputs need nothing from the cache.
             let upToDate = current.upToDate(try current.stamp(manifest)) != nil
-            if let remote = context.speechCache?.remote, !upToDate {
+            let remoteAudio = try manifest.remoteObjectKeys()
+            if !upToDate && (context.speechCache != nil || !remoteAudio.isEmpty) {
                 var work = StageWork(context: context)
-                let objects = ChapterObjectCache(remote: remote)
-                // Laid out once for both, unless the ACX set is mastered otherwise (as the exporter does).
+                // Laid out once for the encodings, the ACX files and the audio they need (as the exporter does).
                 let book = try TimelineBuilder(store: context.store, manifest: manifest, settings: settings).book()
-                if Exporter.sharesAAC(settings) {
-                    if ChapterEncoder.commonRate(book.chapters) != nil {
-                        let encoder = ChapterEncoder(timelines: book.chapters, settings: settings, store: context.store, manifest: manifest)
+                let encoder = Exporter.sharesAAC(settings) && ChapterEncoder.commonRate(book.chapters) != nil
+                    ? ChapterEncoder(timelines: book.chapters, settings: settings, store: context.store, manifest: manifest) : nil
+                let acx = Exporter.acxSettings(settings)
+                let acxTimelines = !settings.formats.contains(.acx) ? []
+                    : acx.mastering == settings.mastering ? book.chapters : try TimelineBuilder(store: context.store, manifest: manifest, settings: acx).book().chapters
+                let acxFiles = try AudiobookExport.acxChapterFiles(acxTimelines, chapterCount: acxTimelines.count, settings: acx)
+                if let remote = context.speechCache?.remote {
+                    let objects = ChapterObjectCache(remote: remote)
+                    if let encoder {
                         outcome.downloadedEncodings = try await work.downloadEncodings(encoder, chapters: Array(book.chapters.indices), from: objects)
                     }
+                    if !acxFiles.isEmpty {
+                        prepared = try await work.downloadACXFiles(acxFiles, timelines: acxTimelines, from: objects)
+                        outcome.downloadedACXFiles = prepared.count
+                    }
                 }
-                if settings.formats.contains(.acx) {
-                    let acx = Exporter.acxSettings(settings)
-                    let timelines = acx.mastering == settings.mastering
-                        ? book.chapters : try TimelineBuilder(store: context.store, manifest: manifest, settings: acx).book().chapters
-                    let files = try AudiobookExport.acxChapterFiles(timelines, chapterCount: timelines.count, settings: acx)
-                    prepared = try await work.downloadACXFiles(files, timelines: timelines, from: objects)
-                    outcome.downloadedACXFiles = prepared.count
+                if !remoteAudio.isEmpty {
+                    let needed = try Self.audioRead(
+                        by: settings, chapters: book.chapters, encoder: encoder,
+                        acxChapters: acxFiles.indices.filter { $0 < book.chapters.count && prepared[acxFiles[$0].path] == nil })
+                    outcome.synthesizedItems = try await work.fetchRemoteAudio(needed.intersection(remoteAudio), for: "export", launch: launch)
                 }
                 outcome.traffic = work.traffic
             }
@@ -56,5 +64,31 @@ struct ExportStage: PipelineStage {
             // Every file written is whole; the next build exports again (the stamp was not written).
             return outcome
         }
+    }
+
+    /// The audio keys of the items whose samples the export reads: every chapter's for the formats
+    /// that write chapter audio (or when chapters cannot share one AAC encoding), else the chapters
+    /// whose encoding is not stored (with the items on their neighbours' edges) and those whose ACX
+    /// file was not taken from the cache (`acxChapters`, indices).
+    static func audioRead(by settings: ExportSettings, chapters: [ChapterTimeline], encoder: ChapterEncoder?, acxChapters: [Int]) throws -> Set<String> {
+        let formats = Set(settings.formats)
+        let writesChapterAudio = !formats.isDisjoint(with: [.audio, .html])
+            || (formats.contains(.m4b) && encoder == nil) || (formats.contains(.epub) && (settings.epubAudio != .aac || encoder == nil))
+        var indices = Set(writesChapterAudio ? Array(chapters.indices) : acxChapters)
+        var keys = Set<String>()
+        if let encoder, !writesChapterAudio {
+            let identity = try ChapterEncoder.identity(settings)
+            for index in chapters.indices where try encoder.stored(try encoder.encodingKey(index, identity: identity)) == nil {
+                indices.insert(index)
+                let (before, after) = encoder.edgeRanges(of: index)
+                for (neighbour, range) in [before, after].compactMap({ $0 }) {
+                    for item in chapters[neighbour].items where item.startSample < range.upperBound && item.startSample + item.sampleCount > range.lowerBound {
+                        if let key = item.record.audioKey { keys.insert(key) }
+                    }
+                }
+            }
+        }
+        for index in indices { keys.formUnion(chapters[index].items.compactMap(\.record.audioKey)) }
+        return keys
     }
 }

@@ -10,6 +10,8 @@ package enum ProgressEvent: Sendable, Equatable {
     case remoteCache(looked: Int, found: Int, bytes: Int)
     /// Items' objects and entries were uploaded to the remote cache.
     case uploaded(items: Int, bytes: Int)
+    /// Audio left in the remote cache was fetched because `phase` ("export", "verify") needed its samples.
+    case fetchedAudio(items: Int, bytes: Int, phase: String)
     /// One item finished (or failed).
     case item(ItemProgress)
     /// Finished items were committed to the manifest.

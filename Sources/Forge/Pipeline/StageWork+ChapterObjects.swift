@@ -20,7 +20,7 @@ extension StageWork {
         let identity = try ChapterEncoder.identity(encoder.settings)
         var wanted: [(index: Int, key: String, actionKey: String)] = []
         for index in chapters {
-            let key = try encoder.encodingKey(index, identity: identity).key
+            let key = try encoder.encodingKey(index, identity: identity)
             guard try encoder.stored(key) == nil else { continue }
             wanted.append((index, key, ChapterObjectEntry.actionKey(role: Self.encodedRole, key: key, audioDigests: try audioDigests(of: encoder.timelines[index]))))
         }
@@ -126,7 +126,7 @@ extension StageWork {
         let identity = try ChapterEncoder.identity(encoder.settings)
         var uploads: [(object: StoredObject, actionKey: String)] = []
         for index in chapters {
-            let key = try encoder.encodingKey(index, identity: identity).key
+            let key = try encoder.encodingKey(index, identity: identity)
             guard let object = try encoder.stored(key) else { continue }
             uploads.append((object, ChapterObjectEntry.actionKey(role: Self.encodedRole, key: key, audioDigests: try audioDigests(of: encoder.timelines[index]))))
         }

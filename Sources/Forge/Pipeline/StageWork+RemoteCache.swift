@@ -31,6 +31,7 @@ extension StageWork {
         var bytes = 0
 
         let spotChecked = Self.spotChecked(plan.jobs)
+        let leaving = leavesAudioInCache
         var checks: [String: SpotCheck] = [:]
 
         await withTaskGroup(of: RemoteAnswer.self) { group in
@@ -45,7 +46,9 @@ extension StageWork {
                 guard let job = pending.popFirst() else { return }
                 running += 1
                 let check = spotChecked.contains(job.audioKey)
-                group.addTask { await Self.lookUp(job, spotCheck: check, in: cache, audioExtension: extensionName, mimeType: mimeType) }
+                group.addTask {
+                    await Self.lookUp(job, spotCheck: check, leavingAudio: leaving, in: cache, audioExtension: extensionName, mimeType: mimeType)
+                }
             }
             for _ in 0..<RemoteCache.connections { startNext() }
             while running > 0, let answer = await group.next() {
@@ -124,7 +127,7 @@ extension StageWork {
     /// Asks the cache for one job: its objects (every digest checked), or, for a spot-checked job,
     /// only the digest its entry names (the item is made here and compared).
     static func lookUp(
-        _ job: SpeechJob, spotCheck: Bool, in cache: SpeechCache, audioExtension: String, mimeType: String
+        _ job: SpeechJob, spotCheck: Bool, leavingAudio: Bool, in cache: SpeechCache, audioExtension: String, mimeType: String
     ) async -> RemoteAnswer {
         do throws(RemoteCacheError) {
             if spotCheck {
@@ -134,7 +137,7 @@ extension StageWork {
             }
             guard let download = try await cache.fetch(
                 audioKey: job.audioKey, eventsKey: job.eventsKey, item: job.itemID, voice: job.voice.uri, audioExtension: audioExtension,
-                mimeType: mimeType)
+                mimeType: mimeType, leavingAudio: leavingAudio)
             else { return .missing }
             return .found(job, download)
         } catch {
@@ -167,11 +170,18 @@ extension StageWork {
     private mutating func recordDownload(_ job: SpeechJob, _ download: SpeechCache.Download, waiting: inout [String: [ItemRecord]], align: Bool) throws {
         let items = waiting.removeValue(forKey: job.audioKey) ?? []
         for item in items {
-            var updates: [ItemUpdate] = [.downloaded(itemID: item.id, audio: download.audio, events: download.events, voice: download.voice)]
+            let remote = download.remote.map { ItemUpdate.RemoteAudio(cache: recipe.cache?.name ?? "", signal: $0) }
+            var updates: [ItemUpdate] = [.downloaded(itemID: item.id, audio: download.audio, events: download.events, voice: download.voice, remote: remote)]
             if align, let update = try alignment(for: item, eventsKey: job.eventsKey, document: download.document) { updates.append(update) }
             try record(updates, itemID: item.id, ordinal: item.ordinal, outcome: .downloaded, audioMs: download.document.durationMs)
         }
-        if !items.isEmpty { uploadedKeys.append(job.audioKey) }
+        if !items.isEmpty {
+            uploadedKeys.append(job.audioKey)
+            if download.remote != nil {
+                traffic.leftInCache += 1
+                traffic.leftInCacheBytes += download.audio.bytes
+            }
+        }
     }
 
     /// One warning and no more use of the cache in this build; with `cache.required`, the build stops.

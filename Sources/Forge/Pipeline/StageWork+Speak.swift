@@ -13,7 +13,8 @@ extension StageWork {
         var itemsToSynthesize: Int { waiting.values.reduce(0) { $0 + $1.count } }
     }
 
-    func plan(_ items: [ItemRecord], speak: Bool, align: Bool) -> SpeakPlan {
+    /// `remote`: audio keys whose bytes are in the remote cache only, which count as stored.
+    func plan(_ items: [ItemRecord], speak: Bool, align: Bool, remote: Set<String> = []) -> SpeakPlan {
         var plan = SpeakPlan()
         let presence = ObjectPresence(store: store)
         for item in items {
@@ -23,7 +24,7 @@ extension StageWork {
                 let made = recipe.speech(text: item.text, character: item.character, engineVersions: engineVersions, voice: fallback)
                 if item.audioKey == made.audioKey { speech = made }
             }
-            let hasObjects = hasObjects(speech, presence)
+            let hasObjects = hasObjects(speech, presence, remote: remote)
             if item.audioKey == speech.audioKey, hasObjects, item.status == .done || item.status == .spoken {
                 let aligned = item.status == .done && (item.alignmentKey == ObjectKey.alignment(eventsKey: speech.eventsKey, text: item.text)
                     // Timings from forced alignment of an engine that gave none are the align stage's to keep current.
@@ -42,8 +43,8 @@ extension StageWork {
         return plan
     }
 
-    func hasObjects(_ speech: ItemSpeech, _ presence: ObjectPresence) -> Bool {
-        presence.contains(ObjectStore.relativePath(key: speech.audioKey, fileExtension: recipe.audio.format.fileExtension))
+    func hasObjects(_ speech: ItemSpeech, _ presence: ObjectPresence, remote: Set<String> = []) -> Bool {
+        (remote.contains(speech.audioKey) || presence.contains(ObjectStore.relativePath(key: speech.audioKey, fileExtension: recipe.audio.format.fileExtension)))
             && presence.contains(ObjectStore.relativePath(key: speech.eventsKey, fileExtension: "json"))
     }
 
@@ -53,7 +54,10 @@ extension StageWork {
         let items = try manifest.items()
         guard !items.isEmpty else { throw PipelineError.nothingSplit(outputDirectory: store.root.path) }
         itemsTotal = items.count
-        var plan = plan(items, speak: speak, align: align)
+        let remote = try manifest.remoteObjectKeys()
+        var plan = plan(items, speak: speak, align: align, remote: leavesAudioInCache ? remote : [])
+        // Audio left in the cache by an earlier build, which this one downloads (or makes): no longer remote.
+        if !remote.isEmpty && !leavesAudioInCache { try manifest.forgetRemote(plan.jobs.map(\.audioKey).filter(remote.contains)) }
         if shard != nil { leftToOtherShards = restrict(&plan, toChapters: context.shardItemChapters) }
         upToDate = plan.upToDate
         toFinish = plan.alignOnly.count + plan.reusable.count + plan.itemsToSynthesize

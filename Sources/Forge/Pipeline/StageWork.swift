@@ -44,8 +44,15 @@ struct StageWork {
     var chapterWords: [String: [WordToken]] = [:]
     var chapterWordsOrdinal: Int?
 
+    /// Whether items found in the remote cache get only their events, their audio left there until
+    /// something needs its samples (a whole build with the cache, unless `cache.downloadAll` or
+    /// forced alignment); a shard makes its chapters' exports and downloads what it takes.
+    var leavesAudioInCache: Bool
+
     init(context: BuildContext) {
         self.context = context
+        // Forced alignment reads every item's samples: its items' audio is downloaded.
+        leavesAudioInCache = context.shard == nil && context.recipe.cache?.downloadAll == false && context.recipe.alignment.method == .auto
     }
 
     var recipe: Recipe { context.recipe }

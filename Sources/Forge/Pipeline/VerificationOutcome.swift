@@ -2,4 +2,6 @@
 struct VerificationOutcome: Sendable {
     var report: VerifyReport
     var traffic = CacheTraffic()
+    /// Items synthesized again because the audio a build left in the remote cache could not be fetched.
+    var synthesizedItems = 0
 }

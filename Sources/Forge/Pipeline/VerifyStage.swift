@@ -2,11 +2,26 @@
 /// another machine verified from the same audio bytes come from the remote cache.
 struct VerifyStage: PipelineStage {
     let settings: VerifySettings
+    /// The synthesis worker's launch, for items whose audio the remote cache cannot give back.
+    let launch: WorkerPool.Launch
 
     func run(_ input: Void, in context: BuildContext) async throws -> VerificationOutcome {
         context.progress(.phase("verify"))
-        let progress = context.progress
         var work = StageWork(context: context)
+        var synthesized = 0
+        // Nil when items were made again (their audio could not be fetched): they lay their chapters
+        // out anew, so the plan is made again from them, once (the second pass fetches nothing).
+        var report = try await verify(in: context, work: &work, synthesized: &synthesized)
+        if report == nil { report = try await verify(in: context, work: &work, synthesized: &synthesized) }
+        guard let report else { throw PipelineError.verificationUnavailable(reason: "the audio of the items to transcribe could not be fetched or made") }
+        if !report.available && settings.required {
+            throw PipelineError.verificationUnavailable(reason: report.unavailableReason ?? "unknown")
+        }
+        return VerificationOutcome(report: report, traffic: work.traffic, synthesizedItems: synthesized)
+    }
+
+    private func verify(in context: BuildContext, work: inout StageWork, synthesized: inout Int) async throws -> VerifyReport? {
+        let progress = context.progress
         let verification = VerificationRun(
             outputDirectory: context.store.root, settings: settings, pauses: context.recipe.exports, language: context.recipe.language)
         let report: VerifyReport
@@ -23,6 +38,13 @@ struct VerifyStage: PipelineStage {
             let remote = context.speechCache?.remote
             let keys = remote == nil ? [:] : try work.chunkActionKeys(plan)
             if let remote { try await work.downloadChunks(&plan, keys: keys, from: remote, maxWordErrorRate: settings.maxWordErrorRate) }
+            let remoteAudio = try context.manifest.remoteObjectKeys()
+            if !remoteAudio.isEmpty {
+                let made = try await work.fetchRemoteAudio(
+                    Self.audioKeys(of: plan.work, timelines: plan.timelines).intersection(remoteAudio), for: "verification", launch: launch)
+                synthesized += made
+                if made > 0 { return nil }
+            }
             let transcribed = plan.work
             let (build, ready) = (context.buildID, plan)
             report = try await BlockingThreads.run {
@@ -32,9 +54,17 @@ struct VerifyStage: PipelineStage {
             }
             if let remote { try await work.uploadChunks(transcribed, plan: plan, keys: keys, to: remote) }
         }
-        if !report.available && settings.required {
-            throw PipelineError.verificationUnavailable(reason: report.unavailableReason ?? "unknown")
+        return report
+    }
+
+    /// The audio keys of the items on the stretches of `chunks`.
+    static func audioKeys(of chunks: [VerificationRun.Chunk], timelines: [ChapterTimeline]) -> Set<String> {
+        var keys = Set<String>()
+        for chunk in chunks {
+            for item in timelines[chunk.timeline].items where item.endMs > chunk.startMs && item.startMs < chunk.endMs {
+                if let key = item.record.audioKey { keys.insert(key) }
+            }
         }
-        return VerificationOutcome(report: report, traffic: work.traffic)
+        return keys
     }
 }

@@ -16,6 +16,7 @@ extension RemoteCacheSettings: RecipeSection {
         }
         readOnly = try reader.boolean(.readOnly, default: false)
         required = try reader.boolean(.required, default: false)
+        downloadAll = try reader.boolean(.downloadAll, default: false)
         timeoutSeconds = try reader.integer(.timeoutSeconds, in: Self.allowedTimeoutSeconds, default: timeoutSeconds, unit: "seconds")
         connectTimeoutSeconds = try reader.integer(.connectTimeoutSeconds, in: Self.allowedTimeoutSeconds, default: connectTimeoutSeconds, unit: "seconds")
         minimumBytesPerSecond = try reader.integer(

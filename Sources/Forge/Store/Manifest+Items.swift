@@ -218,7 +218,7 @@ extension Manifest {
             let alignedHere = Set(updates.compactMap { if case let .aligned(itemID, _, _, _, _, _) = $0 { itemID } else { nil } })
             for update in updates {
                 switch update {
-                case let .spoken(itemID, audio, events, voice), let .downloaded(itemID, audio, events, voice):
+                case let .spoken(itemID, audio, events, voice), let .downloaded(itemID, audio, events, voice, _):
                     for object in [audio, events] {
                         try insertObject.execute(arguments: [
                             object.key, object.path, object.role.rawValue, object.bytes, object.sha256, object.mimeType,
@@ -226,6 +226,9 @@ extension Manifest {
                         ])
                     }
                     let origin: String? = if case .downloaded = update { ItemRecord.remoteCacheOrigin } else { nil }
+                    if case let .downloaded(_, _, _, _, remote?) = update {
+                        try Self.recordRemote(audio, cache: remote.cache, signal: remote.signal, in: db)
+                    }
                     try db.cachedStatement(sql: """
                         UPDATE items SET status = 'spoken', error = NULL, audio_key = ?, events_key = ?, alignment_key = NULL, alignment_source = NULL,
                         duration_ms = ?, voice = ?, built_by = ?, origin = ? WHERE id = ?

@@ -27,6 +27,7 @@ enum ManifestSchema {
         ("v14", addObjectFrames),
         ("v15", addChapterParts),
         ("v16", addEncodedChapters),
+        ("v17", addRemoteObjects),
     ]
 
     /// v1: builds, chapters, items, their words, and the store's objects.
@@ -308,6 +309,19 @@ enum ManifestSchema {
             INSERT INTO objects_v16 SELECT key, path, role, bytes, sha256, mime_type, duration_ms, sample_rate, created_build, frames FROM objects;
             DROP TABLE objects;
             ALTER TABLE objects_v16 RENAME TO objects;
+            """)
+    }
+
+    /// v17: audio objects a build recorded without downloading them ("build without the bytes"):
+    /// they are in the remote cache named here, with what their entry says they measure, until
+    /// something needs their samples and fetches them.
+    private static func addRemoteObjects(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE remote_objects (
+                key TEXT PRIMARY KEY REFERENCES objects(key) ON DELETE CASCADE,
+                cache TEXT NOT NULL,
+                signal TEXT NOT NULL
+            );
             """)
     }
 }

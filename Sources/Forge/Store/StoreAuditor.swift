@@ -28,10 +28,17 @@ package struct StoreAuditor: Sendable {
         if integrity != "ok" { report.problems.append(.databaseDamaged(integrity)) }
 
         let objects = try manifest.allObjects()
+        let remote = try manifest.remoteObjectKeys()
         var recordedPaths = Set<String>()
         for object in objects {
             recordedPaths.insert(object.path)
             let url = store.url(forRelativePath: object.path)
+            // Audio a build left in the remote cache is not here by design; once fetched it is checked.
+            if remote.contains(object.key) && !store.contains(relativePath: object.path) {
+                report.remoteObjects += 1
+                report.remoteBytes += object.bytes
+                continue
+            }
             // An object behind a linked folder is unreachable: reported missing (its items are
             // rebuilt), never hashed or removed through the link; the link itself is listed below.
             guard (try? OwnedDirectory(root: directory).check((object.path as NSString).deletingLastPathComponent)) != nil else {

@@ -6,6 +6,9 @@ struct AuditReportJSON: Encodable {
     var objectsChecked: Int
     var bytesChecked: Int
     var itemsChecked: Int
+    /// Audio objects in the remote cache only (not checked, not a problem), and their bytes.
+    var remoteObjects: Int
+    var remoteBytes: Int
     var problems: [String]
     var repaired: Bool
     var clean: Bool
@@ -16,6 +19,8 @@ struct AuditReportJSON: Encodable {
         objectsChecked = report.objectsChecked
         bytesChecked = report.bytesChecked
         itemsChecked = report.itemsChecked
+        remoteObjects = report.remoteObjects
+        remoteBytes = report.remoteBytes
         problems = report.problems.map(\.description)
         self.repaired = repaired
         clean = report.isClean

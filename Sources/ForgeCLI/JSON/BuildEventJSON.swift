@@ -29,6 +29,7 @@ struct BuildEventJSON: Encodable {
         case .planned: "planned"
         case .remoteCache: "remoteCache"
         case .uploaded: "uploaded"
+        case .fetchedAudio: "fetchedAudio"
         case .item: "item"
         case .saved: "saved"
         case .phase: "phase"
@@ -78,6 +79,10 @@ struct BuildEventJSON: Encodable {
         case let .uploaded(items, bytes):
             try container.encode(items, forKey: .items)
             try container.encode(bytes, forKey: .bytes)
+        case let .fetchedAudio(items, bytes, phase):
+            try container.encode(items, forKey: .items)
+            try container.encode(bytes, forKey: .bytes)
+            try container.encode(phase, forKey: .phase)
         case let .phase(name):
             try container.encode(name, forKey: .phase)
         case let .exporting(progress):

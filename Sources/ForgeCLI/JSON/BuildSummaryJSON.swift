@@ -41,6 +41,11 @@ struct BuildSummaryJSON: Encodable {
     var remoteCacheAvailable: Bool?
     var spotChecked: Int?
     var spotCheckMismatches: Int?
+    /// Items whose audio stayed in the cache, and the audio fetched later in the build because a stage read it.
+    var leftInCache: Int?
+    var leftInCacheBytes: Int?
+    var fetchedAudio: Int?
+    var fetchedAudioBytes: Int?
 
     var reproducibilityChecked: Int?
     var reproducibilityDiffering: [String]?
@@ -100,6 +105,10 @@ struct BuildSummaryJSON: Encodable {
             remoteCacheAvailable = cache.available
             spotChecked = cache.spotChecked
             spotCheckMismatches = cache.spotCheckMismatches
+            leftInCache = cache.leftInCache
+            leftInCacheBytes = cache.leftInCacheBytes
+            fetchedAudio = cache.fetchedAudio
+            fetchedAudioBytes = cache.fetchedAudioBytes
         }
         if let check = summary.reproducibility {
             reproducibilityChecked = check.checked

@@ -14,6 +14,9 @@ struct StatusReportJSON: Encodable {
     var audioMs: Int
     var objects: Int
     var objectBytes: Int
+    /// Audio objects whose bytes are in the remote cache only, and their bytes.
+    var remoteObjects: Int
+    var remoteBytes: Int
     var failures: [FailedItemJSON]
     var lastBuild: LastBuild?
 
@@ -46,6 +49,8 @@ struct StatusReportJSON: Encodable {
         audioMs = counts.audioMs
         objects = counts.objects
         objectBytes = counts.objectBytes
+        remoteObjects = counts.remoteObjects
+        remoteBytes = counts.remoteBytes
         failures = counts.failures.map { FailedItemJSON(id: $0.id, error: $0.error) }
         lastBuild = report.lastBuild.map { build in
             LastBuild(

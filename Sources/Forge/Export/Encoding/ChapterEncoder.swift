@@ -77,16 +77,26 @@ struct ChapterEncoder: Sendable {
     }
 
     /// The key of chapter `index`'s encoding — what it is made from: the method, ffmpeg and the
-    /// coder's settings (`identity`), the chapter's items and places, and its neighbours' edges —
-    /// with those edges' samples.
-    func encodingKey(_ index: Int, identity: String) throws -> (key: String, before: [Int16]?, after: [Int16]?) {
+    /// coder's settings (`identity`), the chapter's items and places, and its neighbours' edges,
+    /// named by the items and places they are rendered from, so a key is known without reading any
+    /// audio (a build whose items are in a remote cache only finds the encoding by it).
+    func encodingKey(_ index: Int, identity: String) throws -> String {
         let timeline = timelines[index]
-        let (before, after) = try edges(of: index)
-        var description = "\(identity)|\(timeline.sampleRate)|\(timeline.totalSamples)"
+        var description = "\(Self.method)-edges-by-items|\(identity)|\(timeline.sampleRate)|\(timeline.totalSamples)"
         for item in timeline.items { description += "|\(item.audioPath)@\(item.startSample)+\(item.sampleCount)" }
-        description += "|before:\(before.map { ContentHash.sha256Hex($0.withUnsafeBytes { Array($0) }) } ?? "-")"
-        description += "|after:\(after.map { ContentHash.sha256Hex($0.withUnsafeBytes { Array($0) }) } ?? "-")"
-        return (ContentHash.sha256Hex(description), before, after)
+        let (before, after) = edgeRanges(of: index)
+        for (name, edge) in [("before", before), ("after", after)] {
+            guard let (neighbour, range) = edge else {
+                description += "|\(name):-"
+                continue
+            }
+            let timeline = timelines[neighbour]
+            description += "|\(name):\(range.lowerBound)..<\(range.upperBound)"
+            for item in timeline.items where item.startSample < range.upperBound && item.startSample + item.sampleCount > range.lowerBound {
+                description += ",\(item.audioPath)@\(item.startSample)+\(item.sampleCount)"
+            }
+        }
+        return ContentHash.sha256Hex(description)
     }
 
     /// The stored encoding of `key`, if the store and the manifest have it.
@@ -108,8 +118,9 @@ struct ChapterEncoder: Sendable {
         _ index: Int, identity: String, cancellation: CancellationFlag?, meter: PhaseMeter? = nil, position: Int? = nil
     ) throws -> (object: StoredObject, made: Bool) {
         let timeline = timelines[index]
-        let (key, before, after) = try encodingKey(index, identity: identity)
+        let key = try encodingKey(index, identity: identity)
         if let known = try stored(key) { return (known, false) }
+        let (before, after) = try edges(of: index)
         let frames = try encode(timeline, before: before, after: after, cancellation: cancellation) { samples in
             meter?.advance(position ?? index, samples: samples, rate: timeline.sampleRate)
         }
@@ -123,19 +134,31 @@ struct ChapterEncoder: Sendable {
     /// The neighbours' samples next to chapter `index` as the chapter is encoded between them:
     /// the previous chapter's last and the next chapter's first ``contextSamples`` (nil at the
     /// book's ends). Unmastered: when exports are mastered, chapters begin and end in silence.
-    func edges(of index: Int) throws -> (before: [Int16]?, after: [Int16]?) {
-        var before: [Int16]?
-        var after: [Int16]?
+    /// The neighbours' samples encoded around chapter `index`: the previous chapter's last and the
+    /// next chapter's first ``contextSamples`` (fewer when it is shorter), by timeline index.
+    func edgeRanges(of index: Int) -> (before: (Int, Range<Int>)?, after: (Int, Range<Int>)?) {
+        var before: (Int, Range<Int>)?
+        var after: (Int, Range<Int>)?
         if index > 0 {
             let previous = timelines[index - 1]
-            let from = max(0, previous.totalSamples - Self.contextSamples)
-            let samples = try ChapterAudio.render(previous, store: store, samples: from..<previous.totalSamples)
-            before = [Int16](repeating: 0, count: Self.contextSamples - samples.count) + samples
+            before = (index - 1, max(0, previous.totalSamples - Self.contextSamples)..<previous.totalSamples)
         }
         if index + 1 < timelines.count {
-            let next = timelines[index + 1]
-            let samples = try ChapterAudio.render(next, store: store, samples: 0..<min(next.totalSamples, Self.contextSamples))
-            after = samples + [Int16](repeating: 0, count: Self.contextSamples - samples.count)
+            after = (index + 1, 0..<min(timelines[index + 1].totalSamples, Self.contextSamples))
+        }
+        return (before, after)
+    }
+
+    /// The neighbours' edges as encoded around chapter `index`, padded with silence to ``contextSamples``.
+    func edges(of index: Int) throws -> (before: [Int16]?, after: [Int16]?) {
+        let (beforeRange, afterRange) = edgeRanges(of: index)
+        let before = try beforeRange.map { neighbour, range in
+            let samples = try ChapterAudio.render(timelines[neighbour], store: store, samples: range)
+            return [Int16](repeating: 0, count: Self.contextSamples - samples.count) + samples
+        }
+        let after = try afterRange.map { neighbour, range in
+            let samples = try ChapterAudio.render(timelines[neighbour], store: store, samples: range)
+            return samples + [Int16](repeating: 0, count: Self.contextSamples - samples.count)
         }
         return (before, after)
     }
