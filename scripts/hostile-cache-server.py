@@ -90,6 +90,31 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.blob(mode, real)
 
+    def do_HEAD(self):
+        # Forge asks whether a blob is there before it leaves an item's audio in the cache.
+        mode, area, key = self.split()
+        with LOCK:
+            real = STORE.get((area, key)) if mode else None
+        if mode == "error-storm":
+            self.answer(500, b"", head=True)
+        elif mode == "redirect":
+            self.send_response(302)
+            self.send_header("Location", "http://127.0.0.1:9/elsewhere" + self.path)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif mode == "slowloris":
+            self.slow_status()
+        elif mode == "stalled-headers":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+            self.wfile.flush()
+            self.sleep_until_gone()
+        elif real is None:
+            self.answer(404, b"", head=True)
+        else:
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(real)))
+            self.end_headers()
+
     def entry(self, mode, real):
         if mode == "garbage-entry":
             self.answer(200, os.urandom(4096))
@@ -143,11 +168,12 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.answer(200, real)
 
-    def answer(self, status, body):
+    def answer(self, status, body, head=False):
         self.send_response(status)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
+        if not head:
+            self.wfile.write(body)
 
     def stream(self, piece, delay=0.0, limit=MAX_STREAM_BYTES):
         started = time.time()

@@ -12,6 +12,8 @@ extension RemoteObjectFetcher {
     ) async throws -> (objects: Int, bytes: Int) {
         let directory = directory.standardizedFileURL
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(Manifest.fileName).path) else { return (0, 0) }
+        // Most directories have none: asked without the lock or a write, so a command that only reads stays so.
+        guard try Manifest.reading(directory: directory, { try $0.remoteObjectTotals().objects }) > 0 else { return (0, 0) }
         let lock = try OutputLock(directory: directory)
         defer { withExtendedLifetime(lock) {} }
         let manifest = try Manifest(directory: directory)

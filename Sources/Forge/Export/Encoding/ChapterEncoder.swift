@@ -90,10 +90,11 @@ struct ChapterEncoder: Sendable {
                 description += "|\(name):-"
                 continue
             }
+            // Places within the edge: an edit earlier in the neighbour that leaves its edge's samples alone keeps the key.
             let timeline = timelines[neighbour]
-            description += "|\(name):\(range.lowerBound)..<\(range.upperBound)"
+            description += "|\(name):\(range.count)"
             for item in timeline.items where item.startSample < range.upperBound && item.startSample + item.sampleCount > range.lowerBound {
-                description += ",\(item.audioPath)@\(item.startSample)+\(item.sampleCount)"
+                description += ",\(item.audioPath)@\(item.startSample - range.lowerBound)+\(item.sampleCount)"
             }
         }
         return ContentHash.sha256Hex(description)
