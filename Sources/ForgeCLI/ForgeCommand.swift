@@ -15,7 +15,7 @@ struct ForgeCommand: AsyncParsableCommand {
             """,
         version: ForgeVersion.current,
         subcommands: [
-            BuildCommand.self, PlanCommand.self, SplitCommand.self, SpeakCommand.self, AlignCommand.self,
+            BuildCommand.self, PlanCommand.self, SplitCommand.self, SpeakCommand.self, AlignCommand.self, SyncCommand.self,
             ExportCommand.self, VerifyCommand.self, CheckCommand.self, StatusCommand.self, FsckCommand.self, SayCommand.self, VoicesCommand.self, WorkerCommand.self,
         ]
     )

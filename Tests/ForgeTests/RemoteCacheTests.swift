@@ -193,6 +193,58 @@ struct RemoteCacheTests {
         }
     }
 
+    /// Ctrl-C in a shard's synthesis, its verification and its encoding: each stops with exit 130
+    /// within a second and a half, and leaves no entry in the cache without its blobs; the shards run
+    /// again finish, and the assembled book is one machine's.
+    @Test func aShardStoppedInAnyPhaseLeavesNothingHalfUploaded() throws {
+        let server = try CacheServer()
+        let recipe = Fixtures.recipe(
+            voice: "en-us+klatt", jobs: 2, extra: #""title": "Stops", "exports": { "formats": ["m4b"] }, "verify": { "maxWordErrorRate": 0.5 }"#)
+        let project = try TestProject(book: Fixtures.sampleText, recipe: recipe)
+        let epoch = ["SOURCE_DATE_EPOCH": "1700000000"]
+        let single = try project.build(["-o", "single"], environment: epoch)
+        try #require(single.status == 0, "\(single.errors)")
+        let triggers: [(phase: String, line: (String) -> Bool)] = [
+            ("synthesis", { $0.contains(#""event":"item""#) }),
+            ("verification", { $0.contains(#""event":"verified""#) }),
+            ("encoding", { $0.contains(#""event":"exporting""#) }),
+        ]
+        for (index, trigger) in triggers.enumerated() {
+            let shard = try project.start([
+                "build", "recipe.json", "--json", "--remote-cache", server.url, "--shard", "1/2", "-o", "stopped\(index)",
+            ])
+            let reached = shard.waitForLines(count: 1, where: trigger.line)
+            let signalled = Date()
+            shard.signal(SIGINT)
+            let stopped = shard.wait()
+            #expect(reached && stopped.status == 130, "\(trigger.phase): exit \(stopped.status), \(stopped.errors)")
+            #expect(Date().timeIntervalSince(signalled) < 1.5, "\(trigger.phase): \(Date().timeIntervalSince(signalled)) s to stop")
+            try Self.checkEveryEntryNamesStoredBlobs(server)
+        }
+        for index in 1...2 {
+            let shard = try project.build(["--remote-cache", server.url, "--shard", "\(index)/2", "-o", "shard\(index)"], environment: epoch)
+            #expect(shard.status == 0, "\(shard.errors)")
+        }
+        let assembled = try project.build(["--remote-cache", server.url, "-o", "assembled"], environment: epoch)
+        #expect(assembled.status == 0 && Self.int(assembled.summary, "encodedChapters") == 0, "\(assembled.summary ?? [:])")
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: project.directory.file("single/exports/m4b").path).first)
+        #expect(try Data(contentsOf: project.directory.file("assembled/exports/m4b/\(name)")) == Data(contentsOf: project.directory.file("single/exports/m4b/\(name)")))
+    }
+
+    /// Every entry in the cache (items, chunks, chapter objects) names only blobs the cache holds whole.
+    static func checkEveryEntryNamesStoredBlobs(_ server: CacheServer, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let blobs = server.files("cas")
+        for (name, file) in blobs {
+            #expect(try ContentHash.sha256Hex(fileAt: file) == name, "blob \(name) is not what its name says", sourceLocation: sourceLocation)
+        }
+        for (name, file) in server.files("ac") {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for match in text.matches(of: /"sha256"\s*:\s*"([0-9a-f]{64})"/) {
+                #expect(blobs[String(match.1)] != nil, "entry \(name) names a missing blob", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
     @Test func aBlobThatDoesNotMatchItsDigestIsRejectedAndTheItemMadeHere() throws {
         let server = try CacheServer()
         let project = try TestProject()

@@ -273,6 +273,26 @@ package final class NarrationAligner {
             }
             index = end
         }
+        // And a short heard run amid unheard text (a "the" or "this" fitting a narrator's intro,
+        // between front matter the recording does not hold) is chance, not the text heard.
+        index = 0
+        while index < heard.count {
+            guard heard[index] else { index += 1; continue }
+            var end = index
+            while end < heard.count && heard[end] { end += 1 }
+            if end - index < shortestMissingRun {
+                var before = index
+                while before > 0 && !heard[before - 1] { before -= 1 }
+                var after = end
+                while after < heard.count && !heard[after] { after += 1 }
+                let unheardBefore = index - before >= shortestMissingRun || (index == 0 && end < heard.count)
+                let unheardAfter = after - end >= shortestMissingRun || (end == heard.count && index > 0)
+                if unheardBefore && unheardAfter && (index - before) + (after - end) >= shortestMissingRun {
+                    for position in index..<end { heard[position] = false }
+                }
+            }
+            index = end
+        }
         // Unheard words keep no placement: their timings are interpolated between heard ones.
         // Words past the last heard one (text the recording does not reach) are not squeezed
         // into the recording's end, which would push the heard words before them earlier: they

@@ -12,12 +12,16 @@ package struct ChapterObjectCache: Sendable {
     }
 
     /// The object filed at `actionKey` as `role` `key`, and its bytes; nil on a miss. `chapter`
-    /// names the chapter in errors.
-    package func fetch(actionKey: String, role: String, key: String, chapter: String) async throws(RemoteCacheError) -> (ChapterObjectEntry, Data)? {
+    /// names the chapter in errors. With `presenceOnly`, the blob is asked for (`HEAD`), not
+    /// downloaded, and the bytes returned are empty.
+    package func fetch(
+        actionKey: String, role: String, key: String, chapter: String, presenceOnly: Bool = false
+    ) async throws(RemoteCacheError) -> (ChapterObjectEntry, Data)? {
         guard let data = try await remote.get(.actionCache, actionKey, expectedBytes: nil) else { return nil }
         guard let entry = try? JSONDecoder().decode(ChapterObjectEntry.self, from: data), entry.fits(role: role, key: key) else {
             throw .malformedEntry(cache: remote.settings.name, item: chapter, reason: "its \(role) entry names another object or is not one")
         }
+        if presenceOnly { return try await remote.contains(.contentAddressable, entry.sha256) ? (entry, Data()) : nil }
         let fetched: Data?
         do {
             fetched = try await remote.get(.contentAddressable, entry.sha256, expectedBytes: entry.bytes)

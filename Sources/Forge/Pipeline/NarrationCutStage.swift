@@ -1,7 +1,11 @@
 /// Cuts the recording into the items it holds — halfway through the pause between two items, so
 /// the pieces rejoin into the original — stores each piece as its item's audio with its words'
-/// timings, and records the items the recording does not hold as failed.
+/// timings, and records the items the recording does not hold as failed — or, with
+/// `keepsUnnarrated` (a sync: front matter, headings a narrator does not read), as done with no
+/// audio (an empty piece where the recording passes them), which exports leave out of the overlays.
 struct NarrationCutStage: PipelineStage {
+    var keepsUnnarrated = false
+
     func run(_ input: (text: NarratedText, aligned: AlignedNarration), in context: NarrationContext) throws -> NarrationPieces {
         let (text, aligned) = input
         let (ranges, narration) = (text.ranges, aligned.narration)
@@ -20,6 +24,12 @@ struct NarrationCutStage: PipelineStage {
             }
             cuts[index] = (previousCut, to)
             previousCut = to
+        }
+        if keepsUnnarrated {
+            var at = 0
+            for index in ranges.indices {
+                if let cut = cuts[index] { at = cut.to } else { cuts[index] = (at, at) }
+            }
         }
         var updates: [ItemUpdate] = []
         var unheard: [NarrationReport.UnheardWord] = []
@@ -40,13 +50,14 @@ struct NarrationCutStage: PipelineStage {
                 key: pieceKey, fileExtension: "flac", role: .audio, mimeType: AudioSettings.Format.flac.mimeType,
                 data: try SoundFile.encode(piece.isEmpty ? [0] : piece, sampleRate: sampleRate, format: .flac),
                 durationMs: pieceMs, sampleRate: sampleRate)
-            let placements = ranges[index].map { global in
+            let narrated = cut.to > cut.from
+            let placements = !narrated ? [WordPlacement?](repeating: nil, count: ranges[index].count) : ranges[index].map { global in
                 WordPlacement(
                     startMs: alignment.timings[global].startMs - startMs, endMs: alignment.timings[global].endMs - startMs,
                     confidence: alignment.confidences[global])
             }
             let local = ForcedAlignment.complete(words: Array(item.words), placements: placements, durationMs: max(1, pieceMs))
-            for global in ranges[index] where !narration.heard[global] {
+            for global in ranges[index] where !narration.heard[global] && narrated {
                 unheard.append(.init(itemID: item.id, word: text.words[global].text, startMs: alignment.timings[global].startMs))
             }
             updates.append(.narrated(itemID: item.id, audio: object, voice: voice))

@@ -9,7 +9,10 @@ import Foundation
 /// The whole alignment is cached as one object keyed on the recording's bytes, the text and the
 /// aligner, so running it again aligns nothing.
 package struct NarrationImport: Sendable {
-    package var audioFile: URL
+    /// The recording: one file, or the files (and folders of tracks) it is made of, in order.
+    package var audioFiles: [URL]
+    /// The text: plain text or Markdown, or any source Forge reads (an EPUB, HTML), whose own EPUB
+    /// 3 an `epub` export then keeps, with media overlays added.
     package var textFile: URL
     package var outputDirectory: URL
     package var language: String
@@ -19,6 +22,10 @@ package struct NarrationImport: Sendable {
     /// that still passes (``NarrationAlignment/unmatchedFraction``); above it the run fails (exit 1).
     package var maxUnmatched: Double
 
+    /// Items the recording does not hold (front matter, headings a narrator does not read) are done
+    /// without audio and left out of the overlays, instead of failing the run (`forge sync`).
+    package var keepsUnnarrated = false
+
     /// The default `maxUnmatched`: a narrator's slips and a spoken credit pass, a skipped page
     /// in a chapter or the wrong text do not.
     package static let defaultMaxUnmatched = 0.05
@@ -27,7 +34,14 @@ package struct NarrationImport: Sendable {
         audioFile: URL, textFile: URL, outputDirectory: URL, language: String = "en-us", split: SplitSettings = SplitSettings(),
         maxUnmatched: Double = NarrationImport.defaultMaxUnmatched
     ) {
-        self.audioFile = audioFile.standardizedFileURL
+        self.init(audioFiles: [audioFile], textFile: textFile, outputDirectory: outputDirectory, language: language, split: split, maxUnmatched: maxUnmatched)
+    }
+
+    package init(
+        audioFiles: [URL], textFile: URL, outputDirectory: URL, language: String = "en-us", split: SplitSettings = SplitSettings(),
+        maxUnmatched: Double = NarrationImport.defaultMaxUnmatched
+    ) {
+        self.audioFiles = audioFiles.map(\.standardizedFileURL)
         self.textFile = textFile.standardizedFileURL
         self.outputDirectory = outputDirectory.standardizedFileURL
         self.language = language
@@ -80,23 +94,26 @@ package struct NarrationImport: Sendable {
     /// (only when the recording passes).
     package func run(commandLine: String, exports: ExportSettings?, progress: @escaping @Sendable (Double) -> Void = { _ in }) throws -> NarrationReport {
         let clock = ContinuousClock.now
-        let source = try SourceReader.read(textFile)
-        let split = Splitter(settings: self.split).split([(textFile.path, SourceFile.inferredFormat(for: textFile), source)])
-        guard !split.items.isEmpty else { throw TextError.noSpeakableText(files: [textFile.path]) }
-        let reader = try openRecording()
-        let audioHash = try ContentHash.sha256Hex(fileAt: audioFile)
+        let (split, textHash) = try readText()
+        let recording = try RecordingFiles(audioFiles)
+        // One file libsndfile reads is checked before anything is written; joined files once joined.
+        var reader = recording.isOneDirectFile ? try Self.openRecording(recording.files[0]) : nil
         let model = RecognizerModel.standard
         try model.checkAvailable()
 
         let workspace = try OutputWorkspace(directory: outputDirectory)
         defer { withExtendedLifetime(workspace) {} }
+        let audioFile = try recording.prepared(in: outputDirectory, cancellation: CancellationFlag())
+        if reader == nil { reader = try Self.openRecording(audioFile) }
+        let audioHash = try ContentHash.sha256Hex(fileAt: audioFile)
         let manifest = workspace.manifest
         let exportSettings = exports ?? Self.exportSettings(title: textFile.deletingPathExtension().lastPathComponent)
         let identity = NarrationContext.identity(model: model)
         let session = try BuildSession.begin(BuildRecord(
-            recipePath: textFile.path, recipeHash: ContentHash.sha256Hex(Array(source.utf8)), toolVersion: ForgeVersion.current,
+            recipePath: textFile.path, recipeHash: textHash, toolVersion: ForgeVersion.current,
             engine: "narration", engineVersion: identity, commandLine: commandLine, stages: "split,align", startedAt: BuildSession.timestamp(),
             settings: RecordedSettings(exports: exportSettings).json), in: manifest)
+        guard let reader else { throw PipelineError.unreadableRecording(path: audioFile.path, reason: "it could not be opened") }
         let context = NarrationContext(
             audioFile: audioFile, reader: reader, audioHash: audioHash, store: workspace.store, manifest: manifest, buildID: session.buildID,
             model: model, language: language)
@@ -104,14 +121,14 @@ package struct NarrationImport: Sendable {
             _ = try manifest.synchronize(with: split)
             let text = NarratedText(split)
             let aligned = try NarrationAlignStage(progress: progress).run(text, in: context)
-            let pieces = try NarrationCutStage().run((text, aligned), in: context)
+            let pieces = try NarrationCutStage(keepsUnnarrated: keepsUnnarrated).run((text, aligned), in: context)
             let spans = Self.rows(aligned.narration.spans, items: split.items, ranges: text.ranges, words: text.words)
             try manifest.recordNarrationSpans(spans)
             let missingItems = split.items.count - pieces.keptItems
-            let passed = missingItems == 0 && aligned.narration.unmatchedFraction <= maxUnmatched
+            let passed = (missingItems == 0 || keepsUnnarrated) && aligned.narration.unmatchedFraction <= maxUnmatched
             var warnings = aligned.warnings
             var exported: [String] = []
-            if missingItems == 0 {
+            if missingItems == 0 || keepsUnnarrated {
                 try TimelineRecorder(store: workspace.store, manifest: manifest, settings: exportSettings)
                     .record(touched: Set(split.items.map(\.id)), cancellation: nil)
                 if var exports, !exports.formats.isEmpty, passed {
@@ -124,24 +141,46 @@ package struct NarrationImport: Sendable {
                 }
             }
             try session.finish(.init(
-                outcome: passed ? .succeeded : .failed, total: split.items.count, reused: aligned.realigned ? 0 : pieces.keptItems, failed: missingItems))
+                outcome: passed ? .succeeded : .failed, total: split.items.count, reused: aligned.realigned ? 0 : pieces.keptItems, failed: keepsUnnarrated ? 0 : missingItems))
             let narration = aligned.narration
-            return NarrationReport(
+            var report = NarrationReport(
                 outputDirectory: outputDirectory.path, items: split.items.count, words: text.words.count, durationMs: aligned.durationMs,
                 unheard: pieces.unheard, reusedAlignment: !aligned.realigned, resumedFromMs: aligned.resumedFromMs, exportedFiles: exported,
                 elapsedSeconds: BuildPipeline.seconds(since: clock), warnings: warnings, spans: spans, unmatchedWords: narration.unmatchedWords,
                 speechMs: narration.speechMs, unmatchedSpeechMs: narration.unmatchedSpeechMs, unmatchedFraction: narration.unmatchedFraction,
                 maxUnmatched: maxUnmatched, itemsNotInRecording: missingItems,
                 exportsSkipped: exports.map { !$0.formats.isEmpty } == true && exported.isEmpty)
+            report.keepsUnnarrated = keepsUnnarrated
+            return report
         } catch {
             session.abandon(.init(outcome: .failed, total: split.items.count))
             throw error
         }
     }
 
+    /// The text split into chapters and items, and its digest: plain text and Markdown as they
+    /// are; an EPUB or HTML through the document readers, so items keep their documents and elements.
+    private func readText() throws -> (SplitResult, String) {
+        let format = SourceFile.inferredFormat(for: textFile)
+        let split: SplitResult
+        let digest: String
+        switch format {
+        case .text, .markdown:
+            let source = try SourceReader.read(textFile)
+            split = Splitter(settings: self.split).split([(textFile.path, format, source)])
+            digest = ContentHash.sha256Hex(Array(source.utf8))
+        default:
+            let documents = try SourceLoader().load([SourceFile(url: textFile, format: format)]).documents
+            split = Splitter(settings: self.split, language: language).split(documents.map(SplitSource.document))
+            digest = try ContentHash.sha256Hex(fileAt: textFile)
+        }
+        guard !split.items.isEmpty else { throw TextError.noSpeakableText(files: [textFile.path]) }
+        return (split, digest)
+    }
+
     /// The recording, opened to be read a block at a time; one that cannot be read or holds no
     /// audio is the user's input to fix (exit 2).
-    private func openRecording() throws -> SoundFile.Reader {
+    private static func openRecording(_ audioFile: URL) throws -> SoundFile.Reader {
         let reader: SoundFile.Reader
         do {
             reader = try SoundFile.Reader(url: audioFile)

@@ -60,10 +60,9 @@ struct ShardFinishStage: PipelineStage {
             let chapterCount = try manifest.chapters().count
             let files = try AudiobookExport.acxChapterFiles(timelines, chapterCount: chapterCount, settings: acx)
             let objects = ChapterObjectCache(remote: remote)
-            // Made before (a rerun of this shard): in the cache already.
-            let cached = try await work.downloadACXFiles(files, timelines: timelines, from: objects)
-            for file in cached.values { unlink(file.path) }
-            let missing = files.filter { cached[$0.path] == nil }
+            // Made before (a rerun of this shard): in the cache already, asked without downloading.
+            let cached = try await work.acxFilesInCache(files, timelines: timelines, from: objects)
+            let missing = files.filter { !cached.contains($0.path) }
             if !missing.isEmpty {
                 let (root, store) = (context.store.root, context.store)
                 try await BlockingThreads.run {

@@ -67,7 +67,7 @@ extension StageWork {
     /// cancels the requests in flight), handing each answer to `take` as it arrives; `take` returns
     /// false to stop asking for the rest.
     func fetchChapterObjects<Job: Sendable>(
-        _ jobs: [Job], from cache: ChapterObjectCache,
+        _ jobs: [Job], from cache: ChapterObjectCache, presenceOnly: Bool = false,
         request: @escaping @Sendable (Job) -> (actionKey: String, role: String, key: String, chapter: String),
         take: (Job, Result<(ChapterObjectEntry, Data)?, RemoteCacheError>) -> Bool
     ) async {
@@ -85,7 +85,8 @@ extension StageWork {
                 group.addTask {
                     let asked = request(job)
                     do throws(RemoteCacheError) {
-                        return (job, .success(try await cache.fetch(actionKey: asked.actionKey, role: asked.role, key: asked.key, chapter: asked.chapter)))
+                        return (job, .success(try await cache.fetch(
+                            actionKey: asked.actionKey, role: asked.role, key: asked.key, chapter: asked.chapter, presenceOnly: presenceOnly)))
                     } catch {
                         return (job, .failure(error))
                     }
@@ -215,6 +216,37 @@ extension StageWork {
         traffic.downloadedBytes += bytes
         if let failure { try cacheFailed(failure) }
         return prepared
+    }
+
+    /// The export paths of the ACX files of `files` that the remote cache holds (entry and blob),
+    /// asked without downloading them: what a shard run again need not master.
+    mutating func acxFilesInCache(
+        _ files: [AudiobookExport.ACXChapterFile], timelines: [ChapterTimeline], from cache: ChapterObjectCache
+    ) async throws -> Set<String> {
+        guard !cacheUnavailable, !cancellation.isCancelled, !files.isEmpty else { return [] }
+        let byOrdinal = Dictionary(timelines.map { ($0.chapter.ordinal, $0) }, uniquingKeysWith: { first, _ in first })
+        var wanted: [(file: AudiobookExport.ACXChapterFile, actionKey: String)] = []
+        for file in files {
+            guard let timeline = byOrdinal[file.ordinal] else { continue }
+            wanted.append((file, ChapterObjectEntry.actionKey(role: Self.acxRole, key: file.key, audioDigests: try audioDigests(of: timeline))))
+        }
+        var present: Set<String> = []
+        var failure: RemoteCacheError?
+        await fetchChapterObjects(wanted, from: cache, presenceOnly: true) { next in
+            (next.actionKey, Self.acxRole, next.file.key, "chapter \(next.file.ordinal)")
+        } take: { next, result in
+            switch result {
+            case .success(_?):
+                present.insert(next.file.path)
+                return true
+            case .success(nil):
+                return true
+            case let .failure(error):
+                return refuse(error, chapter: next.file.ordinal, making: "Its ACX file is mastered here.", failure: &failure)
+            }
+        }
+        if let failure { try cacheFailed(failure) }
+        return present
     }
 
     /// Uploads the ACX files of `files` written under this build's `exports/` (a shard's chapters).

@@ -230,7 +230,7 @@ package struct OwnedDirectory: Sendable {
     package func leftovers(remove: Bool) throws(StoreError) -> [String] {
         var found = try files(in: "objects/tmp", remove: remove) { _ in true }
         found += try files(in: "", remove: remove, where: Self.isLeftover)
-        for folder in ["exports", "verify"] {
+        for folder in ["exports", "verify", "recording"] {
             found += try files(in: folder, recursive: true, remove: remove, where: Self.isLeftover)
         }
         return found.sorted()

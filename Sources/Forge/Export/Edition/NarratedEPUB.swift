@@ -69,7 +69,8 @@ struct NarratedEPUB {
         var documents: [String] = []
         var itemsByDocument: [String: [(item: TimedItem, stem: String)]] = [:]
         for timeline in timelines {
-            for item in timeline.items {
+            // An item the recording does not hold (a sync's front matter) has no audio and no place in an overlay.
+            for item in timeline.items where item.endMs > item.startMs {
                 guard let document = Self.split(item.record.sourcePath)?.document, documentItems[document] != nil else { continue }
                 if itemsByDocument[document] == nil { documents.append(document) }
                 itemsByDocument[document, default: []].append((item, timeline.fileStem))

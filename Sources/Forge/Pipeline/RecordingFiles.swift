@@ -1,0 +1,98 @@
+import Foundation
+
+/// The audio of a recording as a reader has it — one file, a folder of numbered tracks, several
+/// files in order — made into one file the aligner reads: kept as it is when it is one file
+/// libsndfile reads (WAV, FLAC, Ogg Vorbis, MP3), else decoded and joined by ffmpeg into one mono
+/// FLAC in the output directory (M4B/M4A, Opus, several tracks), made again only when an input changed.
+package struct RecordingFiles: Sendable {
+    /// The audio files in reading order.
+    package let files: [URL]
+
+    /// Formats read as audio when a folder is given.
+    static let audioExtensions: Set<String> = ["mp3", "m4a", "m4b", "aac", "mp4", "flac", "ogg", "oga", "opus", "wav", "webm", "wma"]
+    /// Formats libsndfile reads directly, as one file.
+    static let directExtensions: Set<String> = ["wav", "flac", "ogg", "oga", "mp3"]
+    /// The most files one recording is made of: a long audiobook has a few hundred tracks; more
+    /// is a wrong folder, refused at once.
+    package static let maximumFiles = 2_000
+    /// Where a joined recording is kept, relative to the output directory.
+    static let folder = "recording"
+    static let joinedName = "joined.flac"
+
+    /// The files `inputs` name, folders expanded to the audio files in them (numbered tracks in
+    /// their numbers' order: "2" before "10").
+    package init(_ inputs: [URL]) throws(PipelineError) {
+        var files: [URL] = []
+        for input in inputs {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input.path, isDirectory: &isDirectory) else {
+                throw .unreadableRecording(path: input.path, reason: "no such file or folder")
+            }
+            if isDirectory.boolValue {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: input.path)) ?? []
+                let tracks = names.filter { !$0.hasPrefix(".") && Self.audioExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+                guard tracks.count <= Self.maximumFiles else {
+                    throw .unreadableRecording(path: input.path, reason: "it holds \(tracks.count) audio files; a recording is at most \(Self.maximumFiles)")
+                }
+                guard !tracks.isEmpty else { throw .unreadableRecording(path: input.path, reason: "the folder holds no audio files (\(Self.audioExtensions.sorted().joined(separator: ", ")))") }
+                files += tracks.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { input.appendingPathComponent($0) }
+            } else {
+                files.append(input)
+            }
+            guard files.count <= Self.maximumFiles else {
+                throw .unreadableRecording(path: input.path, reason: "the recording is more than \(Self.maximumFiles) files")
+            }
+        }
+        guard !files.isEmpty else { throw .unreadableRecording(path: "(none)", reason: "no audio was given") }
+        self.files = files.map(\.standardizedFileURL)
+    }
+
+    /// Whether the recording is one file read as it is.
+    package var isOneDirectFile: Bool { files.count == 1 && Self.directExtensions.contains(files[0].pathExtension.lowercased()) }
+
+    /// The file to align: the one input, or the inputs joined into `recording/joined.flac` in
+    /// `directory` (reused when it was joined from the same files, sizes and times).
+    package func prepared(in directory: URL, cancellation: CancellationFlag) throws -> URL {
+        if isOneDirectFile { return files[0] }
+        let owned = OwnedDirectory(root: directory)
+        try owned.makeDirectory(Self.folder)
+        let target = "\(Self.folder)/\(Self.joinedName)"
+        let stampPath = "\(Self.folder)/joined.stamp"
+        let stamp = try self.stamp()
+        if OwnedDirectory.entry(at: owned.url(target).path) == .file, (try? owned.read(stampPath)) == Data(stamp.utf8) {
+            return owned.url(target)
+        }
+        let list = "\(Self.folder)/.joined-list.\(getpid()).tmp"
+        let scratch = "\(Self.folder)/.joined.\(getpid()).tmp"
+        for path in [list, scratch, stampPath] { unlink(owned.url(path).path) }
+        defer { for path in [list, scratch] { unlink(owned.url(path).path) } }
+        // ffmpeg's concat list: one quoted path a line (a quote in a name closed, escaped, reopened).
+        let lines = files.map { "file '" + $0.path.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: "\n") + "\n"
+        let descriptor = try owned.createFile(list)
+        let written = lines.utf8.withContiguousStorageIfAvailable { write(descriptor, $0.baseAddress, $0.count) } ?? -1
+        close(descriptor)
+        guard written == lines.utf8.count else { throw StoreError.writeFailed(path: owned.url(list).path, reason: "short write") }
+        close(try owned.createFile(scratch))
+        try FFmpegEncoder.run(
+            ["-f", "concat", "-safe", "0", "-i", owned.url(list).path, "-vn", "-ac", "1", "-sample_fmt", "s16", "-c:a", "flac", "-f", "flac", owned.url(scratch).path],
+            cancellation: cancellation, failure: { detail in PipelineError.unreadableRecording(path: files.count == 1 ? files[0].path : files[0].deletingLastPathComponent().path, reason: "ffmpeg could not decode it: \(detail)") })
+        guard rename(owned.url(scratch).path, owned.url(target).path) == 0 else {
+            throw StoreError.writeFailed(path: owned.url(target).path, reason: String(cString: strerror(errno)))
+        }
+        let stampDescriptor = try owned.createFile(stampPath)
+        _ = stamp.utf8.withContiguousStorageIfAvailable { write(stampDescriptor, $0.baseAddress, $0.count) }
+        close(stampDescriptor)
+        return owned.url(target)
+    }
+
+    /// What the joined file was made from: each input's path, size and modification time, and ffmpeg.
+    func stamp() throws -> String {
+        var text = "ffmpeg: \(try FFmpegEncoder.identity())\n"
+        for file in files {
+            var status = stat()
+            guard stat(file.path, &status) == 0 else { throw PipelineError.unreadableRecording(path: file.path, reason: String(cString: strerror(errno))) }
+            text += "\(file.path)\t\(status.st_size)\t\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Forge
+import Foundation
+
+struct SyncCommand: AsyncParsableCommand, VerboseCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Join an ebook and its audiobook: the reader's own EPUB with media overlays from the recording.",
+        discussion: """
+            forge sync book.epub audiobook/ -o out: aligns the audiobook (one file — MP3, M4B/M4A, FLAC, Ogg/Opus, WAV — a folder \
+            of numbered tracks, or several files in order) to the book's text, as forge align narration does, and writes \
+            out/exports/epub/<title>.epub: the book's own EPUB 3 (every document, style, image, font and navigation entry kept) \
+            with its paragraphs given media overlays over the narration. Reports where recording and text disagree (an intro, \
+            credits, a skipped passage). A book that is not EPUB 3 (EPUB 2, plain text, Markdown, HTML) gets Forge's own \
+            read-along EPUB. Exit 0 when written, 1 when recording and text disagree beyond --max-unmatched (nothing is \
+            exported), 2 on bad input, 3 when a tool is missing.
+            """)
+
+    @Argument(help: "The ebook: EPUB (2 or 3), or a text Forge reads (plain text, Markdown, HTML).", completion: .file())
+    var book: String
+
+    @Argument(help: "The audiobook: one file, a folder of tracks, or several files in reading order.", completion: .file())
+    var audio: [String]
+
+    @Option(name: [.short, .long], help: "The output directory.")
+    var output: String
+
+    @Option(help: "The book's title, for the EPUB's file name (default: the book file's name).")
+    var title: String?
+
+    @Option(help: "The largest share, 0–1, of the text not heard or of the speech not in the text that passes (default: 0.05).")
+    var maxUnmatched: Double?
+
+    @Flag(name: .long, help: "Print JSON Lines (an `aligning` line per window, a closing `narration` report) instead of a progress line.")
+    var json = false
+
+    @Flag(name: .long, help: "Log phase timings to standard error (FORGE_LOG_LEVEL=debug for more).")
+    var verbose = false
+
+    func validate() throws {
+        if audio.isEmpty { throw ValidationError("Give the audiobook: a file, a folder of tracks, or several files.") }
+        if let maxUnmatched, !(0...1).contains(maxUnmatched) { throw ValidationError("--max-unmatched is a share between 0 and 1 (e.g. 0.05), not \(maxUnmatched).") }
+    }
+
+    func run() async throws {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let bookURL = URL(fileURLWithPath: book, relativeTo: cwd)
+        let exports = NarrationImport.exportSettings(title: title ?? bookURL.deletingPathExtension().lastPathComponent, formats: [.epub])
+        var job = NarrationImport(
+            audioFiles: audio.map { URL(fileURLWithPath: $0, relativeTo: cwd) }, textFile: bookURL,
+            outputDirectory: URL(fileURLWithPath: output, relativeTo: cwd), maxUnmatched: maxUnmatched ?? NarrationImport.defaultMaxUnmatched)
+        // Front matter and headings a narrator does not read are left out of the overlays, not a failure.
+        job.keepsUnnarrated = true
+        let report = try NarrationPrinter.run(job, exports: exports, json: json)
+        NarrationPrinter.print(report, json: json)
+        if !report.passed { throw ExitCode(ForgeExitCode.itemsFailed.rawValue) }
+    }
+}

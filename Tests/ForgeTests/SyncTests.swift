@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import ZIPFoundation
+
+@testable import Forge
+
+/// `forge sync`: an ebook and its audiobook as a reader has them — an EPUB 3 and a recording in two
+/// MP3 tracks cut mid-chapter, with a spoken intro that is not in the book — become the reader's
+/// own EPUB with media overlays over the recording.
+@Suite("Sync an EPUB and its audiobook")
+struct SyncTests {
+    static func ffmpeg(_ arguments: [String], in directory: URL) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y"] + arguments
+        process.currentDirectoryURL = directory
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "ffmpeg \(arguments)")
+    }
+
+    static func entries(_ url: URL) throws -> [String: Data] {
+        var found: [String: Data] = [:]
+        for entry in try Archive(url: url, accessMode: .read) {
+            var data = Data()
+            _ = try Archive(url: url, accessMode: .read).extract(entry) { data.append($0) }
+            found[entry.path] = data
+        }
+        return found
+    }
+
+    @Test func anEPUBAndTwoMP3TracksWithAnIntroBecomeTheReadersEPUBWithOverlays() throws {
+        let project = try TestProject()
+        let directory = project.directory.url
+        let transcript = try String(contentsOf: NarrationMismatchTests.transcript, encoding: .utf8)
+        try BookFormats(plainText: "Chapter 1\n\n" + transcript).writeEPUB(to: directory.appendingPathComponent("book.epub"))
+        // A narrator's intro (another voice, not in the book), then the reading, cut into two tracks mid-paragraph.
+        let intro = Process()
+        intro.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        intro.arguments = ["espeak-ng", "-v", "en-us", "-w", directory.appendingPathComponent("intro.wav").path, "Welcome. You are listening to a volunteer reading, recorded last spring."]
+        try intro.run()
+        intro.waitUntilExit()
+        try FileManager.default.copyItem(at: NarrationMismatchTests.recording, to: directory.appendingPathComponent("reading.flac"))
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("tracks"), withIntermediateDirectories: true)
+        try Self.ffmpeg([
+            "-i", "intro.wav", "-i", "reading.flac", "-filter_complex",
+            "[0:a]aresample=44100,aformat=channel_layouts=mono[a];[1:a]aresample=44100,aformat=channel_layouts=mono[b];[a][b]concat=n=2:v=0:a=1[out]",
+            "-map", "[out]", "-c:a", "pcm_s16le", "whole.wav",
+        ], in: directory)
+        try Self.ffmpeg(["-i", "whole.wav", "-t", "13.3", "-c:a", "libmp3lame", "-b:a", "64k", "tracks/Track 1.mp3"], in: directory)
+        try Self.ffmpeg(["-ss", "13.3", "-i", "whole.wav", "-c:a", "libmp3lame", "-b:a", "64k", "tracks/Track 10.mp3"], in: directory)
+
+        let synced = try project.forge(["sync", "book.epub", "tracks", "-o", "synced", "--max-unmatched", "0.4", "--json"])
+        #expect(synced.status == 0, "\(synced.text) \(synced.errors)")
+        let report = try #require(synced.events("narration").first, "\(synced.text) \(synced.errors)")
+        // The intro is reported as speech not in the text, at the start; the book's words were all heard.
+        let spans = report["spans"] as? [[String: Any]] ?? []
+        let introSpan = spans.first { $0["kind"] as? String == NarrationSpan.Kind.audioWithoutText.rawValue }
+        #expect((introSpan?["startMs"] as? Int ?? 99_999) < 1_000 && (introSpan?["endMs"] as? Int ?? 0) > 2_000, "\(spans)")
+        // The book's copyright page and its heading are not read: done without audio, left out of the overlays.
+        #expect(report["itemsNotInRecording"] as? Int == 2 && report["passed"] as? Bool == true, "\(report)")
+
+        let edition = project.directory.file("synced/exports/epub/book.epub")
+        let original = try Self.entries(directory.appendingPathComponent("book.epub"))
+        let made = try Self.entries(edition)
+        // Every original entry is kept; only documents given ids and the package differ.
+        for (path, data) in original where !path.hasSuffix(".xhtml") && !path.hasSuffix(".opf") {
+            #expect(made[path] == data, "\(path) kept byte for byte")
+        }
+        let package = String(decoding: try #require(made.first { $0.key.hasSuffix(".opf") }?.value), as: UTF8.self)
+        #expect(package.contains("media-overlay=") && package.contains("<meta property=\"media:duration\">"))
+        let smil = made.filter { $0.key.hasSuffix(".smil") }
+        #expect(!smil.isEmpty)
+        // Each overlay points at an element that exists in its document.
+        for (_, data) in smil {
+            let text = String(decoding: data, as: UTF8.self)
+            for match in text.matches(of: /<text src="([^"#]+)#([^"]+)"/) {
+                let document = made.first { $0.key.hasSuffix(String(match.1.replacing("../", with: ""))) }.map { String(decoding: $0.value, as: UTF8.self) } ?? ""
+                #expect(document.contains("id=\"\(match.2)\""), "\(match.1)#\(match.2)")
+            }
+        }
+        if let jar = EPUBCheck.current {
+            for result in try EPUBCheckTests.check([edition], with: [jar]) {
+                #expect(result.status == 0 && result.report.contains("0 fatals / 0 errors / 0 warnings"), "\(result.report)")
+            }
+        }
+
+        // A recording of another book is refused (exit 1), and exports nothing.
+        try project.directory.write("other.txt", "Chapter 1\n\nCall me Ishmael. Some years ago, never mind how long precisely, having little or no money in my purse, I thought I would sail about a little and see the watery part of the world.\n")
+        let wrong = try project.forge(["sync", "other.txt", "tracks", "-o", "wrong"])
+        #expect(wrong.status == 1, "\(wrong.text) \(wrong.errors)")
+        #expect(!FileManager.default.fileExists(atPath: project.directory.file("wrong/exports/epub").path))
+        // Bad input: a folder without audio, a file that is not audio: exit 2 with a message naming it.
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        let empty = try project.forge(["sync", "book.epub", "empty", "-o", "bad"])
+        #expect(empty.status == 2 && empty.errors.contains("holds no audio files"), "\(empty.errors)")
+        try project.directory.write("noise.mp3", "not audio at all")
+        let noise = try project.forge(["sync", "book.epub", "noise.mp3", "-o", "bad"])
+        #expect(noise.status == 2 && noise.errors.contains("noise.mp3"), "\(noise.errors)")
+    }
+}
