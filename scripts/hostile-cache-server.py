@@ -70,19 +70,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         with LOCK:
             real = STORE.get((area, key))
-        if mode == "error-storm":
-            self.answer(500, b"storm")
-        elif mode == "redirect":
-            self.send_response(302)
-            self.send_header("Location", "http://127.0.0.1:9/elsewhere" + self.path)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-        elif mode == "slowloris":
-            self.slow_status()
-        elif mode == "stalled-headers":
-            self.wfile.write(b"HTTP/1.1 200 OK\r\n")
-            self.wfile.flush()
-            self.sleep_until_gone()
+        if self.misbehave(mode):
+            pass
         elif real is None:
             self.answer(404, b"")
         elif area == "ac":
@@ -90,13 +79,10 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.blob(mode, real)
 
-    def do_HEAD(self):
-        # Forge asks whether a blob is there before it leaves an item's audio in the cache.
-        mode, area, key = self.split()
-        with LOCK:
-            real = STORE.get((area, key)) if mode else None
+    def misbehave(self, mode, head=False):
+        """The answers of the modes that misbehave whatever is asked; False for the others."""
         if mode == "error-storm":
-            self.answer(500, b"", head=True)
+            self.answer(500, b"storm", head=head)
         elif mode == "redirect":
             self.send_response(302)
             self.send_header("Location", "http://127.0.0.1:9/elsewhere" + self.path)
@@ -108,6 +94,17 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(b"HTTP/1.1 200 OK\r\n")
             self.wfile.flush()
             self.sleep_until_gone()
+        else:
+            return False
+        return True
+
+    def do_HEAD(self):
+        # Forge asks whether a blob is there before it leaves an item's audio in the cache.
+        mode, area, key = self.split()
+        with LOCK:
+            real = STORE.get((area, key)) if mode else None
+        if self.misbehave(mode, head=True):
+            pass
         elif real is None:
             self.answer(404, b"", head=True)
         else:

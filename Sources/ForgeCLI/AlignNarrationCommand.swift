@@ -27,36 +27,24 @@ struct AlignNarrationCommand: AsyncParsableCommand, VerboseCommand {
     @Option(name: .long, parsing: .upToNextOption, help: "Also export these formats (as forge export --format).")
     var export: [FormatList] = []
 
-    @Option(help: "The book's title, for exports and the manifest (default: the text file's name).")
-    var title: String?
+    @OptionGroup var narration: NarrationOptions
 
-    @Option(help: "The largest share, 0–1, of the text not heard or of the speech not in the text that passes (default: 0.05).")
-    var maxUnmatched: Double?
-
-    @Flag(name: .long, help: "Print JSON Lines (an `aligning` line per window, a closing `narration` report) instead of a progress line.")
-    var json = false
-
-    @Flag(name: .long, help: "Log phase timings to standard error (FORGE_LOG_LEVEL=debug for more).")
-    var verbose = false
-
-    func validate() throws {
-        if let maxUnmatched, !(0...1).contains(maxUnmatched) { throw ValidationError("--max-unmatched is a share between 0 and 1 (e.g. 0.05), not \(maxUnmatched).") }
-    }
+    var verbose: Bool { narration.verbose }
 
     func run() async throws {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let bookTitle = title ?? URL(fileURLWithPath: text).deletingPathExtension().lastPathComponent
+        let bookTitle = narration.title ?? URL(fileURLWithPath: text).deletingPathExtension().lastPathComponent
         var exports: ExportSettings?
         if !export.isEmpty {
             exports = NarrationImport.exportSettings(title: bookTitle, formats: export.formats)
-        } else if title != nil {
+        } else if narration.title != nil {
             exports = NarrationImport.exportSettings(title: bookTitle)
         }
         let job = NarrationImport(
             audioFile: URL(fileURLWithPath: audio, relativeTo: cwd), textFile: URL(fileURLWithPath: text, relativeTo: cwd),
-            outputDirectory: URL(fileURLWithPath: output, relativeTo: cwd), maxUnmatched: maxUnmatched ?? NarrationImport.defaultMaxUnmatched)
-        let report = try NarrationPrinter.run(job, exports: exports, json: json)
-        NarrationPrinter.print(report, json: json)
+            outputDirectory: URL(fileURLWithPath: output, relativeTo: cwd), maxUnmatched: narration.maxUnmatched ?? NarrationImport.defaultMaxUnmatched)
+        let report = try NarrationPrinter.run(job, exports: exports, json: narration.json)
+        NarrationPrinter.print(report, json: narration.json)
         if !report.passed { throw ExitCode(ForgeExitCode.itemsFailed.rawValue) }
     }
 

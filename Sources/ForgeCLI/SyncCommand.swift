@@ -25,34 +25,25 @@ struct SyncCommand: AsyncParsableCommand, VerboseCommand {
     @Option(name: [.short, .long], help: "The output directory.")
     var output: String
 
-    @Option(help: "The book's title, for the EPUB's file name (default: the book file's name).")
-    var title: String?
+    @OptionGroup var narration: NarrationOptions
 
-    @Option(help: "The largest share, 0–1, of the text not heard or of the speech not in the text that passes (default: 0.05).")
-    var maxUnmatched: Double?
-
-    @Flag(name: .long, help: "Print JSON Lines (an `aligning` line per window, a closing `narration` report) instead of a progress line.")
-    var json = false
-
-    @Flag(name: .long, help: "Log phase timings to standard error (FORGE_LOG_LEVEL=debug for more).")
-    var verbose = false
+    var verbose: Bool { narration.verbose }
 
     func validate() throws {
         if audio.isEmpty { throw ValidationError("Give the audiobook: a file, a folder of tracks, or several files.") }
-        if let maxUnmatched, !(0...1).contains(maxUnmatched) { throw ValidationError("--max-unmatched is a share between 0 and 1 (e.g. 0.05), not \(maxUnmatched).") }
     }
 
     func run() async throws {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let bookURL = URL(fileURLWithPath: book, relativeTo: cwd)
-        let exports = NarrationImport.exportSettings(title: title ?? bookURL.deletingPathExtension().lastPathComponent, formats: [.epub])
+        let exports = NarrationImport.exportSettings(title: narration.title ?? bookURL.deletingPathExtension().lastPathComponent, formats: [.epub])
         var job = NarrationImport(
             audioFiles: audio.map { URL(fileURLWithPath: $0, relativeTo: cwd) }, textFile: bookURL,
-            outputDirectory: URL(fileURLWithPath: output, relativeTo: cwd), maxUnmatched: maxUnmatched ?? NarrationImport.defaultMaxUnmatched)
+            outputDirectory: URL(fileURLWithPath: output, relativeTo: cwd), maxUnmatched: narration.maxUnmatched ?? NarrationImport.defaultMaxUnmatched)
         // Front matter and headings a narrator does not read are left out of the overlays, not a failure.
         job.keepsUnnarrated = true
-        let report = try NarrationPrinter.run(job, exports: exports, json: json)
-        NarrationPrinter.print(report, json: json)
+        let report = try NarrationPrinter.run(job, exports: exports, json: narration.json)
+        NarrationPrinter.print(report, json: narration.json)
         if !report.passed { throw ExitCode(ForgeExitCode.itemsFailed.rawValue) }
     }
 }
