@@ -2,8 +2,9 @@ import Foundation
 
 /// The audio of a recording as a reader has it — one file, a folder of numbered tracks, several
 /// files in order — made into one file the aligner reads: kept as it is when it is one file
-/// libsndfile reads (WAV, FLAC, Ogg Vorbis, MP3), else decoded and joined by ffmpeg into one mono
-/// FLAC in the output directory (M4B/M4A, Opus, several tracks), made again only when an input changed.
+/// libsndfile reads (WAV, FLAC, Ogg Vorbis, MP3), else each decoded by ffmpeg and joined into one
+/// mono FLAC at the first file's rate in the output directory (M4B/M4A, Opus, several tracks), made
+/// again only when an input changed.
 package struct RecordingFiles: Sendable {
     /// The audio files in reading order.
     package let files: [URL]
@@ -14,7 +15,10 @@ package struct RecordingFiles: Sendable {
     static let directExtensions: Set<String> = ["wav", "flac", "ogg", "oga", "mp3"]
     /// The most files one recording is made of: a long audiobook has a few hundred tracks; more
     /// is a wrong folder, refused at once.
-    package static let maximumFiles = 2_000
+    /// ffmpeg opens every file at once to join them.
+    package static let maximumFiles = 1_000
+    /// The joined recording's sample rate when the first file's cannot be read.
+    static let sampleRate = 44_100
     /// Where a joined recording is kept, relative to the output directory.
     static let folder = "recording"
     static let joinedName = "joined.flac"
@@ -62,19 +66,23 @@ package struct RecordingFiles: Sendable {
         if OwnedDirectory.entry(at: owned.url(target).path) == .file, (try? owned.read(stampPath)) == Data(stamp.utf8) {
             return owned.url(target)
         }
-        let list = "\(Self.folder)/.joined-list.\(getpid()).tmp"
         let scratch = "\(Self.folder)/.joined.\(getpid()).tmp"
-        for path in [list, scratch, stampPath] { unlink(owned.url(path).path) }
-        defer { for path in [list, scratch] { unlink(owned.url(path).path) } }
-        // ffmpeg's concat list: one quoted path a line (a quote in a name closed, escaped, reopened).
-        let lines = files.map { "file '" + $0.path.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: "\n") + "\n"
-        let descriptor = try owned.createFile(list)
-        let written = lines.utf8.withContiguousStorageIfAvailable { write(descriptor, $0.baseAddress, $0.count) } ?? -1
-        close(descriptor)
-        guard written == lines.utf8.count else { throw StoreError.writeFailed(path: owned.url(list).path, reason: "short write") }
+        for path in [scratch, stampPath] { unlink(owned.url(path).path) }
+        defer { unlink(owned.url(scratch).path) }
         close(try owned.createFile(scratch))
+        // Each file decoded on its own, as a player decodes it (its encoder delay and padding dropped,
+        // whatever its codec), then joined at the first file's rate: an audiobook's tracks share one,
+        // and resampling changes what the recognizer hears.
+        let rate = FFmpegEncoder.sampleRate(of: files[0]) ?? Self.sampleRate
+        var inputs: [String] = []
+        var graph = ""
+        for (index, file) in files.enumerated() {
+            inputs += ["-i", file.path]
+            graph += "[\(index):a:0]aformat=sample_fmts=s16:channel_layouts=mono,aresample=\(rate)[a\(index)];"
+        }
+        graph += (0..<files.count).map { "[a\($0)]" }.joined() + "concat=n=\(files.count):v=0:a=1[out]"
         try FFmpegEncoder.run(
-            ["-f", "concat", "-safe", "0", "-i", owned.url(list).path, "-vn", "-ac", "1", "-sample_fmt", "s16", "-c:a", "flac", "-f", "flac", owned.url(scratch).path],
+            inputs + ["-filter_complex", graph, "-map", "[out]", "-c:a", "flac", "-f", "flac", owned.url(scratch).path],
             cancellation: cancellation, failure: { detail in PipelineError.unreadableRecording(path: files.count == 1 ? files[0].path : files[0].deletingLastPathComponent().path, reason: "ffmpeg could not decode it: \(detail)") })
         guard rename(owned.url(scratch).path, owned.url(target).path) == 0 else {
             throw StoreError.writeFailed(path: owned.url(target).path, reason: String(cString: strerror(errno)))
@@ -87,7 +95,7 @@ package struct RecordingFiles: Sendable {
 
     /// What the joined file was made from: each input's path, size and modification time, and ffmpeg.
     func stamp() throws -> String {
-        var text = "ffmpeg: \(try FFmpegEncoder.identity())\n"
+        var text = "ffmpeg: \(try FFmpegEncoder.identity())\njoined: each decoded, concat filter, the first file's rate, mono\n"
         for file in files {
             var status = stat()
             guard stat(file.path, &status) == 0 else { throw PipelineError.unreadableRecording(path: file.path, reason: String(cString: strerror(errno))) }

@@ -83,6 +83,21 @@ final class FFmpegEncoder {
 
     private static let knownIdentity = Mutex<String?>(nil)
 
+    /// The sample rate of `file`'s first audio stream, as ffprobe (beside ffmpeg) reads it; nil when it cannot.
+    static func sampleRate(of file: URL) -> Int? {
+        guard let ffmpeg = try? locate() else { return nil }
+        let probe = ffmpeg.deletingLastPathComponent().appendingPathComponent("ffprobe")
+        let answer = Mutex<String?>(nil)
+        guard let child = try? ChildProcess.startWaiting(
+            executable: probe.path, arguments: ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=sample_rate", "-of", "csv=p=0", file.path],
+            errorOutput: .keep(label: "ffprobe"), onLine: { line in answer.withLock { $0 = $0 ?? String(decoding: line, as: UTF8.self) } })
+        else { return nil }
+        child.finishInputWaiting()
+        guard child.exitedWaiting().succeeded, let text = answer.withLock({ $0 }), let rate = Int(text.trimmingCharacters(in: .whitespaces)),
+              (8_000...192_000).contains(rate) else { return nil }
+        return rate
+    }
+
     /// Runs ffmpeg with `arguments` (its own inputs and output; nothing on standard input) and
     /// waits; a stop kills it within a tenth of a second (``PipelineError/cancelled``-free: the
     /// caller sees the flag). Throws `failure(ffmpeg's message)` when it fails.

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# forge sync on a book and its audiobook as a reader has them (issue 55): the shared corpus's first
+# CHAPTERS chapters (10 by default) as an EPUB 3, narrated by another voice and pace than forge's
+# default (espeak-ng en-gb at 150 wpm, built once and kept in out/sync/reference), with a spoken
+# intro not in the book, cut into MP3 tracks of TRACK_MINUTES (15) minutes — elsewhere than the
+# chapters. Prints the sync's speed (x real time), CPU/wall, peak RSS (the process tree), the spans
+# it reports, and its accuracy against the synthesizer's own word times: word and item (sentence)
+# starts, median and p99. Usage: benchmarks/sync.sh   (CHAPTERS=3 for a quick look)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+chapters=${CHAPTERS:-10}
+minutes=${TRACK_MINUTES:-15}
+work=out/sync
+mkdir -p "$work"
+swift build -c release --product forge >/dev/null
+forge=$PWD/.build/release/forge
+awk -v last="$((chapters + 1))" '$0 == "Chapter " last { exit } { print }' ../shared/corpus/pride-and-prejudice.txt > "$work/book.txt.new"
+if ! cmp -s "$work/book.txt.new" "$work/book.txt" || [ ! -f "$work/narration.wav" ]; then
+    mv "$work/book.txt.new" "$work/book.txt"
+    cat > "$work/reference.json" <<JSON
+{ "sources": ["book.txt"], "voice": { "id": "en-gb", "rate": 150 },
+  "exports": { "formats": ["audio", "json"], "pauses": { "sentenceMs": 300, "paragraphMs": 800, "chapterMs": 2000 } },
+  "output": { "directory": "reference" } }
+JSON
+    (cd "$work" && "$forge" build reference.json --json > build.log)
+    python3 benchmarks/narration_reference.py "$work/reference/exports" "$work/narration.wav" "$work/reference.jsonl"
+fi
+rm -f "$work/book.txt.new"
+python3 benchmarks/make_epub.py "$work/book.epub" < "$work/book.txt"
+# The intro: another voice, words the book does not have.
+espeak-ng -v en-us+f3 -w "$work/intro.wav" "Welcome. You are listening to an audiobook recorded by volunteers. Enjoy the story."
+rm -rf "$work/tracks" "$work/synced" && mkdir -p "$work/tracks"
+ffmpeg -hide_banner -loglevel error -y -i "$work/intro.wav" -i "$work/narration.wav" -filter_complex \
+    "[0:a]aresample=22050,aformat=channel_layouts=mono[a];[1:a]aresample=22050,aformat=channel_layouts=mono[b];[a][b]concat=n=2:v=0:a=1[out]" \
+    -map "[out]" -c:a pcm_s16le "$work/whole.wav"
+# Each track encoded on its own, as a publisher's are (each with its own gapless header).
+whole_s=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$work/whole.wav")
+start=0 index=1
+while python3 -c "import sys; sys.exit(0 if $start < $whole_s else 1)"; do
+    ffmpeg -hide_banner -loglevel error -y -ss "$start" -t $((minutes * 60)) -i "$work/whole.wav" -c:a libmp3lame -b:a 64k "$work/tracks/track $(printf %03d $index).mp3"
+    start=$((start + minutes * 60)) index=$((index + 1))
+done
+rm -f "$work/whole.wav"
+intro_ms=$(python3 -c "import wave;w=wave.open('$work/intro.wav');print(w.getnframes()*1000//w.getframerate())")
+audio_s=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$work/narration.wav")
+echo "narration: $(ls "$work/tracks" | wc -l) MP3 tracks of ${minutes} min, $(printf %.0f "$audio_s") s of reading after a ${intro_ms} ms intro; load $(cut -d' ' -f1-3 /proc/loadavg)"
+/usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$forge" sync "$work/book.epub" "$work/tracks" -o "$work/synced" --json > "$work/sync.jsonl" || true
+read -r wall user sys peak < "$work/time.txt"
+python3 - "$work" "$wall" "$user" "$sys" "$peak" "$audio_s" "$intro_ms" <<'PY'
+import difflib, json, os, sqlite3, statistics, sys
+work, wall, user, sys_, peak, audio_s, intro_ms = sys.argv[1:8]
+wall, cpu, audio_s, intro_ms = float(wall), float(user) + float(sys_), float(audio_s), int(intro_ms)
+report = next(json.loads(l) for l in open(os.path.join(work, "sync.jsonl")) if '"event":"narration"' in l)
+print(f"sync: {wall:.1f} s wall, {cpu:.1f} s CPU, CPU/wall {cpu / wall:.2f}, peak {int(peak) // 1024} MB; "
+      f"{(audio_s + intro_ms / 1000) / wall:.1f}x real time; passed {report['passed']}, exported {report['exported']}")
+false = [s for s in report["spans"] if s["kind"] != "matched"]
+for span in false[:12]:
+    print(f"  {span['kind']:20} {span['startMs'] / 1000:8.1f}-{span['endMs'] / 1000:8.1f} s  {span.get('text', '')[:70]}")
+print(f"  spans not matched: {len(false)}; words not heard: {report['unmatchedWords']} of {report['words']}")
+reference = [json.loads(l) for l in open(os.path.join(work, "reference.jsonl"))]
+db = sqlite3.connect(os.path.join(work, "synced", "manifest.sqlite"))
+(path,) = db.execute("SELECT path FROM objects WHERE role = 'alignment'").fetchone()
+aligned = json.load(open(os.path.join(work, "synced", path)))
+words = aligned["words"]
+# The stored alignment holds times in the split's word order: the words' texts come from the manifest.
+texts = [t.lower().strip(".,;:!?\"'()—-") for (t,) in db.execute("SELECT words.text FROM words JOIN items ON items.id = words.item_id ORDER BY items.ordinal, words.idx")]
+ref_texts = [r["text"].lower().strip(".,;:!?\"'()—-") for r in reference]
+assert len(texts) == len(words), (len(texts), len(words))
+matcher = difflib.SequenceMatcher(a=ref_texts, b=texts, autojunk=False)
+errors, starts = [], []
+first_of_item = {i for i, r in enumerate(reference) if i == 0 or reference[i - 1]["item"] != r["item"]}
+for block in matcher.get_matching_blocks():
+    for k in range(block.size):
+        i, j = block.a + k, block.b + k
+        error = abs(words[j][0] - (reference[i]["startMs"] + intro_ms))
+        errors.append(error)
+        if i in first_of_item: starts.append(error)
+def show(name, values):
+    values = sorted(values)
+    p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
+    print(f"  {name}: {len(values)}, median {statistics.median(values):.0f} ms, p99 {p99} ms, within 50 ms {100 * sum(v <= 50 for v in values) / len(values):.1f}%")
+print(f"accuracy against the synthesizer's times ({len(errors)} of {len(reference)} words matched by text):")
+show("word starts", errors)
+show("item (sentence) starts", starts)
+PY
