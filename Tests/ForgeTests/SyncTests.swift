@@ -85,6 +85,34 @@ struct SyncTests {
             }
         }
 
+        // An M4B of the same reading (AAC in MP4, one file): joined by ffmpeg, synced the same.
+        try Self.ffmpeg(["-i", "whole.wav", "-c:a", "aac", "-b:a", "64k", "book.m4b"], in: directory)
+        let m4b = try project.forge(["sync", "book.epub", "book.m4b", "-o", "from-m4b", "--max-unmatched", "0.4"])
+        #expect(m4b.status == 0 && FileManager.default.fileExists(atPath: project.directory.file("from-m4b/exports/epub/book.epub").path), "\(m4b.text) \(m4b.errors)")
+
+        // A book behind DRM (its documents encrypted, META-INF/encryption.xml saying so) is refused
+        // before anything is written; obfuscated fonts alone are not DRM.
+        func withEncryption(_ algorithm: String, _ uri: String, to name: String) throws {
+            let source = try Self.entries(directory.appendingPathComponent("book.epub"))
+            let archive = try Archive(url: directory.appendingPathComponent(name), accessMode: .create)
+            let encryption = """
+                <?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">\
+                <enc:EncryptedData><enc:EncryptionMethod Algorithm="\(algorithm)"/><enc:CipherData><enc:CipherReference URI="\(uri)"/></enc:CipherData></enc:EncryptedData></encryption>
+                """
+            for (path, data) in [("mimetype", source["mimetype"]!)] + source.filter({ $0.key != "mimetype" }).sorted(by: { $0.key < $1.key }) + [("META-INF/encryption.xml", Data(encryption.utf8))] {
+                try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .none) { position, size in
+                    data.subdata(in: Int(position)..<Int(position) + size)
+                }
+            }
+        }
+        try withEncryption("http://www.w3.org/2001/04/xmlenc#aes128-cbc", "OEBPS/text/chapter-1.xhtml", to: "drm.epub")
+        let drm = try project.forge(["sync", "drm.epub", "tracks", "-o", "drm"])
+        #expect(drm.status == 2 && drm.errors.contains("protected by DRM") && drm.errors.contains("chapter-1.xhtml"), "\(drm.errors)")
+        #expect(!FileManager.default.fileExists(atPath: project.directory.file("drm").path))
+        try withEncryption("http://www.idpf.org/2008/embedding", "OEBPS/fonts/serif.otf", to: "fonts.epub")
+        let fonts = try project.forge(["sync", "fonts.epub", "tracks", "-o", "fonts", "--max-unmatched", "0.4"])
+        #expect(fonts.status == 0, "\(fonts.errors)")
+
         // A recording of another book is refused (exit 1), and exports nothing.
         try project.directory.write("other.txt", "Chapter 1\n\nCall me Ishmael. Some years ago, never mind how long precisely, having little or no money in my purse, I thought I would sail about a little and see the watery part of the world.\n")
         let wrong = try project.forge(["sync", "other.txt", "tracks", "-o", "wrong"])

@@ -15,6 +15,8 @@ package enum DocumentError: LocalizedError, Sendable, Equatable {
     case missingEntry(file: String, entry: String, referencedBy: String)
     case unknownSpineItems(file: String, field: String, names: [String], spine: [String])
     case emptySpine(file: String)
+    /// Content encrypted by a DRM scheme (META-INF/encryption.xml names it for more than fonts).
+    case encrypted(file: String, entries: [String])
 
     /// A size in words: MiB from 1 MiB up, else KiB or bytes.
     static func size(_ bytes: Int) -> String {
@@ -52,6 +54,10 @@ package enum DocumentError: LocalizedError, Sendable, Equatable {
             return ("\(file): \(field) names \(names.map { "\"\($0)\"" }.joined(separator: ", ")), which \(names.count == 1 ? "is" : "are") not in the spine. Spine items: \(spine.joined(separator: ", ")).", nil)
         case let .emptySpine(file):
             return ("\(file): the EPUB's spine lists no content documents to read.", nil)
+        case let .encrypted(file, entries):
+            return (
+                "\(file): the book is protected by DRM: META-INF/encryption.xml encrypts \(entries.count) of its files (\(entries.prefix(3).joined(separator: ", "))\(entries.count > 3 ? ", …" : "")), which cannot be read.",
+                "Use a DRM-free copy of the book (many stores sell one, or your library's reading app exports one).")
         }
     }
 }
@@ -60,7 +66,7 @@ extension DocumentError: ClassifiedFailure {
     /// Which kind of failure each case is (the exit code the command line gives it).
     package var failureKind: FailureKind {
         switch self {
-        case .malformedMarkup, .notAZip, .notAnEPUB, .unsafeEntryPath, .tooLarge, .suspiciousCompression, .sizeMismatch, .unreadableFile, .missingEntry, .unknownSpineItems, .emptySpine: .badInput
+        case .malformedMarkup, .notAZip, .notAnEPUB, .unsafeEntryPath, .tooLarge, .suspiciousCompression, .sizeMismatch, .unreadableFile, .missingEntry, .unknownSpineItems, .emptySpine, .encrypted: .badInput
         }
     }
 }

@@ -162,6 +162,31 @@ package struct EPUBReader: Sendable {
         guard entries["META-INF/container.xml"] != nil else {
             throw .notAnEPUB(file: name, reason: "it has no META-INF/container.xml, which every EPUB has")
         }
+        // Fonts obfuscated (IDPF's or Adobe's scheme) are common and harmless; anything else encrypted is DRM.
+        if entries["META-INF/encryption.xml"] != nil {
+            let encryption = PackageXML(try reader.text("META-INF/encryption.xml", referencedBy: "the archive"))
+            let fontSchemes: Set<String> = ["http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC"]
+            // Each EncryptedData's method and cipher reference are the elements below it (a flat list with depths).
+            var encrypted: [String] = []
+            var current: (depth: Int, method: String, uri: String)?
+            func close() {
+                if let entry = current, !fontSchemes.contains(entry.method) { encrypted.append(entry.uri) }
+                current = nil
+            }
+            for element in encryption.elements {
+                let local = element.name.split(separator: ":").last.map(String.init) ?? element.name
+                if let open = current, element.depth <= open.depth { close() }
+                if local == "EncryptedData" {
+                    current = (element.depth, "", "(unnamed)")
+                } else if local == "EncryptionMethod" {
+                    current?.method = element.attributes["algorithm"] ?? ""
+                } else if local == "CipherReference" {
+                    current?.uri = element.attributes["uri"] ?? "(unnamed)"
+                }
+            }
+            close()
+            if !encrypted.isEmpty { throw .encrypted(file: name, entries: encrypted) }
+        }
         let container = PackageXML(try reader.text("META-INF/container.xml", referencedBy: "the archive"))
         guard let rootfile = container.all("rootfile").first(where: { ($0.attributes["full-path"] ?? "").isEmpty == false }),
               let packagePath = Self.normalized(rootfile.attributes["full-path"]!) else {
