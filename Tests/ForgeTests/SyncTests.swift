@@ -126,4 +126,31 @@ struct SyncTests {
         let noise = try project.forge(["sync", "book.epub", "noise.mp3", "-o", "bad"])
         #expect(noise.status == 2 && noise.errors.contains("noise.mp3"), "\(noise.errors)")
     }
+
+    /// Ctrl-C during a sync keeps the windows aligned so far (exit 130, saying how to resume); the
+    /// same command again resumes there and finishes.
+    @Test func aStoppedSyncResumesWhereItStopped() throws {
+        let project = try TestProject()
+        let words = Fixtures.sampleText.split(whereSeparator: \.isWhitespace).prefix(480).joined(separator: " ")
+        let text = "Chapter 1\n\n" + words + "\n"
+        try project.directory.write("book.txt", text)
+        try project.directory.write("reading.txt", words)
+        let speak = Process()
+        speak.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        speak.arguments = ["espeak-ng", "-v", "en-gb", "-s", "160", "-f", "reading.txt", "-w", "reading.wav"]
+        speak.currentDirectoryURL = project.directory.url
+        try speak.run()
+        speak.waitUntilExit()
+        try Self.ffmpeg(["-i", "reading.wav", "-c:a", "libmp3lame", "-b:a", "64k", "reading.mp3"], in: project.directory.url)
+
+        let sync = try project.start(["sync", "book.txt", "reading.mp3", "-o", "synced", "--json"])
+        let saved = sync.waitForLines(count: 1) { $0.contains(#""event":"aligning""#) && !$0.contains(#""fraction":1"#) && !$0.contains(#""fraction":0}"#) }
+        sync.signal(SIGINT)
+        let stopped = sync.wait()
+        #expect(saved && stopped.status == 130 && stopped.errors.contains("resume"), "\(stopped.text) \(stopped.errors)")
+        let resumed = try project.forge(["sync", "book.txt", "reading.mp3", "-o", "synced", "--json"])
+        let report = try #require(resumed.events("narration").first, "\(resumed.text) \(resumed.errors)")
+        #expect(resumed.status == 0 && (report["resumedFromMs"] as? Int ?? 0) > 0, "\(report)")
+        #expect(FileManager.default.fileExists(atPath: project.directory.file("synced/exports/epub/book.epub").path))
+    }
 }
