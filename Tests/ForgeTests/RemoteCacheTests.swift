@@ -231,6 +231,32 @@ struct RemoteCacheTests {
         #expect(try Data(contentsOf: project.directory.file("assembled/exports/m4b/\(name)")) == Data(contentsOf: project.directory.file("single/exports/m4b/\(name)")))
     }
 
+    /// Two recipes of one book (another voice rate, so other audio for every item) sharded into one
+    /// cache never mix: each assembler takes only its own recipe's encodings and writes its own
+    /// single build's M4B, byte for byte.
+    @Test func shardsOfDifferentRecipesInOneCacheNeverMix() throws {
+        let server = try CacheServer()
+        let epoch = ["SOURCE_DATE_EPOCH": "1700000000"]
+        var books: [Data] = []
+        for rate in [175, 190] {
+            let recipe = Fixtures.recipe(voice: "en-us+klatt", rate: rate, extra: #""title": "Mixed", "exports": { "formats": ["m4b"] }"#)
+            let project = try TestProject(book: Self.chapteredBook(3), recipe: recipe)
+            let single = try project.build(["-o", "single"], environment: epoch)
+            try #require(single.status == 0, "\(single.errors)")
+            for index in 1...2 {
+                let shard = try project.build(["--remote-cache", server.url, "--shard", "\(index)/2", "-o", "shard\(index)"], environment: epoch)
+                #expect(shard.status == 0, "\(shard.errors)")
+            }
+            let assembled = try project.build(["--remote-cache", server.url, "-o", "assembled"], environment: epoch)
+            #expect(assembled.status == 0 && Self.int(assembled.summary, "encodedChapters") == 0, "\(assembled.summary ?? [:])")
+            let name = try #require(try FileManager.default.contentsOfDirectory(atPath: project.directory.file("single/exports/m4b").path).first)
+            let made = try Data(contentsOf: project.directory.file("assembled/exports/m4b/\(name)"))
+            #expect(made == (try Data(contentsOf: project.directory.file("single/exports/m4b/\(name)"))), "rate \(rate): the assembled M4B is its own single build's")
+            books.append(made)
+        }
+        #expect(books[0] != books[1], "the two recipes make other audio")
+    }
+
     /// Every entry in the cache (items, chunks, chapter objects) names only blobs the cache holds whole.
     static func checkEveryEntryNamesStoredBlobs(_ server: CacheServer, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let blobs = server.files("cas")
