@@ -221,14 +221,24 @@ struct RemoteCacheTests {
             #expect(Date().timeIntervalSince(signalled) < 1.5, "\(trigger.phase): \(Date().timeIntervalSince(signalled)) s to stop")
             try Self.checkEveryEntryNamesStoredBlobs(server)
         }
+        _ = try Self.shardAndAssemble(project, server: server, environment: epoch)
+    }
+
+    /// Two shards and an assembler of `project` through `server`; checks the assembler encoded
+    /// nothing and wrote the M4B of the project's `single` build, and returns that M4B.
+    static func shardAndAssemble(
+        _ project: TestProject, server: CacheServer, environment: [String: String], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Data {
         for index in 1...2 {
-            let shard = try project.build(["--remote-cache", server.url, "--shard", "\(index)/2", "-o", "shard\(index)"], environment: epoch)
-            #expect(shard.status == 0, "\(shard.errors)")
+            let shard = try project.build(["--remote-cache", server.url, "--shard", "\(index)/2", "-o", "shard\(index)"], environment: environment)
+            #expect(shard.status == 0, "\(shard.errors)", sourceLocation: sourceLocation)
         }
-        let assembled = try project.build(["--remote-cache", server.url, "-o", "assembled"], environment: epoch)
-        #expect(assembled.status == 0 && Self.int(assembled.summary, "encodedChapters") == 0, "\(assembled.summary ?? [:])")
+        let assembled = try project.build(["--remote-cache", server.url, "-o", "assembled"], environment: environment)
+        #expect(assembled.status == 0 && int(assembled.summary, "encodedChapters") == 0, "\(assembled.summary ?? [:])", sourceLocation: sourceLocation)
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: project.directory.file("single/exports/m4b").path).first)
-        #expect(try Data(contentsOf: project.directory.file("assembled/exports/m4b/\(name)")) == Data(contentsOf: project.directory.file("single/exports/m4b/\(name)")))
+        let made = try Data(contentsOf: project.directory.file("assembled/exports/m4b/\(name)"))
+        #expect(made == (try Data(contentsOf: project.directory.file("single/exports/m4b/\(name)"))), "the assembled M4B is the single build's", sourceLocation: sourceLocation)
+        return made
     }
 
     /// Two recipes of one book (another voice rate, so other audio for every item) sharded into one
@@ -243,16 +253,7 @@ struct RemoteCacheTests {
             let project = try TestProject(book: Self.chapteredBook(3), recipe: recipe)
             let single = try project.build(["-o", "single"], environment: epoch)
             try #require(single.status == 0, "\(single.errors)")
-            for index in 1...2 {
-                let shard = try project.build(["--remote-cache", server.url, "--shard", "\(index)/2", "-o", "shard\(index)"], environment: epoch)
-                #expect(shard.status == 0, "\(shard.errors)")
-            }
-            let assembled = try project.build(["--remote-cache", server.url, "-o", "assembled"], environment: epoch)
-            #expect(assembled.status == 0 && Self.int(assembled.summary, "encodedChapters") == 0, "\(assembled.summary ?? [:])")
-            let name = try #require(try FileManager.default.contentsOfDirectory(atPath: project.directory.file("single/exports/m4b").path).first)
-            let made = try Data(contentsOf: project.directory.file("assembled/exports/m4b/\(name)"))
-            #expect(made == (try Data(contentsOf: project.directory.file("single/exports/m4b/\(name)"))), "rate \(rate): the assembled M4B is its own single build's")
-            books.append(made)
+            books.append(try Self.shardAndAssemble(project, server: server, environment: epoch))
         }
         #expect(books[0] != books[1], "the two recipes make other audio")
     }
