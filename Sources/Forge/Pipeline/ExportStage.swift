@@ -82,7 +82,7 @@ struct ExportStage: PipelineStage {
                 indices.insert(index)
                 let (before, after) = encoder.edgeRanges(of: index)
                 for (neighbour, range) in [before, after].compactMap({ $0 }) {
-                    for item in chapters[neighbour].items where item.startSample < range.upperBound && item.startSample + item.sampleCount > range.lowerBound {
+                    for item in chapters[neighbour].items(overlappingSamples: range) {
                         if let key = item.record.audioKey { keys.insert(key) }
                     }
                 }

@@ -103,7 +103,7 @@ package struct NarrationImport: Sendable {
 
         let workspace = try OutputWorkspace(directory: outputDirectory)
         defer { withExtendedLifetime(workspace) {} }
-        let audioFile = try recording.prepared(in: outputDirectory, cancellation: CancellationFlag())
+        let audioFile = try recording.prepared(in: outputDirectory)
         if reader == nil { reader = try Self.openRecording(audioFile) }
         let audioHash = try ContentHash.sha256Hex(fileAt: audioFile)
         let manifest = workspace.manifest

@@ -56,7 +56,7 @@ package struct RecordingFiles: Sendable {
 
     /// The file to align: the one input, or the inputs joined into `recording/joined.flac` in
     /// `directory` (reused when it was joined from the same files, sizes and times).
-    package func prepared(in directory: URL, cancellation: CancellationFlag) throws -> URL {
+    package func prepared(in directory: URL) throws -> URL {
         if isOneDirectFile { return files[0] }
         let owned = OwnedDirectory(root: directory)
         try owned.makeDirectory(Self.folder)
@@ -83,7 +83,7 @@ package struct RecordingFiles: Sendable {
         graph += (0..<files.count).map { "[a\($0)]" }.joined() + "concat=n=\(files.count):v=0:a=1[out]"
         try FFmpegEncoder.run(
             inputs + ["-filter_complex", graph, "-map", "[out]", "-c:a", "flac", "-f", "flac", owned.url(scratch).path],
-            cancellation: cancellation, failure: { detail in PipelineError.unreadableRecording(path: files.count == 1 ? files[0].path : files[0].deletingLastPathComponent().path, reason: "ffmpeg could not decode it: \(detail)") })
+            failure: { detail in PipelineError.unreadableRecording(path: files.count == 1 ? files[0].path : files[0].deletingLastPathComponent().path, reason: "ffmpeg could not decode it: \(detail)") })
         guard rename(owned.url(scratch).path, owned.url(target).path) == 0 else {
             throw StoreError.writeFailed(path: owned.url(target).path, reason: String(cString: strerror(errno)))
         }

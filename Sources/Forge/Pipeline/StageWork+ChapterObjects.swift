@@ -183,25 +183,49 @@ extension StageWork {
     mutating func downloadACXFiles(
         _ files: [AudiobookExport.ACXChapterFile], timelines: [ChapterTimeline], from cache: ChapterObjectCache
     ) async throws -> [String: URL] {
-        guard !cacheUnavailable, !cancellation.isCancelled, !files.isEmpty else { return [:] }
+        let writer = ExportWriter(outputDirectory: store.root, folder: "exports", cancellation: cancellation)
+        var prepared: [String: URL] = [:]
+        var bytes = 0
+        try await lookUpACXFiles(files, timelines: timelines, from: cache, presenceOnly: false) { file, data in
+            prepared[file.path] = try writer.scratchFile("acx-\(file.key)", data: data)
+            bytes += data.count
+        }
+        traffic.downloadedBytes += bytes
+        return prepared
+    }
+
+    /// The export paths of the ACX files of `files` that the remote cache holds (entry and blob),
+    /// asked without downloading them: what a shard run again need not master.
+    mutating func acxFilesInCache(
+        _ files: [AudiobookExport.ACXChapterFile], timelines: [ChapterTimeline], from cache: ChapterObjectCache
+    ) async throws -> Set<String> {
+        var present: Set<String> = []
+        try await lookUpACXFiles(files, timelines: timelines, from: cache, presenceOnly: true) { file, _ in present.insert(file.path) }
+        return present
+    }
+
+    /// Asks the cache for the ACX files of `files`, handing each one it holds to `found` with its
+    /// bytes (none with `presenceOnly`); a refused one is a warning naming its chapter, and what
+    /// `found` throws (the local disk) ends the lookups.
+    private mutating func lookUpACXFiles(
+        _ files: [AudiobookExport.ACXChapterFile], timelines: [ChapterTimeline], from cache: ChapterObjectCache, presenceOnly: Bool,
+        found: (AudiobookExport.ACXChapterFile, Data) throws -> Void
+    ) async throws {
+        guard !cacheUnavailable, !cancellation.isCancelled, !files.isEmpty else { return }
         let byOrdinal = Dictionary(timelines.map { ($0.chapter.ordinal, $0) }, uniquingKeysWith: { first, _ in first })
         var wanted: [(file: AudiobookExport.ACXChapterFile, actionKey: String)] = []
         for file in files {
             guard let timeline = byOrdinal[file.ordinal] else { continue }
             wanted.append((file, ChapterObjectEntry.actionKey(role: Self.acxRole, key: file.key, audioDigests: try audioDigests(of: timeline))))
         }
-        let writer = ExportWriter(outputDirectory: store.root, folder: "exports", cancellation: cancellation)
-        var prepared: [String: URL] = [:]
-        var bytes = 0
         var failure: RemoteCacheError?
-        await fetchChapterObjects(wanted, from: cache) { next in
+        await fetchChapterObjects(wanted, from: cache, presenceOnly: presenceOnly) { next in
             (next.actionKey, Self.acxRole, next.file.key, "chapter \(next.file.ordinal)")
         } take: { next, result in
             switch result {
             case let .success((_, data)?):
                 do {
-                    prepared[next.file.path] = try writer.scratchFile("acx-\(next.file.key)", data: data)
-                    bytes += data.count
+                    try found(next.file, data)
                     return true
                 } catch {
                     failure = failure ?? .localStore(reason: ErrorReason.message(error))
@@ -213,40 +237,7 @@ extension StageWork {
                 return refuse(error, chapter: next.file.ordinal, making: "Its ACX file is mastered here.", failure: &failure)
             }
         }
-        traffic.downloadedBytes += bytes
         if let failure { try cacheFailed(failure) }
-        return prepared
-    }
-
-    /// The export paths of the ACX files of `files` that the remote cache holds (entry and blob),
-    /// asked without downloading them: what a shard run again need not master.
-    mutating func acxFilesInCache(
-        _ files: [AudiobookExport.ACXChapterFile], timelines: [ChapterTimeline], from cache: ChapterObjectCache
-    ) async throws -> Set<String> {
-        guard !cacheUnavailable, !cancellation.isCancelled, !files.isEmpty else { return [] }
-        let byOrdinal = Dictionary(timelines.map { ($0.chapter.ordinal, $0) }, uniquingKeysWith: { first, _ in first })
-        var wanted: [(file: AudiobookExport.ACXChapterFile, actionKey: String)] = []
-        for file in files {
-            guard let timeline = byOrdinal[file.ordinal] else { continue }
-            wanted.append((file, ChapterObjectEntry.actionKey(role: Self.acxRole, key: file.key, audioDigests: try audioDigests(of: timeline))))
-        }
-        var present: Set<String> = []
-        var failure: RemoteCacheError?
-        await fetchChapterObjects(wanted, from: cache, presenceOnly: true) { next in
-            (next.actionKey, Self.acxRole, next.file.key, "chapter \(next.file.ordinal)")
-        } take: { next, result in
-            switch result {
-            case .success(_?):
-                present.insert(next.file.path)
-                return true
-            case .success(nil):
-                return true
-            case let .failure(error):
-                return refuse(error, chapter: next.file.ordinal, making: "Its ACX file is mastered here.", failure: &failure)
-            }
-        }
-        if let failure { try cacheFailed(failure) }
-        return present
     }
 
     /// Uploads the ACX files of `files` written under this build's `exports/` (a shard's chapters).

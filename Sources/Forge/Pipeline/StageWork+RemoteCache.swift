@@ -232,7 +232,7 @@ extension StageWork {
     func chunkActionKeys(_ plan: VerificationRun.Plan) throws -> [String: String] {
         var keys: [String: String] = [:]
         for chunk in plan.work {
-            let items = plan.timelines[chunk.timeline].items.filter { $0.endMs > chunk.startMs && $0.startMs < chunk.endMs }
+            let items = plan.timelines[chunk.timeline].items(overlappingMs: chunk.startMs..<chunk.endMs)
             let objects = try manifest.objects(withKeys: items.compactMap(\.record.audioKey))
             let digests = items.map { objects[$0.record.audioKey ?? ""]?.sha256 ?? "-" }
             keys[chunk.key] = ChunkCacheEntry.actionKey(chunkKey: chunk.key, audioDigests: digests)
@@ -323,7 +323,7 @@ extension StageWork {
                   entry.format == ChunkCacheEntry.formatName, entry.version == ChunkCacheEntry.currentVersion,
                   entry.fits(
                       durationMs: chunk.endMs - chunk.startMs,
-                      items: Set(timeline.items.lazy.filter { $0.endMs > chunk.startMs && $0.startMs < chunk.endMs }.map(\.record.id)))
+                      items: Set(timeline.items(overlappingMs: chunk.startMs..<chunk.endMs).map(\.record.id)))
             else {
                 remaining.append(chunk)
                 continue

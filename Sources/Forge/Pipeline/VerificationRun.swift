@@ -250,7 +250,7 @@ package struct VerificationRun: Sendable {
     /// (``extraSpeechMarginMs``): an engine that read on past its text, or repeated itself.
     static func extraSpeech(_ timeline: ChapterTimeline, start: Int, end: Int, utterances: [[RecognizedWord]]) -> [String: [String]] {
         // Each item of the chunk once: its audio, and where its text's words begin and end.
-        let items = timeline.items.filter { $0.endMs > start && $0.startMs < end }.compactMap { item -> (id: String, audio: Range<Int>, text: ClosedRange<Int>)? in
+        let items = timeline.items(overlappingMs: start..<end).compactMap { item -> (id: String, audio: Range<Int>, text: ClosedRange<Int>)? in
             guard let first = item.words.first(where: { $0.timing != nil })?.timing, let last = item.words.last(where: { $0.timing != nil })?.timing else { return nil }
             return (item.record.id, item.startMs..<item.endMs, first.startMs...max(first.startMs, last.endMs))
         }
@@ -270,7 +270,7 @@ package struct VerificationRun: Sendable {
     /// these and scored against them.
     private static func placedTokens(_ timeline: ChapterTimeline, start: Int, end: Int) -> [(item: String, word: String, token: String, startMs: Int)] {
         var tokens: [(item: String, word: String, token: String, startMs: Int)] = []
-        for item in timeline.items where item.endMs > start && item.startMs < end {
+        for item in timeline.items(overlappingMs: start..<end) {
             for word in item.words {
                 guard let timing = word.timing, timing.startMs >= start, timing.startMs < end else { continue }
                 for token in TranscriptNormalizer.normalize(word.token.text) {
@@ -326,7 +326,7 @@ package struct VerificationRun: Sendable {
     func chunkKey(_ timeline: ChapterTimeline, start: Int, end: Int, recognizer: String) -> String {
         var fields = ["stage": "verify", "recognizer": recognizer, "from": String(start), "to": String(end)]
         var audio = ""
-        for item in timeline.items where item.endMs > start && item.startMs < end {
+        for item in timeline.items(overlappingMs: start..<end) {
             audio += "\(item.record.audioKey ?? "-")@\(item.startMs)-\(item.endMs);"
         }
         fields["audio"] = audio
@@ -339,7 +339,7 @@ package struct VerificationRun: Sendable {
     /// while a copy of the directory costs one hash of each file, not a transcription.
     func fileSignature(_ timeline: ChapterTimeline, start: Int, end: Int, store: ObjectStore) -> String {
         var signature = ""
-        for item in timeline.items where item.endMs > start && item.startMs < end {
+        for item in timeline.items(overlappingMs: start..<end) {
             var status = stat()
             _ = lstat(store.url(forRelativePath: item.audioPath).path, &status)
             signature += "\(status.st_size):\(status.st_ino):\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec);"
@@ -352,7 +352,7 @@ package struct VerificationRun: Sendable {
     func contentUnchanged(
         _ timeline: ChapterTimeline, start: Int, end: Int, manifest: Manifest, store: ObjectStore, checked: inout [String: Bool]
     ) throws -> Bool {
-        let items = timeline.items.filter { $0.endMs > start && $0.startMs < end }
+        let items = timeline.items(overlappingMs: start..<end)
         let objects = try manifest.objects(withKeys: items.compactMap(\.record.audioKey))
         // Read without following a link planted in the store.
         let owned = OwnedDirectory(root: store.root)

@@ -61,7 +61,7 @@ struct VerifyStage: PipelineStage {
     static func audioKeys(of chunks: [VerificationRun.Chunk], timelines: [ChapterTimeline]) -> Set<String> {
         var keys = Set<String>()
         for chunk in chunks {
-            for item in timelines[chunk.timeline].items where item.endMs > chunk.startMs && item.startMs < chunk.endMs {
+            for item in timelines[chunk.timeline].items(overlappingMs: chunk.startMs..<chunk.endMs) {
                 if let key = item.record.audioKey { keys.insert(key) }
             }
         }

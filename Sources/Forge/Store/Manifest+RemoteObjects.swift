@@ -38,10 +38,12 @@ extension Manifest {
 
     /// How many audio objects are in a remote cache only, and their bytes.
     package func remoteObjectTotals() throws(StoreError) -> (objects: Int, bytes: Int) {
-        try read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(objects.bytes), 0) FROM remote_objects JOIN objects ON objects.key = remote_objects.key")
-            return (row?[0] ?? 0, row?[1] ?? 0)
-        }
+        try read { db in try Self.remoteObjectTotals(in: db) }
+    }
+
+    static func remoteObjectTotals(in db: Database) throws -> (objects: Int, bytes: Int) {
+        let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(objects.bytes), 0) FROM remote_objects JOIN objects ON objects.key = remote_objects.key")
+        return (row?[0] ?? 0, row?[1] ?? 0)
     }
 
     /// Records that these objects' bytes are now in the store (fetched), or that their items are

@@ -178,8 +178,7 @@ package final class Manifest: Sendable {
             counts.words = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM words") ?? 0
             counts.objects = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM objects") ?? 0
             counts.objectBytes = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(bytes), 0) FROM objects") ?? 0
-            let remote = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(objects.bytes), 0) FROM remote_objects JOIN objects ON objects.key = remote_objects.key")
-            (counts.remoteObjects, counts.remoteBytes) = (remote?[0] ?? 0, remote?[1] ?? 0)
+            (counts.remoteObjects, counts.remoteBytes) = try Self.remoteObjectTotals(in: db)
             counts.failures = try Row.fetchAll(
                 db, sql: "SELECT id, error FROM items WHERE status = 'failed' ORDER BY ordinal LIMIT 20"
             ).map { (id: $0["id"], error: $0["error"] ?? "") }

@@ -93,7 +93,7 @@ struct ChapterEncoder: Sendable {
             // Places within the edge: an edit earlier in the neighbour that leaves its edge's samples alone keeps the key.
             let timeline = timelines[neighbour]
             description += "|\(name):\(range.count)"
-            for item in timeline.items where item.startSample < range.upperBound && item.startSample + item.sampleCount > range.lowerBound {
+            for item in timeline.items(overlappingSamples: range) {
                 description += ",\(item.audioPath)@\(item.startSample - range.lowerBound)+\(item.sampleCount)"
             }
         }

@@ -99,29 +99,20 @@ final class FFmpegEncoder {
     }
 
     /// Runs ffmpeg with `arguments` (its own inputs and output; nothing on standard input) and
-    /// waits; a stop kills it within a tenth of a second (``PipelineError/cancelled``-free: the
-    /// caller sees the flag). Throws `failure(ffmpeg's message)` when it fails.
-    static func run(_ arguments: [String], cancellation: CancellationFlag, failure: (String) -> Error) throws {
+    /// waits. It runs in forge's process group, so the Ctrl-C that ends forge ends it too. Throws
+    /// `failure(ffmpeg's message)` when it fails.
+    static func run(_ arguments: [String], failure: (String) -> Error) throws {
         let executable = try locate()
         let child: ChildProcess
         do {
             child = try ChildProcess.startWaiting(
                 executable: executable.path, arguments: ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"] + arguments,
-                // In forge's process group: a Ctrl-C that ends forge at once ends this ffmpeg too.
                 errorOutput: .keep(label: "ffmpeg"), onLine: { _ in })
         } catch {
             throw ExportError.toolMissing(tool: "ffmpeg", detail: error.localizedDescription)
         }
         child.finishInputWaiting()
-        while child.hasExited == nil {
-            if cancellation.isCancelled {
-                child.send(.kill)
-                break
-            }
-            usleep(20_000)
-        }
         let ended = child.exitedWaiting()
-        if cancellation.isCancelled { return }
         guard ended.succeeded else {
             throw failure(child.errorTail(waitingUpTo: 1) ?? (ended.signalled ? "it was killed by signal \(ended.code ?? 0)" : "it exited with status \(ended.code ?? 0)"))
         }

@@ -96,7 +96,7 @@ enum ChapterAudio {
     /// items overlapping it are decoded.
     static func render(_ timeline: ChapterTimeline, store: ObjectStore, samples range: Range<Int>) throws -> [Int16] {
         var samples = [Int16](repeating: 0, count: range.count)
-        for item in timeline.items where item.startSample < range.upperBound && item.startSample + item.sampleCount > range.lowerBound {
+        for item in timeline.items(overlappingSamples: range) {
             let audio = try itemAudio(item, rate: timeline.sampleRate, store: store)
             // The timeline counts the header's frames; a decoder that yields a few more or fewer
             // (MP3 padding) must not shift the items after it.

@@ -18,4 +18,14 @@ package struct ChapterTimeline: Sendable {
     static func wholeFrames(_ samples: Int) -> Int { (samples + frameSamples - 1) / frameSamples * frameSamples }
 
     static func milliseconds(_ samples: Int, rate: Int) -> Int { Int((Int64(samples) * 1000) / Int64(max(1, rate))) }
+
+    /// The items sounding in the stretch `range` of the chapter's audio, in milliseconds.
+    func items(overlappingMs range: Range<Int>) -> [TimedItem] {
+        items.filter { $0.endMs > range.lowerBound && $0.startMs < range.upperBound }
+    }
+
+    /// The items sounding in the stretch `range` of the chapter's audio, in samples.
+    func items(overlappingSamples range: Range<Int>) -> [TimedItem] {
+        items.filter { $0.startSample < range.upperBound && $0.startSample + $0.sampleCount > range.lowerBound }
+    }
 }
