@@ -368,6 +368,32 @@ struct ExportTests {
         #expect(changed.events("item").isEmpty)
     }
 
+    /// A book shortened to one chapter keeps no exports of the chapter and items it lost, while
+    /// a file of the user's and an earlier export's other kind (SRT beside VTT) stay.
+    @Test func aShortenedBookKeepsNoExportsOfWhatItLost() throws {
+        let project = try TestProject(recipe: Fixtures.recipe(extra: #""exports": { "formats": ["audio", "json", "vtt"] }"#))
+        #expect(try project.build().status == 0)
+        let exports = project.output.appendingPathComponent("exports")
+        func names(_ folder: String) throws -> Set<String> {
+            Set(try FileManager.default.contentsOfDirectory(atPath: exports.appendingPathComponent(folder).path))
+        }
+        #expect(try names("json").contains("chapter-002.json") && names("audio").contains("chapter-002.wav"))
+        let itemsBefore = try names("json/items").count
+        try Data("mine".utf8).write(to: exports.appendingPathComponent("json/notes.txt"))
+        try Data("1\n".utf8).write(to: exports.appendingPathComponent("captions/chapter-002.srt"))
+        try project.write(book: Fixtures.shortBook.components(separatedBy: "Chapter 2")[0])
+        let rebuilt = try project.build()
+        #expect(rebuilt.status == 0, "\(rebuilt.errors)")
+        #expect(try names("json") == ["chapter-001.json", "items", "notes.txt"])
+        #expect(try names("audio") == ["chapter-001.wav"])
+        #expect(try names("captions") == ["chapter-001.vtt", "chapter-002.srt"])
+        let items = try names("json/items")
+        #expect(items.count < itemsBefore && items.allSatisfy { $0.hasSuffix(".json") })
+        let chapter = try chapterJSON(project, "chapter-001")
+        let ids = Set((chapter["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+        #expect(items == Set(ids.map { $0 + ".json" }), "item files are exactly the book's items")
+    }
+
     @Test func exportingAnUnfinishedBuildExplainsWhatToDo() throws {
         let project = try TestProject()
         #expect(try project.forge(["split", "recipe.json", "--json"]).status == 0)

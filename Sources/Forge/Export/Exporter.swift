@@ -162,7 +162,7 @@ package struct Exporter: Sendable {
             }
         }
         if let chapterEncoder, let encoded { try chapterEncoder.removeOthers(than: Set(encoded.map(\.key))) }
-        try removeRenamedCopies(keeping: writer.written)
+        try removeStaleFiles(keeping: writer.written)
         var report = ExportReport(files: writer.written, chapters: book.chapters.count, durationMs: book.durationMs)
         report.encodedChapters = encodedChapters
         return report
@@ -243,12 +243,37 @@ package struct Exporter: Sendable {
         try AudiobookExport.writeACXSet(acxChapters, settings: acx, store: store, to: &writer, prepared: preparedFiles)
     }
 
-    /// A book renamed (another title) keeps no copy under its old name beside the new one.
-    private func removeRenamedCopies(keeping written: [String]) throws {
-        for (folder, suffix) in [("epub", ".epub"), ("m4b", ".m4b")] {
-            let kept = Set(written.filter { $0.hasPrefix("exports/\(folder)/") }.map { String($0.split(separator: "/").last ?? "") })
-            guard !kept.isEmpty else { continue }
-            _ = try OwnedDirectory(root: outputDirectory).removeFiles(in: "exports/\(folder)") { $0.hasSuffix(suffix) && !kept.contains($0) }
+    /// Exports of an earlier build that this one did not write again: a book renamed (another
+    /// title) keeps no EPUB or M4B under its old name, a shortened book no files of chapters it no
+    /// longer has, an edited one no item files of items gone. Only in the folders this export
+    /// wrote into, of the kinds it wrote there, and named as Forge names them (a file of the user's
+    /// stays).
+    private func removeStaleFiles(keeping written: [String]) throws {
+        var keptByFolder: [String: Set<String>] = [:]
+        for path in written where path.hasPrefix("exports/") {
+            guard let slash = path.lastIndex(of: "/") else { continue }
+            keptByFolder[String(path[..<slash]), default: []].insert(String(path[path.index(after: slash)...]))
+        }
+        let owned = OwnedDirectory(root: outputDirectory)
+        for (folder, kept) in keptByFolder.sorted(by: { $0.key < $1.key }) {
+            let subfolder = String(folder.dropFirst("exports/".count))
+            // Only files of the kinds written now: captions as VTT leave an earlier export's SRT.
+            let kinds = Set(kept.map { $0.split(separator: ".").last.map(String.init) ?? "" })
+            _ = try owned.removeFiles(in: folder) { name in
+                !kept.contains(name) && kinds.contains(name.split(separator: ".").last.map(String.init) ?? "") && Self.isExportName(name, in: subfolder)
+            }
+        }
+    }
+
+    /// Whether `name` in `folder` (under `exports/`) is named as an export writes its files.
+    static func isExportName(_ name: String, in folder: String) -> Bool {
+        switch folder {
+        case "epub": name.hasSuffix(".epub")
+        case "m4b": name.hasSuffix(".m4b")
+        case "acx": name.hasSuffix(".mp3") && name.first.map { $0.isASCII && $0.isNumber } == true && name.contains("-")
+        case "json/items": name.hasSuffix(".json") && !name.hasPrefix(".")
+        case "audio", "json", "captions", "html": name.hasPrefix("chapter-")
+        default: false
         }
     }
 
