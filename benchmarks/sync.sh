@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # forge sync on a book and its audiobook as a reader has them (issue 55): the shared corpus's first
 # CHAPTERS chapters (10 by default) as an EPUB 3, narrated by another voice and pace than forge's
-# default (espeak-ng en-gb at 150 wpm, built once and kept in out/sync/reference), with a spoken
+# default (espeak-ng en-gb at 150 wpm, built once and kept in out/sync/chapters-N), with a spoken
 # intro not in the book, cut into MP3 tracks of TRACK_MINUTES (15) minutes — elsewhere than the
 # chapters. Prints the sync's speed (x real time), CPU/wall, peak RSS (the process tree), the spans
 # it reports, and its accuracy against the synthesizer's own word times: word and item (sentence)
@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 chapters=${CHAPTERS:-10}
 minutes=${TRACK_MINUTES:-15}
-work=out/sync
+# Each book length keeps its own narration (built once).
+work=out/sync/chapters-$chapters
 mkdir -p "$work"
 swift build -c release --product forge >/dev/null
 forge=$PWD/.build/release/forge

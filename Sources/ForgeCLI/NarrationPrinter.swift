@@ -13,7 +13,7 @@ enum NarrationPrinter {
         do {
             let report = try job.run(commandLine: CommandLine.arguments.joined(separator: " "), exports: exports) { fraction in
                 // Windows are saved as they are done: a stop keeps them, and says so.
-                if fraction > 0 {
+                if fraction > NarrationAligner.locatingShare {
                     InterruptMonitor.stopNote = fraction < 1
                         ? "The alignment up to \(Int(fraction * 100))% of the recording is kept; run the same command again to resume there."
                         : "The alignment is kept; run the same command again to finish."

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GRDB
 import Testing
 
@@ -109,19 +110,25 @@ struct ForcedAlignmentTests {
         }
         let audio = DecodedAudio(samples: samples, sampleRate: 22050)
         #expect(audio.durationMs > 60_000)
-        let aligner = NarrationAligner(aligner: try ForcedAligner(fillers: false))
+        let aligner = try NarrationAligner()
         aligner.windowSeconds = 20
         aligner.marginSeconds = 5
         let recognizerAudio = RecognizerAudio(samples: RecognizerInput.samples(audio.samples[...], from: audio.sampleRate))
-        var checkpoints: [NarrationCheckpoint] = []
-        let alignment = try aligner.align(words: words, samples: recognizerAudio, durationMs: audio.durationMs, checkpoint: { checkpoints.append($0) })
+        // Two segments side by side, as a recording of hours is aligned.
+        aligner.shortestSplitSeconds = 30
+        aligner.segmentSeconds = 30
+        let saved = Mutex<[NarrationCheckpoint]>([])
+        let alignment = try aligner.align(words: words, samples: recognizerAudio, durationMs: audio.durationMs, checkpoint: { checkpoint in saved.withLock { $0.append(checkpoint) } })
+        let checkpoints = saved.withLock { $0 }
         // Resumed from its first windows' checkpoints (a run stopped there), by a fresh aligner as in
         // the process that resumes, the result is the same: the same words heard, each within a
         // frame or two (the recognizer's running cepstral mean is not saved, only the windows).
         #expect(checkpoints.count >= 4)
-        let resumer = NarrationAligner(aligner: try ForcedAligner(fillers: false))
+        let resumer = try NarrationAligner()
         resumer.windowSeconds = 20
         resumer.marginSeconds = 5
+        resumer.shortestSplitSeconds = 30
+        resumer.segmentSeconds = 30
         let resumed = try resumer.align(
             words: words, samples: recognizerAudio, durationMs: audio.durationMs, resumingFrom: Array(checkpoints.prefix(checkpoints.count / 2)))
         // espeak-ng's audio varies with what the process synthesized before (other suites run in
@@ -163,7 +170,8 @@ struct ForcedAlignmentTests {
         let arguments = ["align", "narration", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned", "--json"]
 
         let forge = try project.start(arguments)
-        #expect(forge.waitForLines(count: 1) { $0.contains("\"event\":\"aligning\"") })
+        // After the first window (the first 2% is finding where the text starts).
+        #expect(forge.waitForLines(count: 1) { $0.contains("\"event\":\"aligning\"") && !$0.contains("\"fraction\":0.0") && !$0.contains("\"fraction\":0}") })
         forge.signal(SIGINT)
         let stopped = forge.wait()
         #expect(stopped.status == 130, "\(stopped.errors)")

@@ -102,7 +102,7 @@ struct NarrationMismatchTests {
         let text = ([utterances[0], page] + utterances[1...]).joined(separator: " ")
         let words = Tokenizer.words(in: text)
         let pageWords = Tokenizer.words(in: utterances[0]).count..<(Tokenizer.words(in: utterances[0] + " " + page).count)
-        let aligner = NarrationAligner(aligner: try ForcedAligner(fillers: false))
+        let aligner = try NarrationAligner()
         aligner.windowSeconds = 10
         aligner.marginSeconds = 3
         let result = try aligner.align(words: words, audio: try SoundFile.decode(fileAt: Self.recording))

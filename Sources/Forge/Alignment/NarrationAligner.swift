@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Aligns a long recording (a human narrator, another engine; hours long) to its text without
 /// drift, and says where the two disagree.
 ///
@@ -11,6 +13,12 @@
 /// in the text, the wrong recording) is passed over as audio without text; the text waits for
 /// the next window. Work is proportional to the audio, whatever the text's length: text past the
 /// end of the recording is never searched, only reported.
+///
+/// A recording of a few minutes or more is cut into segments aligned side by side, one per
+/// thread: where each segment starts in the text is found first (``WindowAligner/boundary(near:words:texts:samples:)``,
+/// a short snippet searched in the stretch of text its place in the recording suggests), and the
+/// segments' windows then run independently. Segments depend only on the recording and the text,
+/// never on how many run at once, so the result does not either.
 package final class NarrationAligner {
     package var windowSeconds = 60
     /// The stretch at a window's end whose words are left for the next window.
@@ -20,6 +28,12 @@ package final class NarrationAligner {
     /// A narrator's fastest plausible pace; windows never hold more words than this allows, so a
     /// text far longer than its recording costs no more than the right one.
     package var maxWordsPerSecond = 4.0
+    /// About how long a segment is: the recording is cut into an even number of them (two
+    /// threads share them evenly), or aligned whole when shorter than ``shortestSplitSeconds``.
+    package var segmentSeconds = 600
+    package var shortestSplitSeconds = 240
+    /// Segments aligned at once.
+    package var jobs = 2
 
     /// A word fits its audio when its forced path scores at most this much worse than the
     /// phone loop, per frame. Measured on human narration (LibriVox readings): no word of the
@@ -36,14 +50,22 @@ package final class NarrationAligner {
     static let shortestUnmatchedSpeechMs = 1_000
     static let speechGapMs = 500
 
-    private let aligner: ForcedAligner
+    /// The share of the progress reported while segments are found.
+    package static let locatingShare = 0.02
 
-    package init(aligner: ForcedAligner) {
-        self.aligner = aligner
+    private let model: RecognizerModel
+    private let language: String
+
+    /// An aligner with `model`'s recognizer for text in `language`.
+    package init(model: RecognizerModel = .standard, language: String = "en-us") throws(RecognitionError) {
+        try model.checkAvailable()
+        guard model.supports(language: language) else { throw .unsupportedLanguage(language) }
+        self.model = model
+        self.language = language
     }
 
     /// Aligns `words` (offsets into one text) to `audio`; progress is the fraction of the audio done.
-    package func align(words: [WordToken], audio: DecodedAudio, progress: (Double) -> Void = { _ in }) throws -> NarrationAlignment {
+    package func align(words: [WordToken], audio: DecodedAudio, progress: @escaping @Sendable (Double) -> Void = { _ in }) throws -> NarrationAlignment {
         let samples = RecognizerAudio(samples: RecognizerInput.samples(audio.samples[...], from: audio.sampleRate))
         return try align(words: words, samples: samples, durationMs: audio.durationMs, progress: progress)
     }
@@ -51,135 +73,128 @@ package final class NarrationAligner {
     /// Aligns `words` to `samples` (16 kHz), reading one window at a time.
     ///
     /// `resumingFrom` are the checkpoints an interrupted run of the same words and samples
-    /// saved, in order: the alignment goes on after the last. `checkpoint` is given each
-    /// window's as it is done (what it throws stops the alignment).
+    /// saved, in the order each segment saved them: each segment goes on after its last.
+    /// `checkpoint` is given each window's as it is done, from the segments' threads (what it
+    /// throws stops the alignment).
     func align(
         words: [WordToken], samples: RecognizerAudio, durationMs: Int, resumingFrom checkpoints: [NarrationCheckpoint] = [],
-        checkpoint: (NarrationCheckpoint) throws -> Void = { _ in }, progress: (Double) -> Void = { _ in }
+        checkpoint: @escaping @Sendable (NarrationCheckpoint) throws -> Void = { _ in }, progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) throws -> NarrationAlignment {
         let rate = PocketSphinxDecoder.sampleRate
         let samplesPerFrame = rate / PocketSphinxDecoder.framesPerSecond
-        let texts = words.map(\.text)
-        var placements = [WordPlacement?](repeating: nil, count: words.count)
-        var speech = [Bool](repeating: false, count: samples.count / samplesPerFrame + 1)
+        let frames = samples.count / samplesPerFrame + 1
         guard !words.isEmpty, samples.count > 0 else {
-            return Self.result(words: words, placements: placements, speech: speech, durationMs: durationMs)
+            return Self.result(
+                words: words, placements: [WordPlacement?](repeating: nil, count: words.count), speech: [Bool](repeating: false, count: frames),
+                durationMs: durationMs)
         }
         let audioSeconds = Double(samples.count) / Double(rate)
         let wordsPerSecond = min(maxWordsPerSecond, Double(words.count) / max(1, audioSeconds))
-        let wordsPerWindow = Int(wordsPerSecond * Double(windowSeconds) * 1.5) + 20
-        let window = windowSeconds * rate
-        let margin = marginSeconds * rate
-        var cursor = 0
-        var next = 0
-        if Self.canResume(from: checkpoints, words: words.count, samples: samples.count) {
-            for saved in checkpoints {
-                for (frame, isSpeech) in saved.speech.enumerated() where saved.speechFrame + frame < speech.count {
-                    speech[saved.speechFrame + frame] = isSpeech
+        let settings = WindowAligner.Settings(
+            windowSeconds: windowSeconds, marginSeconds: marginSeconds, anchorConfidence: anchorConfidence,
+            wordsPerWindow: Int(wordsPerSecond * Double(windowSeconds) * 1.5) + 20)
+        let texts = words.map(\.text)
+        // Looking for the segments' places is the first 2% of the work, aligning them the rest.
+        let segments = try segments(texts: texts, samples: samples, settings: settings) { progress(Self.locatingShare * $0) }
+        let placements = Mutex([WordPlacement?](repeating: nil, count: words.count))
+        let speech = Mutex([Bool](repeating: false, count: frames))
+        let done = Mutex([Int](repeating: 0, count: segments.count))
+        let total = samples.count
+        try onThreads(segments.count, settings: settings) { index, aligner in
+            let segment = segments[index]
+            let saved = checkpoints.filter { segment.words.contains($0.firstWord) }
+            let result = try aligner.align(
+                segment, texts: texts, samples: samples,
+                resumingFrom: Self.canResume(from: saved, words: words.count, samples: samples.count) && saved.first?.firstWord == segment.words.lowerBound
+                    ? saved : [],
+                checkpoint: checkpoint,
+                progress: { cursor in
+                    let sum = done.withLock { done in
+                        done[index] = cursor - segment.samples.lowerBound
+                        return done.reduce(0, +)
+                    }
+                    progress(Self.locatingShare + (1 - Self.locatingShare) * Double(sum) / Double(total))
+                })
+            placements.withLock { placements in
+                for (offset, placement) in result.placements.enumerated() { placements[segment.words.lowerBound + offset] = placement }
+            }
+            speech.withLock { speech in
+                for (offset, isSpeech) in result.speech.enumerated() where result.firstFrame + offset < speech.count && isSpeech {
+                    speech[result.firstFrame + offset] = true
                 }
-                for (index, placement) in saved.placements.enumerated() { placements[saved.firstWord + index] = placement }
-                cursor = saved.cursor
-                next = saved.nextWord
             }
-            progress(Double(cursor) / Double(samples.count))
-        }
-        while next < words.count && cursor < samples.count {
-            var end = min(samples.count, cursor + window)
-            let isLast = samples.count - end < margin
-            if isLast { end = samples.count }
-            let count = min(words.count - next, wordsPerWindow)
-            let windowTexts = Array(texts[next..<(next + count)])
-            let windowSamples = samples.samples(cursor..<end)[...]
-            let reference = try aligner.phoneLoop(windowSamples)
-            let onsets = SpeechOnsets(samples: windowSamples)
-            let firstFrame = cursor / samplesPerFrame
-            let firstWord = next
-            // Speech: a speech phone in the phone loop, where there is sound (on digital
-            // silence the acoustic model hears anything).
-            let windowSpeech = reference.speech.indices.map { reference.speech[$0] && onsets.isSound($0) }
-            for (frame, isSpeech) in windowSpeech.enumerated() where firstFrame + frame < speech.count {
-                speech[firstFrame + frame] = isSpeech
-            }
-            var found = try placeWindow(windowTexts, in: windowSamples, reference: reference, isLast: isLast)
-            found = onsets.snapped(found)
-            let offsetMs = cursor * 1000 / rate
-            // Keep the words before the margin (all of them in the last window); the next window
-            // starts at the end of the last confident one.
-            let keepBeforeMs = (end - margin - cursor) * 1000 / rate
-            let anchor = anchor(in: found, isLast: isLast, keepBeforeMs: keepBeforeMs)
-            var settled: [WordPlacement?] = []
-            if let anchor, let anchorEnd = found[anchor]?.endMs {
-                settled = found[...anchor].map { $0.map { shifted($0, by: offsetMs) } }
-                for (index, placement) in settled.enumerated() { placements[next + index] = placement }
-                next += anchor + 1
-                cursor += anchorEnd * rate / 1000
-            } else if let resumed = try Self.textAhead(
-                of: next, texts: texts, wordsPerWindow: wordsPerWindow, samples: windowSamples, reference: reference, aligner: aligner)
-            {
-                // The recording goes on further into the text (the narrator skipped a page):
-                // the words passed over stay unheard, and the window is aligned from there.
-                next = resumed
-            } else if isLast {
-                break
-            } else {
-                // Nothing here is the text (music, a passage the text lacks, the wrong
-                // recording): pass over the window's audio; the text waits for the next one.
-                cursor = end - margin
-            }
-            try checkpoint(NarrationCheckpoint(
-                cursor: cursor, nextWord: next, speechFrame: firstFrame, speech: windowSpeech, firstWord: firstWord, placements: settled))
-            progress(Double(cursor) / Double(samples.count))
         }
         progress(1)
-        return Self.result(words: words, placements: placements, speech: speech, durationMs: durationMs)
+        return Self.result(words: words, placements: placements.withLock { $0 }, speech: speech.withLock { $0 }, durationMs: durationMs)
     }
 
-    /// One window's words placed in its audio: openly; again allowing words to be skipped when a
-    /// run of unheard words sits among heard ones; and, in the recording's last window, again with
-    /// only the words up to the last run heard when the text goes on past the recording.
-    private func placeWindow(
-        _ windowTexts: [String], in windowSamples: ArraySlice<Int16>, reference: PhoneLoopReference, isLast: Bool
-    ) throws -> [WordPlacement?] {
-        var found = try aligner.place(windowTexts, in: windowSamples, openEnded: true, reference: reference)
-        if Self.looksWrong(found) && Self.heardShare(found) >= 0.3 {
-            // A run of unheard words among heard ones: the narrator probably skipped
-            // something. Try again letting words be passed over, and keep whichever reads
-            // better. (Not where almost nothing was heard: skipping cannot fix the wrong text,
-            // and the wider search held 900 MB for a minute of audio.)
-            let retry = try aligner.place(windowTexts, in: windowSamples, openEnded: true, allowSkips: true, reference: reference)
-            if Self.quality(retry) > Self.quality(found) { found = retry }
+    /// The stretches of words and samples aligned independently: cut at an even number of
+    /// places through the recording, each moved to where a run of the text is heard after it
+    /// (a place where none is found, or one out of order, is not cut at). The first starts where
+    /// the text can have begun: an intro before it is audio without text. `progress` is the
+    /// share of places looked at.
+    func segments(
+        texts: [String], samples: RecognizerAudio, settings: WindowAligner.Settings, progress: @escaping @Sendable (Double) -> Void = { _ in }
+    ) throws -> [NarrationSegment] {
+        let rate = PocketSphinxDecoder.sampleRate
+        let seconds = samples.count / rate
+        let count = seconds < shortestSplitSeconds ? 1 : 2 * max(1, Int((Double(seconds) / Double(2 * segmentSeconds)).rounded()))
+        guard texts.count > 100, seconds >= 2 * WindowAligner.locateSeconds else {
+            return [NarrationSegment(words: 0..<texts.count, samples: 0..<samples.count)]
         }
-        if isLast, let lastHeard = Self.lastHeardRun(found), found.count - lastHeard - 1 >= Self.shortestMissingRun {
-            // The recording ends before the text: with words to spare, the search hurries
-            // through the last spoken words to fit more in. Try again with only the words
-            // up to the last one heard, and keep that if it hears as many.
-            let trimmed = try aligner.place(Array(windowTexts[...lastHeard]), in: windowSamples, openEnded: true, reference: reference)
-            if trimmed.filter(Self.isHeard).count >= found.filter(Self.isHeard).count {
-                found = trimmed + [WordPlacement?](repeating: nil, count: found.count - trimmed.count)
+        let found = Mutex([(word: Int, sample: Int)?](repeating: nil, count: count))
+        // Where a cut's text is looked for: around its share of the words, widely (unread front
+        // matter, an intro or a slower chapter move it).
+        let slack = min(8_000, texts.count / 10 + 500)
+        try onThreads(count, settings: settings) { cut, aligner in
+            let guess = texts.count * cut / count
+            let range = max(0, guess - slack)..<min(texts.count, guess + slack)
+            let boundary = try aligner.boundary(near: samples.count / count * cut, words: range, texts: texts, samples: samples)
+            let done = found.withLock { found in
+                found[cut] = boundary ?? (-1, -1)
+                return found.filter { $0 != nil }.count
             }
+            progress(Double(done) / Double(count))
         }
-        return found
+        found.withLock { found in found = found.map { $0?.word == -1 ? nil : $0 } }
+        // The text before the first heard run can have been read only just before it, at a slow
+        // narrator's pace at the earliest: the audio before that (an intro, music) is not aligned.
+        var cuts = [(word: 0, sample: 0)]
+        if let first = found.withLock({ $0[0] }) {
+            cuts[0].sample = max(0, first.sample - (first.word * 1000 / 3 * 2 + 300) * rate / 1000)
+        }
+        for boundary in found.withLock({ $0 }).dropFirst().compactMap({ $0 }) {
+            if let last = cuts.last, boundary.word <= last.word || boundary.sample <= last.sample { continue }
+            cuts.append(boundary)
+        }
+        cuts.append((texts.count, samples.count))
+        // Words before the first cut are not looked for, and audio before it is not aligned.
+        return (0..<(cuts.count - 1)).map { NarrationSegment(words: cuts[$0].word..<cuts[$0 + 1].word, samples: cuts[$0].sample..<cuts[$0 + 1].sample) }
     }
 
-    /// Where a window's settled words end: the last word of a run of confidently heard words
-    /// before the margin (one word of another text fits its audio by chance now and then, three
-    /// in a row do not); in the last window, the last placed word when any run was heard.
-    private func anchor(in found: [WordPlacement?], isLast: Bool, keepBeforeMs: Int) -> Int? {
-        // The last window keeps every placement when any run was heard (each word is judged
-        // when the spans are made).
-        var anchor: Int?
-        if isLast {
-            if Self.lastHeardRun(found) != nil { anchor = found.lastIndex { $0 != nil } }
-        } else {
-            var run = 0
-            for (index, placement) in found.enumerated() {
-                guard let placement else { continue }
-                if placement.endMs > keepBeforeMs { break }
-                run = Self.confidence(placement) >= anchorConfidence && Self.isHeard(placement) ? run + 1 : 0
-                if run >= Self.shortestMissingRun { anchor = index }
+    /// Runs `body(index, aligner)` for every index below `count` on up to ``jobs`` threads, each
+    /// with an aligner of its own (decoders hold state), taking indices in order; rethrows the
+    /// first error once every thread has stopped.
+    private func onThreads(_ count: Int, settings: WindowAligner.Settings, _ body: @escaping @Sendable (Int, WindowAligner) throws -> Void) throws {
+        let next = Mutex(0)
+        let failure = Mutex<(any Error)?>(nil)
+        let (model, language) = (model, language)
+        BlockingThreads.forEach(max(1, min(jobs, count))) { _ in
+            do {
+                let aligner = WindowAligner(aligner: try ForcedAligner(model: model, language: language, fillers: false), settings: settings)
+                while failure.withLock({ $0 == nil }) {
+                    let index = next.withLock { index in
+                        defer { index += 1 }
+                        return index
+                    }
+                    guard index < count else { return }
+                    try body(index, aligner)
+                }
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
             }
         }
-        return anchor
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 
     /// Whether `checkpoints` can be from a run over this many words and samples (a damaged or
@@ -387,9 +402,5 @@ package final class NarrationAligner {
         close()
         let ordered = (spans + unmatched).sorted { ($0.startMs, $0.kind == .audioWithoutText ? 1 : 0) < ($1.startMs, $1.kind == .audioWithoutText ? 1 : 0) }
         return (ordered, unmatchedFrames)
-    }
-
-    private func shifted(_ placement: WordPlacement, by ms: Int) -> WordPlacement {
-        WordPlacement(startMs: placement.startMs + ms, endMs: placement.endMs + ms, confidence: placement.confidence, fit: placement.fit)
     }
 }

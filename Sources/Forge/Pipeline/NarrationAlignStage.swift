@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Aligns a recording to its text in windows (``NarrationAligner``), saving each window as it is
 /// done so a stopped run resumes; or takes the whole alignment from the store when the same
@@ -37,13 +38,28 @@ struct NarrationAlignStage: PipelineStage {
             if NarrationAligner.canResume(from: saved, words: text.words.count, samples: samples.count), let last = saved.last {
                 resumedFromMs = NarrationImport.milliseconds(last.cursor, rate: PocketSphinxDecoder.sampleRate)
             }
-            var windowIndex = saved.count
-            narration = try NarrationAligner(aligner: ForcedAligner(model: context.model, language: context.language, fillers: false)).align(
+            // Segments save their windows from their own threads, each row numbered in turn.
+            let windowIndex = Mutex(saved.count)
+            // Every decoder (two per thread) loads its dictionary: the book's words alone, not
+            // the 134,000 of the model's, keep the alignment's memory small. A nameless scratch
+            // file too, read by pocketsphinx through the descriptor.
+            let dictionary = try PronouncingDictionary(words: Set(text.words.map(\.text)), base: context.model.dictionary, language: context.language)
+            let dictionaryScratch = "objects/tmp/narration.\(getpid()).dict"
+            let dictionaryFile = try store.owned.createFile(dictionaryScratch)
+            unlink(store.url(forRelativePath: dictionaryScratch).path)
+            defer { close(dictionaryFile) }
+            let handle = FileHandle(fileDescriptor: dictionaryFile, closeOnDealloc: false)
+            try handle.write(contentsOf: Data(dictionary.text.utf8))
+            var model = context.model
+            model.dictionary = URL(fileURLWithPath: "/proc/self/fd/\(dictionaryFile)")
+            narration = try NarrationAligner(model: model, language: context.language).align(
                 words: text.words, samples: samples, durationMs: NarrationImport.milliseconds(reader.framesRead, rate: reader.sampleRate),
                 resumingFrom: saved,
                 checkpoint: { window in
-                    try manifest.recordNarrationWindow(key: key, index: windowIndex, window)
-                    windowIndex += 1
+                    try windowIndex.withLock { index in
+                        try manifest.recordNarrationWindow(key: key, index: index, window)
+                        index += 1
+                    }
                 }, progress: progress)
             realigned = true
         }

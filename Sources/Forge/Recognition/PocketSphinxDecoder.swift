@@ -98,8 +98,10 @@ final class PocketSphinxDecoder {
     /// decoders run without pocketsphinx's own fillers.
     /// With `skipProbability`, any word may be passed over at that price (a narrator who skipped
     /// a sentence); it slows the search, so it is for a second try where the first went wrong.
+    /// With `startsAnywhere`, the path may begin at any word (finding where audio lies in a text).
     func useWordSequence(
-        _ words: [String], stopProbability: Double?, skipProbability: Double? = nil, pause: (word: String, probability: Double)? = nil
+        _ words: [String], stopProbability: Double?, skipProbability: Double? = nil, pause: (word: String, probability: Double)? = nil,
+        startsAnywhere: Bool = false
     ) throws(RecognitionError) {
         let name = "sequence"
         guard !words.isEmpty, let logMath = ps_get_logmath(decoder),
@@ -110,6 +112,14 @@ final class PocketSphinxDecoder {
         for (index, word) in words.enumerated() {
             let id = fsg_model_word_add(fsg, word)
             fsg_model_trans_add(fsg, Int32(index), Int32(index + 1), 0, id)
+        }
+        if startsAnywhere {
+            // Any word may be the first: the start state also says each word, into the state
+            // after it, all at one price (where the audio lies in the text is the question).
+            let start = logmath_log(logMath, 1 / Double(words.count))
+            for (index, word) in words.enumerated() where index > 0 {
+                fsg_model_trans_add(fsg, 0, Int32(index + 1), start, fsg_model_word_add(fsg, word))
+            }
         }
         if let pause {
             let id = fsg_model_word_add(fsg, pause.word)

@@ -4,8 +4,9 @@ import Foundation
 /// memory for short audio, or in a scratch file for a narration hours long, so memory does not
 /// grow with the recording.
 ///
-/// Used by one task at a time; it is not `Sendable`.
-final class RecognizerAudio {
+/// Immutable once made, and read with `pread` (no shared file offset): segments aligned side by
+/// side read it from their threads at once.
+final class RecognizerAudio: Sendable {
     private enum Storage {
         case memory([Int16])
         /// An open file with no name (unlinked at once, so nothing is left behind even by a kill).

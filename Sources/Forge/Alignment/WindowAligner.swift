@@ -1,0 +1,201 @@
+/// Aligns one segment of a narration window by window (see ``NarrationAligner``), with a
+/// forced aligner of its own: one per thread.
+final class WindowAligner {
+    /// What every segment of one alignment shares.
+    struct Settings: Sendable {
+        var windowSeconds: Int
+        var marginSeconds: Int
+        var anchorConfidence: Double
+        /// The most words one window is given.
+        var wordsPerWindow: Int
+    }
+
+    /// What a segment settled: placements of its words, and the frames heard as speech from
+    /// `firstFrame` on.
+    struct Result {
+        var placements: [WordPlacement?]
+        var firstFrame: Int
+        var speech: [Bool]
+    }
+
+    private let aligner: ForcedAligner
+    private let settings: Settings
+
+    init(aligner: ForcedAligner, settings: Settings) {
+        self.aligner = aligner
+        self.settings = settings
+    }
+
+    /// Aligns `segment`'s words to its samples, going on after `checkpoints` (this segment's, in
+    /// order) when there are any; `checkpoint` is given each window's as it is done, `progress`
+    /// the sample the segment has reached.
+    func align(
+        _ segment: NarrationSegment, texts allTexts: [String], samples: RecognizerAudio, resumingFrom checkpoints: [NarrationCheckpoint],
+        checkpoint: (NarrationCheckpoint) throws -> Void, progress: (Int) -> Void
+    ) throws -> Result {
+        let rate = PocketSphinxDecoder.sampleRate
+        let samplesPerFrame = rate / PocketSphinxDecoder.framesPerSecond
+        // The segment's text ends where the next segment's begins.
+        let texts = Array(allTexts[..<segment.words.upperBound])
+        let firstFrame = segment.samples.lowerBound / samplesPerFrame
+        var placements = [WordPlacement?](repeating: nil, count: segment.words.count)
+        var speech = [Bool](repeating: false, count: (segment.samples.upperBound - segment.samples.lowerBound) / samplesPerFrame + 1)
+        let window = settings.windowSeconds * rate
+        let margin = settings.marginSeconds * rate
+        let end = segment.samples.upperBound
+        var cursor = segment.samples.lowerBound
+        var next = segment.words.lowerBound
+        func settle(speech windowSpeech: [Bool], from frame: Int) {
+            for (offset, isSpeech) in windowSpeech.enumerated() where frame + offset - firstFrame >= 0 && frame + offset - firstFrame < speech.count {
+                speech[frame + offset - firstFrame] = isSpeech
+            }
+        }
+        for saved in checkpoints {
+            settle(speech: saved.speech, from: saved.speechFrame)
+            for (index, placement) in saved.placements.enumerated() where segment.words.contains(saved.firstWord + index) {
+                placements[saved.firstWord + index - segment.words.lowerBound] = placement
+            }
+            cursor = saved.cursor
+            next = saved.nextWord
+        }
+        if !checkpoints.isEmpty { progress(cursor) }
+        while next < segment.words.upperBound && cursor < end {
+            var windowEnd = min(end, cursor + window)
+            let isLast = end - windowEnd < margin
+            if isLast { windowEnd = end }
+            let count = min(segment.words.upperBound - next, settings.wordsPerWindow)
+            let windowTexts = Array(texts[next..<(next + count)])
+            let windowSamples = samples.samples(cursor..<windowEnd)[...]
+            let reference = try aligner.phoneLoop(windowSamples)
+            let onsets = SpeechOnsets(samples: windowSamples)
+            let speechFrame = cursor / samplesPerFrame
+            let firstWord = next
+            // Speech: a speech phone in the phone loop, where there is sound (on digital
+            // silence the acoustic model hears anything).
+            let windowSpeech = reference.speech.indices.map { reference.speech[$0] && onsets.isSound($0) }
+            settle(speech: windowSpeech, from: speechFrame)
+            var found = try placeWindow(windowTexts, in: windowSamples, reference: reference, isLast: isLast)
+            found = onsets.snapped(found)
+            let offsetMs = cursor * 1000 / rate
+            // Keep the words before the margin (all of them in the last window); the next window
+            // starts at the end of the last confident one.
+            let keepBeforeMs = (windowEnd - margin - cursor) * 1000 / rate
+            let anchor = anchor(in: found, isLast: isLast, keepBeforeMs: keepBeforeMs)
+            var settled: [WordPlacement?] = []
+            if let anchor, let anchorEnd = found[anchor]?.endMs {
+                settled = found[...anchor].map { $0.map { Self.shifted($0, by: offsetMs) } }
+                for (index, placement) in settled.enumerated() { placements[next + index - segment.words.lowerBound] = placement }
+                next += anchor + 1
+                cursor += anchorEnd * rate / 1000
+            } else if let resumed = try NarrationAligner.textAhead(
+                of: next, texts: texts, wordsPerWindow: settings.wordsPerWindow, samples: windowSamples, reference: reference, aligner: aligner)
+            {
+                // The recording goes on further into the text (the narrator skipped a page):
+                // the words passed over stay unheard, and the window is aligned from there.
+                next = resumed
+            } else if isLast {
+                break
+            } else {
+                // Nothing here is the text (music, a passage the text lacks, the wrong
+                // recording): pass over the window's audio; the text waits for the next one.
+                cursor = windowEnd - margin
+            }
+            // A window's search (wide beams, a skip retry) may hold a hundred megabytes and free
+            // it: hand it back, or each thread's arena keeps its largest window's for good.
+            MemoryTrim.release()
+            try checkpoint(NarrationCheckpoint(
+                cursor: cursor, nextWord: next, speechFrame: speechFrame, speech: windowSpeech, firstWord: firstWord, placements: settled))
+            progress(cursor)
+        }
+        progress(end)
+        return Result(placements: placements, firstFrame: firstFrame, speech: speech)
+    }
+
+    /// Where the text picks up in the recording at or after `sample`: the first word of the first
+    /// run of confidently heard words found in `range` of the words, and the sample it starts at
+    /// (halfway into the pause before it, when the word before was heard too). Tries a few short
+    /// snippets from `sample` on (music or an unread passage may sit there); nil when none finds
+    /// the text.
+    func boundary(near sample: Int, words range: Range<Int>, texts: [String], samples: RecognizerAudio) throws -> (word: Int, sample: Int)? {
+        let rate = PocketSphinxDecoder.sampleRate
+        let snippet = Self.locateSeconds * rate
+        for attempt in 0..<3 {
+            let start = sample + attempt * snippet
+            guard start + snippet <= samples.count else { return nil }
+            let audio = samples.samples(start..<(start + snippet))[...]
+            let reference = try aligner.phoneLoop(audio)
+            let found = try aligner.locate(Array(texts[range]), in: audio, reference: reference)
+            MemoryTrim.release()
+            var run = 0
+            for (index, placement) in found.enumerated() {
+                guard let placement else {
+                    run = 0
+                    continue
+                }
+                run = NarrationAligner.confidence(placement) >= settings.anchorConfidence && NarrationAligner.isHeard(placement) ? run + 1 : 0
+                let first = index + 1 - run
+                if run >= 2 * NarrationAligner.shortestMissingRun, let word = found[first] {
+                    var startMs = word.startMs
+                    if first > 0, let before = found[first - 1], before.endMs <= startMs { startMs = (before.endMs + startMs) / 2 }
+                    return (range.lowerBound + first, start + startMs * rate / 1000)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The audio a boundary is looked for in, per try.
+    static let locateSeconds = 20
+
+    /// One window's words placed in its audio: openly; again allowing words to be skipped when a
+    /// run of unheard words sits among heard ones; and, in the segment's last window, again with
+    /// only the words up to the last run heard when the text goes on past the recording.
+    private func placeWindow(
+        _ windowTexts: [String], in windowSamples: ArraySlice<Int16>, reference: PhoneLoopReference, isLast: Bool
+    ) throws -> [WordPlacement?] {
+        var found = try aligner.place(windowTexts, in: windowSamples, openEnded: true, reference: reference)
+        if NarrationAligner.looksWrong(found) && NarrationAligner.heardShare(found) >= 0.3 {
+            // A run of unheard words among heard ones: the narrator probably skipped
+            // something. Try again letting words be passed over, and keep whichever reads
+            // better. (Not where almost nothing was heard: skipping cannot fix the wrong text,
+            // and the wider search held 900 MB for a minute of audio.)
+            let retry = try aligner.place(windowTexts, in: windowSamples, openEnded: true, allowSkips: true, reference: reference)
+            if NarrationAligner.quality(retry) > NarrationAligner.quality(found) { found = retry }
+        }
+        if isLast, let lastHeard = NarrationAligner.lastHeardRun(found), found.count - lastHeard - 1 >= NarrationAligner.shortestMissingRun {
+            // The recording ends before the text: with words to spare, the search hurries
+            // through the last spoken words to fit more in. Try again with only the words
+            // up to the last one heard, and keep that if it hears as many.
+            let trimmed = try aligner.place(Array(windowTexts[...lastHeard]), in: windowSamples, openEnded: true, reference: reference)
+            if trimmed.filter(NarrationAligner.isHeard).count >= found.filter(NarrationAligner.isHeard).count {
+                found = trimmed + [WordPlacement?](repeating: nil, count: found.count - trimmed.count)
+            }
+        }
+        return found
+    }
+
+    /// Where a window's settled words end: the last word of a run of confidently heard words
+    /// before the margin (one word of another text fits its audio by chance now and then, three
+    /// in a row do not); in the last window, the last placed word when any run was heard.
+    private func anchor(in found: [WordPlacement?], isLast: Bool, keepBeforeMs: Int) -> Int? {
+        // The last window keeps every placement when any run was heard (each word is judged
+        // when the spans are made).
+        var anchor: Int?
+        if isLast {
+            if NarrationAligner.lastHeardRun(found) != nil { anchor = found.lastIndex { $0 != nil } }
+        } else {
+            var run = 0
+            for (index, placement) in found.enumerated() {
+                guard let placement else { continue }
+                if placement.endMs > keepBeforeMs { break }
+                run = NarrationAligner.confidence(placement) >= settings.anchorConfidence && NarrationAligner.isHeard(placement) ? run + 1 : 0
+                if run >= NarrationAligner.shortestMissingRun { anchor = index }
+            }
+        }
+        return anchor
+    }
+
+    private static func shifted(_ placement: WordPlacement, by ms: Int) -> WordPlacement {
+        WordPlacement(startMs: placement.startMs + ms, endMs: placement.endMs + ms, confidence: placement.confidence, fit: placement.fit)
+    }
+}
