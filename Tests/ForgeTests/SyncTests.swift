@@ -56,7 +56,9 @@ struct SyncTests {
         // The intro is reported as speech not in the text, at the start; the book's words were all heard.
         let spans = report["spans"] as? [[String: Any]] ?? []
         let introSpan = spans.first { $0["kind"] as? String == NarrationSpan.Kind.audioWithoutText.rawValue }
-        #expect((introSpan?["startMs"] as? Int ?? 99_999) < 1_000 && (introSpan?["endMs"] as? Int ?? 0) > 2_000, "\(spans)")
+        // Most of it, not only its first words: the text is not stretched over the intro's end.
+        let introMs = try SoundFile.decode(fileAt: directory.appendingPathComponent("intro.wav")).durationMs
+        #expect((introSpan?["startMs"] as? Int ?? 99_999) < 1_000 && (introSpan?["endMs"] as? Int ?? 0) > introMs * 8 / 10, "\(introMs) ms: \(spans)")
         // The book's copyright page and its heading are not read: done without audio, left out of the overlays.
         #expect(report["itemsNotInRecording"] as? Int == 2 && report["passed"] as? Bool == true, "\(report)")
 

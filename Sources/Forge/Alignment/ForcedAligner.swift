@@ -126,12 +126,17 @@ package final class ForcedAligner {
     /// path's words occur more than once in `texts` (the place is not known) or nowhere.
     /// Searched with narrower beams than a window's (``locatingOptions``): a text of thousands of
     /// words entered anywhere would otherwise keep all of them alive.
-    func locate(_ texts: [String], in samples: ArraySlice<Int16>, reference: PhoneLoopReference) throws(RecognitionError) -> [WordPlacement?] {
+    /// With `afterOtherSpeech`, the path may begin with any speech (a phone loop; the start of a
+    /// recording, an intro before the text), which costs as much again as the text is long.
+    func locate(
+        _ texts: [String], in samples: ArraySlice<Int16>, reference: PhoneLoopReference, afterOtherSpeech: Bool = false
+    ) throws(RecognitionError) -> [WordPlacement?] {
         if locatingDecoder == nil {
             var options = Self.locatingOptions
             if !fillers { options["-fsgusefiller"] = "no" }
             let decoder = try PocketSphinxDecoder(model: model, options: options)
             guard decoder.addWord(Self.pauseWord, phones: "SIL") else { throw .decoderFailed("the acoustic model has no SIL phone") }
+            for phone in Self.phones { _ = decoder.addWord(Self.phoneWordPrefix + phone, phones: phone) }
             locatingDecoder = decoder
         }
         let decoder = locatingDecoder!
@@ -142,7 +147,8 @@ package final class ForcedAligner {
         var placements = [WordPlacement?](repeating: nil, count: texts.count)
         guard entries.count > 1, !samples.isEmpty else { return placements }
         try decoder.useWordSequence(
-            entries.map(\.key), stopProbability: Self.stopProbability, pause: (Self.pauseWord, 0.1), startsAnywhere: true)
+            entries.map(\.key), stopProbability: Self.stopProbability, pause: (Self.pauseWord, 0.1), startsAnywhere: true,
+            leading: afterOtherSpeech ? (Self.phones.map { Self.phoneWordPrefix + $0 }, Self.leadingPhoneProbability) : nil)
         let path = try decoder.decode(samples, posteriors: false).filter { !Self.isFiller(Self.baseWord($0.word)) }
         guard !path.isEmpty else { return placements }
         // The grammar is a straight sequence entered anywhere: the path is a run of entries.
@@ -203,8 +209,20 @@ package final class ForcedAligner {
     static let skipProbability = 1e-10
 
     static func isFiller(_ word: String) -> Bool {
-        word.isEmpty || word.hasPrefix("<") || word.hasPrefix("[") || word == "(NULL)" || word == pauseWord
+        word.isEmpty || word.hasPrefix("<") || word.hasPrefix("[") || word == "(NULL)" || word == pauseWord || word.hasPrefix(phoneWordPrefix)
     }
+
+    /// The acoustic model's speech phones, each a dictionary word of the locating decoder: a
+    /// phone loop that explains speech before the text (a narrator's intro) so the text need
+    /// not be stretched over it.
+    static let phones = [
+        "AA", "AE", "AH", "AO", "AW", "AY", "B", "CH", "D", "DH", "EH", "ER", "EY", "F", "G", "HH", "IH", "IY", "JH", "K", "L", "M", "N", "NG",
+        "OW", "OY", "P", "R", "S", "SH", "T", "TH", "UH", "UW", "V", "W", "Y", "Z", "ZH",
+    ]
+    static let phoneWordPrefix = "forge-phone-"
+    /// The price of each phone before the text: high enough that the text, where it is, explains
+    /// its audio better.
+    static let leadingPhoneProbability = 1e-3
 
     /// The dictionary word without an alternate-pronunciation suffix such as `(2)`.
     static func baseWord(_ word: String) -> String {

@@ -50,6 +50,38 @@ package final class NarrationAligner {
     static let shortestUnmatchedSpeechMs = 1_000
     static let speechGapMs = 500
 
+    /// The most words before the narrator's first (front matter not read) the start is found after.
+    static let longestUnreadStart = 1_000
+    /// How far from its share of the words a cut's text is looked for, at most, each way.
+    static let widestLocateSlack = 12_000
+    /// The words one locating search is given: its memory grows with them (two searches side by
+    /// side among 5,000 words held 280 MB with the recording's other work). Narrower pieces let
+    /// a run of six words in the wrong place (a phrase the book repeats) pass unchallenged: a
+    /// path matching twice in one piece is refused.
+    static let locatePiece = 5_000
+
+    /// The stretches of words a cut guessed at `guess` is looked for in, in order: the piece
+    /// around the guess, then the next ones after and before it in turn, out to `slack`.
+    static func locatePieces(around guess: Int, slack: Int, words: Int) -> [Range<Int>] {
+        let low = max(0, guess - slack)
+        let high = min(words, guess + slack)
+        let first = max(low, min(guess - locatePiece / 2, high - locatePiece))..<min(high, max(guess - locatePiece / 2, low) + locatePiece)
+        var pieces = [first]
+        var after = first.upperBound
+        var before = first.lowerBound
+        while after < high || before > low {
+            if after < high {
+                pieces.append(after..<min(high, after + locatePiece))
+                after += locatePiece
+            }
+            if before > low {
+                pieces.append(max(low, before - locatePiece)..<before)
+                before -= locatePiece
+            }
+        }
+        return pieces
+    }
+
     /// The share of the progress reported while segments are found.
     package static let locatingShare = 0.02
 
@@ -102,6 +134,13 @@ package final class NarrationAligner {
         let total = samples.count
         try onThreads(segments.count, settings: settings) { index, aligner in
             let segment = segments[index]
+            if index == 0, segment.samples.lowerBound > 0 {
+                // Audio before the text (an intro): not aligned, but its speech is reported.
+                let lead = try aligner.speech(in: 0..<segment.samples.lowerBound, samples: samples)
+                speech.withLock { speech in
+                    for (frame, isSpeech) in lead.enumerated() where frame < speech.count { speech[frame] = isSpeech }
+                }
+            }
             let saved = checkpoints.filter { segment.words.contains($0.firstWord) }
             let result = try aligner.align(
                 segment, texts: texts, samples: samples,
@@ -144,24 +183,32 @@ package final class NarrationAligner {
         }
         let found = Mutex([(word: Int, sample: Int)?](repeating: nil, count: count))
         // Where a cut's text is looked for: around its share of the words, widely (unread front
-        // matter, an intro or a slower chapter move it).
-        let slack = min(8_000, texts.count / 10 + 500)
-        try onThreads(count, settings: settings) { cut, aligner in
+        // matter, an intro or a slower chapter move it), in pieces nearest the guess first.
+        let slack = min(Self.widestLocateSlack, texts.count / 10 + 500)
+        let locate: @Sendable (Int, WindowAligner) throws -> Void = { cut, aligner in
             let guess = texts.count * cut / count
-            let range = max(0, guess - slack)..<min(texts.count, guess + slack)
-            let boundary = try aligner.boundary(near: samples.count / count * cut, words: range, texts: texts, samples: samples)
+            // The text's start is looked for after any speech (an intro), which every word of
+            // the range can follow at any frame: in the first words only.
+            let ranges = cut == 0
+                ? [0..<min(texts.count, Self.longestUnreadStart)]
+                : Self.locatePieces(around: guess, slack: slack, words: texts.count)
+            let boundary = try aligner.boundary(near: samples.count / count * cut, words: ranges, texts: texts, samples: samples, pathStart: cut == 0)
             let done = found.withLock { found in
                 found[cut] = boundary ?? (-1, -1)
                 return found.filter { $0 != nil }.count
             }
             progress(Double(done) / Double(count))
         }
+        // The start first, alone (its search is the largest), then the other cuts side by side.
+        try onThreads(1, settings: settings) { _, aligner in try locate(0, aligner) }
+        try onThreads(count - 1, settings: settings) { index, aligner in try locate(index + 1, aligner) }
         found.withLock { found in found = found.map { $0?.word == -1 ? nil : $0 } }
-        // The text before the first heard run can have been read only just before it, at a slow
-        // narrator's pace at the earliest: the audio before that (an intro, music) is not aligned.
+        // The text before the first found can have been read only just before it, at a slow
+        // narrator's pace (a word a second) at the earliest: the audio before that (an intro,
+        // music) is not aligned.
         var cuts = [(word: 0, sample: 0)]
         if let first = found.withLock({ $0[0] }) {
-            cuts[0].sample = max(0, first.sample - (first.word * 1000 / 3 * 2 + 300) * rate / 1000)
+            cuts[0].sample = max(0, first.sample - (first.word * 1000 + 300) * rate / 1000)
         }
         for boundary in found.withLock({ $0 }).dropFirst().compactMap({ $0 }) {
             if let last = cuts.last, boundary.word <= last.word || boundary.sample <= last.sample { continue }

@@ -112,36 +112,68 @@ final class WindowAligner {
     }
 
     /// Where the text picks up in the recording at or after `sample`: the first word of the first
-    /// run of confidently heard words found in `range` of the words, and the sample it starts at
-    /// (halfway into the pause before it, when the word before was heard too). Tries a few short
-    /// snippets from `sample` on (music or an unread passage may sit there); nil when none finds
-    /// the text.
-    func boundary(near sample: Int, words range: Range<Int>, texts: [String], samples: RecognizerAudio) throws -> (word: Int, sample: Int)? {
+    /// run of confidently heard words found in `ranges` of the words (looked in one after the
+    /// other, nearest the likeliest place first: each search's memory grows with its words), and
+    /// the sample it starts at (halfway into the pause before it, when the word before was heard
+    /// too). Tries a few short snippets from `sample` on (music or an unread passage may sit
+    /// there); nil when none finds the text.
+    /// With `pathStart` (the recording's start), the path may begin after other speech (an
+    /// intro), and the word it begins with is returned instead (the words between it and the
+    /// run are the text too, only heard less surely: the text's start is not later).
+    func boundary(
+        near sample: Int, words ranges: [Range<Int>], texts: [String], samples: RecognizerAudio, pathStart: Bool = false
+    ) throws -> (word: Int, sample: Int)? {
         let rate = PocketSphinxDecoder.sampleRate
         let snippet = Self.locateSeconds * rate
+        let run = 2 * NarrationAligner.shortestMissingRun
         for attempt in 0..<3 {
             let start = sample + attempt * snippet
             guard start + snippet <= samples.count else { return nil }
             let audio = samples.samples(start..<(start + snippet))[...]
             let reference = try aligner.phoneLoop(audio)
-            let found = try aligner.locate(Array(texts[range]), in: audio, reference: reference)
-            MemoryTrim.release()
-            var run = 0
-            for (index, placement) in found.enumerated() {
-                guard let placement else {
-                    run = 0
-                    continue
-                }
-                run = NarrationAligner.confidence(placement) >= settings.anchorConfidence && NarrationAligner.isHeard(placement) ? run + 1 : 0
-                let first = index + 1 - run
-                if run >= 2 * NarrationAligner.shortestMissingRun, let word = found[first] {
-                    var startMs = word.startMs
-                    if first > 0, let before = found[first - 1], before.endMs <= startMs { startMs = (before.endMs + startMs) / 2 }
-                    return (range.lowerBound + first, start + startMs * rate / 1000)
-                }
+            for range in ranges {
+                let found = try aligner.locate(Array(texts[range]), in: audio, reference: reference, afterOtherSpeech: pathStart)
+                MemoryTrim.release()
+                guard let runStart = firstRun(of: run, in: found) else { continue }
+                let first = pathStart ? found.firstIndex { $0 != nil } ?? runStart : runStart
+                guard let word = found[first] else { continue }
+                var startMs = word.startMs
+                if first > 0, let before = found[first - 1], before.endMs <= startMs { startMs = (before.endMs + startMs) / 2 }
+                return (range.lowerBound + first, start + startMs * rate / 1000)
             }
         }
         return nil
+    }
+
+    /// Where the first run of `length` confidently heard placements begins.
+    private func firstRun(of length: Int, in found: [WordPlacement?]) -> Int? {
+        var run = 0
+        for (index, placement) in found.enumerated() {
+            guard let placement else {
+                run = 0
+                continue
+            }
+            run = NarrationAligner.confidence(placement) >= settings.anchorConfidence && NarrationAligner.isHeard(placement) ? run + 1 : 0
+            if run >= length { return index + 1 - run }
+        }
+        return nil
+    }
+
+    /// Which 10 ms frames of `range` (16 kHz samples) hold speech, for audio no window aligns
+    /// (before the text starts): a speech phone in the phone loop where there is sound.
+    func speech(in range: Range<Int>, samples: RecognizerAudio) throws -> [Bool] {
+        var speech: [Bool] = []
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let end = min(range.upperBound, start + settings.windowSeconds * PocketSphinxDecoder.sampleRate)
+            let audio = samples.samples(start..<end)[...]
+            let reference = try aligner.phoneLoop(audio)
+            let onsets = SpeechOnsets(samples: audio)
+            let frames = (end - start) / (PocketSphinxDecoder.sampleRate / PocketSphinxDecoder.framesPerSecond)
+            speech += reference.speech.indices.prefix(frames).map { reference.speech[$0] && onsets.isSound($0) }
+            start = end
+        }
+        return speech
     }
 
     /// The audio a boundary is looked for in, per try.

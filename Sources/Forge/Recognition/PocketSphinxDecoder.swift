@@ -98,10 +98,11 @@ final class PocketSphinxDecoder {
     /// decoders run without pocketsphinx's own fillers.
     /// With `skipProbability`, any word may be passed over at that price (a narrator who skipped
     /// a sentence); it slows the search, so it is for a second try where the first went wrong.
-    /// With `startsAnywhere`, the path may begin at any word (finding where audio lies in a text).
+    /// With `startsAnywhere`, the path may begin at any word (finding where audio lies in a text),
+    /// and with `leading`, after any number of those words (dictionary words for a phone loop).
     func useWordSequence(
         _ words: [String], stopProbability: Double?, skipProbability: Double? = nil, pause: (word: String, probability: Double)? = nil,
-        startsAnywhere: Bool = false
+        startsAnywhere: Bool = false, leading: (words: [String], probability: Double)? = nil
     ) throws(RecognitionError) {
         let name = "sequence"
         guard !words.isEmpty, let logMath = ps_get_logmath(decoder),
@@ -120,6 +121,12 @@ final class PocketSphinxDecoder {
             for (index, word) in words.enumerated() where index > 0 {
                 fsg_model_trans_add(fsg, 0, Int32(index + 1), start, fsg_model_word_add(fsg, word))
             }
+        }
+        if let leading {
+            // Before the first word, any of these, any number of times (speech that is not the
+            // text: an intro, the end of a word the audio starts in).
+            let logp = logmath_log(logMath, leading.probability)
+            for word in leading.words { fsg_model_trans_add(fsg, 0, 0, logp, fsg_model_word_add(fsg, word)) }
         }
         if let pause {
             let id = fsg_model_word_add(fsg, pause.word)
