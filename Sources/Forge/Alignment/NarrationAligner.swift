@@ -282,7 +282,7 @@ package final class NarrationAligner {
     /// within three half-windows of words: each candidate start is aligned to the window, and the
     /// first with a run of heard words wins. Bounded work per window, whatever the text's length.
     static func textAhead(
-        of next: Int, texts: [String], wordsPerWindow: Int, samples: ArraySlice<Int16>, reference: PhoneLoopReference, aligner: ForcedAligner
+        of next: Int, texts: ArraySlice<String>, wordsPerWindow: Int, samples: ArraySlice<Int16>, reference: PhoneLoopReference, aligner: ForcedAligner
     ) throws(RecognitionError) -> Int? {
         let stride = max(1, wordsPerWindow / 2)
         for step in 1...3 {

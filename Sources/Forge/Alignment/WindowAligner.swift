@@ -35,8 +35,8 @@ final class WindowAligner {
     ) throws -> Result {
         let rate = PocketSphinxDecoder.sampleRate
         let samplesPerFrame = rate / PocketSphinxDecoder.framesPerSecond
-        // The segment's text ends where the next segment's begins.
-        let texts = Array(allTexts[..<segment.words.upperBound])
+        // The segment's text ends where the next segment's begins (a slice: no copy per segment).
+        let texts = allTexts[..<segment.words.upperBound]
         let firstFrame = segment.samples.lowerBound / samplesPerFrame
         var placements = [WordPlacement?](repeating: nil, count: segment.words.count)
         var speech = [Bool](repeating: false, count: (segment.samples.upperBound - segment.samples.lowerBound) / samplesPerFrame + 1)
