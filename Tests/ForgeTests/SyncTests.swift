@@ -127,6 +127,28 @@ struct SyncTests {
         try project.directory.write("noise.mp3", "not audio at all")
         let noise = try project.forge(["sync", "book.epub", "noise.mp3", "-o", "bad"])
         #expect(noise.status == 2 && noise.errors.contains("noise.mp3"), "\(noise.errors)")
+        // A folder of 10,000 tracks: refused before any is decoded, within seconds.
+        let many = directory.appendingPathComponent("many")
+        try FileManager.default.createDirectory(at: many, withIntermediateDirectories: true)
+        for index in 1...10_000 { FileManager.default.createFile(atPath: many.appendingPathComponent("\(index).mp3").path, contents: nil) }
+        let started = Date()
+        let tooMany = try project.forge(["sync", "book.epub", "many", "-o", "bad"])
+        #expect(tooMany.status == 2 && tooMany.errors.contains("10000 audio files"), "\(tooMany.errors)")
+        #expect(Date().timeIntervalSince(started) < 10)
+        // A zip bomb (a chapter of 20 MiB of one byte, deflated about a thousand to one): refused
+        // without being expanded, nothing written.
+        let bomb = directory.appendingPathComponent("bomb.epub")
+        try FileManager.default.copyItem(at: directory.appendingPathComponent("book.epub"), to: bomb)
+        let archive = try Archive(url: bomb, accessMode: .update)
+        let chapter = try #require(archive.first { $0.path.hasSuffix(".xhtml") && !$0.path.hasSuffix("nav.xhtml") })
+        let path = chapter.path
+        try archive.remove(chapter)
+        try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(20 << 20), compressionMethod: .deflate) { _, chunk in
+            Data(repeating: UInt8(ascii: " "), count: chunk)
+        }
+        let bombed = try project.forge(["sync", "bomb.epub", "tracks", "-o", "bombed"])
+        #expect(bombed.status == 2 && bombed.errors.contains("zip bomb"), "\(bombed.errors)")
+        #expect(!FileManager.default.fileExists(atPath: project.directory.file("bombed").path))
     }
 
     /// Ctrl-C during a sync keeps the windows aligned so far (exit 130, saying how to resume); the
