@@ -82,10 +82,7 @@ package final class ForcedAligner {
     func place(
         _ texts: [String], in samples: ArraySlice<Int16>, openEnded: Bool = false, allowSkips: Bool = false, reference: PhoneLoopReference? = nil
     ) throws(RecognitionError) -> [WordPlacement?] {
-        var entries: [(index: Int, key: String, phones: [String])] = []
-        for (index, text) in texts.enumerated() {
-            if let entry = pronouncer.entry(for: text, in: decoder) { entries.append((index, entry.key, entry.phones)) }
-        }
+        let entries = entries(for: texts, in: decoder)
         var placements = [WordPlacement?](repeating: nil, count: texts.count)
         guard !entries.isEmpty, !samples.isEmpty else { return placements }
         if !fillers {
@@ -140,10 +137,7 @@ package final class ForcedAligner {
             locatingDecoder = decoder
         }
         let decoder = locatingDecoder!
-        var entries: [(index: Int, key: String, phones: [String])] = []
-        for (index, text) in texts.enumerated() {
-            if let entry = pronouncer.entry(for: text, in: decoder) { entries.append((index, entry.key, entry.phones)) }
-        }
+        let entries = entries(for: texts, in: decoder)
         var placements = [WordPlacement?](repeating: nil, count: texts.count)
         guard entries.count > 1, !samples.isEmpty else { return placements }
         try decoder.useWordSequence(
@@ -170,6 +164,12 @@ package final class ForcedAligner {
                 fit: reference.fit(score: segment.acousticScore, frames: segment.startFrame...segment.endFrame))
         }
         return placements
+    }
+
+    /// The words of `texts` `decoder` can pronounce (added to its dictionary where it lacked
+    /// them), with their places in `texts`, dictionary keys and phones.
+    private func entries(for texts: [String], in decoder: PocketSphinxDecoder) -> [(index: Int, key: String, phones: [String])] {
+        texts.enumerated().compactMap { index, text in pronouncer.entry(for: text, in: decoder).map { (index, $0.key, $0.phones) } }
     }
 
     /// A third decoder, for ``locate(_:in:reference:)``.

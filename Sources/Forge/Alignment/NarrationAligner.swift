@@ -182,6 +182,7 @@ package final class NarrationAligner {
             return [NarrationSegment(words: 0..<texts.count, samples: 0..<samples.count)]
         }
         let found = Mutex([(word: Int, sample: Int)?](repeating: nil, count: count))
+        let located = Atomic(0)
         // Where a cut's text is looked for: around its share of the words, widely (unread front
         // matter, an intro or a slower chapter move it), in pieces nearest the guess first.
         let slack = min(Self.widestLocateSlack, texts.count / 10 + 500)
@@ -193,16 +194,12 @@ package final class NarrationAligner {
                 ? [0..<min(texts.count, Self.longestUnreadStart)]
                 : Self.locatePieces(around: guess, slack: slack, words: texts.count)
             let boundary = try aligner.boundary(near: samples.count / count * cut, words: ranges, texts: texts, samples: samples, pathStart: cut == 0)
-            let done = found.withLock { found in
-                found[cut] = boundary ?? (-1, -1)
-                return found.filter { $0 != nil }.count
-            }
-            progress(Double(done) / Double(count))
+            found.withLock { $0[cut] = boundary }
+            progress(Double(located.add(1, ordering: .relaxed).newValue) / Double(count))
         }
         // The start first, alone (its search is the largest), then the other cuts side by side.
         try onThreads(1, settings: settings) { _, aligner in try locate(0, aligner) }
         try onThreads(count - 1, settings: settings) { index, aligner in try locate(index + 1, aligner) }
-        found.withLock { found in found = found.map { $0?.word == -1 ? nil : $0 } }
         // The text before the first found can have been read only just before it, at a slow
         // narrator's pace (a word a second) at the earliest: the audio before that (an intro,
         // music) is not aligned.
@@ -220,28 +217,12 @@ package final class NarrationAligner {
     }
 
     /// Runs `body(index, aligner)` for every index below `count` on up to ``jobs`` threads, each
-    /// with an aligner of its own (decoders hold state), taking indices in order; rethrows the
-    /// first error once every thread has stopped.
+    /// with an aligner of its own (decoders hold state), taking indices in order.
     private func onThreads(_ count: Int, settings: WindowAligner.Settings, _ body: @escaping @Sendable (Int, WindowAligner) throws -> Void) throws {
-        let next = Mutex(0)
-        let failure = Mutex<(any Error)?>(nil)
         let (model, language) = (model, language)
-        BlockingThreads.forEach(max(1, min(jobs, count))) { _ in
-            do {
-                let aligner = WindowAligner(aligner: try ForcedAligner(model: model, language: language, fillers: false), settings: settings)
-                while failure.withLock({ $0 == nil }) {
-                    let index = next.withLock { index in
-                        defer { index += 1 }
-                        return index
-                    }
-                    guard index < count else { return }
-                    try body(index, aligner)
-                }
-            } catch {
-                failure.withLock { $0 = $0 ?? error }
-            }
-        }
-        if let error = failure.withLock({ $0 }) { throw error }
+        try BlockingThreads.forEachIndex(count, threads: jobs, cancellation: nil, state: {
+            WindowAligner(aligner: try ForcedAligner(model: model, language: language, fillers: false), settings: settings)
+        }, body)
     }
 
     /// Whether `checkpoints` can be from a run over this many words and samples (a damaged or

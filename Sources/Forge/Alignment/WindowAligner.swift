@@ -72,7 +72,7 @@ final class WindowAligner {
             let firstWord = next
             // Speech: a speech phone in the phone loop, where there is sound (on digital
             // silence the acoustic model hears anything).
-            let windowSpeech = reference.speech.indices.map { reference.speech[$0] && onsets.isSound($0) }
+            let windowSpeech = Self.speech(reference, onsets)
             settle(speech: windowSpeech, from: speechFrame)
             var found = try placeWindow(windowTexts, in: windowSamples, reference: reference, isLast: isLast)
             found = onsets.snapped(found)
@@ -170,7 +170,7 @@ final class WindowAligner {
             let reference = try aligner.phoneLoop(audio)
             let onsets = SpeechOnsets(samples: audio)
             let frames = (end - start) / (PocketSphinxDecoder.sampleRate / PocketSphinxDecoder.framesPerSecond)
-            speech += reference.speech.indices.prefix(frames).map { reference.speech[$0] && onsets.isSound($0) }
+            speech += Self.speech(reference, onsets).prefix(frames)
             start = end
         }
         return speech
@@ -225,6 +225,11 @@ final class WindowAligner {
             }
         }
         return anchor
+    }
+
+    /// Which frames hold speech: a speech phone in the phone loop, where there is sound.
+    private static func speech(_ reference: PhoneLoopReference, _ onsets: SpeechOnsets) -> [Bool] {
+        reference.speech.indices.map { reference.speech[$0] && onsets.isSound($0) }
     }
 
     private static func shifted(_ placement: WordPlacement, by ms: Int) -> WordPlacement {

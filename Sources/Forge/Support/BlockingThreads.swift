@@ -31,20 +31,31 @@ enum BlockingThreads {
     static func forEachIndex(
         _ count: Int, threads: Int, cancellation: CancellationFlag?, _ body: @escaping @Sendable (Int) throws -> Void
     ) throws {
+        try forEachIndex(count, threads: threads, cancellation: cancellation, state: {}) { index, _ in try body(index) }
+    }
+
+    /// ``forEachIndex(_:threads:cancellation:_:)`` where each thread first makes a `state` of its
+    /// own (a decoder, which holds state and must stay on one thread) that its bodies share; a
+    /// state that cannot be made stops the run like a body that throws.
+    static func forEachIndex<State>(
+        _ count: Int, threads: Int, cancellation: CancellationFlag?, state makeState: @escaping @Sendable () throws -> State,
+        _ body: @escaping @Sendable (Int, State) throws -> Void
+    ) throws {
         let next = Mutex(0)
         let failure = Mutex<(any Error)?>(nil)
         forEach(count == 0 ? 0 : max(1, min(threads, count))) { _ in
-            while cancellation?.isCancelled != true, failure.withLock({ $0 == nil }) {
-                let index = next.withLock { index in
-                    defer { index += 1 }
-                    return index
+            do {
+                let state = try makeState()
+                while cancellation?.isCancelled != true, failure.withLock({ $0 == nil }) {
+                    let index = next.withLock { index in
+                        defer { index += 1 }
+                        return index
+                    }
+                    guard index < count else { return }
+                    try body(index, state)
                 }
-                guard index < count else { return }
-                do {
-                    try body(index)
-                } catch {
-                    failure.withLock { $0 = $0 ?? error }
-                }
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
