@@ -314,13 +314,17 @@ import ZIPFoundation
 
     @Test func theEPUBExportOfAnEPUBBookReusesItsOwnDocuments() throws {
         let project = try TestProject(recipe: Fixtures.recipe(source: "book.epub", extra: #""exports": ["epub"]"#))
-        let book = BookFormats(plainText: "Chapter 1\n\nThe first paragraph.\n\nThe second one.\n\nChapter 2\n\nNo ids here.\n\nNor here, at all.\n")
+        let book = BookFormats(plainText: "Chapter 1\n\nThe first paragraph.\n\nThe second one.\n\nChapter 2\n\nNo ids here.\n\nNor here. Not at all.\n")
         let plain = project.directory.file("plain.epub")
         try book.writeEPUB(to: plain, options: .init(frontMatter: false))
         // The second chapter's paragraphs lose their ids, as many real books' paragraphs have none.
         try rewrite(plain, to: project.directory.file("book.epub")) { path, data in
-            path.hasSuffix("chapter-2.xhtml") ? Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<p id=", with: "<p data-n=").utf8) : data
+            // … and one has inline markup across its sentences' end, where no span per sentence fits.
+            path.hasSuffix("chapter-2.xhtml")
+                ? Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<p id=", with: "<p data-n=")
+                    .replacingOccurrences(of: "Nor here. Not at all.", with: "Nor <em>here. Not</em> at <i>all</i>.").utf8) : data
         }
+        let originals = try SyncTests.entries(project.directory.file("book.epub"))
         let result = try project.build()
         #expect(result.status == 0, "\(result.errors)")
         let exported = project.output.appendingPathComponent("exports/epub/book.epub")
@@ -337,11 +341,21 @@ import ZIPFoundation
         #expect(package.contains("media-overlay=\"forge-smil-1\"") && package.contains("media-overlay=\"forge-smil-2\""))
         #expect(package.contains("<meta property=\"media:duration\">"))
         #expect(package.contains("href=\"forge-audio/chapter-001.m4a\" media-type=\"audio/mp4\""))
-        for (number, expectedFragments) in [(1, ["heading", "p1", "p2"]), (2, ["heading", "forge-2", "forge-3"])] {
+        let items = try project.manifest().items()
+        func span(_ text: String) -> String { "forge-s-\(items.first { $0.text == text }?.id ?? text)-0" }
+        for (number, expectedFragments) in [
+            (1, [span("Chapter 1"), span("The first paragraph."), span("The second one.")]),
+            (2, [span("Chapter 2"), span("No ids here."), span("Nor here. Not at all.")]),
+        ] {
             let smil = try text("OEBPS/forge-overlays/\(number).smil")
             let document = try text("OEBPS/text/chapter-\(number).xhtml")
             let fragments = smil.components(separatedBy: "<text src=\"").dropFirst().map { String($0.prefix { $0 != "\"" }.drop { $0 != "#" }.dropFirst()) }
-            #expect(fragments == expectedFragments, "one par per block of chapter \(number), each at an id of the book's own document")
+            #expect(fragments == expectedFragments, "one par per sentence of chapter \(number), each at a span added to the book's own document")
+            // Nothing but the spans, the body's id and the highlight style was added.
+            let original = String(decoding: try #require(originals["OEBPS/text/chapter-\(number).xhtml"]), as: UTF8.self)
+            let unmarked = document.replacing(/<span id="forge-s-[^"]+">/, with: "").replacing("</span>", with: "")
+                .replacing(/<style type="text\/css">[^<]*<\/style>/, with: "").replacing(" id=\"forge-body\"", with: "")
+            #expect(unmarked == original, "chapter \(number): \(document)")
             // The seq points at the document's body, by an id the body now has.
             let seq = try #require(smil.firstMatch(of: /epub:textref="[^"#]+#([^"]+)"/)?.1)
             #expect(document.contains("<body id=\"\(seq)\"") || document.contains("id=\"\(seq)\""), "seq textref #\(seq)")
@@ -350,6 +364,8 @@ import ZIPFoundation
             #expect(clips == clips.sorted() && Set(clips).count == clips.count, "clips in playing order")
             #expect(smil.contains("../forge-audio/chapter-00\(number).m4a"))
         }
+        // Sentences whose markup crosses are one span, taking in the inline elements whole.
+        #expect(try text("OEBPS/text/chapter-2.xhtml").contains("<span id=\"\(span("Nor here. Not at all."))\">Nor <em>here. Not</em> at <i>all</i>.</span>"))
         // The exported book reads back with the same words: only ids and a highlight style were added.
         let reread = try load(exported)
         #expect(words(reread) == (try project.manifest().items()).flatMap { Tokenizer.words(in: $0.text) }.map(\.text))

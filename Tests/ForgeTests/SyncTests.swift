@@ -79,6 +79,8 @@ struct SyncTests {
             for match in text.matches(of: /<text src="([^"#]+)#([^"]+)"/) {
                 let document = made.first { $0.key.hasSuffix(String(match.1.replacing("../", with: ""))) }.map { String(decoding: $0.value, as: UTF8.self) } ?? ""
                 #expect(document.contains("id=\"\(match.2)\""), "\(match.1)#\(match.2)")
+                // Sentence by sentence, in spans added to the reader's own paragraphs.
+                #expect(match.2.hasPrefix("forge-s-") && document.contains("<span id=\"\(match.2)\">"), "\(match.2)")
             }
         }
         if let jar = EPUBCheck.current {

@@ -223,7 +223,7 @@ package struct Exporter: Sendable {
         _ book: BookTimeline, settings: ExportSettings, audio: EPUBAudio, modified date: Date, store: ObjectStore, to writer: inout ExportWriter
     ) throws {
         if let source = NarratedEPUB.sourceBook(of: book.chapters),
-           let edition = try NarratedEPUB(book: source, timelines: book.chapters, settings: settings, audio: audio, modified: date) {
+           let edition = try NarratedEPUB(book: source, timeline: book, settings: settings, audio: audio, modified: date) {
             try writer.produce("epub/\(edition.fileName)") { temporary in
                 try edition.write(to: temporary, timelines: book.chapters, settings: settings, store: store, cancellation: cancellation, progress: progress)
             }

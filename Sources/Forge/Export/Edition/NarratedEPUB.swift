@@ -3,8 +3,9 @@ import ZIPFoundation
 
 /// The book's own EPUB 3 with media overlays added: when every item came from one EPUB 3 source,
 /// the export keeps its documents, images and styles, and adds the chapter audio (AAC or MP3: ``EPUBAudio``), a SMIL
-/// overlay per content document pointing at the paragraphs' own element ids, and the overlay
-/// metadata in the package document. A paragraph without an id gets one (`forge-N`), so no
+/// overlay per content document, and the overlay metadata in the package document. Each sentence
+/// is wrapped in a span of its own (`forge-s-<item>-<n>`, ``SentenceSpans``) where the markup allows;
+/// elsewhere the overlay points at the paragraph's own element id, or one added (`forge-N`), so no
 /// audio is left out of the overlays.
 struct NarratedEPUB {
     let fileName: String
@@ -19,6 +20,9 @@ struct NarratedEPUB {
     private let audio: EPUBAudio
     /// The edition's date: its `dcterms:modified` and its entries' times.
     private let modified: Date
+
+    /// The longest silence or unread speech between two sentences that a sentence's clip runs on over.
+    static let longestJoinedGapMs = 5_000
 
     /// The EPUB every item of the timelines came from, when there is exactly one and it is still
     /// there and is EPUB 3 (EPUB 2 has no media overlays: such books get the generated read-along edition).
@@ -41,7 +45,9 @@ struct NarratedEPUB {
     }
 
     /// `settings` give the author and narrator, `modified` the edition's `dcterms:modified`.
-    init?(book: URL, timelines: [ChapterTimeline], settings: ExportSettings, audio: EPUBAudio = .mp3, modified: Date) throws {
+    /// Each chapter's sentences are read from `timeline` one chapter at a time (its words are not kept).
+    init?(book: URL, timeline: BookTimeline, settings: ExportSettings, audio: EPUBAudio = .mp3, modified: Date) throws {
+        let timelines = timeline.chapters
         self.modified = modified
         self.audio = audio
         let (original, packagePath) = try EPUBReader().entries(book, name: book.path)
@@ -68,12 +74,13 @@ struct NarratedEPUB {
         // Each document's items in reading order, with the chapter audio they play from.
         var documents: [String] = []
         var itemsByDocument: [String: [(item: TimedItem, stem: String)]] = [:]
-        for timeline in timelines {
+        for layout in timelines {
             // An item the recording does not hold (a sync's front matter) has no audio and no place in an overlay.
-            for item in timeline.items where item.endMs > item.startMs {
+            for var item in try timeline.timed(layout).items where item.endMs > item.startMs {
+                item.words = []
                 guard let document = Self.split(item.record.sourcePath)?.document, documentItems[document] != nil else { continue }
                 if itemsByDocument[document] == nil { documents.append(document) }
-                itemsByDocument[document, default: []].append((item, timeline.fileStem))
+                itemsByDocument[document, default: []].append((item, layout.fileStem))
             }
         }
 
@@ -123,17 +130,31 @@ struct NarratedEPUB {
         let mode: HTMLReader.Mode = manifestItem.mediaType == "text/html" ? .html : .xhtml
         let blocks = try HTMLReader(mode: mode).read(text, path: "\(book)!/\(document)").blocks
         var scalars = Array(text.unicodeScalars)
-        // Where each item points: its element's id, or an id added to its block.
-        var additions: [Int: (offset: Int, id: String)] = [:]
+        // Where each item's sentences point: spans added around them, or (where markup does not
+        // allow one) the item's element's id, or an id added to its block.
+        var insertions: [(offset: Int, text: String)] = []
+        var blockIDs: [Int: String] = [:]
+        var sentenceSpans = SentenceSpans(scalars: scalars, blocks: blocks, isHTML: mode == .html)
         var pars: [(fragment: String, stem: String, start: Int, end: Int)] = []
         for (item, stem) in items {
+            if let spans = sentenceSpans.spans(for: item) {
+                for span in spans {
+                    let id = "forge-s-\(item.record.id)-\(span.sentences.lowerBound)"
+                    insertions.append((span.start, "<span id=\"\(id)\">"))
+                    insertions.append((span.end, "</span>"))
+                    let timed = item.sentences[span.sentences].filter { $0.endMs > $0.startMs }
+                    if let first = timed.first, let last = timed.last { pars.append((id, stem, first.startMs, last.endMs)) }
+                }
+                continue
+            }
             var fragment = item.record.elementID
             if fragment == nil, let index = blocks.firstIndex(where: { block in
                 guard let first = block.origins.first, let last = block.origins.last else { return false }
                 return first <= item.record.sourceStart && item.record.sourceStart <= last
             }), let element = blocks[index].element {
                 let id = "forge-\(index + 1)"
-                additions[index] = (element.offset + 1 + element.name.unicodeScalars.count, id)
+                if blockIDs[index] == nil { insertions.append((element.offset + 1 + element.name.unicodeScalars.count, " id=\"\(id)\"")) }
+                blockIDs[index] = id
                 fragment = id
             }
             guard let fragment else { continue }
@@ -144,20 +165,33 @@ struct NarratedEPUB {
             }
         }
         // The overlay's `seq` points at the document's body (EPUB needs a fragment there).
-        var insertions = Array(additions.values)
         var bodyID = Self.bodyID(in: scalars)
         if bodyID == nil, let offset = Self.bodyTagEnd(in: scalars) {
-            insertions.append((offset, "forge-body"))
+            insertions.append((offset, " id=\"forge-body\""))
             bodyID = "forge-body"
         }
-        for addition in insertions.sorted(by: { $0.offset > $1.offset }) {
-            scalars.insert(contentsOf: " id=\"\(addition.id)\"".unicodeScalars, at: addition.offset)
+        // In one pass; at one offset in the order added, so a span's end goes before the next one's start.
+        var marked: [Unicode.Scalar] = []
+        marked.reserveCapacity(scalars.count + insertions.count * 40)
+        var copied = 0
+        for (_, insertion) in insertions.enumerated().sorted(by: { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }) {
+            marked.append(contentsOf: scalars[copied..<insertion.offset])
+            marked.append(contentsOf: insertion.text.unicodeScalars)
+            copied = insertion.offset
         }
+        marked.append(contentsOf: scalars[copied...])
+        scalars = marked
         var rewritten = String(scalars: scalars)
         if let head = rewritten.range(of: "</head>") {
             rewritten.insert(contentsOf: "<style type=\"text/css\">.\(MediaOverlayBook.activeClass) { background-color: #ffd84d; }</style>", at: head.lowerBound)
         }
 
+        // Clips run on to the next one's start, so the recording plays whole, pauses included; a
+        // long gap (speech not in the text: a credit, a retake) is left out.
+        for index in pars.indices.dropLast() where pars[index + 1].stem == pars[index].stem {
+            let gap = pars[index + 1].start - pars[index].end
+            if gap > 0, gap <= Self.longestJoinedGapMs { pars[index].end = pars[index + 1].start }
+        }
         var body = ""
         for (index, par) in pars.enumerated() {
             body += "<par id=\"par\(index + 1)\"><text src=\"../\(XMLText.escaped(manifestItem.href))#\(XMLText.escaped(par.fragment))\"/>"
