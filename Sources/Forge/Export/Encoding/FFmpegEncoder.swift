@@ -85,17 +85,56 @@ final class FFmpegEncoder {
 
     /// The sample rate of `file`'s first audio stream, as ffprobe (beside ffmpeg) reads it; nil when it cannot.
     static func sampleRate(of file: URL) -> Int? {
+        guard let text = probe(file, entry: "sample_rate"), let rate = Int(text), (8_000...192_000).contains(rate) else { return nil }
+        return rate
+    }
+
+    /// The codec of `file`'s first audio stream (`mp3`, `aac`, …), as ffprobe reads it; nil when it cannot.
+    static func codec(of file: URL) -> String? { probe(file, entry: "codec_name") }
+
+    /// One field of `file`'s first audio stream, as ffprobe (beside ffmpeg) reads it from its headers.
+    private static func probe(_ file: URL, entry: String) -> String? {
         guard let ffmpeg = try? locate() else { return nil }
         let probe = ffmpeg.deletingLastPathComponent().appendingPathComponent("ffprobe")
         let answer = Mutex<String?>(nil)
         guard let child = try? ChildProcess.startWaiting(
-            executable: probe.path, arguments: ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=sample_rate", "-of", "csv=p=0", file.path],
+            executable: probe.path, arguments: ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=\(entry)", "-of", "csv=p=0", file.path],
             errorOutput: .keep(label: "ffprobe"), onLine: { line in answer.withLock { $0 = $0 ?? String(decoding: line, as: UTF8.self) } })
         else { return nil }
         child.finishInputWaiting()
-        guard child.exitedWaiting().succeeded, let text = answer.withLock({ $0 }), let rate = Int(text.trimmingCharacters(in: .whitespaces)),
-              (8_000...192_000).contains(rate) else { return nil }
-        return rate
+        guard child.exitedWaiting().succeeded, let text = answer.withLock({ $0 })?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        return text
+    }
+
+    /// How long `file` plays, in microseconds, decoded as a player decodes it (its encoder delay
+    /// and padding dropped) at `sampleRate` Hz mono: ffmpeg decodes it all (about 2,000x real
+    /// time for MP3) and reports where its output ended. Throws `failure(ffmpeg's message)`.
+    static func decodedMicroseconds(of file: URL, sampleRate: Int, failure: (String) -> Error) throws -> Int64 {
+        let executable = try locate()
+        let ended = Mutex<Int64?>(nil)
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.startWaiting(
+                executable: executable.path,
+                arguments: [
+                    "-hide_banner", "-nostdin", "-loglevel", "error", "-i", file.path, "-map", "0:a:0",
+                    "-af", "aformat=sample_fmts=s16:channel_layouts=mono,aresample=\(sampleRate)", "-c:a", "pcm_s16le", "-f", "null", "-",
+                    "-progress", "pipe:1",
+                ],
+                errorOutput: .keep(label: "ffmpeg"),
+                onLine: { line in
+                    let text = String(decoding: line, as: UTF8.self)
+                    if text.hasPrefix("out_time_us="), let value = Int64(text.dropFirst("out_time_us=".count)) { ended.withLock { $0 = value } }
+                })
+        } catch {
+            throw ExportError.toolMissing(tool: "ffmpeg", detail: error.localizedDescription)
+        }
+        child.finishInputWaiting()
+        let termination = child.exitedWaiting()
+        guard termination.succeeded, let microseconds = ended.withLock({ $0 }) else {
+            throw failure(child.errorTail(waitingUpTo: 1) ?? "it did not say how long the audio is")
+        }
+        return microseconds
     }
 
     /// Runs ffmpeg with `arguments` (its own inputs and output; nothing on standard input) and
