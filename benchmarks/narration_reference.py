@@ -48,6 +48,8 @@ with wave.open(out_wav, "wb") as joined, open(out_ref, "w") as ref, open(out_ref
             for word in item["words"]:
                 ref.write(json.dumps({"item": item["id"], "text": word["text"], "startMs": word["startMs"] + shift}) + "\n")
             for number, sentence in enumerate(item.get("sentences", [])):
-                sentences.write(json.dumps({"item": item["id"], "index": number, "startMs": sentence["startMs"] + shift}) + "\n")
+                # Where its first word starts (a sentence's own start takes in the pause before it).
+                start = item["words"][sentence["firstWord"]]["startMs"] if item["words"] else sentence["startMs"]
+                sentences.write(json.dumps({"item": item["id"], "index": number, "startMs": start + shift}) + "\n")
         offset_ms += length_ms
 print(f"{len(chapters)} chapters, {offset_ms / 1000:.1f} s" + (f"; skipped paragraph {skipped_id}" if skipped_id else ""))

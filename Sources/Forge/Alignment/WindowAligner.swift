@@ -85,6 +85,7 @@ final class WindowAligner {
             if let anchor, let anchorEnd = found[anchor]?.endMs {
                 settled = found[...anchor].map { $0.map { Self.shifted($0, by: offsetMs) } }
                 for (index, placement) in settled.enumerated() { placements[next + index - segment.words.lowerBound] = placement }
+                ForgeLog.debug("narration window at \(offsetMs) ms, words \(next)..<\(next + count): \(NarrationAligner.heardShare(found)) heard, settled to word \(next + anchor)")
                 next += anchor + 1
                 cursor += anchorEnd * rate / 1000
             } else if let resumed = try NarrationAligner.textAhead(
@@ -92,12 +93,14 @@ final class WindowAligner {
             {
                 // The recording goes on further into the text (the narrator skipped a page):
                 // the words passed over stay unheard, and the window is aligned from there.
+                ForgeLog.debug("narration window at \(offsetMs) ms, words \(next)..<\(next + count): \(NarrationAligner.heardShare(found)) heard, no anchor; the text goes on at word \(resumed)")
                 next = resumed
             } else if isLast {
                 break
             } else {
                 // Nothing here is the text (music, a passage the text lacks, the wrong
                 // recording): pass over the window's audio; the text waits for the next one.
+                ForgeLog.debug("narration window at \(offsetMs) ms, words \(next)..<\(next + count): \(NarrationAligner.heardShare(found)) heard, no anchor; audio passed over")
                 cursor = windowEnd - margin
             }
             // A window's search (wide beams, a skip retry) may hold a hundred megabytes and free
@@ -176,16 +179,27 @@ final class WindowAligner {
         return speech
     }
 
+    /// What a window loses when its search is tried again for having found no path: half a second.
+    static let trimmedEnd = PocketSphinxDecoder.sampleRate / 2
+
     /// The audio a boundary is looked for in, per try.
     static let locateSeconds = 20
 
-    /// One window's words placed in its audio: openly; again allowing words to be skipped when a
+    /// One window's words placed in its audio: openly (again without its last half second when the
+    /// search found no path at all); again allowing words to be skipped when a
     /// run of unheard words sits among heard ones; and, in the segment's last window, again with
     /// only the words up to the last run heard when the text goes on past the recording.
     private func placeWindow(
         _ windowTexts: [String], in windowSamples: ArraySlice<Int16>, reference: PhoneLoopReference, isLast: Bool
     ) throws -> [WordPlacement?] {
         var found = try aligner.place(windowTexts, in: windowSamples, openEnded: true, reference: reference)
+        if !windowTexts.isEmpty, found.allSatisfy({ $0 == nil }), windowSamples.count > 2 * Self.trimmedEnd {
+            // No path at all ("final result does not match the grammar"): pocketsphinx finds
+            // none now and then when the audio ends inside a word — the same window a little
+            // shorter or longer is aligned. Not a sign that nothing here is the text: try again
+            // without its last half second, which the next window reads anyway.
+            found = try aligner.place(windowTexts, in: windowSamples.dropLast(Self.trimmedEnd), openEnded: true, reference: reference)
+        }
         if NarrationAligner.looksWrong(found) && NarrationAligner.heardShare(found) >= 0.3 {
             // A run of unheard words among heard ones: the narrator probably skipped
             // something. Try again letting words be passed over, and keep whichever reads
