@@ -140,12 +140,16 @@ final class PocketSphinxDecoder {
         if let skipProbability {
             // Passing over up to `longestSkip` words at once is a word transition that jumps
             // ahead (state i to i+k+1, saying word i+k): no null transitions, whose closure
-            // over a window's few hundred words held 800 MB in the search.
+            // over a window's few hundred words held 800 MB in the search. A jump of more than
+            // one word costs two skips however far it goes, as a narrator's skip is one slip
+            // whatever its length: priced per word, a skipped paragraph cost more than
+            // misplacing the words after it (and priced as one, the search kept so many paths
+            // that a 10-chapter sync peaked at 367 MB).
             let skip = logmath_log(logMath, skipProbability)
             for state in 0..<words.count {
                 for skipped in 1...Self.longestSkip where state + skipped < words.count {
                     let id = fsg_model_word_add(fsg, words[state + skipped])
-                    fsg_model_trans_add(fsg, Int32(state), Int32(state + skipped + 1), skip * Int32(skipped), id)
+                    fsg_model_trans_add(fsg, Int32(state), Int32(state + skipped + 1), skip * Int32(min(skipped, 2)), id)
                 }
             }
         }
