@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Aligns one segment of a narration window by window (see ``NarrationAligner``), with a
 /// forced aligner of its own: one per thread.
 final class WindowAligner {
@@ -179,6 +181,9 @@ final class WindowAligner {
         return speech
     }
 
+    /// Held while a search that may skip words runs (see ``placeWindow``).
+    private static let skipSearch = Mutex(())
+
     /// What a window loses when its search is tried again for having found no path: half a second.
     static let trimmedEnd = PocketSphinxDecoder.sampleRate / 2
 
@@ -205,7 +210,12 @@ final class WindowAligner {
             // something. Try again letting words be passed over, and keep whichever reads
             // better. (Not where almost nothing was heard: skipping cannot fix the wrong text,
             // and the wider search held 900 MB for a minute of audio.)
-            let retry = try aligner.place(windowTexts, in: windowSamples, openEnded: true, allowSkips: true, reference: reference)
+            // One such search at a time in the process: each holds far more than a window's
+            // plain search, and two at once on both threads set the sync's peak.
+            let retry = try Self.skipSearch.withLock { _ in
+                defer { MemoryTrim.release() }
+                return try aligner.place(windowTexts, in: windowSamples, openEnded: true, allowSkips: true, reference: reference)
+            }
             if NarrationAligner.quality(retry) > NarrationAligner.quality(found) { found = retry }
         }
         if isLast, let lastHeard = NarrationAligner.lastHeardRun(found), found.count - lastHeard - 1 >= NarrationAligner.shortestMissingRun {
