@@ -205,12 +205,7 @@ struct ForcedAlignmentTests {
         let skipped = try #require(paragraphs.firstIndex { $0.hasPrefix("\"Why, my dear, you must know") })
         try project.directory.write("book.txt", paragraphs.joined(separator: "\n\n") + "\n")
         try project.directory.write("read.txt", paragraphs.enumerated().filter { $0.offset != skipped }.map(\.element).joined(separator: "\n\n") + "\n")
-        let speak = Process()
-        speak.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        speak.arguments = ["espeak-ng", "-v", "en-gb", "-s", "165", "-f", "read.txt", "-w", "read.wav"]
-        speak.currentDirectoryURL = project.directory.url
-        try speak.run()
-        speak.waitUntilExit()
+        try SyncTests.espeak(voice: "en-gb", wordsPerMinute: 165, text: "read.txt", to: "read.wav", in: project.directory.url)
         let result = try project.forge(["align", "narration", "--audio", "read.wav", "--text", "book.txt", "--output", "aligned", "--json"])
         let report = try #require(result.events("narration").first, "\(result.text) \(result.errors)")
         let spans = (report["spans"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String != "matched" }

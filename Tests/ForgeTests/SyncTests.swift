@@ -10,13 +10,22 @@ import ZIPFoundation
 @Suite("Sync an EPUB and its audiobook")
 struct SyncTests {
     static func ffmpeg(_ arguments: [String], in directory: URL) throws {
+        try run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y"] + arguments, in: directory)
+    }
+
+    /// Reads the text file `text` aloud with espeak-ng into the WAV `wav`.
+    static func espeak(voice: String, wordsPerMinute: Int, text: String, to wav: String, in directory: URL) throws {
+        try run("espeak-ng", ["-v", voice, "-s", String(wordsPerMinute), "-f", text, "-w", wav], in: directory)
+    }
+
+    static func run(_ tool: String, _ arguments: [String], in directory: URL) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y"] + arguments
+        process.arguments = [tool] + arguments
         process.currentDirectoryURL = directory
         try process.run()
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "ffmpeg \(arguments)")
+        try #require(process.terminationStatus == 0, "\(tool) \(arguments)")
     }
 
     static func entries(_ url: URL) throws -> [String: Data] {
@@ -190,12 +199,7 @@ struct SyncTests {
         let text = "Chapter 1\n\n" + words + "\n"
         try project.directory.write("book.txt", text)
         try project.directory.write("reading.txt", words)
-        let speak = Process()
-        speak.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        speak.arguments = ["espeak-ng", "-v", "en-gb", "-s", "160", "-f", "reading.txt", "-w", "reading.wav"]
-        speak.currentDirectoryURL = project.directory.url
-        try speak.run()
-        speak.waitUntilExit()
+        try Self.espeak(voice: "en-gb", wordsPerMinute: 160, text: "reading.txt", to: "reading.wav", in: project.directory.url)
         try Self.ffmpeg(["-i", "reading.wav", "-c:a", "libmp3lame", "-b:a", "64k", "reading.mp3"], in: project.directory.url)
 
         let sync = try project.start(["sync", "book.txt", "reading.mp3", "-o", "synced", "--json"])

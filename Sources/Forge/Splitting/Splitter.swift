@@ -215,19 +215,7 @@ package struct Splitter: Sendable {
             _ raw: [Unicode.Scalar], origin rawOrigin: [Int], path: String, elementID: String?, kind: ItemKind = .paragraph,
             character: String? = nil, name: String? = nil, announce: Bool = true
         ) {
-            var text: [Unicode.Scalar] = []
-            var origin: [Int] = []
-            for (scalar, offset) in zip(raw, rawOrigin) {
-                if scalar.isSpaceOrControl {
-                    if let last = text.last, last != " " {
-                        text.append(" ")
-                        origin.append(offset)
-                    }
-                } else {
-                    text.append(scalar)
-                    origin.append(offset)
-                }
-            }
+            let (text, origin) = Splitter.folded(raw, origins: rawOrigin)
             emitFolded(text, origin: origin, path: path, elementID: elementID, kind: kind, character: character, name: name, announce: announce)
         }
 

@@ -73,19 +73,7 @@ struct SentenceSpans {
         guard index < blocks.count else { return nil }
         blockCursor = index
         // The block's text folded as the splitter folds it, so the item's offsets are the folded text's.
-        var folded: [Unicode.Scalar] = []
-        var foldedOrigins: [Int] = []
-        for (scalar, origin) in zip(blocks[index].text, blocks[index].origins) {
-            if scalar.isSpaceOrControl {
-                if let last = folded.last, last != " " {
-                    folded.append(" ")
-                    foldedOrigins.append(origin)
-                }
-            } else {
-                folded.append(scalar)
-                foldedOrigins.append(origin)
-            }
-        }
+        let (folded, foldedOrigins) = Splitter.folded(blocks[index].text, origins: blocks[index].origins)
         let text = Array(item.record.text.unicodeScalars)
         guard let lower = foldedOrigins.indices.first(where: { offset in
             foldedOrigins[offset] == start && offset + text.count <= folded.count && folded[offset..<(offset + text.count)].elementsEqual(text)
