@@ -71,10 +71,8 @@ extension RecordingFiles {
         let all = lengths.compactMap { $0 }
         let text = stamp + "\n" + (all.count == files.count ? all.map(String.init).joined(separator: "\n") : "-") + "\n"
         try owned.makeDirectory(Self.folder)
-        unlink(owned.url(path).path)
-        let descriptor = try owned.createFile(path)
-        _ = text.utf8.withContiguousStorageIfAvailable { write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
+        // Whole or not at all: a length cut short by a kill would shift every clip after it.
+        try owned.replaceFile(path, with: Array(text.utf8))
         return all.count == files.count ? all : nil
     }
 }

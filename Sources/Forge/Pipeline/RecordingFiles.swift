@@ -87,9 +87,7 @@ package struct RecordingFiles: Sendable {
         guard rename(owned.url(scratch).path, owned.url(target).path) == 0 else {
             throw StoreError.writeFailed(path: owned.url(target).path, reason: String(cString: strerror(errno)))
         }
-        let stampDescriptor = try owned.createFile(stampPath)
-        _ = stamp.utf8.withContiguousStorageIfAvailable { write(stampDescriptor, $0.baseAddress, $0.count) }
-        close(stampDescriptor)
+        try owned.replaceFile(stampPath, with: Array(stamp.utf8))
         return owned.url(target)
     }
 

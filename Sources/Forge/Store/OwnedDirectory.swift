@@ -112,6 +112,32 @@ package struct OwnedDirectory: Sendable {
         return descriptor
     }
 
+    /// Writes `bytes` as the file `relative`, in place of any file there, whole or not at all: into
+    /// `.<name>.<pid>.tmp` beside it (a leftover if the process dies), then renamed over it.
+    package func replaceFile(_ relative: String, with bytes: [UInt8]) throws(StoreError) {
+        let folder = (relative as NSString).deletingLastPathComponent
+        let scratch = (folder.isEmpty ? "" : folder + "/") + ".\((relative as NSString).lastPathComponent).\(getpid()).tmp"
+        unlink(url(scratch).path)
+        let descriptor = try createFile(scratch)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
+            guard written > 0 else {
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                unlink(url(scratch).path)
+                throw .writeFailed(path: url(relative).path, reason: reason)
+            }
+            offset += written
+        }
+        close(descriptor)
+        guard rename(url(scratch).path, url(relative).path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(url(scratch).path)
+            throw .writeFailed(path: url(relative).path, reason: reason)
+        }
+    }
+
     /// Opens an existing file of Forge's for reading, refusing a link at it or above it.
     package func openForReading(_ relative: String) throws(StoreError) -> Int32 {
         try check(relative, lastIsFile: true)
