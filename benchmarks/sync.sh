@@ -62,7 +62,8 @@ intro_ms=$(python3 -c "import wave;w=wave.open('$work/intro.wav');print(w.getnfr
 audio_s=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$work/narration.wav")
 echo "narration: $(ls "$work/tracks" | wc -l) MP3 tracks of ${minutes} min, $(printf %.0f "$audio_s") s of reading after a ${intro_ms} ms intro; load $(cut -d' ' -f1-3 /proc/loadavg)"
 /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$forge" sync "$work/book.epub" "$work/tracks" -o "$work/synced" --json > "$work/sync.jsonl" || true
-read -r wall user sys peak < "$work/time.txt"
+# time writes "Command exited with non-zero status" first when the sync fails: its figures are the last line.
+read -r wall user sys peak < <(tail -1 "$work/time.txt")
 python3 - "$work" "$wall" "$user" "$sys" "$peak" "$audio_s" "$intro_ms" <<'PY'
 import difflib, glob, json, os, re, sqlite3, statistics, subprocess, sys, zipfile
 work, wall, user, sys_, peak, audio_s, intro_ms = sys.argv[1:8]

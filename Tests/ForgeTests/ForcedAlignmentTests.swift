@@ -90,10 +90,12 @@ struct ForcedAlignmentTests {
 
     /// A narration aligned in short windows (so several anchors are used) agrees with the
     /// synthesizer's own times from start to end, and a sentence the narrator never read is reported.
-    @Test func aNarrationIsAlignedInAnchoredWindowsWithoutDrift() throws {
+    /// The first chapter's first `paragraphs` paragraphs read by espeak-ng (en-gb, 160 wpm) with
+    /// half a second after each: the audio, its words, and each word's start by the synthesizer.
+    func narration(paragraphs count: Int) throws -> (audio: DecodedAudio, words: [WordToken], reference: [Int]) {
         let engine = try EspeakEngine()
         let paragraphs = Fixtures.firstChapter.components(separatedBy: "\n\n").map { $0.replacingOccurrences(of: "\n", with: " ") }
-            .filter { !$0.isEmpty }.prefix(14)
+            .filter { !$0.isEmpty }.prefix(count)
         let voice = VoiceSettings(id: "en-gb", rate: 160)
         var samples: [Int16] = []
         var words: [WordToken] = []
@@ -108,7 +110,34 @@ struct ForcedAlignmentTests {
             offset += paragraph.unicodeScalars.count + 1
             samples += speech.samples + [Int16](repeating: 0, count: speech.sampleRate / 2)
         }
-        let audio = DecodedAudio(samples: samples, sampleRate: 22050)
+        return (DecodedAudio(samples: samples, sampleRate: 22050), words, reference)
+    }
+
+    /// Where a narration is cut into segments, and so its whole alignment, does not depend on how
+    /// many threads look for the cuts or which took which: each cut is looked for by decoders that
+    /// searched nothing before (one reused across cuts found other places after other searches).
+    @Test func aNarrationsSegmentsDoNotDependOnItsThreads() throws {
+        let (audio, words, _) = try narration(paragraphs: 14)
+        let samples = RecognizerAudio(samples: RecognizerInput.samples(audio.samples[...], from: audio.sampleRate))
+        let texts = words.map(\.text)
+        func segments(jobs: Int) throws -> [NarrationSegment] {
+            let aligner = try NarrationAligner()
+            aligner.windowSeconds = 20
+            aligner.marginSeconds = 5
+            aligner.shortestSplitSeconds = 10
+            aligner.segmentSeconds = 5
+            aligner.jobs = jobs
+            let settings = WindowAligner.Settings(windowSeconds: 20, marginSeconds: 5, anchorConfidence: aligner.anchorConfidence, wordsPerWindow: 100)
+            return try aligner.segments(texts: texts, samples: samples, settings: settings)
+        }
+        let one = try segments(jobs: 1)
+        #expect(one.count >= 6, "\(one)")
+        let two = try segments(jobs: 2)
+        #expect(two == one, "two threads: \(two) against one: \(one)")
+    }
+
+    @Test func aNarrationIsAlignedInAnchoredWindowsWithoutDrift() throws {
+        let (audio, words, reference) = try narration(paragraphs: 14)
         #expect(audio.durationMs > 60_000)
         let aligner = try NarrationAligner()
         aligner.windowSeconds = 20

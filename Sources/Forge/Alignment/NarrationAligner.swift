@@ -216,13 +216,19 @@ package final class NarrationAligner {
         return (0..<(cuts.count - 1)).map { NarrationSegment(words: cuts[$0].word..<cuts[$0 + 1].word, samples: cuts[$0].sample..<cuts[$0 + 1].sample) }
     }
 
-    /// Runs `body(index, aligner)` for every index below `count` on up to ``jobs`` threads, each
-    /// with an aligner of its own (decoders hold state), taking indices in order.
+    /// Runs `body(index, aligner)` for every index below `count` on up to ``jobs`` threads,
+    /// taking indices in order, each index with a new aligner.
+    ///
+    /// Not one aligner per thread: a decoder's results depend on what it decoded before (the
+    /// locating search, whose beams cap the words per frame, kept a different path for the same
+    /// snippet after other searches), so which thread took which index changed where segments
+    /// were cut, and with it the alignment — a 1 h 39 min sync failed on one run and passed on
+    /// the next. New decoders cost about 10 ms; a segment's windows take tens of seconds.
     private func onThreads(_ count: Int, settings: WindowAligner.Settings, _ body: @escaping @Sendable (Int, WindowAligner) throws -> Void) throws {
         let (model, language) = (model, language)
-        try BlockingThreads.forEachIndex(count, threads: jobs, cancellation: nil, state: {
-            WindowAligner(aligner: try ForcedAligner(model: model, language: language, fillers: false), settings: settings)
-        }, body)
+        try BlockingThreads.forEachIndex(count, threads: jobs, cancellation: nil) { index in
+            try body(index, WindowAligner(aligner: try ForcedAligner(model: model, language: language, fillers: false), settings: settings))
+        }
     }
 
     /// Whether `checkpoints` can be from a run over this many words and samples (a damaged or
