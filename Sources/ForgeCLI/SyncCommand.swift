@@ -10,7 +10,7 @@ struct SyncCommand: AsyncParsableCommand, VerboseCommand {
             forge sync book.epub audiobook/ -o out: aligns the audiobook (one file — MP3, M4B/M4A, FLAC, Ogg/Opus, WAV — a folder \
             of numbered tracks, or several files in order) to the book's text, as forge align narration does, and writes \
             out/exports/epub/<title>.epub: the book's own EPUB 3 (every document, style, image, font and navigation entry kept) \
-            with its paragraphs given media overlays over the narration. Reports where recording and text disagree (an intro, \
+            with every sentence given a media overlay over the narration (MP3 tracks and M4Bs carried as they came). Reports where recording and text disagree (an intro, \
             credits, a skipped passage). A book that is not EPUB 3 (EPUB 2, plain text, Markdown, HTML) gets Forge's own \
             read-along EPUB. Exit 0 when written, 1 when recording and text disagree beyond --max-unmatched (nothing is \
             exported), 2 on bad input, 3 when a tool is missing.

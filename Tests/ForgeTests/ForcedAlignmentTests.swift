@@ -136,6 +136,22 @@ struct ForcedAlignmentTests {
         #expect(two == one, "two threads: \(two) against one: \(one)")
     }
 
+    /// A cut the locating search found is kept only where the text is heard from it on: the
+    /// true place of a word is confirmed, the same audio given words read a minute later is not.
+    @Test func aCutIsConfirmedOnlyWhereItsTextIsHeard() throws {
+        let (audio, words, reference) = try narration(paragraphs: 14)
+        let samples = RecognizerAudio(samples: RecognizerInput.samples(audio.samples[...], from: audio.sampleRate))
+        let texts = words.map(\.text)
+        let aligner = WindowAligner(
+            aligner: try ForcedAligner(fillers: false),
+            settings: WindowAligner.Settings(windowSeconds: 60, marginSeconds: 12, anchorConfidence: 0.5, wordsPerWindow: 4 * 60 * 3 / 2 + 20))
+        let word = 40
+        let sample = reference[word] * PocketSphinxDecoder.sampleRate / 1000
+        #expect(try aligner.isConfirmed((word, sample), texts: texts, samples: samples))
+        #expect(try !aligner.isConfirmed((word + 150, sample), texts: texts, samples: samples))
+        #expect(try !aligner.isConfirmed((word + 60, sample), texts: texts, samples: samples))
+    }
+
     @Test func aNarrationIsAlignedInAnchoredWindowsWithoutDrift() throws {
         let (audio, words, reference) = try narration(paragraphs: 14)
         #expect(audio.durationMs > 60_000)
