@@ -158,8 +158,8 @@ final class WindowAligner {
     /// Whether the text from `place.word` on is heard from `place.sample` on, by a plain window's
     /// search of ``locateSeconds``. A locating search (narrow beams, entered anywhere in
     /// thousands of words) now and then ends on a run of words said a few minutes away whose
-    /// durations and fit pass: the 10-chapter benchmark's sixth cut put word 9163 where 9469 is
-    /// read, and the segments on either side lost 381 words. A true place hears about half of a
+    /// durations and fit pass: the 10-chapter benchmark's sixth cut put word 9163 where words
+    /// ~9,500 are read, and the segments on either side lost 381 words. A true place hears about half of a
     /// window's words (it holds more than can be said) from its first few on; a false one hears
     /// almost none.
     func isConfirmed(_ place: (word: Int, sample: Int), texts: [String], samples: RecognizerAudio) throws -> Bool {
