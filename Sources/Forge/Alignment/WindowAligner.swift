@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Aligns one segment of a narration window by window (see ``NarrationAligner``), with a
-/// forced aligner of its own: one per thread.
+/// forced aligner of its own: a new one for each segment and each cut (see `NarrationAligner.onThreads`).
 final class WindowAligner {
     /// What every segment of one alignment shares.
     struct Settings: Sendable {
