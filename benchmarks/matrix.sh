@@ -9,6 +9,8 @@
 #
 #   benchmarks/matrix.sh [book.txt]          SHARDS=8 FORMATS="m4b epub acx" CHAPTERS=<first N chapters> FORGE=<binary>
 #   SHARDS=4 CHAPTERS=6 benchmarks/matrix.sh  a few chapters while working
+#   LONG=15 benchmarks/matrix.sh             one long chapter: chapter 20 runs on through the next 14
+#                                            (their headings dropped; ~2.5 hours), to see it spread
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 book=${1:-$root/../shared/corpus/pride-and-prejudice.txt}
@@ -30,6 +32,11 @@ if [ -n "${CHAPTERS:-}" ]; then
     awk -v last="$((CHAPTERS + 1))" '$0 == "Chapter " last { exit } { print }' "$book" > "$work/book.txt"
 else
     cp "$book" "$work/book.txt"
+fi
+if [ -n "${LONG:-}" ]; then
+    from=${LONG_FROM:-20}
+    awk -v from="$from" -v to="$((from + LONG))" '/^Chapter [0-9]+$/ { n = $2 + 0; if (n > from && n < to) next } { print }' "$work/book.txt" > "$work/long.txt"
+    mv "$work/long.txt" "$work/book.txt"
 fi
 list=$(printf '"%s", ' $formats)
 cat > "$work/recipe.json" <<JSON

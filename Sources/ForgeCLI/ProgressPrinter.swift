@@ -165,7 +165,7 @@ final class ProgressPrinter: Sendable {
         }
         if !summary.exportedFiles.isEmpty {
             let taken = summary.downloadedEncodings + summary.downloadedACXFiles > 0
-                ? " (from the remote cache: \(summary.downloadedEncodings) chapter encoding(s), \(summary.downloadedACXFiles) ACX file(s); \(summary.encodedChapters) encoding(s) made here)" : ""
+                ? " (from the remote cache: \(summary.downloadedEncodings) encoding(s), \(summary.downloadedACXFiles) ACX file(s); \(summary.encodedChapters) encoding(s) made here)" : ""
             print("Exported \(summary.exportedFiles.count) file(s) to \(summary.outputDirectory)/exports\(taken).")
         }
         if summary.nothingToDo && stages != [.split] {
@@ -181,7 +181,7 @@ final class ProgressPrinter: Sendable {
             print("  remote cache \(cache.cache): downloaded \(cache.downloaded) (\(Format.bytes(cache.downloadedBytes))), uploaded \(cache.uploaded) (\(Format.bytes(cache.uploadedBytes)))\(cache.downloadedChunks + cache.uploadedChunks > 0 ? "; verification chunks downloaded \(cache.downloadedChunks), uploaded \(cache.uploadedChunks)" : "")\(cache.downloadedAlignments + cache.uploadedAlignments > 0 ? "; forced alignments downloaded \(cache.downloadedAlignments), uploaded \(cache.uploadedAlignments)" : "")\(cache.leftInCache > 0 ? "; audio of \(cache.leftInCache) items left in the cache (\(Format.bytes(cache.leftInCacheBytes)))" : "")\(cache.fetchedAudio > 0 ? "; audio fetched for later stages \(cache.fetchedAudio) (\(Format.bytes(cache.fetchedAudioBytes)))" : "")\(cache.available ? "" : "; unavailable during the build (see the warning)")")
         }
         if let shard = summary.shard {
-            print("  shard \(shard): \(summary.leftToOtherShards) items left to the other shards; its chapters finished: \(summary.shardTranscribedChunks) verification chunk(s) transcribed, \(summary.encodedChapters) chapter(s) encoded (\(summary.downloadedEncodings) taken from the cache, \(summary.uploadedEncodings) sent to it), \(summary.masteredACXFiles) ACX file(s) mastered (\(summary.uploadedACXFiles) sent)")
+            print("  shard \(shard): \(summary.leftToOtherShards) items left to the other shards; its chapters finished: \(summary.shardTranscribedChunks) verification chunk(s) transcribed, \(summary.encodedChapters) encoding(s) made (\(summary.downloadedEncodings) taken from the cache, \(summary.uploadedEncodings) sent to it), \(summary.masteredACXFiles) ACX file(s) mastered (\(summary.uploadedACXFiles) sent)")
             print("  run `forge build \(recipePath)` with the same cache on any machine to assemble the book.")
         }
         if !summary.failed.isEmpty {

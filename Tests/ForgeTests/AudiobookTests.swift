@@ -234,6 +234,62 @@ struct AudiobookTests {
         #expect(try chapterSamples()[0] == chapters[0] && (try chapterSamples())[2] == chapters[2])
     }
 
+    /// A chapter longer than a piece (3 s here, half an hour in a release build) is encoded in pieces,
+    /// each cut at a frame edge in a pause, and the M4B and the EPUB's chapter file join them as
+    /// chapters are joined: the M4B decodes to every chapter's samples, as close to them as one
+    /// encode, with nothing but silence at the joins.
+    @Test func aLongChapterIsEncodedInPiecesThatJoinAsOne() throws {
+        let project = try TestProject(recipe: Fixtures.recipe(extra: #""title": "Pieces", "exports": ["audio", "m4b", "epub"]"#))
+        let build = try project.build(environment: ["FORGE_PIECE_SECONDS": "3"])
+        try #require(build.status == 0, "\(build.errors)")
+        let manifest = try project.manifest()
+        let settings = ExportSettings(formats: [.audio, .m4b, .epub], title: "Pieces")
+        let timelines = try TimelineBuilder(store: ObjectStore(root: project.output), manifest: manifest, settings: settings).timelines()
+        let cuts: [[Int]] = timelines.map { $0.pieceCuts(limitMs: 3000) }
+        let lengths: [Int] = timelines.map(\.durationMs)
+        #expect(cuts.allSatisfy { !$0.isEmpty }, "every chapter is longer than 3 s: \(lengths) ms")
+        let pieces = cuts.map { $0.count + 1 }.reduce(0, +)
+        #expect(try manifest.encodedObjects().count == pieces, "one encoding per piece")
+
+        let exports = project.output.appendingPathComponent("exports")
+        let chapters: [[Int16]] = try (1...timelines.count).map { index in
+            try SoundFile.decode(fileAt: exports.appendingPathComponent("audio/chapter-00\(index).wav")).samples
+        }
+        let decodedFile = project.directory.file("m4b.raw")
+        #expect(try Self.run(try FFmpegEncoder.locate().path, ["-v", "error", "-i", exports.appendingPathComponent("m4b/pieces.m4b").path, "-f", "s16le", decodedFile.path]).status == 0)
+        let decoded = try Data(contentsOf: decodedFile).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let source = chapters.flatMap { $0 }
+        #expect(decoded.count == source.count, "the M4B decodes to \(decoded.count) samples, the chapters have \(source.count)")
+        var signal = 1.0, error = 1.0
+        for (s, d) in zip(source, decoded) {
+            signal += Double(s) * Double(s)
+            error += (Double(d) - Double(s)) * (Double(d) - Double(s))
+        }
+        #expect(10 * log10(signal / error) > 20, "whole book: \(10 * log10(signal / error)) dB")
+        var start = 0
+        for (chapter, chapterCuts) in zip(chapters, cuts) {
+            for cut in chapterCuts {
+                let around = (cut - ChapterEncoder.contextSamples)..<(cut + ChapterEncoder.contextSamples)
+                #expect(chapter[around].allSatisfy { $0 == 0 }, "the cut at \(cut) is in a pause")
+                let worst = around.map { abs(Int(decoded[start + $0])) }.max() ?? 0
+                #expect(worst < 64, "the join at \(cut) decodes to \(worst), not silence")
+            }
+            start += chapter.count
+        }
+        // The EPUB's chapter file joins the same pieces: its audio lasts the chapter's samples.
+        let epub = try #require(try FileManager.default.contentsOfDirectory(atPath: exports.appendingPathComponent("epub").path).first)
+        let archive = try Archive(url: exports.appendingPathComponent("epub/" + epub), accessMode: .read)
+        let entry = try #require(archive["OEBPS/audio/chapter-001.m4a"])
+        var m4a = Data()
+        _ = try archive.extract(entry) { m4a.append($0) }
+        let chapterFile = project.directory.file("chapter-001.m4a")
+        try m4a.write(to: chapterFile)
+        let chapterRaw = project.directory.file("chapter-001.raw")
+        #expect(try Self.run(try FFmpegEncoder.locate().path, ["-v", "error", "-i", chapterFile.path, "-f", "s16le", chapterRaw.path]).status == 0)
+        let chapterDecoded = try Data(contentsOf: chapterRaw).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        #expect(chapterDecoded.count == chapters[0].count && chapterDecoded == Array(decoded[0..<chapters[0].count]), "the EPUB's chapter is the M4B's")
+    }
+
     @Test func checkKeepsLevelsAndMeasuresOnlyChaptersThatChanged() throws {
         let project = try TestProject()
         #expect(try project.build().status == 0)

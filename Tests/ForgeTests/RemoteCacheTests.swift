@@ -224,6 +224,53 @@ struct RemoteCacheTests {
         _ = try Self.shardAndAssemble(project, server: server, environment: epoch)
     }
 
+    /// One chapter holding most of the book does not hold one shard until the others are done: its
+    /// encoding pieces (8 s here, half an hour in a release build) are spread over all three shards,
+    /// each piece encoded by one, and so are its ACX parts (30 s here, ACX's two hours in a release
+    /// build); the assembler still makes nothing and writes one machine's M4B, EPUB and ACX files,
+    /// byte for byte.
+    @Test func aLongChaptersPiecesAreSpreadOverTheShards() throws {
+        let server = try CacheServer()
+        let paragraphs = Fixtures.sampleText.components(separatedBy: "\n\n").filter { $0.count > 80 && !$0.hasPrefix("Chapter") }
+        let book = "Chapter 1\n\n\(paragraphs[0])\n\nChapter 2\n\n\(paragraphs[1..<11].joined(separator: "\n\n"))\n\nChapter 3\n\n\(paragraphs[11])\n"
+        let recipe = Fixtures.recipe(
+            voice: "en-us+klatt", extra: #""title": "Long", "exports": { "formats": ["m4b", "epub", "acx"] }, "verify": { "maxWordErrorRate": 0.25 }"#)
+        let project = try TestProject(book: book, recipe: recipe)
+        let environment = ["SOURCE_DATE_EPOCH": "1700000000", "FORGE_PIECE_SECONDS": "8", "FORGE_ACX_PART_SECONDS": "30"]
+        let single = try project.build(["-o", "single"], environment: environment)
+        try #require(single.status == 0, "\(single.errors)")
+        let pieces = Self.int(single.summary, "encodedChapters")
+        #expect(pieces >= 8, "the long chapter is encoded in pieces: \(single.summary ?? [:])")
+        let shards = try (1...3).map { index in
+            let shard = try project.build(["--remote-cache", server.url, "--shard", "\(index)/3", "-o", "shard\(index)"], environment: environment)
+            #expect(shard.status == 0, "\(shard.errors)")
+            return shard.summary ?? [:]
+        }
+        let encoded = shards.map { Self.int($0, "encodedChapters") }
+        #expect(encoded.reduce(0, +) == pieces, "each piece encoded by one shard: \(encoded)")
+        // Chapter 2 is most of the book: finished whole, one shard would encode most pieces.
+        #expect(encoded.allSatisfy { $0 >= 1 && $0 * 2 < pieces }, "the long chapter's pieces are spread: \(encoded) of \(pieces)")
+        #expect(shards.map { Self.int($0, "transcribedChunks") }.reduce(0, +) == Self.int(single.summary, "transcribedChunks"))
+        let acxFiles = try FileManager.default.contentsOfDirectory(atPath: project.directory.file("single/exports/acx").path).filter { $0.hasSuffix(".mp3") }
+        let parts = acxFiles.filter { $0.hasPrefix("02-chapter-2-part-") }
+        #expect(parts.count >= 3 && acxFiles.contains("01-chapter-1.mp3"), "chapter 2 in parts: \(acxFiles.sorted())")
+        let mastered = shards.map { Self.int($0, "masteredACXFiles") }
+        #expect(mastered.reduce(0, +) == acxFiles.count && mastered.allSatisfy { $0 >= 1 && $0 * 2 < acxFiles.count }, "ACX parts spread: \(mastered)")
+
+        let assembled = try project.build(["--remote-cache", server.url, "-o", "assembled"], environment: environment)
+        #expect(assembled.status == 0, "\(assembled.errors)")
+        #expect(Self.int(assembled.summary, "encodedChapters") == 0 && Self.int(assembled.summary, "transcribedChunks") == 0, "\(assembled.summary ?? [:])")
+        #expect(Self.int(assembled.summary, "downloadedEncodings") == pieces)
+        #expect(Self.int(assembled.summary, "downloadedACXFiles") == acxFiles.count)
+        for folder in ["m4b", "epub", "acx"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: project.directory.file("single/exports/\(folder)").path).filter { !$0.hasPrefix(".") }
+            for name in names {
+                let made = try Data(contentsOf: project.directory.file("assembled/exports/\(folder)/\(name)"))
+                #expect(made == (try Data(contentsOf: project.directory.file("single/exports/\(folder)/\(name)"))), "the assembled \(folder)/\(name) is the single build's")
+            }
+        }
+    }
+
     /// Two shards and an assembler of `project` through `server`; checks the assembler encoded
     /// nothing and wrote the M4B of the project's `single` build, and returns that M4B.
     static func shardAndAssemble(
@@ -516,6 +563,22 @@ struct RemoteCacheTests {
         let after = (1...8).map { Shard(index: $0, count: 8)!.chapters(of: edited) }
         let moved = zip(owned, after).map { Set($0).symmetricDifference(Set($1)).count }.reduce(0, +) / 2
         #expect(moved <= 8, "an edit moves at most the chapters at the cuts: \(moved)")
+
+        // A chapter of four hours among ten-minute ones: its stretches go to the shards its estimated
+        // span falls in, each point to exactly one, and each of those shards makes the chapter's
+        // items and its neighbours'; a whole chapter is still its one shard's.
+        let long = (1...20).map { (ordinal: $0, ms: $0 == 5 ? 4 * 3_600_000 : 600_000) }
+        let assignments = (1...8).map { ShardAssignment(shard: Shard(index: $0, count: 8)!, lengths: long) }
+        var owners: [Int] = []
+        for point in stride(from: 0.005, to: 1, by: 0.01) {
+            let owning = assignments.filter { $0.owns(chapter: 5, at: point, whole: false) }
+            #expect(owning.count == 1, "the point \(point) of chapter 5 is owned by \(owning.map(\.shard.index))")
+            owners += owning.map(\.shard.index)
+            #expect(owning.allSatisfy { $0.itemChapters.isSuperset(of: [4, 5, 6]) })
+        }
+        #expect(Set(owners).count >= 4, "a four-hour chapter of a seven-hour book is spread: \(Set(owners).sorted())")
+        #expect(assignments.map { $0.owns(chapter: 5, at: 0.1, whole: true) }.filter { $0 }.count == 1)
+        #expect(assignments.map { $0.chapters.count }.reduce(0, +) == 20 && assignments.allSatisfy { !$0.itemChapters.contains(5) || $0.itemChapters.count < 20 })
 
         #expect(try RemoteCacheSettings.parseURL("http://cache:8080/forge/").get().absoluteString == "http://cache:8080/forge")
         #expect(throws: RemoteCacheSettings.URLProblem.credentials) { try RemoteCacheSettings.parseURL("https://user:pw@cache/forge").get() }

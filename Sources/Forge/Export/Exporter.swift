@@ -125,14 +125,14 @@ package struct Exporter: Sendable {
         let sharesAAC = Self.sharesAAC(settings) && (carriedRecording == nil || formats.contains(.m4b))
         let commonRate = ChapterEncoder.commonRate(book.chapters)
         let chapterEncoder = commonRate != nil && sharesAAC
-            ? ChapterEncoder(timelines: book.chapters, settings: settings, store: store, manifest: manifest) : nil
+            ? ChapterEncoder(chapters: book.chapters, settings: settings, store: store, manifest: manifest) : nil
         let m4b = formats.contains(.m4b) && chapterEncoder == nil ? startM4B(book.chapters, settings: settings, store: store) : nil
-        var encoded: [StoredObject]?
+        var encoded: [[StoredObject]]?
         var encodedChapters = 0
         do {
             if let chapterEncoder {
                 let encoding = try chapterEncoder.encodeAll(jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation, progress: progress)
-                encoded = encoding.objects
+                encoded = chapterEncoder.byChapter(encoding.objects)
                 encodedChapters = encoding.made
                 if formats.contains(.m4b) {
                     try AudiobookExport.writeM4B(book.chapters, settings: settings, store: store, encoded: encoded, to: &writer)
@@ -166,7 +166,7 @@ package struct Exporter: Sendable {
                 throw ExportError.cancelled(written: writer.written.count + written)
             }
         }
-        if let chapterEncoder, let encoded { try chapterEncoder.removeOthers(than: Set(encoded.map(\.key))) }
+        if let chapterEncoder, let encoded { try chapterEncoder.removeOthers(than: Set(encoded.joined().map(\.key))) }
         try removeStaleFiles(keeping: writer.written)
         var report = ExportReport(files: writer.written, chapters: book.chapters.count, durationMs: book.durationMs)
         report.encodedChapters = encodedChapters

@@ -23,8 +23,10 @@ struct BuildContext: Sendable {
     let remoteCacheHealth = RemoteCacheHealth()
     /// This build's part of the book (`--shard`); nil for all of it.
     var shard: Shard?
-    /// The chapters this shard finishes (``Shard/chapters(of:)``), and those whose items it makes:
-    /// its own and the chapters either side (its encodings are made with their edges).
-    var shardChapters: Set<Int> = []
-    var shardItemChapters: Set<Int> = []
+    /// What this shard finishes and which items it makes; nil for all of the book.
+    var shardAssignment: ShardAssignment?
+    /// The chapters this shard finishes whole (``Shard/chapters(of:)``), and those whose items it
+    /// makes: those it finishes any of and the chapters either side (its encodings are made with their edges).
+    var shardChapters: Set<Int> { shardAssignment?.chapters ?? [] }
+    var shardItemChapters: Set<Int> { shardAssignment?.itemChapters ?? [] }
 }

@@ -108,9 +108,8 @@ package struct BuildPipeline: Sendable {
         context.speechCache = remote.map { SpeechCache(remote: $0, store: store) }
         context.shard = shard
         if let shard, let split {
-            let own = shard.chapters(of: BuildPlanner.estimatedChapterLengths(split, rate: recipe.voice.rate).map { ($0.ordinal, $0.durationMs) })
-            context.shardChapters = Set(own)
-            context.shardItemChapters = Set(own.flatMap { [$0 - 1, $0, $0 + 1] })
+            let lengths = BuildPlanner.estimatedChapterLengths(split, rate: recipe.voice.rate).map { ($0.ordinal, $0.durationMs) }
+            context.shardAssignment = ShardAssignment(shard: shard, lengths: lengths)
         }
         var results = BuildResults()
         do {

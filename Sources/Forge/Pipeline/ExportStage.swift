@@ -27,7 +27,7 @@ struct ExportStage: PipelineStage {
                 // Laid out once for the encodings, the ACX files and the audio they need (as the exporter does).
                 let book = try TimelineBuilder(store: context.store, manifest: manifest, settings: settings).book()
                 let encoder = Exporter.sharesAAC(settings) && ChapterEncoder.commonRate(book.chapters) != nil
-                    ? ChapterEncoder(timelines: book.chapters, settings: settings, store: context.store, manifest: manifest) : nil
+                    ? ChapterEncoder(chapters: book.chapters, settings: settings, store: context.store, manifest: manifest) : nil
                 let acx = Exporter.acxSettings(settings)
                 let acxTimelines = !settings.formats.contains(.acx) ? []
                     : acx.mastering == settings.mastering ? book.chapters : try TimelineBuilder(store: context.store, manifest: manifest, settings: acx).book().chapters
@@ -35,7 +35,7 @@ struct ExportStage: PipelineStage {
                 if let remote = context.speechCache?.remote {
                     let objects = ChapterObjectCache(remote: remote)
                     if let encoder {
-                        outcome.downloadedEncodings = try await work.downloadEncodings(encoder, chapters: Array(book.chapters.indices), from: objects)
+                        outcome.downloadedEncodings = try await work.downloadEncodings(encoder, pieces: Array(encoder.pieces.indices), from: objects)
                     }
                     if !acxFiles.isEmpty {
                         prepared = try await work.downloadACXFiles(acxFiles, timelines: acxTimelines, from: objects)
@@ -45,7 +45,7 @@ struct ExportStage: PipelineStage {
                 if !remoteAudio.isEmpty {
                     let needed = try Self.audioRead(
                         by: settings, chapters: book.chapters, encoder: encoder,
-                        acxChapters: acxFiles.indices.filter { $0 < book.chapters.count && prepared[acxFiles[$0].path] == nil })
+                        acxChapters: Self.chapterIndices(of: acxFiles.filter { prepared[$0.path] == nil }, in: book.chapters))
                     outcome.synthesizedItems = try await work.fetchRemoteAudio(needed.intersection(remoteAudio), for: "export", launch: launch)
                 }
                 outcome.traffic = work.traffic
@@ -66,9 +66,15 @@ struct ExportStage: PipelineStage {
         }
     }
 
+    /// The indices in `chapters` of the chapters `files` are made from.
+    static func chapterIndices(of files: [AudiobookExport.ACXChapterFile], in chapters: [ChapterTimeline]) -> [Int] {
+        let ordinals = Set(files.map(\.ordinal))
+        return chapters.indices.filter { ordinals.contains(chapters[$0].chapter.ordinal) }
+    }
+
     /// The audio keys of the items whose samples the export reads: every chapter's for the formats
     /// that write chapter audio (or when chapters cannot share one AAC encoding), else the chapters
-    /// whose encoding is not stored (with the items on their neighbours' edges) and those whose ACX
+    /// pieces whose encoding is not stored (with the items on their neighbours' edges) and those whose ACX
     /// file was not taken from the cache (`acxChapters`, indices).
     static func audioRead(by settings: ExportSettings, chapters: [ChapterTimeline], encoder: ChapterEncoder?, acxChapters: [Int]) throws -> Set<String> {
         let formats = Set(settings.formats)
@@ -78,11 +84,11 @@ struct ExportStage: PipelineStage {
         var keys = Set<String>()
         if let encoder, !writesChapterAudio {
             let identity = try ChapterEncoder.identity(settings)
-            for index in chapters.indices where try encoder.stored(try encoder.encodingKey(index, identity: identity)) == nil {
-                indices.insert(index)
+            for index in encoder.pieces.indices where try encoder.stored(try encoder.encodingKey(index, identity: identity)) == nil {
+                keys.formUnion(encoder.pieces[index].items.compactMap(\.record.audioKey))
                 let (before, after) = encoder.edgeRanges(of: index)
                 for (neighbour, range) in [before, after].compactMap({ $0 }) {
-                    for item in chapters[neighbour].items(overlappingSamples: range) {
+                    for item in encoder.pieces[neighbour].items(overlappingSamples: range) {
                         if let key = item.record.audioKey { keys.insert(key) }
                     }
                 }

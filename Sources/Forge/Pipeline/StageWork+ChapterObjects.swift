@@ -11,36 +11,36 @@ extension StageWork {
         return timeline.items.map { objects[$0.record.audioKey ?? ""]?.sha256 ?? "-" }
     }
 
-    /// Takes from the remote cache the AAC encodings of `chapters` (indices of `encoder`'s
-    /// timelines) that the store lacks, a few at a time; every blob's size, SHA-256 and frames are
-    /// checked, and one that fails is refused with a warning naming its chapter (the export encodes
-    /// it). Returns how many were taken.
-    mutating func downloadEncodings(_ encoder: ChapterEncoder, chapters: [Int], from cache: ChapterObjectCache) async throws -> Int {
+    /// Takes from the remote cache the AAC encodings of `pieces` (indices of `encoder`'s pieces:
+    /// chapters, or a long chapter's pieces) that the store lacks, a few at a time; every blob's
+    /// size, SHA-256 and frames are checked, and one that fails is refused with a warning naming its
+    /// chapter (the export encodes it). Returns how many were taken.
+    mutating func downloadEncodings(_ encoder: ChapterEncoder, pieces: [Int], from cache: ChapterObjectCache) async throws -> Int {
         guard !cacheUnavailable, !cancellation.isCancelled else { return 0 }
         let identity = try ChapterEncoder.identity(encoder.settings)
         var wanted: [(index: Int, key: String, actionKey: String)] = []
-        for index in chapters {
+        for index in pieces {
             let key = try encoder.encodingKey(index, identity: identity)
             guard try encoder.stored(key) == nil else { continue }
-            wanted.append((index, key, ChapterObjectEntry.actionKey(role: Self.encodedRole, key: key, audioDigests: try audioDigests(of: encoder.timelines[index]))))
+            wanted.append((index, key, ChapterObjectEntry.actionKey(role: Self.encodedRole, key: key, audioDigests: try audioDigests(of: encoder.pieces[index]))))
         }
         guard !wanted.isEmpty else { return 0 }
         var taken = 0
         var bytes = 0
         var failure: RemoteCacheError?
         await fetchChapterObjects(wanted, from: cache) { next in
-            (next.actionKey, Self.encodedRole, next.key, "chapter \(encoder.timelines[next.index].chapter.ordinal)")
+            (next.actionKey, Self.encodedRole, next.key, encoder.label(next.index))
         } take: { next, result in
-            let chapter = encoder.timelines[next.index].chapter.ordinal
+            let chapter = encoder.pieces[next.index].chapter.ordinal
             switch result {
             case let .success((entry, data)?):
-                guard encoder.fits([UInt8](data), chapter: next.index) else {
+                guard encoder.fits([UInt8](data), piece: next.index) else {
                     progress(.diagnostic(.warning(
-                        "the remote cache's encoding of chapter \(chapter) is not whole AAC frames of that chapter's length; it was refused and the chapter is encoded here.")))
+                        "the remote cache's encoding of \(encoder.label(next.index)) is not whole AAC frames of its length; it was refused and encoded here.")))
                     return true
                 }
                 do {
-                    let timeline = encoder.timelines[next.index]
+                    let timeline = encoder.pieces[next.index]
                     let object = try store.store(
                         key: entry.key, fileExtension: ChapterEncoder.fileExtension, role: .encoded, mimeType: ChapterEncoder.mimeType, data: data,
                         durationMs: timeline.durationMs, sampleRate: timeline.sampleRate, frames: timeline.totalSamples)
@@ -120,16 +120,16 @@ extension StageWork {
         }
     }
 
-    /// Uploads the stored AAC encodings of `chapters` (indices of `encoder`'s timelines), a few at a
+    /// Uploads the stored AAC encodings of `pieces` (indices of `encoder`'s pieces), a few at a
     /// time, each after its bytes. Returns how many arrived.
-    mutating func uploadEncodings(_ encoder: ChapterEncoder, chapters: [Int], to cache: ChapterObjectCache) async throws -> Int {
+    mutating func uploadEncodings(_ encoder: ChapterEncoder, pieces: [Int], to cache: ChapterObjectCache) async throws -> Int {
         guard !cache.remote.settings.readOnly, !cacheUnavailable, !cancellation.isCancelled else { return 0 }
         let identity = try ChapterEncoder.identity(encoder.settings)
         var uploads: [(object: StoredObject, actionKey: String)] = []
-        for index in chapters {
+        for index in pieces {
             let key = try encoder.encodingKey(index, identity: identity)
             guard let object = try encoder.stored(key) else { continue }
-            uploads.append((object, ChapterObjectEntry.actionKey(role: Self.encodedRole, key: key, audioDigests: try audioDigests(of: encoder.timelines[index]))))
+            uploads.append((object, ChapterObjectEntry.actionKey(role: Self.encodedRole, key: key, audioDigests: try audioDigests(of: encoder.pieces[index]))))
         }
         let cancellation = cancellation
         let store = store

@@ -41,6 +41,9 @@ package struct VerificationRun: Sendable {
     package var language: String
     /// Only the chunks of these chapters (a shard's); nil: the whole book.
     var chapters: Set<Int>?
+    /// Only the chunks this shard finishes: its chapters' and, of a chapter longer than a piece
+    /// (``ChapterTimeline/pieceLimitMs``), those at its part of the chapter. Nil: every chunk.
+    var shardAssignment: ShardAssignment?
 
     package init(outputDirectory: URL, settings: VerifySettings, pauses: ExportSettings, language: String) {
         self.outputDirectory = outputDirectory.standardizedFileURL
@@ -142,10 +145,16 @@ package struct VerificationRun: Sendable {
         var contentChecked: [String: Bool] = [:]
         for (index, timeline) in timelines.enumerated() {
             var start = 0
+            let whole = timeline.durationMs <= ChapterTimeline.pieceLimitMs
             while start < timeline.durationMs {
                 let end = min(start + Self.chunkMs, timeline.durationMs)
                 let position = ChunkPosition(chapter: timeline.chapter.ordinal, startMs: start)
                 positions.insert(position)
+                let middle = Double(start + end) / 2 / Double(timeline.durationMs)
+                if let shardAssignment, !shardAssignment.owns(chapter: timeline.chapter.ordinal, at: middle, whole: whole) {
+                    start = end
+                    continue
+                }
                 let key = chunkKey(timeline, start: start, end: end, recognizer: recognizer)
                 let files = fileSignature(timeline, start: start, end: end, store: store)
                 if let previous = stored[position], previous.key == key,

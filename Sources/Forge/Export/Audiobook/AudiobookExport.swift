@@ -14,11 +14,12 @@ enum AudiobookExport {
     /// decoded audio is closer to the input (segmental SNR 34 dB against 25 dB).
     static let aacCoder = "fast"
 
-    /// Writes `m4b/<title>.m4b`. With `encoded` (every chapter's AAC, ``ChapterEncoder``) the
-    /// chapters' frames are joined and copied into the file (seconds for a long book); without
-    /// (chapters at different sample rates), the book is encoded here by ffmpeg in one stream.
+    /// Writes `m4b/<title>.m4b`. With `encoded` (every chapter's AAC, ``ChapterEncoder``: a chapter's
+    /// encoding, or a long chapter's pieces) the frames are joined and copied into the file (seconds
+    /// for a long book); without (chapters at different sample rates), the book is encoded here by
+    /// ffmpeg in one stream.
     static func writeM4B(
-        _ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, encoded: [StoredObject]?, to writer: inout ExportWriter
+        _ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, encoded: [[StoredObject]]?, to writer: inout ExportWriter
     ) throws {
         guard let rate = timelines.first?.sampleRate else { return }
         let name = MediaOverlayBook.fileName(forTitle: settings.title).replacingOccurrences(of: ".epub", with: ".m4b")
@@ -30,10 +31,11 @@ enum AudiobookExport {
             cover = EPUBReader().coverImage(source, name: source.lastPathComponent)
         }
         if let encoded {
-            // The first chapter's leading frame primes the decoder (the file's edit list skips it);
-            // every other chapter's is left out: the previous chapter's last frame is in its place.
+            // The first piece's leading frame primes the decoder (the file's edit list skips it);
+            // every other piece's is left out: the previous piece's last frame is in its place.
             let chapters = zip(timelines, encoded).enumerated().map { index, pair in
-                MP4AudioFile.Chapter(path: pair.1.path, skip: index == 0 ? 0 : 1, title: pair.0.chapter.title, samples: pair.0.totalSamples)
+                let pieces = pair.1.enumerated().map { MP4AudioFile.Piece(path: $1.path, skip: index == 0 && $0 == 0 ? 0 : 1) }
+                return MP4AudioFile.Chapter(pieces: pieces, title: pair.0.chapter.title, samples: pair.0.totalSamples)
             }
             var file = MP4AudioFile(store: store, sampleRate: rate, language: isoLanguage(settings.language))
             file.tags = metadata(settings)
@@ -107,6 +109,23 @@ enum AudiobookExport {
         var title: String
         var track: String
         var key: String
+        /// The stretch of the chapter (samples) this file holds: nil for the whole chapter, else one
+        /// part of a chapter longer than ACX takes in one file (``acxPartLimitMs``).
+        var part: Range<Int>?
+
+        /// The audio of this file: the chapter's timeline, or its part's.
+        func timeline(of chapter: ChapterTimeline) -> ChapterTimeline {
+            part.map { chapter.piece($0) } ?? chapter
+        }
+    }
+
+    /// ACX takes files of up to 120 minutes: a longer chapter is written in parts of at most about
+    /// this (each cut in a pause between items, mastered and encoded on its own, and in a sharded
+    /// build by the shard its place in the book falls to), named `NN-title-part-K.mp3`. Debug builds
+    /// take `FORGE_ACX_PART_SECONDS`, so the tests cut a short chapter.
+    static var acxPartLimitMs: Int {
+        if let seconds = TestHook.value("FORGE_ACX_PART_SECONDS").flatMap(Int.init), seconds > 0 { return seconds * 1000 }
+        return 115 * 60_000
     }
 
     /// What makes an ACX file: bump when its making changes.
@@ -121,19 +140,32 @@ enum AudiobookExport {
         let width = max(2, String(count).count)
         let identity = try FFmpegEncoder.identity()
         let tags = metadata(settings).map { "\($0.key)=\($0.value)" }.joined(separator: ";")
-        return timelines.map { timeline in
-            let index = timeline.chapter.ordinal - 1 + opening
-            let slug = MediaOverlayBook.fileName(forTitle: timeline.chapter.title).replacingOccurrences(of: ".epub", with: "")
-            let path = "acx/\((index + first).zeroPadded(to: width))-\(slug).mp3"
+        let limit = acxPartLimitMs
+        return timelines.flatMap { chapter in
+            let index = chapter.chapter.ordinal - 1 + opening
+            let slug = MediaOverlayBook.fileName(forTitle: chapter.chapter.title).replacingOccurrences(of: ".epub", with: "")
+            let stem = "acx/\((index + first).zeroPadded(to: width))-\(slug)"
             let track = "\(index + 1)/\(count)"
-            var description = "\(acxMethod)|\(identity)|\(Resampler.identity)|\(path)|\(timeline.chapter.title)|\(track)|\(tags)"
-            description += "|\(settings.mastering.map { "\($0)" } ?? "unmastered")|\(timeline.sampleRate)|\(timeline.totalSamples)"
-            for item in timeline.items { description += "|\(item.audioPath)@\(item.startSample)+\(item.sampleCount)" }
-            return ACXChapterFile(ordinal: timeline.chapter.ordinal, path: path, title: timeline.chapter.title, track: track, key: ContentHash.sha256Hex(description))
+            let cuts = chapter.pieceCuts(limitMs: limit)
+            let bounds = [0] + cuts + [chapter.totalSamples]
+            let parts: [Range<Int>?] = cuts.isEmpty ? [nil] : zip(bounds, bounds.dropFirst()).map { $0..<$1 }
+            return parts.enumerated().map { place, part in
+                let (path, title) = part == nil
+                    ? ("\(stem).mp3", chapter.chapter.title)
+                    : ("\(stem)-part-\(place + 1).mp3", "\(chapter.chapter.title) (part \(place + 1) of \(parts.count))")
+                var file = ACXChapterFile(ordinal: chapter.chapter.ordinal, path: path, title: title, track: track, key: "", part: part)
+                let timeline = file.timeline(of: chapter)
+                var description = "\(acxMethod)|\(identity)|\(Resampler.identity)|\(path)|\(title)|\(track)|\(tags)"
+                description += "|\(settings.mastering.map { "\($0)" } ?? "unmastered")|\(timeline.sampleRate)|\(timeline.totalSamples)"
+                for item in timeline.items { description += "|\(item.audioPath)@\(item.startSample)+\(item.sampleCount)" }
+                file.key = ContentHash.sha256Hex(description)
+                return file
+            }
         }
     }
 
-    /// Writes `acx/NN-<chapter title>.mp3`, one per chapter, in order.
+    /// Writes `acx/NN-<chapter title>.mp3`, one per chapter (a chapter too long for one file in
+    /// parts, `NN-<chapter title>-part-K.mp3`), in order.
     /// Opening and closing credits (when the settings have them) get files of their own,
     /// `00-opening-credits.mp3` and `NN-closing-credits.mp3` after the last chapter. A chapter's
     /// file in `prepared` (by path: made elsewhere, for the same key) is copied, not mastered.
@@ -167,9 +199,12 @@ enum AudiobookExport {
         // Every pass of a chapter's mastering, not only the encode, stops at a stop between items, and
         // is seen to go on (a three-hour chapter's passes take minutes before its MP3 has a frame).
         let stop = writer.cancellation
-        let lengths = (credits[0].map { [$0.durationMs] } ?? []) + timelines.map(\.durationMs) + (credits[1].map { [$0.durationMs] } ?? [])
+        let chapterFiles = try acxChapterFiles(timelines, chapterCount: chapters, settings: settings)
+        let byOrdinal = Dictionary(timelines.map { ($0.chapter.ordinal, $0) }, uniquingKeysWith: { first, _ in first })
+        let fileTimelines = chapterFiles.compactMap { file in byOrdinal[file.ordinal].map { file.timeline(of: $0) } }
+        let lengths = (credits[0].map { [$0.durationMs] } ?? []) + fileTimelines.map(\.durationMs) + (credits[1].map { [$0.durationMs] } ?? [])
         let meter = PhaseMeter(phase: "acx", lengths: lengths, sink: writer.progress)
-        for (timeline, file) in zip(timelines, try acxChapterFiles(timelines, chapterCount: chapters, settings: settings)) {
+        for (timeline, file) in zip(fileTimelines, chapterFiles) {
             files.append((file.path, file.title, file.track, timeline.sampleRate, timeline.durationMs, { settings, sink in
                 try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: stop, reading: meter.touch, sink)
             }))

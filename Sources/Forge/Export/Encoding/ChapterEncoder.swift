@@ -4,7 +4,8 @@ import Synchronization
 /// Every chapter of a book encoded to AAC once, a chapter per core, and kept in the store as an
 /// ``StoredObject/Role/encoded`` object keyed by what it was made from. The M4B joins them and the
 /// EPUB carries them, so neither encodes, and after an edit only the chapters whose audio changed
-/// are encoded again.
+/// are encoded again. A long chapter is encoded in pieces (``ChapterTimeline/pieces(limitMs:)``),
+/// joined as chapters are: the encoder's units are pieces, most of them whole chapters.
 ///
 /// AAC frames overlap their neighbours by half a window, so chapters encoded apart do not simply
 /// join: each chapter is encoded with its neighbours' edges around it (the previous chapter's last
@@ -22,10 +23,50 @@ struct ChapterEncoder: Sendable {
     static let fileExtension = "aac"
     static let mimeType = "audio/aac"
 
-    let timelines: [ChapterTimeline]
+    /// What is encoded, in order: each chapter, or each piece of a long one.
+    let pieces: [ChapterTimeline]
+    /// The chapter (index of the timelines given) of each piece, its place among the chapter's
+    /// pieces, and its first sample in the chapter.
+    let chapterOfPiece: [(chapter: Int, piece: Int, of: Int, start: Int)]
     let settings: ExportSettings
     let store: ObjectStore
     let manifest: Manifest
+
+    init(chapters: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, manifest: Manifest, pieceLimitMs: Int = ChapterTimeline.pieceLimitMs) {
+        var pieces: [ChapterTimeline] = []
+        var chapterOfPiece: [(chapter: Int, piece: Int, of: Int, start: Int)] = []
+        for (index, chapter) in chapters.enumerated() {
+            let parts = chapter.pieces(limitMs: pieceLimitMs)
+            var start = 0
+            for (place, part) in parts.enumerated() {
+                chapterOfPiece.append((index, place, parts.count, start))
+                start += part.totalSamples
+            }
+            pieces += parts
+        }
+        self.pieces = pieces
+        self.chapterOfPiece = chapterOfPiece
+        self.settings = settings
+        self.store = store
+        self.manifest = manifest
+    }
+
+    /// Piece `index` as a warning names it: "chapter 3", or "chapter 3 (piece 2 of 8)".
+    func label(_ index: Int) -> String {
+        let (place, count) = (chapterOfPiece[index].piece, chapterOfPiece[index].of)
+        let chapter = "chapter \(pieces[index].chapter.ordinal)"
+        return count == 1 ? chapter : "\(chapter) (piece \(place + 1) of \(count))"
+    }
+
+    /// `objects` (one per piece, in order) gathered by chapter.
+    func byChapter<Object>(_ objects: [Object]) -> [[Object]] {
+        var chapters: [[Object]] = []
+        for (object, owner) in zip(objects, chapterOfPiece) {
+            if owner.piece == 0 { chapters.append([]) }
+            chapters[chapters.count - 1].append(object)
+        }
+        return chapters
+    }
 
     /// The one sample rate of every chapter, or nil: chapters at different rates (voices of engines
     /// with other rates) are resampled to one stream and cannot be encoded apart.
@@ -34,14 +75,14 @@ struct ChapterEncoder: Sendable {
         return rate
     }
 
-    /// Every chapter's encoding in order (found in the store, or encoded on up to `jobs` threads),
+    /// Every piece's encoding in order (found in the store, or encoded on up to `jobs` threads),
     /// and how many were encoded. `progress` is told the phase's progress (`encode`), inside a long
-    /// chapter too. With `only`, the chapters (indices) to encode; the others are not touched.
+    /// piece too. With `only`, the pieces (indices) to encode; the others are not touched.
     func encodeAll(jobs: Int, cancellation: CancellationFlag?, progress: ExportProgress.Sink?, only: [Int]? = nil) throws -> (objects: [StoredObject], made: Int) {
         let identity = try Self.identity(settings)
-        let chosen = only ?? Array(timelines.indices)
+        let chosen = only ?? Array(pieces.indices)
         let found = Mutex<(objects: [Int: StoredObject], made: Int)>(([:], 0))
-        let meter = PhaseMeter(phase: "encode", lengths: chosen.map { timelines[$0].durationMs }, sink: progress)
+        let meter = PhaseMeter(phase: "encode", lengths: chosen.map { pieces[$0].durationMs }, sink: progress)
         let encoder = self
         try BlockingThreads.forEachIndex(chosen.count, threads: jobs, cancellation: cancellation) { position in
             let index = chosen[position]
@@ -76,12 +117,12 @@ struct ChapterEncoder: Sendable {
         "\(method)|\(try FFmpegEncoder.identity())|\(AudiobookExport.aacCoder)|\(AudiobookExport.aacBitRate)|\(settings.mastering.map { "\($0)" } ?? "unmastered")"
     }
 
-    /// The key of chapter `index`'s encoding — what it is made from: the method, ffmpeg and the
-    /// coder's settings (`identity`), the chapter's items and places, and its neighbours' edges,
+    /// The key of piece `index`'s encoding — what it is made from: the method, ffmpeg and the
+    /// coder's settings (`identity`), the piece's items and places, and its neighbours' edges,
     /// named by the items and places they are rendered from, so a key is known without reading any
     /// audio (a build whose items are in a remote cache only finds the encoding by it).
     func encodingKey(_ index: Int, identity: String) throws -> String {
-        let timeline = timelines[index]
+        let timeline = pieces[index]
         var description = "\(Self.method)-edges-by-items|\(identity)|\(timeline.sampleRate)|\(timeline.totalSamples)"
         for item in timeline.items { description += "|\(item.audioPath)@\(item.startSample)+\(item.sampleCount)" }
         let (before, after) = edgeRanges(of: index)
@@ -91,7 +132,7 @@ struct ChapterEncoder: Sendable {
                 continue
             }
             // Places within the edge: an edit earlier in the neighbour that leaves its edge's samples alone keeps the key.
-            let timeline = timelines[neighbour]
+            let timeline = pieces[neighbour]
             description += "|\(name):\(range.count)"
             for item in timeline.items(overlappingSamples: range) {
                 description += ",\(item.audioPath)@\(item.startSample - range.lowerBound)+\(item.sampleCount)"
@@ -107,18 +148,18 @@ struct ChapterEncoder: Sendable {
         return known
     }
 
-    /// Whether `bytes` can be chapter `index`'s encoding: whole ADTS frames, one more than the
-    /// chapter's frames (the one before them primes a decoder).
-    func fits(_ bytes: [UInt8], chapter index: Int) -> Bool {
-        ADTSFrames.frames(bytes)?.count == timelines[index].totalSamples / ChapterTimeline.frameSamples + 1
+    /// Whether `bytes` can be piece `index`'s encoding: whole ADTS frames, one more than the
+    /// piece's frames (the one before them primes a decoder).
+    func fits(_ bytes: [UInt8], piece index: Int) -> Bool {
+        ADTSFrames.frames(bytes)?.count == pieces[index].totalSamples / ChapterTimeline.frameSamples + 1
     }
 
-    /// The chapter's encoding, from the store when it holds it (`made` false), else encoded now and
+    /// The piece's encoding, from the store when it holds it (`made` false), else encoded now and
     /// stored; `meter` counts its audio as the chapter at `position` of its phase.
     func encoded(
         _ index: Int, identity: String, cancellation: CancellationFlag?, meter: PhaseMeter? = nil, position: Int? = nil
     ) throws -> (object: StoredObject, made: Bool) {
-        let timeline = timelines[index]
+        let timeline = pieces[index]
         let key = try encodingKey(index, identity: identity)
         if let known = try stored(key) { return (known, false) }
         let (before, after) = try edges(of: index)
@@ -132,40 +173,39 @@ struct ChapterEncoder: Sendable {
         return (object, true)
     }
 
-    /// The neighbours' samples next to chapter `index` as the chapter is encoded between them:
-    /// the previous chapter's last and the next chapter's first ``contextSamples`` (nil at the
-    /// book's ends). Unmastered: when exports are mastered, chapters begin and end in silence.
-    /// The neighbours' samples encoded around chapter `index`: the previous chapter's last and the
-    /// next chapter's first ``contextSamples`` (fewer when it is shorter), by timeline index.
+    /// The neighbours' samples encoded around piece `index`: the previous piece's last and the
+    /// next piece's first ``contextSamples`` (fewer when it is shorter; nil at the book's ends), by
+    /// piece index. Unmastered: when exports are mastered, chapters begin and end in silence, and a
+    /// long chapter's pieces are cut in the pauses between items.
     func edgeRanges(of index: Int) -> (before: (Int, Range<Int>)?, after: (Int, Range<Int>)?) {
         var before: (Int, Range<Int>)?
         var after: (Int, Range<Int>)?
         if index > 0 {
-            let previous = timelines[index - 1]
+            let previous = pieces[index - 1]
             before = (index - 1, max(0, previous.totalSamples - Self.contextSamples)..<previous.totalSamples)
         }
-        if index + 1 < timelines.count {
-            after = (index + 1, 0..<min(timelines[index + 1].totalSamples, Self.contextSamples))
+        if index + 1 < pieces.count {
+            after = (index + 1, 0..<min(pieces[index + 1].totalSamples, Self.contextSamples))
         }
         return (before, after)
     }
 
-    /// The neighbours' edges as encoded around chapter `index`, padded with silence to ``contextSamples``.
+    /// The neighbours' edges as encoded around piece `index`, padded with silence to ``contextSamples``.
     func edges(of index: Int) throws -> (before: [Int16]?, after: [Int16]?) {
         let (beforeRange, afterRange) = edgeRanges(of: index)
         let before = try beforeRange.map { neighbour, range in
-            let samples = try ChapterAudio.render(timelines[neighbour], store: store, samples: range)
+            let samples = try ChapterAudio.render(pieces[neighbour], store: store, samples: range)
             return [Int16](repeating: 0, count: Self.contextSamples - samples.count) + samples
         }
         let after = try afterRange.map { neighbour, range in
-            let samples = try ChapterAudio.render(timelines[neighbour], store: store, samples: range)
+            let samples = try ChapterAudio.render(pieces[neighbour], store: store, samples: range)
             return samples + [Int16](repeating: 0, count: Self.contextSamples - samples.count)
         }
         return (before, after)
     }
 
-    /// Encodes `before`, the chapter and `after` in one ffmpeg run and keeps the frames of the
-    /// chapter's own samples, with the one before them (which primes a decoder: a player skips it).
+    /// Encodes `before`, the piece and `after` in one ffmpeg run and keeps the frames of the
+    /// piece's own samples, with the one before them (which primes a decoder: a player skips it).
     func encode(
         _ timeline: ChapterTimeline, before: [Int16]?, after: [Int16]?, cancellation: CancellationFlag?, advance: (Int) -> Void = { _ in }
     ) throws -> [UInt8] {

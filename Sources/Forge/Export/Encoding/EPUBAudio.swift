@@ -3,8 +3,9 @@ import Foundation
 /// How an EPUB carries each chapter's audio file.
 enum EPUBAudio: Sendable {
     /// AAC in MP4 (an EPUB 3 core media type), copied from the chapters' shared encodings
-    /// (``ChapterEncoder``): no encode of the EPUB's own, and the M4B's sound.
-    case aac(encoded: [StoredObject], sampleRate: Int)
+    /// (``ChapterEncoder``, by chapter: one encoding, or a long chapter's pieces): no encode of the
+    /// EPUB's own, and the M4B's sound.
+    case aac(encoded: [[StoredObject]], sampleRate: Int)
     /// MP3 encoded for the EPUB (`exports.epubAudio: "mp3"`, for reading systems that play no AAC,
     /// or chapters at different sample rates).
     case mp3
@@ -32,11 +33,13 @@ enum EPUBAudio: Sendable {
         case .mp3:
             try ChapterAudio.write(timeline, store: store, settings: settings, format: .mp3, to: descriptor, label: label, cancellation: stop)
         case .aac(let encoded, let sampleRate):
-            // The encoding's leading frame primes the decoder; the file's edit list skips it.
+            // The first piece's leading frame primes the decoder (the file's edit list skips it); each
+            // later piece's is left out, the previous piece's last frame being in its place.
             var file = MP4AudioFile(store: store, sampleRate: sampleRate, language: AudiobookExport.isoLanguage(settings.language))
             file.marksChapters = false
+            let pieces = encoded[index].enumerated().map { MP4AudioFile.Piece(path: $1.path, skip: $0 == 0 ? 0 : 1) }
             try file.write(
-                [MP4AudioFile.Chapter(path: encoded[index].path, skip: 0, title: timeline.chapter.title, samples: timeline.totalSamples)],
+                [MP4AudioFile.Chapter(pieces: pieces, title: timeline.chapter.title, samples: timeline.totalSamples)],
                 to: descriptor, label: label, cancellation: stop)
         }
     }

@@ -11,14 +11,31 @@ import Foundation
 /// group for AAC's pre-roll, chapters both as a QuickTime text track (Apple's players) and as a
 /// Nero `chpl` box (others; only up to 255 chapters, all its one-byte count holds), and iTunes tags.
 struct MP4AudioFile {
-    /// One chapter's frames: an encoding in the store, the frames to skip at its start, its title.
+    /// One chapter's frames: its encodings in the store (one, or a long chapter's pieces), the
+    /// frames to skip at the start of each, its title.
     struct Chapter {
-        var path: String
-        /// Frames of the encoding left out (its leading frame, except for the file's first chapter).
-        var skip: Int
+        var pieces: [Piece]
         var title: String
         /// The chapter's length in samples (a whole number of frames).
         var samples: Int
+
+        init(pieces: [Piece], title: String, samples: Int) {
+            self.pieces = pieces
+            self.title = title
+            self.samples = samples
+        }
+
+        /// A chapter of one encoding.
+        init(path: String, skip: Int, title: String, samples: Int) {
+            self.init(pieces: [Piece(path: path, skip: skip)], title: title, samples: samples)
+        }
+    }
+
+    /// One encoding's frames, an MP4 chunk of its own.
+    struct Piece {
+        var path: String
+        /// Frames of the encoding left out (its leading frame, except for the file's first piece).
+        var skip: Int
     }
 
     /// iTunes `ilst` atoms for the tag names the M4B uses (``AudiobookExport/metadata(_:)``, the names
@@ -97,7 +114,7 @@ struct MP4AudioFile {
             }
         }
         var config: [UInt8]?
-        for chapter in chapters {
+        for chapter in chapters.flatMap(\.pieces) {
             if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
             let bytes = try [UInt8](store.read(relativePath: chapter.path))
             guard let frames = ADTSFrames.frames(bytes), frames.count > chapter.skip else {
@@ -174,7 +191,7 @@ struct MP4AudioFile {
             + Self.header("stbl", stblLength) + stsd + stts + stsc + stszHead
         try output.put(head)
         var sizes: [UInt8] = []
-        for chapter in chapters {
+        for chapter in chapters.flatMap(\.pieces) {
             if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
             let bytes = try [UInt8](store.read(relativePath: chapter.path))
             guard let frames = ADTSFrames.frames(bytes) else { continue }

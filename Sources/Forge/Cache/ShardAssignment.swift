@@ -1,0 +1,59 @@
+/// What one shard of a book does (`forge build --shard I/N`), worked out alike on every machine from
+/// the chapters' lengths as estimated from the text, so no shard asks another.
+///
+/// The book's estimated audio is cut into `N` equal parts. A chapter is finished by the shard its
+/// middle falls in (``Shard/chapters(of:)``); a chapter longer than a piece
+/// (``ChapterTimeline/pieceLimitMs``) is finished piece by piece — each encoding piece and each
+/// verification chunk by the shard the corresponding point of the chapter's estimated span falls
+/// in — so one long chapter is spread like the rest of the book. A shard makes the items of every
+/// chapter it finishes any of, and of the chapters either side (its encodings start and end on
+/// their edges).
+package struct ShardAssignment: Sendable {
+    package let shard: Shard
+    /// The chapters finished whole by this shard (ordinals).
+    package let chapters: Set<Int>
+    /// The chapters whose items this shard makes (ordinals).
+    package let itemChapters: Set<Int>
+    /// Each chapter's estimated stretch of the book's audio, milliseconds, by ordinal.
+    private let spans: [Int: Range<Int>]
+    private let totalMs: Int
+
+    /// `lengths`: every chapter's estimated length, in reading order.
+    package init(shard: Shard, lengths: [(ordinal: Int, ms: Int)]) {
+        self.shard = shard
+        chapters = Set(shard.chapters(of: lengths))
+        var spans: [Int: Range<Int>] = [:]
+        var before = 0
+        for chapter in lengths {
+            spans[chapter.ordinal] = before..<(before + max(0, chapter.ms))
+            before += max(0, chapter.ms)
+        }
+        self.spans = spans
+        totalMs = before
+        // Every chapter with a stretch in this shard's part: any of its pieces or chunks can be this shard's.
+        var touched = chapters
+        if before > 0 {
+            for (ordinal, span) in spans where !span.isEmpty {
+                let first = Self.part(at: Double(span.lowerBound), total: before, count: shard.count)
+                let last = Self.part(at: Double(span.upperBound) - 0.5, total: before, count: shard.count)
+                if (first...last).contains(shard.index) { touched.insert(ordinal) }
+            }
+        }
+        itemChapters = Set(touched.flatMap { [$0 - 1, $0, $0 + 1] })
+    }
+
+    /// Whether this shard finishes the work at `fraction` (0...1) of chapter `ordinal`'s length: for
+    /// a chapter finished `whole`, whether the chapter is this shard's; else whether that point of the
+    /// chapter's estimated stretch is in this shard's part of the book.
+    package func owns(chapter ordinal: Int, at fraction: Double, whole: Bool) -> Bool {
+        if whole { return chapters.contains(ordinal) }
+        guard let span = spans[ordinal], totalMs > 0 else { return false }
+        let point = Double(span.lowerBound) + min(1, max(0, fraction)) * Double(span.count)
+        return Self.part(at: point, total: totalMs, count: shard.count) == shard.index
+    }
+
+    /// The part (1-based) of a book of `total` ms cut into `count` that the point `ms` falls in.
+    static func part(at ms: Double, total: Int, count: Int) -> Int {
+        max(1, min(count, Int(ms / Double(total) * Double(count)) + 1))
+    }
+}
