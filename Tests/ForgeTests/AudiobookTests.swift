@@ -288,6 +288,13 @@ struct AudiobookTests {
         #expect(try Self.run(try FFmpegEncoder.locate().path, ["-v", "error", "-i", chapterFile.path, "-f", "s16le", chapterRaw.path]).status == 0)
         let chapterDecoded = try Data(contentsOf: chapterRaw).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
         #expect(chapterDecoded.count == chapters[0].count && chapterDecoded == Array(decoded[0..<chapters[0].count]), "the EPUB's chapter is the M4B's")
+
+        // An edit in the long chapter's last paragraph encodes that piece again, not the chapter.
+        try project.write(book: Fixtures.shortBook.replacingOccurrences(of: "for Heaven’s sake!", with: "for Heaven’s sake, Kitty!"))
+        let edited = try project.build(environment: ["FORGE_PIECE_SECONDS": "3"])
+        try #require(edited.status == 0, "\(edited.errors)")
+        let made = edited.summary?["encodedChapters"] as? Int ?? -1
+        #expect(made >= 1 && made < cuts[1].count + 1, "\(made) of chapter 2's \(cuts[1].count + 1) pieces encoded again")
     }
 
     @Test func checkKeepsLevelsAndMeasuresOnlyChaptersThatChanged() throws {
