@@ -56,6 +56,28 @@ struct ExportWriter {
         try place(relativePath) { descriptor, _ in try fill(descriptor) }
     }
 
+    /// Writes a copy of `source` (a file Forge made, e.g. one taken from the remote cache) at
+    /// `relativePath`, a megabyte at a time: an ACX part of two hours is 160 MB, never read whole.
+    mutating func copy(_ source: URL, to relativePath: String) throws {
+        let cancellation = cancellation
+        try place(relativePath) { descriptor, temporary in
+            let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            do {
+                let input = try FileHandle(forReadingFrom: source)
+                defer { try? input.close() }
+                while let block = try input.read(upToCount: 1 << 20), !block.isEmpty {
+                    if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
+                    try output.write(contentsOf: block)
+                }
+                try output.close()
+            } catch let error as ExportError {
+                throw error
+            } catch {
+                throw ExportError.writeFailed(path: temporary.path, reason: ErrorReason.text(error))
+            }
+        }
+    }
+
     /// The path a file written at `relativePath` ends up at, for messages.
     func finalPath(_ relativePath: String) -> String { owned.url(folder + "/" + relativePath).path }
 

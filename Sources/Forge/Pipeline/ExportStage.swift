@@ -80,7 +80,7 @@ struct ExportStage: PipelineStage {
         let formats = Set(settings.formats)
         let writesChapterAudio = !formats.isDisjoint(with: [.audio, .html])
             || (formats.contains(.m4b) && encoder == nil) || (formats.contains(.epub) && (settings.epubAudio != .aac || encoder == nil))
-        var indices = Set(writesChapterAudio ? Array(chapters.indices) : acxChapters)
+        let indices = Set(writesChapterAudio ? Array(chapters.indices) : acxChapters)
         var keys = Set<String>()
         if let encoder, !writesChapterAudio {
             let identity = try ChapterEncoder.identity(settings)

@@ -17,6 +17,12 @@ struct ShardFinishStage: PipelineStage {
         // leave the other core idle at the shard's end (measured: a 75-minute part made its shard
         // the matrix's slowest, CPU/wall 1.38).
         // (Should verifying or encoding fail, the mastering is awaited before the error goes on.)
+        // ffmpeg's identity is asked here, once, before the two run side by side: both key their
+        // files by it, and asking means waiting on a child process; two such waits at once held
+        // both threads of the cooperative pool that the child's own task needed (a shard hung).
+        if context.recipe.exports.formats.contains(.acx) || Exporter.sharesAAC(context.recipe.exports) {
+            _ = try FFmpegEncoder.identity()
+        }
         async let mastered = master(assignment, remote: remote, in: context)
         var outcome = ShardFinishing()
         var work = StageWork(context: context)

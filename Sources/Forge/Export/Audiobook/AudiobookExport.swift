@@ -221,8 +221,7 @@ enum AudiobookExport {
             let index = chosen[position]
             let file = set[index]
             if let made = prepared[file.path] {
-                let data = try Data(contentsOf: made)
-                try fileWriter.write([UInt8](data), to: file.path)
+                try fileWriter.copy(made, to: file.path)
                 return
             }
             try writeACXFile(
