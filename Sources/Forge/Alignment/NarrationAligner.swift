@@ -366,7 +366,8 @@ package final class NarrationAligner {
                 let timing = alignment.timings[position]
                 let nextStart = alignment.timings[position + 1].startMs
                 guard nextStart > timing.endMs else { continue }
-                let frames = (timing.startMs / frameMs)..<min(speech.count, max(timing.startMs / frameMs + 1, timing.endMs / frameMs))
+                let firstFrame = timing.startMs / frameMs
+                let frames = firstFrame..<min(speech.count, max(firstFrame + 1, timing.endMs / frameMs))
                 guard !frames.isEmpty, !frames.contains(where: { speech[$0] }) else { continue }
                 alignment.timings[position] = WordTiming(startMs: nextStart - (timing.endMs - timing.startMs), endMs: nextStart)
             }
