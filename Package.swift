@@ -104,8 +104,12 @@ let package = Package(
         .plugin(
             name: "ForgePlugin",
             capability: .command(
-                intent: .custom(verb: "forge", description: "Run forge (build, plan, status, …) on a recipe in this package"),
-                permissions: [.writeToPackageDirectory(reason: "forge writes audio, timings and its manifest into the recipe's output directory")]
+                intent: .custom(
+                    verb: "forge", description: "Run forge (build, plan, status, …) on a recipe in this package"),
+                permissions: [
+                    .writeToPackageDirectory(
+                        reason: "forge writes audio, timings and its manifest into the recipe's output directory")
+                ]
             )
         ),
         .testTarget(

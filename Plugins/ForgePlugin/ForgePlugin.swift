@@ -7,12 +7,17 @@ import PackagePlugin
 @main
 struct ForgePlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        let build = try packageManager.build(.product("forge"), parameters: .init(configuration: .debug, logging: .concise))
+        let build = try packageManager.build(
+            .product("forge"), parameters: .init(configuration: .debug, logging: .concise))
         guard build.succeeded else {
             Diagnostics.error(build.logText)
             throw ForgePluginError.buildFailed
         }
-        guard let forge = build.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "forge" }) else {
+        guard
+            let forge = build.builtArtifacts.first(where: {
+                $0.kind == .executable && $0.url.lastPathComponent == "forge"
+            })
+        else {
             throw ForgePluginError.noExecutable
         }
         let process = Process()
@@ -29,16 +34,19 @@ struct ForgePlugin: CommandPlugin {
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         for line in text.split(separator: "\n") where !line.isEmpty {
-            guard line.hasPrefix("{"), let diagnostic = try? JSONDecoder().decode(ForgeDiagnostic.self, from: Data(line.utf8)) else {
+            guard line.hasPrefix("{"),
+                let diagnostic = try? JSONDecoder().decode(ForgeDiagnostic.self, from: Data(line.utf8))
+            else {
                 // Progress and other output: remarks.
                 Diagnostics.remark(String(line))
                 continue
             }
-            let severity: Diagnostics.Severity = switch diagnostic.severity {
-            case "error": .error
-            case "warning": .warning
-            default: .remark
-            }
+            let severity: Diagnostics.Severity =
+                switch diagnostic.severity {
+                case "error": .error
+                case "warning": .warning
+                default: .remark
+                }
             Diagnostics.emit(severity, diagnostic.description, file: diagnostic.file, line: diagnostic.line)
         }
         if process.terminationReason == .uncaughtSignal {

@@ -4,7 +4,8 @@ import ArgumentParser
 struct AlignCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "align",
-        abstract: "Word timings: the align stage of a recipe (forge align recipe.json), or a narration aligned to its text (forge align narration).",
+        abstract:
+            "Word timings: the align stage of a recipe (forge align recipe.json), or a narration aligned to its text (forge align narration).",
         subcommands: [AlignItemsCommand.self, AlignNarrationCommand.self],
         defaultSubcommand: AlignItemsCommand.self)
 }

@@ -4,7 +4,8 @@ import Forge
 struct AlignItemsCommand: AsyncParsableCommand, VerboseCommand {
     static let configuration = CommandConfiguration(
         commandName: "items",
-        abstract: "Run only the align stage of a recipe: time the words of items that have audio but no current timings.",
+        abstract:
+            "Run only the align stage of a recipe: time the words of items that have audio but no current timings.",
         discussion: """
             Word timings come from the synthesizer's events, or from forced alignment with pocketsphinx where there are \
             none or the recipe's alignment.method is "forced". `forge align recipe.json` runs this subcommand.

@@ -5,7 +5,8 @@ import Foundation
 struct AlignNarrationCommand: AsyncParsableCommand, VerboseCommand {
     static let configuration = CommandConfiguration(
         commandName: "narration",
-        abstract: "Align a narration (a recording of the text) to its text: word timings, a manifest like a build's, and where the two disagree.",
+        abstract:
+            "Align a narration (a recording of the text) to its text: word timings, a manifest like a build's, and where the two disagree.",
         discussion: """
             forge align narration --audio narration.flac --text book.txt --output dir: aligns a recording of the text (WAV, FLAC, \
             Ogg, MP3; hours long) in windows anchored on confidently heard words, so it does not drift; writes a manifest like a \
@@ -41,8 +42,10 @@ struct AlignNarrationCommand: AsyncParsableCommand, VerboseCommand {
             exports = NarrationImport.exportSettings(title: bookTitle)
         }
         let job = NarrationImport(
-            audioFile: URL(fileURLWithPath: audio, relativeTo: cwd), textFile: URL(fileURLWithPath: text, relativeTo: cwd),
-            outputDirectory: URL(fileURLWithPath: output, relativeTo: cwd), maxUnmatched: narration.maxUnmatched ?? NarrationImport.defaultMaxUnmatched)
+            audioFile: URL(fileURLWithPath: audio, relativeTo: cwd),
+            textFile: URL(fileURLWithPath: text, relativeTo: cwd),
+            outputDirectory: URL(fileURLWithPath: output, relativeTo: cwd),
+            maxUnmatched: narration.maxUnmatched ?? NarrationImport.defaultMaxUnmatched)
         let report = try NarrationPrinter.run(job, exports: exports, json: narration.json)
         NarrationPrinter.print(report, json: narration.json)
         if !report.passed { throw ExitCode(ForgeExitCode.itemsFailed.rawValue) }

@@ -18,16 +18,24 @@ struct BuildCommand: AsyncParsableCommand, VerboseCommand {
             valueName: "I/N"),
         transform: { text in
             guard let shard = Shard(text) else {
-                throw ValidationError("--shard \(text): give I/N with 1 ≤ I ≤ N ≤ \(Shard.allowedCounts.upperBound), for example --shard 2/3.")
+                throw ValidationError(
+                    "--shard \(text): give I/N with 1 ≤ I ≤ N ≤ \(Shard.allowedCounts.upperBound), for example --shard 2/3."
+                )
             }
             return shard
         })
     var shard: Shard?
 
-    @Flag(help: "After the build, make its finished items again in a scratch area and compare their audio with the store's; exit 1 naming each item whose bytes differ.")
+    @Flag(
+        help:
+            "After the build, make its finished items again in a scratch area and compare their audio with the store's; exit 1 naming each item whose bytes differ."
+    )
     var checkReproducible = false
 
-    @Option(help: ArgumentHelp("With --check-reproducible, make only this many items again (chosen by the digests of their ids; default: all).", valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "With --check-reproducible, make only this many items again (chosen by the digests of their ids; default: all).",
+            valueName: "N"))
     var checkItems: Int?
 
     func validate() throws {
@@ -37,7 +45,8 @@ struct BuildCommand: AsyncParsableCommand, VerboseCommand {
     }
 
     func run() async throws {
-        try await StageRunner.run([.split, .speak, .align], options: options, work: work, events: events, cache: cache, shard: shard,
+        try await StageRunner.run(
+            [.split, .speak, .align], options: options, work: work, events: events, cache: cache, shard: shard,
             checkReproducible: checkReproducible ? .some(checkItems) : nil)
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Measure each chapter's loudness and levels and check them against a delivery profile (ACX, EBU R128, podcast).",
+        abstract:
+            "Measure each chapter's loudness and levels and check them against a delivery profile (ACX, EBU R128, podcast).",
         discussion: """
             Given an output directory, each chapter is measured as `forge export` renders it (items on the chapter \
             timeline, with the default export pauses, mastered with --mastering); given audio files (exported chapters, \
@@ -22,7 +23,10 @@ struct CheckCommand: AsyncParsableCommand {
     @Option(help: "The delivery profile to check against.")
     var profile = LoudnessProfile.acx
 
-    @Option(help: "Measure an output directory's chapters mastered as this export profile would, or as made (none) (default: as the build exports them, with its pauses and mastering).")
+    @Option(
+        help:
+            "Measure an output directory's chapters mastered as this export profile would, or as made (none) (default: as the build exports them, with its pauses and mastering)."
+    )
     var mastering: MasteringChoice?
 
     @Flag(help: "Print a JSON report.")
@@ -38,7 +42,9 @@ struct CheckCommand: AsyncParsableCommand {
             let check = ConformanceCheck(profile: profile)
             let urls = paths.map { URL(fileURLWithPath: $0) }
             var isDirectory: ObjCBool = false
-            if urls.count == 1, FileManager.default.fileExists(atPath: urls[0].path, isDirectory: &isDirectory), isDirectory.boolValue {
+            if urls.count == 1, FileManager.default.fileExists(atPath: urls[0].path, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            {
                 // Chapters as the build exports them: its pauses and mastering, unless told otherwise.
                 var settings = try RecordedSettings.recorded(inDirectory: urls[0])?.exportSettings ?? ExportSettings()
                 if let mastering { settings.mastering = mastering.settings }
@@ -60,15 +66,21 @@ struct CheckCommand: AsyncParsableCommand {
 
     static func table(_ report: ConformanceReport) -> String {
         func number(_ value: Double) -> String { value.isFinite ? String(format: "%.1f", value) : "-inf" }
-        func pad(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+        func pad(_ text: String, _ width: Int) -> String {
+            String(repeating: " ", count: max(0, width - text.count)) + text
+        }
         let header = ["chapter", "LUFS", "LRA", "RMS", "peak", "TP", "noise", "head", "tail", ""]
         let widths = [8, 7, 6, 7, 7, 7, 7, 7, 7, 0]
         func row(_ cells: [String]) -> String { zip(cells, widths).map { pad($0, $1) }.joined(separator: " ") }
         var lines = [row(header)]
         func cells(_ name: String, _ levels: AudioLevels, _ result: String) -> [String] {
-            [name, number(levels.integratedLoudness), number(levels.loudnessRange), number(levels.rms), number(levels.samplePeak),
-             number(levels.truePeak), number(levels.noiseFloor), String(format: "%.2f", Double(levels.headSilenceMs) / 1000),
-             String(format: "%.2f", Double(levels.tailSilenceMs) / 1000), result]
+            [
+                name, number(levels.integratedLoudness), number(levels.loudnessRange), number(levels.rms),
+                number(levels.samplePeak),
+                number(levels.truePeak), number(levels.noiseFloor),
+                String(format: "%.2f", Double(levels.headSilenceMs) / 1000),
+                String(format: "%.2f", Double(levels.tailSilenceMs) / 1000), result,
+            ]
         }
         for chapter in report.chapters {
             lines.append(row(cells(String(chapter.ordinal), chapter.levels, chapter.passed ? "pass" : "FAIL")))
@@ -76,14 +88,20 @@ struct CheckCommand: AsyncParsableCommand {
         lines.append(row(cells("book", report.book, "")))
         lines.append("(LUFS and LU per EBU R128; RMS, peak and noise in dBFS; TP in dBTP; head and tail silence in s)")
         for chapter in report.failedChapters {
-            lines.append("chapter \(chapter.ordinal) (\(chapter.fileStem)): " + chapter.violations.joined(separator: "; "))
+            lines.append(
+                "chapter \(chapter.ordinal) (\(chapter.fileStem)): " + chapter.violations.joined(separator: "; "))
         }
-        let verdict = report.passed
+        let verdict =
+            report.passed
             ? "Every chapter (\(report.chapters.count)) conforms to \(report.profile.name)."
             : "\(report.failedChapters.count) of \(report.chapters.count) chapter(s) do not conform to \(report.profile.name)."
         let reused = report.chapters.count - report.measuredChapters
-        lines.append(verdict + String(format: " Measured %d now%@ in %.2f s.", report.measuredChapters,
-                                      reused > 0 ? ", \(reused) unchanged from the manifest" as NSString : "" as NSString, report.elapsedSeconds))
+        lines.append(
+            verdict
+                + String(
+                    format: " Measured %d now%@ in %.2f s.", report.measuredChapters,
+                    reused > 0 ? ", \(reused) unchanged from the manifest" as NSString : "" as NSString,
+                    report.elapsedSeconds))
         return lines.joined(separator: "\n")
     }
 }

@@ -31,7 +31,8 @@ enum CommandAdvice {
     private static func advice(for error: RecipeError) -> String? {
         switch error {
         case .outsideProject: "Move it inside, or pass --allow-outside-paths if you trust this recipe."
-        case .unknownVoice: "Run `forge voices` for the installed voices and variants (a variant is added as \"+name\", e.g. \"en-us+klatt\")."
+        case .unknownVoice:
+            "Run `forge voices` for the installed voices and variants (a variant is added as \"+name\", e.g. \"en-us+klatt\")."
         default: nil
         }
     }
@@ -46,7 +47,9 @@ enum CommandAdvice {
     }
 
     private static func advice(for error: CommandEngineError) -> String? {
-        if case .notAllowed = error { return "Forge runs recipe programs only with --allow-commands. Pass it if you trust this recipe." }
+        if case .notAllowed = error {
+            return "Forge runs recipe programs only with --allow-commands. Pass it if you trust this recipe."
+        }
         return nil
     }
 
@@ -63,15 +66,17 @@ enum CommandAdvice {
         switch error {
         case .notBuilt: "Run `forge build` on the recipe first."
         case .missingAudio: "Run `forge fsck --repair` on the output directory, then `forge build`."
-        case let .linkInOutput(path): advice(for: StoreError.linkInOutput(path: path))
+        case .linkInOutput(let path): advice(for: StoreError.linkInOutput(path: path))
         default: nil
         }
     }
 
     private static func advice(for error: RemoteCacheError) -> String? {
         if case .localStore = error { return "Run `forge fsck` on the output directory." }
-        if case let .audioNotFetched(_, _, lost, _) = error {
-            return lost > 0 ? "Run `forge build` on the recipe: it makes the pending items." : "Or run `forge build` on the recipe with --remote-download-all."
+        if case .audioNotFetched(_, _, let lost, _) = error {
+            return lost > 0
+                ? "Run `forge build` on the recipe: it makes the pending items."
+                : "Or run `forge build` on the recipe with --remote-download-all."
         }
         return nil
     }

@@ -17,43 +17,70 @@ struct ExportCommand: AsyncParsableCommand {
     @Argument(help: "An output directory written by forge build.", completion: .directory)
     var outputDirectory: String
 
-    @Option(name: .shortAndLong, parsing: .upToNextOption,
-            help: "Formats to write: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (several allowed, or \"all\").")
+    @Option(
+        name: .shortAndLong, parsing: .upToNextOption,
+        help:
+            "Formats to write: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")) (several allowed, or \"all\")."
+    )
     var format: [FormatList] = []
 
-    @Option(help: "Write an audio pack instead: a zip of every item's audio and timings, index.json and the manifest (add --format to write both).",
-            completion: .file(extensions: ["zip"]))
+    @Option(
+        help:
+            "Write an audio pack instead: a zip of every item's audio and timings, index.json and the manifest (add --format to write both).",
+        completion: .file(extensions: ["zip"]))
     var pack: String?
 
     // Without these options, the export uses what the build recorded in the manifest (the recipe's
     // title, language, author, pauses, cues, overlays and mastering), so it matches the build's own export.
-    @Option(name: [.customLong("sentence-ms"), .customLong("sentence-pause")], help: "Pause between items cut from one paragraph, in ms (the recipe's exports.pauses.sentenceMs; default: the build's).")
+    @Option(
+        name: [.customLong("sentence-ms"), .customLong("sentence-pause")],
+        help:
+            "Pause between items cut from one paragraph, in ms (the recipe's exports.pauses.sentenceMs; default: the build's)."
+    )
     var sentencePause: Int?
-    @Option(name: [.customLong("paragraph-ms"), .customLong("paragraph-pause")], help: "Pause between paragraphs, in ms (exports.pauses.paragraphMs; default: the build's).")
+    @Option(
+        name: [.customLong("paragraph-ms"), .customLong("paragraph-pause")],
+        help: "Pause between paragraphs, in ms (exports.pauses.paragraphMs; default: the build's).")
     var paragraphPause: Int?
-    @Option(name: [.customLong("chapter-ms"), .customLong("chapter-pause")], help: "Pause at the end of each chapter, in ms (exports.pauses.chapterMs; default: the build's).")
+    @Option(
+        name: [.customLong("chapter-ms"), .customLong("chapter-pause")],
+        help: "Pause at the end of each chapter, in ms (exports.pauses.chapterMs; default: the build's).")
     var chapterPause: Int?
-    @Option(name: [.customLong("max-cue-characters"), .customLong("max-cue-length")], help: "Longest caption cue, in characters (exports.maxCueCharacters; default: the build's).")
+    @Option(
+        name: [.customLong("max-cue-characters"), .customLong("max-cue-length")],
+        help: "Longest caption cue, in characters (exports.maxCueCharacters; default: the build's).")
     var maxCueLength: Int?
-    @Option(help: "The EPUB's chapter audio: aac (the M4B's encoding, shared) or mp3 (exports.epubAudio; default: the build's, else aac).")
+    @Option(
+        help:
+            "The EPUB's chapter audio: aac (the M4B's encoding, shared) or mp3 (exports.epubAudio; default: the build's, else aac)."
+    )
     var epubAudio: ExportSettings.EPUBAudioCodec?
-    @Flag(name: [.customLong("word-level-overlays"), .customLong("word-overlays")], help: "Give every word an id and a SMIL entry in the EPUB (exports.wordLevelOverlays; default: the build's; else sentences).")
+    @Flag(
+        name: [.customLong("word-level-overlays"), .customLong("word-overlays")],
+        help:
+            "Give every word an id and a SMIL entry in the EPUB (exports.wordLevelOverlays; default: the build's; else sentences)."
+    )
     var wordOverlays = false
     @Option(help: "Book title for the EPUB and HTML pages (default: the build's recipe title).")
     var title: String?
     @Option(help: "Language of the text (BCP 47) for the EPUB and HTML pages (default: the build's).")
     var language: String?
 
-    @Option(help: "Master the chapter audio (also in the EPUB and M4B) to a profile, or not (none) (default: the build's).")
+    @Option(
+        help: "Master the chapter audio (also in the EPUB and M4B) to a profile, or not (none) (default: the build's).")
     var mastering: MasteringChoice?
     @Option(help: "Author, for the M4B and EPUB metadata (default: the build's).")
     var author: String?
     @Option(help: "Cover image (.jpg or .png) for the M4B.", completion: .file(extensions: ["jpg", "jpeg", "png"]))
     var cover: String?
 
-    @Option(help: "The ACX set's opening credits (title, author, narrator), spoken as a file of their own (default: the build's recipe's credits.opening).")
+    @Option(
+        help:
+            "The ACX set's opening credits (title, author, narrator), spoken as a file of their own (default: the build's recipe's credits.opening)."
+    )
     var openingCredit: String?
-    @Option(help: "The ACX set's closing credits, spoken as a file of their own (default: the build's credits.closing).")
+    @Option(
+        help: "The ACX set's closing credits, spoken as a file of their own (default: the build's credits.closing).")
     var closingCredit: String?
 
     @Flag(help: "Write the exports even when exports/ already holds them from the same build, settings and formats.")
@@ -62,7 +89,10 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "Print a JSON report.")
     var json = false
 
-    @Option(help: "How progress is printed on standard error: text (a line at every 5% of each phase), json (JSON Lines, an exporting event per chapter) or none.")
+    @Option(
+        help:
+            "How progress is printed on standard error: text (a line at every 5% of each phase), json (JSON Lines, an exporting event per chapter) or none."
+    )
     var progress: ProgressStyle = .text
 
     @Flag(help: "List every file written (the JSON report always does).")
@@ -74,7 +104,8 @@ struct ExportCommand: AsyncParsableCommand {
         try ValidationError.check("--chapter-ms", chapterPause, in: ExportSettings.allowedPauses)
         try ValidationError.check("--max-cue-characters", maxCueLength, in: ExportSettings.allowedCueCharacters)
         if let title, title.count > ExportSettings.maximumTitleCharacters {
-            throw ValidationError("--title must be at most \(ExportSettings.maximumTitleCharacters) characters; found \(title.count).")
+            throw ValidationError(
+                "--title must be at most \(ExportSettings.maximumTitleCharacters) characters; found \(title.count).")
         }
     }
 
@@ -113,36 +144,50 @@ struct ExportCommand: AsyncParsableCommand {
             try await LeftAudio.fetch(into: directory, cancellation: cancellation)
             if let pack {
                 let url = URL(fileURLWithPath: pack).standardizedFileURL
-                packItems = try AudioPack(outputDirectory: directory, settings: settings, cancellation: cancellation).write(to: url)
+                packItems = try AudioPack(outputDirectory: directory, settings: settings, cancellation: cancellation)
+                    .write(to: url)
             }
             if !settings.formats.isEmpty {
                 // The ACX credits are spoken by a synthesis worker into the store first, as items are.
                 let speech = CreditSpeech(
-                    outputDirectory: directory, launch: WorkerPool.Launch(executable: StageRunner.executableURL(), arguments: ["worker"]),
+                    outputDirectory: directory,
+                    launch: WorkerPool.Launch(executable: StageRunner.executableURL(), arguments: ["worker"]),
                     cancellation: cancellation)
                 settings = try await speech.prepare(settings, in: directory)
             }
-            report = settings.formats.isEmpty ? ExportReport(files: [], chapters: 0, durationMs: 0)
+            report =
+                settings.formats.isEmpty
+                ? ExportReport(files: [], chapters: 0, durationMs: 0)
                 : try exporter(directory: directory, settings: settings, cancellation: cancellation).export()
         } catch {
             throw CommandFailure(error)
         }
         let seconds = Format.seconds(since: clock)
         if json {
-            try JSONOutput.printReport(ExportReportJSON(report, output: directory.path, elapsedSeconds: seconds, pack: pack, packItems: packItems))
+            try JSONOutput.printReport(
+                ExportReportJSON(
+                    report, output: directory.path, elapsedSeconds: seconds, pack: pack, packItems: packItems))
         } else {
-            if let pack, let packItems { print("Wrote the audio pack \(pack): \(packItems) items, their timings, index.json and the manifest.") }
+            if let pack, let packItems {
+                print("Wrote the audio pack \(pack): \(packItems) items, their timings, index.json and the manifest.")
+            }
             if settings.formats.isEmpty { return }
             if report.upToDate {
-                print("Up to date: \(directory.path)/exports already holds these \(report.files.count) file(s), made from the same items, timings and settings (--force writes them again).")
+                print(
+                    "Up to date: \(directory.path)/exports already holds these \(report.files.count) file(s), made from the same items, timings and settings (--force writes them again)."
+                )
                 if verbose { for file in report.files { print("  \(directory.path)/\(file)") } }
                 return
             }
-            print("Exported \(report.chapters) chapter(s), \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio, in \(String(format: "%.2f", seconds)) s, to \(directory.path)/exports:")
+            print(
+                "Exported \(report.chapters) chapter(s), \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio, in \(String(format: "%.2f", seconds)) s, to \(directory.path)/exports:"
+            )
             // A line per format; every file only when asked (a 50-hour book writes thousands).
             for folder in report.folders(in: directory) {
                 let files = folder.files == 1 ? "1 file" : "\(folder.files) files"
-                print("  \(folder.name.padding(toLength: 9, withPad: " ", startingAt: 0)) \(files.padding(toLength: 12, withPad: " ", startingAt: 0)) \(Format.bytes(Int(folder.bytes)))")
+                print(
+                    "  \(folder.name.padding(toLength: 9, withPad: " ", startingAt: 0)) \(files.padding(toLength: 12, withPad: " ", startingAt: 0)) \(Format.bytes(Int(folder.bytes)))"
+                )
             }
             if verbose { for file in report.files { print("  \(directory.path)/\(file)") } }
         }

@@ -50,7 +50,8 @@ final class ExportProgressPrinter: Sendable {
             state.lastLine = now
             let elapsed = (now - state.started).seconds
             let left = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
-            var text = "export: \(progress.phase) chapter \(progress.done) of \(progress.total) (\(percent)%), \(Format.clock(seconds: elapsed)) elapsed"
+            var text =
+                "export: \(progress.phase) chapter \(progress.done) of \(progress.total) (\(percent)%), \(Format.clock(seconds: elapsed)) elapsed"
             if !finished && fraction > 0 { text += ", about \(Format.clock(seconds: left)) left" }
             return text
         }

@@ -15,8 +15,10 @@ struct ForgeCommand: AsyncParsableCommand {
             """,
         version: ForgeVersion.current,
         subcommands: [
-            BuildCommand.self, PlanCommand.self, SplitCommand.self, SpeakCommand.self, AlignCommand.self, SyncCommand.self,
-            ExportCommand.self, VerifyCommand.self, CheckCommand.self, StatusCommand.self, FsckCommand.self, SayCommand.self, VoicesCommand.self, WorkerCommand.self,
+            BuildCommand.self, PlanCommand.self, SplitCommand.self, SpeakCommand.self, AlignCommand.self,
+            SyncCommand.self,
+            ExportCommand.self, VerifyCommand.self, CheckCommand.self, StatusCommand.self, FsckCommand.self,
+            SayCommand.self, VoicesCommand.self, WorkerCommand.self,
         ]
     )
 
@@ -26,7 +28,9 @@ struct ForgeCommand: AsyncParsableCommand {
         // A worker starts espeak-ng (and forks the process its speakers come from) here, on the
         // main thread before any other thread exists, so the speakers' memory checkpoints hold no
         // other thread's stack or allocation arena (each rewind scans all they hold).
-        if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == WorkerCommand.configuration.commandName { SpeechWorker.startBuiltInEngine() }
+        if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == WorkerCommand.configuration.commandName {
+            SpeechWorker.startBuiltInEngine()
+        }
         await parseAndRun()
     }
 

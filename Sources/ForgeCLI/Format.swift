@@ -7,7 +7,8 @@ enum Format {
         let hours = total / 3600
         let minutes = (total % 3600) / 60
         let secs = total % 60
-        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
+        return hours > 0
+            ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
     }
 
     /// Seconds elapsed since `start`.

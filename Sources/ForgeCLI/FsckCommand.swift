@@ -6,7 +6,9 @@ struct FsckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fsck",
         abstract: "Verify an output directory: every object's hash, every manifest reference, orphans and leftovers.",
-        discussion: "Exit 0 when clean, 1 when problems were found (and listed). With --repair, items whose objects are missing or corrupt are marked for rebuild and bad objects, orphans and leftovers are removed; the next build restores what is missing.")
+        discussion:
+            "Exit 0 when clean, 1 when problems were found (and listed). With --repair, items whose objects are missing or corrupt are marked for rebuild and bad objects, orphans and leftovers are removed; the next build restores what is missing."
+    )
 
     @Argument(help: "An output directory written by forge build.", completion: .directory)
     var outputDirectory: String
@@ -30,14 +32,20 @@ struct FsckCommand: AsyncParsableCommand {
         if json {
             try JSONOutput.printReport(AuditReportJSON(report, repaired: repair, elapsedSeconds: seconds))
         } else {
-            print("\(report.outputDirectory): checked \(report.objectsChecked) objects (\(Format.bytes(report.bytesChecked))) and \(report.itemsChecked) items in \(String(format: "%.2f", seconds)) s\(report.remoteObjects > 0 ? "; \(report.remoteObjects) audio objects (\(Format.bytes(report.remoteBytes))) are in the remote cache only" : "")")
+            print(
+                "\(report.outputDirectory): checked \(report.objectsChecked) objects (\(Format.bytes(report.bytesChecked))) and \(report.itemsChecked) items in \(String(format: "%.2f", seconds)) s\(report.remoteObjects > 0 ? "; \(report.remoteObjects) audio objects (\(Format.bytes(report.remoteBytes))) are in the remote cache only" : "")"
+            )
             for problem in report.problems { print("  \(problem)") }
             if report.isClean {
                 print("No problems found.")
             } else if repair {
-                print("\(report.problems.count) problem(s) repaired. Run `forge build <recipe>` to rebuild what was removed.")
+                print(
+                    "\(report.problems.count) problem(s) repaired. Run `forge build <recipe>` to rebuild what was removed."
+                )
             } else {
-                print("\(report.problems.count) problem(s) found. `forge fsck --repair \(outputDirectory)` marks affected items for rebuild and removes bad files.")
+                print(
+                    "\(report.problems.count) problem(s) found. `forge fsck --repair \(outputDirectory)` marks affected items for rebuild and removes bad files."
+                )
             }
         }
         if !report.isClean && !repair { throw ExitCode(1) }

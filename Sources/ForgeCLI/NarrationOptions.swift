@@ -6,16 +6,25 @@ struct NarrationOptions: ParsableArguments {
     @Option(help: "The book's title, for exports and the manifest (default: the text file's name).")
     var title: String?
 
-    @Option(help: "The largest share, 0–1, of the text not heard or of the speech not in the text that passes (default: 0.05).")
+    @Option(
+        help:
+            "The largest share, 0–1, of the text not heard or of the speech not in the text that passes (default: 0.05)."
+    )
     var maxUnmatched: Double?
 
-    @Flag(name: .long, help: "Print JSON Lines (an `aligning` line per window, a closing `narration` report) instead of a progress line.")
+    @Flag(
+        name: .long,
+        help:
+            "Print JSON Lines (an `aligning` line per window, a closing `narration` report) instead of a progress line."
+    )
     var json = false
 
     @Flag(name: .long, help: "Log phase timings to standard error (FORGE_LOG_LEVEL=debug for more).")
     var verbose = false
 
     func validate() throws {
-        if let maxUnmatched, !(0...1).contains(maxUnmatched) { throw ValidationError("--max-unmatched is a share between 0 and 1 (e.g. 0.05), not \(maxUnmatched).") }
+        if let maxUnmatched, !(0...1).contains(maxUnmatched) {
+            throw ValidationError("--max-unmatched is a share between 0 and 1 (e.g. 0.05), not \(maxUnmatched).")
+        }
     }
 }

@@ -11,14 +11,19 @@ enum NarrationPrinter {
     static func run(_ job: NarrationImport, exports: ExportSettings?, json: Bool) throws -> NarrationReport {
         let interactive = !json && isatty(STDOUT_FILENO) != 0
         do {
-            let report = try job.run(commandLine: CommandLine.arguments.joined(separator: " "), exports: exports) { fraction in
+            let report = try job.run(commandLine: CommandLine.arguments.joined(separator: " "), exports: exports) {
+                fraction in
                 // Windows are saved as they are done: a stop keeps them, and says so.
                 if fraction > NarrationAligner.locatingShare {
-                    InterruptMonitor.stopNote = fraction < 1
+                    InterruptMonitor.stopNote =
+                        fraction < 1
                         ? "The alignment up to \(Int(fraction * 100))% of the recording is kept; run the same command again to resume there."
                         : "The alignment is kept; run the same command again to finish."
                 }
-                if interactive { try? FileHandle.standardOutput.write(contentsOf: Data(String(format: "\r\u{1B}[2KAligning… %.0f%%", fraction * 100).utf8)) }
+                if interactive {
+                    try? FileHandle.standardOutput.write(
+                        contentsOf: Data(String(format: "\r\u{1B}[2KAligning… %.0f%%", fraction * 100).utf8))
+                }
                 // One line per window saved: what a CI log or a wrapper can follow.
                 if json { JSONOutput.writeLine(AligningEventJSON(fraction: fraction)) }
             }
@@ -37,13 +42,19 @@ enum NarrationPrinter {
             return
         }
         for warning in report.warnings { DiagnosticPrinter.print(warning) }
-        Swift.print("Aligned \(report.words) words in \(report.items) items to \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio in \(String(format: "%.1f", report.elapsedSeconds)) s\(report.reusedAlignment ? " (alignment reused from the store)" : "") → \(report.outputDirectory)")
+        Swift.print(
+            "Aligned \(report.words) words in \(report.items) items to \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio in \(String(format: "%.1f", report.elapsedSeconds)) s\(report.reusedAlignment ? " (alignment reused from the store)" : "") → \(report.outputDirectory)"
+        )
         if let resumed = report.resumedFromMs {
-            Swift.print("Resumed at \(Format.clock(seconds: Double(resumed) / 1000)) of the recording, where an interrupted run stopped.")
+            Swift.print(
+                "Resumed at \(Format.clock(seconds: Double(resumed) / 1000)) of the recording, where an interrupted run stopped."
+            )
         }
         printDisagreements(report)
         if report.itemsNotInRecording > 0 {
-            Swift.print("\(report.itemsNotInRecording) item(s) are not in the recording at all; they have no audio (forge status lists them).")
+            Swift.print(
+                "\(report.itemsNotInRecording) item(s) are not in the recording at all; they have no audio (forge status lists them)."
+            )
         }
         if !report.exportedFiles.isEmpty {
             Swift.print("Exported \(report.exportedFiles.count) file(s) to \(report.outputDirectory)/exports:")
@@ -52,7 +63,9 @@ enum NarrationPrinter {
         if !report.passed {
             let share = String(format: "%.1f", report.unmatchedFraction * 100)
             let limit = String(format: "%g", report.maxUnmatched * 100)
-            Swift.print("FAILED: the recording and the text disagree on \(share)% (--max-unmatched allows \(limit)%)\(report.itemsNotInRecording > 0 ? ", and items were not heard" : "")\(report.exportsSkipped ? "; nothing exported" : ""). Check that this is the right text for this recording.")
+            Swift.print(
+                "FAILED: the recording and the text disagree on \(share)% (--max-unmatched allows \(limit)%)\(report.itemsNotInRecording > 0 ? ", and items were not heard" : "")\(report.exportsSkipped ? "; nothing exported" : ""). Check that this is the right text for this recording."
+            )
         }
     }
 
@@ -64,9 +77,12 @@ enum NarrationPrinter {
         }
         let words = String(format: "%.1f", Double(report.unmatchedWords) * 100 / Double(max(1, report.words)))
         let speech = String(format: "%.1f", Double(report.unmatchedSpeechMs) * 100 / Double(max(1, report.speechMs)))
-        Swift.print("Not heard: \(report.unmatchedWords) of \(report.words) words (\(words)%); speech not in the text: \(Format.clock(seconds: Double(report.unmatchedSpeechMs) / 1000)) of \(Format.clock(seconds: Double(report.speechMs) / 1000)) (\(speech)%).")
+        Swift.print(
+            "Not heard: \(report.unmatchedWords) of \(report.words) words (\(words)%); speech not in the text: \(Format.clock(seconds: Double(report.unmatchedSpeechMs) / 1000)) of \(Format.clock(seconds: Double(report.speechMs) / 1000)) (\(speech)%)."
+        )
         for span in disagreements.prefix(listedSpans) {
-            let times = "\(Format.clock(seconds: Double(span.startMs) / 1000))–\(Format.clock(seconds: Double(span.endMs) / 1000))"
+            let times =
+                "\(Format.clock(seconds: Double(span.startMs) / 1000))–\(Format.clock(seconds: Double(span.endMs) / 1000))"
             switch span.kind {
             case .textNotInAudio:
                 let place = span.firstWord.map { "item \($0.item)" } ?? ""
@@ -77,11 +93,18 @@ enum NarrationPrinter {
                 break
             }
         }
-        if disagreements.count > listedSpans { Swift.print("  … and \(disagreements.count - listedSpans) more (--json lists all; the manifest's narration_spans table too)") }
+        if disagreements.count > listedSpans {
+            Swift.print(
+                "  … and \(disagreements.count - listedSpans) more (--json lists all; the manifest's narration_spans table too)"
+            )
+        }
         let lone = report.unheard.count - disagreements.filter { $0.kind == .textNotInAudio }.count
         if disagreements.isEmpty && lone > 0 {
             Swift.print("\(report.unheard.count) word(s) not clearly heard where the text puts them; listen there:")
-            for word in report.unheard.prefix(20) { Swift.print("  \(Format.clock(seconds: Double(word.startMs) / 1000))  \(word.word)  (item \(word.itemID))") }
+            for word in report.unheard.prefix(20) {
+                Swift.print(
+                    "  \(Format.clock(seconds: Double(word.startMs) / 1000))  \(word.word)  (item \(word.itemID))")
+            }
         }
     }
 }

@@ -5,7 +5,9 @@ import Foundation
 struct PlanCommand: AsyncParsableCommand, VerboseCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
-        abstract: "Report chapters, items, words and duration at once, without building: estimated before a build, exact after.")
+        abstract:
+            "Report chapters, items, words and duration at once, without building: estimated before a build, exact after."
+    )
 
     @OptionGroup var options: RecipeOptions
     var verbose: Bool { options.verbose }
@@ -35,21 +37,34 @@ struct PlanCommand: AsyncParsableCommand, VerboseCommand {
             return "  " + (line.title.hasPrefix(prefix) ? String(line.title.dropFirst(prefix.count)) : line.title)
         }
         let titleWidth = min(40, max(7, shown.map(\.count).max() ?? 7))
-        print("  #  " + "chapter".padding(toLength: titleWidth, withPad: " ", startingAt: 0) + "  items   words  duration")
+        print(
+            "  #  " + "chapter".padding(toLength: titleWidth, withPad: " ", startingAt: 0) + "  items   words  duration"
+        )
         var currentPart: String?
         for (index, line) in report.chapters.enumerated() {
             if let part = line.part, part != currentPart, line.title != part { print("     " + part) }
             currentPart = line.part
-            let title = String(shown[index].prefix(titleWidth)).padding(toLength: titleWidth, withPad: " ", startingAt: 0)
+            let title = String(shown[index].prefix(titleWidth)).padding(
+                toLength: titleWidth, withPad: " ", startingAt: 0)
             let marker = line.itemsBuilt == line.items ? " " : "~"
-            print(String(format: "%3d  %@  %5d  %6d  %@%@", line.ordinal, title, line.items, line.words, marker, Format.clock(seconds: Double(line.durationMs) / 1000)))
+            print(
+                String(
+                    format: "%3d  %@  %5d  %6d  %@%@", line.ordinal, title, line.items, line.words, marker,
+                    Format.clock(seconds: Double(line.durationMs) / 1000)))
         }
-        let kind = report.isExact ? "exact (every item is built)" : report.itemsBuilt == 0
-            ? "estimated at \(report.wordsPerMinute) words per minute" : "\(report.itemsBuilt) of \(report.items) items measured, the rest estimated (~)"
-        print("\(report.chapters.count) chapters, \(report.items) items, \(report.words) words, \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio: \(kind).")
+        let kind =
+            report.isExact
+            ? "exact (every item is built)"
+            : report.itemsBuilt == 0
+                ? "estimated at \(report.wordsPerMinute) words per minute"
+                : "\(report.itemsBuilt) of \(report.items) items measured, the rest estimated (~)"
+        print(
+            "\(report.chapters.count) chapters, \(report.items) items, \(report.words) words, \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio: \(kind)."
+        )
         print("A build would synthesize \(report.itemsToSynthesize) item(s).")
         if !report.uncastCharacters.isEmpty {
-            DiagnosticPrinter.print(.warning(BuildPipeline.uncastWarning(report.uncastCharacters), file: report.recipePath))
+            DiagnosticPrinter.print(
+                .warning(BuildPipeline.uncastWarning(report.uncastCharacters), file: report.recipePath))
         }
         for warning in report.warnings { DiagnosticPrinter.print(warning) }
     }

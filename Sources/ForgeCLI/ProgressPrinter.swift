@@ -66,28 +66,36 @@ final class ProgressPrinter: Sendable {
             clearLine()
             // A log gets a verification line every 30 seconds (and every flagged chunk), not one per 2-minute chunk.
             let now = ContinuousClock.now
-            let due = mode == .terminal || !chunk.flaggedItems.isEmpty || state.withLock { state in
-                guard now - state.lastVerifiedLine >= Self.logInterval else { return false }
-                state.lastVerifiedLine = now
-                return true
-            }
+            let due =
+                mode == .terminal || !chunk.flaggedItems.isEmpty
+                || state.withLock { state in
+                    guard now - state.lastVerifiedLine >= Self.logInterval else { return false }
+                    state.lastVerifiedLine = now
+                    return true
+                }
             if due {
-                print(String(format: "verified chapter %d, chunk %d: word error rate %.1f%%", chunk.chapter, chunk.index, chunk.wordErrorRate * 100))
+                print(
+                    String(
+                        format: "verified chapter %d, chunk %d: word error rate %.1f%%", chunk.chapter, chunk.index,
+                        chunk.wordErrorRate * 100))
             }
         case .split(let chapters, let items, let words, _) where mode == .log:
             print("split: \(chapters) chapter(s), \(items) items, \(words) words")
-        case .planned(let upToDate, let toSynthesize, let toReuse, let toAlign) where mode == .log && toSynthesize + toReuse + toAlign > 0:
+        case .planned(let upToDate, let toSynthesize, let toReuse, let toAlign)
+        where mode == .log && toSynthesize + toReuse + toAlign > 0:
             print("to do: synthesize \(toSynthesize), reuse \(toReuse), align \(toAlign) (\(upToDate) up to date)")
         case .diagnostic(let diagnostic):
             clearLine()
             DiagnosticPrinter.print(diagnostic)
-        case let .remoteCache(looked, found, bytes):
+        case .remoteCache(let looked, let found, let bytes):
             clearLine()
-            print("remote cache: \(found) of \(looked) items found (\(Format.bytes(bytes)) downloaded, every digest checked)")
-        case let .fetchedAudio(items, bytes, phase):
+            print(
+                "remote cache: \(found) of \(looked) items found (\(Format.bytes(bytes)) downloaded, every digest checked)"
+            )
+        case .fetchedAudio(let items, let bytes, let phase):
             clearLine()
             print("remote cache: fetched the audio of \(items) items (\(Format.bytes(bytes))) that the \(phase) needs")
-        case let .uploaded(items, bytes) where mode == .log:
+        case .uploaded(let items, let bytes) where mode == .log:
             print("remote cache: \(items) items uploaded (\(Format.bytes(bytes)))")
         default:
             break
@@ -101,7 +109,9 @@ final class ProgressPrinter: Sendable {
         let now = ContinuousClock.now
         let tenth = item.toFinish > 0 ? item.finished * 10 / item.toFinish : 10
         let due = state.withLock { state -> Bool in
-            guard item.finished == item.toFinish || tenth > state.lastTenth || now - state.lastLogLine >= Self.logInterval else { return false }
+            guard
+                item.finished == item.toFinish || tenth > state.lastTenth || now - state.lastLogLine >= Self.logInterval
+            else { return false }
             state.lastTenth = tenth
             state.lastLogLine = now
             return true
@@ -118,7 +128,8 @@ final class ProgressPrinter: Sendable {
             eta = "  ETA \(Format.clock(seconds: remaining))"
         }
         return String(
-            format: "[%d/%d] %5.1f%%  %@ of audio made%@", item.finished, item.toFinish, percent, Format.minutes(ms: item.audioMs), eta)
+            format: "[%d/%d] %5.1f%%  %@ of audio made%@", item.finished, item.toFinish, percent,
+            Format.minutes(ms: item.audioMs), eta)
     }
 
     private func draw(_ item: ItemProgress) {
@@ -151,43 +162,62 @@ final class ProgressPrinter: Sendable {
         clearLine()
         let elapsed = String(format: "%.2f s", summary.elapsedSeconds)
         if summary.cancelled {
-            print("Cancelled after \(elapsed): \(summary.itemsTotal - summary.remaining) of \(summary.itemsTotal) items done and saved in \(summary.outputDirectory).")
-            print("Run `forge \(Self.command(for: stages)) \(recipePath)` again to resume; finished items are not redone.")
+            print(
+                "Cancelled after \(elapsed): \(summary.itemsTotal - summary.remaining) of \(summary.itemsTotal) items done and saved in \(summary.outputDirectory)."
+            )
+            print(
+                "Run `forge \(Self.command(for: stages)) \(recipePath)` again to resume; finished items are not redone."
+            )
             return
         }
         if let verification = summary.verification {
             VerifyPrinter.print(verification, json: false)
         }
         if let check = summary.reproducibility {
-            print(check.differing.isEmpty
-                ? "Reproducible: \(check.checked) item(s) made again came out the same bytes."
-                : "Not reproducible: \(check.differing.count) of \(check.checked) item(s) made again came out other bytes (listed above).")
+            print(
+                check.differing.isEmpty
+                    ? "Reproducible: \(check.checked) item(s) made again came out the same bytes."
+                    : "Not reproducible: \(check.differing.count) of \(check.checked) item(s) made again came out other bytes (listed above)."
+            )
         }
         if !summary.exportedFiles.isEmpty {
-            let taken = summary.downloadedEncodings + summary.downloadedACXFiles > 0
-                ? " (from the remote cache: \(summary.downloadedEncodings) encoding(s), \(summary.downloadedACXFiles) ACX file(s); \(summary.encodedChapters) encoding(s) made here)" : ""
+            let taken =
+                summary.downloadedEncodings + summary.downloadedACXFiles > 0
+                ? " (from the remote cache: \(summary.downloadedEncodings) encoding(s), \(summary.downloadedACXFiles) ACX file(s); \(summary.encodedChapters) encoding(s) made here)"
+                : ""
             print("Exported \(summary.exportedFiles.count) file(s) to \(summary.outputDirectory)/exports\(taken).")
         }
         if summary.nothingToDo && stages != [.split] {
-            print("Nothing to do: \(summary.itemsTotal) items are up to date in \(summary.outputDirectory) (\(elapsed)).")
+            print(
+                "Nothing to do: \(summary.itemsTotal) items are up to date in \(summary.outputDirectory) (\(elapsed)).")
             return
         }
-        print("\(Self.command(for: stages).capitalized) finished in \(elapsed): \(summary.itemsTotal) items in \(summary.outputDirectory) (build #\(summary.buildID)).")
+        print(
+            "\(Self.command(for: stages).capitalized) finished in \(elapsed): \(summary.itemsTotal) items in \(summary.outputDirectory) (build #\(summary.buildID))."
+        )
         if stages != [.split] {
-            print("  synthesized \(summary.synthesized),\(summary.remoteCache.map { " downloaded \($0.downloaded)," } ?? "") reused from the store \(summary.reused), aligned \(summary.aligned), already up to date \(summary.upToDate), failed \(summary.failed.count)")
+            print(
+                "  synthesized \(summary.synthesized),\(summary.remoteCache.map { " downloaded \($0.downloaded)," } ?? "") reused from the store \(summary.reused), aligned \(summary.aligned), already up to date \(summary.upToDate), failed \(summary.failed.count)"
+            )
             print("  audio: \(Format.clock(seconds: Double(summary.audioMs) / 1000)) in all")
         }
         if let cache = summary.remoteCache {
-            print("  remote cache \(cache.cache): downloaded \(cache.downloaded) (\(Format.bytes(cache.downloadedBytes))), uploaded \(cache.uploaded) (\(Format.bytes(cache.uploadedBytes)))\(cache.downloadedChunks + cache.uploadedChunks > 0 ? "; verification chunks downloaded \(cache.downloadedChunks), uploaded \(cache.uploadedChunks)" : "")\(cache.downloadedAlignments + cache.uploadedAlignments > 0 ? "; forced alignments downloaded \(cache.downloadedAlignments), uploaded \(cache.uploadedAlignments)" : "")\(cache.leftInCache > 0 ? "; audio of \(cache.leftInCache) items left in the cache (\(Format.bytes(cache.leftInCacheBytes)))" : "")\(cache.fetchedAudio > 0 ? "; audio fetched for later stages \(cache.fetchedAudio) (\(Format.bytes(cache.fetchedAudioBytes)))" : "")\(cache.available ? "" : "; unavailable during the build (see the warning)")")
+            print(
+                "  remote cache \(cache.cache): downloaded \(cache.downloaded) (\(Format.bytes(cache.downloadedBytes))), uploaded \(cache.uploaded) (\(Format.bytes(cache.uploadedBytes)))\(cache.downloadedChunks + cache.uploadedChunks > 0 ? "; verification chunks downloaded \(cache.downloadedChunks), uploaded \(cache.uploadedChunks)" : "")\(cache.downloadedAlignments + cache.uploadedAlignments > 0 ? "; forced alignments downloaded \(cache.downloadedAlignments), uploaded \(cache.uploadedAlignments)" : "")\(cache.leftInCache > 0 ? "; audio of \(cache.leftInCache) items left in the cache (\(Format.bytes(cache.leftInCacheBytes)))" : "")\(cache.fetchedAudio > 0 ? "; audio fetched for later stages \(cache.fetchedAudio) (\(Format.bytes(cache.fetchedAudioBytes)))" : "")\(cache.available ? "" : "; unavailable during the build (see the warning)")"
+            )
         }
         if let shard = summary.shard {
-            print("  shard \(shard): \(summary.leftToOtherShards) items left to the other shards; its chapters finished: \(summary.shardTranscribedChunks) verification chunk(s) transcribed, \(summary.encodedChapters) encoding(s) made (\(summary.downloadedEncodings) taken from the cache, \(summary.uploadedEncodings) sent to it), \(summary.masteredACXFiles) ACX file(s) mastered (\(summary.uploadedACXFiles) sent)")
+            print(
+                "  shard \(shard): \(summary.leftToOtherShards) items left to the other shards; its chapters finished: \(summary.shardTranscribedChunks) verification chunk(s) transcribed, \(summary.encodedChapters) encoding(s) made (\(summary.downloadedEncodings) taken from the cache, \(summary.uploadedEncodings) sent to it), \(summary.masteredACXFiles) ACX file(s) mastered (\(summary.uploadedACXFiles) sent)"
+            )
             print("  run `forge build \(recipePath)` with the same cache on any machine to assemble the book.")
         }
         if !summary.failed.isEmpty {
             print("\(summary.failed.count) item(s) failed:")
             for failure in summary.failed.prefix(10) { print("  \(failure.itemID): \(failure.error)") }
-            if summary.failed.count > 10 { print("  … and \(summary.failed.count - 10) more (forge status shows them)") }
+            if summary.failed.count > 10 {
+                print("  … and \(summary.failed.count - 10) more (forge status shows them)")
+            }
             print("Run the same command again to retry only the failed items.")
         }
         // Said when the build began, and again here where a long build's reader looks.

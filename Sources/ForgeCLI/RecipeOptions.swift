@@ -11,13 +11,23 @@ struct RecipeOptions: ParsableArguments {
     @Option(name: [.short, .long], help: "Output directory (overrides output.directory in the recipe).")
     var output: String?
 
-    @Flag(name: .long, help: "Log phase timings, worker restarts and command engines' standard error (swift-log, to standard error; FORGE_LOG_LEVEL=debug for more).")
+    @Flag(
+        name: .long,
+        help:
+            "Log phase timings, worker restarts and command engines' standard error (swift-log, to standard error; FORGE_LOG_LEVEL=debug for more)."
+    )
     var verbose = false
 
-    @Flag(name: .long, help: "Allow sources and the output directory outside the project (the recipe's repository or folder).")
+    @Flag(
+        name: .long,
+        help: "Allow sources and the output directory outside the project (the recipe's repository or folder).")
     var allowOutsidePaths = false
 
-    @Flag(name: .long, help: "Allow the recipe's command engines to run (programs named under \"engines\"). Off so an untrusted recipe cannot run programs.")
+    @Flag(
+        name: .long,
+        help:
+            "Allow the recipe's command engines to run (programs named under \"engines\"). Off so an untrusted recipe cannot run programs."
+    )
     var allowCommands = false
 
     /// Loads and validates the recipe with the command-line overrides applied.
@@ -26,7 +36,8 @@ struct RecipeOptions: ParsableArguments {
         let outputURL = output.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL }
         do {
             var recipe = try RecipeLoader().load(
-                from: URL(fileURLWithPath: recipe, relativeTo: cwd), outputOverride: outputURL, allowOutsidePaths: allowOutsidePaths)
+                from: URL(fileURLWithPath: recipe, relativeTo: cwd), outputOverride: outputURL,
+                allowOutsidePaths: allowOutsidePaths)
             recipe.allowCommands = allowCommands
             return recipe
         } catch {
@@ -37,10 +48,16 @@ struct RecipeOptions: ParsableArguments {
 
 /// How the commands that synthesize (build, speak, align) do their work.
 struct WorkOptions: ParsableArguments {
-    @Option(name: [.short, .long], help: "Synthesis worker processes, or alignment threads for align — here -j counts them (overrides build.jobs; default: one per core).")
+    @Option(
+        name: [.short, .long],
+        help:
+            "Synthesis worker processes, or alignment threads for align — here -j counts them (overrides build.jobs; default: one per core)."
+    )
     var jobs: Int?
 
-    @Option(name: .long, help: "Commit finished items every N items (overrides build.saveInterval; default: every second or 64 items).")
+    @Option(
+        name: .long,
+        help: "Commit finished items every N items (overrides build.saveInterval; default: every second or 64 items).")
     var saveInterval: Int?
 
     func validate() throws {

@@ -5,7 +5,8 @@ import Foundation
 /// Runs pipeline stages for a recipe command, with progress output and exit codes.
 enum StageRunner {
     static func run(
-        _ stages: Set<Stage>, options: RecipeOptions, work: WorkOptions? = nil, events: EventOptions, cache: RemoteCacheOptions? = nil, shard: Shard? = nil,
+        _ stages: Set<Stage>, options: RecipeOptions, work: WorkOptions? = nil, events: EventOptions,
+        cache: RemoteCacheOptions? = nil, shard: Shard? = nil,
         checkReproducible: Int?? = nil
     ) async throws {
         var recipe = try options.load()
@@ -15,7 +16,8 @@ enum StageRunner {
         let cancellation = InterruptMonitor.flag
         var pipeline = BuildPipeline(
             recipe: recipe, stages: stages,
-            workerLaunch: WorkerPool.Launch(executable: executableURL(), arguments: ["worker", "--store", recipe.outputDirectory.path]),
+            workerLaunch: WorkerPool.Launch(
+                executable: executableURL(), arguments: ["worker", "--store", recipe.outputDirectory.path]),
             commandLine: CommandLine.arguments.joined(separator: " "))
         pipeline.shard = shard
         pipeline.checkReproducible = checkReproducible

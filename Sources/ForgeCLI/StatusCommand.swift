@@ -27,16 +27,26 @@ struct StatusCommand: AsyncParsableCommand {
         }
         print("\(report.outputDirectory)")
         print("  items:   \(counts.items) in \(counts.chapters) chapters (\(counts.words) words)")
-        print("           \(counts.done) done, \(counts.spoken) spoken (not aligned), \(counts.failed) failed, \(counts.pending) pending")
-        if counts.downloaded > 0 { print("           \(counts.downloaded) from the remote cache (downloaded, not synthesized here)") }
+        print(
+            "           \(counts.done) done, \(counts.spoken) spoken (not aligned), \(counts.failed) failed, \(counts.pending) pending"
+        )
+        if counts.downloaded > 0 {
+            print("           \(counts.downloaded) from the remote cache (downloaded, not synthesized here)")
+        }
         print("  audio:   \(Format.clock(seconds: Double(counts.audioMs) / 1000))")
         print("  objects: \(counts.objects) (\(Format.bytes(counts.objectBytes)))")
         if counts.remoteObjects > 0 {
-            print("           \(counts.remoteObjects) of them (\(Format.bytes(counts.remoteBytes))) in the remote cache only: audio a build did not need; fetched when a command needs its samples")
+            print(
+                "           \(counts.remoteObjects) of them (\(Format.bytes(counts.remoteBytes))) in the remote cache only: audio a build did not need; fetched when a command needs its samples"
+            )
         }
         if let build = report.lastBuild {
-            print("  last build: #\(build.id ?? 0) \(build.outcome.rawValue), started \(build.startedAt)\(build.endedAt.map { ", ended \($0)" } ?? "")")
-            print("              synthesized \(build.itemsSynthesized), downloaded \(build.itemsDownloaded), reused \(build.itemsReused), failed \(build.itemsFailed); forge \(build.toolVersion), \(build.engine) \(build.engineVersion)")
+            print(
+                "  last build: #\(build.id ?? 0) \(build.outcome.rawValue), started \(build.startedAt)\(build.endedAt.map { ", ended \($0)" } ?? "")"
+            )
+            print(
+                "              synthesized \(build.itemsSynthesized), downloaded \(build.itemsDownloaded), reused \(build.itemsReused), failed \(build.itemsFailed); forge \(build.toolVersion), \(build.engine) \(build.engineVersion)"
+            )
         }
         for failure in counts.failures { print("  failed: \(failure.id): \(failure.error)") }
     }

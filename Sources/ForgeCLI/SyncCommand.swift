@@ -16,10 +16,12 @@ struct SyncCommand: AsyncParsableCommand, VerboseCommand {
             exported), 2 on bad input, 3 when a tool is missing.
             """)
 
-    @Argument(help: "The ebook: EPUB (2 or 3), or a text Forge reads (plain text, Markdown, HTML).", completion: .file())
+    @Argument(
+        help: "The ebook: EPUB (2 or 3), or a text Forge reads (plain text, Markdown, HTML).", completion: .file())
     var book: String
 
-    @Argument(help: "The audiobook: one file, a folder of tracks, or several files in reading order.", completion: .file())
+    @Argument(
+        help: "The audiobook: one file, a folder of tracks, or several files in reading order.", completion: .file())
     var audio: [String]
 
     @Option(name: [.short, .long], help: "The output directory.")
@@ -36,10 +38,12 @@ struct SyncCommand: AsyncParsableCommand, VerboseCommand {
     func run() async throws {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let bookURL = URL(fileURLWithPath: book, relativeTo: cwd)
-        let exports = NarrationImport.exportSettings(title: narration.title ?? bookURL.deletingPathExtension().lastPathComponent, formats: [.epub])
+        let exports = NarrationImport.exportSettings(
+            title: narration.title ?? bookURL.deletingPathExtension().lastPathComponent, formats: [.epub])
         var job = NarrationImport(
             audioFiles: audio.map { URL(fileURLWithPath: $0, relativeTo: cwd) }, textFile: bookURL,
-            outputDirectory: URL(fileURLWithPath: output, relativeTo: cwd), maxUnmatched: narration.maxUnmatched ?? NarrationImport.defaultMaxUnmatched)
+            outputDirectory: URL(fileURLWithPath: output, relativeTo: cwd),
+            maxUnmatched: narration.maxUnmatched ?? NarrationImport.defaultMaxUnmatched)
         // Front matter and headings a narrator does not read are left out of the overlays, not a failure.
         job.keepsUnnarrated = true
         let report = try NarrationPrinter.run(job, exports: exports, json: narration.json)

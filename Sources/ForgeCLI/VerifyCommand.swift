@@ -20,10 +20,16 @@ struct VerifyCommand: AsyncParsableCommand {
     @Argument(help: "An output directory written by forge build.", completion: .directory)
     var outputDirectory: String
 
-    @Option(name: [.customLong("max-word-error-rate"), .customLong("max-wer")], help: "Largest word error rate a chunk may have, 0–1 (e.g. 0.15; the recipe's verify.maxWordErrorRate; default: the build's).")
+    @Option(
+        name: [.customLong("max-word-error-rate"), .customLong("max-wer")],
+        help:
+            "Largest word error rate a chunk may have, 0–1 (e.g. 0.15; the recipe's verify.maxWordErrorRate; default: the build's)."
+    )
     var maxWordErrorRate: Double?
 
-    @Option(name: [.short, .long], help: "Decoders running at once — here -j counts recognizer threads (default: one per core).")
+    @Option(
+        name: [.short, .long],
+        help: "Decoders running at once — here -j counts recognizer threads (default: one per core).")
     var jobs: Int?
 
     @Option(help: "Language of the text (default: the build's).")
@@ -54,7 +60,8 @@ struct VerifyCommand: AsyncParsableCommand {
         let run = VerificationRun(
             outputDirectory: directory,
             settings: VerifySettings(
-                maxWordErrorRate: maxWordErrorRate ?? recorded?.maxWordErrorRate, jobs: jobs, mode: quick ? .quick : .full,
+                maxWordErrorRate: maxWordErrorRate ?? recorded?.maxWordErrorRate, jobs: jobs,
+                mode: quick ? .quick : .full,
                 accepted: recorded?.acceptedItems ?? [:]),
             pauses: pauses, language: language ?? pauses.language)
         let cancellation = InterruptMonitor.flag

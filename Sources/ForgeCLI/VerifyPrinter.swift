@@ -13,45 +13,72 @@ enum VerifyPrinter {
             return
         }
         // Columns padded by characters, not bytes: printf's %-14s counts the en dash in "0:00–2:00" as three.
-        Swift.print("chapter  chunk  " + "time".padding(toLength: 14, withPad: " ", startingAt: 0) + "     WER  flagged items")
+        Swift.print(
+            "chapter  chunk  " + "time".padding(toLength: 14, withPad: " ", startingAt: 0) + "     WER  flagged items")
         for chunk in report.chunks {
-            let time = "\(Format.clock(seconds: Double(chunk.startMs) / 1000))–\(Format.clock(seconds: Double(chunk.endMs) / 1000))"
+            let time =
+                "\(Format.clock(seconds: Double(chunk.startMs) / 1000))–\(Format.clock(seconds: Double(chunk.endMs) / 1000))"
             let flagged = chunk.flaggedItems.map { item in
                 let missing = item.missingWords.isEmpty ? [] : ["not heard: " + abbreviated(item.missingWords)]
                 let extra = item.extraWords.isEmpty ? [] : ["said too: " + abbreviated(item.extraWords)]
                 return "\(item.itemID) (\((missing + extra).joined(separator: "; ")))"
             }
             let mark = chunk.exceeds(report.maxWordErrorRate) ? " ✗" : ""
-            Swift.print(String(format: "%7d  %5d  ", chunk.chapter, chunk.index) + time.padding(toLength: 14, withPad: " ", startingAt: 0)
-                + String(format: "  %5.1f%%%@  %@", chunk.wordErrorRate * 100, mark as NSString, flagged.joined(separator: ", ") as NSString))
+            Swift.print(
+                String(format: "%7d  %5d  ", chunk.chapter, chunk.index)
+                    + time.padding(toLength: 14, withPad: " ", startingAt: 0)
+                    + String(
+                        format: "  %5.1f%%%@  %@", chunk.wordErrorRate * 100, mark as NSString,
+                        flagged.joined(separator: ", ") as NSString))
         }
         // After a stop the chunks cover part of the book: say which part, not the whole book's length.
         let covered = Format.clock(seconds: Double(report.coveredMs) / 1000)
-        let audio = report.coveredMs == report.audioMs ? covered : "\(covered) of \(Format.clock(seconds: Double(report.audioMs) / 1000))"
-        Swift.print(String(format: "%d chunks (%@ of audio), %d transcribed now in %.1f s; word error rate %.1f%%", report.chunks.count, audio as NSString, report.transcribedChunks, report.elapsedSeconds, report.wordErrorRate * 100))
+        let audio =
+            report.coveredMs == report.audioMs
+            ? covered : "\(covered) of \(Format.clock(seconds: Double(report.audioMs) / 1000))"
+        Swift.print(
+            String(
+                format: "%d chunks (%@ of audio), %d transcribed now in %.1f s; word error rate %.1f%%",
+                report.chunks.count, audio as NSString, report.transcribedChunks, report.elapsedSeconds,
+                report.wordErrorRate * 100))
         if report.alignedUtterances + report.decodedUtterances > 0 {
-            Swift.print("Utterances: \(report.alignedUtterances) aligned to their text word for word, \(report.decodedUtterances) transcribed with the chunk's language model.")
+            Swift.print(
+                "Utterances: \(report.alignedUtterances) aligned to their text word for word, \(report.decodedUtterances) transcribed with the chunk's language model."
+            )
         }
         if report.unsampledChunks > 0 {
-            Swift.print("Quick check: \(report.unsampledChunks) chunk(s) outside the sample were not transcribed (forge verify without --quick hears them all).")
+            Swift.print(
+                "Quick check: \(report.unsampledChunks) chunk(s) outside the sample were not transcribed (forge verify without --quick hears them all)."
+            )
         }
         if let screen = report.screen {
-            Swift.print(String(format: "Screened %d item(s) in %.1f s: %d flagged.", screen.items, screen.elapsedSeconds, screen.flagged.count))
+            Swift.print(
+                String(
+                    format: "Screened %d item(s) in %.1f s: %d flagged.", screen.items, screen.elapsedSeconds,
+                    screen.flagged.count))
             for item in screen.flagged.prefix(50) {
                 let at = Format.clock(seconds: Double(item.startMs) / 1000)
-                Swift.print("  chapter \(item.chapter) at \(at), \(item.itemID): \(item.findings.map(\.description).joined(separator: "; "))")
+                Swift.print(
+                    "  chapter \(item.chapter) at \(at), \(item.itemID): \(item.findings.map(\.description).joined(separator: "; "))"
+                )
             }
-            if screen.flagged.count > 50 { Swift.print("  … and \(screen.flagged.count - 50) more (--json lists them all)") }
+            if screen.flagged.count > 50 {
+                Swift.print("  … and \(screen.flagged.count - 50) more (--json lists them all)")
+            }
         }
         if !report.acceptedItemIDs.isEmpty {
-            Swift.print("Accepted after review (verify.accept, for this audio): \(report.acceptedItemIDs.sorted().joined(separator: ", ")).")
+            Swift.print(
+                "Accepted after review (verify.accept, for this audio): \(report.acceptedItemIDs.sorted().joined(separator: ", "))."
+            )
         }
         let open = report.flaggedItemIDs.sorted()
         if !open.isEmpty, report.maxWordErrorRate != nil {
             // A flag can be answered: listen, and accept the item for this audio (checked again if it changes).
             let entries = open.prefix(10).compactMap { id in report.flaggedAudio[id].map { "\"\(id)\": \"\($0)\"" } }
             if !entries.isEmpty {
-                Swift.print("After listening, accept an item that is right in the recipe: \"verify\": { \"accept\": { \(entries.joined(separator: ", "))\(open.count > 10 ? ", …" : "") } }")
+                Swift.print(
+                    "After listening, accept an item that is right in the recipe: \"verify\": { \"accept\": { \(entries.joined(separator: ", "))\(open.count > 10 ? ", …" : "") } }"
+                )
             }
         }
         if report.missingChunks > 0 {
@@ -64,7 +91,10 @@ enum VerifyPrinter {
                 Swift.print("Not passed: the verification is incomplete.")
             } else {
                 var reasons: [String] = []
-                if !report.failingChunks.isEmpty { reasons.append("\(report.failingChunks.count) chunk(s) exceed \(String(format: "%.1f%%", maximum * 100))") }
+                if !report.failingChunks.isEmpty {
+                    reasons.append(
+                        "\(report.failingChunks.count) chunk(s) exceed \(String(format: "%.1f%%", maximum * 100))")
+                }
                 if !report.flaggedItemIDs.isEmpty { reasons.append("\(report.flaggedItemIDs.count) item(s) flagged") }
                 Swift.print("Not passed: " + reasons.joined(separator: "; ") + ".")
             }

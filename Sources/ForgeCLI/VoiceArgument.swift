@@ -29,9 +29,9 @@ enum VoiceArgument: ExpressibleByArgument {
     /// The voice it names: a name takes `rate` and `pitch`; a URI's parameters override them.
     func settings(rate: Int, pitch: Int) -> VoiceSettings {
         switch self {
-        case let .name(id):
+        case .name(let id):
             return VoiceSettings(id: id, rate: rate, pitch: pitch)
-        case let .uri(text):
+        case .uri(let text):
             let base = VoiceSettings(id: VoiceSettings().id, rate: rate, pitch: pitch)
             // Checked when parsed; the base only fills in what the URI leaves out.
             return (try? VoiceURI.parse(text, base: base)) ?? base

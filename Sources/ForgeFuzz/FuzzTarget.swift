@@ -20,22 +20,31 @@ enum FuzzTarget: String, CaseIterable {
         case .text, .markdown, .script:
             let format: SourceFile.Format = self == .text ? .text : self == .markdown ? .markdown : .script
             let text = String(decoding: data, as: UTF8.self)
-            let result = Splitter(settings: SplitSettings(maxCharacters: 200)).split([(path: "fuzz", format: format, text: text)])
+            let result = Splitter(settings: SplitSettings(maxCharacters: 200)).split([
+                (path: "fuzz", format: format, text: text)
+            ])
             // Every item's words must lie inside its text.
             for item in result.items {
                 let length = item.text.unicodeScalars.count
                 for word in item.words where word.start < 0 || word.end > length || word.start >= word.end {
-                    fatalError("item \(item.id): the word \(word.start)..<\(word.end) lies outside its text of \(length) scalars")
+                    fatalError(
+                        "item \(item.id): the word \(word.start)..<\(word.end) lies outside its text of \(length) scalars"
+                    )
                 }
             }
         case .html, .xhtml:
             let text = String(decoding: data, as: UTF8.self)
-            guard let document = try? HTMLReader(mode: self == .html ? .html : .xhtml).read(text, path: "fuzz.html") else { return }
+            guard let document = try? HTMLReader(mode: self == .html ? .html : .xhtml).read(text, path: "fuzz.html")
+            else { return }
             // Every block's source offsets lie in the source, going forward; its element's is a "<".
             let scalars = Array(text.unicodeScalars)
             for block in document.blocks {
-                if let bad = block.origins.first(where: { $0 < 0 || $0 >= scalars.count }) { fatalError("a source offset \(bad) outside the \(scalars.count) scalars") }
-                if block.origins != block.origins.sorted() { fatalError("source offsets go backwards: \(block.origins)") }
+                if let bad = block.origins.first(where: { $0 < 0 || $0 >= scalars.count }) {
+                    fatalError("a source offset \(bad) outside the \(scalars.count) scalars")
+                }
+                if block.origins != block.origins.sorted() {
+                    fatalError("source offsets go backwards: \(block.origins)")
+                }
                 if let element = block.element, element.offset >= scalars.count || scalars[element.offset] != "<" {
                     fatalError("the element <\(element.name)>'s offset \(element.offset) is not at its \"<\"")
                 }
@@ -57,7 +66,8 @@ enum FuzzTarget: String, CaseIterable {
     static var selected: FuzzTarget {
         let name = ProcessInfo.processInfo.environment["FORGE_FUZZ_TARGET"] ?? ""
         guard let target = FuzzTarget(rawValue: name) else {
-            FileHandle.standardError.write(Data("Set FORGE_FUZZ_TARGET to one of: \(allCases.map(\.rawValue).joined(separator: ", ")).\n".utf8))
+            FileHandle.standardError.write(
+                Data("Set FORGE_FUZZ_TARGET to one of: \(allCases.map(\.rawValue).joined(separator: ", ")).\n".utf8))
             exit(2)
         }
         return target

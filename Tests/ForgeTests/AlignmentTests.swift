@@ -4,13 +4,16 @@ import Testing
 
 @Suite("Word timings from synthesizer events")
 struct AlignmentTests {
-    func assertWellFormed(_ timings: [WordTiming], words: Int, durationMs: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+    func assertWellFormed(
+        _ timings: [WordTiming], words: Int, durationMs: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(timings.count == words, sourceLocation: sourceLocation)
         var previousStart = -1
         for timing in timings {
             #expect(timing.startMs > previousStart, "starts must increase", sourceLocation: sourceLocation)
             #expect(timing.endMs > timing.startMs, "no zero-length word", sourceLocation: sourceLocation)
-            #expect(timing.startMs >= 0 && timing.endMs <= durationMs, "inside the audio", sourceLocation: sourceLocation)
+            #expect(
+                timing.startMs >= 0 && timing.endMs <= durationMs, "inside the audio", sourceLocation: sourceLocation)
             previousStart = timing.startMs
         }
         for (current, next) in zip(timings, timings.dropFirst()) {
@@ -65,7 +68,9 @@ struct AlignmentTests {
             let speech = try engine.synthesize(text, voice: VoiceSettings(), itemID: "test")
             let words = Tokenizer.words(in: text)
             #expect(speech.events.contains { $0.kind == .word })
-            assertWellFormed(EventAligner.align(words: words, events: speech.events, durationMs: speech.durationMs), words: words.count, durationMs: speech.durationMs)
+            assertWellFormed(
+                EventAligner.align(words: words, events: speech.events, durationMs: speech.durationMs),
+                words: words.count, durationMs: speech.durationMs)
         }
     }
 

@@ -21,18 +21,37 @@ struct ArchitectureTests {
             let scalar = scalars[index]
             let next = index + 1 < scalars.count ? scalars[index + 1] : " "
             if blockDepth > 0 {
-                if scalar == "*" && next == "/" { blockDepth -= 1; index += 2; continue }
-                if scalar == "/" && next == "*" { blockDepth += 1; index += 2; continue }
+                if scalar == "*" && next == "/" {
+                    blockDepth -= 1
+                    index += 2
+                    continue
+                }
+                if scalar == "/" && next == "*" {
+                    blockDepth += 1
+                    index += 2
+                    continue
+                }
                 if scalar == "\n" { result.append("\n") }
                 index += 1
                 continue
             }
             if inString {
-                if scalar == "\\" { index += 2; continue }
-                if multiline, scalar == "\"", index + 2 < scalars.count, scalars[index + 1] == "\"", scalars[index + 2] == "\"" {
-                    inString = false; index += 3; continue
+                if scalar == "\\" {
+                    index += 2
+                    continue
                 }
-                if !multiline, scalar == "\"" { inString = false; index += 1; continue }
+                if multiline, scalar == "\"", index + 2 < scalars.count, scalars[index + 1] == "\"",
+                    scalars[index + 2] == "\""
+                {
+                    inString = false
+                    index += 3
+                    continue
+                }
+                if !multiline, scalar == "\"" {
+                    inString = false
+                    index += 1
+                    continue
+                }
                 if scalar == "\n" { result.append("\n") }
                 index += 1
                 continue
@@ -41,7 +60,11 @@ struct ArchitectureTests {
                 while index < scalars.count, scalars[index] != "\n" { index += 1 }
                 continue
             }
-            if scalar == "/" && next == "*" { blockDepth = 1; index += 2; continue }
+            if scalar == "/" && next == "*" {
+                blockDepth = 1
+                index += 2
+                continue
+            }
             if scalar == "\"" {
                 multiline = index + 2 < scalars.count && scalars[index + 1] == "\"" && scalars[index + 2] == "\""
                 inString = true
@@ -66,7 +89,8 @@ struct ArchitectureTests {
             files.append((folder, code(try String(contentsOf: url, encoding: .utf8))))
         }
         // Types declared at the top level of a file belong to its folder.
-        let declaration = /^(?:(?:public|package|internal|private|fileprivate|final|indirect|@\w+)\s+)*(?:struct|class|enum|protocol|actor|typealias)\s+([A-Z]\w*)/
+        let declaration =
+            /^(?:(?:public|package|internal|private|fileprivate|final|indirect|@\w+)\s+)*(?:struct|class|enum|protocol|actor|typealias)\s+([A-Z]\w*)/
             .anchorsMatchLineEndings()
         var owner: [String: String] = [:]
         for file in files {
@@ -110,7 +134,9 @@ struct ArchitectureTests {
         let graph = try Self.folderGraph()
         #expect(graph.count >= 10, "the scan found too few folders that use others under \(Self.library.path)")
         if let cycle = Self.cycle(in: graph) {
-            let steps = zip(cycle, cycle.dropFirst()).map { "\($0) → \($1) (\(graph[$0]![$1]!.sorted().prefix(4).joined(separator: ", ")))" }
+            let steps = zip(cycle, cycle.dropFirst()).map {
+                "\($0) → \($1) (\(graph[$0]![$1]!.sorted().prefix(4).joined(separator: ", ")))"
+            }
             Issue.record("the folders depend on each other in a cycle: \(steps.joined(separator: "; "))")
         }
     }
@@ -118,16 +144,24 @@ struct ArchitectureTests {
     /// docs/architecture.md's layer table: each folder, in order, and the folders it may use ("the
     /// above", "… above" and "everything": every folder listed before it; "—": none).
     static func layerTable() throws -> [(folder: String, uses: Set<String>)] {
-        let document = try String(contentsOf: library.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let document = try String(
+            contentsOf: library.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                "docs/architecture.md"), encoding: .utf8)
         var rows: [(folder: String, uses: Set<String>)] = []
         for line in document.split(separator: "\n") where line.hasPrefix("| `") {
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             guard cells.count >= 4 else { continue }
             let folder = cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
             let listed = cells[3]
             let before = Set(rows.map(\.folder))
-            let uses: Set<String> = listed.contains("above") || listed.contains("everything") ? before
-                : Set(listed.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }.filter(before.contains))
+            let uses: Set<String> =
+                listed.contains("above") || listed.contains("everything")
+                ? before
+                : Set(
+                    listed.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
+                        .filter(before.contains))
             rows.append((folder, uses))
         }
         return rows
@@ -144,14 +178,18 @@ struct ArchitectureTests {
             reachable[row.folder] = row.uses.reduce(into: row.uses) { $0.formUnion(reachable[$1] ?? []) }
         }
         let graph = try Self.folderGraph()
-        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.library.path).filter { !$0.hasSuffix(".swift") }
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.library.path).filter {
+            !$0.hasSuffix(".swift")
+        }
         for folder in folders.sorted() {
             guard let allowed = reachable[folder] else {
                 Issue.record("Sources/Forge/\(folder) has no row in docs/architecture.md's layer table")
                 continue
             }
             for (used, types) in (graph[folder] ?? [:]).sorted(by: { $0.key < $1.key }) where !allowed.contains(used) {
-                Issue.record("\(folder) uses \(used) (\(types.sorted().prefix(4).joined(separator: ", "))), which its row in docs/architecture.md does not allow")
+                Issue.record(
+                    "\(folder) uses \(used) (\(types.sorted().prefix(4).joined(separator: ", "))), which its row in docs/architecture.md does not allow"
+                )
             }
         }
     }
@@ -167,15 +205,25 @@ struct ArchitectureTests {
             // Declarations start their lines (the blanked code would lose some after a string that
             // interpolates a quoted literal).
             let source = try String(contentsOf: url, encoding: .utf8)
-            enums += source.matches(of: /^(?:package |public |private |fileprivate )?enum (\w+Error)\b/.anchorsMatchLineEndings()).map { String($0.1) }
-            classified.formUnion(source.matches(of: /^extension (\w+Error): ClassifiedFailure/.anchorsMatchLineEndings()).map { String($0.1) })
+            enums += source.matches(
+                of: /^(?:package |public |private |fileprivate )?enum (\w+Error)\b/.anchorsMatchLineEndings()
+            ).map { String($0.1) }
+            classified.formUnion(
+                source.matches(of: /^extension (\w+Error): ClassifiedFailure/.anchorsMatchLineEndings()).map {
+                    String($0.1)
+                })
         }
         #expect(enums.count >= 14, "the scan found too few error enums under \(Self.library.path)")
-        #expect(Set(enums).subtracting(classified).isEmpty, "error enums without a failure kind: \(Set(enums).subtracting(classified).sorted())")
+        #expect(
+            Set(enums).subtracting(classified).isEmpty,
+            "error enums without a failure kind: \(Set(enums).subtracting(classified).sorted())")
     }
 
     @Test func theCycleCheckFindsACycle() {
-        let graph = ["Speech": ["Store": Set(["ObjectStore"])], "Store": ["Recipe": ["VoiceSettings"]], "Recipe": ["Speech": ["EspeakEngine"]]]
+        let graph = [
+            "Speech": ["Store": Set(["ObjectStore"])], "Store": ["Recipe": ["VoiceSettings"]],
+            "Recipe": ["Speech": ["EspeakEngine"]],
+        ]
         #expect(Self.cycle(in: graph) == ["Recipe", "Speech", "Store", "Recipe"])
         #expect(Self.cycle(in: ["Pipeline": ["Store": ["Manifest"]]]) == nil)
     }
@@ -187,7 +235,9 @@ struct ArchitectureTests {
         while let url = enumerator?.nextObject() as? URL {
             guard url.pathExtension == "swift", !url.path.contains("/Speech/") else { continue }
             let code = Self.code(try String(contentsOf: url, encoding: .utf8))
-            if code.contains("EspeakEngine.engineName") || code.contains(".isEspeak") || code.contains("commandEngine {") {
+            if code.contains("EspeakEngine.engineName") || code.contains(".isEspeak")
+                || code.contains("commandEngine {")
+            {
                 offenders.append(url.lastPathComponent)
             }
         }
@@ -199,24 +249,39 @@ struct ArchitectureTests {
     /// rest of the library sees Swift types, and a second file calling the C API fails here.
     @Test func eachCModuleIsImportedByOneWrapper() throws {
         let modules = try FileManager.default.contentsOfDirectory(atPath: Self.library.deletingLastPathComponent().path)
-            .filter { $0.hasPrefix("C") && FileManager.default.fileExists(atPath: Self.library.deletingLastPathComponent().appendingPathComponent("\($0)/module.modulemap").path) }
+            .filter {
+                $0.hasPrefix("C")
+                    && FileManager.default.fileExists(
+                        atPath: Self.library.deletingLastPathComponent().appendingPathComponent(
+                            "\($0)/module.modulemap"
+                        ).path)
+            }
         #expect(modules.count >= 9, "the C modules in Sources/ were not found: \(modules)")
         var importers: [String: [String]] = [:]
-        let files = FileManager.default.enumerator(at: Self.library, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        let files =
+            FileManager.default.enumerator(at: Self.library, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
+            .filter { $0.pathExtension == "swift" } ?? []
         for file in files {
             let source = try String(contentsOf: file, encoding: .utf8)
             for line in source.split(separator: "\n") where line.hasPrefix("import C") {
                 let module = String(line.dropFirst("import ".count)).trimmingCharacters(in: .whitespaces)
                 guard modules.contains(module) else { continue }
-                importers[module, default: []].append(file.path.replacingOccurrences(of: Self.library.path + "/", with: ""))
+                importers[module, default: []].append(
+                    file.path.replacingOccurrences(of: Self.library.path + "/", with: ""))
             }
         }
         for module in modules.sorted() {
             let paths = (importers[module] ?? []).sorted()
             // The wrapper's type: each file's name up to any "+Feature".
-            let types = Set(paths.map { ($0 as NSString).lastPathComponent.replacingOccurrences(of: ".swift", with: "").split(separator: "+")[0] })
+            let types = Set(
+                paths.map {
+                    ($0 as NSString).lastPathComponent.replacingOccurrences(of: ".swift", with: "").split(
+                        separator: "+")[0]
+                })
             let folders = Set(paths.map { ($0 as NSString).deletingLastPathComponent })
-            #expect(types.count == 1 && folders.count == 1, "\(module) is imported by \(paths.joined(separator: ", ")): one wrapper type's files only")
+            #expect(
+                types.count == 1 && folders.count == 1,
+                "\(module) is imported by \(paths.joined(separator: ", ")): one wrapper type's files only")
         }
     }
 
@@ -227,8 +292,12 @@ struct ArchitectureTests {
         let enumerator = FileManager.default.enumerator(at: Self.library, includingPropertiesForKeys: nil)
         var offenders: [String] = []
         while let url = enumerator?.nextObject() as? URL {
-            guard url.pathExtension == "swift", !url.path.contains("/Speech/"), !url.path.contains("/Workers/") else { continue }
-            if Self.code(try String(contentsOf: url, encoding: .utf8)).contains(".synthesize(") { offenders.append(url.lastPathComponent) }
+            guard url.pathExtension == "swift", !url.path.contains("/Speech/"), !url.path.contains("/Workers/") else {
+                continue
+            }
+            if Self.code(try String(contentsOf: url, encoding: .utf8)).contains(".synthesize(") {
+                offenders.append(url.lastPathComponent)
+            }
         }
         #expect(offenders.isEmpty, "synthesis outside the workers: \(offenders)")
     }

@@ -16,27 +16,38 @@ struct AudiobookTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+            String(decoding: errorData, as: UTF8.self)
+        )
     }
 
     static func probe(_ file: URL) throws -> [String: Any] {
-        let result = try run(ffprobe!.path, ["-v", "error", "-show_chapters", "-show_format", "-show_streams", "-of", "json", file.path])
+        let result = try run(
+            ffprobe!.path, ["-v", "error", "-show_chapters", "-show_format", "-show_streams", "-of", "json", file.path])
         return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     }
 
     /// A 997 Hz tone with `head` ms of quiet before and `tail` after; `noise` is the quiet's amplitude.
-    static func tone(peak dBFS: Double, seconds: Double, head: Int, tail: Int, noise: Int16 = 0, rate: Int = 22050) -> [Int16] {
+    static func tone(peak dBFS: Double, seconds: Double, head: Int, tail: Int, noise: Int16 = 0, rate: Int = 22050)
+        -> [Int16]
+    {
         var generator = SystemRandomNumberGenerator()
-        func quiet(_ ms: Int) -> [Int16] { (0..<(ms * rate / 1000)).map { _ in noise == 0 ? 0 : Int16.random(in: -noise...noise, using: &generator) } }
+        func quiet(_ ms: Int) -> [Int16] {
+            (0..<(ms * rate / 1000)).map { _ in noise == 0 ? 0 : Int16.random(in: -noise...noise, using: &generator) }
+        }
         let amplitude = pow(10, dBFS / 20) * 32767
-        let tone = (0..<Int(seconds * Double(rate))).map { Int16((amplitude * sin(2 * Double.pi * 997 * Double($0) / Double(rate))).rounded()) }
+        let tone = (0..<Int(seconds * Double(rate))).map {
+            Int16((amplitude * sin(2 * Double.pi * 997 * Double($0) / Double(rate))).rounded())
+        }
         return quiet(head) + tone + quiet(tail)
     }
 
@@ -67,20 +78,32 @@ struct AudiobookTests {
         let wav = folder.file("tone.wav")
         try Data(try SoundFile.encode(samples, sampleRate: 22050, format: .wav)).write(to: wav)
         let ffmpeg = try FFmpegEncoder.locate()
-        let result = try Self.run(ffmpeg.path, ["-hide_banner", "-nostats", "-i", wav.path, "-af", "ebur128=peak=true", "-f", "null", "-"])
+        let result = try Self.run(
+            ffmpeg.path, ["-hide_banner", "-nostats", "-i", wav.path, "-af", "ebur128=peak=true", "-f", "null", "-"])
         let summary = result.errors.components(separatedBy: "Summary:").last ?? ""
-        let integrated = summary.split(separator: "\n").first { $0.contains("I:") }.flatMap { line in Double(line.split(separator: " ").dropFirst().first ?? "") }
+        let integrated = summary.split(separator: "\n").first { $0.contains("I:") }.flatMap { line in
+            Double(line.split(separator: " ").dropFirst().first ?? "")
+        }
         #expect(integrated.map { abs($0 - levels.integratedLoudness) < 0.15 } == true, "ffmpeg: \(summary.prefix(400))")
     }
 
     @Test func masteringMakesChaptersConformAndTheAudiobookFilesCarryTheBook() throws {
-        let project = try TestProject(recipe: Fixtures.recipe(extra: """
-            "title": "Pride and Prejudice", "author": "Jane Austen", "cover": "cover.png", "mastering": "acx",
-              "credits": { "opening": "Pride and Prejudice, by Jane Austen. Narrated by Forge.", "closing": "The end of Pride and Prejudice." },
-              "exports": ["audio", "json", "m4b", "acx"]
-            """))
+        let project = try TestProject(
+            recipe: Fixtures.recipe(
+                extra: """
+                    "title": "Pride and Prejudice", "author": "Jane Austen", "cover": "cover.png", "mastering": "acx",
+                      "credits": { "opening": "Pride and Prejudice, by Jane Austen. Narrated by Forge.", "closing": "The end of Pride and Prejudice." },
+                      "exports": ["audio", "json", "m4b", "acx"]
+                    """))
         let ffmpeg = try FFmpegEncoder.locate()
-        #expect(try Self.run(ffmpeg.path, ["-v", "error", "-f", "lavfi", "-i", "color=c=blue:s=64x64", "-frames:v", "1", project.directory.file("cover.png").path]).status == 0)
+        #expect(
+            try Self.run(
+                ffmpeg.path,
+                [
+                    "-v", "error", "-f", "lavfi", "-i", "color=c=blue:s=64x64", "-frames:v", "1",
+                    project.directory.file("cover.png").path,
+                ]
+            ).status == 0)
         let built = try project.build()
         try #require(built.status == 0, "\(built.errors)")
         let keys = Set(try project.manifest().items().compactMap(\.audioKey))
@@ -93,8 +116,11 @@ struct AudiobookTests {
         #expect(asExported.status == 0, "\(asExported.text)")
         // … mastered, every exported file passes ACX and sits at −18 ±1 LUFS.
         let exports = project.output.appendingPathComponent("exports")
-        let acxFiles = try FileManager.default.contentsOfDirectory(atPath: exports.appendingPathComponent("acx").path).sorted()
-        #expect(acxFiles == ["00-opening-credits.mp3", "01-chapter-1.mp3", "02-chapter-2.mp3", "03-closing-credits.mp3"], "\(acxFiles)")
+        let acxFiles = try FileManager.default.contentsOfDirectory(atPath: exports.appendingPathComponent("acx").path)
+            .sorted()
+        #expect(
+            acxFiles == ["00-opening-credits.mp3", "01-chapter-1.mp3", "02-chapter-2.mp3", "03-closing-credits.mp3"],
+            "\(acxFiles)")
         let acxPaths = acxFiles.map { "out/exports/acx/" + $0 }
         let acx = try project.forge(["check", "--profile", "acx", "--json"] + acxPaths)
         #expect(acx.status == 0, "\(acx.text)")
@@ -104,16 +130,23 @@ struct AudiobookTests {
             let lufs = levels["integratedLUFS"] as? Double ?? 0
             #expect((-19.0 ... -17.0).contains(lufs), "\(chapter)")
         }
-        let wavs = try FileManager.default.contentsOfDirectory(atPath: exports.appendingPathComponent("audio").path).sorted().map { "out/exports/audio/" + $0 }
+        let wavs = try FileManager.default.contentsOfDirectory(atPath: exports.appendingPathComponent("audio").path)
+            .sorted().map { "out/exports/audio/" + $0 }
         #expect(try project.forge(["check", "--profile", "acx"] + wavs).status == 0)
         #expect(try project.forge(["check", "out", "--mastering", "acx", "--profile", "acx"]).status == 0)
         for file in acxFiles {
-            let stream = (try Self.probe(exports.appendingPathComponent("acx/" + file))["streams"] as? [[String: Any]])?.first ?? [:]
-            #expect(stream["sample_rate"] as? String == "44100" && stream["channels"] as? Int == 1 && stream["bit_rate"] as? String == "192000", "\(stream)")
+            let stream =
+                (try Self.probe(exports.appendingPathComponent("acx/" + file))["streams"] as? [[String: Any]])?.first
+                ?? [:]
+            #expect(
+                stream["sample_rate"] as? String == "44100" && stream["channels"] as? Int == 1
+                    && stream["bit_rate"] as? String == "192000", "\(stream)")
         }
 
         // Timings follow the mastered audio: the head room tone moves every word.
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: exports.appendingPathComponent("json/chapter-001.json"))) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: exports.appendingPathComponent("json/chapter-001.json"))) as? [String: Any])
         let firstItem = try #require((json["items"] as? [[String: Any]])?.first)
         #expect((firstItem["startMs"] as? Int ?? 0) >= 745, "\(firstItem["startMs"] ?? "-")")
 
@@ -125,7 +158,9 @@ struct AudiobookTests {
         #expect(chapters.count == manifestChapters.count && chapters.count == 2)
         var settings = ExportSettings()
         settings.mastering = .acx
-        let timelines = try TimelineBuilder(store: ObjectStore(root: project.output), manifest: try project.manifest(), settings: settings).timelines()
+        let timelines = try TimelineBuilder(
+            store: ObjectStore(root: project.output), manifest: try project.manifest(), settings: settings
+        ).timelines()
         var start = 0.0
         let frame = 1024.0 / 22050
         for (chapter, timeline) in zip(chapters, timelines) {
@@ -135,12 +170,20 @@ struct AudiobookTests {
             start += Double(timeline.totalSamples) / Double(timeline.sampleRate)
         }
         let format = info["format"] as? [String: Any] ?? [:]
-        #expect(abs((Double(format["duration"] as? String ?? "") ?? 0) - start) <= frame, "duration \(format["duration"] ?? "-") vs \(start)")
+        #expect(
+            abs((Double(format["duration"] as? String ?? "") ?? 0) - start) <= frame,
+            "duration \(format["duration"] ?? "-") vs \(start)")
         let tags = format["tags"] as? [String: Any] ?? [:]
-        #expect(tags["title"] as? String == "Pride and Prejudice" && tags["artist"] as? String == "Jane Austen", "\(tags)")
+        #expect(
+            tags["title"] as? String == "Pride and Prejudice" && tags["artist"] as? String == "Jane Austen", "\(tags)")
         let streams = info["streams"] as? [[String: Any]] ?? []
-        #expect(streams.contains { ($0["disposition"] as? [String: Any])?["attached_pic"] as? Int == 1 }, "no cover picture")
-        #expect(streams.contains { $0["codec_name"] as? String == "aac" && ($0["tags"] as? [String: Any])?["language"] as? String == "eng" })
+        #expect(
+            streams.contains { ($0["disposition"] as? [String: Any])?["attached_pic"] as? Int == 1 }, "no cover picture"
+        )
+        #expect(
+            streams.contains {
+                $0["codec_name"] as? String == "aac" && ($0["tags"] as? [String: Any])?["language"] as? String == "eng"
+            })
 
         // Mastering lives in exports only: objects and their keys are as synthesized.
         #expect(Set(try project.manifest().items().compactMap(\.audioKey)) == keys)
@@ -153,7 +196,11 @@ struct AudiobookTests {
             try project.manifest().allObjects().filter { $0.role == .audio && !keys.contains($0.key) }
         }
         let spoken = try credits()
-        #expect(spoken.count == 2 && spoken.allSatisfy { FileManager.default.fileExists(atPath: project.output.appendingPathComponent($0.path).path) }, "\(spoken)")
+        #expect(
+            spoken.count == 2
+                && spoken.allSatisfy {
+                    FileManager.default.fileExists(atPath: project.output.appendingPathComponent($0.path).path)
+                }, "\(spoken)")
         let before = try Data(contentsOf: exports.appendingPathComponent("acx/00-opening-credits.mp3"))
         // (The export takes the credits, and their voice, from the build's recorded settings.)
         let exported = try project.forge(["export", "out", "--format", "acx", "--force"])
@@ -167,8 +214,11 @@ struct AudiobookTests {
     /// join, every chapter mark on its chapter's first sample — and after an edit only the edited
     /// chapter is encoded again, its old encoding removed.
     @Test func anM4BJoinsChaptersEncodedApartAndAnEditEncodesOnlyItsChapter() throws {
-        let book = Fixtures.shortBook + "\n\nChapter 3\n\n\nMr. Bingley was good-looking and gentlemanlike; he had a pleasant countenance.\n"
-        let project = try TestProject(recipe: Fixtures.recipe(extra: #""title": "Joined", "exports": ["audio", "m4b", "epub"]"#))
+        let book =
+            Fixtures.shortBook
+            + "\n\nChapter 3\n\n\nMr. Bingley was good-looking and gentlemanlike; he had a pleasant countenance.\n"
+        let project = try TestProject(
+            recipe: Fixtures.recipe(extra: #""title": "Joined", "exports": ["audio", "m4b", "epub"]"#))
         try project.write(book: book)
         // The recipe's exports report each chapter of each phase with the build's events.
         let build = try project.build()
@@ -179,23 +229,34 @@ struct AudiobookTests {
             // audio out report inside chapters too: every chapter's end is among their steps, in order.
             let finished = steps.compactMap { $0["finished"] as? Int }
             let ends = phase == "m4b" ? [3] : [1, 2, 3]
-            #expect(Array(Set(finished)).sorted() == (phase == "m4b" || phase == "epub" ? ends : [0] + ends) && finished == finished.sorted()
-                && steps.allSatisfy { $0["toFinish"] as? Int == 3 }, "\(phase): \(steps)")
+            #expect(
+                Array(Set(finished)).sorted() == (phase == "m4b" || phase == "epub" ? ends : [0] + ends)
+                    && finished == finished.sorted()
+                    && steps.allSatisfy { $0["toFinish"] as? Int == 3 }, "\(phase): \(steps)")
         }
         let exports = project.output.appendingPathComponent("exports")
         func chapterSamples() throws -> [[Int16]] {
-            try (1...3).map { try SoundFile.decode(fileAt: exports.appendingPathComponent("audio/chapter-00\($0).wav")).samples }
+            try (1...3).map {
+                try SoundFile.decode(fileAt: exports.appendingPathComponent("audio/chapter-00\($0).wav")).samples
+            }
         }
         let chapters = try chapterSamples()
-        #expect(chapters.allSatisfy { $0.count % 1024 == 0 }, "chapters last whole AAC frames: \(chapters.map(\.count))")
+        #expect(
+            chapters.allSatisfy { $0.count % 1024 == 0 }, "chapters last whole AAC frames: \(chapters.map(\.count))")
         let m4b = exports.appendingPathComponent("m4b/joined.m4b")
         let decodedFile = project.directory.file("m4b.raw")
-        #expect(try Self.run(try FFmpegEncoder.locate().path, ["-v", "error", "-i", m4b.path, "-f", "s16le", decodedFile.path]).status == 0)
+        #expect(
+            try Self.run(
+                try FFmpegEncoder.locate().path, ["-v", "error", "-i", m4b.path, "-f", "s16le", decodedFile.path]
+            ).status == 0)
         let decoded = try Data(contentsOf: decodedFile).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
         let source = chapters.flatMap { $0 }
-        #expect(decoded.count == source.count, "the M4B decodes to \(decoded.count) samples, the chapters have \(source.count)")
+        #expect(
+            decoded.count == source.count,
+            "the M4B decodes to \(decoded.count) samples, the chapters have \(source.count)")
         func snr(_ range: Range<Int>) -> Double {
-            var signal = 1.0, error = 1.0
+            var signal = 1.0
+            var error = 1.0
             for index in range where index < decoded.count {
                 let (s, d) = (Double(source[index]), Double(decoded[index]))
                 signal += s * s
@@ -205,22 +266,31 @@ struct AudiobookTests {
         }
         #expect(snr(0..<source.count) > 20, "whole book: \(snr(0..<source.count)) dB")
         var start = 0
-        let marks = (try Self.probe(m4b)["chapters"] as? [[String: Any]] ?? []).map { Double($0["start_time"] as? String ?? "") ?? -1 }
+        let marks = (try Self.probe(m4b)["chapters"] as? [[String: Any]] ?? []).map {
+            Double($0["start_time"] as? String ?? "") ?? -1
+        }
         #expect(marks.count == 3)
         for (index, chapter) in chapters.enumerated() {
             if index > 0 {
                 let join = snr((start - 4096)..<(start + 4096))
                 #expect(join > 20, "the join before chapter \(index + 1): \(join) dB")
             }
-            if index < marks.count { #expect(abs(marks[index] - Double(start) / 22050) <= 0.001, "chapter \(index + 1) marked at \(marks[index]) s, starts at \(Double(start) / 22050) s") }
+            if index < marks.count {
+                #expect(
+                    abs(marks[index] - Double(start) / 22050) <= 0.001,
+                    "chapter \(index + 1) marked at \(marks[index]) s, starts at \(Double(start) / 22050) s")
+            }
             start += chapter.count
         }
 
         // Each chapter encoded once; the EPUB carries the same encodings (AAC in MP4).
         let before = try project.manifest().encodedObjects()
         #expect(before.count == 3)
-        let epub = try #require(try FileManager.default.contentsOfDirectory(atPath: exports.appendingPathComponent("epub").path).first)
-        #expect(try Archive(url: exports.appendingPathComponent("epub/" + epub), accessMode: .read)["OEBPS/audio/chapter-002.m4a"] != nil)
+        let epub = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: exports.appendingPathComponent("epub").path).first)
+        #expect(
+            try Archive(url: exports.appendingPathComponent("epub/" + epub), accessMode: .read)[
+                "OEBPS/audio/chapter-002.m4a"] != nil)
 
         // An edit in chapter 2: only chapter 2 is encoded again; its old encoding is gone.
         try project.write(book: book.replacingOccurrences(of: "for Heaven’s sake!", with: "for Heaven’s sake, Kitty!"))
@@ -229,7 +299,9 @@ struct AudiobookTests {
         let kept = Set(before.map(\.key)).intersection(after.map(\.key))
         #expect(after.count == 3 && kept.count == 2, "\(kept.count) of 3 encodings kept, \(after.count) now")
         for gone in before where !kept.contains(gone.key) {
-            #expect(!FileManager.default.fileExists(atPath: project.output.appendingPathComponent(gone.path).path), "the old encoding \(gone.path) is still there")
+            #expect(
+                !FileManager.default.fileExists(atPath: project.output.appendingPathComponent(gone.path).path),
+                "the old encoding \(gone.path) is still there")
         }
         #expect(try chapterSamples()[0] == chapters[0] && (try chapterSamples())[2] == chapters[2])
     }
@@ -239,12 +311,15 @@ struct AudiobookTests {
     /// chapters are joined: the M4B decodes to every chapter's samples, as close to them as one
     /// encode, with nothing but silence at the joins.
     @Test func aLongChapterIsEncodedInPiecesThatJoinAsOne() throws {
-        let project = try TestProject(recipe: Fixtures.recipe(extra: #""title": "Pieces", "exports": ["audio", "m4b", "epub"]"#))
+        let project = try TestProject(
+            recipe: Fixtures.recipe(extra: #""title": "Pieces", "exports": ["audio", "m4b", "epub"]"#))
         let build = try project.build(environment: ["FORGE_PIECE_SECONDS": "3"])
         try #require(build.status == 0, "\(build.errors)")
         let manifest = try project.manifest()
         let settings = ExportSettings(formats: [.audio, .m4b, .epub], title: "Pieces")
-        let timelines = try TimelineBuilder(store: ObjectStore(root: project.output), manifest: manifest, settings: settings).timelines()
+        let timelines = try TimelineBuilder(
+            store: ObjectStore(root: project.output), manifest: manifest, settings: settings
+        ).timelines()
         let cuts: [[Int]] = timelines.map { $0.pieceCuts(limitMs: 3000) }
         let lengths: [Int] = timelines.map(\.durationMs)
         #expect(cuts.allSatisfy { !$0.isEmpty }, "every chapter is longer than 3 s: \(lengths) ms")
@@ -256,11 +331,21 @@ struct AudiobookTests {
             try SoundFile.decode(fileAt: exports.appendingPathComponent("audio/chapter-00\(index).wav")).samples
         }
         let decodedFile = project.directory.file("m4b.raw")
-        #expect(try Self.run(try FFmpegEncoder.locate().path, ["-v", "error", "-i", exports.appendingPathComponent("m4b/pieces.m4b").path, "-f", "s16le", decodedFile.path]).status == 0)
+        #expect(
+            try Self.run(
+                try FFmpegEncoder.locate().path,
+                [
+                    "-v", "error", "-i", exports.appendingPathComponent("m4b/pieces.m4b").path, "-f", "s16le",
+                    decodedFile.path,
+                ]
+            ).status == 0)
         let decoded = try Data(contentsOf: decodedFile).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
         let source = chapters.flatMap { $0 }
-        #expect(decoded.count == source.count, "the M4B decodes to \(decoded.count) samples, the chapters have \(source.count)")
-        var signal = 1.0, error = 1.0
+        #expect(
+            decoded.count == source.count,
+            "the M4B decodes to \(decoded.count) samples, the chapters have \(source.count)")
+        var signal = 1.0
+        var error = 1.0
         for (s, d) in zip(source, decoded) {
             signal += Double(s) * Double(s)
             error += (Double(d) - Double(s)) * (Double(d) - Double(s))
@@ -277,7 +362,8 @@ struct AudiobookTests {
             start += chapter.count
         }
         // The EPUB's chapter file joins the same pieces: its audio lasts the chapter's samples.
-        let epub = try #require(try FileManager.default.contentsOfDirectory(atPath: exports.appendingPathComponent("epub").path).first)
+        let epub = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: exports.appendingPathComponent("epub").path).first)
         let archive = try Archive(url: exports.appendingPathComponent("epub/" + epub), accessMode: .read)
         let entry = try #require(archive["OEBPS/audio/chapter-001.m4a"])
         var m4a = Data()
@@ -285,52 +371,75 @@ struct AudiobookTests {
         let chapterFile = project.directory.file("chapter-001.m4a")
         try m4a.write(to: chapterFile)
         let chapterRaw = project.directory.file("chapter-001.raw")
-        #expect(try Self.run(try FFmpegEncoder.locate().path, ["-v", "error", "-i", chapterFile.path, "-f", "s16le", chapterRaw.path]).status == 0)
+        #expect(
+            try Self.run(
+                try FFmpegEncoder.locate().path,
+                ["-v", "error", "-i", chapterFile.path, "-f", "s16le", chapterRaw.path]
+            ).status == 0)
         let chapterDecoded = try Data(contentsOf: chapterRaw).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        #expect(chapterDecoded.count == chapters[0].count && chapterDecoded == Array(decoded[0..<chapters[0].count]), "the EPUB's chapter is the M4B's")
+        #expect(
+            chapterDecoded.count == chapters[0].count && chapterDecoded == Array(decoded[0..<chapters[0].count]),
+            "the EPUB's chapter is the M4B's")
 
         // An edit in the long chapter's last paragraph encodes that piece again, not the chapter.
-        try project.write(book: Fixtures.shortBook.replacingOccurrences(of: "for Heaven’s sake!", with: "for Heaven’s sake, Kitty!"))
+        try project.write(
+            book: Fixtures.shortBook.replacingOccurrences(of: "for Heaven’s sake!", with: "for Heaven’s sake, Kitty!"))
         let edited = try project.build(environment: ["FORGE_PIECE_SECONDS": "3"])
         try #require(edited.status == 0, "\(edited.errors)")
         let made = edited.summary?["encodedChapters"] as? Int ?? -1
-        #expect(made >= 1 && made < cuts[1].count + 1, "\(made) of chapter 2's \(cuts[1].count + 1) pieces encoded again")
+        #expect(
+            made >= 1 && made < cuts[1].count + 1, "\(made) of chapter 2's \(cuts[1].count + 1) pieces encoded again")
     }
 
     @Test func checkKeepsLevelsAndMeasuresOnlyChaptersThatChanged() throws {
         let project = try TestProject()
         #expect(try project.build().status == 0)
         func measured(_ result: ForgeResult) -> Int? {
-            (try? JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any])?["measuredChapters"] as? Int
+            (try? JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any])?["measuredChapters"]
+                as? Int
         }
         let first = try project.forge(["check", "out", "--profile", "ebu-r128", "--json"])
         #expect(measured(first) == 2, "\(first.text) \(first.errors)")
         let second = try project.forge(["check", "out", "--profile", "ebu-r128", "--json"])
         #expect(measured(second) == 0)
         #expect(first.text.contains("\"chapters\"") && second.status == first.status)
-        try project.write(book: Fixtures.shortBook.replacingOccurrences(of: "Mr. Bennet replied that he had not.", with: "Mr. Bennet replied that he had not heard."))
+        try project.write(
+            book: Fixtures.shortBook.replacingOccurrences(
+                of: "Mr. Bennet replied that he had not.", with: "Mr. Bennet replied that he had not heard."))
         #expect(try project.build().status == 0)
         #expect(measured(try project.forge(["check", "out", "--profile", "ebu-r128", "--json"])) == 1)
         // Another mastering is measured on its own, and does not evict the first.
-        #expect(measured(try project.forge(["check", "out", "--mastering", "podcast", "--profile", "podcast", "--json"])) == 2)
+        #expect(
+            measured(try project.forge(["check", "out", "--mastering", "podcast", "--profile", "podcast", "--json"]))
+                == 2)
         #expect(measured(try project.forge(["check", "out", "--profile", "ebu-r128", "--json"])) == 0)
         #expect(try project.forge(["check", "out", "--profile", "loud"]).status == 2)
     }
 
     @Test func anM4BOfAnEPUBCarriesTheBooksOwnCover() throws {
-        let project = try TestProject(recipe: #"{ "version": 1, "sources": ["book.epub"], "output": { "directory": "out" } }"#)
+        let project = try TestProject(
+            recipe: #"{ "version": 1, "sources": ["book.epub"], "output": { "directory": "out" } }"#)
         let png = project.directory.file("cover.png")
-        #expect(try Self.run(try FFmpegEncoder.locate().path, ["-v", "error", "-f", "lavfi", "-i", "color=c=red:s=48x48", "-frames:v", "1", png.path]).status == 0)
+        #expect(
+            try Self.run(
+                try FFmpegEncoder.locate().path,
+                ["-v", "error", "-f", "lavfi", "-i", "color=c=red:s=48x48", "-frames:v", "1", png.path]
+            ).status == 0)
         var options = BookFormats.EPUBOptions()
         options.coverPNG = try Data(contentsOf: png)
-        try BookFormats(plainText: Fixtures.shortBook).writeEPUB(to: project.directory.file("book.epub"), options: options)
+        try BookFormats(plainText: Fixtures.shortBook).writeEPUB(
+            to: project.directory.file("book.epub"), options: options)
         #expect(try project.build().status == 0)
         #expect(try project.forge(["export", "out", "--format", "m4b", "--title", "Short"]).status == 0)
-        let streams = try Self.probe(project.output.appendingPathComponent("exports/m4b/short.m4b"))["streams"] as? [[String: Any]] ?? []
+        let streams =
+            try Self.probe(project.output.appendingPathComponent("exports/m4b/short.m4b"))["streams"]
+            as? [[String: Any]] ?? []
         let picture = streams.first { ($0["disposition"] as? [String: Any])?["attached_pic"] as? Int == 1 }
         #expect(picture?["codec_name"] as? String == "png" && picture?["width"] as? Int == 48, "\(streams)")
         #expect(try OwnedDirectory(root: project.output).leftovers(remove: false).isEmpty)
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: project.output.appendingPathComponent("exports/m4b").path)) ?? []) == ["short.m4b"])
+        #expect(
+            ((try? FileManager.default.contentsOfDirectory(
+                atPath: project.output.appendingPathComponent("exports/m4b").path)) ?? []) == ["short.m4b"])
     }
 
     /// Two parts whose chapters are numbered from I again, and an epilogue with chapters of its own:
@@ -362,14 +471,19 @@ struct AudiobookTests {
         let project = try TestProject(book: book, recipe: Fixtures.recipe(voice: "en-us+klatt"))
         #expect(try project.build().status == 0)
         #expect(try project.forge(["export", "out", "--format", "m4b", "json", "--title", "Parts"]).status == 0)
-        let chapters = try Self.probe(project.output.appendingPathComponent("exports/m4b/parts.m4b"))["chapters"] as? [[String: Any]] ?? []
+        let chapters =
+            try Self.probe(project.output.appendingPathComponent("exports/m4b/parts.m4b"))["chapters"]
+            as? [[String: Any]] ?? []
         let titles = chapters.compactMap { ($0["tags"] as? [String: Any])?["title"] as? String }
-        #expect(titles == [
-            "Book One: 1805 — CHAPTER I", "Book One: 1805 — CHAPTER II", "Book Two: 1805 — CHAPTER I", "First Epilogue: 1813 - 20 — CHAPTER I",
-        ], "\(chapters)")
+        #expect(
+            titles == [
+                "Book One: 1805 — CHAPTER I", "Book One: 1805 — CHAPTER II", "Book Two: 1805 — CHAPTER I",
+                "First Epilogue: 1813 - 20 — CHAPTER I",
+            ], "\(chapters)")
         // The JSON export carries each chapter's part as a field of its own (a book without parts has none).
         let parts = try (1...4).map { number in
-            let data = try Data(contentsOf: project.output.appendingPathComponent("exports/json/chapter-00\(number).json"))
+            let data = try Data(
+                contentsOf: project.output.appendingPathComponent("exports/json/chapter-00\(number).json"))
             return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["part"] as? String
         }
         #expect(parts == ["Book One: 1805", "Book One: 1805", "Book Two: 1805", "First Epilogue: 1813 - 20"])
@@ -398,8 +512,9 @@ struct AudiobookTests {
             return found
         }
         guard let moov = boxes(0..<bytes.count).first(where: { $0.type == "moov" }),
-              let udta = boxes(moov.content).first(where: { $0.type == "udta" }),
-              let chpl = boxes(udta.content).first(where: { $0.type == "chpl" }) else { return nil }
+            let udta = boxes(moov.content).first(where: { $0.type == "udta" }),
+            let chpl = boxes(udta.content).first(where: { $0.type == "chpl" })
+        else { return nil }
         var offset = chpl.content.lowerBound + 8
         let count = Int(bytes[offset])
         offset += 1
@@ -420,13 +535,19 @@ struct AudiobookTests {
         let directory = try TemporaryDirectory("chapters")
         let encoded = directory.file("chapter.aac")
         let ffmpeg = try FFmpegEncoder.locate()
-        let encode = try Self.run(ffmpeg.path, ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050:duration=0.3",
-                                                "-ac", "1", "-c:a", "aac", "-b:a", "64k", "-f", "adts", encoded.path])
+        let encode = try Self.run(
+            ffmpeg.path,
+            [
+                "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=22050:duration=0.3",
+                "-ac", "1", "-c:a", "aac", "-b:a", "64k", "-f", "adts", encoded.path,
+            ])
         #expect(encode.status == 0, "\(encode.errors)")
         let frames = try #require(ADTSFrames.frames([UInt8](Data(contentsOf: encoded)))).count
         for count in [255, 300] {
             let chapters = (0..<count).map { index in
-                MP4AudioFile.Chapter(path: "chapter.aac", skip: index == 0 ? 0 : 1, title: "Chapter \(index + 1)", samples: (frames - 1) * 1024)
+                MP4AudioFile.Chapter(
+                    path: "chapter.aac", skip: index == 0 ? 0 : 1, title: "Chapter \(index + 1)",
+                    samples: (frames - 1) * 1024)
             }
             let book = directory.file("book-\(count).m4b")
             FileManager.default.createFile(atPath: book.path, contents: nil)
@@ -439,7 +560,8 @@ struct AudiobookTests {
             #expect(probed.count == count)
             #expect(probed.last.flatMap { ($0["tags"] as? [String: Any])?["title"] as? String } == "Chapter \(count)")
             let starts = probed.compactMap { ($0["start_time"] as? String).flatMap(Double.init) }
-            #expect(starts.count == count && zip(starts, starts.dropFirst()).allSatisfy { $0 < $1 }, "chapter starts go up")
+            #expect(
+                starts.count == count && zip(starts, starts.dropFirst()).allSatisfy { $0 < $1 }, "chapter starts go up")
             let nero = Self.neroChapters(try Data(contentsOf: book))
             if count <= 255 {
                 #expect(nero == chapters.map(\.title), "chpl lists every chapter")
@@ -452,9 +574,12 @@ struct AudiobookTests {
     @Test func withoutFFmpegTheAudiobookExportsSayWhatToInstall() throws {
         let project = try TestProject()
         #expect(try project.build().status == 0)
-        let result = try project.forge(["export", "out", "--format", "m4b"], environment: ["FORGE_FFMPEG": "/nonexistent/ffmpeg"])
+        let result = try project.forge(
+            ["export", "out", "--format", "m4b"], environment: ["FORGE_FFMPEG": "/nonexistent/ffmpeg"])
         #expect(result.status == 3)
         #expect(result.errors.contains("apt-get install ffmpeg"), "\(result.errors)")
-        #expect((try? FileManager.default.contentsOfDirectory(atPath: project.output.appendingPathComponent("exports/m4b").path)) ?? [] == [])
+        #expect(
+            (try? FileManager.default.contentsOfDirectory(
+                atPath: project.output.appendingPathComponent("exports/m4b").path)) ?? [] == [])
     }
 }

@@ -57,7 +57,9 @@ struct BuildTests {
         let estimate = fields?["durationMs"] as? Int ?? 0
         #expect(!FileManager.default.fileExists(atPath: project.output.path))
         _ = try project.build()
-        let after = try JSONSerialization.jsonObject(with: Data(try project.forge(["plan", "recipe.json", "--json"]).text.utf8)) as? [String: Any]
+        let after =
+            try JSONSerialization.jsonObject(
+                with: Data(try project.forge(["plan", "recipe.json", "--json"]).text.utf8)) as? [String: Any]
         #expect(after?["exact"] as? Bool == true)
         let exact = after?["durationMs"] as? Int ?? 0
         #expect(exact == (try project.manifest().statusCounts().audioMs))
@@ -68,7 +70,9 @@ struct BuildTests {
         let project = try TestProject()
         _ = try project.build()
         let before = try project.doneItems()
-        try project.write(book: Fixtures.shortBook.replacingOccurrences(of: "Mr. Bennet replied that he had not.", with: "Mr. Bennet replied that he had not yet."))
+        try project.write(
+            book: Fixtures.shortBook.replacingOccurrences(
+                of: "Mr. Bennet replied that he had not.", with: "Mr. Bennet replied that he had not yet."))
         let result = try project.build()
         #expect(result.status == 0)
         #expect(result.synthesizedItems.count == 1)
@@ -79,17 +83,23 @@ struct BuildTests {
         try Self.expectRecordedFramesMatchTheAudio(project)
         // A manifest from before lengths were recorded (schema v13) gets them from the headers at the
         // next layout, and the layout is the same as the headers give.
-        try Manifest(directory: project.output).database.write { try $0.execute(sql: "UPDATE objects SET frames = NULL") }
+        try Manifest(directory: project.output).database.write {
+            try $0.execute(sql: "UPDATE objects SET frames = NULL")
+        }
         try project.write(book: Fixtures.shortBook)
         #expect(try project.build().status == 0)
         try Self.expectRecordedFramesMatchTheAudio(project)
         let manifest = try Manifest(directory: project.output)
         let stored = try manifest.placements()
         try manifest.database.write { try $0.execute(sql: "UPDATE objects SET frames = NULL") }
-        let fromHeaders = try TimelineBuilder(store: ObjectStore(root: project.output), manifest: manifest, settings: ExportSettings()).layout()
+        let fromHeaders = try TimelineBuilder(
+            store: ObjectStore(root: project.output), manifest: manifest, settings: ExportSettings()
+        ).layout()
         #expect(fromHeaders.measured.count == 7)
         for item in fromHeaders.book.chapters.flatMap(\.items) {
-            #expect(stored[item.record.id]?.start == item.startMs && stored[item.record.id]?.end == item.endMs, "\(item.record.id)")
+            #expect(
+                stored[item.record.id]?.start == item.startMs && stored[item.record.id]?.end == item.endMs,
+                "\(item.record.id)")
         }
     }
 
@@ -153,7 +163,8 @@ struct BuildTests {
 
     @Test(arguments: ["flac", "ogg", "mp3"])
     func otherAudioFormats(format: String) throws {
-        let project = try TestProject(book: "Chapter 1\n\nA short line to encode.", recipe: Fixtures.recipe(format: format, jobs: 1))
+        let project = try TestProject(
+            book: "Chapter 1\n\nA short line to encode.", recipe: Fixtures.recipe(format: format, jobs: 1))
         let result = try project.build()
         #expect(result.status == 0, "\(result.errors)")
         let item = try #require(try project.manifest().items().last)

@@ -6,11 +6,14 @@ import Testing
 /// Character references read as browsers read them, checked against html5lib-tests' tokenizer cases.
 @Suite struct CharacterReferenceTests {
     static let cases: [(input: String, expected: [Unicode.Scalar])] = {
-        let url = Fixtures.packageRoot.appendingPathComponent("Tests/ForgeTests/Resources/html5lib-character-references.tsv")
+        let url = Fixtures.packageRoot.appendingPathComponent(
+            "Tests/ForgeTests/Resources/html5lib-character-references.tsv")
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
-            let expected = parts[1].split(separator: " ").compactMap { UInt32($0, radix: 16).flatMap(Unicode.Scalar.init) }
+            let expected = parts[1].split(separator: " ").compactMap {
+                UInt32($0, radix: 16).flatMap(Unicode.Scalar.init)
+            }
             return (String(parts[0]), expected)
         }
     }()
@@ -31,9 +34,12 @@ import Testing
 
     @Test func aTitleHasItsReferencesDecodedAndAttributesKeepAmbiguousAmpersands() throws {
         let document = try HTMLReader(mode: .html).read(
-            #"<html><head><title>Pride &amp; Prejudice &copy 1813</title></head><body><p id="a&notit">Text &not=x</p></body></html>"#, path: "book.html")
+            #"<html><head><title>Pride &amp; Prejudice &copy 1813</title></head><body><p id="a&notit">Text &not=x</p></body></html>"#,
+            path: "book.html")
         #expect(document.title == "Pride & Prejudice © 1813")
-        #expect(document.blocks.first?.elementID == "a&notit", "in an attribute, a legacy name before a letter stays as written")
+        #expect(
+            document.blocks.first?.elementID == "a&notit",
+            "in an attribute, a legacy name before a letter stays as written")
         #expect(String(String.UnicodeScalarView(document.blocks.first?.text ?? [])) == "Text ¬=x")
     }
 }

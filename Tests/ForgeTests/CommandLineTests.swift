@@ -11,10 +11,19 @@ struct CommandLineTests {
         (#"{"sources": ["book.txt"], "voice": {"rat": 170}}"#, "voice.rat", "Did you mean \"rate\"?"),
         (#"{"sources": ["book.txt"], "voice": {"rate": "fast"}}"#, "voice.rate", "found the string \"fast\""),
         (#"{"sources": ["missing.txt"]}"#, "sources[0]", "does not exist. Paths are relative to the recipe's folder."),
-        (#"{"sources": ["book.txt"], "voice": {"id": "en-uss"}}"#, "voice.id", "Did you mean \"en-us\"? Run `forge voices` for the installed"),
-        (#"{"sources": ["book.txt"], "audio": {"format": "aiff"}}"#, "audio.format", "\"wav\", \"flac\", \"ogg\", \"mp3\""),
+        (
+            #"{"sources": ["book.txt"], "voice": {"id": "en-uss"}}"#, "voice.id",
+            "Did you mean \"en-us\"? Run `forge voices` for the installed"
+        ),
+        (
+            #"{"sources": ["book.txt"], "audio": {"format": "aiff"}}"#, "audio.format",
+            "\"wav\", \"flac\", \"ogg\", \"mp3\""
+        ),
         (#"[1, 2]"#, "recipe.json", "expected an object"),
-        (#"{"sources": ["book.txt"], "audio": {"format": "opus", "sampleRate": 22050}}"#, "audio.sampleRate", "8000, 16000, 24000, 48000 Hz (the rates Opus"),
+        (
+            #"{"sources": ["book.txt"], "audio": {"format": "opus", "sampleRate": 22050}}"#, "audio.sampleRate",
+            "8000, 16000, 24000, 48000 Hz (the rates Opus"
+        ),
     ])
     func badRecipesExitTwoAndLeaveTheOutputUntouched(recipe: String, path: String, message: String) throws {
         let project = try TestProject(recipe: recipe)
@@ -34,7 +43,10 @@ struct CommandLineTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.currentDirectoryURL = project.directory.url
-        process.arguments = ["-c", "'\(ForgeProcess.executable.path)' build recipe.json --json | head -c 1 >/dev/null; exit ${PIPESTATUS[0]}"]
+        process.arguments = [
+            "-c",
+            "'\(ForgeProcess.executable.path)' build recipe.json --json | head -c 1 >/dev/null; exit ${PIPESTATUS[0]}",
+        ]
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
@@ -45,7 +57,8 @@ struct CommandLineTests {
     /// A CI log gets a line per tenth of the work, the exports' progress lines and a summary, not
     /// thousands of JSON events; `--json` keeps the events. The same build makes Opus objects (48 kHz) and exports Opus.
     @Test func aBuildIntoAPipePrintsProgressLinesAndItsSummaryAndOpusObjects() throws {
-        let recipe = Fixtures.recipe(format: "opus", maxCharacters: 100, extra: #""exports": ["audio"]"#).replacingOccurrences(of: "22050", with: "48000")
+        let recipe = Fixtures.recipe(format: "opus", maxCharacters: 100, extra: #""exports": ["audio"]"#)
+            .replacingOccurrences(of: "22050", with: "48000")
         let project = try TestProject(book: Fixtures.shortBook + "\n\n" + Fixtures.shortBook, recipe: recipe)
         let process = Process()
         let output = Pipe()
@@ -63,7 +76,9 @@ struct CommandLineTests {
         let items = try project.manifest().items().count
         #expect(items > 15 && progress.count >= 2 && progress.count <= 11 + 2, "\(text)")
         #expect(progress.last?.hasPrefix("[\(items)/\(items)] 100.0%") == true, "\(text)")
-        #expect(lines.contains { $0.hasPrefix("Build finished in") } && lines.contains { $0.hasPrefix("Exported ") }, "\(text)")
+        #expect(
+            lines.contains { $0.hasPrefix("Build finished in") } && lines.contains { $0.hasPrefix("Exported ") },
+            "\(text)")
         // The recipe's exports print their progress lines with the build's.
         #expect(lines.contains { $0.hasPrefix("export: audio chapter ") && $0.contains("(100%)") }, "\(text)")
 
@@ -75,7 +90,8 @@ struct CommandLineTests {
             #expect(head.starts(with: Data("OggS".utf8)) && head.range(of: Data("OpusHead".utf8)) != nil)
             #expect(try SoundFile.decode(fileAt: store.url(forRelativePath: object.path)).sampleRate == 48000)
         }
-        let chapter = try SoundFile.decode(fileAt: project.output.appendingPathComponent("exports/audio/chapter-001.opus"))
+        let chapter = try SoundFile.decode(
+            fileAt: project.output.appendingPathComponent("exports/audio/chapter-001.opus"))
         #expect(chapter.sampleRate == 48000 && chapter.durationMs > 1000)
 
         let json = try project.forge(["build", "recipe.json", "--json"])
@@ -91,10 +107,15 @@ struct CommandLineTests {
         // file, field and suggestion apart from the message.
         let forTool = try project.forge(["build", "recipe.json"], environment: ["FORGE_DIAGNOSTICS": "json"])
         let line = try #require(forTool.errors.split(separator: "\n").last.map(String.init))
-        let diagnostic = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(forTool.errors)")
+        let diagnostic = try #require(
+            try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(forTool.errors)")
         #expect(forTool.status == 2 && diagnostic["severity"] as? String == "error", "\(diagnostic)")
-        #expect((diagnostic["file"] as? String)?.hasSuffix("/recipe.json") == true && diagnostic["field"] as? String == "voice.id", "\(diagnostic)")
-        #expect((diagnostic["suggestion"] as? String)?.contains("forge voices") == true && !(diagnostic["message"] as? String ?? "").contains("forge voices"), "\(diagnostic)")
+        #expect(
+            (diagnostic["file"] as? String)?.hasSuffix("/recipe.json") == true
+                && diagnostic["field"] as? String == "voice.id", "\(diagnostic)")
+        #expect(
+            (diagnostic["suggestion"] as? String)?.contains("forge voices") == true
+                && !(diagnostic["message"] as? String ?? "").contains("forge voices"), "\(diagnostic)")
     }
 
     @Test func sourcesThatAreNotTextAreRefused() throws {
@@ -119,7 +140,9 @@ struct CommandLineTests {
         let empty = try ForgeProcess.run(["say", " … ", "-o", "e.wav"], in: directory.url)
         #expect(empty.status == 2 && empty.errors.contains("nothing to say"), "\(empty.errors)")
         let unwritable = try ForgeProcess.run(["say", "Hello.", "-o", "no/such/folder/x.wav"], in: directory.url)
-        #expect(unwritable.status == 3 && unwritable.errors.contains("cannot be written there") && !unwritable.errors.contains("disk space"), "\(unwritable.errors)")
+        #expect(
+            unwritable.status == 3 && unwritable.errors.contains("cannot be written there")
+                && !unwritable.errors.contains("disk space"), "\(unwritable.errors)")
         let voices = try ForgeProcess.run(["voices"], in: directory.url)
         #expect(voices.status == 0 && voices.lines.count > 50)
         #expect(!voices.errors.contains("dictionary") && !voices.text.contains("dictionary"), "\(voices.errors)")
@@ -141,38 +164,67 @@ struct CommandLineTests {
         #expect(try ForgeProcess.run(["--help"], in: directory.url).status == 0)
         // Ranges come from the settings types; options are named after the recipe keys they mirror.
         let pause = try ForgeProcess.run(["export", "out", "--sentence-ms", "20000"], in: directory.url)
-        #expect(pause.status == 2 && pause.errors.contains("--sentence-ms must be from \(ExportSettings.allowedPauses.lowerBound) to \(ExportSettings.allowedPauses.upperBound); found 20000."), "\(pause.errors)")
+        #expect(
+            pause.status == 2
+                && pause.errors.contains(
+                    "--sentence-ms must be from \(ExportSettings.allowedPauses.lowerBound) to \(ExportSettings.allowedPauses.upperBound); found 20000."
+                ), "\(pause.errors)")
         let rate = try ForgeProcess.run(["verify", "out", "--max-word-error-rate", "1.5"], in: directory.url)
-        #expect(rate.status == 2 && rate.errors.contains("--max-word-error-rate must be from 0.0 to 1.0"), "\(rate.errors)")
+        #expect(
+            rate.status == 2 && rate.errors.contains("--max-word-error-rate must be from 0.0 to 1.0"), "\(rate.errors)")
         let interval = try ForgeProcess.run(["align", "r.json", "--save-interval", "0"], in: directory.url)
-        #expect(interval.status == 2 && interval.errors.contains("--save-interval must be from 1 to 100000"), "\(interval.errors)")
+        #expect(
+            interval.status == 2 && interval.errors.contains("--save-interval must be from 1 to 100000"),
+            "\(interval.errors)")
         // Profiles are typed arguments: a wrong one is refused before anything runs, naming the ones there are.
         let profile = try ForgeProcess.run(["check", "out", "--profile", "loud"], in: directory.url)
         #expect(profile.status == 2 && profile.errors.contains("'acx', 'ebu-r128' or 'podcast'"), "\(profile.errors)")
         let mastering = try ForgeProcess.run(["export", "out", "--mastering", "louder"], in: directory.url)
         #expect(mastering.status == 2 && mastering.errors.contains("'podcast' or 'none'"), "\(mastering.errors)")
         // A voice URI is checked by the parser, which names the option and what is wrong.
-        let voice = try ForgeProcess.run(["say", "Hello.", "-o", "hello.wav", "--voice", "espeak-ng:en-us?rate=fast"], in: directory.url)
-        #expect(voice.status == 2 && voice.errors.contains("is invalid for '--voice <voice>': \"rate=fast\""), "\(voice.errors)")
+        let voice = try ForgeProcess.run(
+            ["say", "Hello.", "-o", "hello.wav", "--voice", "espeak-ng:en-us?rate=fast"], in: directory.url)
+        #expect(
+            voice.status == 2 && voice.errors.contains("is invalid for '--voice <voice>': \"rate=fast\""),
+            "\(voice.errors)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("hello.wav").path))
         // `forge align` is two subcommands: a recipe's items (the default) and a narration.
-        let narration = try ForgeProcess.run(["align", "narration", "--audio", "a.flac", "--text", "t.txt"], in: directory.url)
-        #expect(narration.status == 2 && narration.errors.contains("Missing expected argument '--output <output>'"), "\(narration.errors)")
-        #expect(try ForgeProcess.run(["align", "narration", "--help"], in: directory.url).text.contains("USAGE: forge align narration --audio <audio>"))
-        #expect(try ForgeProcess.run(["align", "items", "--help"], in: directory.url).text.contains("USAGE: forge align items <recipe>"))
+        let narration = try ForgeProcess.run(
+            ["align", "narration", "--audio", "a.flac", "--text", "t.txt"], in: directory.url)
+        #expect(
+            narration.status == 2 && narration.errors.contains("Missing expected argument '--output <output>'"),
+            "\(narration.errors)")
+        #expect(
+            try ForgeProcess.run(["align", "narration", "--help"], in: directory.url).text.contains(
+                "USAGE: forge align narration --audio <audio>"))
+        #expect(
+            try ForgeProcess.run(["align", "items", "--help"], in: directory.url).text.contains(
+                "USAGE: forge align items <recipe>"))
     }
 
     /// The old option names still work beside the ones that mirror the recipe's keys.
     @Test func exportAndVerifyOptionsMirrorTheRecipeKeysAndKeepTheirOldSpellings() throws {
         let project = try TestProject()
         #expect(try project.build().status == 0)
-        for options in [["--sentence-ms", "300", "--paragraph-ms", "800", "--chapter-ms", "1000", "--max-cue-characters", "40", "--word-level-overlays"],
-                        ["--sentence-pause", "300", "--paragraph-pause", "800", "--chapter-pause", "1000", "--max-cue-length", "40", "--word-overlays"]] {
+        for options in [
+            [
+                "--sentence-ms", "300", "--paragraph-ms", "800", "--chapter-ms", "1000", "--max-cue-characters", "40",
+                "--word-level-overlays",
+            ],
+            [
+                "--sentence-pause", "300", "--paragraph-pause", "800", "--chapter-pause", "1000", "--max-cue-length",
+                "40", "--word-overlays",
+            ],
+        ] {
             let result = try project.forge(["export", "out", "--format", "json", "vtt"] + options)
             #expect(result.status == 0, "\(options): \(result.errors)")
         }
-        let cues = try String(contentsOf: project.output.appendingPathComponent("exports/captions/chapter-001.vtt"), encoding: .utf8)
-        #expect(cues.split(separator: "\n").filter { !$0.contains("-->") && !$0.hasPrefix("WEBVTT") }.allSatisfy { $0.count <= 40 })
+        let cues = try String(
+            contentsOf: project.output.appendingPathComponent("exports/captions/chapter-001.vtt"), encoding: .utf8)
+        #expect(
+            cues.split(separator: "\n").filter { !$0.contains("-->") && !$0.hasPrefix("WEBVTT") }.allSatisfy {
+                $0.count <= 40
+            })
         // A line per format, files listed only with --verbose.
         let quiet = try project.forge(["export", "out", "--format", "json", "vtt", "srt"])
         let folders = quiet.lines.dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
@@ -193,7 +245,9 @@ struct CommandLineTests {
         guard getuid() != 0 else {
             // root writes anywhere; a read-only filesystem needs privileges the suite does not assume.
             let project = try TestProject()
-            let result = try project.forge(["build", "recipe.json", "--allow-outside-paths", "--output", "/proc/forge-out"])
+            let result = try project.forge([
+                "build", "recipe.json", "--allow-outside-paths", "--output", "/proc/forge-out",
+            ])
             #expect(result.status == 3)
             #expect(result.errors.contains("/proc/forge-out"))
             return

@@ -20,7 +20,8 @@ import Testing
         let events = (0..<count).map { index in
             let mixed = (index + 1) &* 2_654_435_761 &+ seed &* 40_503
             return SynthesisEvent(
-                kind: kinds[(index + seed) % 3], textPosition: mixed % 5_001, length: (mixed / 7) % 41, audioMs: index == 1 ? -3 : mixed % 9_000_000)
+                kind: kinds[(index + seed) % 3], textPosition: mixed % 5_001, length: (mixed / 7) % 41,
+                audioMs: index == 1 ? -3 : mixed % 9_000_000)
         }
         return SpeechEventsDocument(
             engine: "espeak-ng", engineVersion: "1.51", audioKey: String(repeating: "0123456789abcdef", count: 4),
@@ -33,7 +34,8 @@ import Testing
         let direct = try #require(document.directJSON(), "the direct writer declined a document synthesis makes")
         #expect(direct == (try Self.foundationBytes(document)))
         #expect(document.encoded() == direct)
-        let read = try #require(direct.withUnsafeBytes { SpeechEventsDocument.direct($0) }, "the direct reader declined its own bytes")
+        let read = try #require(
+            direct.withUnsafeBytes { SpeechEventsDocument.direct($0) }, "the direct reader declined its own bytes")
         #expect(read == document)
         #expect(try SpeechEventsDocument.decode(direct) == document)
     }
@@ -63,7 +65,10 @@ import Testing
         text = text.replacingOccurrences(of: "\"sampleRate\":22050", with: "\"sampleRate\":22050.0")
         #expect(Data(text.utf8).withUnsafeBytes { SpeechEventsDocument.direct($0) } == nil)
         #expect(try SpeechEventsDocument.decode(Data(text.utf8)).sampleRate == 22_050)
-        for damaged in [#"{"audioKey":"a","durationMs":01"#, #"{"audioKey":"a","durationMs":1,"engine":"e","engineVersion":"v","events":[["w",1,2,3]"#] {
+        for damaged in [
+            #"{"audioKey":"a","durationMs":01"#,
+            #"{"audioKey":"a","durationMs":1,"engine":"e","engineVersion":"v","events":[["w",1,2,3]"#,
+        ] {
             #expect(Data(damaged.utf8).withUnsafeBytes { SpeechEventsDocument.direct($0) } == nil)
             #expect(throws: (any Error).self) { try SpeechEventsDocument.decode(Data(damaged.utf8)) }
         }
@@ -72,9 +77,11 @@ import Testing
     @Test func answersCarryTheEventsObjectsBytesAndReadBack() throws {
         let document = Self.synthesized(events: 50, seed: 9, wordsTimed: true)
         let audio = StoredObject(
-            key: String(repeating: "ab", count: 32), path: "objects/ab/cd.wav", role: .audio, bytes: 123_456, sha256: "00ff", mimeType: "audio/wav",
+            key: String(repeating: "ab", count: 32), path: "objects/ab/cd.wav", role: .audio, bytes: 123_456,
+            sha256: "00ff", mimeType: "audio/wav",
             durationMs: 2_800, sampleRate: 22_050, frames: 61_740)
-        let events = StoredObject(key: "k", path: "objects/cd/ef.json", role: .events, bytes: 10, sha256: "00", mimeType: "application/json")
+        let events = StoredObject(
+            key: "k", path: "objects/cd/ef.json", role: .events, bytes: 10, sha256: "00", mimeType: "application/json")
         let answer = SpeechJobResult(itemID: "p1a2b3c4d5e6f", audio: audio, events: events, document: document)
         let line = try #require(answer.line(documentJSON: document.encoded()))
         #expect(line.last == UInt8(ascii: "\n"))
@@ -99,7 +106,7 @@ import Testing
             #expect(read == object)
         }
         // Answers the direct writer declines are Foundation's JSON, and read back all the same.
-        let failed = SpeechJobResult(itemID: "x", error: #"bad ,"document":{"audioKey":"# )
+        let failed = SpeechJobResult(itemID: "x", error: #"bad ,"document":{"audioKey":"#)
         let failedLine = try #require(failed.line())
         #expect(try JSONDecoder().decode(SpeechJobResult.self, from: failedLine) == failed)
         #expect(SpeechJobResult.decode(line: Array(failedLine.dropLast())) == failed)
@@ -112,21 +119,27 @@ import Testing
 
     @Test(arguments: [false, true])
     func jobsReadBackWhateverTheText(phonemeInput: Bool) throws {
-        let texts = ["A plain sentence.", #"She said, "Hi" \ back/slash"#, "line\nbreak\ttab\u{01}end", "émoji 👩‍👩‍👧 漢字", ""]
+        let texts = [
+            "A plain sentence.", #"She said, "Hi" \ back/slash"#, "line\nbreak\ttab\u{01}end", "émoji 👩‍👩‍👧 漢字", "",
+        ]
         for text in texts {
             let job = SpeechJob(
-                itemID: "p1a2b3c4d5e6f", text: text, voice: VoiceSettings(id: "en-us+klatt", rate: 180, pitch: 40, volume: 90),
+                itemID: "p1a2b3c4d5e6f", text: text,
+                voice: VoiceSettings(id: "en-us+klatt", rate: 180, pitch: 40, volume: 90),
                 audio: AudioSettings(format: .flac, sampleRate: 24_000), audioKey: String(repeating: "a", count: 64),
                 eventsKey: String(repeating: "b", count: 64), phonemeInput: phonemeInput, engineVersion: "1.51")
             let line = try #require(job.line)
             let body = Array(line.dropLast())
-            #expect(SpeechJob.direct(line: body) == job, "the direct reader declined the direct writer's line for \(text.debugDescription)")
+            #expect(
+                SpeechJob.direct(line: body) == job,
+                "the direct reader declined the direct writer's line for \(text.debugDescription)")
             #expect(try SpeechJob.decode(line: body) == job)
             #expect(try JSONDecoder().decode(SpeechJob.self, from: Data(body)) == job)
         }
         // Voice options are Foundation's JSON, and read back all the same.
         var withOptions = SpeechJob(
-            itemID: "x", text: "t", voice: VoiceSettings(engine: "piper", id: "amy", options: ["speaker": "3"]), audio: AudioSettings(),
+            itemID: "x", text: "t", voice: VoiceSettings(engine: "piper", id: "amy", options: ["speaker": "3"]),
+            audio: AudioSettings(),
             audioKey: "k", eventsKey: "e")
         withOptions.phonemeInput = phonemeInput
         let line = Array(try #require(withOptions.line).dropLast())
@@ -153,7 +166,9 @@ import Testing
             let line = try #require(SpeechWorkerNotice(started: id).line)
             #expect(line.starts(with: SpeechWorkerNotice.prefix))
             #expect(SpeechWorkerNotice.decode(line: Array(line.dropLast()))?.started == id)
-            #expect((SpeechWorkerNotice.direct(line: Array(line.dropLast())) != nil) == DirectJSON.isPlain(id, slashes: true))
+            #expect(
+                (SpeechWorkerNotice.direct(line: Array(line.dropLast())) != nil)
+                    == DirectJSON.isPlain(id, slashes: true))
             #expect(try JSONDecoder().decode(SpeechWorkerNotice.self, from: line).started == id)
         }
     }

@@ -10,8 +10,12 @@ import ZIPFoundation
         Splitter(settings: SplitSettings(maxCharacters: 1000), language: language).split(sources)
     }
 
-    func load(_ url: URL, format: SourceFile.Format? = nil, include: [String] = [], exclude: [String] = [], limits: EPUBReader.Limits = .init()) throws -> SplitResult {
-        let source = SourceFile(url: url, format: format ?? SourceFile.inferredFormat(for: url), include: include, exclude: exclude)
+    func load(
+        _ url: URL, format: SourceFile.Format? = nil, include: [String] = [], exclude: [String] = [],
+        limits: EPUBReader.Limits = .init()
+    ) throws -> SplitResult {
+        let source = SourceFile(
+            url: url, format: format ?? SourceFile.inferredFormat(for: url), include: include, exclude: exclude)
         return split(try SourceLoader(limits: limits).load([source]).documents.map(SplitSource.document))
     }
 
@@ -43,16 +47,21 @@ import ZIPFoundation
         #expect(document.title == "A Book")
         let result = split([.structured([document], chaptersFromContents: false)])
         #expect(result.chapters.map(\.title) == ["The First Part", "The Second Part"])
-        #expect(result.items.map(\.text) == [
-            "The First Part",
-            "It is a truth & universally acknowledged—that a single man in possession.",
-            "First line second line",
-            "One item", "Two item", "Quoted words.",
-            "A Section",
-            "Section text with “numeric” references.",
-            "The Second Part", "Last words.",
-        ])
-        #expect(result.items.map(\.kind) == [.heading, .paragraph, .paragraph, .paragraph, .paragraph, .paragraph, .heading, .paragraph, .heading, .paragraph])
+        #expect(
+            result.items.map(\.text) == [
+                "The First Part",
+                "It is a truth & universally acknowledged—that a single man in possession.",
+                "First line second line",
+                "One item", "Two item", "Quoted words.",
+                "A Section",
+                "Section text with “numeric” references.",
+                "The Second Part", "Last words.",
+            ])
+        #expect(
+            result.items.map(\.kind) == [
+                .heading, .paragraph, .paragraph, .paragraph, .paragraph, .paragraph, .heading, .paragraph, .heading,
+                .paragraph,
+            ])
         #expect(result.items[0].elementID == "one")
         #expect(result.items[1].elementID == "p1")
         #expect(result.items[8].elementID == "two", "an id inside the heading points at it")
@@ -70,21 +79,30 @@ import ZIPFoundation
         let cases: [(String, Int, String)] = [
             // libxml2's messages.
             ("<html><body>\n<p>One <em>two</p>\n</body></html>", 2, "Opening and ending tag mismatch: em line 2 and p"),
-            ("<html><body>\n<div><p>Unclosed</p>\n</body></html>", 3, "Opening and ending tag mismatch: div line 2 and body"),
+            (
+                "<html><body>\n<div><p>Unclosed</p>\n</body></html>", 3,
+                "Opening and ending tag mismatch: div line 2 and body"
+            ),
             ("<html><body>\n<p>Odd &bogus; entity</p></body></html>", 2, "Entity 'bogus' not defined"),
             ("<html><body>\n\n<p>Never ends", 3, "Premature end of data in tag p line 3"),
             ("<html><body><p class=x>Unquoted</p></body></html>", 1, "AttValue: \" or ' expected"),
             ("<html><body><!-- open comment <p>text</p></body></html>", 1, "Comment not terminated"),
             // Named but not loaded, a DTD makes an unknown entity only a warning to libxml2: still refused.
-            ("<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.1//EN\" \"http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd\">\n<html><body><p>&bogus;</p></body></html>", 2, "Entity 'bogus' not defined"),
-            (String(repeating: "<div>", count: 300) + String(repeating: "</div>", count: 300), 1, "elements are nested more than 256 deep"),
+            (
+                "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.1//EN\" \"http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd\">\n<html><body><p>&bogus;</p></body></html>",
+                2, "Entity 'bogus' not defined"
+            ),
+            (
+                String(repeating: "<div>", count: 300) + String(repeating: "</div>", count: 300), 1,
+                "elements are nested more than 256 deep"
+            ),
         ]
         for (xhtml, line, problem) in cases {
             do {
                 _ = try HTMLReader(mode: .xhtml).read(xhtml, path: "broken.xhtml")
                 Issue.record("accepted broken XHTML: \(xhtml)")
             } catch {
-                guard case let .malformedMarkup(file, foundLine, _, foundProblem) = error else {
+                guard case .malformedMarkup(let file, let foundLine, _, let foundProblem) = error else {
                     Issue.record("wrong error \(error)")
                     continue
                 }
@@ -134,11 +152,16 @@ import ZIPFoundation
         for version in [3, 2] {
             for partPages in [true, false] {
                 let url = directory.file("book\(version)-\(partPages).epub")
-                let options = BookFormats.EPUBOptions(version: version, frontMatter: false, parts: [("Book One", 0..<2), ("Book Two", 2..<3)], partPages: partPages)
+                let options = BookFormats.EPUBOptions(
+                    version: version, frontMatter: false, parts: [("Book One", 0..<2), ("Book Two", 2..<3)],
+                    partPages: partPages)
                 try book.writeEPUB(to: url, options: options)
                 let result = try load(url)
                 let context = "EPUB \(version), part pages: \(partPages)"
-                #expect(result.chapters.map(\.title) == ["Book One — Chapter 1", "Book One — Chapter 2", "Book Two — Chapter 1", "Epilogue"], "\(context)")
+                #expect(
+                    result.chapters.map(\.title) == [
+                        "Book One — Chapter 1", "Book One — Chapter 2", "Book Two — Chapter 1", "Epilogue",
+                    ], "\(context)")
                 #expect(result.chapters.map(\.part) == ["Book One", "Book One", "Book Two", "Epilogue"], "\(context)")
             }
         }
@@ -175,17 +198,23 @@ import ZIPFoundation
         // Rewrite the package with the second chapter marked linear="no".
         let edited = directory.file("edited.epub")
         try rewrite(url, to: edited) { path, data in
-            path.hasSuffix(".opf") ? Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<itemref idref=\"ch2\"/>", with: "<itemref idref=\"ch2\" linear=\"no\"/>").utf8) : data
+            path.hasSuffix(".opf")
+                ? Data(
+                    String(decoding: data, as: UTF8.self).replacingOccurrences(
+                        of: "<itemref idref=\"ch2\"/>", with: "<itemref idref=\"ch2\" linear=\"no\"/>"
+                    ).utf8) : data
         }
         #expect(try load(edited).chapters.map(\.title) == ["Chapter 1"])
         #expect(try load(edited, include: ["ch2"]).chapters.map(\.title) == ["Chapter 1", "Notes"])
-        #expect(try load(edited, include: ["chapter-2.xhtml"]).chapters.count == 2, "a spine item can be named by its file")
+        #expect(
+            try load(edited, include: ["chapter-2.xhtml"]).chapters.count == 2, "a spine item can be named by its file")
         #expect(throws: DocumentError.self) { try load(edited, exclude: ["appendix"]) }
         do {
             _ = try load(edited, exclude: ["appendix"])
         } catch {
             #expect(error.localizedDescription.contains("\"appendix\""))
-            #expect(error.localizedDescription.contains("ch1 (OEBPS/text/chapter-1.xhtml)"), "the message lists the spine")
+            #expect(
+                error.localizedDescription.contains("ch1 (OEBPS/text/chapter-1.xhtml)"), "the message lists the spine")
         }
     }
 
@@ -197,7 +226,10 @@ import ZIPFoundation
             var data = Data()
             _ = try input.extract(entry) { data.append($0) }
             let changed = transform(entry.path, data)
-            try output.addEntry(with: entry.path, type: .file, uncompressedSize: Int64(changed.count), compressionMethod: entry.path == "mimetype" ? .none : .deflate) { position, size in
+            try output.addEntry(
+                with: entry.path, type: .file, uncompressedSize: Int64(changed.count),
+                compressionMethod: entry.path == "mimetype" ? .none : .deflate
+            ) { position, size in
                 changed.subdata(in: Int(position)..<Int(position) + size)
             }
         }
@@ -208,7 +240,8 @@ import ZIPFoundation
     @Test func packageFilesAreReadAsXMLAndNeverLoadExternalEntities() throws {
         let folder = try TemporaryDirectory("secret")
         let secret = try folder.write("secret.txt", "THE-SECRET")
-        let package = PackageXML("""
+        let package = PackageXML(
+            """
             <?xml version="1.0"?>
             <!DOCTYPE package [ <!ENTITY leak SYSTEM "file://\(secret.path)"> <!ENTITY house "Longbourn"> ]>
             <package xmlns="http://www.idpf.org/2007/opf" xmlns:dc="http://purl.org/dc/elements/1.1/" version="3.0">
@@ -226,14 +259,20 @@ import ZIPFoundation
         #expect(FileManager.default.fileExists(atPath: secret.path), "the file an entity could read is there to read")
         #expect(package.first("package")?.depth == 0 && package.first("title")?.depth == 2)
         // Not well formed: read as far as libxml2 recovers, silently.
-        #expect(PackageXML("<package><metadata><title>Broken & title</title></metadata><manifest><item href='a'></manifest>").first("item")?.attributes["href"] == "a")
+        #expect(
+            PackageXML(
+                "<package><metadata><title>Broken & title</title></metadata><manifest><item href='a'></manifest>"
+            ).first("item")?.attributes["href"] == "a")
     }
 
     @Test func badEPUBsAreRefusedWithClearErrors() throws {
         let directory = try TemporaryDirectory("bad-epub")
         let book = BookFormats(plainText: "Chapter 1\n\nBody text of the book.\n\nChapter 2\n\nMore text.\n")
 
-        func failure(_ name: String, options: BookFormats.EPUBOptions = .init(), limits: EPUBReader.Limits = .init(), write: ((URL) throws -> Void)? = nil) throws -> DocumentError? {
+        func failure(
+            _ name: String, options: BookFormats.EPUBOptions = .init(), limits: EPUBReader.Limits = .init(),
+            write: ((URL) throws -> Void)? = nil
+        ) throws -> DocumentError? {
             let url = directory.file(name)
             if let write { try write(url) } else { try book.writeEPUB(to: url, options: options) }
             do {
@@ -247,22 +286,36 @@ import ZIPFoundation
 
         // Not a zip at all.
         let notZip = try failure("text.epub") { url in try Data("just some text, not a zip".utf8).write(to: url) }
-        guard case .notAZip = notZip else { Issue.record("text file: \(String(describing: notZip))"); return }
+        guard case .notAZip = notZip else {
+            Issue.record("text file: \(String(describing: notZip))")
+            return
+        }
 
         // A zip without the EPUB container.
         let notEPUB = try failure("plain.zip", options: .init(includeContainer: false))
-        guard case .notAnEPUB(_, let reason) = notEPUB else { Issue.record("no container: \(String(describing: notEPUB))"); return }
+        guard case .notAnEPUB(_, let reason) = notEPUB else {
+            Issue.record("no container: \(String(describing: notEPUB))")
+            return
+        }
         #expect(reason.contains("META-INF/container.xml"))
         let wrongType = try failure("odt.epub", options: .init(mimetype: "application/vnd.oasis.opendocument.text"))
-        guard case .notAnEPUB(_, let typeReason) = wrongType else { Issue.record("mimetype: \(String(describing: wrongType))"); return }
+        guard case .notAnEPUB(_, let typeReason) = wrongType else {
+            Issue.record("mimetype: \(String(describing: wrongType))")
+            return
+        }
         #expect(typeReason.contains("application/vnd.oasis.opendocument.text"))
 
         // A spine item whose document is not in the archive.
         let missing = try failure("missing.epub", options: .init(missingDocuments: [1]))
-        #expect(missing == .missingEntry(file: directory.file("missing.epub").path, entry: "OEBPS/text/chapter-2.xhtml", referencedBy: "the spine item \"ch2\""))
+        #expect(
+            missing
+                == .missingEntry(
+                    file: directory.file("missing.epub").path, entry: "OEBPS/text/chapter-2.xhtml",
+                    referencedBy: "the spine item \"ch2\""))
 
         // An entry whose path leaves the archive.
-        let slip = try failure("slip.epub", options: .init(extraEntries: [("../../etc/evil.sh", Data("rm -rf /".utf8))]))
+        let slip = try failure(
+            "slip.epub", options: .init(extraEntries: [("../../etc/evil.sh", Data("rm -rf /".utf8))]))
         #expect(slip == .unsafeEntryPath(file: directory.file("slip.epub").path, entry: "../../etc/evil.sh"))
         let absolute = try failure("absolute.epub", options: .init(extraEntries: [("/tmp/evil.sh", Data("x".utf8))]))
         #expect(absolute == .unsafeEntryPath(file: directory.file("absolute.epub").path, entry: "/tmp/evil.sh"))
@@ -274,15 +327,24 @@ import ZIPFoundation
             let entry = try #require(archive["OEBPS/text/chapter-1.xhtml"])
             try archive.remove(entry)
             let size = 20 << 20
-            try archive.addEntry(with: "OEBPS/text/chapter-1.xhtml", type: .file, uncompressedSize: Int64(size), compressionMethod: .deflate) { _, chunk in
+            try archive.addEntry(
+                with: "OEBPS/text/chapter-1.xhtml", type: .file, uncompressedSize: Int64(size),
+                compressionMethod: .deflate
+            ) { _, chunk in
                 Data(repeating: UInt8(ascii: " "), count: chunk)
             }
         }
-        guard case .suspiciousCompression(_, "OEBPS/text/chapter-1.xhtml", let ratio) = bomb else { Issue.record("bomb: \(String(describing: bomb))"); return }
+        guard case .suspiciousCompression(_, "OEBPS/text/chapter-1.xhtml", let ratio) = bomb else {
+            Issue.record("bomb: \(String(describing: bomb))")
+            return
+        }
         #expect(ratio > 100)
         // Bounded expansion whatever the ratio: a book past the size limit is refused.
         let large = try failure("large.epub", limits: EPUBReader.Limits(entryBytes: 300, totalBytes: 100_000))
-        guard case .tooLarge = large else { Issue.record("limit: \(String(describing: large))"); return }
+        guard case .tooLarge = large else {
+            Issue.record("limit: \(String(describing: large))")
+            return
+        }
     }
 
     @Test func aBadSourceStopsABuildBeforeAnythingIsWritten() throws {
@@ -294,17 +356,21 @@ import ZIPFoundation
         #expect(refused.status == 2)
         #expect(refused.errors.contains("\"../escape.txt\" points outside the archive"))
         #expect(!FileManager.default.fileExists(atPath: project.output.path))
-        #expect(!FileManager.default.fileExists(atPath: project.directory.url.deletingLastPathComponent().appendingPathComponent("escape.txt").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: project.directory.url.deletingLastPathComponent().appendingPathComponent("escape.txt").path))
 
         // A good book builds; then a broken version of it leaves the built output as it was.
-        try BookFormats(plainText: "Chapter 1\n\nA short book.\n\nChapter 2\n\nWith two chapters.\n").writeEPUB(to: project.directory.file("book.epub"))
+        try BookFormats(plainText: "Chapter 1\n\nA short book.\n\nChapter 2\n\nWith two chapters.\n").writeEPUB(
+            to: project.directory.file("book.epub"))
         let built = try project.build()
         #expect(built.status == 0, "\(built.errors)")
         let before = try project.manifest().items()
         let lastBuild = try project.manifest().lastBuild()?.id
         #expect(before.count == 5 && before.allSatisfy { $0.status == .done })
         #expect(before.first { $0.text == "A short book." }?.elementID == "p1")
-        try BookFormats(plainText: "Chapter 1\n\nA short book.\n").writeEPUB(to: project.directory.file("book.epub"), options: .init(missingDocuments: [0]))
+        try BookFormats(plainText: "Chapter 1\n\nA short book.\n").writeEPUB(
+            to: project.directory.file("book.epub"), options: .init(missingDocuments: [0]))
         let broken = try project.build()
         #expect(broken.status == 2)
         #expect(broken.errors.contains("chapter-1.xhtml"))
@@ -314,15 +380,21 @@ import ZIPFoundation
 
     @Test func theEPUBExportOfAnEPUBBookReusesItsOwnDocuments() throws {
         let project = try TestProject(recipe: Fixtures.recipe(source: "book.epub", extra: #""exports": ["epub"]"#))
-        let book = BookFormats(plainText: "Chapter 1\n\nThe first paragraph.\n\nThe second one.\n\nChapter 2\n\nNo ids here.\n\nNor here. Not at all.\n")
+        let book = BookFormats(
+            plainText:
+                "Chapter 1\n\nThe first paragraph.\n\nThe second one.\n\nChapter 2\n\nNo ids here.\n\nNor here. Not at all.\n"
+        )
         let plain = project.directory.file("plain.epub")
         try book.writeEPUB(to: plain, options: .init(frontMatter: false))
         // The second chapter's paragraphs lose their ids, as many real books' paragraphs have none.
         try rewrite(plain, to: project.directory.file("book.epub")) { path, data in
             // … and one has inline markup across its sentences' end, where no span per sentence fits.
             path.hasSuffix("chapter-2.xhtml")
-                ? Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<p id=", with: "<p data-n=")
-                    .replacingOccurrences(of: "Nor here. Not at all.", with: "Nor <em>here. Not</em> at <i>all</i>.").utf8) : data
+                ? Data(
+                    String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<p id=", with: "<p data-n=")
+                        .replacingOccurrences(
+                            of: "Nor here. Not at all.", with: "Nor <em>here. Not</em> at <i>all</i>."
+                        ).utf8) : data
         }
         let originals = try SyncTests.entries(project.directory.file("book.epub"))
         let result = try project.build()
@@ -336,9 +408,11 @@ import ZIPFoundation
             return String(decoding: data, as: UTF8.self)
         }
         #expect(Array(archive).first?.path == "mimetype")
-        #expect(archive["OEBPS/forge-audio/chapter-001.m4a"] != nil && archive["OEBPS/forge-audio/chapter-002.m4a"] != nil)
+        #expect(
+            archive["OEBPS/forge-audio/chapter-001.m4a"] != nil && archive["OEBPS/forge-audio/chapter-002.m4a"] != nil)
         let package = try text("OEBPS/content.opf")
-        #expect(package.contains("media-overlay=\"forge-smil-1\"") && package.contains("media-overlay=\"forge-smil-2\""))
+        #expect(
+            package.contains("media-overlay=\"forge-smil-1\"") && package.contains("media-overlay=\"forge-smil-2\""))
         #expect(package.contains("<meta property=\"media:duration\">"))
         #expect(package.contains("href=\"forge-audio/chapter-001.m4a\" media-type=\"audio/mp4\""))
         let items = try project.manifest().items()
@@ -349,23 +423,35 @@ import ZIPFoundation
         ] {
             let smil = try text("OEBPS/forge-overlays/\(number).smil")
             let document = try text("OEBPS/text/chapter-\(number).xhtml")
-            let fragments = smil.components(separatedBy: "<text src=\"").dropFirst().map { String($0.prefix { $0 != "\"" }.drop { $0 != "#" }.dropFirst()) }
-            #expect(fragments == expectedFragments, "one par per sentence of chapter \(number), each at a span added to the book's own document")
+            let fragments = smil.components(separatedBy: "<text src=\"").dropFirst().map {
+                String($0.prefix { $0 != "\"" }.drop { $0 != "#" }.dropFirst())
+            }
+            #expect(
+                fragments == expectedFragments,
+                "one par per sentence of chapter \(number), each at a span added to the book's own document")
             // Nothing but the spans, the body's id and the highlight style was added.
-            let original = String(decoding: try #require(originals["OEBPS/text/chapter-\(number).xhtml"]), as: UTF8.self)
+            let original = String(
+                decoding: try #require(originals["OEBPS/text/chapter-\(number).xhtml"]), as: UTF8.self)
             let unmarked = document.replacing(/<span id="forge-s-[^"]+">/, with: "").replacing("</span>", with: "")
                 .replacing(/<style type="text\/css">[^<]*<\/style>/, with: "").replacing(" id=\"forge-body\"", with: "")
             #expect(unmarked == original, "chapter \(number): \(document)")
             // The seq points at the document's body, by an id the body now has.
             let seq = try #require(smil.firstMatch(of: /epub:textref="[^"#]+#([^"]+)"/)?.1)
-            #expect(document.contains("<body id=\"\(seq)\"") || document.contains("id=\"\(seq)\""), "seq textref #\(seq)")
-            for fragment in fragments { #expect(document.contains("id=\"\(fragment)\""), "\(fragment) exists in chapter \(number)") }
-            let clips = smil.components(separatedBy: "clipBegin=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+            #expect(
+                document.contains("<body id=\"\(seq)\"") || document.contains("id=\"\(seq)\""), "seq textref #\(seq)")
+            for fragment in fragments {
+                #expect(document.contains("id=\"\(fragment)\""), "\(fragment) exists in chapter \(number)")
+            }
+            let clips = smil.components(separatedBy: "clipBegin=\"").dropFirst().map {
+                String($0.prefix { $0 != "\"" })
+            }
             #expect(clips == clips.sorted() && Set(clips).count == clips.count, "clips in playing order")
             #expect(smil.contains("../forge-audio/chapter-00\(number).m4a"))
         }
         // Sentences whose markup crosses are one span, taking in the inline elements whole.
-        #expect(try text("OEBPS/text/chapter-2.xhtml").contains("<span id=\"\(span("Nor here. Not at all."))\">Nor <em>here. Not</em> at <i>all</i>.</span>"))
+        #expect(
+            try text("OEBPS/text/chapter-2.xhtml").contains(
+                "<span id=\"\(span("Nor here. Not at all."))\">Nor <em>here. Not</em> at <i>all</i>.</span>"))
         // The exported book reads back with the same words: only ids and a highlight style were added.
         let reread = try load(exported)
         #expect(words(reread) == (try project.manifest().items()).flatMap { Tokenizer.words(in: $0.text) }.map(\.text))

@@ -27,7 +27,10 @@ struct EncodingQueueTests {
         try EncodingQueue.run(
             count: 24, jobs: 3, ahead: 6, cancellation: nil, scratch: { url.appendingPathComponent(".\($0).tmp") },
             encode: { index, descriptor, _ in
-                running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                running.withLock {
+                    $0.now += 1
+                    $0.most = max($0.most, $0.now)
+                }
                 defer { running.withLock { $0.now -= 1 } }
                 try Self.writeIndex(index, descriptor)
             },
@@ -78,7 +81,8 @@ struct EncodingQueueTests {
         }.start()
         #expect {
             try EncodingQueue.run(
-                count: 10, jobs: 2, ahead: 4, cancellation: cancellation, scratch: { url.appendingPathComponent(".\($0).tmp") },
+                count: 10, jobs: 2, ahead: 4, cancellation: cancellation,
+                scratch: { url.appendingPathComponent(".\($0).tmp") },
                 encode: { _, descriptor, stop in
                     defer { close(descriptor) }
                     encoders.withLock { $0 += 1 }

@@ -1,14 +1,14 @@
 import Foundation
+import GRDB
 import Testing
 import ZIPFoundation
-import GRDB
-
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 @testable import Forge
 @testable import ForgeCLI
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// Collects elements and attributes from an XML document; fails the test on a parse error.
 final class XMLElements: NSObject, XMLParserDelegate {
@@ -19,10 +19,14 @@ final class XMLElements: NSObject, XMLParserDelegate {
         let parser = XMLParser(data: data)
         parser.delegate = self
         let parsed = parser.parse()
-        #expect(parsed, "XML does not parse: \(parser.parserError.map { "\($0)" } ?? "")", sourceLocation: sourceLocation)
+        #expect(
+            parsed, "XML does not parse: \(parser.parserError.map { "\($0)" } ?? "")", sourceLocation: sourceLocation)
     }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String]
+    ) {
         elements.append((name, attributes))
     }
 
@@ -31,7 +35,8 @@ final class XMLElements: NSObject, XMLParserDelegate {
 
 @Suite("Exports: chapter audio, JSON, captions, EPUB 3, HTML")
 struct ExportTests {
-    static let allFormats = #""exports": { "formats": ["audio", "json", "vtt", "srt", "epub", "html"], "maxCueCharacters": 60 }"#
+    static let allFormats =
+        #""exports": { "formats": ["audio", "json", "vtt", "srt", "epub", "html"], "maxCueCharacters": 60 }"#
 
     /// A built short book with every export, shared by the tests below that only read it.
     static func builtProject() throws -> TestProject {
@@ -68,7 +73,9 @@ struct ExportTests {
         let again = try export()
         #expect(again["upToDate"] as? Bool == true)
         #expect((again["files"] as? [String])?.contains("exports/audio/chapter-001.wav") == true, "\(again)")
-        #expect(try FileManager.default.attributesOfItem(atPath: audio.path)[.modificationDate] as? Date == written, "an up-to-date export rewrote a file")
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: audio.path)[.modificationDate] as? Date == written,
+            "an up-to-date export rewrote a file")
         // Another format, a missing file or --force: written again.
         #expect(try export(["--format", "json"])["upToDate"] as? Bool == false)
         #expect(try export()["upToDate"] as? Bool == false)
@@ -85,20 +92,28 @@ struct ExportTests {
         // Standard error carries the progress; standard output stays one JSON object.
         let lines = export.errors.split(separator: "\n").filter { $0.hasPrefix("export: ") }
         for phase in ["audio", "captions", "epub"] {
-            #expect(lines.contains { $0.hasPrefix("export: \(phase) chapter ") && $0.contains("(100%)") }, "\(phase): \(lines)")
+            #expect(
+                lines.contains { $0.hasPrefix("export: \(phase) chapter ") && $0.contains("(100%)") },
+                "\(phase): \(lines)")
         }
         #expect((try? JSONSerialization.jsonObject(with: Data(export.text.utf8))) is [String: Any], "\(export.text)")
 
         // --progress json: an exporting event per chapter of each phase, the build's JSON Lines objects.
-        let json = try project.forge(["export", "out", "--format", "audio", "vtt", "epub", "--force", "--progress", "json"])
+        let json = try project.forge([
+            "export", "out", "--format", "audio", "vtt", "epub", "--force", "--progress", "json",
+        ])
         #expect(json.status == 0, "\(json.errors)")
-        let events = json.errors.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let events = json.errors.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         let chapters = try project.manifest().chapters().count
         for phase in ["audio", "captions", "epub"] {
             // Every chapter's end (the audio phase also reports inside chapters, as audio goes out).
             let steps = events.filter { $0["event"] as? String == "exporting" && $0["phase"] as? String == phase }
             let finished = steps.compactMap { $0["finished"] as? Int }
-            #expect(Set(finished).isSuperset(of: 1...chapters) && finished == finished.sorted() && finished.last == chapters, "\(phase): \(steps)")
+            #expect(
+                Set(finished).isSuperset(of: 1...chapters) && finished == finished.sorted()
+                    && finished.last == chapters, "\(phase): \(steps)")
             #expect(steps.allSatisfy { $0["toFinish"] as? Int == chapters }, "\(phase): \(steps)")
         }
         #expect(!json.errors.contains("export: "), "text progress beside the JSON: \(json.errors)")
@@ -109,20 +124,28 @@ struct ExportTests {
     /// A book of one long chapter is not silent until the chapter ends: the phases that put audio out
     /// report it as it goes, by the milliseconds of audio done (JSON) and in percent lines (text).
     @Test func aLongChapterShowsProgressInsideIt() throws {
-        let paragraphs = (1...12).map { "Paragraph \($0) of a chapter that runs on and on, as the long chapters of long books do, with more words in it." }
+        let paragraphs = (1...12).map {
+            "Paragraph \($0) of a chapter that runs on and on, as the long chapters of long books do, with more words in it."
+        }
         let project = try TestProject(book: paragraphs.joined(separator: "\n\n") + "\n")
         #expect(try project.build().status == 0)
         #expect(try project.manifest().chapters().count == 1)
-        let json = try project.forge(["export", "out", "--format", "acx", "audio", "--mastering", "acx", "--progress", "json"])
+        let json = try project.forge([
+            "export", "out", "--format", "acx", "audio", "--mastering", "acx", "--progress", "json",
+        ])
         #expect(json.status == 0, "\(json.errors)")
-        let events = json.errors.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let events = json.errors.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         for phase in ["acx", "audio"] {
             let steps = events.filter { $0["event"] as? String == "exporting" && $0["phase"] as? String == phase }
             // Inside the chapter, as its audio goes out (a mastering pass's heartbeat, before any, has 0 ms).
             let inside = steps.filter { $0["finished"] as? Int == 0 && ($0["finishedMs"] as? Int ?? 0) > 0 }
             let total = try #require(steps.last?["toFinishMs"] as? Int)
             let done = inside.compactMap { $0["finishedMs"] as? Int }
-            #expect(done.count >= 3 && done.allSatisfy { $0 > 0 && $0 <= total } && done.contains { $0 < total } && done == done.sorted(), "\(phase): \(steps)")
+            #expect(
+                done.count >= 3 && done.allSatisfy { $0 > 0 && $0 <= total } && done.contains { $0 < total }
+                    && done == done.sorted(), "\(phase): \(steps)")
             #expect(steps.last?["finished"] as? Int == 1 && steps.last?["finishedMs"] as? Int == total)
         }
         let text = try project.forge(["export", "out", "--format", "acx", "--mastering", "acx", "--force"])
@@ -137,8 +160,12 @@ struct ExportTests {
         printer.begin()
         Thread.sleep(forTimeInterval: 1.2)
         let first = try #require(printer.line(for: ExportProgress(phase: "encode", done: 1, total: 4)))
-        #expect(first.hasPrefix("export: encode chapter 1 of 4 (25%), 0:01 elapsed, about 0:0") && !first.hasSuffix("0:00 left"), "\(first)")
-        #expect(printer.line(for: ExportProgress(phase: "encode", done: 4, total: 4))?.hasSuffix("(100%), 0:01 elapsed") == true)
+        #expect(
+            first.hasPrefix("export: encode chapter 1 of 4 (25%), 0:01 elapsed, about 0:0")
+                && !first.hasSuffix("0:00 left"), "\(first)")
+        #expect(
+            printer.line(for: ExportProgress(phase: "encode", done: 4, total: 4))?.hasSuffix("(100%), 0:01 elapsed")
+                == true)
         Thread.sleep(forTimeInterval: 1.2)
         let next = try #require(printer.line(for: ExportProgress(phase: "epub", done: 2, total: 4)))
         #expect(next == "export: epub chapter 2 of 4 (50%), 0:01 elapsed, about 0:01 left", "\(next)")
@@ -150,16 +177,20 @@ struct ExportTests {
         for value in values {
             var written: [UInt8] = []
             ItemTimingsDocument.append(value, to: &written)
-            #expect(String(decoding: written, as: UTF8.self) == String(decoding: try encoder.encode(value), as: UTF8.self))
+            #expect(
+                String(decoding: written, as: UTF8.self) == String(decoding: try encoder.encode(value), as: UTF8.self))
         }
     }
 
     @Test func timingsAudioAndCaptionsAgreeOnOneChapterTimeline() throws {
         let project = try Self.builtProject()
         let store = ObjectStore(root: project.output)
-        let layouts = try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings()).book().chapters
+        let layouts = try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings()).book()
+            .chapters
         // The JSON writers give JSONEncoder's exact bytes (sorted keys), for chapter and item files.
-        for timeline in try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings()).timelines() {
+        for timeline in try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings())
+            .timelines()
+        {
             let chapterDocument = ChapterTimingsDocument(timeline, audioFormat: .wav)
             #expect(try chapterDocument.encodedLine() == (try chapterDocument.foundationEncodedLine()))
             for item in timeline.items {
@@ -188,13 +219,21 @@ struct ExportTests {
                     previous = wordStart
                 }
                 let id = try #require(item["id"] as? String)
-                let own = try JSONSerialization.jsonObject(with: Data(contentsOf: project.output.appendingPathComponent("exports/json/items/\(id).json"))) as? [String: Any]
+                let own =
+                    try JSONSerialization.jsonObject(
+                        with: Data(contentsOf: project.output.appendingPathComponent("exports/json/items/\(id).json")))
+                    as? [String: Any]
                 let ownWords = try #require(own?["words"] as? [[String: Any]])
-                #expect(zip(ownWords, words).allSatisfy { ($0["startMs"] as? Int ?? -1) + start == ($1["startMs"] as? Int ?? -2) })
+                #expect(
+                    zip(ownWords, words).allSatisfy {
+                        ($0["startMs"] as? Int ?? -1) + start == ($1["startMs"] as? Int ?? -2)
+                    })
                 // The words really are in the chapter audio where the JSON says: the item's own audio there.
             }
             for format in ["vtt", "srt"] {
-                let text = try String(contentsOf: project.output.appendingPathComponent("exports/captions/\(stem).\(format)"), encoding: .utf8)
+                let text = try String(
+                    contentsOf: project.output.appendingPathComponent("exports/captions/\(stem).\(format)"),
+                    encoding: .utf8)
                 if format == "vtt" { #expect(text.hasPrefix("WEBVTT\n\n")) }
                 let cues = text.components(separatedBy: "\n\n").filter { $0.contains("-->") }
                 #expect(!cues.isEmpty)
@@ -207,10 +246,13 @@ struct ExportTests {
                     let times = lines[1].components(separatedBy: " --> ")
                     let start = milliseconds(Substring(times[0]))
                     let end = milliseconds(Substring(times[1]))
-                    #expect(start >= lastEnd && end > start && end <= duration, "\(format) cue \(index + 1): \(lines[1])")
+                    #expect(
+                        start >= lastEnd && end > start && end <= duration, "\(format) cue \(index + 1): \(lines[1])")
                     #expect(lines[2...].joined(separator: " ").count <= 60 + 2, "a cue longer than maxCueCharacters")
                     // Subtitle lines: at most two, each within half of maxCueCharacters (60 here), unless one word is longer.
-                    #expect(lines.count <= 4 && lines[2...].allSatisfy { $0.count <= 30 + 2 || !$0.contains(" ") }, "\(format) cue \(index + 1): \(lines[2...])")
+                    #expect(
+                        lines.count <= 4 && lines[2...].allSatisfy { $0.count <= 30 + 2 || !$0.contains(" ") },
+                        "\(format) cue \(index + 1): \(lines[2...])")
                     twoLineCues += lines.count == 4 ? 1 : 0
                     lastEnd = end
                 }
@@ -221,7 +263,8 @@ struct ExportTests {
     @Test func theEPUBIsStructurallyValidWithMediaOverlays() throws {
         let project = try Self.builtProject()
         let folder = project.output.appendingPathComponent("exports/epub")
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".epub") })
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".epub") })
         let archive = try Archive(url: folder.appendingPathComponent(name), accessMode: .read)
         let entries = Array(archive)
         func read(_ path: String) throws -> Data {
@@ -251,7 +294,8 @@ struct ExportTests {
         let overlays = manifest.filter { $0["media-type"] == "application/smil+xml" }
         #expect(overlays.count == 2)
         for overlay in overlays {
-            #expect(metas.contains { $0["property"] == "media:duration" && $0["refines"] == "#" + (overlay["id"] ?? "") })
+            #expect(
+                metas.contains { $0["property"] == "media:duration" && $0["refines"] == "#" + (overlay["id"] ?? "") })
             #expect(manifest.contains { $0["media-overlay"] == overlay["id"] })
             // SMIL: clips increasing, inside the audio, pointing at ids that exist in the content document.
             let smilPath = base + "/" + (overlay["href"] ?? "")
@@ -259,17 +303,25 @@ struct ExportTests {
             let texts = smil.named("text").compactMap { $0["src"] }
             let clips = smil.named("audio")
             #expect(!clips.isEmpty && texts.count == clips.count)
-            let documentPath = base + "/text/" + (texts[0].split(separator: "#")[0].split(separator: "/").last.map(String.init) ?? "")
+            let documentPath =
+                base + "/text/" + (texts[0].split(separator: "#")[0].split(separator: "/").last.map(String.init) ?? "")
             let documentIDs = Set(XMLElements(try read(documentPath)).elements.compactMap { $0.attributes["id"] })
             #expect(texts.allSatisfy { documentIDs.contains(String($0.split(separator: "#")[1])) })
             let audioPath = base + "/audio/" + (clips[0]["src"]?.split(separator: "/").last.map(String.init) ?? "")
             let audioBytes = try read(audioPath)
             // AAC in MP4 (the M4B's chapter encodings), an EPUB 3 core media type.
-            #expect(audioPath.hasSuffix(".m4a") && manifest.contains { $0["href"].map { base + "/" + $0 } == audioPath && $0["media-type"] == "audio/mp4" })
-            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("forge-epub-\(UUID().uuidString).m4a")
+            #expect(
+                audioPath.hasSuffix(".m4a")
+                    && manifest.contains {
+                        $0["href"].map { base + "/" + $0 } == audioPath && $0["media-type"] == "audio/mp4"
+                    })
+            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "forge-epub-\(UUID().uuidString).m4a")
             try audioBytes.write(to: temporary)
             defer { try? FileManager.default.removeItem(at: temporary) }
-            let probe = try AudiobookTests.run(try #require(AudiobookTests.ffprobe).path, ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", temporary.path])
+            let probe = try AudiobookTests.run(
+                try #require(AudiobookTests.ffprobe).path,
+                ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", temporary.path])
             let audioMs = Int((Double(probe.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) * 1000)
             var lastEnd = 0
             for clip in clips {
@@ -290,7 +342,10 @@ struct ExportTests {
         #expect(build.status == 0, "\(build.errors)")
         try compareTimeline(project, build)
         // An edit moves the items after it: the manifest follows the new layout.
-        try project.write(book: Fixtures.shortBook.replacingOccurrences(of: "Mr. Bennet replied that he had not.", with: "Mr. Bennet replied, after a long and thoughtful pause, that he had not."))
+        try project.write(
+            book: Fixtures.shortBook.replacingOccurrences(
+                of: "Mr. Bennet replied that he had not.",
+                with: "Mr. Bennet replied, after a long and thoughtful pause, that he had not."))
         let edited = try project.build()
         #expect(edited.status == 0 && edited.synthesizedItems.count == 1)
         try compareTimeline(project, edited)
@@ -303,20 +358,36 @@ struct ExportTests {
             let chapter = try chapterJSON(project, stem)
             for item in chapter["items"] as? [[String: Any]] ?? [] {
                 let id = try #require(item["id"] as? String)
-                let row = try database.read { db in try Row.fetchOne(db, sql: "SELECT chapter_start_ms, chapter_end_ms, duration_ms FROM items WHERE id = ?", arguments: [id]) }
+                let row = try database.read { db in
+                    try Row.fetchOne(
+                        db, sql: "SELECT chapter_start_ms, chapter_end_ms, duration_ms FROM items WHERE id = ?",
+                        arguments: [id])
+                }
                 #expect(row?[0] as Int? == item["startMs"] as? Int && row?[1] as Int? == item["endMs"] as? Int, "\(id)")
                 let sentences = try database.read { db in
-                    try Row.fetchAll(db, sql: "SELECT text, chapter_start_ms, chapter_end_ms, word_start, word_end FROM sentences WHERE item_id = ? ORDER BY idx", arguments: [id])
+                    try Row.fetchAll(
+                        db,
+                        sql:
+                            "SELECT text, chapter_start_ms, chapter_end_ms, word_start, word_end FROM sentences WHERE item_id = ? ORDER BY idx",
+                        arguments: [id])
                 }
                 let expected = item["sentences"] as? [[String: Any]] ?? []
                 #expect(sentences.count == expected.count && !expected.isEmpty)
                 for (stored, exported) in zip(sentences, expected) {
                     #expect(stored[0] as String == exported["text"] as? String)
-                    #expect(stored[1] as Int == exported["startMs"] as? Int && stored[2] as Int == exported["endMs"] as? Int)
-                    #expect(stored[3] as Int == exported["firstWord"] as? Int && (stored[4] as Int) - 1 == exported["lastWord"] as? Int)
+                    #expect(
+                        stored[1] as Int == exported["startMs"] as? Int && stored[2] as Int == exported["endMs"] as? Int
+                    )
+                    #expect(
+                        stored[3] as Int == exported["firstWord"] as? Int
+                            && (stored[4] as Int) - 1 == exported["lastWord"] as? Int)
                 }
                 let words = try database.read { db in
-                    try Row.fetchAll(db, sql: "SELECT text, chapter_start_ms, chapter_end_ms FROM chapter_words WHERE item_id = ? ORDER BY idx", arguments: [id])
+                    try Row.fetchAll(
+                        db,
+                        sql:
+                            "SELECT text, chapter_start_ms, chapter_end_ms FROM chapter_words WHERE item_id = ? ORDER BY idx",
+                        arguments: [id])
                 }
                 let exportedWords = item["words"] as? [[String: Any]] ?? []
                 #expect(words.map { $0[1] as Int } == exportedWords.compactMap { $0["startMs"] as? Int })
@@ -341,7 +412,9 @@ struct ExportTests {
         #expect(try exporter.stamp(manifest) == before)
         let key = try #require(try manifest.items().first?.audioKey)
         let writable = try Manifest(directory: project.output)
-        try writable.write { db in try db.execute(sql: "UPDATE objects SET sha256 = 'other' WHERE key = ?", arguments: [key]) }
+        try writable.write { db in
+            try db.execute(sql: "UPDATE objects SET sha256 = 'other' WHERE key = ?", arguments: [key])
+        }
         #expect(try exporter.stamp(writable) != before)
     }
 
@@ -356,13 +429,16 @@ struct ExportTests {
         try FileManager.default.removeItem(at: project.output.appendingPathComponent("exports"))
         let restored = try project.build()
         #expect(restored.events("split").count == 1 && (restored.summary?["exported"] as? Int ?? 0) > 0)
-        #expect(FileManager.default.fileExists(atPath: project.output.appendingPathComponent("exports/json/chapter-001.json").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: project.output.appendingPathComponent("exports/json/chapter-001.json").path))
         // An edited source is split again, and only the edited item made.
         try project.write(book: Fixtures.shortBook.replacingOccurrences(of: "a single man", with: "one single man"))
         let edited = try project.build()
         #expect(edited.events("split").count == 1 && edited.synthesizedItems.count == 1)
         // New pauses: the same items, exported again.
-        try project.write(recipe: Fixtures.recipe(extra: #""exports": { "formats": ["json"], "pauses": { "paragraphMs": 100 } }"#))
+        try project.write(
+            recipe: Fixtures.recipe(extra: #""exports": { "formats": ["json"], "pauses": { "paragraphMs": 100 } }"#))
         let changed = try project.build()
         #expect((changed.events("summary").first?["exported"] as? Int ?? 0) > 0)
         #expect(changed.events("item").isEmpty)
@@ -371,7 +447,8 @@ struct ExportTests {
     /// A book shortened to one chapter keeps no exports of the chapter and items it lost, while
     /// a file of the user's and an earlier export's other kind (SRT beside VTT) stay.
     @Test func aShortenedBookKeepsNoExportsOfWhatItLost() throws {
-        let project = try TestProject(recipe: Fixtures.recipe(extra: #""exports": { "formats": ["audio", "json", "vtt"] }"#))
+        let project = try TestProject(
+            recipe: Fixtures.recipe(extra: #""exports": { "formats": ["audio", "json", "vtt"] }"#))
         #expect(try project.build().status == 0)
         let exports = project.output.appendingPathComponent("exports")
         func names(_ folder: String) throws -> Set<String> {
@@ -420,7 +497,8 @@ struct ExportTests {
             let process = Process()
             process.executableURL = ExportTests.chromium
             process.arguments = [
-                "--headless", "--no-sandbox", "--disable-gpu", "--mute-audio", "--virtual-time-budget=4000", "--window-size=800,300", "--dump-dom",
+                "--headless", "--no-sandbox", "--disable-gpu", "--mute-audio", "--virtual-time-budget=4000",
+                "--window-size=800,300", "--dump-dom",
                 page.absoluteString + "#t=\(seconds)",
             ]
             let output = Pipe()
@@ -431,10 +509,13 @@ struct ExportTests {
             process.waitUntilExit()
             let active = dom.components(separatedBy: "<span class=\"w active\" ").dropFirst().first
             let attributes = try #require(active, "no word highlighted at \(seconds) s").prefix(60)
-            #expect(attributes.hasPrefix("data-start=\"\(start)\" data-end=\"\(end)\""), "at \(seconds) s: \(attributes)")
+            #expect(
+                attributes.hasPrefix("data-start=\"\(start)\" data-end=\"\(end)\""), "at \(seconds) s: \(attributes)")
             // A deep link brings its word into view: the page scrolled (the last words are far below the fold).
             let scrolled = dom.firstMatch(of: /data-scroll-y="([0-9]+)"/).map { Int($0.1) ?? 0 } ?? 0
-            if target["startMs"] as? Int == words[words.count - 2]["startMs"] as? Int { #expect(scrolled > 100, "not scrolled to the word at \(seconds) s") }
+            if target["startMs"] as? Int == words[words.count - 2]["startMs"] as? Int {
+                #expect(scrolled > 100, "not scrolled to the word at \(seconds) s")
+            }
         }
     }
 
@@ -446,27 +527,43 @@ struct ExportTests {
         #expect(try project.build().status == 0)
         let html = project.output.appendingPathComponent("exports/html")
         let index = try String(contentsOf: html.appendingPathComponent("index.html"), encoding: .utf8)
-        #expect(index.contains("<h1>Two Chapters</h1>") && index.contains("href=\"chapter-001.html\">Chapter 1<") && index.contains("href=\"chapter-002.html\">Chapter 2<"))
+        #expect(
+            index.contains("<h1>Two Chapters</h1>") && index.contains("href=\"chapter-001.html\">Chapter 1<")
+                && index.contains("href=\"chapter-002.html\">Chapter 2<"))
         let first = try String(contentsOf: html.appendingPathComponent("chapter-001.html"), encoding: .utf8)
         let second = try String(contentsOf: html.appendingPathComponent("chapter-002.html"), encoding: .utf8)
-        #expect(first.contains("Two Chapters") && first.contains("href=\"index.html\" rel=\"contents\"") && first.contains("href=\"chapter-002.html\" rel=\"next\""))
-        #expect(!first.contains("rel=\"prev\"") && second.contains("href=\"chapter-001.html\" rel=\"prev\"") && !second.contains("rel=\"next\""))
+        #expect(
+            first.contains("Two Chapters") && first.contains("href=\"index.html\" rel=\"contents\"")
+                && first.contains("href=\"chapter-002.html\" rel=\"next\""))
+        #expect(
+            !first.contains("rel=\"prev\"") && second.contains("href=\"chapter-001.html\" rel=\"prev\"")
+                && !second.contains("rel=\"next\""))
         #expect(first.contains("hashchange"), "a changed #t= seeks too")
 
-        let play = try TestProject(recipe: Fixtures.recipe(source: "play.script", extra: #""exports": ["html"]"#)
-            .replacingOccurrences(of: #""split": { "unit": "paragraph","#, with: #""split": { "unit": "paragraph", "announceCharacters": "always","#))
+        let play = try TestProject(
+            recipe: Fixtures.recipe(source: "play.script", extra: #""exports": ["html"]"#)
+                .replacingOccurrences(
+                    of: #""split": { "unit": "paragraph","#,
+                    with: #""split": { "unit": "paragraph", "announceCharacters": "always","#))
         try play.directory.write("play.script", "HAMLET: To be, or not to be.\nOPHELIA: Good my lord.\n")
         #expect(try play.build().status == 0)
-        let scene = try String(contentsOf: play.output.appendingPathComponent("exports/html/chapter-001.html"), encoding: .utf8)
+        let scene = try String(
+            contentsOf: play.output.appendingPathComponent("exports/html/chapter-001.html"), encoding: .utf8)
         #expect(scene.contains("class=\"speaker\" aria-hidden=\"true\">HAMLET</span>"), "\(scene.prefix(3000))")
         #expect(scene.contains("class=\"announcement\""))
 
-        let poem = try TestProject(book: "The Tyger\n\nTyger Tyger, burning bright,\nIn the forests of the night;\n", recipe: Fixtures.recipe(
-            extra: #""exports": ["html"]"#).replacingOccurrences(of: #""unit": "paragraph""#, with: #""unit": "line""#))
+        let poem = try TestProject(
+            book: "The Tyger\n\nTyger Tyger, burning bright,\nIn the forests of the night;\n",
+            recipe: Fixtures.recipe(
+                extra: #""exports": ["html"]"#
+            ).replacingOccurrences(of: #""unit": "paragraph""#, with: #""unit": "line""#))
         #expect(try poem.build().status == 0)
-        let verse = try String(contentsOf: poem.output.appendingPathComponent("exports/html/chapter-001.html"), encoding: .utf8)
+        let verse = try String(
+            contentsOf: poem.output.appendingPathComponent("exports/html/chapter-001.html"), encoding: .utf8)
         let lines = verse.components(separatedBy: "\n").filter { $0.hasPrefix("<p ") }
-        #expect(lines.count == 3 && lines[1].contains("bright") && lines[2].contains("forests"), "verse lines are kept: \(lines)")
+        #expect(
+            lines.count == 3 && lines[1].contains("bright") && lines[2].contains("forests"),
+            "verse lines are kept: \(lines)")
     }
 
     static let chromium: URL? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import GRDB
+import Synchronization
 import Testing
 
 @testable import Forge
@@ -11,7 +11,9 @@ struct ForcedAlignmentTests {
     func starts(_ project: TestProject) throws -> [String: [Int]] {
         let manifest = try project.manifest()
         var result: [String: [Int]] = [:]
-        for item in try manifest.items() { result[item.id] = try manifest.timings(of: item.id).map { $0?.startMs ?? -1 } }
+        for item in try manifest.items() {
+            result[item.id] = try manifest.timings(of: item.id).map { $0?.startMs ?? -1 }
+        }
         return result
     }
 
@@ -22,7 +24,9 @@ struct ForcedAlignmentTests {
         try project.write(recipe: Fixtures.recipe(extra: #""alignment": { "method": "forced" }"#))
         let forced = try project.build()
         #expect(forced.status == 0, "\(forced.errors)")
-        #expect(forced.events("item").allSatisfy { $0["outcome"] as? String == "aligned" }, "the audio is reused, only timings are made")
+        #expect(
+            forced.events("item").allSatisfy { $0["outcome"] as? String == "aligned" },
+            "the audio is reused, only timings are made")
         let manifest = try project.manifest()
         #expect(try manifest.items().allSatisfy { $0.alignmentSource == .forced })
         try project.checkConsistency()
@@ -53,7 +57,10 @@ struct ForcedAlignmentTests {
 
     @Test func espeakPhonemesMapToTheRecognizersPhones() {
         #expect(ArpabetMapper.phones(fromEspeak: "h_@_l_'oU") == ["HH", "AH", "L", "OW"])
-        #expect(ArpabetMapper.phones(fromEspeak: "b_'E_n_I2_t l_'u:_k_@_z_l_'0_dZ") == ["B", "EH", "N", "IH", "T", "L", "UW", "K", "AH", "Z", "L", "AA", "JH"])
+        #expect(
+            ArpabetMapper.phones(fromEspeak: "b_'E_n_I2_t l_'u:_k_@_z_l_'0_dZ") == [
+                "B", "EH", "N", "IH", "T", "L", "UW", "K", "AH", "Z", "L", "AA", "JH",
+            ])
         #expect(ArpabetMapper.phones(fromEspeak: "tS_'3:_tS") == ["CH", "ER", "CH"])
     }
 
@@ -63,7 +70,8 @@ struct ForcedAlignmentTests {
         let speech = try engine.synthesize(text, voice: VoiceSettings(), itemID: "t")
         let words = Tokenizer.words(in: text)
         let aligner = try ForcedAligner()
-        let alignment = try aligner.align(words: words, audio: DecodedAudio(samples: speech.samples, sampleRate: speech.sampleRate))
+        let alignment = try aligner.align(
+            words: words, audio: DecodedAudio(samples: speech.samples, sampleRate: speech.sampleRate))
         let reference = EventAligner.align(words: words, events: speech.events, durationMs: speech.durationMs)
         #expect(alignment.unplaced.isEmpty, "every word, invented ones included, has a pronunciation")
         for (forced, event) in zip(alignment.timings, reference) {
@@ -94,8 +102,10 @@ struct ForcedAlignmentTests {
     /// half a second after each: the audio, its words, and each word's start by the synthesizer.
     func narration(paragraphs count: Int) throws -> (audio: DecodedAudio, words: [WordToken], reference: [Int]) {
         let engine = try EspeakEngine()
-        let paragraphs = Fixtures.firstChapter.components(separatedBy: "\n\n").map { $0.replacingOccurrences(of: "\n", with: " ") }
-            .filter { !$0.isEmpty }.prefix(count)
+        let paragraphs = Fixtures.firstChapter.components(separatedBy: "\n\n").map {
+            $0.replacingOccurrences(of: "\n", with: " ")
+        }
+        .filter { !$0.isEmpty }.prefix(count)
         let voice = VoiceSettings(id: "en-gb", rate: 160)
         var samples: [Int16] = []
         var words: [WordToken] = []
@@ -105,8 +115,12 @@ struct ForcedAlignmentTests {
             let speech = try engine.synthesize(paragraph, voice: voice, itemID: "n")
             let tokens = Tokenizer.words(in: paragraph)
             let startMs = samples.count * 1000 / speech.sampleRate
-            reference += EventAligner.align(words: tokens, events: speech.events, durationMs: speech.durationMs).map { $0.startMs + startMs }
-            words += tokens.map { WordToken(index: words.count + $0.index, text: $0.text, start: $0.start + offset, end: $0.end + offset) }
+            reference += EventAligner.align(words: tokens, events: speech.events, durationMs: speech.durationMs).map {
+                $0.startMs + startMs
+            }
+            words += tokens.map {
+                WordToken(index: words.count + $0.index, text: $0.text, start: $0.start + offset, end: $0.end + offset)
+            }
             offset += paragraph.unicodeScalars.count + 1
             samples += speech.samples + [Int16](repeating: 0, count: speech.sampleRate / 2)
         }
@@ -127,7 +141,8 @@ struct ForcedAlignmentTests {
             aligner.shortestSplitSeconds = 10
             aligner.segmentSeconds = 5
             aligner.jobs = jobs
-            let settings = WindowAligner.Settings(windowSeconds: 20, marginSeconds: 5, anchorConfidence: aligner.anchorConfidence, wordsPerWindow: 100)
+            let settings = WindowAligner.Settings(
+                windowSeconds: 20, marginSeconds: 5, anchorConfidence: aligner.anchorConfidence, wordsPerWindow: 100)
             return try aligner.segments(texts: texts, samples: samples, settings: settings)
         }
         let one = try segments(jobs: 1)
@@ -144,7 +159,8 @@ struct ForcedAlignmentTests {
         let texts = words.map(\.text)
         let aligner = WindowAligner(
             aligner: try ForcedAligner(fillers: false),
-            settings: WindowAligner.Settings(windowSeconds: 60, marginSeconds: 12, anchorConfidence: 0.5, wordsPerWindow: 4 * 60 * 3 / 2 + 20))
+            settings: WindowAligner.Settings(
+                windowSeconds: 60, marginSeconds: 12, anchorConfidence: 0.5, wordsPerWindow: 4 * 60 * 3 / 2 + 20))
         let word = 40
         let sample = reference[word] * PocketSphinxDecoder.sampleRate / 1000
         #expect(try aligner.isConfirmed((word, sample), texts: texts, samples: samples))
@@ -158,12 +174,15 @@ struct ForcedAlignmentTests {
         let aligner = try NarrationAligner()
         aligner.windowSeconds = 20
         aligner.marginSeconds = 5
-        let recognizerAudio = RecognizerAudio(samples: RecognizerInput.samples(audio.samples[...], from: audio.sampleRate))
+        let recognizerAudio = RecognizerAudio(
+            samples: RecognizerInput.samples(audio.samples[...], from: audio.sampleRate))
         // Two segments side by side, as a recording of hours is aligned.
         aligner.shortestSplitSeconds = 30
         aligner.segmentSeconds = 30
         let saved = Mutex<[NarrationCheckpoint]>([])
-        let alignment = try aligner.align(words: words, samples: recognizerAudio, durationMs: audio.durationMs, checkpoint: { checkpoint in saved.withLock { $0.append(checkpoint) } })
+        let alignment = try aligner.align(
+            words: words, samples: recognizerAudio, durationMs: audio.durationMs,
+            checkpoint: { checkpoint in saved.withLock { $0.append(checkpoint) } })
         let checkpoints = saved.withLock { $0 }
         // Resumed from its first windows' checkpoints (a run stopped there), by a fresh aligner as in
         // the process that resumes, the result is the same: the same words heard, each within a
@@ -175,14 +194,19 @@ struct ForcedAlignmentTests {
         resumer.shortestSplitSeconds = 30
         resumer.segmentSeconds = 30
         let resumed = try resumer.align(
-            words: words, samples: recognizerAudio, durationMs: audio.durationMs, resumingFrom: Array(checkpoints.prefix(checkpoints.count / 2)))
+            words: words, samples: recognizerAudio, durationMs: audio.durationMs,
+            resumingFrom: Array(checkpoints.prefix(checkpoints.count / 2)))
         // espeak-ng's audio varies with what the process synthesized before (other suites run in
         // this process), and where the recognizer is unsure a fresh decoder may settle a word or two
         // differently: 2% of the words may differ; a resume that ignored its checkpoints moves far more.
         let tolerance = max(2, words.count / 50)
         let heardDiffer = zip(resumed.heard, alignment.heard).filter { $0 != $1 }.count
-        #expect(resumed.heard.count == alignment.heard.count && heardDiffer <= tolerance, "\(heardDiffer) words heard differently")
-        let moved = zip(resumed.alignment.timings, alignment.alignment.timings).filter { abs($0.startMs - $1.startMs) > 30 || abs($0.endMs - $1.endMs) > 30 }
+        #expect(
+            resumed.heard.count == alignment.heard.count && heardDiffer <= tolerance,
+            "\(heardDiffer) words heard differently")
+        let moved = zip(resumed.alignment.timings, alignment.alignment.timings).filter {
+            abs($0.startMs - $1.startMs) > 30 || abs($0.endMs - $1.endMs) > 30
+        }
         #expect(moved.count <= tolerance, "\(moved.count) of \(words.count) words moved: \(moved)")
         // The saved windows' words are taken as saved.
         #expect(Array(resumed.alignment.timings.prefix(100)) == Array(alignment.alignment.timings.prefix(100)))
@@ -200,8 +224,10 @@ struct ForcedAlignmentTests {
     @Test func anInterruptedNarrationResumesAtItsLastWindow() throws {
         let project = try TestProject()
         let engine = try EspeakEngine()
-        let paragraphs = Fixtures.firstChapter.components(separatedBy: "\n\n").map { $0.replacingOccurrences(of: "\n", with: " ") }
-            .filter { !$0.isEmpty }
+        let paragraphs = Fixtures.firstChapter.components(separatedBy: "\n\n").map {
+            $0.replacingOccurrences(of: "\n", with: " ")
+        }
+        .filter { !$0.isEmpty }
         var samples: [Int16] = []
         var spoken: [String] = []
         // Two windows: the first a minute, the second the rest.
@@ -210,18 +236,29 @@ struct ForcedAlignmentTests {
             samples += [Int16](repeating: 0, count: 11025)
             spoken.append(paragraph)
         }
-        try Data(SoundFile.encode(samples, sampleRate: 22050, format: .flac)).write(to: project.directory.file("narration.flac"))
+        try Data(SoundFile.encode(samples, sampleRate: 22050, format: .flac)).write(
+            to: project.directory.file("narration.flac"))
         try project.directory.write("narration.txt", spoken.joined(separator: "\n\n") + "\n")
-        let arguments = ["align", "narration", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned", "--json"]
+        let arguments = [
+            "align", "narration", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned",
+            "--json",
+        ]
 
         let forge = try project.start(arguments)
         // After the first window (the first 2% is finding where the text starts).
-        #expect(forge.waitForLines(count: 1) { $0.contains("\"event\":\"aligning\"") && !$0.contains("\"fraction\":0.0") && !$0.contains("\"fraction\":0}") })
+        #expect(
+            forge.waitForLines(count: 1) {
+                $0.contains("\"event\":\"aligning\"") && !$0.contains("\"fraction\":0.0")
+                    && !$0.contains("\"fraction\":0}")
+            })
         forge.signal(SIGINT)
         let stopped = forge.wait()
         #expect(stopped.status == 130, "\(stopped.errors)")
-        #expect(stopped.errors.contains("of the recording is kept; run the same command again to resume there"), "\(stopped.errors)")
-        #expect(stopped.events("narration").isEmpty, "the alignment finished before the signal; the test proves nothing")
+        #expect(
+            stopped.errors.contains("of the recording is kept; run the same command again to resume there"),
+            "\(stopped.errors)")
+        #expect(
+            stopped.events("narration").isEmpty, "the alignment finished before the signal; the test proves nothing")
         let saved = try Manifest(directory: project.directory.file("aligned"), create: false)
             .read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM narration_windows") }
         #expect((saved ?? 0) >= 1, "the windows aligned before the signal are saved")
@@ -233,7 +270,9 @@ struct ForcedAlignmentTests {
         let report = try #require(rerun.events("narration").first)
         #expect((report["resumedFromMs"] as? Int ?? 0) > 30_000, "\(report)")
         let manifest = try Manifest(directory: project.directory.file("aligned"), create: false)
-        #expect(try manifest.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM narration_windows") } == 0, "the saved windows are gone once the alignment is stored")
+        #expect(
+            try manifest.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM narration_windows") } == 0,
+            "the saved windows are gone once the alignment is stored")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).isEmpty)
     }
 
@@ -245,13 +284,20 @@ struct ForcedAlignmentTests {
     /// is found (the Piper benchmark's).
     @Test func aParagraphSkippedAtAWindowsStartIsOneSpanOfItsWords() throws {
         let project = try TestProject()
-        let paragraphs = Fixtures.sampleText.components(separatedBy: "\n\n").map { $0.replacingOccurrences(of: "\n", with: " ") }
-            .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.prefix(22)
+        let paragraphs = Fixtures.sampleText.components(separatedBy: "\n\n").map {
+            $0.replacingOccurrences(of: "\n", with: " ")
+        }
+        .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.prefix(22)
         let skipped = try #require(paragraphs.firstIndex { $0.hasPrefix("\"Why, my dear, you must know") })
         try project.directory.write("book.txt", paragraphs.joined(separator: "\n\n") + "\n")
-        try project.directory.write("read.txt", paragraphs.enumerated().filter { $0.offset != skipped }.map(\.element).joined(separator: "\n\n") + "\n")
-        try SyncTests.espeak(voice: "en-gb", wordsPerMinute: 165, text: "read.txt", to: "read.wav", in: project.directory.url)
-        let result = try project.forge(["align", "narration", "--audio", "read.wav", "--text", "book.txt", "--output", "aligned", "--json"])
+        try project.directory.write(
+            "read.txt",
+            paragraphs.enumerated().filter { $0.offset != skipped }.map(\.element).joined(separator: "\n\n") + "\n")
+        try SyncTests.espeak(
+            voice: "en-gb", wordsPerMinute: 165, text: "read.txt", to: "read.wav", in: project.directory.url)
+        let result = try project.forge([
+            "align", "narration", "--audio", "read.wav", "--text", "book.txt", "--output", "aligned", "--json",
+        ])
         let report = try #require(result.events("narration").first, "\(result.text) \(result.errors)")
         let spans = (report["spans"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String != "matched" }
         let items = try Manifest(directory: project.directory.file("aligned"), create: false).items()
@@ -260,8 +306,12 @@ struct ForcedAlignmentTests {
         withKnownIssue("a skip where a window starts is not found (issue 55)") {
             #expect(spans.count == 1, "\(spans)")
             let span = spans.first ?? [:]
-            #expect(span["kind"] as? String == "text-not-in-audio" && span["firstItem"] as? String == paragraph.id && span["lastItem"] as? String == paragraph.id, "\(span)")
-            #expect((span["firstWord"] as? Int ?? 99) <= 1 && (span["lastWord"] as? Int ?? 0) >= words - 2, "\(words) words: \(span)")
+            #expect(
+                span["kind"] as? String == "text-not-in-audio" && span["firstItem"] as? String == paragraph.id
+                    && span["lastItem"] as? String == paragraph.id, "\(span)")
+            #expect(
+                (span["firstWord"] as? Int ?? 99) <= 1 && (span["lastWord"] as? Int ?? 0) >= words - 2,
+                "\(words) words: \(span)")
         }
     }
 
@@ -277,14 +327,19 @@ struct ForcedAlignmentTests {
         ]
         var samples: [Int16] = []
         for paragraph in spoken {
-            samples += try engine.synthesize(paragraph, voice: VoiceSettings(id: "en-us+klatt", rate: 190), itemID: "n").samples
+            samples += try engine.synthesize(paragraph, voice: VoiceSettings(id: "en-us+klatt", rate: 190), itemID: "n")
+                .samples
             samples += [Int16](repeating: 0, count: 11025)
         }
-        try Data(SoundFile.encode(samples, sampleRate: 22050, format: .flac)).write(to: project.directory.file("narration.flac"))
+        try Data(SoundFile.encode(samples, sampleRate: 22050, format: .flac)).write(
+            to: project.directory.file("narration.flac"))
         let skipped = "The grey elephant trumpeted loudly across the frozen meadow."
         try project.directory.write("narration.txt", spoken[0] + "\n\n" + skipped + "\n\n" + spoken[1] + "\n")
 
-        let result = try project.forge(["align", "narration", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned", "--export", "json,vtt", "--json"])
+        let result = try project.forge([
+            "align", "narration", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned",
+            "--export", "json,vtt", "--json",
+        ])
         #expect(result.status == 1, "\(result.text) \(result.errors)")
         let report = try #require(result.events("narration").first)
         #expect(report["passed"] as? Bool == false && report["itemsNotInRecording"] as? Int == 1)
@@ -292,20 +347,30 @@ struct ForcedAlignmentTests {
         let missing = spans.filter { $0["kind"] as? String == "text-not-in-audio" }
         // espeak-ng's audio varies a little with what the process synthesized before (tests run in
         // parallel), and a word of it may go unheard now and then; the skipped sentence always is.
-        #expect(missing.filter { ($0["text"] as? String)?.contains("elephant trumpeted") == true }.count == 1, "\(spans)")
+        #expect(
+            missing.filter { ($0["text"] as? String)?.contains("elephant trumpeted") == true }.count == 1, "\(spans)")
         #expect(missing.count <= 2, "\(spans)")
         #expect(spans.filter { $0["kind"] as? String == "matched" }.count >= 1)
-        #expect(!spans.contains { $0["kind"] as? String == "audio-without-text" }, "every stretch of speech is in the text: \(spans)")
+        #expect(
+            !spans.contains { $0["kind"] as? String == "audio-without-text" },
+            "every stretch of speech is in the text: \(spans)")
         let manifest = try Manifest(directory: project.directory.file("aligned"), create: false)
         let items = try manifest.items()
         #expect(items.count == 3)
         #expect(items.filter { $0.status == .done && $0.alignmentSource == .forced }.count == 2)
         #expect(items[1].status == .failed && items[1].error?.contains("not in the recording") == true, "\(items[1])")
-        #expect(try manifest.narrationSpans().map(\.kind) == spans.compactMap { ($0["kind"] as? String).flatMap(NarrationSpan.Kind.init(rawValue:)) })
-        #expect(!FileManager.default.fileExists(atPath: project.directory.file("aligned/exports").path), "a run that fails exports nothing")
+        #expect(
+            try manifest.narrationSpans().map(\.kind)
+                == spans.compactMap { ($0["kind"] as? String).flatMap(NarrationSpan.Kind.init(rawValue:)) })
+        #expect(
+            !FileManager.default.fileExists(atPath: project.directory.file("aligned/exports").path),
+            "a run that fails exports nothing")
 
         // Again: the stored alignment is reused, with the same verdict.
-        let again = try project.forge(["align", "narration", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned", "--json"])
+        let again = try project.forge([
+            "align", "narration", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned",
+            "--json",
+        ])
         #expect(again.status == 1 && again.events("narration").first?["reusedAlignment"] as? Bool == true)
         #expect(again.events("narration").first?["spans"] as? [[String: Any]] != nil)
 
@@ -313,15 +378,23 @@ struct ForcedAlignmentTests {
         // the time decoding stopped; one that cannot be read, or holds no audio, is bad input (exit 2).
         let whole = try Data(contentsOf: project.directory.file("narration.flac"))
         try whole.prefix(whole.count * 2 / 3).write(to: project.directory.file("cut.flac"))
-        let cut = try project.forge(["align", "narration", "--audio", "cut.flac", "--text", "narration.txt", "--output", "cut", "--json"])
+        let cut = try project.forge([
+            "align", "narration", "--audio", "cut.flac", "--text", "narration.txt", "--output", "cut", "--json",
+        ])
         let warnings = cut.events("narration").first?["warnings"] as? [String] ?? []
         #expect(cut.status == 1, "the rest of the text is not in the cut recording")
-        #expect(warnings.count == 1 && warnings[0].contains("cut.flac: decoding stopped at 0:"), "\(cut.status) \(cut.text) \(cut.errors)")
+        #expect(
+            warnings.count == 1 && warnings[0].contains("cut.flac: decoding stopped at 0:"),
+            "\(cut.status) \(cut.text) \(cut.errors)")
         try Data().write(to: project.directory.file("empty.wav"))
         try project.directory.write("notes.wav", "not audio at all")
         for name in ["empty.wav", "notes.wav", "missing.flac"] {
-            let bad = try project.forge(["align", "narration", "--audio", name, "--text", "narration.txt", "--output", "bad"])
-            #expect(bad.status == 2 && bad.errors.contains("\(name): the recording cannot be read"), "\(name): \(bad.status) \(bad.errors)")
+            let bad = try project.forge([
+                "align", "narration", "--audio", name, "--text", "narration.txt", "--output", "bad",
+            ])
+            #expect(
+                bad.status == 2 && bad.errors.contains("\(name): the recording cannot be read"),
+                "\(name): \(bad.status) \(bad.errors)")
         }
     }
 }

@@ -22,9 +22,13 @@ struct HeadingSeriesTests {
         }
     }
 
-    static let words = "the a house of river and she he went to walked under over into by with long quiet morning evening letter friend town field dark light heart said when then again never always".split(separator: " ").map(String.init)
-    static let numberWords = ["One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve", "Thirteen",
-                              "Fourteen", "Fifteen", "Sixteen", "Seventeen", "Eighteen", "Nineteen", "Twenty", "Twenty-One", "Twenty-Two"]
+    static let words =
+        "the a house of river and she he went to walked under over into by with long quiet morning evening letter friend town field dark light heart said when then again never always"
+        .split(separator: " ").map(String.init)
+    static let numberWords = [
+        "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve", "Thirteen",
+        "Fourteen", "Fifteen", "Sixteen", "Seventeen", "Eighteen", "Nineteen", "Twenty", "Twenty-One", "Twenty-Two",
+    ]
 
     /// How a generated book writes its counters.
     enum CounterStyle: CaseIterable {
@@ -63,8 +67,10 @@ struct HeadingSeriesTests {
     /// A decoration around a counter: up to two marks before and after it (from marks no rule names), with or without spaces.
     static func decoration(_ generator: inout Seeded) -> (before: String, after: String) {
         let marks = Array("~—–§*·<>()[]{}#=+|•◆❦❧⁂※°")
-        let before = String((0..<Int.random(in: 0...2, using: &generator)).map { _ in marks.randomElement(using: &generator)! })
-        let after = String((0..<Int.random(in: 0...2, using: &generator)).map { _ in marks.randomElement(using: &generator)! })
+        let before = String(
+            (0..<Int.random(in: 0...2, using: &generator)).map { _ in marks.randomElement(using: &generator)! })
+        let after = String(
+            (0..<Int.random(in: 0...2, using: &generator)).map { _ in marks.randomElement(using: &generator)! })
         let space = Bool.random(using: &generator) ? " " : ""
         return (before.isEmpty ? "" : before + space, after.isEmpty ? "" : space + after)
     }
@@ -72,7 +78,9 @@ struct HeadingSeriesTests {
     /// The heading's title: its line without the decoration around it (a full stop after the counter kept).
     static func title(_ line: String) -> String {
         let scalars = Array(line.unicodeScalars)
-        let isWord = { (scalar: Unicode.Scalar) in scalar.properties.isAlphabetic || scalar.properties.numericType != nil }
+        let isWord = { (scalar: Unicode.Scalar) in
+            scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+        }
         let first = scalars.firstIndex(where: isWord)!
         var last = scalars.lastIndex(where: isWord)!
         if last + 1 < scalars.count, scalars[last + 1] == "." { last += 1 }
@@ -85,11 +93,14 @@ struct HeadingSeriesTests {
         var blocks: [String] = []
         let chapterStyle = CounterStyle.allCases.randomElement(using: &generator)!
         let chapterDecoration = decoration(&generator)
-        let label = ["", "", "Canto ", "Episode ", "Stave ", "Letter ", "Fytte ", "Zorbl ", "Kapitola "].randomElement(using: &generator)!
+        let label = ["", "", "Canto ", "Episode ", "Stave ", "Letter ", "Fytte ", "Zorbl ", "Kapitola "].randomElement(
+            using: &generator)!
         let hasParts = Int.random(in: 0..<10, using: &generator) < 4
         let partStyle = CounterStyle.allCases.randomElement(using: &generator)!
         var partDecoration = decoration(&generator)
-        while hasParts && partDecoration == chapterDecoration && partStyle == chapterStyle { partDecoration = decoration(&generator) }
+        while hasParts && partDecoration == chapterDecoration && partStyle == chapterStyle {
+            partDecoration = decoration(&generator)
+        }
         let restarts = hasParts && Bool.random(using: &generator)
         var number = 0
         for part in 1...(hasParts ? Int.random(in: 2...4, using: &generator) : 1) {
@@ -101,7 +112,9 @@ struct HeadingSeriesTests {
                 partTitle = Splitter.Builder.partTitle(title(line))
             }
             if restarts { number = 0 }
-            for _ in 0..<(hasParts ? Int.random(in: 3...6, using: &generator) : Int.random(in: 3...20, using: &generator)) {
+            for _
+                in 0..<(hasParts ? Int.random(in: 3...6, using: &generator) : Int.random(in: 3...20, using: &generator))
+            {
                 number += 1
                 let line = chapterDecoration.before + label + chapterStyle.text(number) + chapterDecoration.after
                 blocks.append(line)
@@ -116,7 +129,8 @@ struct HeadingSeriesTests {
                 case 3..<6:
                     // A numbered list, an item per paragraph.
                     for item in 1...4 {
-                        let line = "\(item). \(words.randomElement(using: &generator)!.capitalized) \(words.randomElement(using: &generator)!)"
+                        let line =
+                            "\(item). \(words.randomElement(using: &generator)!.capitalized) \(words.randomElement(using: &generator)!)"
                         blocks.append(line)
                         book.lookAlikes.append(line)
                     }
@@ -163,7 +177,9 @@ struct HeadingSeriesTests {
             text += "— \(part) —\n\n"
             for _ in 0..<episodes {
                 episode += 1
-                text += "[ \(episode) ]\n\n" + (0..<3).map { _ in Self.paragraph(&generator) }.joined(separator: "\n\n") + "\n\n"
+                text +=
+                    "[ \(episode) ]\n\n" + (0..<3).map { _ in Self.paragraph(&generator) }.joined(separator: "\n\n")
+                    + "\n\n"
             }
         }
         let result = split(text)
@@ -171,7 +187,9 @@ struct HeadingSeriesTests {
         #expect(result.chapters.first?.title == "I — 1")
         #expect(result.chapters[3].title == "II — 4" && result.chapters[3].part == "II")
         #expect(result.chapters.last?.title == "III — 18")
-        #expect(result.items.first?.kind == .heading && result.items.first?.text == "I", "the part's heading without its dashes")
+        #expect(
+            result.items.first?.kind == .heading && result.items.first?.text == "I",
+            "the part's heading without its dashes")
     }
 
     /// Parts whose chapter numbers start again at one: each chapter keeps its part, so titles stay unique.
@@ -181,11 +199,15 @@ struct HeadingSeriesTests {
         for part in ["One", "Two", "Three"] {
             text += "* \(part.uppercased()) *\n\n"
             for chapter in 1...4 {
-                text += "\(chapter).\n\n" + (0..<3).map { _ in Self.paragraph(&generator) }.joined(separator: "\n\n") + "\n\n"
+                text +=
+                    "\(chapter).\n\n" + (0..<3).map { _ in Self.paragraph(&generator) }.joined(separator: "\n\n")
+                    + "\n\n"
             }
         }
         let result = split(text)
-        #expect(result.chapters.map(\.title) == ["One", "Two", "Three"].flatMap { part in (1...4).map { "\(part) — \($0)." } })
+        #expect(
+            result.chapters.map(\.title)
+                == ["One", "Two", "Three"].flatMap { part in (1...4).map { "\(part) — \($0)." } })
         #expect(Set(result.chapters.map(\.title)).count == 12)
     }
 
@@ -210,7 +232,9 @@ struct HeadingSeriesTests {
         for chapter in 1...3 {
             text += "CHAPTER \(HeadingCounter.roman(chapter))\n\n"
             for section in 1...3 {
-                text += "§ \(section)\n\n" + (0..<3).map { _ in Self.paragraph(&generator) }.joined(separator: "\n\n") + "\n\n"
+                text +=
+                    "§ \(section)\n\n" + (0..<3).map { _ in Self.paragraph(&generator) }.joined(separator: "\n\n")
+                    + "\n\n"
             }
         }
         let result = split(text)
@@ -221,7 +245,8 @@ struct HeadingSeriesTests {
     /// (cardinal, ordinal, hyphenated, "the First"), single letters; a title after punctuation.
     @Test func counterLinesReadTheirCounters() {
         func readings(_ line: String) -> [String] {
-            CounterLine.readings(of: line).map { "\($0.shape) \($0.kind) \($0.value)\($0.hasTitle ? " titled" : "")" }.sorted()
+            CounterLine.readings(of: line).map { "\($0.shape) \($0.kind) \($0.value)\($0.hasTitle ? " titled" : "")" }
+                .sorted()
         }
         #expect(readings("~ 12 ~") == ["~ # ~ digits 12"])
         #expect(readings("— XIV —") == ["— # — upperRoman 14"])
@@ -253,7 +278,10 @@ struct HeadingSeriesTests {
         #expect(plan.status == 0)
         #expect(plan.text.contains("1 chapters"), "\(plan.text)")
         #expect(plan.errors.contains("warning: the book was split into one chapter, \"book\""), "\(plan.errors)")
-        #expect(plan.errors.contains(#"e.g. "split": { "headings": { "chapter": "^(?i)-- +[0-9]+ +--$" } } for lines such as "-- 1 --" (seen 600 times in it)"#), "\(plan.errors)")
+        #expect(
+            plan.errors.contains(
+                #"e.g. "split": { "headings": { "chapter": "^(?i)-- +[0-9]+ +--$" } } for lines such as "-- 1 --" (seen 600 times in it)"#
+            ), "\(plan.errors)")
 
         let json = try project.forge(["plan", "recipe.json", "--json"])
         let report = try JSONOutputTests.report(json)
@@ -262,9 +290,14 @@ struct HeadingSeriesTests {
 
         // The split stage (a build's first) says it as a JSON warning event, and again in its summary.
         let split = try project.forge(["split", "recipe.json", "--json"])
-        let events = split.text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(events.contains { $0["event"] as? String == "warning" && ($0["message"] as? String)?.contains("one chapter") == true
-            && $0["field"] as? String == "split.headings" }, "\(split.text)")
+        let events = split.text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(
+            events.contains {
+                $0["event"] as? String == "warning" && ($0["message"] as? String)?.contains("one chapter") == true
+                    && $0["field"] as? String == "split.headings"
+            }, "\(split.text)")
         let process = Process()
         let output = Pipe()
         process.executableURL = ForgeProcess.executable
@@ -278,7 +311,11 @@ struct HeadingSeriesTests {
         #expect(summary.contains("warning: the book was split into one chapter"), "the summary repeats it: \(summary)")
 
         // The suggested pattern, put in the recipe, finds the 600 headings.
-        try project.write(recipe: Fixtures.recipe(extra: #""split": { "unit": "paragraph", "maxCharacters": 600, "headings": { "chapter": "^(?i)-- +[0-9]+ +--$" } }"#)
+        try project.write(
+            recipe: Fixtures.recipe(
+                extra:
+                    #""split": { "unit": "paragraph", "maxCharacters": 600, "headings": { "chapter": "^(?i)-- +[0-9]+ +--$" } }"#
+            )
             .replacingOccurrences(of: #""split": { "unit": "paragraph", "maxCharacters": 600 },"#, with: ""))
         let fixed = try JSONOutputTests.report(try project.forge(["plan", "recipe.json", "--json"]))
         #expect((fixed["chapters"] as? [Any])?.count == 600)
@@ -290,7 +327,11 @@ struct HeadingSeriesTests {
     @Test func suspectChaptersAreFarLongerThanTheOthers() {
         let hour = 3_600_000
         func suspects(_ lengths: [Double]) -> [Int] {
-            ChapterLengthCheck.suspectChapters(lengths.enumerated().map { .init(ordinal: $0.offset + 1, title: "c", durationMs: Int($0.element * Double(hour))) }).map(\.ordinal)
+            ChapterLengthCheck.suspectChapters(
+                lengths.enumerated().map {
+                    .init(ordinal: $0.offset + 1, title: "c", durationMs: Int($0.element * Double(hour)))
+                }
+            ).map(\.ordinal)
         }
         #expect(suspects([11.7, 11.0]) == [1, 2], "two halves of a long book")
         #expect(suspects([2.5]) == [1])

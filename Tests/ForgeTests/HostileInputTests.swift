@@ -19,7 +19,9 @@ struct HostileInputTests {
 
         var intact: Bool {
             (try? String(contentsOf: file, encoding: .utf8)) == "keep me\n"
-                && (try? FileManager.default.contentsOfDirectory(atPath: directory.url.path))?.sorted() == ["precious.txt"]
+                && (try? FileManager.default.contentsOfDirectory(atPath: directory.url.path))?.sorted() == [
+                    "precious.txt"
+                ]
         }
     }
 
@@ -50,14 +52,22 @@ struct HostileInputTests {
         // A new output directory in which the folder of that item's audio is a link, planted before
         // the build: the workers open their folders themselves.
         try FileManager.default.removeItem(at: project.output)
-        try FileManager.default.createDirectory(at: project.output.appendingPathComponent("objects"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: project.output.appendingPathComponent("objects"), withIntermediateDirectories: true)
         let victim = try Victim()
-        try FileManager.default.createSymbolicLink(at: project.output.appendingPathComponent(shard), withDestinationURL: victim.directory.url)
+        try FileManager.default.createSymbolicLink(
+            at: project.output.appendingPathComponent(shard), withDestinationURL: victim.directory.url)
 
         let build = try project.build()
         #expect(build.status == 1, "\(build.errors)")
-        let failures = build.events("item").filter { $0["outcome"] as? String == "failed" }.compactMap { $0["error"] as? String }
-        #expect(!failures.isEmpty && failures.allSatisfy { $0.contains("\(project.output.path)/\(shard): a symbolic link where forge keeps its own files") }, "\(failures) \(shard)")
+        let failures = build.events("item").filter { $0["outcome"] as? String == "failed" }.compactMap {
+            $0["error"] as? String
+        }
+        #expect(
+            !failures.isEmpty
+                && failures.allSatisfy {
+                    $0.contains("\(project.output.path)/\(shard): a symbolic link where forge keeps its own files")
+                }, "\(failures) \(shard)")
         #expect(victim.intact, "an object was linked into the folder behind the link")
         #expect(try project.manifest().items().contains { $0.status == .done }, "items in other folders were built")
     }
@@ -71,7 +81,8 @@ struct HostileInputTests {
 
         let build = try project.build()
         #expect(build.status == 3)
-        #expect(build.errors.contains("objects/tmp: a symbolic link where forge keeps its own files"), "\(build.errors)")
+        #expect(
+            build.errors.contains("objects/tmp: a symbolic link where forge keeps its own files"), "\(build.errors)")
         #expect(build.summary?["exitCode"] as? Int == 3, "a --json build that cannot run still ends with a summary")
         #expect(victim.intact, "a build deleted files through objects/tmp")
 
@@ -132,7 +143,8 @@ struct HostileInputTests {
         let rebuilt = try project.build()
         #expect(rebuilt.status == 0, "\(rebuilt.errors)")
         #expect(!rebuilt.synthesizedItems.isEmpty, "items whose objects sat behind the link were not rebuilt")
-        #expect((try? String(contentsOf: decoy, encoding: .utf8)) == "not forge's", "the file behind the link was touched")
+        #expect(
+            (try? String(contentsOf: decoy, encoding: .utf8)) == "not forge's", "the file behind the link was touched")
         #expect(try String(contentsOf: victim.file, encoding: .utf8) == "keep me\n")
         try project.checkConsistency()
     }
@@ -162,9 +174,10 @@ struct HostileInputTests {
         #""voice": {"id": "en-us+klat"}"#,
     ])
     func voiceIdsThatAreNotInstalledVoicesAreRefusedBeforeEspeakSeesThem(voice: String) throws {
-        let project = try TestProject(recipe: """
-            { "version": 1, "sources": ["book.txt"], \(voice), "output": { "directory": "out" } }
-            """)
+        let project = try TestProject(
+            recipe: """
+                { "version": 1, "sources": ["book.txt"], \(voice), "output": { "directory": "out" } }
+                """)
         for command in ["plan", "build"] {
             let result = try project.forge([command, "recipe.json"])
             #expect(result.status == 2, "\(command): \(result.status) \(result.errors)")
@@ -172,7 +185,8 @@ struct HostileInputTests {
             #expect(!result.errors.contains("Bad voice attribute"))
             #expect(result.errors.contains("voice") || result.errors.contains("cast"), "\(result.errors)")
         }
-        #expect(!FileManager.default.fileExists(atPath: project.output.path), "a refused recipe wrote its output directory")
+        #expect(
+            !FileManager.default.fileExists(atPath: project.output.path), "a refused recipe wrote its output directory")
     }
 
     @Test func aVariantTypoIsSuggestedAndForgeSayRefusesBadVoices() throws {
@@ -197,11 +211,14 @@ struct HostileInputTests {
         let direct = try project.forge(["plan", "recipe.json"])
         #expect(direct.status == 2)
         #expect(direct.errors.contains("outside the project"), "\(direct.errors)")
-        #expect(direct.errors.contains("pass --allow-outside-paths if you trust this recipe"), "the command line names the flag that allows it")
+        #expect(
+            direct.errors.contains("pass --allow-outside-paths if you trust this recipe"),
+            "the command line names the flag that allows it")
         #expect(!direct.errors.contains("topsecret"), "the lexicon was read before it was refused")
 
         // The same through a link inside the project.
-        try FileManager.default.createSymbolicLink(at: project.directory.file("words.lexicon"), withDestinationURL: secret)
+        try FileManager.default.createSymbolicLink(
+            at: project.directory.file("words.lexicon"), withDestinationURL: secret)
         try project.write(recipe: Fixtures.recipe(extra: #""lexicon": "words.lexicon""#))
         let linked = try project.forge(["plan", "recipe.json"])
         #expect(linked.status == 2)
@@ -215,9 +232,12 @@ struct HostileInputTests {
         let build = try project.build()
         #expect(build.status == 2)
         #expect(build.errors.contains("title"), "\(build.errors)")
-        #expect(!FileManager.default.fileExists(atPath: project.output.path), "the build started before the title was checked")
+        #expect(
+            !FileManager.default.fileExists(atPath: project.output.path),
+            "the build started before the title was checked")
         // An allowed title of 500 characters still names a file a file system accepts.
-        let name = MediaOverlayBook.fileName(forTitle: String(repeating: "ü", count: ExportSettings.maximumTitleCharacters))
+        let name = MediaOverlayBook.fileName(
+            forTitle: String(repeating: "ü", count: ExportSettings.maximumTitleCharacters))
         #expect(name.utf8.count < 255 && name.hasSuffix(".epub"))
     }
 
@@ -227,17 +247,22 @@ struct HostileInputTests {
         let project = try builtProject()
         let dead = try deadProcessID()
         let exportLeftover = project.output.appendingPathComponent("exports/audio/.chapter-001.wav.\(dead).tmp")
-        let verifyLeftover = project.output.appendingPathComponent("verify/.lm-chapter-001-0123456789abcdef.arpa.\(dead).tmp")
+        let verifyLeftover = project.output.appendingPathComponent(
+            "verify/.lm-chapter-001-0123456789abcdef.arpa.\(dead).tmp")
         let packLeftover = project.directory.file(".pack.zip.\(dead).tmp")
         let packCopyLeftover = project.directory.file(".pack.zip.\(dead).sqlite")
         let objectLeftover = project.output.appendingPathComponent("objects/tmp/abc.\(dead).1.tmp")
         for url in [exportLeftover, verifyLeftover, packLeftover, packCopyLeftover, objectLeftover] {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(repeating: 7, count: 1000).write(to: url)
         }
         let fsck = try project.forge(["fsck", "out"])
         #expect(fsck.status == 1)
-        for path in ["exports/audio/.chapter-001.wav.\(dead).tmp", "verify/.lm-chapter-001-0123456789abcdef.arpa.\(dead).tmp", "objects/tmp/abc.\(dead).1.tmp"] {
+        for path in [
+            "exports/audio/.chapter-001.wav.\(dead).tmp", "verify/.lm-chapter-001-0123456789abcdef.arpa.\(dead).tmp",
+            "objects/tmp/abc.\(dead).1.tmp",
+        ] {
             #expect(fsck.text.contains("\(path): leftover temporary file"), "\(fsck.text)")
         }
         let export = try project.forge(["export", "out", "--format", "json", "--pack", "pack.zip"])
@@ -273,14 +298,17 @@ struct HostileInputTests {
         let firstFile = project.output.appendingPathComponent("exports/audio")
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline, export.process.isRunning,
-              ((try? FileManager.default.contentsOfDirectory(atPath: firstFile.path)) ?? []).filter({ !$0.hasPrefix(".") }).isEmpty {
+            ((try? FileManager.default.contentsOfDirectory(atPath: firstFile.path)) ?? []).filter({ !$0.hasPrefix(".") }
+            ).isEmpty
+        {
             usleep(2_000)
         }
         let signalled = Date()
         export.signal(SIGINT)
         let stopped = export.wait()
         #expect(stopped.status == 130, "\(stopped.errors)")
-        #expect(Date().timeIntervalSince(signalled) < 1.5, "export took \(Date().timeIntervalSince(signalled)) s to stop")
+        #expect(
+            Date().timeIntervalSince(signalled) < 1.5, "export took \(Date().timeIntervalSince(signalled)) s to stop")
         #expect(stopped.errors.contains("stopped before finishing"), "\(stopped.errors)")
         // It counts what it wrote whole: every finished file, however deep the stop came from.
         let exportsFolder = project.output.appendingPathComponent("exports")
@@ -288,7 +316,9 @@ struct HostileInputTests {
             .filter { !($0 as NSString).lastPathComponent.hasPrefix(".") && !(($0 as NSString).pathExtension.isEmpty) }
         let reported = stopped.errors.firstMatch(of: /(\d+) file\(s\) were written whole/).flatMap { Int($0.1) }
         #expect(reported == finished.count && !finished.isEmpty, "reported \(reported ?? -1), found \(finished)")
-        let epubs = (try? FileManager.default.contentsOfDirectory(atPath: project.output.appendingPathComponent("exports/epub").path)) ?? []
+        let epubs =
+            (try? FileManager.default.contentsOfDirectory(
+                atPath: project.output.appendingPathComponent("exports/epub").path)) ?? []
         #expect(epubs.isEmpty, "the export finished before the signal; the test proves nothing")
         let leftovers = try OwnedDirectory(root: project.output).leftovers(remove: false)
         #expect(leftovers.isEmpty, "\(leftovers)")
@@ -308,7 +338,9 @@ struct HostileInputTests {
         let encodingSignal = Date()
         encoding.signal(SIGINT)
         #expect(encoding.wait().status == 130)
-        #expect(Date().timeIntervalSince(encodingSignal) < 1.5, "the EPUB took \(Date().timeIntervalSince(encodingSignal)) s to stop")
+        #expect(
+            Date().timeIntervalSince(encodingSignal) < 1.5,
+            "the EPUB took \(Date().timeIntervalSince(encodingSignal)) s to stop")
         #expect(chapterFiles().isEmpty, "a chapter's encoded audio was left behind")
         #expect(try OwnedDirectory(root: project.output).leftovers(remove: false).isEmpty)
         #expect(try project.forge(["fsck", "out"]).status == 0, "a stopped encode left the store inconsistent")
@@ -318,7 +350,9 @@ struct HostileInputTests {
         // (libzip writes the archive to `.pack.zip.<pid>.tmp.XXXXXX`, then renames it.)
         let packTemporary = ".pack.zip.\(killed.process.processIdentifier).tmp"
         func temporaries() -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: project.directory.url.path)) ?? []).filter { $0.hasPrefix(packTemporary) }
+            ((try? FileManager.default.contentsOfDirectory(atPath: project.directory.url.path)) ?? []).filter {
+                $0.hasPrefix(packTemporary)
+            }
         }
         let appeared = Date().addingTimeInterval(60)
         while Date() < appeared, killed.process.isRunning, temporaries().isEmpty { usleep(1_000) }
@@ -332,7 +366,9 @@ struct HostileInputTests {
         #expect(try project.forge(["fsck", "out"]).status == 0)
 
         // The build's export phase, then its verify phase.
-        try project.write(recipe: Fixtures.recipe(jobs: 2, extra: #""exports": ["audio", "json", "epub"], "verify": { "maxWordErrorRate": 0.5 }"#))
+        try project.write(
+            recipe: Fixtures.recipe(
+                jobs: 2, extra: #""exports": ["audio", "json", "epub"], "verify": { "maxWordErrorRate": 0.5 }"#))
         let exporting = try project.start()
         #expect(exporting.waitForLines(count: 1) { $0.contains("\"phase\":\"export\"") })
         let exportSignal = Date()
@@ -341,7 +377,9 @@ struct HostileInputTests {
         #expect(exportStopped.status == 130, "\(exportStopped.errors)")
         #expect(Date().timeIntervalSince(exportSignal) < 1.5)
         #expect(exportStopped.summary?["cancelled"] as? Bool == true)
-        #expect(exportStopped.events("phase").allSatisfy { $0["phase"] as? String != "verify" }, "verification ran after a stop")
+        #expect(
+            exportStopped.events("phase").allSatisfy { $0["phase"] as? String != "verify" },
+            "verification ran after a stop")
 
         let verifying = try project.start()
         #expect(verifying.waitForLines(count: 1, timeout: 120) { $0.contains("\"event\":\"verified\"") })
@@ -349,9 +387,13 @@ struct HostileInputTests {
         verifying.signal(SIGTERM)
         let verifyStopped = verifying.wait()
         #expect(verifyStopped.status == 130, "\(verifyStopped.errors)")
-        #expect(Date().timeIntervalSince(verifySignal) < 1.5, "verification took \(Date().timeIntervalSince(verifySignal)) s to stop")
+        #expect(
+            Date().timeIntervalSince(verifySignal) < 1.5,
+            "verification took \(Date().timeIntervalSince(verifySignal)) s to stop")
         #expect(verifyStopped.summary?["cancelled"] as? Bool == true)
-        #expect(verifyStopped.summary?["verificationPassed"] as? Bool != true, "a cut-short verification was reported as passed")
+        #expect(
+            verifyStopped.summary?["verificationPassed"] as? Bool != true,
+            "a cut-short verification was reported as passed")
         #expect(try project.manifest().lastBuild()?.outcome == .cancelled)
 
         // `forge verify` stopped: its report covers the chunks it has, not the whole book.
@@ -360,7 +402,8 @@ struct HostileInputTests {
         standalone.signal(SIGINT)
         let partial = standalone.wait()
         let fields = try JSONSerialization.jsonObject(with: Data(partial.text.utf8)) as? [String: Any]
-        let covered = fields?["coveredMs"] as? Int ?? -1, audio = fields?["audioMs"] as? Int ?? -1
+        let covered = fields?["coveredMs"] as? Int ?? -1
+        let audio = fields?["audioMs"] as? Int ?? -1
         if (fields?["missingChunks"] as? Int ?? 0) > 0 {
             #expect(covered >= 0 && covered < audio, "a stopped verify reported \(covered) of \(audio) ms covered")
         } else {
@@ -368,7 +411,9 @@ struct HostileInputTests {
         }
 
         // The report of a stopped verification is incomplete, so never passed.
-        var report = VerifyReport(available: true, unavailableReason: nil, missingChunks: 3, chunks: [], maxWordErrorRate: 0.5, recognizer: "", elapsedSeconds: 0, audioMs: 0)
+        var report = VerifyReport(
+            available: true, unavailableReason: nil, missingChunks: 3, chunks: [], maxWordErrorRate: 0.5,
+            recognizer: "", elapsedSeconds: 0, audioMs: 0)
         #expect(!report.passed)
         report.missingChunks = 0
         #expect(!report.passed, "stopped before every item was screened")
@@ -409,9 +454,14 @@ struct HostileInputTests {
         for (small, large) in [(2_000, 16_000)] {
             // XHTML (libxml2) refuses elements nested past 256: nests of 250, side by side.
             let nested = { (count: Int) in
-                "<html><body>" + String(repeating: String(repeating: "<div>", count: 250) + "text" + String(repeating: "</div>", count: 250), count: count / 250) + "</body></html>"
+                "<html><body>"
+                    + String(
+                        repeating: String(repeating: "<div>", count: 250) + "text"
+                            + String(repeating: "</div>", count: 250), count: count / 250) + "</body></html>"
             }
-            let unclosed = { (depth: Int) in "<html><body>" + String(repeating: "<div><span><b>x", count: depth / 3) + "</body></html>" }
+            let unclosed = { (depth: Int) in
+                "<html><body>" + String(repeating: "<div><span><b>x", count: depth / 3) + "</body></html>"
+            }
             // Eight times the input: linear costs about 8 times the time, quadratic 64 times.
             let nestedRatio = try seconds(nested(large), mode: .xhtml) / seconds(nested(small), mode: .xhtml)
             let unclosedRatio = try seconds(unclosed(large), mode: .html) / seconds(unclosed(small), mode: .html)
@@ -419,9 +469,14 @@ struct HostileInputTests {
             #expect(unclosedRatio < 24, "unclosed \(small)→\(large): \(unclosedRatio)× the time")
         }
         // Deeper XHTML is refused at once, saying why.
-        let deep = "<html><body>" + String(repeating: "<div>", count: 16_000) + "text" + String(repeating: "</div>", count: 16_000) + "</body></html>"
+        let deep =
+            "<html><body>" + String(repeating: "<div>", count: 16_000) + "text"
+            + String(repeating: "</div>", count: 16_000) + "</body></html>"
         let clock = ContinuousClock.now
-        #expect(throws: DocumentError.malformedMarkup(file: "deep.xhtml", line: 1, column: 1288, problem: "elements are nested more than 256 deep")) {
+        #expect(
+            throws: DocumentError.malformedMarkup(
+                file: "deep.xhtml", line: 1, column: 1288, problem: "elements are nested more than 256 deep")
+        ) {
             try HTMLReader(mode: .xhtml).read(deep, path: "deep.xhtml")
         }
         #expect(BuildPipeline.seconds(since: clock) < 1)
@@ -436,36 +491,50 @@ struct HostileInputTests {
                 return ""
             } catch { return error.localizedDescription }
         }
-        #expect(problem("{\"version\": 1, // a note\n \"sources\": [\"b.txt\"]}").contains("a comment, which JSON does not allow"))
+        #expect(
+            problem("{\"version\": 1, // a note\n \"sources\": [\"b.txt\"]}").contains(
+                "a comment, which JSON does not allow"))
         #expect(problem("{\"version\": 1, /* note */ \"sources\": [\"b.txt\"]}").contains("a comment"))
         #expect(problem("{\"version\": 1, \"sources\": [\"b.txt\"],}").contains("trailing comma before '}'"))
         #expect(!problem("{\"version\": 1 \"sources\": []}").contains("trailing comma"))
 
         let fifo = folder.file("fifo.txt")
         #expect(mkfifo(fifo.path, 0o644) == 0)
-        #expect(throws: TextError.notAFile(file: fifo.path, kind: "a named pipe (FIFO)")) { try SourceReader.read(fifo) }
-        #expect(throws: TextError.notAFile(file: "/dev/zero", kind: "a device")) { try SourceReader.read(URL(fileURLWithPath: "/dev/zero")) }
+        #expect(throws: TextError.notAFile(file: fifo.path, kind: "a named pipe (FIFO)")) {
+            try SourceReader.read(fifo)
+        }
+        #expect(throws: TextError.notAFile(file: "/dev/zero", kind: "a device")) {
+            try SourceReader.read(URL(fileURLWithPath: "/dev/zero"))
+        }
         let utf16 = folder.file("utf16.txt")
         try "Chapter 1\n\nIt is a truth.".data(using: .utf16)!.write(to: utf16)
         #expect(throws: TextError.utf16(file: utf16.path)) { try SourceReader.read(utf16) }
         let bigEndianWithoutMark = folder.file("utf16be.txt")
         try "Chapter 1\n\nIt is a truth.".data(using: .utf16BigEndian)!.write(to: bigEndianWithoutMark)
-        #expect(throws: TextError.utf16(file: bigEndianWithoutMark.path)) { try SourceReader.read(bigEndianWithoutMark) }
+        #expect(throws: TextError.utf16(file: bigEndianWithoutMark.path)) {
+            try SourceReader.read(bigEndianWithoutMark)
+        }
         let missing = TextError.unreadable(file: "/nope.txt", reason: "No such file or directory.").localizedDescription
         #expect(!missing.contains(".."), "\(missing)")
 
-        #expect(DocumentError.sizeMismatch(file: "b.epub", entry: "OEBPS/a.xhtml", declared: 10).localizedDescription.contains("10 bytes its zip header declares"))
-        #expect(DocumentError.tooLarge(file: "b.epub", entry: "x", limit: 64 << 20).localizedDescription.contains("64 MiB"))
+        #expect(
+            DocumentError.sizeMismatch(file: "b.epub", entry: "OEBPS/a.xhtml", declared: 10).localizedDescription
+                .contains("10 bytes its zip header declares"))
+        #expect(
+            DocumentError.tooLarge(file: "b.epub", entry: "x", limit: 64 << 20).localizedDescription.contains("64 MiB"))
         #expect(ErrorReason.text(CocoaError(.fileNoSuchFile)) == "No such file or directory")
         #expect(!ErrorReason.text(CocoaError(.fileWriteUnknown)).contains("NSCocoaErrorDomain"))
     }
 
     /// Found by scripts/fuzz.sh: a truncated central directory that crashed ZIPFoundation's
     /// in-memory archive (exit 132) when the EPUB came from standard input.
-    static let fuzzedEPUB = "UEsDBBQAAAAAAAAAIQBvYassFAAAABQAAAAIAAAAbWltZXR5cGVhcHBsaWNhdGlvbi9lcHViK3ppcFBLAwQUAAAAAAAFSnddHgvXyd0AAADdAAAAFgAAAE1FVEEtSU5GL2NvbnRhaW5lci54bWw8P3htbCB2ZXJzaW9uPSIxLjAiPz48Y29udGFpbmVyIHZlcnNpb249IjEuMCIgeG1sbnM9InVybjpvYXNpczpuYW1lczp0YzpvcGVuZG9jdW1lbnQ6eG1sbnM6Y29udGFpbmVyIj48cm9vdGZpbGVzPjxyb290ZmlsZSBmdWxsLXBhdGg9Ik9FQlBTL2NvbnRlbnQub3BmIiBtZWRpYS10eXBlPSJhcHBsaWNhdGlvbi9vZWJwcy1wYWNrYWdlK3htbCIvPjwvcm9vdGZpbGVzPjwvY29udGFpbmVyPlBLAwQUAAAAAAAFSnddp3sVWt4BAADeAQAAEQAAAE9FQlBTL2NvbnRlbnQub3BmPD94bWwgdmVyc2lvbj0iMS4wIj8+PHBhY2thZ2UgeG1sbnM9Imh0dHA6Ly93d3cuaWRwZi5vcmcvMjAwNy9vcGYiIHZlcnNpb249IjMuMCIgdW5pcXVlLWlkZW50aWZpZXI9ImlkIj48bWV0YWRhdGEgeG1sbnM6ZGM9Imh0dHA6Ly9wdXJsLm9yZy9kYy9lbGVtZW50cy8xLjEvIj48ZGM6aWRlbnRpZmllciBpZD0iaWQiPng8L2RjOmlkZW50aWZpZXI+PGRjOnRpdGxlPlQ8L2RjOnRpdGxlPjxkYzpsYW5ndWFnZT5lbjwvZGM6bGFuZ3VhZ2U+PC9tZXRhZGF0YT48bWFuaWZlc3Q+PGl0ZW0gaWQ9ImMxIiBocmVmPSJjMS54aHRtbCIgbWVkaWEtdHlwZT0iYXBwbGljYXRpb24veGh0bWwreG1sIi8+PGl0ZW0gaWQ9Im5hdiIgaHLeAQAA3gEAABEAAAAAAAAAAAAAAIABSwEAAE9FQlBTL2NvbnRlbnQub3BmUEsBAhQDFAAAAAAABUp3XXvmiNbHAAAAxwAAAA8AAAAAAAAAAAAAAIABWAMAAE9FQlBTL25hdi54aHRtbFBLAQIUAxQAAAAAAAVKd11gheaahAAAAIQAAAAOAAAAAAAAAAAAAACAAUwEAABPRUJQUy9jMS54aHRtbFBLBQYAAAAABQAFADIBAAD8BAAAAAA="
+    static let fuzzedEPUB =
+        "UEsDBBQAAAAAAAAAIQBvYassFAAAABQAAAAIAAAAbWltZXR5cGVhcHBsaWNhdGlvbi9lcHViK3ppcFBLAwQUAAAAAAAFSnddHgvXyd0AAADdAAAAFgAAAE1FVEEtSU5GL2NvbnRhaW5lci54bWw8P3htbCB2ZXJzaW9uPSIxLjAiPz48Y29udGFpbmVyIHZlcnNpb249IjEuMCIgeG1sbnM9InVybjpvYXNpczpuYW1lczp0YzpvcGVuZG9jdW1lbnQ6eG1sbnM6Y29udGFpbmVyIj48cm9vdGZpbGVzPjxyb290ZmlsZSBmdWxsLXBhdGg9Ik9FQlBTL2NvbnRlbnQub3BmIiBtZWRpYS10eXBlPSJhcHBsaWNhdGlvbi9vZWJwcy1wYWNrYWdlK3htbCIvPjwvcm9vdGZpbGVzPjwvY29udGFpbmVyPlBLAwQUAAAAAAAFSnddp3sVWt4BAADeAQAAEQAAAE9FQlBTL2NvbnRlbnQub3BmPD94bWwgdmVyc2lvbj0iMS4wIj8+PHBhY2thZ2UgeG1sbnM9Imh0dHA6Ly93d3cuaWRwZi5vcmcvMjAwNy9vcGYiIHZlcnNpb249IjMuMCIgdW5pcXVlLWlkZW50aWZpZXI9ImlkIj48bWV0YWRhdGEgeG1sbnM6ZGM9Imh0dHA6Ly9wdXJsLm9yZy9kYy9lbGVtZW50cy8xLjEvIj48ZGM6aWRlbnRpZmllciBpZD0iaWQiPng8L2RjOmlkZW50aWZpZXI+PGRjOnRpdGxlPlQ8L2RjOnRpdGxlPjxkYzpsYW5ndWFnZT5lbjwvZGM6bGFuZ3VhZ2U+PC9tZXRhZGF0YT48bWFuaWZlc3Q+PGl0ZW0gaWQ9ImMxIiBocmVmPSJjMS54aHRtbCIgbWVkaWEtdHlwZT0iYXBwbGljYXRpb24veGh0bWwreG1sIi8+PGl0ZW0gaWQ9Im5hdiIgaHLeAQAA3gEAABEAAAAAAAAAAAAAAIABSwEAAE9FQlBTL2NvbnRlbnQub3BmUEsBAhQDFAAAAAAABUp3XXvmiNbHAAAAxwAAAA8AAAAAAAAAAAAAAIABWAMAAE9FQlBTL25hdi54aHRtbFBLAQIUAxQAAAAAAAVKd11gheaahAAAAIQAAAAOAAAAAAAAAAAAAACAAUwEAABPRUJQUy9jMS54aHRtbFBLBQYAAAAABQAFADIBAAD8BAAAAAA="
 
     @Test func aMalformedEPUBOnStandardInputIsRefusedNotACrash() throws {
-        let project = try TestProject(recipe: #"{ "version": 1, "sources": [{"path": "-", "format": "epub"}], "output": { "directory": "out" } }"#)
+        let project = try TestProject(
+            recipe: #"{ "version": 1, "sources": [{"path": "-", "format": "epub"}], "output": { "directory": "out" } }"#
+        )
         let input = try #require(Data(base64Encoded: Self.fuzzedEPUB))
         let result = try ForgeProcess.run(["plan", "recipe.json"], in: project.directory.url, standardInput: input)
         #expect(result.status == 2, "\(result.status): \(result.errors)")
@@ -473,19 +542,21 @@ struct HostileInputTests {
         // The same reader still reads a good EPUB from standard input.
         let book = project.directory.file("book.epub")
         try BookFormats.corpus(chapters: 1).writeEPUB(to: book)
-        let good = try ForgeProcess.run(["plan", "recipe.json", "--json"], in: project.directory.url, standardInput: try Data(contentsOf: book))
+        let good = try ForgeProcess.run(
+            ["plan", "recipe.json", "--json"], in: project.directory.url, standardInput: try Data(contentsOf: book))
         #expect(good.status == 0, "\(good.errors)")
     }
 
     @Test func aMissingEngineProgramIsNamed() throws {
-        let project = try TestProject(recipe: """
-            {
-              "version": 1, "sources": ["book.txt"],
-              "engines": { "ghost": { "command": ["/usr/bin/env", "forge-no-such-engine-program"] } },
-              "voice": { "engine": "ghost", "id": "one" },
-              "output": { "directory": "out" }
-            }
-            """)
+        let project = try TestProject(
+            recipe: """
+                {
+                  "version": 1, "sources": ["book.txt"],
+                  "engines": { "ghost": { "command": ["/usr/bin/env", "forge-no-such-engine-program"] } },
+                  "voice": { "engine": "ghost", "id": "one" },
+                  "output": { "directory": "out" }
+                }
+                """)
         let result = try project.forge(["plan", "recipe.json", "--allow-commands"])
         let build = result.status == 0 ? try project.build(["--allow-commands"]) : result
         #expect(build.status == 3, "\(build.errors)")

@@ -19,13 +19,17 @@ struct HostileTargetTests {
         let built = try project.build()
         try #require(built.status == 0, "\(built.errors)")
         let manifest = project.output.appendingPathComponent(Manifest.fileName)
-        let object = try #require(try project.manifest().objects(withKeys: project.manifest().items().compactMap(\.audioKey)).values.first)
+        let object = try #require(
+            try project.manifest().objects(withKeys: project.manifest().items().compactMap(\.audioKey)).values.first)
         let objectURL = project.output.appendingPathComponent(object.path)
         let fifo = project.directory.file("pipe.zip")
         #expect(mkfifo(fifo.path, 0o644) == 0)
         let before = [Self.digest(manifest), Self.digest(objectURL)]
 
-        let targets = [manifest.path, objectURL.path, project.output.appendingPathComponent(".forge.lock").path, "out", "out/../out/manifest.sqlite", fifo.path, "/dev/full", "/dev/null"]
+        let targets = [
+            manifest.path, objectURL.path, project.output.appendingPathComponent(".forge.lock").path, "out",
+            "out/../out/manifest.sqlite", fifo.path, "/dev/full", "/dev/null",
+        ]
         for target in targets {
             let started = Date()
             let result = try project.forge(["export", "out", "--pack", target])
@@ -41,7 +45,8 @@ struct HostileTargetTests {
         // say's target must end in an audio extension: a FIFO so named, and a link to a device.
         let speechFIFO = project.directory.file("pipe.wav")
         #expect(mkfifo(speechFIFO.path, 0o644) == 0)
-        try FileManager.default.createSymbolicLink(atPath: project.directory.file("full.wav").path, withDestinationPath: "/dev/full")
+        try FileManager.default.createSymbolicLink(
+            atPath: project.directory.file("full.wav").path, withDestinationPath: "/dev/full")
         for target in ["pipe.wav", "full.wav"] {
             let started = Date()
             let say = try project.forge(["say", "Hello.", "--output", target])
@@ -51,7 +56,8 @@ struct HostileTargetTests {
         #expect(Self.type("/dev/full") == S_IFCHR && Self.type(speechFIFO.path) == S_IFIFO)
 
         // Under exports/, and over a regular file, a pack is written.
-        try FileManager.default.createDirectory(at: project.output.appendingPathComponent("exports"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: project.output.appendingPathComponent("exports"), withIntermediateDirectories: true)
         let allowed = try project.forge(["export", "out", "--pack", "out/exports/pack.zip"])
         #expect(allowed.status == 0, "\(allowed.errors)")
         try project.directory.write("old.zip", "an old pack")
@@ -82,7 +88,8 @@ struct HostileTargetTests {
         try project.write(recipe: Fixtures.recipe())
         let forge = try ForgeProcess(["plan", "recipe.json"], in: project.directory.url)
         let (line, peak) = forge.waitMeasuringPeakMemory()
-        #expect(line.status == 2 && line.errors.contains("book.txt:1: this line is 40000000 bytes long"), "\(line.errors)")
+        #expect(
+            line.status == 2 && line.errors.contains("book.txt:1: this line is 40000000 bytes long"), "\(line.errors)")
         #expect(peak < 3 * 40_000_000, "peak RSS \(peak >> 20) MB for a 38 MB source")
     }
 
@@ -96,7 +103,9 @@ struct HostileTargetTests {
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: elsewhere.url)
         let fsck = try project.forge(["fsck", "out"])
         #expect(fsck.status == 1)
-        #expect(fsck.text.contains("objects/zz: a symbolic link") && !fsck.text.contains("objects/zz: orphan"), "\(fsck.text)")
+        #expect(
+            fsck.text.contains("objects/zz: a symbolic link") && !fsck.text.contains("objects/zz: orphan"),
+            "\(fsck.text)")
         #expect(try project.forge(["fsck", "--repair", "out"]).status != 2)
         #expect(Self.type(link.path) == 0 && FileManager.default.fileExists(atPath: elsewhere.file("keep.txt").path))
     }

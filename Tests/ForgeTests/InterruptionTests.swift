@@ -62,7 +62,8 @@ struct InterruptionTests {
         #expect(kept.count < 91)
         try project.checkConsistency()
         // A worker killed mid-write leaves a temporary file like this one; the next build must clear it.
-        try project.directory.write("out/objects/tmp/\(String(repeating: "ab", count: 32)).4242.7.tmp", "half an object")
+        try project.directory.write(
+            "out/objects/tmp/\(String(repeating: "ab", count: 32)).4242.7.tmp", "half an object")
         #expect(!project.temporaryFiles().isEmpty)
 
         let rerun = try project.build()

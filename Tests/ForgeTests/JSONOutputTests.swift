@@ -11,19 +11,29 @@ struct JSONOutputTests {
     /// Item events are written without Foundation; they must be the bytes Foundation's encoder gives.
     @Test func itemLinesAreFoundationsBytes() {
         var checked = 0
-        for elapsed in [0, 0.0004, 0.0005, 0.001, 0.01, 0.1, 0.25, 1, 1.5, 9.999, 10.0001, 12.345, 59.9996, 100, 1234.5678, 86_399.999, 3_600_000.001] {
-            for (durationMs, outcome) in [(Int?.some(1_234), ItemProgress.Outcome.synthesized), (nil, .reused), (0, .aligned)] {
+        for elapsed in [
+            0, 0.0004, 0.0005, 0.001, 0.01, 0.1, 0.25, 1, 1.5, 9.999, 10.0001, 12.345, 59.9996, 100, 1234.5678,
+            86_399.999, 3_600_000.001,
+        ] {
+            for (durationMs, outcome) in [
+                (Int?.some(1_234), ItemProgress.Outcome.synthesized), (nil, .reused), (0, .aligned),
+            ] {
                 let item = ItemProgress(
-                    itemID: "h0123456789ab", ordinal: 42, outcome: outcome, error: nil, finished: 7, toFinish: 2_243, audioMs: 98_765,
+                    itemID: "h0123456789ab", ordinal: 42, outcome: outcome, error: nil, finished: 7, toFinish: 2_243,
+                    audioMs: 98_765,
                     durationMs: durationMs, elapsedSeconds: elapsed)
                 let direct = BuildEventJSON.itemLine(item)
-                #expect(direct == JSONOutput.line(BuildEventJSON(.item(item))), "\(elapsed) s: \(String(decoding: direct ?? Data(), as: UTF8.self))")
+                #expect(
+                    direct == JSONOutput.line(BuildEventJSON(.item(item))),
+                    "\(elapsed) s: \(String(decoding: direct ?? Data(), as: UTF8.self))")
                 checked += 1
             }
         }
         #expect(checked == 51)
         // What the direct writer does not take: an error message, an id needing escapes.
-        let failed = ItemProgress(itemID: "a", ordinal: 1, outcome: .failed, error: "it \"broke\"", finished: 1, toFinish: 1, audioMs: 0, durationMs: nil, elapsedSeconds: 1)
+        let failed = ItemProgress(
+            itemID: "a", ordinal: 1, outcome: .failed, error: "it \"broke\"", finished: 1, toFinish: 1, audioMs: 0,
+            durationMs: nil, elapsedSeconds: 1)
         #expect(BuildEventJSON.itemLine(failed) == nil)
         var quoted = failed
         quoted.error = nil
@@ -49,7 +59,9 @@ struct JSONOutputTests {
     }
 
     static func backticked(_ line: Substring) -> [String] {
-        line.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        line.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map {
+            String($0.element)
+        }
     }
 
     /// Every key path in a JSON value: objects' keys joined by dots, arrays' elements as `[]`; the
@@ -79,10 +91,14 @@ struct JSONOutputTests {
     /// aligned) and requires each key it printed to be documented under its event or command.
     @Test func everyKeyForgePrintsIsDocumented() throws {
         let documented = try Self.documentedKeys()
-        let project = try TestProject(recipe: Fixtures.recipe(voice: "en-us+klatt", extra: #""verify": { "maxWordErrorRate": 0.9 }, "exports": ["vtt"]"#))
+        let project = try TestProject(
+            recipe: Fixtures.recipe(
+                voice: "en-us+klatt", extra: #""verify": { "maxWordErrorRate": 0.9 }, "exports": ["vtt"]"#))
         var printed: [String: Set<String>] = [:]
         func record(_ result: ForgeResult) {
-            for event in result.events { printed[event["event"] as? String ?? "?", default: []].formUnion(Self.paths(event)) }
+            for event in result.events {
+                printed[event["event"] as? String ?? "?", default: []].formUnion(Self.paths(event))
+            }
         }
         let build = try project.build()
         #expect(build.status == 0, "\(build.errors)")
@@ -109,19 +125,29 @@ struct JSONOutputTests {
         #expect(blocked.summary?["error"] != nil, "\(blocked.text)")
         record(blocked)
 
-        try FileManager.default.copyItem(at: NarrationMismatchTests.recording, to: project.directory.file("recording.flac"))
-        try FileManager.default.copyItem(at: NarrationMismatchTests.transcript, to: project.directory.file("recording.txt"))
-        let narration = try project.forge(["align", "narration", "--audio", "recording.flac", "--text", "recording.txt", "--output", "narrated", "--json"])
+        try FileManager.default.copyItem(
+            at: NarrationMismatchTests.recording, to: project.directory.file("recording.flac"))
+        try FileManager.default.copyItem(
+            at: NarrationMismatchTests.transcript, to: project.directory.file("recording.txt"))
+        let narration = try project.forge([
+            "align", "narration", "--audio", "recording.flac", "--text", "recording.txt", "--output", "narrated",
+            "--json",
+        ])
         #expect(narration.status == 0, "\(narration.errors)")
         record(narration)
 
         // What this run must have seen, so that an empty output cannot pass.
-        let expected = Set(["started", "split", "planned", "item", "saved", "phase", "exporting", "verified", "summary", "aligning", "narration"])
-            .union(commands.map(\.name))
+        let expected = Set([
+            "started", "split", "planned", "item", "saved", "phase", "exporting", "verified", "summary", "aligning",
+            "narration",
+        ])
+        .union(commands.map(\.name))
         #expect(expected.isSubset(of: Set(printed.keys)), "not printed: \(expected.subtracting(printed.keys).sorted())")
         for (section, keys) in printed.sorted(by: { $0.key < $1.key }) {
             let listed = documented[section] ?? []
-            #expect(keys.isSubset(of: listed), "docs/json.md does not list, under \(section): \(keys.subtracting(listed).sorted())")
+            #expect(
+                keys.isSubset(of: listed),
+                "docs/json.md does not list, under \(section): \(keys.subtracting(listed).sorted())")
         }
     }
 
@@ -130,7 +156,9 @@ struct JSONOutputTests {
     /// the summary is a property of its output type.
     @Test func everyDocumentedKeyIsOneForgeCanPrint() throws {
         let documented = try Self.documentedKeys()
-        func topLevel(_ section: String) -> Set<String> { Set((documented[section] ?? []).filter { !$0.contains(".") && !$0.contains("[") }) }
+        func topLevel(_ section: String) -> Set<String> {
+            Set((documented[section] ?? []).filter { !$0.contains(".") && !$0.contains("[") })
+        }
         func keys(_ value: some Encodable) throws -> Set<String> {
             let object = try JSONSerialization.jsonObject(with: JSONOutput.line(value)) as? [String: Any]
             return Set(object?.keys ?? [String: Any]().keys)
@@ -141,7 +169,8 @@ struct JSONOutputTests {
             chapter: 1, startMs: 0, endMs: 120_000, wordErrorRate: 0.1, referenceWords: 10, errors: 1,
             flaggedItems: [.init(itemID: "ch001-p0001", missingWords: ["word"])], transcribed: true)
         let item = ItemProgress(
-            itemID: "ch001-p0001", ordinal: 1, outcome: .failed, error: "why", finished: 1, toFinish: 2, audioMs: 1_000, durationMs: 1_000,
+            itemID: "ch001-p0001", ordinal: 1, outcome: .failed, error: "why", finished: 1, toFinish: 2, audioMs: 1_000,
+            durationMs: 1_000,
             elapsedSeconds: 1)
         let events: [String: ProgressEvent] = [
             "started": .started(buildID: 1, outputDirectory: "out"),
@@ -152,12 +181,16 @@ struct JSONOutputTests {
             "item": .item(item),
             "saved": .saved(committedItems: 1),
             "phase": .phase("verify"),
-            "exporting": .exporting(ExportProgress(phase: "acx", done: 1, total: 3, finishedMs: 1_000, toFinishMs: 3_000)),
+            "exporting": .exporting(
+                ExportProgress(phase: "acx", done: 1, total: 3, finishedMs: 1_000, toFinishMs: 3_000)),
             "verified": .verified(chunk),
             "cancelling": .cancelling,
-            "warning": .diagnostic(Diagnostic(.warning, "message", file: "f", line: 1, field: "voice.rate", item: "i", suggestion: "s")),
-            "error": .diagnostic(Diagnostic(.error, "message", file: "f", line: 1, field: "voice.rate", item: "i", suggestion: "s")),
-            "note": .diagnostic(Diagnostic(.note, "message", file: "f", line: 1, field: "voice.rate", item: "i", suggestion: "s")),
+            "warning": .diagnostic(
+                Diagnostic(.warning, "message", file: "f", line: 1, field: "voice.rate", item: "i", suggestion: "s")),
+            "error": .diagnostic(
+                Diagnostic(.error, "message", file: "f", line: 1, field: "voice.rate", item: "i", suggestion: "s")),
+            "note": .diagnostic(
+                Diagnostic(.note, "message", file: "f", line: 1, field: "voice.rate", item: "i", suggestion: "s")),
         ]
         for (name, event) in events {
             #expect(BuildEventJSON(event).name == name)
@@ -168,24 +201,52 @@ struct JSONOutputTests {
         let failure = CommandFailure(RecipeError.unreadable(file: "recipe.json", reason: "gone"))
         #expect(labels(BuildSummaryJSON(failure, outputDirectory: "out")) == topLevel("summary"))
         #expect(labels(AligningEventJSON(fraction: 0.5)) == topLevel("aligning"))
-        #expect(labels(ExportReportJSON(ExportReport(files: [], chapters: 0, durationMs: 0), output: "out", elapsedSeconds: 0, pack: nil, packItems: nil))
-            == topLevel("forge export --json"))
+        #expect(
+            labels(
+                ExportReportJSON(
+                    ExportReport(files: [], chapters: 0, durationMs: 0), output: "out", elapsedSeconds: 0, pack: nil,
+                    packItems: nil))
+                == topLevel("forge export --json"))
         let levels = AudioLevels(
-            integratedLoudness: -20, loudnessRange: 3, samplePeak: -1, truePeak: -1, rms: -22, noiseFloor: -70, headSilenceMs: 0,
+            integratedLoudness: -20, loudnessRange: 3, samplePeak: -1, truePeak: -1, rms: -22, noiseFloor: -70,
+            headSilenceMs: 0,
             tailSilenceMs: 0, durationMs: 1_000)
-        let verify = VerifyReport(available: true, chunks: [chunk], recognizer: "pocketsphinx", elapsedSeconds: 1, audioMs: 1_000)
+        let verify = VerifyReport(
+            available: true, chunks: [chunk], recognizer: "pocketsphinx", elapsedSeconds: 1, audioMs: 1_000)
         let reports: [(section: String, value: Any)] = [
-            ("narration", NarrationReportJSON(NarrationReport(
-                outputDirectory: "out", items: 1, words: 1, durationMs: 1, unheard: [], reusedAlignment: false, exportedFiles: [], elapsedSeconds: 1))),
-            ("forge plan --json", PlanReportJSON(PlanReport(
-                recipePath: "recipe.json", outputDirectory: "out", chapters: [], items: 0, words: 0, itemsBuilt: 0, itemsToSynthesize: 0,
-                durationMs: 0, wordsPerMinute: 175))),
-            ("forge status --json", StatusReportJSON(StatusReport(outputDirectory: "out", counts: ManifestCounts(), lastBuild: nil))),
-            ("forge fsck --json", AuditReportJSON(
-                AuditReport(outputDirectory: "out", objectsChecked: 0, bytesChecked: 0, itemsChecked: 0, problems: []), repaired: false,
-                elapsedSeconds: 0)),
-            ("forge check --json", ConformanceReportJSON(ConformanceReport(
-                profile: .acx, chapters: [], book: levels, elapsedSeconds: 0, measuredChapters: 0))),
+            (
+                "narration",
+                NarrationReportJSON(
+                    NarrationReport(
+                        outputDirectory: "out", items: 1, words: 1, durationMs: 1, unheard: [], reusedAlignment: false,
+                        exportedFiles: [], elapsedSeconds: 1))
+            ),
+            (
+                "forge plan --json",
+                PlanReportJSON(
+                    PlanReport(
+                        recipePath: "recipe.json", outputDirectory: "out", chapters: [], items: 0, words: 0,
+                        itemsBuilt: 0, itemsToSynthesize: 0,
+                        durationMs: 0, wordsPerMinute: 175))
+            ),
+            (
+                "forge status --json",
+                StatusReportJSON(StatusReport(outputDirectory: "out", counts: ManifestCounts(), lastBuild: nil))
+            ),
+            (
+                "forge fsck --json",
+                AuditReportJSON(
+                    AuditReport(
+                        outputDirectory: "out", objectsChecked: 0, bytesChecked: 0, itemsChecked: 0, problems: []),
+                    repaired: false,
+                    elapsedSeconds: 0)
+            ),
+            (
+                "forge check --json",
+                ConformanceReportJSON(
+                    ConformanceReport(
+                        profile: .acx, chapters: [], book: levels, elapsedSeconds: 0, measuredChapters: 0))
+            ),
             ("forge verify --json", VerifyReportJSON(verify)),
         ]
         for report in reports {

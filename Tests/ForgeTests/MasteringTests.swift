@@ -41,7 +41,10 @@ struct MasteringTests {
             queue.append((need, index))
             if queue[head].index > index + window - 1 { head += 1 }
             gains[index] = queue[head].need
-            if head > 4096 { queue.removeFirst(head); head = 0 }
+            if head > 4096 {
+                queue.removeFirst(head)
+                head = 0
+            }
             index -= 1
         }
         // The applied gain: the mean of the last `window` held gains (every one covers this
@@ -98,7 +101,9 @@ struct MasteringTests {
     /// The limiter's own rounding is libm's, half away from zero, for every value it can make.
     @Test func theLimitersRoundingIsTheLibrarysRounding() {
         var generator = SystemRandomNumberGenerator()
-        var values: [Float] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, 32767.5, -32768.5, 0.49999997, 4_194_303.5, 5_000_000.5, 1e9]
+        var values: [Float] = [
+            0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, 32767.5, -32768.5, 0.49999997, 4_194_303.5, 5_000_000.5, 1e9,
+        ]
         values += (0..<100_000).map { _ in Float.random(in: -70_000...70_000, using: &generator) }
         values += (0..<1000).map { Float($0) / 2 - 250 }
         for value in values {
@@ -111,13 +116,15 @@ struct MasteringTests {
         let settings = try #require(MasteringSettings.profiles.first { $0.profile == "acx" })
         let whole = try Mastering.master(input, sampleRate: 22_050, settings: settings)
         var streamed: [Int16] = []
-        try Mastering.master({ sink in
-            var start = 0
-            while start < input.count {
-                try sink(input[start..<min(input.count, start + 3333)])
-                start += 3333
-            }
-        }, sampleRate: 22_050, settings: settings) { streamed += $0 }
+        try Mastering.master(
+            { sink in
+                var start = 0
+                while start < input.count {
+                    try sink(input[start..<min(input.count, start + 3333)])
+                    start += 3333
+                }
+            }, sampleRate: 22_050, settings: settings
+        ) { streamed += $0 }
         #expect(streamed == whole)
         #expect(whole != input, "the test audio needs mastering")
     }

@@ -8,14 +8,18 @@ import Testing
 /// with a report that says what and where.
 @Suite("Narration against its text")
 struct NarrationMismatchTests {
-    static let recording = Fixtures.packageRoot.appendingPathComponent("Tests/ForgeTests/Resources/librivox-sense-and-sensibility.flac")
-    static let transcript = Fixtures.packageRoot.appendingPathComponent("Tests/ForgeTests/Resources/librivox-sense-and-sensibility.txt")
+    static let recording = Fixtures.packageRoot.appendingPathComponent(
+        "Tests/ForgeTests/Resources/librivox-sense-and-sensibility.flac")
+    static let transcript = Fixtures.packageRoot.appendingPathComponent(
+        "Tests/ForgeTests/Resources/librivox-sense-and-sensibility.txt")
     /// Where the recording's five utterances start (the distribution's speech labels), in ms.
     static let speechOnsets = [236, 7_351, 10_350, 15_636, 21_709]
 
     func align(_ project: TestProject, text: String, output: String) throws -> (status: Int32, report: [String: Any]) {
         try project.directory.write("\(output).txt", text)
-        let result = try project.forge(["align", "narration", "--audio", "recording.flac", "--text", "\(output).txt", "--output", output, "--json"])
+        let result = try project.forge([
+            "align", "narration", "--audio", "recording.flac", "--text", "\(output).txt", "--output", output, "--json",
+        ])
         return (result.status, try #require(result.events("narration").first, "\(result.text) \(result.errors)"))
     }
 
@@ -30,7 +34,8 @@ struct NarrationMismatchTests {
         let samples: [Int16] = (0..<24_000).map { index in
             let second = Double(index) / 16_000
             let tone = (0.5..<0.8).contains(second) || (1.0..<1.3).contains(second)
-            return tone ? Int16(8_000 * sin(2 * Double.pi * 200 * second)) : Int16.random(in: -30...30, using: &generator)
+            return tone
+                ? Int16(8_000 * sin(2 * Double.pi * 200 * second)) : Int16.random(in: -30...30, using: &generator)
         }
         let placed = SpeechOnsets(samples: samples[...]).snapped([
             WordPlacement(startMs: 200, endMs: 800, confidence: 1),  // starts 300 ms inside the pause
@@ -50,7 +55,9 @@ struct NarrationMismatchTests {
         // The right text: every word heard, no speech left over, exit 0.
         let good = try align(project, text: right, output: "right")
         #expect(good.status == 0, "\(good.report)")
-        #expect(good.report["unmatchedWords"] as? Int == 0 && good.report["unmatchedSpeechMs"] as? Int == 0, "\(good.report)")
+        #expect(
+            good.report["unmatchedWords"] as? Int == 0 && good.report["unmatchedSpeechMs"] as? Int == 0,
+            "\(good.report)")
         #expect(spans(good.report, .matched).count == 1)
         // Each utterance's first word starts at the speech onset the recording's labels give.
         let manifest = try Manifest(directory: project.directory.file("right"), create: false)
@@ -65,11 +72,14 @@ struct NarrationMismatchTests {
             itemStart += item.durationMs ?? 0
         }
         // Starts are snapped to the onset by energy: without that, two of them are 59 and 36 ms early.
-        #expect(onsetErrors.sorted()[2] <= 30 && onsetErrors.allSatisfy { $0 <= 45 }, "first-word starts against labelled onsets, ms: \(onsetErrors)")
+        #expect(
+            onsetErrors.sorted()[2] <= 30 && onsetErrors.allSatisfy { $0 <= 45 },
+            "first-word starts against labelled onsets, ms: \(onsetErrors)")
 
         // Another text of the same length: most of it not heard, and most of the speech not in it.
         let book = Fixtures.sampleText
-        let wrongWords = book[book.range(of: "It is a truth universally")!.lowerBound...].split(separator: " ").prefix(80)
+        let wrongWords = book[book.range(of: "It is a truth universally")!.lowerBound...].split(separator: " ").prefix(
+            80)
         let wrong = try align(project, text: wrongWords.joined(separator: " ") + "\n", output: "wrong")
         #expect(wrong.status == 1)
         #expect((wrong.report["unmatchedFraction"] as? Double ?? 0) > 0.5, "\(wrong.report)")
@@ -84,24 +94,32 @@ struct NarrationMismatchTests {
 
         // The right text and 2,000 words more: the tail is reported where the recording ends,
         // its items get no audio, and no window searched it.
-        let long = try align(project, text: right + "\n" + wrongWords.joined(separator: " ") + "\n\n" + String(repeating: "And so the story goes on and on. ", count: 250) + "\n", output: "long")
+        let long = try align(
+            project,
+            text: right + "\n" + wrongWords.joined(separator: " ") + "\n\n"
+                + String(repeating: "And so the story goes on and on. ", count: 250) + "\n", output: "long")
         #expect(long.status == 1)
         let tail = spans(long.report, .textNotInAudio)
         #expect(tail.count == 1 && (tail.first?["firstItem"] as? String) != nil, "\(long.report)")
         #expect(tail.first?["startMs"] as? Int ?? 0 >= 24_000, "\(tail)")
         #expect(long.report["itemsNotInRecording"] as? Int ?? 0 >= 2)
-        #expect(spans(long.report, .matched).count == 1 && long.report["unmatchedSpeechMs"] as? Int == 0, "\(long.report)")
+        #expect(
+            spans(long.report, .matched).count == 1 && long.report["unmatchedSpeechMs"] as? Int == 0, "\(long.report)")
     }
 
     /// A page of the text the narrator skipped: in windows shorter than the recording, the window
     /// after the page finds the text further on and the alignment goes on from there, rather than
     /// waiting at the page while the rest of the recording goes by.
     @Test func theAlignmentPicksUpAfterASkippedPage() throws {
-        let utterances = try String(contentsOf: Self.transcript, encoding: .utf8).components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        let page = Fixtures.sampleText.split(whereSeparator: \.isWhitespace).dropFirst(400).prefix(100).joined(separator: " ")
+        let utterances = try String(contentsOf: Self.transcript, encoding: .utf8).components(separatedBy: "\n\n").map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let page = Fixtures.sampleText.split(whereSeparator: \.isWhitespace).dropFirst(400).prefix(100).joined(
+            separator: " ")
         let text = ([utterances[0], page] + utterances[1...]).joined(separator: " ")
         let words = Tokenizer.words(in: text)
-        let pageWords = Tokenizer.words(in: utterances[0]).count..<(Tokenizer.words(in: utterances[0] + " " + page).count)
+        let pageWords =
+            Tokenizer.words(in: utterances[0]).count..<(Tokenizer.words(in: utterances[0] + " " + page).count)
         let aligner = try NarrationAligner()
         aligner.windowSeconds = 10
         aligner.marginSeconds = 3
@@ -109,6 +127,8 @@ struct NarrationMismatchTests {
         #expect(pageWords.allSatisfy { !result.heard[$0] }, "the page is not in the recording")
         let lastTwo = (words.count - Tokenizer.words(in: utterances[3] + " " + utterances[4]).count)..<words.count
         let heardAfter = lastTwo.filter { result.heard[$0] }.count
-        #expect(Double(heardAfter) >= 0.9 * Double(lastTwo.count), "the last two utterances are heard: \(heardAfter) of \(lastTwo.count)")
+        #expect(
+            Double(heardAfter) >= 0.9 * Double(lastTwo.count),
+            "the last two utterances are heard: \(heardAfter) of \(lastTwo.count)")
     }
 }

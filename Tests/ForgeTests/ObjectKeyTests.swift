@@ -8,17 +8,25 @@ struct ObjectKeyTests {
     let voice = VoiceSettings()
     let audio = AudioSettings()
 
-    func key(text: String = "Hello.", voice: VoiceSettings? = nil, audio: AudioSettings? = nil, engineVersion: String = "1.51") -> String {
-        ObjectKey.audio(text: text, voice: voice ?? self.voice, audio: audio ?? self.audio, engineVersion: engineVersion)
+    func key(
+        text: String = "Hello.", voice: VoiceSettings? = nil, audio: AudioSettings? = nil,
+        engineVersion: String = "1.51"
+    ) -> String {
+        ObjectKey.audio(
+            text: text, voice: voice ?? self.voice, audio: audio ?? self.audio, engineVersion: engineVersion)
     }
 
     /// Keys are pinned: a change to the canonical JSON or to the fields of an audio key silently
     /// re-synthesizes every user's book (and misses every shared cache), so it must be deliberate.
     @Test func keysAreTheSameAsEverForTheSameInputs() {
-        #expect(ObjectKey.canonicalJSON(["text": "Say \"hi\"\n\u{1}é", "a": "1"]) == #"{"a":"1","text":"Say \"hi\"\n\u0001é"}"#)
+        #expect(
+            ObjectKey.canonicalJSON(["text": "Say \"hi\"\n\u{1}é", "a": "1"])
+                == #"{"a":"1","text":"Say \"hi\"\n\u0001é"}"#)
         #expect(key() == "0bed91b7cb86d73828d53631d43cd7588d478877d82638b820039590c35ae808")
         #expect(ObjectKey.events(audioKey: key()) == "b61a96ad6423dece740c4d1630b03c5f6fc654b626fc5e2a8653dcc34259810b")
-        #expect(ObjectKey.alignment(eventsKey: "e", text: "Hello.") == "71212ae7c78d1bb8a96a971426a9852eb1f11059a220959c86962d83ffe62fa2")
+        #expect(
+            ObjectKey.alignment(eventsKey: "e", text: "Hello.")
+                == "71212ae7c78d1bb8a96a971426a9852eb1f11059a220959c86962d83ffe62fa2")
         // A recipe at another rate than espeak-ng's names the resampler, so libsoxr's output has keys of its own.
         #expect(key(audio: AudioSettings(format: .wav, sampleRate: 24_000)) != key())
     }
@@ -46,7 +54,9 @@ struct ObjectKeyTests {
         #expect(ObjectKey.events(audioKey: audioKey) != ObjectKey.events(audioKey: key(text: "Bye.")))
         #expect(ObjectKey.events(audioKey: audioKey) != audioKey)
         let events = ObjectKey.events(audioKey: audioKey)
-        #expect(ObjectKey.alignment(eventsKey: events, text: "Hello.") != ObjectKey.alignment(eventsKey: events, text: "Hello!"))
+        #expect(
+            ObjectKey.alignment(eventsKey: events, text: "Hello.")
+                != ObjectKey.alignment(eventsKey: events, text: "Hello!"))
     }
 
     @Test func objectPathsShardByTheFirstTwoHexDigits() {

@@ -31,7 +31,10 @@ struct RecipeLoaderTests {
     /// declares (HTML `<title>`, EPUB `dc:title`), else the file's name.
     @Test func aRecipeWithoutATitleTakesItsFirstSourcesTitle() throws {
         #expect(try load(#"{ "sources": ["book.txt"] }"#).exports.title == "book")
-        try directory.write("page.html", "<html><head><title>  A Tale of\n Two Cities </title></head><body><p>It was the best of times.</p></body></html>")
+        try directory.write(
+            "page.html",
+            "<html><head><title>  A Tale of\n Two Cities </title></head><body><p>It was the best of times.</p></body></html>"
+        )
         #expect(try load(#"{ "sources": ["page.html", "book.txt"] }"#).exports.title == "A Tale of Two Cities")
         try BookFormats(plainText: "Chapter 1\n\nHello.\n").writeEPUB(to: directory.file("novel.epub"))
         let epub = try load(#"{ "sources": ["novel.epub"] }"#)
@@ -48,11 +51,14 @@ struct RecipeLoaderTests {
         #expect(recipe.build.jobs == ProcessInfo.processInfo.activeProcessorCount)
         #expect(recipe.split.maxCharacters == 1000)
         #expect(recipe.sources.map(\.url.path) == [directory.file("book.txt").standardizedFileURL.path])
-        #expect(recipe.outputDirectory.path == directory.url.appendingPathComponent("build/recipe").standardizedFileURL.path)
+        #expect(
+            recipe.outputDirectory.path == directory.url.appendingPathComponent("build/recipe").standardizedFileURL.path
+        )
     }
 
     @Test func everyKeyIsRead() throws {
-        let recipe = try load("""
+        let recipe = try load(
+            """
             {"version": 1, "title": "T", "language": "en", "sources": [{"path": "book.txt", "format": "markdown"}],
              "split": {"unit": "sentence", "maxCharacters": 200},
              "voice": {"engine": "espeak-ng", "id": "en-us+klatt", "rate": 200, "pitch": 40, "volume": 90},
@@ -70,13 +76,14 @@ struct RecipeLoaderTests {
 
     @Test func outputOverrideWins() throws {
         let file = try directory.write("recipe.json", #"{"sources": ["book.txt"], "output": {"directory": "a"}}"#)
-        let recipe = try RecipeLoader().load(from: file, outputOverride: URL(fileURLWithPath: "/tmp/b"), allowOutsidePaths: true)
+        let recipe = try RecipeLoader().load(
+            from: file, outputOverride: URL(fileURLWithPath: "/tmp/b"), allowOutsidePaths: true)
         #expect(recipe.outputDirectory.path == "/tmp/b")
     }
 
     @Test func malformedJSONNamesLineAndColumn() throws {
         let error = try refusal("{\n  \"sources\": [\"book.txt\",],\n}")
-        guard case let .syntax(file, line, column, message) = error else {
+        guard case .syntax(let file, let line, let column, let message) = error else {
             Issue.record("expected a syntax error, got \(error)")
             return
         }
@@ -89,9 +96,11 @@ struct RecipeLoaderTests {
 
     @Test func unknownKeySuggestsTheNearestOne() throws {
         let error = try refusal(#"{"sources": ["book.txt"], "voice": {"rat": 170}}"#)
-        #expect(error == .unknownKey(
-            file: directory.file("recipe.json").path, path: "voice", key: "rat", suggestion: "rate",
-            allowed: ["engine", "id", "rate", "pitch", "volume", "fallback"]))
+        #expect(
+            error
+                == .unknownKey(
+                    file: directory.file("recipe.json").path, path: "voice", key: "rat", suggestion: "rate",
+                    allowed: ["engine", "id", "rate", "pitch", "volume", "fallback"]))
         #expect(error.localizedDescription.contains("voice.rat"))
         #expect(error.localizedDescription.contains("Did you mean \"rate\"?"))
         let top = try refusal(#"{"source": ["book.txt"]}"#)
@@ -102,7 +111,9 @@ struct RecipeLoaderTests {
     @Test func wrongTypesNameThePathAndWhatWasFound() throws {
         let rate = try refusal(#"{"sources": ["book.txt"], "voice": {"rate": "fast"}}"#)
         #expect(rate.path == "voice.rate")
-        #expect(rate.localizedDescription.contains("expected an integer from 80 to 450 words per minute, found the string \"fast\""))
+        #expect(
+            rate.localizedDescription.contains(
+                "expected an integer from 80 to 450 words per minute, found the string \"fast\""))
         let fractional = try refusal(#"{"sources": ["book.txt"], "build": {"jobs": 1.5}}"#)
         #expect(fractional.path == "build.jobs")
         let sources = try refusal(#"{"sources": "book.txt"}"#)
@@ -115,7 +126,11 @@ struct RecipeLoaderTests {
 
     @Test func valuesOutOfRangeSayWhatIsAllowed() throws {
         let rate = try refusal(#"{"sources": ["book.txt"], "voice": {"rate": 5000}}"#)
-        #expect(rate == .invalidValue(file: directory.file("recipe.json").path, path: "voice.rate", found: "the number 5000", allowed: "an integer from 80 to 450 words per minute"))
+        #expect(
+            rate
+                == .invalidValue(
+                    file: directory.file("recipe.json").path, path: "voice.rate", found: "the number 5000",
+                    allowed: "an integer from 80 to 450 words per minute"))
         let format = try refusal(#"{"sources": ["book.txt"], "audio": {"format": "wave"}}"#)
         #expect(format.path == "audio.format")
         #expect(format.localizedDescription.contains("did you mean \"wav\"?"))
@@ -128,17 +143,27 @@ struct RecipeLoaderTests {
     }
 
     @Test func missingAndEmptySources() throws {
-        #expect(try refusal(#"{}"#) == .missingKey(file: directory.file("recipe.json").path, path: "sources", expected: "\"sources\": [\"book.txt\"], a list of text or Markdown files"))
+        #expect(
+            try refusal(#"{}"#)
+                == .missingKey(
+                    file: directory.file("recipe.json").path, path: "sources",
+                    expected: "\"sources\": [\"book.txt\"], a list of text or Markdown files"))
         #expect(try refusal(#"{"sources": []}"#).path == "sources")
         let missing = try refusal(#"{"sources": ["book.txt", "nope.txt"]}"#)
-        #expect(missing == .missingSource(file: directory.file("recipe.json").path, path: "sources[1]", resolved: directory.file("nope.txt").path))
+        #expect(
+            missing
+                == .missingSource(
+                    file: directory.file("recipe.json").path, path: "sources[1]",
+                    resolved: directory.file("nope.txt").path))
         #expect(missing.localizedDescription.contains("does not exist"))
     }
 
     @Test func sourceFormatsAndSpineSelections() throws {
         try directory.write("book.epub", "not yet a book")
         try directory.write("page.xhtml", "<html/>")
-        let recipe = try load(#"{"sources": ["book.txt", "page.xhtml", {"path": "book.epub", "exclude": ["cover"], "include": ["notes"]}, {"path": "book.txt", "format": "html"}]}"#)
+        let recipe = try load(
+            #"{"sources": ["book.txt", "page.xhtml", {"path": "book.epub", "exclude": ["cover"], "include": ["notes"]}, {"path": "book.txt", "format": "html"}]}"#
+        )
         #expect(recipe.sources.map(\.format) == [.text, .xhtml, .epub, .html])
         #expect(recipe.sources[2].exclude == ["cover"] && recipe.sources[2].include == ["notes"])
         let notEPUB = try refusal(#"{"sources": [{"path": "book.txt", "exclude": ["cover"]}]}"#)
@@ -151,7 +176,11 @@ struct RecipeLoaderTests {
 
     @Test func recipeThatIsNotAnObject() throws {
         let error = try refusal(#"["book.txt"]"#)
-        #expect(error == .wrongType(file: directory.file("recipe.json").path, path: "", expected: "an object", found: "an array of 1 element"))
+        #expect(
+            error
+                == .wrongType(
+                    file: directory.file("recipe.json").path, path: "", expected: "an object",
+                    found: "an array of 1 element"))
     }
 
     @Test func deeplyNestedJSONIsRefusedSafely() throws {
@@ -184,17 +213,22 @@ struct RecipeLoaderTests {
         #expect(linked.path == "sources[1]")
         let output = try refusal(#"{"sources": ["book.txt"], "output": {"directory": "../elsewhere"}}"#)
         #expect(output.path == "output.directory")
-        #expect(try load(#"{"sources": ["link.txt"], "output": {"directory": "../x"}}"#, allowOutsidePaths: true).sources.count == 1)
-        #expect(try load(#"{"sources": ["inside/book.txt"], "output": {"directory": "inside/../out"}}"#).sources.count == 1)
+        #expect(
+            try load(#"{"sources": ["link.txt"], "output": {"directory": "../x"}}"#, allowOutsidePaths: true).sources
+                .count == 1)
+        #expect(
+            try load(#"{"sources": ["inside/book.txt"], "output": {"directory": "inside/../out"}}"#).sources.count == 1)
     }
 
     @Test func theProjectIsTheNearestFolderWithAMarker() throws {
         try directory.write("Package.swift", "// marker")
         try directory.write("recipes/book.txt", "Text.")
         try directory.write("samples/book.txt", "Text.")
-        let file = try directory.write("recipes/recipe.json", #"{"sources": ["../samples/book.txt"], "output": {"directory": "../out"}}"#)
+        let file = try directory.write(
+            "recipes/recipe.json", #"{"sources": ["../samples/book.txt"], "output": {"directory": "../out"}}"#)
         #expect(try RecipeLoader().load(from: file).sources.count == 1)
-        #expect(ProjectBoundary(recipeFolder: directory.file("recipes")).root == ProjectBoundary.resolved(directory.url))
+        #expect(
+            ProjectBoundary(recipeFolder: directory.file("recipes")).root == ProjectBoundary.resolved(directory.url))
     }
 
     @Test func hugeRecipesAreRefusedBeforeParsing() throws {
@@ -210,25 +244,33 @@ struct RecipeLoaderTests {
     /// docs/recipe.md, every key the reference's tables document is one they declare, and a key
     /// of one object is refused in another with that object's own keys listed.
     @Test func theRecipeReferenceDocumentsExactlyTheKeysTheSettingsTypesDeclare() throws {
-        func names<Key: RawRepresentable & CaseIterable>(_ type: Key.Type) -> [String] where Key.RawValue == String { Key.allCases.map(\.rawValue) }
+        func names<Key: RawRepresentable & CaseIterable>(_ type: Key.Type) -> [String] where Key.RawValue == String {
+            Key.allCases.map(\.rawValue)
+        }
         let objects: [String: [String]] = [
-            "": names(Recipe.Key.self), "sources[i]": names(SourceFile.RecipeKey.self), "items[i]": names(InlineItem.RecipeKey.self),
-            "split": names(SplitSettings.RecipeKey.self), "split.headings": names(HeadingPatterns.RecipeKey.self), "voice": names(VoiceSettings.RecipeKey.self), "audio": names(AudioSettings.RecipeKey.self),
+            "": names(Recipe.Key.self), "sources[i]": names(SourceFile.RecipeKey.self),
+            "items[i]": names(InlineItem.RecipeKey.self),
+            "split": names(SplitSettings.RecipeKey.self), "split.headings": names(HeadingPatterns.RecipeKey.self),
+            "voice": names(VoiceSettings.RecipeKey.self), "audio": names(AudioSettings.RecipeKey.self),
             "build": names(BuildSettings.RecipeKey.self), "alignment": names(AlignmentSettings.RecipeKey.self),
-            "exports": names(ExportSettings.RecipeKey.self), "exports.pauses": names(ExportSettings.PauseRecipeKey.self),
+            "exports": names(ExportSettings.RecipeKey.self),
+            "exports.pauses": names(ExportSettings.PauseRecipeKey.self),
             "verify": names(VerifySettings.RecipeKey.self), "output": names(Recipe.OutputKey.self),
         ]
         // Objects documented in prose or a table of their own: their keys appear quoted or in backticks.
-        let described: [String] = names(MasteringSettings.RecipeKey.self) + names(ExportSettings.CreditRecipeKey.self)
+        let described: [String] =
+            names(MasteringSettings.RecipeKey.self) + names(ExportSettings.CreditRecipeKey.self)
             + names(CommandEngineSettings.RecipeKey.self) + names(RemoteCacheSettings.RecipeKey.self)
-        let reference = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/recipe.md"), encoding: .utf8)
+        let reference = try String(
+            contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/recipe.md"), encoding: .utf8)
         let keyTable = reference.components(separatedBy: "\n## ")[0]
         var documented: Set<String> = []
         for line in keyTable.split(separator: "\n") where line.hasPrefix("| `") {
             let cell = line.dropFirst(2).prefix { $0 != "|" }
             var parent = ""
             for (index, written) in cell.split(separator: ",").enumerated() {
-                let name = written.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+                let name = written.trimmingCharacters(in: .whitespaces).trimmingCharacters(
+                    in: CharacterSet(charactersIn: "`"))
                 // `items[i].title`, `.author`, `.body`: a leading dot continues the first path's object.
                 let path = name.hasPrefix(".") ? parent + name : name
                 if index == 0, let dot = path.lastIndex(of: ".") { parent = String(path[..<dot]) }
@@ -240,7 +282,9 @@ struct RecipeLoaderTests {
             for key in keys {
                 let path = RecipeError.join(object, key)
                 // An object is documented by its keys' rows (`split.unit`, …).
-                #expect(documented.contains(path) || documented.contains { $0.hasPrefix(path + ".") }, "\(path) is read but not documented in docs/recipe.md")
+                #expect(
+                    documented.contains(path) || documented.contains { $0.hasPrefix(path + ".") },
+                    "\(path) is read but not documented in docs/recipe.md")
             }
         }
         let declared = Set(objects.flatMap { object, keys in keys.map { RecipeError.join(object, $0) } })
@@ -248,13 +292,18 @@ struct RecipeLoaderTests {
             #expect(declared.contains(path), "docs/recipe.md documents \(path), which no settings type declares")
         }
         for key in described {
-            #expect(reference.contains("`\(key)`") || reference.contains("\"\(key)\""), "\(key) is read but not documented in docs/recipe.md")
+            #expect(
+                reference.contains("`\(key)`") || reference.contains("\"\(key)\""),
+                "\(key) is read but not documented in docs/recipe.md")
         }
         // The keys listed when one is refused are those of the object it was found in.
         let misplaced = try refusal(#"{"sources": ["book.txt"], "audio": {"unit": "sentence"}}"#)
         #expect(misplaced.path == "audio.unit")
-        #expect(misplaced.localizedDescription.hasSuffix("Allowed keys: \(names(AudioSettings.RecipeKey.self).joined(separator: ", "))."))
-        let fallbackInCast = try refusal(#"{"sources": ["book.txt"], "cast": {"Ann": {"id": "en-gb", "fallback": "en-us"}}}"#)
+        #expect(
+            misplaced.localizedDescription.hasSuffix(
+                "Allowed keys: \(names(AudioSettings.RecipeKey.self).joined(separator: ", "))."))
+        let fallbackInCast = try refusal(
+            #"{"sources": ["book.txt"], "cast": {"Ann": {"id": "en-gb", "fallback": "en-us"}}}"#)
         #expect(fallbackInCast.path == "cast.Ann.fallback")
     }
 }

@@ -4,7 +4,9 @@ import Testing
 @testable import Forge
 
 /// The remote cache against a real nginx (WebDAV PUT) on 127.0.0.1, with real forge processes.
-@Suite("Remote cache", .enabled(if: CacheServer.nginx != nil, "nginx is not installed: run scripts/install-deps.sh --tests"))
+@Suite(
+    "Remote cache",
+    .enabled(if: CacheServer.nginx != nil, "nginx is not installed: run scripts/install-deps.sh --tests"))
 struct RemoteCacheTests {
     /// Everything a build promises about its items, comparable across output directories:
     /// id, audio key, status, duration, audio and events digests, and every word's timing.
@@ -14,9 +16,11 @@ struct RemoteCacheTests {
         let objects = try manifest.objects(withKeys: items.flatMap { [$0.audioKey ?? "", $0.eventsKey ?? ""] })
         return try items.map { item in
             let timings = try manifest.timings(of: item.id).map { $0.map { "\($0.startMs)-\($0.endMs)" } ?? "nil" }
-            return [item.id, item.audioKey ?? "", item.status.rawValue, String(item.durationMs ?? -1),
-                    objects[item.audioKey ?? ""]?.sha256 ?? "", objects[item.eventsKey ?? ""]?.sha256 ?? "",
-                    timings.joined(separator: ",")].joined(separator: " ")
+            return [
+                item.id, item.audioKey ?? "", item.status.rawValue, String(item.durationMs ?? -1),
+                objects[item.audioKey ?? ""]?.sha256 ?? "", objects[item.eventsKey ?? ""]?.sha256 ?? "",
+                timings.joined(separator: ","),
+            ].joined(separator: " ")
         }
     }
 
@@ -39,7 +43,9 @@ struct RemoteCacheTests {
     static func checkEntries(_ server: CacheServer, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
         let blobs = server.files("cas")
         for (name, file) in blobs {
-            #expect(try ContentHash.sha256Hex(fileAt: file) == name, "blob \(name) is not what its name says", sourceLocation: sourceLocation)
+            #expect(
+                try ContentHash.sha256Hex(fileAt: file) == name, "blob \(name) is not what its name says",
+                sourceLocation: sourceLocation)
         }
         let entries = server.files("ac")
         for (name, file) in entries {
@@ -62,7 +68,9 @@ struct RemoteCacheTests {
         let refused = try project.build(["--remote-cache", server.url, "-o", "refused"])
         #expect(refused.status == 0, "\(refused.errors)")
         #expect(refused.events("warning").count == 1)
-        #expect(Self.warnings(refused).contains("HTTP 401") && Self.warnings(refused).contains(RemoteCacheSettings.headerVariable), "\(Self.warnings(refused))")
+        #expect(
+            Self.warnings(refused).contains("HTTP 401")
+                && Self.warnings(refused).contains(RemoteCacheSettings.headerVariable), "\(Self.warnings(refused))")
 
         let cold = try project.build(["--remote-cache", server.url], environment: environment)
         #expect(cold.status == 0, "\(cold.errors)")
@@ -98,7 +106,9 @@ struct RemoteCacheTests {
 
     /// A book of `chapters` short chapters (a paragraph or three each).
     static func chapteredBook(_ chapters: Int) -> String {
-        let paragraphs = Fixtures.sampleText.components(separatedBy: "\n\n").filter { $0.count > 80 && !$0.hasPrefix("Chapter") }
+        let paragraphs = Fixtures.sampleText.components(separatedBy: "\n\n").filter {
+            $0.count > 80 && !$0.hasPrefix("Chapter")
+        }
         return (1...chapters).map { chapter in
             "Chapter \(chapter)\n\n" + paragraphs[(chapter * 3)..<(chapter * 3 + 2)].joined(separator: "\n\n")
         }.joined(separator: "\n\n") + "\n"
@@ -113,7 +123,10 @@ struct RemoteCacheTests {
     @Test func shardsFinishTheirChaptersAndTheAssemblerMakesNothing() throws {
         let server = try CacheServer()
         let recipe = Fixtures.recipe(
-            voice: "en-us+klatt", extra: #""title": "Matrix", "exports": { "formats": ["m4b", "epub", "acx"] }, "verify": { "maxWordErrorRate": 0.25 }"#)
+            voice: "en-us+klatt",
+            extra:
+                #""title": "Matrix", "exports": { "formats": ["m4b", "epub", "acx"] }, "verify": { "maxWordErrorRate": 0.25 }"#
+        )
         let project = try TestProject(book: Self.chapteredBook(5), recipe: recipe)
         let epoch = ["SOURCE_DATE_EPOCH": "1700000000"]
         let single = try project.build(["-o", "single"], environment: epoch)
@@ -123,7 +136,8 @@ struct RemoteCacheTests {
             var found: [String: Data] = [:]
             for sub in ["m4b", "epub", "acx"] {
                 let directory = project.directory.file("\(folder)/exports/\(sub)")
-                for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where !name.hasPrefix(".") {
+                for name in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                where !name.hasPrefix(".") {
                     found["\(sub)/\(name)"] = try Data(contentsOf: directory.appendingPathComponent(name))
                 }
             }
@@ -134,23 +148,35 @@ struct RemoteCacheTests {
 
         func runShards(_ indices: [Int], prefix: String) throws -> [[String: Any]] {
             try indices.map { index in
-                let shard = try project.build(["--remote-cache", server.url + prefix, "--shard", "\(index)/3", "-o", "shard\(index)\(prefix.dropFirst())"], environment: epoch)
+                let shard = try project.build(
+                    [
+                        "--remote-cache", server.url + prefix, "--shard", "\(index)/3", "-o",
+                        "shard\(index)\(prefix.dropFirst())",
+                    ], environment: epoch)
                 #expect(shard.status == 0, "\(shard.errors)")
                 return shard.summary ?? [:]
             }
         }
         let shards = try runShards([1, 2, 3], prefix: "/all")
-        #expect(shards.map { Self.int($0, "transcribedChunks") }.reduce(0, +) == chunks, "each chunk heard by one shard")
+        #expect(
+            shards.map { Self.int($0, "transcribedChunks") }.reduce(0, +) == chunks, "each chunk heard by one shard")
         #expect(shards.map { Self.int($0, "encodedChapters") }.reduce(0, +) == 5, "each chapter encoded by one shard")
-        #expect(shards.map { Self.int($0, "masteredACXFiles") }.reduce(0, +) == 5, "each ACX file mastered by one shard")
-        #expect(shards.allSatisfy { Self.int($0, "encodedChapters") >= 1 }, "five chapters over three shards: \(shards)")
+        #expect(
+            shards.map { Self.int($0, "masteredACXFiles") }.reduce(0, +) == 5, "each ACX file mastered by one shard")
+        #expect(
+            shards.allSatisfy { Self.int($0, "encodedChapters") >= 1 }, "five chapters over three shards: \(shards)")
 
-        let assembled = try project.build(["--remote-cache", server.url + "/all", "-o", "assembled"], environment: epoch)
+        let assembled = try project.build(
+            ["--remote-cache", server.url + "/all", "-o", "assembled"], environment: epoch)
         #expect(assembled.status == 0, "\(assembled.errors)")
         let summary = assembled.summary
         #expect(Self.allFromCache(summary, items: Self.int(single.summary, "items")), "\(summary ?? [:])")
-        #expect(Self.int(summary, "transcribedChunks") == 0 && Self.int(summary, "encodedChapters") == 0, "\(summary ?? [:])")
-        #expect(Self.int(summary, "downloadedEncodings") == 5 && Self.int(summary, "downloadedACXFiles") == 5, "\(summary ?? [:])")
+        #expect(
+            Self.int(summary, "transcribedChunks") == 0 && Self.int(summary, "encodedChapters") == 0,
+            "\(summary ?? [:])")
+        #expect(
+            Self.int(summary, "downloadedEncodings") == 5 && Self.int(summary, "downloadedACXFiles") == 5,
+            "\(summary ?? [:])")
         #expect(summary?["verificationPassed"] as? Bool == true)
         #expect(try files("assembled") == expected, "the assembled book is one machine's, byte for byte")
         // Built without the bytes: every item's audio stayed in the cache, but the spot-checked ones made here.
@@ -161,7 +187,9 @@ struct RemoteCacheTests {
         _ = try runShards([1, 3], prefix: "/gap")
         let gap = try project.build(["--remote-cache", server.url + "/gap", "-o", "gap"], environment: epoch)
         #expect(gap.status == 0, "\(gap.errors)")
-        #expect(Self.int(gap.summary, "encodedChapters") >= 1 && Self.int(gap.summary, "transcribedChunks") >= 1, "\(gap.summary ?? [:])")
+        #expect(
+            Self.int(gap.summary, "encodedChapters") >= 1 && Self.int(gap.summary, "transcribedChunks") >= 1,
+            "\(gap.summary ?? [:])")
         #expect(Self.int(gap.summary, "encodedChapters") + Self.int(gap.summary, "downloadedEncodings") == 5)
         #expect(try files("gap") == expected)
         // It fetched the audio of the chapters it finished (and their neighbours' edges), not the book's.
@@ -184,7 +212,9 @@ struct RemoteCacheTests {
         // A shard needs a cache it can write to.
         let lonely = try project.build(["--shard", "1/3", "-o", "lonely"])
         #expect(lonely.status == 2 && lonely.errors.contains("--remote-cache"), "\(lonely.errors)")
-        let readOnly = try project.build(["--shard", "1/3", "-o", "lonely", "--remote-cache", server.url, "--remote-cache-read-only"])
+        let readOnly = try project.build([
+            "--shard", "1/3", "-o", "lonely", "--remote-cache", server.url, "--remote-cache-read-only",
+        ])
         #expect(readOnly.status == 2)
         // --shard is read as I/N: anything else is refused before any work, saying what it takes.
         for bad in ["0/3", "4/3", "2", "a/b"] {
@@ -199,7 +229,8 @@ struct RemoteCacheTests {
     @Test func aShardStoppedInAnyPhaseLeavesNothingHalfUploaded() throws {
         let server = try CacheServer()
         let recipe = Fixtures.recipe(
-            voice: "en-us+klatt", jobs: 2, extra: #""title": "Stops", "exports": { "formats": ["m4b"] }, "verify": { "maxWordErrorRate": 0.5 }"#)
+            voice: "en-us+klatt", jobs: 2,
+            extra: #""title": "Stops", "exports": { "formats": ["m4b"] }, "verify": { "maxWordErrorRate": 0.5 }"#)
         let project = try TestProject(book: Fixtures.sampleText, recipe: recipe)
         let epoch = ["SOURCE_DATE_EPOCH": "1700000000"]
         let single = try project.build(["-o", "single"], environment: epoch)
@@ -211,14 +242,17 @@ struct RemoteCacheTests {
         ]
         for (index, trigger) in triggers.enumerated() {
             let shard = try project.start([
-                "build", "recipe.json", "--json", "--remote-cache", server.url, "--shard", "1/2", "-o", "stopped\(index)",
+                "build", "recipe.json", "--json", "--remote-cache", server.url, "--shard", "1/2", "-o",
+                "stopped\(index)",
             ])
             let reached = shard.waitForLines(count: 1, where: trigger.line)
             let signalled = Date()
             shard.signal(SIGINT)
             let stopped = shard.wait()
             #expect(reached && stopped.status == 130, "\(trigger.phase): exit \(stopped.status), \(stopped.errors)")
-            #expect(Date().timeIntervalSince(signalled) < 1.5, "\(trigger.phase): \(Date().timeIntervalSince(signalled)) s to stop")
+            #expect(
+                Date().timeIntervalSince(signalled) < 1.5,
+                "\(trigger.phase): \(Date().timeIntervalSince(signalled)) s to stop")
             try Self.checkEveryEntryNamesStoredBlobs(server)
         }
         _ = try Self.shardAndAssemble(project, server: server, environment: epoch)
@@ -231,42 +265,66 @@ struct RemoteCacheTests {
     /// byte for byte.
     @Test func aLongChaptersPiecesAreSpreadOverTheShards() throws {
         let server = try CacheServer()
-        let paragraphs = Fixtures.sampleText.components(separatedBy: "\n\n").filter { $0.count > 80 && !$0.hasPrefix("Chapter") }
-        let book = "Chapter 1\n\n\(paragraphs[0])\n\nChapter 2\n\n\(paragraphs[1..<11].joined(separator: "\n\n"))\n\nChapter 3\n\n\(paragraphs[11])\n"
+        let paragraphs = Fixtures.sampleText.components(separatedBy: "\n\n").filter {
+            $0.count > 80 && !$0.hasPrefix("Chapter")
+        }
+        let book =
+            "Chapter 1\n\n\(paragraphs[0])\n\nChapter 2\n\n\(paragraphs[1..<11].joined(separator: "\n\n"))\n\nChapter 3\n\n\(paragraphs[11])\n"
         let recipe = Fixtures.recipe(
-            voice: "en-us+klatt", extra: #""title": "Long", "exports": { "formats": ["m4b", "epub", "acx"] }, "verify": { "maxWordErrorRate": 0.25 }"#)
+            voice: "en-us+klatt",
+            extra:
+                #""title": "Long", "exports": { "formats": ["m4b", "epub", "acx"] }, "verify": { "maxWordErrorRate": 0.25 }"#
+        )
         let project = try TestProject(book: book, recipe: recipe)
-        let environment = ["SOURCE_DATE_EPOCH": "1700000000", "FORGE_PIECE_SECONDS": "8", "FORGE_ACX_PART_SECONDS": "30"]
+        let environment = [
+            "SOURCE_DATE_EPOCH": "1700000000", "FORGE_PIECE_SECONDS": "8", "FORGE_ACX_PART_SECONDS": "30",
+        ]
         let single = try project.build(["-o", "single"], environment: environment)
         try #require(single.status == 0, "\(single.errors)")
         let pieces = Self.int(single.summary, "encodedChapters")
         #expect(pieces >= 8, "the long chapter is encoded in pieces: \(single.summary ?? [:])")
         let shards = try (1...3).map { index in
-            let shard = try project.build(["--remote-cache", server.url, "--shard", "\(index)/3", "-o", "shard\(index)"], environment: environment)
+            let shard = try project.build(
+                ["--remote-cache", server.url, "--shard", "\(index)/3", "-o", "shard\(index)"], environment: environment
+            )
             #expect(shard.status == 0, "\(shard.errors)")
             return shard.summary ?? [:]
         }
         let encoded = shards.map { Self.int($0, "encodedChapters") }
         #expect(encoded.reduce(0, +) == pieces, "each piece encoded by one shard: \(encoded)")
         // Chapter 2 is most of the book: finished whole, one shard would encode most pieces.
-        #expect(encoded.allSatisfy { $0 >= 1 && $0 * 2 < pieces }, "the long chapter's pieces are spread: \(encoded) of \(pieces)")
-        #expect(shards.map { Self.int($0, "transcribedChunks") }.reduce(0, +) == Self.int(single.summary, "transcribedChunks"))
-        let acxFiles = try FileManager.default.contentsOfDirectory(atPath: project.directory.file("single/exports/acx").path).filter { $0.hasSuffix(".mp3") }
+        #expect(
+            encoded.allSatisfy { $0 >= 1 && $0 * 2 < pieces },
+            "the long chapter's pieces are spread: \(encoded) of \(pieces)")
+        #expect(
+            shards.map { Self.int($0, "transcribedChunks") }.reduce(0, +)
+                == Self.int(single.summary, "transcribedChunks"))
+        let acxFiles = try FileManager.default.contentsOfDirectory(
+            atPath: project.directory.file("single/exports/acx").path
+        ).filter { $0.hasSuffix(".mp3") }
         let parts = acxFiles.filter { $0.hasPrefix("02-chapter-2-part-") }
         #expect(parts.count >= 3 && acxFiles.contains("01-chapter-1.mp3"), "chapter 2 in parts: \(acxFiles.sorted())")
         let mastered = shards.map { Self.int($0, "masteredACXFiles") }
-        #expect(mastered.reduce(0, +) == acxFiles.count && mastered.allSatisfy { $0 >= 1 && $0 * 2 < acxFiles.count }, "ACX parts spread: \(mastered)")
+        #expect(
+            mastered.reduce(0, +) == acxFiles.count && mastered.allSatisfy { $0 >= 1 && $0 * 2 < acxFiles.count },
+            "ACX parts spread: \(mastered)")
 
         let assembled = try project.build(["--remote-cache", server.url, "-o", "assembled"], environment: environment)
         #expect(assembled.status == 0, "\(assembled.errors)")
-        #expect(Self.int(assembled.summary, "encodedChapters") == 0 && Self.int(assembled.summary, "transcribedChunks") == 0, "\(assembled.summary ?? [:])")
+        #expect(
+            Self.int(assembled.summary, "encodedChapters") == 0
+                && Self.int(assembled.summary, "transcribedChunks") == 0, "\(assembled.summary ?? [:])")
         #expect(Self.int(assembled.summary, "downloadedEncodings") == pieces)
         #expect(Self.int(assembled.summary, "downloadedACXFiles") == acxFiles.count)
         for folder in ["m4b", "epub", "acx"] {
-            let names = try FileManager.default.contentsOfDirectory(atPath: project.directory.file("single/exports/\(folder)").path).filter { !$0.hasPrefix(".") }
+            let names = try FileManager.default.contentsOfDirectory(
+                atPath: project.directory.file("single/exports/\(folder)").path
+            ).filter { !$0.hasPrefix(".") }
             for name in names {
                 let made = try Data(contentsOf: project.directory.file("assembled/exports/\(folder)/\(name)"))
-                #expect(made == (try Data(contentsOf: project.directory.file("single/exports/\(folder)/\(name)"))), "the assembled \(folder)/\(name) is the single build's")
+                #expect(
+                    made == (try Data(contentsOf: project.directory.file("single/exports/\(folder)/\(name)"))),
+                    "the assembled \(folder)/\(name) is the single build's")
             }
         }
     }
@@ -274,17 +332,26 @@ struct RemoteCacheTests {
     /// Two shards and an assembler of `project` through `server`; checks the assembler encoded
     /// nothing and wrote the M4B of the project's `single` build, and returns that M4B.
     static func shardAndAssemble(
-        _ project: TestProject, server: CacheServer, environment: [String: String], sourceLocation: SourceLocation = #_sourceLocation
+        _ project: TestProject, server: CacheServer, environment: [String: String],
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Data {
         for index in 1...2 {
-            let shard = try project.build(["--remote-cache", server.url, "--shard", "\(index)/2", "-o", "shard\(index)"], environment: environment)
+            let shard = try project.build(
+                ["--remote-cache", server.url, "--shard", "\(index)/2", "-o", "shard\(index)"], environment: environment
+            )
             #expect(shard.status == 0, "\(shard.errors)", sourceLocation: sourceLocation)
         }
         let assembled = try project.build(["--remote-cache", server.url, "-o", "assembled"], environment: environment)
-        #expect(assembled.status == 0 && int(assembled.summary, "encodedChapters") == 0, "\(assembled.summary ?? [:])", sourceLocation: sourceLocation)
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: project.directory.file("single/exports/m4b").path).first)
+        #expect(
+            assembled.status == 0 && int(assembled.summary, "encodedChapters") == 0, "\(assembled.summary ?? [:])",
+            sourceLocation: sourceLocation)
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: project.directory.file("single/exports/m4b").path).first
+        )
         let made = try Data(contentsOf: project.directory.file("assembled/exports/m4b/\(name)"))
-        #expect(made == (try Data(contentsOf: project.directory.file("single/exports/m4b/\(name)"))), "the assembled M4B is the single build's", sourceLocation: sourceLocation)
+        #expect(
+            made == (try Data(contentsOf: project.directory.file("single/exports/m4b/\(name)"))),
+            "the assembled M4B is the single build's", sourceLocation: sourceLocation)
         return made
     }
 
@@ -296,7 +363,8 @@ struct RemoteCacheTests {
         let epoch = ["SOURCE_DATE_EPOCH": "1700000000"]
         var books: [Data] = []
         for rate in [175, 190] {
-            let recipe = Fixtures.recipe(voice: "en-us+klatt", rate: rate, extra: #""title": "Mixed", "exports": { "formats": ["m4b"] }"#)
+            let recipe = Fixtures.recipe(
+                voice: "en-us+klatt", rate: rate, extra: #""title": "Mixed", "exports": { "formats": ["m4b"] }"#)
             let project = try TestProject(book: Self.chapteredBook(3), recipe: recipe)
             let single = try project.build(["-o", "single"], environment: epoch)
             try #require(single.status == 0, "\(single.errors)")
@@ -306,15 +374,20 @@ struct RemoteCacheTests {
     }
 
     /// Every entry in the cache (items, chunks, chapter objects) names only blobs the cache holds whole.
-    static func checkEveryEntryNamesStoredBlobs(_ server: CacheServer, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func checkEveryEntryNamesStoredBlobs(
+        _ server: CacheServer, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let blobs = server.files("cas")
         for (name, file) in blobs {
-            #expect(try ContentHash.sha256Hex(fileAt: file) == name, "blob \(name) is not what its name says", sourceLocation: sourceLocation)
+            #expect(
+                try ContentHash.sha256Hex(fileAt: file) == name, "blob \(name) is not what its name says",
+                sourceLocation: sourceLocation)
         }
         for (name, file) in server.files("ac") {
             let text = try String(contentsOf: file, encoding: .utf8)
             for match in text.matches(of: /"sha256"\s*:\s*"([0-9a-f]{64})"/) {
-                #expect(blobs[String(match.1)] != nil, "entry \(name) names a missing blob", sourceLocation: sourceLocation)
+                #expect(
+                    blobs[String(match.1)] != nil, "entry \(name) names a missing blob", sourceLocation: sourceLocation)
             }
         }
     }
@@ -340,7 +413,9 @@ struct RemoteCacheTests {
         #expect(Self.int(warm.summary, "downloaded") == items - warm.synthesizedItems.count)
         #expect(warm.synthesizedItems.count <= 1 + Self.int(warm.summary, "spotChecked"))
         #expect(warm.events("warning").count == 1)
-        #expect(Self.warnings(warm).contains(victim.id) && Self.warnings(warm).contains("SHA-256"), "\(Self.warnings(warm))")
+        #expect(
+            Self.warnings(warm).contains(victim.id) && Self.warnings(warm).contains("SHA-256"), "\(Self.warnings(warm))"
+        )
         try project.checkConsistency(of: project.directory.file("warm"))
         // The item's new rendering replaced the entry: the next machine downloads everything.
         let next = try project.build(["--remote-cache", server.url, "-o", "next"])
@@ -364,7 +439,8 @@ struct RemoteCacheTests {
             #expect(Self.int(result.summary, "synthesized") == Self.int(result.summary, "items"))
         }
         // A server that never answers: the lookup gives up after cache.timeoutSeconds.
-        try project.write(recipe: Fixtures.recipe(extra: "\"cache\": { \"remote\": \"\(silent.url)\", \"timeoutSeconds\": 1 }"))
+        try project.write(
+            recipe: Fixtures.recipe(extra: "\"cache\": { \"remote\": \"\(silent.url)\", \"timeoutSeconds\": 1 }"))
         let started = Date()
         let hung = try project.build(["-o", "out-hung"])
         #expect(hung.status == 0 && hung.events("warning").count == 1, "\(hung.errors)")
@@ -372,7 +448,8 @@ struct RemoteCacheTests {
         #expect(Date().timeIntervalSince(started) < 20)
 
         // Ctrl-C while a lookup waits for that server: exit 130 within a second, nothing made.
-        try project.write(recipe: Fixtures.recipe(extra: "\"cache\": { \"remote\": \"\(silent.url)\", \"timeoutSeconds\": 60 }"))
+        try project.write(
+            recipe: Fixtures.recipe(extra: "\"cache\": { \"remote\": \"\(silent.url)\", \"timeoutSeconds\": 60 }"))
         let waiting = try project.start(["build", "recipe.json", "--json", "-o", "out-interrupted"])
         #expect(waiting.waitForLines(count: 1) { $0.contains("\"event\":\"planned\"") })
         usleep(300_000)
@@ -383,15 +460,21 @@ struct RemoteCacheTests {
         #expect(Date().timeIntervalSince(interrupted) < 1.5)
 
         // Required: the build stops before making anything, exit 3.
-        try project.write(recipe: Fixtures.recipe(extra: "\"cache\": { \"remote\": \"\(server.brokenURL)\", \"required\": true }"))
+        try project.write(
+            recipe: Fixtures.recipe(extra: "\"cache\": { \"remote\": \"\(server.brokenURL)\", \"required\": true }"))
         let required = try project.build(["-o", "out-required"])
         #expect(required.status == 3 && required.errors.contains("cache.required"), "\(required.errors)")
-        #expect(try Manifest(directory: project.directory.file("out-required"), create: false).items().allSatisfy { $0.status == .pending })
+        #expect(
+            try Manifest(directory: project.directory.file("out-required"), create: false).items().allSatisfy {
+                $0.status == .pending
+            })
 
         // The server stopped in the middle of a build: the build finishes here.
         try project.write(book: Fixtures.longerText)
         try project.write(recipe: Fixtures.recipe(jobs: 1))
-        let forge = try project.start(["build", "recipe.json", "--json", "--remote-cache", server.url, "-o", "out-stopped"])
+        let forge = try project.start([
+            "build", "recipe.json", "--json", "--remote-cache", server.url, "-o", "out-stopped",
+        ])
         #expect(forge.waitForLines(count: 3) { $0.contains("\"outcome\":\"synthesized\"") })
         server.stop()
         let finished = forge.wait()
@@ -407,11 +490,17 @@ struct RemoteCacheTests {
         let puts = server.requests().filter { $0.hasPrefix("PUT") }.count
         #expect(puts > 0)
         // One paragraph edited: a read-only build downloads the rest and makes that one here.
-        try project.write(book: Fixtures.shortBook.replacingOccurrences(of: "Mr. Bennet replied that he had not.", with: "Mr. Bennet replied that he had not heard."))
+        try project.write(
+            book: Fixtures.shortBook.replacingOccurrences(
+                of: "Mr. Bennet replied that he had not.", with: "Mr. Bennet replied that he had not heard."))
         let readOnly = try project.build(["--remote-cache", server.url, "--remote-cache-read-only", "-o", "pr"])
         #expect(readOnly.status == 0, "\(readOnly.errors)")
-        #expect(readOnly.synthesizedItems.count >= 1 && readOnly.synthesizedItems.count <= 1 + Self.int(readOnly.summary, "spotChecked"))
-        #expect(Self.int(readOnly.summary, "downloaded") == Self.int(readOnly.summary, "items") - readOnly.synthesizedItems.count)
+        #expect(
+            readOnly.synthesizedItems.count >= 1
+                && readOnly.synthesizedItems.count <= 1 + Self.int(readOnly.summary, "spotChecked"))
+        #expect(
+            Self.int(readOnly.summary, "downloaded") == Self.int(readOnly.summary, "items")
+                - readOnly.synthesizedItems.count)
         #expect(server.requests().filter { $0.hasPrefix("PUT") }.count == puts, "a read-only build sent PUT requests")
     }
 
@@ -446,29 +535,37 @@ struct RemoteCacheTests {
         #expect(warm.status == 0, "\(warm.errors)")
         #expect(Self.allFromCache(warm.summary, items: items), "\(warm.summary ?? [:])")
         let left = Self.int(warm.summary, "leftInCache")
-        #expect(left > 0 && Self.int(warm.summary, "leftInCacheBytes") > Self.int(warm.summary, "downloadedBytes"), "\(warm.summary ?? [:])")
+        #expect(
+            left > 0 && Self.int(warm.summary, "leftInCacheBytes") > Self.int(warm.summary, "downloadedBytes"),
+            "\(warm.summary ?? [:])")
         let warmDirectory = project.directory.file("warm")
         #expect(try Self.audioFiles(in: warmDirectory) == Self.int(warm.summary, "spotChecked"))
         try project.checkConsistency(of: warmDirectory)
         func fields(_ arguments: [String]) throws -> [String: Any] {
             let result = try project.forge(arguments)
-            return try #require(try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any], "\(result.errors)")
+            return try #require(
+                try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any], "\(result.errors)")
         }
         #expect(try fields(["status", "warm", "--json"])["remoteObjects"] as? Int == left)
         var audit = try fields(["fsck", "warm", "--json"])
         #expect(audit["clean"] as? Bool == true && audit["remoteObjects"] as? Int == left, "\(audit)")
 
         let again = try project.build(["--remote-cache", server.url, "-o", "warm"])
-        #expect(again.summary?["nothingToDo"] as? Bool == true && (again.summary?["fetchedAudio"] as? Int ?? 0) == 0, "\(again.summary ?? [:])")
+        #expect(
+            again.summary?["nothingToDo"] as? Bool == true && (again.summary?["fetchedAudio"] as? Int ?? 0) == 0,
+            "\(again.summary ?? [:])")
 
         // An export that reads the samples fetches them, and writes what the cold build's store gives.
         let export = try project.forge(["export", "warm", "--format", "audio"])
         #expect(export.status == 0 && export.errors.contains("fetched the audio of \(left) items"), "\(export.errors)")
         #expect(try project.forge(["export", "out", "--format", "audio"]).status == 0)
-        let chapters = try FileManager.default.contentsOfDirectory(atPath: project.output.appendingPathComponent("exports/audio").path).sorted()
+        let chapters = try FileManager.default.contentsOfDirectory(
+            atPath: project.output.appendingPathComponent("exports/audio").path
+        ).sorted()
         #expect(!chapters.isEmpty)
         for name in chapters {
-            #expect(try Data(contentsOf: warmDirectory.appendingPathComponent("exports/audio/\(name)"))
+            #expect(
+                try Data(contentsOf: warmDirectory.appendingPathComponent("exports/audio/\(name)"))
                     == Data(contentsOf: project.output.appendingPathComponent("exports/audio/\(name)")), "\(name)")
         }
         #expect(try fields(["status", "warm", "--json"])["remoteObjects"] as? Int == 0)
@@ -493,7 +590,8 @@ struct RemoteCacheTests {
 
     /// The audio files in an output directory's store.
     static func audioFiles(in directory: URL) throws -> Int {
-        let enumerator = FileManager.default.enumerator(at: directory.appendingPathComponent("objects"), includingPropertiesForKeys: nil)
+        let enumerator = FileManager.default.enumerator(
+            at: directory.appendingPathComponent("objects"), includingPropertiesForKeys: nil)
         var count = 0
         while let url = enumerator?.nextObject() as? URL {
             if url.pathExtension == "wav" { count += 1 }
@@ -503,7 +601,8 @@ struct RemoteCacheTests {
 
     @Test func verificationComesFromTheCacheForTheSameAudioBytes() throws {
         let server = try CacheServer()
-        let project = try TestProject(recipe: Fixtures.recipe(voice: "en-us+klatt", extra: #""verify": { "maxWordErrorRate": 0.5 }"#))
+        let project = try TestProject(
+            recipe: Fixtures.recipe(voice: "en-us+klatt", extra: #""verify": { "maxWordErrorRate": 0.5 }"#))
         let cold = try project.build(["--remote-cache", server.url])
         #expect(cold.status == 0, "\(cold.errors)")
         let chunks = Self.int(cold.summary, "uploadedChunks")
@@ -515,16 +614,22 @@ struct RemoteCacheTests {
         #expect(Self.allFromCache(warm.summary, items: Self.int(warm.summary, "items")))
         #expect(Self.int(warm.summary, "downloadedChunks") == chunks && Self.int(warm.summary, "uploadedChunks") == 0)
         #expect(warm.events("verified").isEmpty, "no chunk was transcribed again")
-        #expect(warm.summary?["verified"] as? Bool == true && warm.summary?["wordErrorRate"] as? Double == cold.summary?["wordErrorRate"] as? Double)
+        #expect(
+            warm.summary?["verified"] as? Bool == true
+                && warm.summary?["wordErrorRate"] as? Double == cold.summary?["wordErrorRate"] as? Double)
         let manifest = try Manifest(directory: project.directory.file("warm"), create: false)
         let taken = try manifest.storedChunks()
         #expect(taken.mapValues(\.report) == heard.mapValues(\.report))
         for position in heard.keys {
-            #expect(try manifest.transcript(chapter: position.chapter, chunkStartMs: position.startMs).map(\.text)
-                    == project.manifest().transcript(chapter: position.chapter, chunkStartMs: position.startMs).map(\.text))
+            #expect(
+                try manifest.transcript(chapter: position.chapter, chunkStartMs: position.startMs).map(\.text)
+                    == project.manifest().transcript(chapter: position.chapter, chunkStartMs: position.startMs).map(
+                        \.text))
         }
         // A chunk's entry is filed under its audio's digests: other bytes for the same items find none.
-        #expect(ChunkCacheEntry.actionKey(chunkKey: "k", audioDigests: ["a", "b"]) != ChunkCacheEntry.actionKey(chunkKey: "k", audioDigests: ["a", "c"]))
+        #expect(
+            ChunkCacheEntry.actionKey(chunkKey: "k", audioDigests: ["a", "b"])
+                != ChunkCacheEntry.actionKey(chunkKey: "k", audioDigests: ["a", "c"]))
     }
 
     @Test func forcedAlignmentsComeFromTheCache() throws {
@@ -578,21 +683,34 @@ struct RemoteCacheTests {
         }
         #expect(Set(owners).count >= 4, "a four-hour chapter of a seven-hour book is spread: \(Set(owners).sorted())")
         #expect(assignments.map { $0.owns(chapter: 5, at: 0.1, whole: true) }.filter { $0 }.count == 1)
-        #expect(assignments.map { $0.chapters.count }.reduce(0, +) == 20 && assignments.allSatisfy { !$0.itemChapters.contains(5) || $0.itemChapters.count < 20 })
+        #expect(
+            assignments.map { $0.chapters.count }.reduce(0, +) == 20
+                && assignments.allSatisfy { !$0.itemChapters.contains(5) || $0.itemChapters.count < 20 })
 
-        #expect(try RemoteCacheSettings.parseURL("http://cache:8080/forge/").get().absoluteString == "http://cache:8080/forge")
-        #expect(throws: RemoteCacheSettings.URLProblem.credentials) { try RemoteCacheSettings.parseURL("https://user:pw@cache/forge").get() }
-        #expect(throws: RemoteCacheSettings.URLProblem.scheme("ftp")) { try RemoteCacheSettings.parseURL("ftp://cache/forge").get() }
+        #expect(
+            try RemoteCacheSettings.parseURL("http://cache:8080/forge/").get().absoluteString
+                == "http://cache:8080/forge")
+        #expect(throws: RemoteCacheSettings.URLProblem.credentials) {
+            try RemoteCacheSettings.parseURL("https://user:pw@cache/forge").get()
+        }
+        #expect(throws: RemoteCacheSettings.URLProblem.scheme("ftp")) {
+            try RemoteCacheSettings.parseURL("ftp://cache/forge").get()
+        }
         #expect(RemoteCacheSettings.redacted("https://user:pw@cache/x") == "https://…@cache/x")
         #expect(throws: RemoteCacheError.malformedHeader(variable: RemoteCacheSettings.headerVariable)) {
             try RemoteCacheSettings.header(from: [RemoteCacheSettings.headerVariable: "Bearer abc"])
         }
-        let header = try RemoteCacheSettings.header(from: [RemoteCacheSettings.headerVariable: "Authorization: Bearer a:b"])
+        let header = try RemoteCacheSettings.header(from: [
+            RemoteCacheSettings.headerVariable: "Authorization: Bearer a:b"
+        ])
         #expect(header?.name == "Authorization" && header?.value == "Bearer a:b")
 
         // Credentials in a recipe's URL are refused without echoing them.
-        let project = try TestProject(recipe: Fixtures.recipe(extra: "\"cache\": { \"remote\": \"https://me:hunter2@cache.example/forge\" }"))
+        let project = try TestProject(
+            recipe: Fixtures.recipe(extra: "\"cache\": { \"remote\": \"https://me:hunter2@cache.example/forge\" }"))
         let result = try project.build()
-        #expect(result.status == 2 && result.errors.contains("cache.remote") && !result.errors.contains("hunter2"), "\(result.errors)")
+        #expect(
+            result.status == 2 && result.errors.contains("cache.remote") && !result.errors.contains("hunter2"),
+            "\(result.errors)")
     }
 }

@@ -26,9 +26,12 @@ struct RobustnessTests {
             forge.signalWithWorkers(SIGKILL)
             let killed = forge.wait()
             kills += 1
-            #expect(killed.synthesizedItems.isDisjoint(with: finishedBefore), "kill \(kills): a finished item was synthesized again")
+            #expect(
+                killed.synthesizedItems.isDisjoint(with: finishedBefore),
+                "kill \(kills): a finished item was synthesized again")
             // Killed while still reading the sources: nothing written yet is the consistent state.
-            guard FileManager.default.fileExists(atPath: project.output.appendingPathComponent(Manifest.fileName).path) else {
+            guard FileManager.default.fileExists(atPath: project.output.appendingPathComponent(Manifest.fileName).path)
+            else {
                 #expect(finishedBefore.isEmpty, "kill \(kills): the manifest of a started build disappeared")
                 continue
             }
@@ -79,7 +82,9 @@ struct RobustnessTests {
 
         let items = try project.manifest().items().filter { $0.kind == "paragraph" }
         let objects = try project.manifest().objects(withKeys: items.compactMap(\.audioKey))
-        let corrupted = items[0], deleted = items[1], symlinked = items[2]
+        let corrupted = items[0]
+        let deleted = items[1]
+        let symlinked = items[2]
         let path = { (item: ItemRecord) in project.output.appendingPathComponent(objects[item.audioKey!]!.path).path }
         // Flip one byte in the middle of an audio object.
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path(corrupted)))
@@ -155,7 +160,9 @@ struct RobustnessTests {
     @Test func aDeletedManifestCostsNoSynthesis() throws {
         let project = try TestProject()
         _ = try project.build()
-        for suffix in ["", "-wal", "-shm"] { unlink(project.output.appendingPathComponent("manifest.sqlite" + suffix).path) }
+        for suffix in ["", "-wal", "-shm"] {
+            unlink(project.output.appendingPathComponent("manifest.sqlite" + suffix).path)
+        }
         let rebuild = try project.build()
         #expect(rebuild.status == 0)
         #expect(rebuild.synthesizedItems.isEmpty)
@@ -182,11 +189,15 @@ struct RobustnessTests {
     }
 
     @Test func aFullDiskFailsItemsCleanlyAndARerunCompletes() throws {
-        let long = String(repeating: "She walked on through the long wet grass of the park, thinking of nothing at all. ", count: 11)
-        let project = try TestProject(book: "Chapter 1\n\nA short line.\n\n\(long)\n\nAnother short one.", recipe: Fixtures.recipe(maxCharacters: 1000))
+        let long = String(
+            repeating: "She walked on through the long wet grass of the park, thinking of nothing at all. ", count: 11)
+        let project = try TestProject(
+            book: "Chapter 1\n\nA short line.\n\n\(long)\n\nAnother short one.",
+            recipe: Fixtures.recipe(maxCharacters: 1000))
         // A 1 MB file-size limit: the long paragraph's audio (about 3 MB) cannot be written; writes fail with EFBIG.
         let limited = try ForgeProcess.run(
-            ["-c", "ulimit -f 1000; exec \"$0\" build recipe.json --json", ForgeProcess.executable.path], in: project.directory.url,
+            ["-c", "ulimit -f 1000; exec \"$0\" build recipe.json --json", ForgeProcess.executable.path],
+            in: project.directory.url,
             executable: URL(fileURLWithPath: "/bin/bash"))
         #expect(limited.status == 1, "\(limited.errors)")
         let items = try project.manifest().items()
@@ -230,7 +241,8 @@ struct RobustnessTests {
     }
 
     @Test func aFiveMegabyteParagraphSplitsWithBoundedMemory() throws {
-        let sentence = "It is a truth universally acknowledged that a single man in possession of a good fortune must be in want of a wife. "
+        let sentence =
+            "It is a truth universally acknowledged that a single man in possession of a good fortune must be in want of a wife. "
         let paragraph = String(repeating: sentence, count: 5_000_000 / sentence.utf8.count)
         let project = try TestProject(book: "Chapter 1\n\n" + paragraph)
         // Spawned and reaped here with wait4, for this one process's peak memory
@@ -253,9 +265,12 @@ struct RobustnessTests {
         // arenas when threads interleave differently). The bound is for memory growing out of
         // proportion to the input, so it leaves room for that variance.
         #expect(usage.ru_maxrss < 600_000, "peak resident memory \(usage.ru_maxrss) kB")
-        let fields = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any]
+        let fields =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any]
         #expect((fields?["items"] as? Int ?? 0) > 8_000, "cut into items of at most 600 characters")
-        #expect(fields?["words"] as? Int == paragraph.split(separator: " ").count + 2, "every word, plus the heading \"Chapter 1\"")
+        #expect(
+            fields?["words"] as? Int == paragraph.split(separator: " ").count + 2,
+            "every word, plus the heading \"Chapter 1\"")
     }
 }
 
@@ -266,7 +281,9 @@ struct DamagedStoreTests {
         _ = try project.build()
         let item = try #require(try project.manifest().items().last)
         let events = try #require(try project.manifest().objects(withKeys: [item.eventsKey!]).values.first)
-        for suffix in ["", "-wal", "-shm"] { unlink(project.output.appendingPathComponent("manifest.sqlite" + suffix).path) }
+        for suffix in ["", "-wal", "-shm"] {
+            unlink(project.output.appendingPathComponent("manifest.sqlite" + suffix).path)
+        }
         try Data("{\"truncated".utf8).write(to: project.output.appendingPathComponent(events.path))
         let rebuild = try project.build()
         #expect(rebuild.status == 0, "\(rebuild.errors)")

@@ -5,13 +5,19 @@ import Testing
 
 @Suite("Splitting text into chapters, items and words")
 struct SplitterTests {
-    func split(_ text: String, format: SourceFile.Format = .text, maxCharacters: Int = 1000, unit: SplitSettings.Unit = .paragraph) -> SplitResult {
+    func split(
+        _ text: String, format: SourceFile.Format = .text, maxCharacters: Int = 1000,
+        unit: SplitSettings.Unit = .paragraph
+    ) -> SplitResult {
         Splitter(settings: SplitSettings(unit: unit, maxCharacters: maxCharacters)).split([("book.txt", format, text)])
     }
 
     /// Items' texts, words and sentences are cut from arrays of scalars with `String(scalars:)`.
     @Test func textCutFromScalarsIsTheStandardLibrarysStringInEveryScript() {
-        let samples = ["", "Plain ASCII, with punctuation!", "café — naïve “quotes”", "日本語のテキスト", "emoji 🎉👩‍👩‍👧 and ✓", "\u{0}\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}"]
+        let samples = [
+            "", "Plain ASCII, with punctuation!", "café — naïve “quotes”", "日本語のテキスト", "emoji 🎉👩‍👩‍👧 and ✓",
+            "\u{0}\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}",
+        ]
         for sample in samples {
             let scalars = Array(sample.unicodeScalars)
             for start in stride(from: 0, through: scalars.count, by: 3) {
@@ -19,7 +25,9 @@ struct SplitterTests {
                     var expected = String.UnicodeScalarView()
                     expected.append(contentsOf: scalars[start..<end])
                     let cut = String(scalars: scalars[start..<end])
-                    #expect(cut == String(expected) && Array(cut.utf8) == Array(String(expected).utf8), "\(sample) \(start)..<\(end)")
+                    #expect(
+                        cut == String(expected) && Array(cut.utf8) == Array(String(expected).utf8),
+                        "\(sample) \(start)..<\(end)")
                 }
             }
         }
@@ -28,11 +36,17 @@ struct SplitterTests {
     @Test func chapterLinesStartChapters() {
         let result = split(Fixtures.shortBook)
         #expect(result.chapters.map(\.title) == ["Chapter 1", "Chapter 2"])
-        #expect(result.items.map(\.kind) == [.heading, .paragraph, .paragraph, .paragraph, .heading, .paragraph, .paragraph])
+        #expect(
+            result.items.map(\.kind) == [
+                .heading, .paragraph, .paragraph, .paragraph, .heading, .paragraph, .paragraph,
+            ])
         #expect(result.items.map(\.chapter) == [1, 1, 1, 1, 2, 2, 2])
         #expect(result.items.map(\.ordinal) == Array(1...7))
         // Hard-wrapped lines are joined with single spaces.
-        #expect(result.items[1].text == "It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of a wife.")
+        #expect(
+            result.items[1].text
+                == "It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of a wife."
+        )
     }
 
     @Test func romanAndWordChapterNumbers() {
@@ -66,24 +80,41 @@ struct SplitterTests {
             Third text.
             """
         let result = split(text)
-        #expect(result.chapters.map(\.title) == ["Book One — Chapter 1", "Book One — CHAPTER II.", "Part II", "Part II — Chapter 1"])
+        #expect(
+            result.chapters.map(\.title) == [
+                "Book One — Chapter 1", "Book One — CHAPTER II.", "Part II", "Part II — Chapter 1",
+            ])
         #expect(result.items.filter { $0.kind == .heading }.map(\.chapter) == [1, 1, 2, 3, 4])
         // Without part lines, chapter lines and a one-line "Book one" mention stay as they were.
         #expect(split("Chapter 1\n\nText.\n\nChapter 2\n\nMore.").chapters.map(\.title) == ["Chapter 1", "Chapter 2"])
 
-        let timelines = result.chapters.map { ChapterTimeline(chapter: $0, items: [], sampleRate: 22050, durationMs: 0, totalSamples: 0) }
+        let timelines = result.chapters.map {
+            ChapterTimeline(chapter: $0, items: [], sampleRate: 22050, durationMs: 0, totalSamples: 0)
+        }
         let navigation = XMLElements(Data(MediaOverlayBook.navigation(timelines, settings: ExportSettings()).utf8))
         #expect(navigation.named("ol").count == 3, "the book's list and one per part")
         #expect(navigation.named("a").count == 6)
         // The HTML read-along's contents page has the same two levels.
-        let links = result.chapters.map { ReadAlongPage.ChapterLink(fileStem: "chapter-\($0.ordinal)", title: $0.title, part: $0.part) }
+        let links = result.chapters.map {
+            ReadAlongPage.ChapterLink(fileStem: "chapter-\($0.ordinal)", title: $0.title, part: $0.part)
+        }
         let contents = ReadAlongPage.contents(title: "Book", language: "en", chapters: links)
-        #expect(contents.components(separatedBy: "<ol>").count - 1 == 3 && contents.contains(">Book One</a>") && contents.contains(">CHAPTER II.</a>"))
+        #expect(
+            contents.components(separatedBy: "<ol>").count - 1 == 3 && contents.contains(">Book One</a>")
+                && contents.contains(">CHAPTER II.</a>"))
         // A dash in a chapter's own title is not a part: the contents nest by the chapters' parts.
         let dashed = split("Chapter 1 — The Ball\n\nText.\n\nChapter 2 — The Letter\n\nMore.").chapters
-        #expect(dashed.map(\.title) == ["Chapter 1 — The Ball", "Chapter 2 — The Letter"] && dashed.allSatisfy { $0.part == nil })
-        let flat = ReadAlongPage.contents(title: "Book", language: "en", chapters: dashed.map { ReadAlongPage.ChapterLink(fileStem: "c\($0.ordinal)", title: $0.title, part: $0.part) })
-        #expect(flat.components(separatedBy: "<ol>").count - 1 == 1 && flat.contains(">Chapter 2 — The Letter</a>"), "\(flat)")
+        #expect(
+            dashed.map(\.title) == ["Chapter 1 — The Ball", "Chapter 2 — The Letter"]
+                && dashed.allSatisfy { $0.part == nil })
+        let flat = ReadAlongPage.contents(
+            title: "Book", language: "en",
+            chapters: dashed.map {
+                ReadAlongPage.ChapterLink(fileStem: "c\($0.ordinal)", title: $0.title, part: $0.part)
+            })
+        #expect(
+            flat.components(separatedBy: "<ol>").count - 1 == 1 && flat.contains(">Chapter 2 — The Letter</a>"),
+            "\(flat)")
     }
 
     /// Parts and epilogues in the shapes a long novel has them (issue 37: "BOOK FIVE: 1806 - 07" and
@@ -125,14 +156,18 @@ struct SplitterTests {
             Text six.
             """
         let titles = split(text).chapters.map(\.title)
-        #expect(titles == [
-            "Book One: 1805 — CHAPTER I", "Book One: 1805 — CHAPTER II", "Book Five: 1806 - 07 — CHAPTER I", "Part The First — CHAPTER I",
-            "First Epilogue: 1813 - 20 — CHAPTER I", "Second Epilogue — CHAPTER I",
-        ])
+        #expect(
+            titles == [
+                "Book One: 1805 — CHAPTER I", "Book One: 1805 — CHAPTER II", "Book Five: 1806 - 07 — CHAPTER I",
+                "Part The First — CHAPTER I",
+                "First Epilogue: 1813 - 20 — CHAPTER I", "Second Epilogue — CHAPTER I",
+            ])
         #expect(Set(titles).count == titles.count)
-        #expect(split(text).chapters.map(\.part) == [
-            "Book One: 1805", "Book One: 1805", "Book Five: 1806 - 07", "Part The First", "First Epilogue: 1813 - 20", "Second Epilogue",
-        ])
+        #expect(
+            split(text).chapters.map(\.part) == [
+                "Book One: 1805", "Book One: 1805", "Book Five: 1806 - 07", "Part The First",
+                "First Epilogue: 1813 - 20", "Second Epilogue",
+            ])
         #expect(split("Chapter 1\n\nText.").chapters.map(\.part) == [nil])
     }
 
@@ -140,35 +175,56 @@ struct SplitterTests {
     /// parts, so repeated chapter numbers get unique titles; a single `#` above the chapters is the
     /// book's title, not a part.
     @Test func markdownAndHTMLPartsHoldTheirChapters() throws {
-        let markdown = "# Book One\n\n## Chapter 1\n\nOne.\n\n## Chapter 2\n\nTwo.\n\n# Book Two\n\n## Chapter 1\n\nThree.\n"
+        let markdown =
+            "# Book One\n\n## Chapter 1\n\nOne.\n\n## Chapter 2\n\nTwo.\n\n# Book Two\n\n## Chapter 1\n\nThree.\n"
         let result = split(markdown, format: .markdown)
-        #expect(result.chapters.map(\.title) == ["Book One — Chapter 1", "Book One — Chapter 2", "Book Two — Chapter 1"])
+        #expect(
+            result.chapters.map(\.title) == ["Book One — Chapter 1", "Book One — Chapter 2", "Book Two — Chapter 1"])
         #expect(result.chapters.map(\.part) == ["Book One", "Book One", "Book Two"])
         // A prologue and an epilogue at the parts' level stand beside the parts, not inside the one before.
         let sections = split("# Prologue\n\nZero.\n\n" + markdown + "\n# Epilogue\n\nFour.\n", format: .markdown)
-        #expect(sections.chapters.map(\.title) == ["Prologue", "Book One — Chapter 1", "Book One — Chapter 2", "Book Two — Chapter 1", "Epilogue"])
+        #expect(
+            sections.chapters.map(\.title) == [
+                "Prologue", "Book One — Chapter 1", "Book One — Chapter 2", "Book Two — Chapter 1", "Epilogue",
+            ])
         #expect(sections.chapters.map(\.part) == ["Prologue", "Book One", "Book One", "Book Two", "Epilogue"])
         let titled = split("# The Book\n\n## Chapter 1\n\nOne.\n\n## Chapter 2\n\nTwo.\n", format: .markdown)
         #expect(titled.chapters.allSatisfy { $0.part == nil }, "\(titled.chapters)")
-        let html = "<html><body><h1>Part I</h1><h2>Chapter 1</h2><p>One.</p><h1>Part II</h1><h2>Chapter 1</h2><p>Two.</p></body></html>"
+        let html =
+            "<html><body><h1>Part I</h1><h2>Chapter 1</h2><p>One.</p><h1>Part II</h1><h2>Chapter 1</h2><p>Two.</p></body></html>"
         let document = try HTMLReader(mode: .html).read(html, path: "book.html")
         let fromHTML = Splitter(settings: SplitSettings()).split([.structured([document], chaptersFromContents: false)])
-        #expect(fromHTML.chapters.map(\.title) == ["Part I — Chapter 1", "Part II — Chapter 1"], "\(fromHTML.chapters)")
+        #expect(
+            fromHTML.chapters.map(\.title) == ["Part I — Chapter 1", "Part II — Chapter 1"], "\(fromHTML.chapters)")
         // Every heading at one level, as HTML made from plain text has them: parts by their shape.
-        let flat = "<html><body><h2>BOOK ONE: 1805</h2><h2>CHAPTER I</h2><p>One.</p><h2>CHAPTER II</h2><p>Two.</p>"
+        let flat =
+            "<html><body><h2>BOOK ONE: 1805</h2><h2>CHAPTER I</h2><p>One.</p><h2>CHAPTER II</h2><p>Two.</p>"
             + "<h2>BOOK TWO: 1805</h2><h2>CHAPTER I</h2><p>Three.</p><h2>EPILOGUE</h2><p>Four.</p></body></html>"
-        let oneLevel = Splitter(settings: SplitSettings()).split([.structured([try HTMLReader(mode: .html).read(flat, path: "book.html")], chaptersFromContents: false)])
-        #expect(oneLevel.chapters.map(\.title) == ["Book One: 1805 — CHAPTER I", "Book One: 1805 — CHAPTER II", "Book Two: 1805 — CHAPTER I", "Epilogue"], "\(oneLevel.chapters)")
+        let oneLevel = Splitter(settings: SplitSettings()).split([
+            .structured([try HTMLReader(mode: .html).read(flat, path: "book.html")], chaptersFromContents: false)
+        ])
+        #expect(
+            oneLevel.chapters.map(\.title) == [
+                "Book One: 1805 — CHAPTER I", "Book One: 1805 — CHAPTER II", "Book Two: 1805 — CHAPTER I", "Epilogue",
+            ], "\(oneLevel.chapters)")
         #expect(oneLevel.chapters.map(\.part) == ["Book One: 1805", "Book One: 1805", "Book Two: 1805", "Epilogue"])
-        let flatMarkdown = split("# BOOK ONE\n\n# CHAPTER I\n\nOne.\n\n# BOOK TWO\n\n# CHAPTER I\n\nTwo.\n", format: .markdown)
-        #expect(flatMarkdown.chapters.map(\.title) == ["Book One — CHAPTER I", "Book Two — CHAPTER I"], "\(flatMarkdown.chapters)")
+        let flatMarkdown = split(
+            "# BOOK ONE\n\n# CHAPTER I\n\nOne.\n\n# BOOK TWO\n\n# CHAPTER I\n\nTwo.\n", format: .markdown)
+        #expect(
+            flatMarkdown.chapters.map(\.title) == ["Book One — CHAPTER I", "Book Two — CHAPTER I"],
+            "\(flatMarkdown.chapters)")
         // `"headings": "markdown"` takes the markup's levels only: no part found by its words.
         var markupOnly = SplitSettings()
         markupOnly.headingsFromMarkup = true
-        let byLevels = Splitter(settings: markupOnly).split([("book.md", .markdown, "# BOOK ONE\n\n# CHAPTER I\n\nOne.\n\n# BOOK TWO\n\n# CHAPTER I\n\nTwo.\n")])
+        let byLevels = Splitter(settings: markupOnly).split([
+            ("book.md", .markdown, "# BOOK ONE\n\n# CHAPTER I\n\nOne.\n\n# BOOK TWO\n\n# CHAPTER I\n\nTwo.\n")
+        ])
         #expect(byLevels.chapters.allSatisfy { $0.part == nil }, "\(byLevels.chapters)")
-        let epilogue = try HTMLReader(mode: .html).read(html.replacingOccurrences(of: "</body>", with: "<h1>Epilogue</h1><p>Three.</p></body>"), path: "book.html")
-        let withEpilogue = Splitter(settings: SplitSettings()).split([.structured([epilogue], chaptersFromContents: false)])
+        let epilogue = try HTMLReader(mode: .html).read(
+            html.replacingOccurrences(of: "</body>", with: "<h1>Epilogue</h1><p>Three.</p></body>"), path: "book.html")
+        let withEpilogue = Splitter(settings: SplitSettings()).split([
+            .structured([epilogue], chaptersFromContents: false)
+        ])
         #expect(withEpilogue.chapters.map(\.part) == ["Part I", "Part II", "Epilogue"], "\(withEpilogue.chapters)")
     }
 
@@ -219,10 +275,12 @@ struct SplitterTests {
         let result = split(text)
         // Two bare numerals with a few words between them are no series of headings (``CounterHeadings``
         // finds those): here they stay text, with the other look-alikes.
-        #expect(result.chapters.map(\.title) == [
-            "PREFACE", "CHAPTER 1. Of Whales in Paint", "CHAPTER 12. Of the Less Likely Pictures of Ships, and the True Pictures of Harbour Scenes.",
-            "Epilogue", "APPENDIX A",
-        ])
+        #expect(
+            result.chapters.map(\.title) == [
+                "PREFACE", "CHAPTER 1. Of Whales in Paint",
+                "CHAPTER 12. Of the Less Likely Pictures of Ships, and the True Pictures of Harbour Scenes.",
+                "Epilogue", "APPENDIX A",
+            ])
         let chapterThree = result.items.filter { $0.chapter == 3 }.map(\.text)
         #expect(chapterThree.count == 11, "the look-alikes stay text in chapter 12: \(chapterThree)")
     }
@@ -267,35 +325,51 @@ struct SplitterTests {
             """
         let dropped = split(text)
         #expect(dropped.chapters.map(\.title) == ["book", "CHAPTER I", "CHAPTER II", "CHAPTER III"])
-        #expect(dropped.items.map(\.text) == [
-            "PRIDE AND PREJUDICE", "CHAPTER I", "It is a truth universally acknowledged.", "CHAPTER II",
-            "Mr. Bennet was among the earliest.", "CHAPTER III", "Not all that Mrs. Bennet could ask.",
+        #expect(
+            dropped.items.map(\.text) == [
+                "PRIDE AND PREJUDICE", "CHAPTER I", "It is a truth universally acknowledged.", "CHAPTER II",
+                "Mr. Bennet was among the earliest.", "CHAPTER III", "Not all that Mrs. Bennet could ask.",
+            ])
+        let kept = Splitter(settings: SplitSettings()).split([
+            .document(
+                SourceDocument(documents: [
+                    PlainTextReader(keepsGutenbergMatter: true).read(text, path: "book.txt")
+                ]))
         ])
-        let kept = Splitter(settings: SplitSettings()).split([.document(SourceDocument(documents: [
-            PlainTextReader(keepsGutenbergMatter: true).read(text, path: "book.txt"),
-        ]))])
         #expect(kept.items.first?.text == "The Project Gutenberg eBook of Pride and Prejudice")
         #expect(kept.items.last?.text == "Updated editions will replace the previous one.")
 
         // One entry per paragraph: the run of headings before the first chapter's text.
-        let spaced = body.replacingOccurrences(of: "CHAPTER I\nCHAPTER II\nCHAPTER III", with: "CHAPTER I\n\nCHAPTER II\n\nCHAPTER III")
+        let spaced = body.replacingOccurrences(
+            of: "CHAPTER I\nCHAPTER II\nCHAPTER III", with: "CHAPTER I\n\nCHAPTER II\n\nCHAPTER III")
         let result = split(spaced)
-        #expect(result.chapters.map(\.title) == ["book", "CHAPTER I", "CHAPTER II", "CHAPTER III"], "\(result.items.map(\.text))")
+        #expect(
+            result.chapters.map(\.title) == ["book", "CHAPTER I", "CHAPTER II", "CHAPTER III"],
+            "\(result.items.map(\.text))")
         #expect(!result.items.contains { $0.text == "CONTENTS" })
         // A book that opens with a volume, a part and a chapter is not a table of contents.
         let opening = split("VOLUME I\n\nPART ONE\n\nCHAPTER 1\n\nText.\n\nPART TWO\n\nCHAPTER 1\n\nMore.")
-        #expect(opening.chapters.map(\.title) == ["Volume I", "Part One — CHAPTER 1", "Part Two — CHAPTER 1"], "\(opening.chapters)")
+        #expect(
+            opening.chapters.map(\.title) == ["Volume I", "Part One — CHAPTER 1", "Part Two — CHAPTER 1"],
+            "\(opening.chapters)")
     }
 
     /// `forge plan` lists chapters under the part the splitter recorded (`Chapter.part`), not by
     /// their titles: a part of one chapter is listed as a part, an epilogue beside the parts heads
     /// its own row, and its JSON carries each chapter's part.
     @Test func planListsEachChapterUnderItsPart() throws {
-        let book = "BOOK ONE\n\nCHAPTER 1\n\nOne.\n\nCHAPTER 2\n\nTwo.\n\nBOOK TWO\n\nCHAPTER 1\n\nThree.\n\nEPILOGUE\n\nFour.\n"
+        let book =
+            "BOOK ONE\n\nCHAPTER 1\n\nOne.\n\nCHAPTER 2\n\nTwo.\n\nBOOK TWO\n\nCHAPTER 1\n\nThree.\n\nEPILOGUE\n\nFour.\n"
         let project = try TestProject(book: book, recipe: Fixtures.recipe(extra: #""exports": []"#))
         let table = try project.forge(["plan", "recipe.json"]).lines
-        let rows = Array(table.drop { !$0.hasPrefix("  #  chapter") }.dropFirst().prefix(6)).map { $0.replacingOccurrences(of: #"\s+\d+\s+\d+\s+~.*$"#, with: "", options: .regularExpression) }
-        #expect(rows == ["     Book One", "  1    CHAPTER 1", "  2    CHAPTER 2", "     Book Two", "  3    CHAPTER 1", "  4  Epilogue"], "\(table)")
+        let rows = Array(table.drop { !$0.hasPrefix("  #  chapter") }.dropFirst().prefix(6)).map {
+            $0.replacingOccurrences(of: #"\s+\d+\s+\d+\s+~.*$"#, with: "", options: .regularExpression)
+        }
+        #expect(
+            rows == [
+                "     Book One", "  1    CHAPTER 1", "  2    CHAPTER 2", "     Book Two", "  3    CHAPTER 1",
+                "  4  Epilogue",
+            ], "\(table)")
         let plan = try project.forge(["plan", "recipe.json", "--json"])
         let fields = try JSONSerialization.jsonObject(with: Data(plan.text.utf8)) as? [String: Any]
         let parts = (fields?["chapters"] as? [[String: Any]] ?? []).map { $0["part"] as? String }
@@ -305,7 +379,8 @@ struct SplitterTests {
     /// Project Gutenberg's HTML: its boilerplate sections (today's files) or its header and licence
     /// as text around the START/END lines (older ones) are not read aloud, unless the recipe keeps them.
     @Test func gutenbergHTMLMatterIsNotReadAloud() throws {
-        let chapters = "<h2>CHAPTER I</h2><p id=\"truth\">It is a truth universally acknowledged.</p><h2>CHAPTER II</h2><p>Mr. Bennet was among the earliest.</p>"
+        let chapters =
+            "<h2>CHAPTER I</h2><p id=\"truth\">It is a truth universally acknowledged.</p><h2>CHAPTER II</h2><p>Mr. Bennet was among the earliest.</p>"
         let modern = """
             <html><body><section class="pg-boilerplate pgheader" id="pg-header" lang="en"><h2>The Project Gutenberg eBook of Pride and Prejudice</h2>
             <p>This eBook is for the use of anyone anywhere.</p><div id="pg-start-separator"><span>*** START OF THE PROJECT GUTENBERG EBOOK PRIDE AND PREJUDICE ***</span></div></section>
@@ -321,12 +396,20 @@ struct SplitterTests {
             """
         for (name, html) in [("modern", modern), ("older", older)] {
             let document = try HTMLReader(mode: .html).read(html, path: "book.html")
-            let result = Splitter(settings: SplitSettings()).split([.structured([document], chaptersFromContents: false)])
+            let result = Splitter(settings: SplitSettings()).split([
+                .structured([document], chaptersFromContents: false)
+            ])
             #expect(result.chapters.map(\.title) == ["CHAPTER I", "CHAPTER II"], "\(name): \(result.chapters)")
             #expect(!result.items.contains { $0.text.contains("Gutenberg") || $0.text.contains("editions") }, "\(name)")
-            #expect(document.blockIndexByID["truth"].map { document.blocks[$0].foldedText } == "It is a truth universally acknowledged.", "\(name)")
+            #expect(
+                document.blockIndexByID["truth"].map { document.blocks[$0].foldedText }
+                    == "It is a truth universally acknowledged.", "\(name)")
             let kept = try HTMLReader(mode: .html, keepsGutenbergMatter: true).read(html, path: "book.html")
-            #expect(kept.blocks.contains { $0.foldedText.contains("Project Gutenberg eBook") || $0.foldedText.contains("Project Gutenberg EBook") }, "\(name)")
+            #expect(
+                kept.blocks.contains {
+                    $0.foldedText.contains("Project Gutenberg eBook")
+                        || $0.foldedText.contains("Project Gutenberg EBook")
+                }, "\(name)")
         }
     }
 
@@ -337,23 +420,42 @@ struct SplitterTests {
         let chapters = (1...3).map { number in
             "<h2 id=\"c\(number)\">CHAPTER \(String(repeating: "I", count: number))</h2><p id=\"p\(number)\">Text of chapter \(number), as <a href=\"#c1\">the first</a> began.</p>"
         }.joined()
-        let table = "<h2>Contents</h2><table>" + (1...3).map { "<tr><td><a href=\"#c\($0)\">CHAPTER \(String(repeating: "I", count: $0))</a></td><td>\($0 * 7)</td></tr>" }.joined() + "</table>"
-        let paragraphs = "<p>CONTENTS</p>" + (1...3).map { "<p class=\"toc\"><a href=\"book.html#c\($0)\">Chapter \($0). The \($0)</a></p>" }.joined()
+        let table =
+            "<h2>Contents</h2><table>"
+            + (1...3).map {
+                "<tr><td><a href=\"#c\($0)\">CHAPTER \(String(repeating: "I", count: $0))</a></td><td>\($0 * 7)</td></tr>"
+            }.joined() + "</table>"
+        let paragraphs =
+            "<p>CONTENTS</p>"
+            + (1...3).map { "<p class=\"toc\"><a href=\"book.html#c\($0)\">Chapter \($0). The \($0)</a></p>" }.joined()
         for (name, contents) in [("table", table), ("paragraphs", paragraphs)] {
-            let document = try HTMLReader(mode: .html).read("<html><body><h1>Pride and Prejudice</h1>\(contents)\(chapters)</body></html>", path: "book.html")
-            let result = Splitter(settings: SplitSettings()).split([.structured([document], chaptersFromContents: false)])
-            #expect(result.chapters.map(\.title) == ["Pride and Prejudice", "CHAPTER I", "CHAPTER II", "CHAPTER III"], "\(name): \(result.chapters)")
-            #expect(result.items.filter { $0.kind == .paragraph }.map(\.text) == (1...3).map { "Text of chapter \($0), as the first began." }, "\(name)")
-            #expect(document.blockIndexByID["p2"].map { document.blocks[$0].foldedText } == "Text of chapter 2, as the first began.", "\(name)")
+            let document = try HTMLReader(mode: .html).read(
+                "<html><body><h1>Pride and Prejudice</h1>\(contents)\(chapters)</body></html>", path: "book.html")
+            let result = Splitter(settings: SplitSettings()).split([
+                .structured([document], chaptersFromContents: false)
+            ])
+            #expect(
+                result.chapters.map(\.title) == ["Pride and Prejudice", "CHAPTER I", "CHAPTER II", "CHAPTER III"],
+                "\(name): \(result.chapters)")
+            #expect(
+                result.items.filter { $0.kind == .paragraph }.map(\.text)
+                    == (1...3).map { "Text of chapter \($0), as the first began." }, "\(name)")
+            #expect(
+                document.blockIndexByID["p2"].map { document.blocks[$0].foldedText }
+                    == "Text of chapter 2, as the first began.", "\(name)")
         }
     }
 
     /// A recipe's own heading rules replace the built-in shapes (an epistolary novel's letters are
     /// chapters; "Chapter 1" is then text), and a pattern that cannot work is refused naming its path.
     @Test func aRecipesHeadingPatternsReplaceTheBuiltInShapes() throws {
-        let book = "VOLUME I\n\nLetter 1\n\nTo Mrs. Saville, England.\n\nChapter 1\n\nLetter 2\n\nYou will rejoice to hear.\n"
+        let book =
+            "VOLUME I\n\nLetter 1\n\nTo Mrs. Saville, England.\n\nChapter 1\n\nLetter 2\n\nYou will rejoice to hear.\n"
         let rules = #""headings": { "chapter": "^Letter [0-9]+$", "part": "^VOLUME [IVX]+$" }"#
-        let project = try TestProject(book: book, recipe: Fixtures.recipe(extra: #""exports": []"#).replacingOccurrences(of: #""maxCharacters": 600 }"#, with: #""maxCharacters": 600, \#(rules) }"#))
+        let project = try TestProject(
+            book: book,
+            recipe: Fixtures.recipe(extra: #""exports": []"#).replacingOccurrences(
+                of: #""maxCharacters": 600 }"#, with: #""maxCharacters": 600, \#(rules) }"#))
         let plan = try project.forge(["plan", "recipe.json", "--json"])
         #expect(plan.status == 0, "\(plan.errors)")
         let fields = try JSONSerialization.jsonObject(with: Data(plan.text.utf8)) as? [String: Any]
@@ -362,24 +464,43 @@ struct SplitterTests {
         // `forge plan` lists the chapters under their part.
         let table = try project.forge(["plan", "recipe.json"]).lines
         let part = try #require(table.firstIndex(of: "     Volume I"), "\(table)")
-        #expect(table[part + 1].hasPrefix("  1    Letter 1") && table[part + 2].hasPrefix("  2    Letter 2"), "\(table)")
+        #expect(
+            table[part + 1].hasPrefix("  1    Letter 1") && table[part + 2].hasPrefix("  2    Letter 2"), "\(table)")
 
         for (pattern, reason) in [("(unclosed", "regular expression"), ("^.*$", "empty line")] {
             let bad = #""headings": { "chapter": "\#(pattern)" }"#
-            try project.write(recipe: Fixtures.recipe().replacingOccurrences(of: #""maxCharacters": 600 }"#, with: #""maxCharacters": 600, \#(bad) }"#))
+            try project.write(
+                recipe: Fixtures.recipe().replacingOccurrences(
+                    of: #""maxCharacters": 600 }"#, with: #""maxCharacters": 600, \#(bad) }"#))
             let refused = try project.forge(["plan", "recipe.json"])
-            #expect(refused.status == 2 && refused.errors.contains("split.headings.chapter") && refused.errors.contains(reason), "\(refused.errors)")
+            #expect(
+                refused.status == 2 && refused.errors.contains("split.headings.chapter")
+                    && refused.errors.contains(reason), "\(refused.errors)")
         }
 
         // `"headings": "markdown"`: a text file's `#` lines are its headings, and nothing else is one.
-        try project.write(book: "# Volume I\n\n## Letter 1\n\nTo Mrs. Saville.\n\nChapter 1\n\n## Letter 2\n\nYou will rejoice.\n\n# Volume II\n\n## Letter 3\n\nMore.\n")
-        try project.write(recipe: Fixtures.recipe(extra: #""exports": []"#).replacingOccurrences(of: #""maxCharacters": 600 }"#, with: #""maxCharacters": 600, "headings": "markdown" }"#))
+        try project.write(
+            book:
+                "# Volume I\n\n## Letter 1\n\nTo Mrs. Saville.\n\nChapter 1\n\n## Letter 2\n\nYou will rejoice.\n\n# Volume II\n\n## Letter 3\n\nMore.\n"
+        )
+        try project.write(
+            recipe: Fixtures.recipe(extra: #""exports": []"#).replacingOccurrences(
+                of: #""maxCharacters": 600 }"#, with: #""maxCharacters": 600, "headings": "markdown" }"#))
         let markup = try project.forge(["plan", "recipe.json", "--json"])
-        let chapters = (try JSONSerialization.jsonObject(with: Data(markup.text.utf8)) as? [String: Any])?["chapters"] as? [[String: Any]] ?? []
-        #expect(chapters.compactMap { $0["title"] as? String } == ["Volume I — Letter 1", "Volume I — Letter 2", "Volume II — Letter 3"], "\(markup.text)\(markup.errors)")
-        try project.write(recipe: Fixtures.recipe().replacingOccurrences(of: #""maxCharacters": 600 }"#, with: #""maxCharacters": 600, "headings": "marktown" }"#))
+        let chapters =
+            (try JSONSerialization.jsonObject(with: Data(markup.text.utf8)) as? [String: Any])?["chapters"]
+            as? [[String: Any]] ?? []
+        #expect(
+            chapters.compactMap { $0["title"] as? String } == [
+                "Volume I — Letter 1", "Volume I — Letter 2", "Volume II — Letter 3",
+            ], "\(markup.text)\(markup.errors)")
+        try project.write(
+            recipe: Fixtures.recipe().replacingOccurrences(
+                of: #""maxCharacters": 600 }"#, with: #""maxCharacters": 600, "headings": "marktown" }"#))
         let unknown = try project.forge(["plan", "recipe.json"])
-        #expect(unknown.status == 2 && unknown.errors.contains("split.headings") && unknown.errors.contains("markdown"), "\(unknown.errors)")
+        #expect(
+            unknown.status == 2 && unknown.errors.contains("split.headings") && unknown.errors.contains("markdown"),
+            "\(unknown.errors)")
     }
 
     @Test func textBeforeAnyChapterGetsAnUntitledChapter() {
@@ -408,7 +529,10 @@ struct SplitterTests {
             """
         let result = split(text, format: .markdown)
         #expect(result.chapters.map(\.title) == ["The Title", "Next chapter"])
-        #expect(result.items.map(\.text) == ["The Title", "Some emphasis and code and snake_case words.", "A section", "Next chapter", "Body."])
+        #expect(
+            result.items.map(\.text) == [
+                "The Title", "Some emphasis and code and snake_case words.", "A section", "Next chapter", "Body.",
+            ])
     }
 
     /// CommonMark, not a guess: a `*` that is no emphasis stays, escapes are text, setext headings
@@ -433,10 +557,11 @@ struct SplitterTests {
             """
         let result = split(text, format: .markdown)
         #expect(result.chapters.map(\.title) == ["The Sums", "Part the Second"])
-        #expect(result.items.map(\.text) == [
-            "The Sums", "Two * three is six, and 2*3 = 6; *not emphasis* and a # sign, x * y too.",
-            "Its [brackets] & a line with a break.", "Part the Second", "Last words.",
-        ])
+        #expect(
+            result.items.map(\.text) == [
+                "The Sums", "Two * three is six, and 2*3 = 6; *not emphasis* and a # sign, x * y too.",
+                "Its [brackets] & a line with a break.", "Part the Second", "Last words.",
+            ])
         // Offsets point back at the source's words, past the blanked front matter.
         let scalars = Array(text.unicodeScalars)
         for item in result.items {
@@ -448,14 +573,23 @@ struct SplitterTests {
     /// `split.unit: "line"`: each non-empty line is an item — verse, one caption per line — in
     /// plain text, Markdown, HTML (`<br>`) and scripts (the speaker announced once per speech).
     @Test func lineUnitMakesEachLineAnItem() throws {
-        let poem = "The Tyger\n\nTyger Tyger, burning bright,\nIn the forests of the night;\n\nWhat immortal hand or eye,\nCould frame thy fearful symmetry?\n"
-        let lines = ["Tyger Tyger, burning bright,", "In the forests of the night;", "What immortal hand or eye,", "Could frame thy fearful symmetry?"]
+        let poem =
+            "The Tyger\n\nTyger Tyger, burning bright,\nIn the forests of the night;\n\nWhat immortal hand or eye,\nCould frame thy fearful symmetry?\n"
+        let lines = [
+            "Tyger Tyger, burning bright,", "In the forests of the night;", "What immortal hand or eye,",
+            "Could frame thy fearful symmetry?",
+        ]
         #expect(split(poem, unit: .line).items.map(\.text) == ["The Tyger"] + lines)
-        #expect(split(poem, unit: .paragraph).items.map(\.text) == ["The Tyger", lines[0] + " " + lines[1], lines[2] + " " + lines[3]])
+        #expect(
+            split(poem, unit: .paragraph).items.map(\.text) == [
+                "The Tyger", lines[0] + " " + lines[1], lines[2] + " " + lines[3],
+            ])
         #expect(split(poem, format: .markdown, unit: .line).items.map(\.text) == ["The Tyger"] + lines)
         let html = "<html><body><p>\(lines[0])<br>\(lines[1])</p><p>\(lines[2])<br/>\n\(lines[3])</p></body></html>"
         let document = try HTMLReader(mode: .html).read(html, path: "poem.html")
-        let fromHTML = Splitter(settings: SplitSettings(unit: .line)).split([.document(SourceDocument(documents: [document]))]).items
+        let fromHTML = Splitter(settings: SplitSettings(unit: .line)).split([
+            .document(SourceDocument(documents: [document]))
+        ]).items
         #expect(fromHTML.map(\.text) == lines)
         // Each line's offsets are its own.
         let scalars = Array(poem.unicodeScalars)
@@ -463,8 +597,13 @@ struct SplitterTests {
             #expect(String(String.UnicodeScalarView(scalars[item.sourceStart..<item.sourceEnd])) == item.text)
         }
         let script = "HAMLET: To be, or not to be, that is the question:\nWhether 'tis nobler in the mind to suffer\n"
-        let spoken = Splitter(settings: SplitSettings(unit: .line, announceCharacters: .always)).split([("play.script", .script, script)]).items
-        #expect(spoken.map(\.text) == ["Hamlet", "To be, or not to be, that is the question:", "Whether 'tis nobler in the mind to suffer"], "\(spoken.map(\.text))")
+        let spoken = Splitter(settings: SplitSettings(unit: .line, announceCharacters: .always)).split([
+            ("play.script", .script, script)
+        ]).items
+        #expect(
+            spoken.map(\.text) == [
+                "Hamlet", "To be, or not to be, that is the question:", "Whether 'tis nobler in the mind to suffer",
+            ], "\(spoken.map(\.text))")
     }
 
     @Test func markdownLinksListsQuotesAndCommentsAreSpokenAsText() {
@@ -489,12 +628,17 @@ struct SplitterTests {
             > > A nested quote.
             """
         let result = split(text, format: .markdown)
-        #expect(result.items.map(\.text) == [
-            "Links and lists", "Read the first chapter or the second, not nor .", "Apples are red.", "Pears are green. Still the pear.",
-            "First step.", "Second step.", "A quoted line that goes on.", "A nested quote.",
-        ])
+        #expect(
+            result.items.map(\.text) == [
+                "Links and lists", "Read the first chapter or the second, not nor .", "Apples are red.",
+                "Pears are green. Still the pear.",
+                "First step.", "Second step.", "A quoted line that goes on.", "A nested quote.",
+            ])
         let words = result.items.flatMap(\.words).map(\.text)
-        #expect(!words.contains { $0.contains("example") || $0.contains("picture") || $0.contains("editor") || $0 == "two" }, "\(words)")
+        #expect(
+            !words.contains {
+                $0.contains("example") || $0.contains("picture") || $0.contains("editor") || $0 == "two"
+            }, "\(words)")
         // Source offsets still point at the spoken words.
         let link = try! #require(result.items.dropFirst().first)
         let scalars = Array(text.unicodeScalars)
@@ -543,29 +687,43 @@ struct SplitterTests {
     }
 
     @Test func clausePunctuationIsPreferredForLongSentences() {
-        let sentence = "She was a woman of mean understanding, little information, and uncertain temper; when she was discontented, she fancied herself nervous and wished for nothing at all."
+        let sentence =
+            "She was a woman of mean understanding, little information, and uncertain temper; when she was discontented, she fancied herself nervous and wished for nothing at all."
         let result = split(sentence, maxCharacters: 100)
         #expect(result.items.count == 2)
         #expect(result.items[0].text.hasSuffix(";") || result.items[0].text.hasSuffix(","))
     }
 
     @Test func abbreviationsAndInitialsDoNotEndSentences() {
-        let text = "Mr. Bennet met Dr. Jones and J. R. Smith at St. Paul's. They talked, e.g. of the weather. It rained."
+        let text =
+            "Mr. Bennet met Dr. Jones and J. R. Smith at St. Paul's. They talked, e.g. of the weather. It rained."
         let sentences = SentenceSegmenter.sentences(in: Array(text.unicodeScalars)).map {
             String(String.UnicodeScalarView(Array(text.unicodeScalars)[$0]))
         }
-        #expect(sentences == ["Mr. Bennet met Dr. Jones and J. R. Smith at St. Paul's.", "They talked, e.g. of the weather.", "It rained."])
+        #expect(
+            sentences == [
+                "Mr. Bennet met Dr. Jones and J. R. Smith at St. Paul's.", "They talked, e.g. of the weather.",
+                "It rained.",
+            ])
         #expect(split(text, unit: .sentence).items.count == 3)
     }
 
     @Test func quotedSentenceEnds() {
         let text = "\u{201C}Is he married or single?\u{201D} \u{201C}Oh! Single, my dear.\u{201D}"
-        #expect(split(text, unit: .sentence).items.map(\.text) == ["\u{201C}Is he married or single?\u{201D}", "\u{201C}Oh!", "Single, my dear.\u{201D}"])
+        #expect(
+            split(text, unit: .sentence).items.map(\.text) == [
+                "\u{201C}Is he married or single?\u{201D}", "\u{201C}Oh!", "Single, my dear.\u{201D}",
+            ])
     }
 
     @Test func contractionsHyphensAndNumbersStayWhole() {
-        let words = Tokenizer.words(in: "Don't—I can’t! A well-known 1,000.50 pounds; rock 'n' roll \"quoted\" 'single'").map(\.text)
-        #expect(words == ["Don't", "I", "can’t", "A", "well-known", "1,000.50", "pounds", "rock", "n", "roll", "quoted", "single"])
+        let words = Tokenizer.words(
+            in: "Don't—I can’t! A well-known 1,000.50 pounds; rock 'n' roll \"quoted\" 'single'"
+        ).map(\.text)
+        #expect(
+            words == [
+                "Don't", "I", "can’t", "A", "well-known", "1,000.50", "pounds", "rock", "n", "roll", "quoted", "single",
+            ])
     }
 
     @Test func wordRangesAreUnicodeScalarOffsets() {
@@ -616,7 +774,8 @@ struct SplitterTests {
 
     @Test func idsAreStableWhenAnotherParagraphIsEdited() {
         let before = split(Fixtures.shortBook).items
-        let edited = Fixtures.shortBook.replacingOccurrences(of: "Mr. Bennet replied that he had not.", with: "Mr. Bennet said nothing at all.")
+        let edited = Fixtures.shortBook.replacingOccurrences(
+            of: "Mr. Bennet replied that he had not.", with: "Mr. Bennet said nothing at all.")
         let after = split(edited).items
         #expect(before.count == after.count)
         let changed = zip(before, after).filter { $0.id != $1.id }
@@ -627,11 +786,15 @@ struct SplitterTests {
     /// Recognising parts changes no item but the parts' own heading lines: every other item keeps
     /// its id (and so its audio), so a new Forge that finds a book's parts re-synthesizes no chapter.
     @Test func recognisingPartsChangesOnlyThePartHeadingsItems() {
-        let book = "BOOK ONE: 1805\n\nCHAPTER I\n\nWell, Prince, so Genoa and Lucca are now just family estates.\n\nCHAPTER II\n\nAnna Pavlovna's drawing room was gradually filling.\n\nBOOK TWO: 1805\n\nCHAPTER I\n\nIn October, 1805, a Russian army was occupying the villages.\n"
+        let book =
+            "BOOK ONE: 1805\n\nCHAPTER I\n\nWell, Prince, so Genoa and Lucca are now just family estates.\n\nCHAPTER II\n\nAnna Pavlovna's drawing room was gradually filling.\n\nBOOK TWO: 1805\n\nCHAPTER I\n\nIn October, 1805, a Russian army was occupying the villages.\n"
         let withParts = split(book)
         // The recipe's patterns find the chapters only, as a Forge that knew no parts did.
-        let document = PlainTextReader(headingPatterns: HeadingPatterns(chapter: "^CHAPTER [IVX]+$")).read(book, path: "book.txt")
-        let withoutParts = Splitter(settings: SplitSettings()).split([.structured([document], chaptersFromContents: false)])
+        let document = PlainTextReader(headingPatterns: HeadingPatterns(chapter: "^CHAPTER [IVX]+$")).read(
+            book, path: "book.txt")
+        let withoutParts = Splitter(settings: SplitSettings()).split([
+            .structured([document], chaptersFromContents: false)
+        ])
         #expect(withParts.chapters.compactMap(\.part) == ["Book One: 1805", "Book One: 1805", "Book Two: 1805"])
         #expect(withoutParts.chapters.allSatisfy { $0.part == nil }, "\(withoutParts.chapters)")
         let partLines: Set<String> = ["BOOK ONE: 1805", "BOOK TWO: 1805"]

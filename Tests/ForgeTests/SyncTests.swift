@@ -43,10 +43,17 @@ struct SyncTests {
     static func clipStarts(_ entries: [String: Data], trackStartMs: [String: Int]) -> [String: Int] {
         var starts: [String: Int] = [:]
         for (path, data) in entries where path.hasSuffix(".smil") {
-            for match in String(decoding: data, as: UTF8.self).matches(of: /#(forge-s-[^"]+)"\/><audio src="[^"]*\/([^"\/]+)" clipBegin="(\d+):(\d+):([\d.]+)"/) {
-                guard let offset = trackStartMs[String(match.2)], let hours = Int(match.3), let minutes = Int(match.4), let seconds = Double(match.5) else { continue }
+            for match in String(decoding: data, as: UTF8.self).matches(
+                of: /#(forge-s-[^"]+)"\/><audio src="[^"]*\/([^"\/]+)" clipBegin="(\d+):(\d+):([\d.]+)"/)
+            {
+                guard let offset = trackStartMs[String(match.2)], let hours = Int(match.3), let minutes = Int(match.4),
+                    let seconds = Double(match.5)
+                else { continue }
                 // A sentence the tracks were cut in has a second clip, in the next track: it starts at its first.
-                if starts[String(match.1)] == nil { starts[String(match.1)] = offset + (hours * 3_600 + minutes * 60) * 1_000 + Int((seconds * 1_000).rounded()) }
+                if starts[String(match.1)] == nil {
+                    starts[String(match.1)] =
+                        offset + (hours * 3_600 + minutes * 60) * 1_000 + Int((seconds * 1_000).rounded())
+                }
             }
         }
         return starts
@@ -56,24 +63,36 @@ struct SyncTests {
         let project = try TestProject()
         let directory = project.directory.url
         let transcript = try String(contentsOf: NarrationMismatchTests.transcript, encoding: .utf8)
-        try BookFormats(plainText: "Chapter 1\n\n" + transcript).writeEPUB(to: directory.appendingPathComponent("book.epub"))
+        try BookFormats(plainText: "Chapter 1\n\n" + transcript).writeEPUB(
+            to: directory.appendingPathComponent("book.epub"))
         // A narrator's intro (another voice, not in the book), then the reading, cut into two tracks mid-paragraph.
         let intro = Process()
         intro.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        intro.arguments = ["espeak-ng", "-v", "en-us", "-w", directory.appendingPathComponent("intro.wav").path, "Welcome. You are listening to a volunteer reading, recorded last spring."]
+        intro.arguments = [
+            "espeak-ng", "-v", "en-us", "-w", directory.appendingPathComponent("intro.wav").path,
+            "Welcome. You are listening to a volunteer reading, recorded last spring.",
+        ]
         try intro.run()
         intro.waitUntilExit()
-        try FileManager.default.copyItem(at: NarrationMismatchTests.recording, to: directory.appendingPathComponent("reading.flac"))
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("tracks"), withIntermediateDirectories: true)
-        try Self.ffmpeg([
-            "-i", "intro.wav", "-i", "reading.flac", "-filter_complex",
-            "[0:a]aresample=44100,aformat=channel_layouts=mono[a];[1:a]aresample=44100,aformat=channel_layouts=mono[b];[a][b]concat=n=2:v=0:a=1[out]",
-            "-map", "[out]", "-c:a", "pcm_s16le", "whole.wav",
-        ], in: directory)
-        try Self.ffmpeg(["-i", "whole.wav", "-t", "13.3", "-c:a", "libmp3lame", "-b:a", "64k", "tracks/Track 1.mp3"], in: directory)
-        try Self.ffmpeg(["-ss", "13.3", "-i", "whole.wav", "-c:a", "libmp3lame", "-b:a", "64k", "tracks/Track 10.mp3"], in: directory)
+        try FileManager.default.copyItem(
+            at: NarrationMismatchTests.recording, to: directory.appendingPathComponent("reading.flac"))
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("tracks"), withIntermediateDirectories: true)
+        try Self.ffmpeg(
+            [
+                "-i", "intro.wav", "-i", "reading.flac", "-filter_complex",
+                "[0:a]aresample=44100,aformat=channel_layouts=mono[a];[1:a]aresample=44100,aformat=channel_layouts=mono[b];[a][b]concat=n=2:v=0:a=1[out]",
+                "-map", "[out]", "-c:a", "pcm_s16le", "whole.wav",
+            ], in: directory)
+        try Self.ffmpeg(
+            ["-i", "whole.wav", "-t", "13.3", "-c:a", "libmp3lame", "-b:a", "64k", "tracks/Track 1.mp3"], in: directory)
+        try Self.ffmpeg(
+            ["-ss", "13.3", "-i", "whole.wav", "-c:a", "libmp3lame", "-b:a", "64k", "tracks/Track 10.mp3"],
+            in: directory)
 
-        let synced = try project.forge(["sync", "book.epub", "tracks", "-o", "synced", "--max-unmatched", "0.4", "--json"])
+        let synced = try project.forge([
+            "sync", "book.epub", "tracks", "-o", "synced", "--max-unmatched", "0.4", "--json",
+        ])
         #expect(synced.status == 0, "\(synced.text) \(synced.errors)")
         let report = try #require(synced.events("narration").first, "\(synced.text) \(synced.errors)")
         // The intro is reported as speech not in the text, at the start; the book's words were all heard.
@@ -81,7 +100,9 @@ struct SyncTests {
         let introSpan = spans.first { $0["kind"] as? String == NarrationSpan.Kind.audioWithoutText.rawValue }
         // Most of it, not only its first words: the text is not stretched over the intro's end.
         let introMs = try SoundFile.decode(fileAt: directory.appendingPathComponent("intro.wav")).durationMs
-        #expect((introSpan?["startMs"] as? Int ?? 99_999) < 1_000 && (introSpan?["endMs"] as? Int ?? 0) > introMs * 8 / 10, "\(introMs) ms: \(spans)")
+        #expect(
+            (introSpan?["startMs"] as? Int ?? 99_999) < 1_000 && (introSpan?["endMs"] as? Int ?? 0) > introMs * 8 / 10,
+            "\(introMs) ms: \(spans)")
         // The book's copyright page and its heading are not read: done without audio, left out of the overlays.
         #expect(report["itemsNotInRecording"] as? Int == 2 && report["passed"] as? Bool == true, "\(report)")
 
@@ -100,7 +121,10 @@ struct SyncTests {
         for (_, data) in smil {
             let text = String(decoding: data, as: UTF8.self)
             for match in text.matches(of: /<text src="([^"#]+)#([^"]+)"/) {
-                let document = made.first { $0.key.hasSuffix(String(match.1.replacing("../", with: ""))) }.map { String(decoding: $0.value, as: UTF8.self) } ?? ""
+                let document =
+                    made.first { $0.key.hasSuffix(String(match.1.replacing("../", with: ""))) }.map {
+                        String(decoding: $0.value, as: UTF8.self)
+                    } ?? ""
                 #expect(document.contains("id=\"\(match.2)\""), "\(match.1)#\(match.2)")
                 // Sentence by sentence, in spans added to the reader's own paragraphs.
                 #expect(match.2.hasPrefix("forge-s-") && document.contains("<span id=\"\(match.2)\">"), "\(match.2)")
@@ -108,13 +132,19 @@ struct SyncTests {
         }
         if let jar = EPUBCheck.current {
             for result in try EPUBCheckTests.check([edition], with: [jar]) {
-                #expect(result.status == 0 && result.report.contains("0 fatals / 0 errors / 0 warnings"), "\(result.report)")
+                #expect(
+                    result.status == 0 && result.report.contains("0 fatals / 0 errors / 0 warnings"), "\(result.report)"
+                )
             }
         }
 
         // The tracks are carried as they came (MP3 is an EPUB core media type): not re-encoded.
-        let tracks = ["Track 1.mp3", "Track 10.mp3"].map { try? Data(contentsOf: directory.appendingPathComponent("tracks/\($0)")) }
-        #expect(made["OEBPS/forge-audio/recording-001.mp3"] == tracks[0] && made["OEBPS/forge-audio/recording-002.mp3"] == tracks[1])
+        let tracks = ["Track 1.mp3", "Track 10.mp3"].map {
+            try? Data(contentsOf: directory.appendingPathComponent("tracks/\($0)"))
+        }
+        #expect(
+            made["OEBPS/forge-audio/recording-001.mp3"] == tracks[0]
+                && made["OEBPS/forge-audio/recording-002.mp3"] == tracks[1])
         #expect(!made.keys.contains { $0.hasSuffix(".m4a") }, "no chapter audio encoded: \(made.keys.sorted())")
 
         // An M4B of the same reading (AAC in MP4, one file): joined by ffmpeg, synced the same, and
@@ -123,12 +153,18 @@ struct SyncTests {
         let m4b = try project.forge(["sync", "book.epub", "book.m4b", "-o", "from-m4b", "--max-unmatched", "0.4"])
         #expect(m4b.status == 0, "\(m4b.text) \(m4b.errors)")
         let fromM4B = try Self.entries(project.directory.file("from-m4b/exports/epub/book.epub"))
-        #expect(fromM4B["OEBPS/forge-audio/recording.m4a"] == (try Data(contentsOf: directory.appendingPathComponent("book.m4b"))))
+        #expect(
+            fromM4B["OEBPS/forge-audio/recording.m4a"]
+                == (try Data(contentsOf: directory.appendingPathComponent("book.m4b"))))
         let fromTracks = Self.clipStarts(made, trackStartMs: ["recording-001.mp3": 0, "recording-002.mp3": 13_300])
         let fromBook = Self.clipStarts(fromM4B, trackStartMs: ["recording.m4a": 0])
         let shared = Set(fromTracks.keys).intersection(fromBook.keys)
         #expect(shared.count >= 5 && fromTracks.keys.contains { fromTracks[$0]! > 13_300 }, "\(fromTracks)")
-        for sentence in shared { #expect(abs(fromTracks[sentence]! - fromBook[sentence]!) <= 120, "\(sentence): \(fromTracks[sentence]!) and \(fromBook[sentence]!) ms") }
+        for sentence in shared {
+            #expect(
+                abs(fromTracks[sentence]! - fromBook[sentence]!) <= 120,
+                "\(sentence): \(fromTracks[sentence]!) and \(fromBook[sentence]!) ms")
+        }
 
         // A book behind DRM (its documents encrypted, META-INF/encryption.xml saying so) is refused
         // before anything is written; obfuscated fonts alone are not DRM.
@@ -139,29 +175,43 @@ struct SyncTests {
                 <?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">\
                 <enc:EncryptedData><enc:EncryptionMethod Algorithm="\(algorithm)"/><enc:CipherData><enc:CipherReference URI="\(uri)"/></enc:CipherData></enc:EncryptedData></encryption>
                 """
-            for (path, data) in [("mimetype", source["mimetype"]!)] + source.filter({ $0.key != "mimetype" }).sorted(by: { $0.key < $1.key }) + [("META-INF/encryption.xml", Data(encryption.utf8))] {
-                try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .none) { position, size in
+            for (path, data) in [("mimetype", source["mimetype"]!)]
+                + source.filter({ $0.key != "mimetype" }).sorted(by: { $0.key < $1.key }) + [
+                    ("META-INF/encryption.xml", Data(encryption.utf8))
+                ]
+            {
+                try archive.addEntry(
+                    with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .none
+                ) { position, size in
                     data.subdata(in: Int(position)..<Int(position) + size)
                 }
             }
         }
         try withEncryption("http://www.w3.org/2001/04/xmlenc#aes128-cbc", "OEBPS/text/chapter-1.xhtml", to: "drm.epub")
         let drm = try project.forge(["sync", "drm.epub", "tracks", "-o", "drm"])
-        #expect(drm.status == 2 && drm.errors.contains("protected by DRM") && drm.errors.contains("chapter-1.xhtml"), "\(drm.errors)")
+        #expect(
+            drm.status == 2 && drm.errors.contains("protected by DRM") && drm.errors.contains("chapter-1.xhtml"),
+            "\(drm.errors)")
         #expect(!FileManager.default.fileExists(atPath: project.directory.file("drm").path))
         try withEncryption("http://www.idpf.org/2008/embedding", "OEBPS/fonts/serif.otf", to: "fonts.epub")
         // (With a FLAC, which no reading system need play: encoded once, as chapter audio.)
         let fonts = try project.forge(["sync", "fonts.epub", "reading.flac", "-o", "fonts", "--max-unmatched", "0.4"])
         #expect(fonts.status == 0, "\(fonts.errors)")
-        #expect(try Self.entries(project.directory.file("fonts/exports/epub/fonts.epub")).keys.contains("OEBPS/forge-audio/chapter-001.m4a"))
+        #expect(
+            try Self.entries(project.directory.file("fonts/exports/epub/fonts.epub")).keys.contains(
+                "OEBPS/forge-audio/chapter-001.m4a"))
 
         // A recording of another book is refused (exit 1), and exports nothing.
-        try project.directory.write("other.txt", "Chapter 1\n\nCall me Ishmael. Some years ago, never mind how long precisely, having little or no money in my purse, I thought I would sail about a little and see the watery part of the world.\n")
+        try project.directory.write(
+            "other.txt",
+            "Chapter 1\n\nCall me Ishmael. Some years ago, never mind how long precisely, having little or no money in my purse, I thought I would sail about a little and see the watery part of the world.\n"
+        )
         let wrong = try project.forge(["sync", "other.txt", "tracks", "-o", "wrong"])
         #expect(wrong.status == 1, "\(wrong.text) \(wrong.errors)")
         #expect(!FileManager.default.fileExists(atPath: project.directory.file("wrong/exports/epub").path))
         // Bad input: a folder without audio, a file that is not audio: exit 2 with a message naming it.
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("empty"), withIntermediateDirectories: true)
         let empty = try project.forge(["sync", "book.epub", "empty", "-o", "bad"])
         #expect(empty.status == 2 && empty.errors.contains("holds no audio files"), "\(empty.errors)")
         try project.directory.write("noise.mp3", "not audio at all")
@@ -170,7 +220,9 @@ struct SyncTests {
         // A folder of 10,000 tracks: refused before any is decoded, within seconds.
         let many = directory.appendingPathComponent("many")
         try FileManager.default.createDirectory(at: many, withIntermediateDirectories: true)
-        for index in 1...10_000 { FileManager.default.createFile(atPath: many.appendingPathComponent("\(index).mp3").path, contents: nil) }
+        for index in 1...10_000 {
+            FileManager.default.createFile(atPath: many.appendingPathComponent("\(index).mp3").path, contents: nil)
+        }
         let started = Date()
         let tooMany = try project.forge(["sync", "book.epub", "many", "-o", "bad"])
         #expect(tooMany.status == 2 && tooMany.errors.contains("10000 audio files"), "\(tooMany.errors)")
@@ -183,7 +235,8 @@ struct SyncTests {
         let chapter = try #require(archive.first { $0.path.hasSuffix(".xhtml") && !$0.path.hasSuffix("nav.xhtml") })
         let path = chapter.path
         try archive.remove(chapter)
-        try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(20 << 20), compressionMethod: .deflate) { _, chunk in
+        try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(20 << 20), compressionMethod: .deflate) {
+            _, chunk in
             Data(repeating: UInt8(ascii: " "), count: chunk)
         }
         let bombed = try project.forge(["sync", "bomb.epub", "tracks", "-o", "bombed"])
@@ -199,17 +252,21 @@ struct SyncTests {
         let text = "Chapter 1\n\n" + words + "\n"
         try project.directory.write("book.txt", text)
         try project.directory.write("reading.txt", words)
-        try Self.espeak(voice: "en-gb", wordsPerMinute: 160, text: "reading.txt", to: "reading.wav", in: project.directory.url)
-        try Self.ffmpeg(["-i", "reading.wav", "-c:a", "libmp3lame", "-b:a", "64k", "reading.mp3"], in: project.directory.url)
+        try Self.espeak(
+            voice: "en-gb", wordsPerMinute: 160, text: "reading.txt", to: "reading.wav", in: project.directory.url)
+        try Self.ffmpeg(
+            ["-i", "reading.wav", "-c:a", "libmp3lame", "-b:a", "64k", "reading.mp3"], in: project.directory.url)
 
         let sync = try project.start(["sync", "book.txt", "reading.mp3", "-o", "synced", "--json"])
         // After a window (the first 2% is finding where the text starts), before the end.
         let saved = sync.waitForLines(count: 1) {
-            $0.contains(#""event":"aligning""#) && !$0.contains(#""fraction":1"#) && !$0.contains(#""fraction":0}"#) && !$0.contains(#""fraction":0.0"#)
+            $0.contains(#""event":"aligning""#) && !$0.contains(#""fraction":1"#) && !$0.contains(#""fraction":0}"#)
+                && !$0.contains(#""fraction":0.0"#)
         }
         sync.signal(SIGINT)
         let stopped = sync.wait()
-        #expect(saved && stopped.status == 130 && stopped.errors.contains("resume"), "\(stopped.text) \(stopped.errors)")
+        #expect(
+            saved && stopped.status == 130 && stopped.errors.contains("resume"), "\(stopped.text) \(stopped.errors)")
         let resumed = try project.forge(["sync", "book.txt", "reading.mp3", "-o", "synced", "--json"])
         let report = try #require(resumed.events("narration").first, "\(resumed.text) \(resumed.errors)")
         #expect(resumed.status == 0 && (report["resumedFromMs"] as? Int ?? 0) > 0, "\(report)")

@@ -7,7 +7,9 @@ import Testing
 @Suite struct SynthesisSchedulerTests {
     static func jobs(_ count: Int) -> [SpeechJob] {
         (0..<count).map {
-            SpeechJob(itemID: "i\($0)", text: "Item \($0).", voice: VoiceSettings(id: "en-us"), audio: AudioSettings(), audioKey: "a\($0)", eventsKey: "e\($0)")
+            SpeechJob(
+                itemID: "i\($0)", text: "Item \($0).", voice: VoiceSettings(id: "en-us"), audio: AudioSettings(),
+                audioKey: "a\($0)", eventsKey: "e\($0)")
         }
     }
 
@@ -44,10 +46,14 @@ import Testing
         _ = Self.fill(&scheduler, 1)  // i3 i4 i5
         scheduler.started("i1", on: 0)
         var failed: [String] = []
-        let replace = scheduler.workerExited(0, stopping: false) { failed.append($0.itemID); return nil }
+        let replace = scheduler.workerExited(0, stopping: false) {
+            failed.append($0.itemID)
+            return nil
+        }
         #expect(failed == ["i1"], "the item in hand when the worker died is the one failed")
         #expect(replace && scheduler.restarts == 1)
-        #expect(scheduler.queue.map(\.itemID) == ["i0", "i2", "i6", "i7"], "the dead worker's other jobs are retried first")
+        #expect(
+            scheduler.queue.map(\.itemID) == ["i0", "i2", "i6", "i7"], "the dead worker's other jobs are retried first")
         scheduler.workerStarted(0)
         #expect(Self.fill(&scheduler, 0) == ["i0", "i2", "i6"])
     }

@@ -8,7 +8,9 @@ struct VerificationTests {
     static let verify = #""verify": { "maxWordErrorRate": 0.25 }"#
 
     func report(_ result: ForgeResult) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any], "\(result.text)\n\(result.errors)")
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any],
+            "\(result.text)\n\(result.errors)")
     }
 
     func flagged(_ report: [String: Any]) -> (items: Set<String>, chunks: Set<Int>) {
@@ -27,7 +29,9 @@ struct VerificationTests {
         let screen = report["screen"] as? [String: Any] ?? [:]
         var found: [String: [String]] = [:]
         for item in screen["flaggedItems"] as? [[String: Any]] ?? [] {
-            found[item["id"] as? String ?? ""] = (item["findings"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            found[item["id"] as? String ?? ""] = (item["findings"] as? [[String: Any]] ?? []).compactMap {
+                $0["name"] as? String
+            }
         }
         return found
     }
@@ -53,7 +57,8 @@ struct VerificationTests {
     /// fault that takes most of an item's words; the screen must catch each fault it is built for; the quick
     /// check's catch is printed.
     @Test func seededFaultsAreFlaggedAndNothingElse() throws {
-        let project = try TestProject(book: Self.twoChapters, recipe: Fixtures.recipe(voice: "en-us+klatt", extra: Self.verify))
+        let project = try TestProject(
+            book: Self.twoChapters, recipe: Fixtures.recipe(voice: "en-us+klatt", extra: Self.verify))
         let build = try project.build()
         #expect(build.status == 0, "\(build.text)\n\(build.errors)")
         let summary = try #require(build.events("summary").first)
@@ -64,19 +69,29 @@ struct VerificationTests {
         let header = try #require(table.first { $0.hasPrefix("chapter") })
         let werEnd = header.distance(from: header.startIndex, to: try #require(header.range(of: "WER")).upperBound) - 1
         let rows = table.filter { $0.contains("–") }
-        #expect(rows.count == 4 && rows.allSatisfy { row in row.firstIndex(of: "%").map { row.distance(from: row.startIndex, to: $0) } == werEnd }, "\(table)")
+        #expect(
+            rows.count == 4
+                && rows.allSatisfy { row in
+                    row.firstIndex(of: "%").map { row.distance(from: row.startIndex, to: $0) } == werEnd
+                }, "\(table)")
 
         // Long items of chapter 1, two in each of the first two chunks and one in the third.
         let store = ObjectStore(root: project.output)
-        let timelines = try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings()).timelines()
+        let timelines = try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings())
+            .timelines()
         try #require(timelines.count == 2)
         // Each chunk is decoded with a model of its own items' text and one item either side,
         // even a stretch that is only a chapter's closing pause (a model of nothing fails to load).
         let last = timelines[1]
         let closing = VerificationRun.expectedSentences(last, start: last.items.last!.endMs + 10, end: last.durationMs)
-        #expect(!closing.isEmpty && closing == last.items.suffix(2).flatMap { $0.sentences.map { TranscriptNormalizer.tokens($0.text) } })
+        #expect(
+            !closing.isEmpty
+                && closing == last.items.suffix(2).flatMap { $0.sentences.map { TranscriptNormalizer.tokens($0.text) } }
+        )
         func longItems(inChunk chunk: Int) -> [TimedItem] {
-            timelines[0].items.filter { $0.startMs >= chunk * 120_000 + 3000 && $0.endMs <= (chunk + 1) * 120_000 && $0.words.count >= 15 }
+            timelines[0].items.filter {
+                $0.startMs >= chunk * 120_000 + 3000 && $0.endMs <= (chunk + 1) * 120_000 && $0.words.count >= 15
+            }
         }
         let (first, second, third) = (longItems(inChunk: 0), longItems(inChunk: 1), longItems(inChunk: 2))
         try #require(first.count >= 2 && second.count >= 2 && third.count >= 1)
@@ -84,27 +99,35 @@ struct VerificationTests {
         let chosen = Set([swapped, reversed, truncated, german, silenced].map(\.record.id))
         let donor = try #require(timelines[0].items.last { $0.words.count >= 15 && !chosen.contains($0.record.id) })
         // An engine that reads on past its text: an item's audio, then a short item's.
-        let talker = try #require(timelines[0].items.first {
-            $0.words.count >= 15 && $0.startMs >= 3000 && !chosen.contains($0.record.id) && $0.record.id != donor.record.id
-        })
-        let tail = try #require(timelines[0].items.first { (4...7).contains($0.words.count) && $0.record.id != talker.record.id })
+        let talker = try #require(
+            timelines[0].items.first {
+                $0.words.count >= 15 && $0.startMs >= 3000 && !chosen.contains($0.record.id)
+                    && $0.record.id != donor.record.id
+            })
+        let tail = try #require(
+            timelines[0].items.first { (4...7).contains($0.words.count) && $0.record.id != talker.record.id })
         let url = { (item: TimedItem) in store.url(forRelativePath: item.audioPath) }
 
         // Silence first, alone and behind the store's back: the same length, only the file changed.
         let quiet = try SoundFile.decode(fileAt: url(silenced))
-        try replace(url(silenced), with: [Int16](repeating: 0, count: quiet.samples.count), sampleRate: quiet.sampleRate)
+        try replace(
+            url(silenced), with: [Int16](repeating: 0, count: quiet.samples.count), sampleRate: quiet.sampleRate)
         let silentRun = try project.forge(["verify", "out", "--json", "--max-wer", "0.25"])
         let silentOnly = try report(silentRun)
         #expect(silentRun.status == 1, "a flagged item fails the gate: \(silentRun.text)")
-        #expect(flagged(silentOnly).items == [silenced.record.id] && flagged(silentOnly).chunks == [2], "flagged \(flagged(silentOnly))")
-        #expect(screened(silentOnly)[silenced.record.id] == ["changed-since-build", "silent"], "\(screened(silentOnly))")
+        #expect(
+            flagged(silentOnly).items == [silenced.record.id] && flagged(silentOnly).chunks == [2],
+            "flagged \(flagged(silentOnly))")
+        #expect(
+            screened(silentOnly)[silenced.record.id] == ["changed-since-build", "silent"], "\(screened(silentOnly))")
 
         // The other faults, recorded in the manifest as if the engine had made them.
         try Data(contentsOf: url(donor)).write(to: url(swapped), options: [])
         let forward = try SoundFile.decode(fileAt: url(reversed))
         try replace(url(reversed), with: forward.samples.reversed(), sampleRate: forward.sampleRate)
         let whole = try SoundFile.decode(fileAt: url(truncated))
-        try replace(url(truncated), with: Array(whole.samples.prefix(whole.samples.count / 2)), sampleRate: whole.sampleRate)
+        try replace(
+            url(truncated), with: Array(whole.samples.prefix(whole.samples.count / 2)), sampleRate: whole.sampleRate)
         let spoken = project.directory.file("german.wav")
         let espeak = Process()
         espeak.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
@@ -116,7 +139,9 @@ struct VerificationTests {
         try FileManager.default.copyItem(at: spoken, to: url(german))
         let own = try SoundFile.decode(fileAt: url(talker))
         let more = try SoundFile.decode(fileAt: url(tail))
-        try replace(url(talker), with: own.samples + [Int16](repeating: 0, count: own.sampleRate * 3 / 10) + more.samples, sampleRate: own.sampleRate)
+        try replace(
+            url(talker), with: own.samples + [Int16](repeating: 0, count: own.sampleRate * 3 / 10) + more.samples,
+            sampleRate: own.sampleRate)
         var random: UInt64 = 0x9E37_79B9_7F4A_7C15
         for item in timelines[1].items {
             let length = try SoundFile.decode(fileAt: url(item)).samples.count
@@ -131,11 +156,15 @@ struct VerificationTests {
         try writable.write { db in
             for item in faulty {
                 let bytes = try Data(contentsOf: url(item))
-                try db.execute(sql: "UPDATE objects SET sha256 = ?, bytes = ? WHERE key = ?", arguments: [ContentHash.sha256Hex(bytes), bytes.count, item.record.audioKey])
+                try db.execute(
+                    sql: "UPDATE objects SET sha256 = ?, bytes = ? WHERE key = ?",
+                    arguments: [ContentHash.sha256Hex(bytes), bytes.count, item.record.audioKey])
             }
             // The talker's audio is longer, and the engine says so: the timeline gives it its new length.
             let frames = try SoundFile.decode(fileAt: url(talker)).samples.count
-            try db.execute(sql: "UPDATE objects SET frames = ?, duration_ms = ? WHERE key = ?", arguments: [frames, frames * 1000 / own.sampleRate, talker.record.audioKey])
+            try db.execute(
+                sql: "UPDATE objects SET frames = ?, duration_ms = ? WHERE key = ?",
+                arguments: [frames, frames * 1000 / own.sampleRate, talker.record.audioKey])
         }
         let noise = Set(timelines[1].items.map(\.record.id))
         let faults: [(name: String, items: Set<String>)] = [
@@ -149,12 +178,16 @@ struct VerificationTests {
         let fullReport = try report(full)
         #expect(full.status == 1)
         let all = chosen.union(noise).union([talker.record.id])
-        #expect(Set(fullReport["flaggedItems"] as? [String] ?? []) == all, "the full check flags every fault and nothing else: \(fullReport["flaggedItems"] ?? "-")")
+        #expect(
+            Set(fullReport["flaggedItems"] as? [String] ?? []) == all,
+            "the full check flags every fault and nothing else: \(fullReport["flaggedItems"] ?? "-")")
         let heard = flagged(fullReport)
         // Half an item is half its words unheard, under the 60% that flags an item (lower, and clean
         // items whose last words the decoder misses are flagged): the screen's length check finds it.
         for (name, items) in faults where name != "noise" && name != "truncated" {
-            #expect(items.isSubset(of: heard.items), "transcription alone flags each fault that changes the words: missed \(name)")
+            #expect(
+                items.isSubset(of: heard.items),
+                "transcription alone flags each fault that changes the words: missed \(name)")
         }
         let noiseChunk = (fullReport["chunks"] as? [[String: Any]] ?? []).first { $0["chapter"] as? Int == 2 }
         #expect(noiseChunk?["exceeds"] as? Bool == true, "the noise chapter's chunk fails: \(noiseChunk ?? [:])")
@@ -162,9 +195,13 @@ struct VerificationTests {
         for (name, items) in faults where name != "swapped" && name != "extra speech" {
             #expect(items.isSubset(of: Set(screen.keys)), "the screen misses \(name): \(screen)")
         }
-        let talkerFlag = (fullReport["chunks"] as? [[String: Any]] ?? []).flatMap { $0["flaggedItems"] as? [[String: Any]] ?? [] }
-            .first { $0["id"] as? String == talker.record.id }
-        #expect((talkerFlag?["extraWords"] as? [String])?.count ?? 0 >= 3 && (talkerFlag?["missingWords"] as? [String])?.isEmpty == true,
+        let talkerFlag = (fullReport["chunks"] as? [[String: Any]] ?? []).flatMap {
+            $0["flaggedItems"] as? [[String: Any]] ?? []
+        }
+        .first { $0["id"] as? String == talker.record.id }
+        #expect(
+            (talkerFlag?["extraWords"] as? [String])?.count ?? 0 >= 3
+                && (talkerFlag?["missingWords"] as? [String])?.isEmpty == true,
             "the item that reads on is flagged for what it said too, not for words missing: \(talkerFlag ?? [:])")
         #expect(Set(screen.keys).isSubset(of: all), "the screen flags clean items: \(screen)")
 
@@ -175,17 +212,22 @@ struct VerificationTests {
         let caught = Set(quickReport["flaggedItems"] as? [String] ?? [])
         #expect(caught.isSubset(of: all), "the quick check flags clean items: \(caught.subtracting(all))")
         let rates = faults.map { "\($0.name) \($0.items.intersection(caught).count)/\($0.items.count)" }
-        print("quick check caught: " + rates.joined(separator: ", ") + "; chunks transcribed \(quickReport["transcribedChunks"] ?? 0) of 4")
+        print(
+            "quick check caught: " + rates.joined(separator: ", ")
+                + "; chunks transcribed \(quickReport["transcribedChunks"] ?? 0) of 4")
     }
 
     /// A build with its own pauses, title and gate: `forge verify` and `forge export` given only the
     /// directory (or a copy of it) use the build's settings, so nothing is transcribed again.
     @Test func aRerunTranscribesOnlyWhatChanged() throws {
-        let settings = #""title": "Alice Abroad", "exports": { "formats": ["json"], "pauses": { "sentenceMs": 400, "paragraphMs": 900, "chapterMs": 2000 } }, "#
+        let settings =
+            #""title": "Alice Abroad", "exports": { "formats": ["json"], "pauses": { "sentenceMs": 400, "paragraphMs": 900, "chapterMs": 2000 } }, "#
         let project = try TestProject(recipe: Fixtures.recipe(voice: "en-us+klatt", extra: settings + Self.verify))
         #expect(try project.build().status == 0)
         let again = try report(try project.forge(["verify", "out", "--json"]))
-        #expect(again["transcribedChunks"] as? Int == 0, "nothing changed, nothing transcribed: the build's pauses are verify's")
+        #expect(
+            again["transcribedChunks"] as? Int == 0,
+            "nothing changed, nothing transcribed: the build's pauses are verify's")
         #expect(again["maxWordErrorRate"] as? Double == 0.25, "the build's gate is verify's default")
         let chapters = Set((again["chunks"] as? [[String: Any]] ?? []).compactMap { $0["chapter"] as? Int })
         #expect(chapters == [1, 2])
@@ -195,20 +237,27 @@ struct VerificationTests {
         #expect(copied["transcribedChunks"] as? Int == 0, "\(copied)")
         let exported = try project.forge(["export", "copy", "--format", "epub", "json"])
         #expect(exported.status == 0, "\(exported.errors)")
-        let epubs = try FileManager.default.contentsOfDirectory(atPath: project.directory.file("copy/exports/epub").path)
+        let epubs = try FileManager.default.contentsOfDirectory(
+            atPath: project.directory.file("copy/exports/epub").path)
         #expect(epubs == ["alice-abroad.epub"], "the build's title names the EPUB: \(epubs)")
         #expect(try project.forge(["export", "copy", "--format", "epub", "--title", "Alice at Home"]).status == 0)
-        let renamed = try FileManager.default.contentsOfDirectory(atPath: project.directory.file("copy/exports/epub").path)
+        let renamed = try FileManager.default.contentsOfDirectory(
+            atPath: project.directory.file("copy/exports/epub").path)
         #expect(renamed == ["alice-at-home.epub"], "a retitled export replaces the old EPUB: \(renamed)")
-        let timings = try String(contentsOf: project.directory.file("copy/exports/json/chapter-001.json"), encoding: .utf8)
-        let built = try String(contentsOf: project.output.appendingPathComponent("exports/json/chapter-001.json"), encoding: .utf8)
+        let timings = try String(
+            contentsOf: project.directory.file("copy/exports/json/chapter-001.json"), encoding: .utf8)
+        let built = try String(
+            contentsOf: project.output.appendingPathComponent("exports/json/chapter-001.json"), encoding: .utf8)
         #expect(timings == built, "the standalone export times chapters with the build's pauses")
         // Edit chapter 2 only: chapter 1's chunk is reused.
-        try project.write(book: Fixtures.shortBook.replacingOccurrences(of: "Don’t keep coughing so, Kitty", with: "Do not keep coughing so, Kitty"))
+        try project.write(
+            book: Fixtures.shortBook.replacingOccurrences(
+                of: "Don’t keep coughing so, Kitty", with: "Do not keep coughing so, Kitty"))
         let rebuilt = try project.build()
         #expect(rebuilt.events("verified").map { $0["chapter"] as? Int } == [2])
         // The language models of the chunks this run decoded (chapter 2's one), none older.
-        let files = try FileManager.default.contentsOfDirectory(atPath: project.output.appendingPathComponent("verify").path)
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: project.output.appendingPathComponent("verify").path)
         #expect(files.filter { $0.hasPrefix("lm-") } == ["lm-chapter-002-chunk-000.arpa"], "\(files)")
         #expect(files.filter { $0.hasPrefix("dict-") }.count == 1, "\(files)")
     }
@@ -217,19 +266,27 @@ struct VerificationTests {
     /// (here none of the two chunks is in it), and passes; `forge verify` without --quick then
     /// transcribes the rest and reports the full mode.
     @Test func aRecipesQuickModeScreensAndSamples() throws {
-        let project = try TestProject(recipe: Fixtures.recipe(voice: "en-us+klatt", extra: #""verify": { "maxWordErrorRate": 0.25, "mode": "quick" }"#))
+        let project = try TestProject(
+            recipe: Fixtures.recipe(
+                voice: "en-us+klatt", extra: #""verify": { "maxWordErrorRate": 0.25, "mode": "quick" }"#))
         let build = try project.build()
         #expect(build.status == 0, "\(build.errors)")
-        #expect(build.summary?["verificationMode"] as? String == "quick" && build.summary?["verificationPassed"] as? Bool == true)
+        #expect(
+            build.summary?["verificationMode"] as? String == "quick"
+                && build.summary?["verificationPassed"] as? Bool == true)
         let quick = try report(try project.forge(["verify", "out", "--quick", "--json"]))
         let screen = try #require(quick["screen"] as? [String: Any])
         #expect(screen["items"] as? Int == 7 && (screen["flaggedItems"] as? [Any])?.isEmpty == true, "\(screen)")
         let sampled = (quick["chunks"] as? [Any])?.count ?? -1
         #expect(sampled + (quick["unsampledChunks"] as? Int ?? -1) == 2, "\(quick)")
         // Neither chunk's key starts with "0" (the keys follow the audio, so this build always samples the same).
-        #expect(sampled == 0 && build.events("verified").isEmpty, "the quick check transcribed chunks outside its sample: \(quick)")
+        #expect(
+            sampled == 0 && build.events("verified").isEmpty,
+            "the quick check transcribed chunks outside its sample: \(quick)")
         let full = try report(try project.forge(["verify", "out", "--json"]))
-        #expect(full["mode"] as? String == "full" && (full["chunks"] as? [Any])?.count == 2 && full["unsampledChunks"] as? Int == 0)
+        #expect(
+            full["mode"] as? String == "full" && (full["chunks"] as? [Any])?.count == 2
+                && full["unsampledChunks"] as? Int == 0)
         #expect(full["transcribedChunks"] as? Int == 2 - sampled, "chunks heard by the quick check are not heard again")
     }
 
@@ -251,16 +308,24 @@ struct VerificationTests {
     /// A chapter's last chunk can be a second long, with only the tail of a word cut at its start:
     /// one word heard against none expected is a rate of 100%, and must not fail a build.
     @Test func aChunkFailsTheLimitOnlyWithSeveralErrors() {
-        let tail = ChunkReport(chapter: 19, startMs: 600_000, endMs: 601_709, wordErrorRate: 1, referenceWords: 0, errors: 1, flaggedItems: [], transcribed: true)
+        let tail = ChunkReport(
+            chapter: 19, startMs: 600_000, endMs: 601_709, wordErrorRate: 1, referenceWords: 0, errors: 1,
+            flaggedItems: [], transcribed: true)
         #expect(!tail.exceeds(0.25) && !tail.isFlagged(0.25))
-        let bad = ChunkReport(chapter: 1, startMs: 0, endMs: 120_000, wordErrorRate: 0.3, referenceWords: 10, errors: 3, flaggedItems: [], transcribed: true)
+        let bad = ChunkReport(
+            chapter: 1, startMs: 0, endMs: 120_000, wordErrorRate: 0.3, referenceWords: 10, errors: 3, flaggedItems: [],
+            transcribed: true)
         #expect(bad.exceeds(0.25) && !bad.exceeds(0.3) && !bad.exceeds(nil))
     }
 
     @Test func wordErrorRateAndNormalization() {
         // Numbers as espeak-ng says them (a reader would say "eighteen eleven"; espeak-ng does not).
-        #expect(TranscriptNormalizer.tokens("Mr. Bennet, in 1811, was 21; the 3rd time!")
-            == ["mister", "bennet", "in", "one", "thousand", "eight", "hundred", "eleven", "was", "twenty", "one", "the", "third", "time"])
+        #expect(
+            TranscriptNormalizer.tokens("Mr. Bennet, in 1811, was 21; the 3rd time!")
+                == [
+                    "mister", "bennet", "in", "one", "thousand", "eight", "hundred", "eleven", "was", "twenty", "one",
+                    "the", "third", "time",
+                ])
         let rate = WordErrorRate(reference: ["a", "b", "c", "d"], hypothesis: ["a", "x", "c"])
         #expect(rate.errors == 2 && rate.heard == [true, false, true, false])
         #expect(abs(rate.rate - 0.5) < 1e-9)
@@ -272,15 +337,20 @@ struct VerificationTests {
         let project = try TestProject(recipe: Fixtures.recipe())
         #expect(try project.build().status == 0)
         let store = ObjectStore(root: project.output)
-        let timeline = try #require(try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings()).timelines().first)
+        let timeline = try #require(
+            try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings()).timelines()
+                .first)
         let whole = try ChapterAudio.render(timeline, store: store)
         let second = try #require(timeline.items.dropFirst().first)
         // From the middle of the first item to the middle of the third (or the end).
-        let range = (timeline.items[0].sampleCount / 2)..<min(whole.count, second.startSample + second.sampleCount + 3_000)
+        let range =
+            (timeline.items[0].sampleCount / 2)..<min(whole.count, second.startSample + second.sampleCount + 3_000)
         let stretch = try ChapterAudio.render(timeline, store: store, samples: range)
         #expect(stretch.count == range.count)
         let firstDifference = zip(stretch, whole[range]).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        #expect(firstDifference == nil, "the stretch differs from the whole chapter's audio from sample \(firstDifference ?? 0) on")
+        #expect(
+            firstDifference == nil,
+            "the stretch differs from the whole chapter's audio from sample \(firstDifference ?? 0) on")
         #expect(stretch.contains { $0 != 0 })
     }
 
@@ -303,38 +373,52 @@ struct VerificationTests {
         let samples = RecognizerInput.samples(audio.samples[...], from: audio.sampleRate)
         let (spokenWords, otherWords) = (TranscriptNormalizer.tokens(spoken), TranscriptNormalizer.tokens(other))
         var model = RecognizerModel.standard
-        let dictionary = try PronouncingDictionary(words: spokenWords + otherWords, base: model.dictionary, language: "en-us")
+        let dictionary = try PronouncingDictionary(
+            words: spokenWords + otherWords, base: model.dictionary, language: "en-us")
         model.dictionary = try directory.write("book.dict", dictionary.text)
-        let languageModel = try directory.write("chunk.arpa", LanguageModelBuilder.arpa(sentences: [spokenWords, otherWords]))
+        let languageModel = try directory.write(
+            "chunk.arpa", LanguageModelBuilder.arpa(sentences: [spokenWords, otherWords]))
         let transcriber = try ChunkTranscriber(model: model)
         // Where the synthesizer put each word matters only at an utterance's ends: this audio is one utterance.
         let expected = { (words: [String]) in words.map { ChunkTranscriber.ExpectedWord(token: $0, startMs: 1000) } }
 
-        let right = try #require(try transcriber.transcribe(samples[...], expected: expected(spokenWords), languageModel: languageModel))
+        let right = try #require(
+            try transcriber.transcribe(samples[...], expected: expected(spokenWords), languageModel: languageModel))
         #expect(right.aligned == 1 && right.decoded == 0, "\(right)")
         #expect(right.utterances.flatMap { $0.map(\.text) } == spokenWords)
 
-        let wrong = try #require(try transcriber.transcribe(samples[...], expected: expected(otherWords), languageModel: languageModel))
+        let wrong = try #require(
+            try transcriber.transcribe(samples[...], expected: expected(otherWords), languageModel: languageModel))
         #expect(wrong.aligned == 0 && wrong.decoded == 1, "\(wrong)")
         let heard = wrong.utterances.flatMap { $0.map(\.text) }
-        #expect(WordErrorRate(reference: spokenWords, hypothesis: heard).rate < 0.3, "the audio's own words are heard: \(heard)")
-        #expect(WordErrorRate(reference: otherWords, hypothesis: heard).rate > 0.7, "not the words it was expected to say: \(heard)")
+        #expect(
+            WordErrorRate(reference: spokenWords, hypothesis: heard).rate < 0.3,
+            "the audio's own words are heard: \(heard)")
+        #expect(
+            WordErrorRate(reference: otherWords, hypothesis: heard).rate > 0.7,
+            "not the words it was expected to say: \(heard)")
 
         let none = try #require(try transcriber.transcribe(samples[...], expected: [], languageModel: languageModel))
-        #expect(none.aligned == 0 && none.decoded == 1 && !none.utterances.isEmpty, "speech where no word is expected is transcribed: \(none)")
+        #expect(
+            none.aligned == 0 && none.decoded == 1 && !none.utterances.isEmpty,
+            "speech where no word is expected is transcribed: \(none)")
     }
 
     /// The decoders get a dictionary of the book's words only: every CMU variant of a word it
     /// has, espeak-ng's pronunciation of one it lacks, nothing else.
     @Test func theDictionaryHoldsTheBooksWordsOnly() throws {
         let model = RecognizerModel.standard
-        let dictionary = try PronouncingDictionary(words: ["The", "the", "Zorblaxian", "house’s"], base: model.dictionary, language: "en-us")
+        let dictionary = try PronouncingDictionary(
+            words: ["The", "the", "Zorblaxian", "house’s"], base: model.dictionary, language: "en-us")
         let lines = dictionary.text.split(separator: "\n").map(String.init)
         #expect(lines.contains("the DH AH") && lines.contains("the(2) DH IY"), "\(lines)")
         #expect(lines.contains { $0.hasPrefix("house's ") })
         let invented = try #require(lines.first { $0.hasPrefix("zorblaxian ") })
         #expect(invented.split(separator: " ").count >= 8, "espeak-ng's phones for an invented word: \(invented)")
-        #expect(Set(lines.map { String($0.split(separator: " ")[0].split(separator: "(")[0]) }) == ["the", "house's", "zorblaxian"])
+        #expect(
+            Set(lines.map { String($0.split(separator: " ")[0].split(separator: "(")[0]) }) == [
+                "the", "house's", "zorblaxian",
+            ])
     }
     /// Prose full of what the engine reads its own way — years, money, times, fractions, ordinals,
     /// abbreviations, Roman numerals, quotation styles and dashes of older books — built clean, passes
@@ -361,34 +445,49 @@ struct VerificationTests {
             next += 1
         }
         #expect(next == inserted.count)
-        let project = try TestProject(book: paragraphs.joined(separator: "\n\n"), recipe: Fixtures.recipe(voice: "en-us+klatt", extra: Self.verify))
+        let project = try TestProject(
+            book: paragraphs.joined(separator: "\n\n"),
+            recipe: Fixtures.recipe(voice: "en-us+klatt", extra: Self.verify))
         let build = try project.build()
         #expect(build.status == 0, "\(build.text)\n\(build.errors)")
         let full = try report(try project.forge(["verify", "out", "--json"]))
-        #expect((full["flaggedItems"] as? [String])?.isEmpty == true && full["passed"] as? Bool == true, "\(full["flaggedItems"] ?? "-") \(full["screen"] ?? "-")")
+        #expect(
+            (full["flaggedItems"] as? [String])?.isEmpty == true && full["passed"] as? Bool == true,
+            "\(full["flaggedItems"] ?? "-") \(full["screen"] ?? "-")")
         #expect(SpokenNumbers.words(for: "1491") == ["one", "thousand", "four", "hundred", "ninety", "one"])
-        #expect(SpokenNumbers.words(for: "£4,228") == ["pound", "four", "thousand", "two", "hundred", "twenty", "eight"])
-        #expect(SpokenNumbers.words(for: "8:59") == ["eight", "fifty", "nine"] && SpokenNumbers.words(for: "2nd") == ["second"])
-        #expect(TranscriptNormalizer.normalize("1990") == ["nineteen", "hundred", "ninety"], "espeak-ng's own reading, not a reader's rule")
+        #expect(
+            SpokenNumbers.words(for: "£4,228") == ["pound", "four", "thousand", "two", "hundred", "twenty", "eight"])
+        #expect(
+            SpokenNumbers.words(for: "8:59") == ["eight", "fifty", "nine"]
+                && SpokenNumbers.words(for: "2nd") == ["second"])
+        #expect(
+            TranscriptNormalizer.normalize("1990") == ["nineteen", "hundred", "ninety"],
+            "espeak-ng's own reading, not a reader's rule")
     }
 
     /// A flag can be answered: a person who has listened to a flagged item accepts it in the recipe
     /// (`verify.accept`, with its audio's SHA-256, which verify prints), and verification passes; when
     /// the item's audio changes, it is checked again and fails.
     @Test func anAcceptedItemPassesUntilItsAudioChanges() throws {
-        let project = try TestProject(book: Self.twoChapters, recipe: Fixtures.recipe(voice: "en-us+klatt", extra: Self.verify))
+        let project = try TestProject(
+            book: Self.twoChapters, recipe: Fixtures.recipe(voice: "en-us+klatt", extra: Self.verify))
         #expect(try project.build().status == 0)
         let store = ObjectStore(root: project.output)
-        let timelines = try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings()).timelines()
+        let timelines = try TimelineBuilder(store: store, manifest: project.manifest(), settings: ExportSettings())
+            .timelines()
         let item = try #require(timelines[0].items.first { $0.words.count >= 15 && $0.startMs > 3000 })
         let url = store.url(forRelativePath: item.audioPath)
         // The engine spoke half of it, and the manifest records those bytes.
         func cut(to share: Double) throws {
             let whole = try SoundFile.decode(fileAt: url)
-            try replace(url, with: Array(whole.samples.prefix(Int(Double(whole.samples.count) * share))), sampleRate: whole.sampleRate)
+            try replace(
+                url, with: Array(whole.samples.prefix(Int(Double(whole.samples.count) * share))),
+                sampleRate: whole.sampleRate)
             let bytes = try Data(contentsOf: url)
             try Manifest(directory: project.output).write { db in
-                try db.execute(sql: "UPDATE objects SET sha256 = ?, bytes = ? WHERE key = ?", arguments: [ContentHash.sha256Hex(bytes), bytes.count, item.record.audioKey])
+                try db.execute(
+                    sql: "UPDATE objects SET sha256 = ?, bytes = ? WHERE key = ?",
+                    arguments: [ContentHash.sha256Hex(bytes), bytes.count, item.record.audioKey])
             }
         }
         try cut(to: 0.5)
@@ -396,25 +495,37 @@ struct VerificationTests {
         #expect(flagged.status == 1)
         let first = try report(flagged)
         #expect(first["flaggedItems"] as? [String] == [item.record.id])
-        let audio = (first["flaggedAudio"] as? [[String: Any]] ?? []).first { $0["id"] as? String == item.record.id }?["sha256"] as? String
+        let audio =
+            (first["flaggedAudio"] as? [[String: Any]] ?? []).first { $0["id"] as? String == item.record.id }?["sha256"]
+            as? String
         let digest = try #require(audio)
         #expect(digest == ContentHash.sha256Hex(try Data(contentsOf: url)))
         let text = try project.forge(["verify", "out"])
-        #expect(text.text.contains("\"accept\": { \"\(item.record.id)\": \"\(digest)\" }"), "the line to paste: \(text.text)")
+        #expect(
+            text.text.contains("\"accept\": { \"\(item.record.id)\": \"\(digest)\" }"),
+            "the line to paste: \(text.text)")
 
-        try project.write(recipe: Fixtures.recipe(voice: "en-us+klatt", extra: #""verify": { "maxWordErrorRate": 0.25, "accept": { "\#(item.record.id)": "\#(digest)" } }"#))
+        try project.write(
+            recipe: Fixtures.recipe(
+                voice: "en-us+klatt",
+                extra: #""verify": { "maxWordErrorRate": 0.25, "accept": { "\#(item.record.id)": "\#(digest)" } }"#))
         let accepted = try project.build()
         #expect(accepted.status == 0, "\(accepted.text)")
         let again = try report(try project.forge(["verify", "out", "--json"]))
-        #expect(again["passed"] as? Bool == true && again["acceptedItems"] as? [String] == [item.record.id] && (again["flaggedItems"] as? [String])?.isEmpty == true,
-                "the build recorded the accept, and forge verify of the directory uses it: \(again)")
+        #expect(
+            again["passed"] as? Bool == true && again["acceptedItems"] as? [String] == [item.record.id]
+                && (again["flaggedItems"] as? [String])?.isEmpty == true,
+            "the build recorded the accept, and forge verify of the directory uses it: \(again)")
 
         try cut(to: 0.8)
         let changed = try project.forge(["verify", "out", "--json"])
         let changedReport = try report(changed)
-        #expect(changed.status == 1 && changedReport["flaggedItems"] as? [String] == [item.record.id], "other audio is checked again: \(changed.text)")
+        #expect(
+            changed.status == 1 && changedReport["flaggedItems"] as? [String] == [item.record.id],
+            "other audio is checked again: \(changed.text)")
 
-        try project.write(recipe: Fixtures.recipe(voice: "en-us+klatt", extra: #""verify": { "accept": { "p1": "abc" } }"#))
+        try project.write(
+            recipe: Fixtures.recipe(voice: "en-us+klatt", extra: #""verify": { "accept": { "p1": "abc" } }"#))
         let refused = try project.build()
         #expect(refused.status == 2 && refused.errors.contains("verify.accept.p1"), "\(refused.errors)")
     }

@@ -17,9 +17,13 @@ import ZIPFoundation
         }
         let uri = try load(#""espeak-ng:en-us+klatt?rate=170&pitch=45""#).voice
         #expect(uri == VoiceSettings(engine: "espeak-ng", id: "en-us+klatt", rate: 170, pitch: 45, volume: 100))
-        #expect(uri.uri == "espeak-ng:en-us+klatt?rate=170&pitch=45&volume=100", "the recorded URI reads back as the same voice")
+        #expect(
+            uri.uri == "espeak-ng:en-us+klatt?rate=170&pitch=45&volume=100",
+            "the recorded URI reads back as the same voice")
         #expect(try VoiceURI.parse(uri.uri) == uri)
-        #expect(try load(#""en-gb?rate=190""#).voice == VoiceSettings(id: "en-gb", rate: 190), "a bare name is a voice of the default engine")
+        #expect(
+            try load(#""en-gb?rate=190""#).voice == VoiceSettings(id: "en-gb", rate: 190),
+            "a bare name is a voice of the default engine")
         let inObject = try load(#"{"id": "espeak-ng:en-gb?rate=200", "pitch": 30}"#).voice
         #expect(inObject.id == "en-gb" && inObject.rate == 200 && inObject.pitch == 30)
         for (voice, reason) in [
@@ -48,7 +52,9 @@ import ZIPFoundation
         let voices = try #require(listing["voices"] as? [[String: Any]])
         let uris = voices.compactMap { $0["uri"] as? String }
         #expect(uris.contains("espeak-ng:en-us") && uris.contains("espeak-ng:en-gb"))
-        #expect(voices.allSatisfy { ($0["languages"] as? [String])?.contains { $0 == "en" || $0.hasPrefix("en-") } == true })
+        #expect(
+            voices.allSatisfy { ($0["languages"] as? [String])?.contains { $0 == "en" || $0.hasPrefix("en-") } == true }
+        )
         #expect((listing["variants"] as? [[String: Any]])?.contains { $0["id"] as? String == "+klatt" } == true)
         // Every voice listed, in every language, is one a recipe can use.
         let engine = try EspeakEngine()
@@ -67,7 +73,9 @@ import ZIPFoundation
         let pack = project.directory.file("pack.zip")
         let result = try project.forge(["export", "out", "--pack", "pack.zip", "--json"])
         #expect(result.status == 0, "\(result.errors)")
-        #expect(!FileManager.default.fileExists(atPath: project.output.appendingPathComponent("exports").path), "--pack alone writes only the pack")
+        #expect(
+            !FileManager.default.fileExists(atPath: project.output.appendingPathComponent("exports").path),
+            "--pack alone writes only the pack")
         let archive = try Archive(url: pack, accessMode: .read)
         func data(_ path: String) throws -> Data {
             let entry = try #require(archive[path], "\(path) is in the pack")
@@ -95,7 +103,9 @@ import ZIPFoundation
         for (entry, item) in zip(entries, items) {
             let audioPath = try #require(entry["audio"] as? String)
             let objectPath = try #require(objects[item.audioKey!]?.path)
-            #expect(try data(audioPath) == (try store.read(relativePath: objectPath)), "\(item.id): the item's own audio object")
+            #expect(
+                try data(audioPath) == (try store.read(relativePath: objectPath)),
+                "\(item.id): the item's own audio object")
             let timingsPath = try #require(entry["timings"] as? String)
             let timings = try #require(try JSONSerialization.jsonObject(with: data(timingsPath)) as? [String: Any])
             let words = try #require(timings["words"] as? [[String: Any]])

@@ -42,7 +42,9 @@ import Testing
         let recorded = try Self.parse(source)
         let scalars = Array(source.unicodeScalars)
         let text = String(String.UnicodeScalarView(recorded.text))
-        #expect(text == "\nCafé & tea—at Longbourné—done <raw> & é\nünïcode 𝄞 inside after", "CR LF read as LF, references and CDATA decoded")
+        #expect(
+            text == "\nCafé & tea—at Longbourné—done <raw> & é\nünïcode 𝄞 inside after",
+            "CR LF read as LF, references and CDATA decoded")
         #expect(recorded.origins == recorded.origins.sorted(), "offsets go forward")
         for (scalar, origin) in zip(recorded.text, recorded.origins) {
             let found = scalars[origin]
@@ -51,12 +53,16 @@ import Testing
         }
         // The reference's scalars point at its "&".
         let dash = try #require(recorded.text.firstIndex(of: "—"))
-        #expect(String(String.UnicodeScalarView(scalars[recorded.origins[dash]..<(recorded.origins[dash] + 7)])) == "&mdash;")
+        #expect(
+            String(String.UnicodeScalarView(scalars[recorded.origins[dash]..<(recorded.origins[dash] + 7)]))
+                == "&mdash;")
         let house = try #require(recorded.text.firstIndex(of: "L"))
         #expect(String(String.UnicodeScalarView(scalars[recorded.origins[house]...].prefix(7))) == "&house;")
         // Each start tag's offset is its "<".
         for start in recorded.starts {
-            #expect(String(String.UnicodeScalarView(scalars[start.offset...].prefix(start.name.unicodeScalars.count + 1))) == "<" + start.name)
+            #expect(
+                String(String.UnicodeScalarView(scalars[start.offset...].prefix(start.name.unicodeScalars.count + 1)))
+                    == "<" + start.name)
         }
         #expect(recorded.starts.map(\.name) == ["html", "body", "p", "br", "p", "em"])
         #expect(recorded.starts.map(\.isEmpty) == [false, false, false, true, false, false])
@@ -64,7 +70,9 @@ import Testing
     }
 
     @Test func attributeValuesAreDecodedAsXMLReadsThem() throws {
-        let recorded = try Self.parse(#"<html><p id="a&amp;b" title="caf&eacute; &mdash; x&#10;y" class='one"# + "\t" + #"two' epub:type="note">t</p></html>"#)
+        let recorded = try Self.parse(
+            #"<html><p id="a&amp;b" title="caf&eacute; &mdash; x&#10;y" class='one"# + "\t"
+                + #"two' epub:type="note">t</p></html>"#)
         let attributes = try #require(recorded.starts.last?.attributes)
         #expect(attributes["id"] == "a&b")
         #expect(attributes["title"] == "café — x\ny", "an HTML name, and a character reference kept as written")
@@ -77,12 +85,17 @@ import Testing
         let nested = try Self.parse(#"<!DOCTYPE p [ <!ENTITY a "x"> <!ENTITY c "&a;&a;"> ]><p>&a;[&c;]</p>"#)
         #expect(String(String.UnicodeScalarView(nested.text)) == "x[&a;&a;]")
         // 1,000 scalars referenced 2,000 times is 2 MB: refused past 1 MB.
-        let laughs = "<!DOCTYPE p [ <!ENTITY lol \"\(String(repeating: "lol ", count: 250))\"> ]><p>\(String(repeating: "&lol;", count: 2_000))</p>"
-        #expect { try Self.parse(laughs) } throws: { ($0 as? XMLParseFailure)?.message.contains("more than 1 MB") == true }
+        let laughs =
+            "<!DOCTYPE p [ <!ENTITY lol \"\(String(repeating: "lol ", count: 250))\"> ]><p>\(String(repeating: "&lol;", count: 2_000))</p>"
+        #expect { try Self.parse(laughs) } throws: {
+            ($0 as? XMLParseFailure)?.message.contains("more than 1 MB") == true
+        }
         // An external entity is never read.
         let folder = try TemporaryDirectory("secret")
         let secret = try folder.write("secret.txt", "THE-SECRET")
-        #expect { try Self.parse("<!DOCTYPE p [ <!ENTITY leak SYSTEM \"file://\(secret.path)\"> ]><p>&leak;</p>") } throws: {
+        #expect {
+            try Self.parse("<!DOCTYPE p [ <!ENTITY leak SYSTEM \"file://\(secret.path)\"> ]><p>&leak;</p>")
+        } throws: {
             ($0 as? XMLParseFailure)?.message == "&leak; refers to an external entity, which Forge never reads"
         }
     }

@@ -34,8 +34,12 @@ package struct AlignmentDocument: Sendable, Equatable {
         }
         text += "]"
         if let narration {
-            text += ",\"heard\":\"" + String(narration.heard.map { $0 ? "1" : "0" }) + "\",\"speechMs\":\(narration.speechMs),\"unmatchedSpeechMs\":\(narration.unmatchedSpeechMs),\"spans\":["
-            text += narration.spans.map { "[\"\($0.kind.rawValue)\",\($0.startMs),\($0.endMs),\($0.words.lowerBound),\($0.words.upperBound)]" }.joined(separator: ",")
+            text +=
+                ",\"heard\":\"" + String(narration.heard.map { $0 ? "1" : "0" })
+                + "\",\"speechMs\":\(narration.speechMs),\"unmatchedSpeechMs\":\(narration.unmatchedSpeechMs),\"spans\":["
+            text += narration.spans.map {
+                "[\"\($0.kind.rawValue)\",\($0.startMs),\($0.endMs),\($0.words.lowerBound),\($0.words.upperBound)]"
+            }.joined(separator: ",")
             text += "]"
         }
         text += "}\n"
@@ -51,23 +55,31 @@ package struct AlignmentDocument: Sendable, Equatable {
         var timings: [WordTiming] = []
         var confidences: [Double?] = []
         for word in words {
-            guard word.count == 3, let start = word[0] as? Int, let end = word[1] as? Int, end > start else { return nil }
+            guard word.count == 3, let start = word[0] as? Int, let end = word[1] as? Int, end > start else {
+                return nil
+            }
             timings.append(WordTiming(startMs: start, endMs: end))
             confidences.append(word[2] as? Double)
         }
-        var document = AlignmentDocument(aligner: aligner, durationMs: duration, alignment: ForcedAlignment(timings: timings, confidences: confidences))
-        if let heard = object["heard"] as? String, let speechMs = object["speechMs"] as? Int, let unmatchedSpeechMs = object["unmatchedSpeechMs"] as? Int,
+        var document = AlignmentDocument(
+            aligner: aligner, durationMs: duration,
+            alignment: ForcedAlignment(timings: timings, confidences: confidences))
+        if let heard = object["heard"] as? String, let speechMs = object["speechMs"] as? Int,
+            let unmatchedSpeechMs = object["unmatchedSpeechMs"] as? Int,
             let rows = object["spans"] as? [[Any]]
         {
             guard heard.count == timings.count else { return nil }
             var spans: [NarrationSpan] = []
             for row in rows {
-                guard row.count == 5, let kind = (row[0] as? String).flatMap(NarrationSpan.Kind.init(rawValue:)), let start = row[1] as? Int,
+                guard row.count == 5, let kind = (row[0] as? String).flatMap(NarrationSpan.Kind.init(rawValue:)),
+                    let start = row[1] as? Int,
                     let end = row[2] as? Int, let first = row[3] as? Int, let last = row[4] as? Int, first <= last
                 else { return nil }
                 spans.append(NarrationSpan(kind: kind, startMs: start, endMs: end, words: first..<last))
             }
-            document.narration = NarrationAlignment(alignment: document.alignment, heard: heard.map { $0 == "1" }, spans: spans, speechMs: speechMs, unmatchedSpeechMs: unmatchedSpeechMs)
+            document.narration = NarrationAlignment(
+                alignment: document.alignment, heard: heard.map { $0 == "1" }, spans: spans, speechMs: speechMs,
+                unmatchedSpeechMs: unmatchedSpeechMs)
         }
         return document
     }

@@ -14,7 +14,9 @@ package final class ForcedAligner {
     /// Search settings: beams far wider than pocketsphinx's defaults, which lose the path on a
     /// fifth of the sample's items in espeak-ng's default voice (measured: 1e-80 still fails 18
     /// of 91 items, 1e-200 none); a low silence probability keeps pauses from swallowing words.
-    static let decoderOptions = ["-beam": "1e-200", "-wbeam": "1e-180", "-pbeam": "1e-200", "-maxhmmpf": "-1", "-silprob": "0.0001"]
+    static let decoderOptions = [
+        "-beam": "1e-200", "-wbeam": "1e-180", "-pbeam": "1e-200", "-maxhmmpf": "-1", "-silprob": "0.0001",
+    ]
 
     private let decoder: PocketSphinxDecoder
     private let pronouncer: Pronouncer
@@ -24,7 +26,9 @@ package final class ForcedAligner {
     /// - Parameter fillers: let pocketsphinx place its noise fillers between words. Off for
     ///   narration windows, whose open end would let `[SPEECH]` swallow whole sentences; pauses
     ///   are then an explicit silence word.
-    package init(model: RecognizerModel = .standard, language: String = "en-us", fillers: Bool = true) throws(RecognitionError) {
+    package init(model: RecognizerModel = .standard, language: String = "en-us", fillers: Bool = true)
+        throws(RecognitionError)
+    {
         try model.checkAvailable()
         guard model.supports(language: language) else { throw .unsupportedLanguage(language) }
         self.model = model
@@ -34,7 +38,9 @@ package final class ForcedAligner {
         pronouncer = Pronouncer(language: language)
         self.fillers = fillers
         if !fillers {
-            guard decoder.addWord(Self.pauseWord, phones: "SIL") else { throw .decoderFailed("the acoustic model has no SIL phone") }
+            guard decoder.addWord(Self.pauseWord, phones: "SIL") else {
+                throw .decoderFailed("the acoustic model has no SIL phone")
+            }
         }
     }
 
@@ -43,7 +49,9 @@ package final class ForcedAligner {
 
     /// The phone-loop reference of `samples` (16 kHz), for ``place(_:in:openEnded:allowSkips:reference:)``.
     func phoneLoop(_ samples: ArraySlice<Int16>) throws(RecognitionError) -> PhoneLoopReference {
-        if phoneLoopDecoder == nil { phoneLoopDecoder = try PocketSphinxDecoder(model: model, options: Self.phoneLoopOptions) }
+        if phoneLoopDecoder == nil {
+            phoneLoopDecoder = try PocketSphinxDecoder(model: model, options: Self.phoneLoopOptions)
+        }
         return try PhoneLoopReference(samples: samples, decoder: phoneLoopDecoder!)
     }
 
@@ -80,7 +88,8 @@ package final class ForcedAligner {
     /// With `allowSkips` (narration decoders only), words may be passed over; they come back nil.
     /// With a phone-loop `reference` of the same samples, each placement carries its fit.
     func place(
-        _ texts: [String], in samples: ArraySlice<Int16>, openEnded: Bool = false, allowSkips: Bool = false, reference: PhoneLoopReference? = nil
+        _ texts: [String], in samples: ArraySlice<Int16>, openEnded: Bool = false, allowSkips: Bool = false,
+        reference: PhoneLoopReference? = nil
     ) throws(RecognitionError) -> [WordPlacement?] {
         let entries = entries(for: texts, in: decoder)
         var placements = [WordPlacement?](repeating: nil, count: texts.count)
@@ -104,14 +113,21 @@ package final class ForcedAligner {
             }
             // The grammar is a straight sequence, so the path's words are the entries in order
             // (some passed over when skips are allowed).
-            guard let found = entries[next...].prefix(allowSkips ? entries.count : 1).firstIndex(where: { $0.key == word }) else { break }
+            guard
+                let found = entries[next...].prefix(allowSkips ? entries.count : 1).firstIndex(where: { $0.key == word }
+                )
+            else { break }
             next = found
             var start = segment.startFrame * frameMs
-            if let closure = Self.closureMs[entries[next].phones.first ?? ""] { start = max(previousEndMs, start - closure) }
+            if let closure = Self.closureMs[entries[next].phones.first ?? ""] {
+                start = max(previousEndMs, start - closure)
+            }
             let end = (segment.endFrame + 1) * frameMs
-            let confidence = Self.durationConfidence(frames: segment.endFrame - segment.startFrame + 1, phones: entries[next].phones.count)
+            let confidence = Self.durationConfidence(
+                frames: segment.endFrame - segment.startFrame + 1, phones: entries[next].phones.count)
             let fit = reference?.fit(score: segment.acousticScore, frames: segment.startFrame...segment.endFrame)
-            placements[entries[next].index] = WordPlacement(startMs: start, endMs: end, confidence: confidence, fit: fit)
+            placements[entries[next].index] = WordPlacement(
+                startMs: start, endMs: end, confidence: confidence, fit: fit)
             previousEndMs = end
             next += 1
         }
@@ -132,7 +148,9 @@ package final class ForcedAligner {
             var options = Self.locatingOptions
             if !fillers { options["-fsgusefiller"] = "no" }
             let decoder = try PocketSphinxDecoder(model: model, options: options)
-            guard decoder.addWord(Self.pauseWord, phones: "SIL") else { throw .decoderFailed("the acoustic model has no SIL phone") }
+            guard decoder.addWord(Self.pauseWord, phones: "SIL") else {
+                throw .decoderFailed("the acoustic model has no SIL phone")
+            }
             for phone in Self.phones { _ = decoder.addWord(Self.phoneWordPrefix + phone, phones: phone) }
             locatingDecoder = decoder
         }
@@ -141,15 +159,19 @@ package final class ForcedAligner {
         var placements = [WordPlacement?](repeating: nil, count: texts.count)
         guard entries.count > 1, !samples.isEmpty else { return placements }
         try decoder.useWordSequence(
-            entries.map(\.key), stopProbability: Self.stopProbability, pause: (Self.pauseWord, 0.1), startsAnywhere: true,
-            leading: afterOtherSpeech ? (Self.phones.map { Self.phoneWordPrefix + $0 }, Self.leadingPhoneProbability) : nil)
+            entries.map(\.key), stopProbability: Self.stopProbability, pause: (Self.pauseWord, 0.1),
+            startsAnywhere: true,
+            leading: afterOtherSpeech
+                ? (Self.phones.map { Self.phoneWordPrefix + $0 }, Self.leadingPhoneProbability) : nil)
         let path = try decoder.decode(samples, posteriors: false).filter { !Self.isFiller(Self.baseWord($0.word)) }
         guard !path.isEmpty else { return placements }
         // The grammar is a straight sequence entered anywhere: the path is a run of entries.
         let keys = path.map { Self.baseWord($0.word) }
         var first: Int?
         for start in 0...max(0, entries.count - keys.count) where entries[start].key == keys[0] {
-            guard keys.indices.allSatisfy({ start + $0 < entries.count && entries[start + $0].key == keys[$0] }) else { continue }
+            guard keys.indices.allSatisfy({ start + $0 < entries.count && entries[start + $0].key == keys[$0] }) else {
+                continue
+            }
             guard first == nil else { return placements }
             first = start
         }
@@ -160,7 +182,8 @@ package final class ForcedAligner {
             let end = (segment.endFrame + 1) * frameMs
             placements[entry.index] = WordPlacement(
                 startMs: segment.startFrame * frameMs, endMs: end,
-                confidence: Self.durationConfidence(frames: segment.endFrame - segment.startFrame + 1, phones: entry.phones.count),
+                confidence: Self.durationConfidence(
+                    frames: segment.endFrame - segment.startFrame + 1, phones: entry.phones.count),
                 fit: reference.fit(score: segment.acousticScore, frames: segment.startFrame...segment.endFrame))
         }
         return placements
@@ -168,8 +191,12 @@ package final class ForcedAligner {
 
     /// The words of `texts` `decoder` can pronounce (added to its dictionary where it lacked
     /// them), with their places in `texts`, dictionary keys and phones.
-    private func entries(for texts: [String], in decoder: PocketSphinxDecoder) -> [(index: Int, key: String, phones: [String])] {
-        texts.enumerated().compactMap { index, text in pronouncer.entry(for: text, in: decoder).map { (index, $0.key, $0.phones) } }
+    private func entries(for texts: [String], in decoder: PocketSphinxDecoder) -> [(
+        index: Int, key: String, phones: [String]
+    )] {
+        texts.enumerated().compactMap { index, text in
+            pronouncer.entry(for: text, in: decoder).map { (index, $0.key, $0.phones) }
+        }
     }
 
     /// A third decoder, for ``locate(_:in:reference:)``.
@@ -179,7 +206,10 @@ package final class ForcedAligner {
     /// grammar; 1e-80 finds the place in 20 s of audio among 1,700 words in about 1.5 s. At most
     /// 20 words end in a frame and 10,000 HMMs are active: two searches side by side among
     /// 5,000 words held 300 MB without.
-    static let locatingOptions = ["-beam": "1e-80", "-wbeam": "1e-80", "-pbeam": "1e-80", "-maxhmmpf": "10000", "-maxwpf": "20", "-silprob": "0.0001"]
+    static let locatingOptions = [
+        "-beam": "1e-80", "-wbeam": "1e-80", "-pbeam": "1e-80", "-maxhmmpf": "10000", "-maxwpf": "20",
+        "-silprob": "0.0001",
+    ]
 
     /// How much earlier than the recognizer's boundary a word starting with a voiceless stop
     /// begins: the recognizer puts the silent closure before the burst in the pause or the
@@ -209,14 +239,16 @@ package final class ForcedAligner {
     static let skipProbability = 1e-10
 
     static func isFiller(_ word: String) -> Bool {
-        word.isEmpty || word.hasPrefix("<") || word.hasPrefix("[") || word == "(NULL)" || word == pauseWord || word.hasPrefix(phoneWordPrefix)
+        word.isEmpty || word.hasPrefix("<") || word.hasPrefix("[") || word == "(NULL)" || word == pauseWord
+            || word.hasPrefix(phoneWordPrefix)
     }
 
     /// The acoustic model's speech phones, each a dictionary word of the locating decoder: a
     /// phone loop that explains speech before the text (a narrator's intro) so the text need
     /// not be stretched over it.
     static let phones = [
-        "AA", "AE", "AH", "AO", "AW", "AY", "B", "CH", "D", "DH", "EH", "ER", "EY", "F", "G", "HH", "IH", "IY", "JH", "K", "L", "M", "N", "NG",
+        "AA", "AE", "AH", "AO", "AW", "AY", "B", "CH", "D", "DH", "EH", "ER", "EY", "F", "G", "HH", "IH", "IY", "JH",
+        "K", "L", "M", "N", "NG",
         "OW", "OY", "P", "R", "S", "SH", "T", "TH", "UH", "UW", "V", "W", "Y", "Z", "ZH",
     ]
     static let phoneWordPrefix = "forge-phone-"

@@ -65,7 +65,10 @@ package final class NarrationAligner {
     static func locatePieces(around guess: Int, slack: Int, words: Int) -> [Range<Int>] {
         let low = max(0, guess - slack)
         let high = min(words, guess + slack)
-        let first = max(low, min(guess - locatePiece / 2, high - locatePiece))..<min(high, max(guess - locatePiece / 2, low) + locatePiece)
+        let first =
+            max(
+                low, min(guess - locatePiece / 2, high - locatePiece))..<min(
+                high, max(guess - locatePiece / 2, low) + locatePiece)
         var pieces = [first]
         var after = first.upperBound
         var before = first.lowerBound
@@ -97,7 +100,9 @@ package final class NarrationAligner {
     }
 
     /// Aligns `words` (offsets into one text) to `audio`; progress is the fraction of the audio done.
-    package func align(words: [WordToken], audio: DecodedAudio, progress: @escaping @Sendable (Double) -> Void = { _ in }) throws -> NarrationAlignment {
+    package func align(
+        words: [WordToken], audio: DecodedAudio, progress: @escaping @Sendable (Double) -> Void = { _ in }
+    ) throws -> NarrationAlignment {
         let samples = RecognizerAudio(samples: RecognizerInput.samples(audio.samples[...], from: audio.sampleRate))
         return try align(words: words, samples: samples, durationMs: audio.durationMs, progress: progress)
     }
@@ -109,15 +114,18 @@ package final class NarrationAligner {
     /// `checkpoint` is given each window's as it is done, from the segments' threads (what it
     /// throws stops the alignment).
     func align(
-        words: [WordToken], samples: RecognizerAudio, durationMs: Int, resumingFrom checkpoints: [NarrationCheckpoint] = [],
-        checkpoint: @escaping @Sendable (NarrationCheckpoint) throws -> Void = { _ in }, progress: @escaping @Sendable (Double) -> Void = { _ in }
+        words: [WordToken], samples: RecognizerAudio, durationMs: Int,
+        resumingFrom checkpoints: [NarrationCheckpoint] = [],
+        checkpoint: @escaping @Sendable (NarrationCheckpoint) throws -> Void = { _ in },
+        progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) throws -> NarrationAlignment {
         let rate = PocketSphinxDecoder.sampleRate
         let samplesPerFrame = rate / PocketSphinxDecoder.framesPerSecond
         let frames = samples.count / samplesPerFrame + 1
         guard !words.isEmpty, samples.count > 0 else {
             return Self.result(
-                words: words, placements: [WordPlacement?](repeating: nil, count: words.count), speech: [Bool](repeating: false, count: frames),
+                words: words, placements: [WordPlacement?](repeating: nil, count: words.count),
+                speech: [Bool](repeating: false, count: frames),
                 durationMs: durationMs)
         }
         let audioSeconds = Double(samples.count) / Double(rate)
@@ -127,7 +135,9 @@ package final class NarrationAligner {
             wordsPerWindow: Int(wordsPerSecond * Double(windowSeconds) * 1.5) + 20)
         let texts = words.map(\.text)
         // Looking for the segments' places is the first 2% of the work, aligning them the rest.
-        let segments = try segments(texts: texts, samples: samples, settings: settings) { progress(Self.locatingShare * $0) }
+        let segments = try segments(texts: texts, samples: samples, settings: settings) {
+            progress(Self.locatingShare * $0)
+        }
         let placements = Mutex([WordPlacement?](repeating: nil, count: words.count))
         let speech = Mutex([Bool](repeating: false, count: frames))
         let done = Mutex([Int](repeating: 0, count: segments.count))
@@ -144,7 +154,8 @@ package final class NarrationAligner {
             let saved = checkpoints.filter { segment.words.contains($0.firstWord) }
             let result = try aligner.align(
                 segment, texts: texts, samples: samples,
-                resumingFrom: Self.canResume(from: saved, words: words.count, samples: samples.count) && saved.first?.firstWord == segment.words.lowerBound
+                resumingFrom: Self.canResume(from: saved, words: words.count, samples: samples.count)
+                    && saved.first?.firstWord == segment.words.lowerBound
                     ? saved : [],
                 checkpoint: checkpoint,
                 progress: { cursor in
@@ -155,16 +166,21 @@ package final class NarrationAligner {
                     progress(Self.locatingShare + (1 - Self.locatingShare) * Double(sum) / Double(total))
                 })
             placements.withLock { placements in
-                for (offset, placement) in result.placements.enumerated() { placements[segment.words.lowerBound + offset] = placement }
+                for (offset, placement) in result.placements.enumerated() {
+                    placements[segment.words.lowerBound + offset] = placement
+                }
             }
             speech.withLock { speech in
-                for (offset, isSpeech) in result.speech.enumerated() where result.firstFrame + offset < speech.count && isSpeech {
+                for (offset, isSpeech) in result.speech.enumerated()
+                where result.firstFrame + offset < speech.count && isSpeech {
                     speech[result.firstFrame + offset] = true
                 }
             }
         }
         progress(1)
-        return Self.result(words: words, placements: placements.withLock { $0 }, speech: speech.withLock { $0 }, durationMs: durationMs)
+        return Self.result(
+            words: words, placements: placements.withLock { $0 }, speech: speech.withLock { $0 }, durationMs: durationMs
+        )
     }
 
     /// The stretches of words and samples aligned independently: cut at an even number of
@@ -173,11 +189,14 @@ package final class NarrationAligner {
     /// the text can have begun: an intro before it is audio without text. `progress` is the
     /// share of places looked at.
     func segments(
-        texts: [String], samples: RecognizerAudio, settings: WindowAligner.Settings, progress: @escaping @Sendable (Double) -> Void = { _ in }
+        texts: [String], samples: RecognizerAudio, settings: WindowAligner.Settings,
+        progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) throws -> [NarrationSegment] {
         let rate = PocketSphinxDecoder.sampleRate
         let seconds = samples.count / rate
-        let count = seconds < shortestSplitSeconds ? 1 : 2 * max(1, Int((Double(seconds) / Double(2 * segmentSeconds)).rounded()))
+        let count =
+            seconds < shortestSplitSeconds
+            ? 1 : 2 * max(1, Int((Double(seconds) / Double(2 * segmentSeconds)).rounded()))
         guard texts.count > 100, seconds >= 2 * WindowAligner.locateSeconds else {
             return [NarrationSegment(words: 0..<texts.count, samples: 0..<samples.count)]
         }
@@ -190,10 +209,12 @@ package final class NarrationAligner {
             let guess = texts.count * cut / count
             // The text's start is looked for after any speech (an intro), which every word of
             // the range can follow at any frame: in the first words only.
-            let ranges = cut == 0
+            let ranges =
+                cut == 0
                 ? [0..<min(texts.count, Self.longestUnreadStart)]
                 : Self.locatePieces(around: guess, slack: slack, words: texts.count)
-            let boundary = try aligner.boundary(near: samples.count / count * cut, words: ranges, texts: texts, samples: samples, pathStart: cut == 0)
+            let boundary = try aligner.boundary(
+                near: samples.count / count * cut, words: ranges, texts: texts, samples: samples, pathStart: cut == 0)
             found.withLock { $0[cut] = boundary }
             progress(Double(located.add(1, ordering: .relaxed).newValue) / Double(count))
         }
@@ -213,7 +234,9 @@ package final class NarrationAligner {
         }
         cuts.append((texts.count, samples.count))
         // Words before the first cut are not looked for, and audio before it is not aligned.
-        return (0..<(cuts.count - 1)).map { NarrationSegment(words: cuts[$0].word..<cuts[$0 + 1].word, samples: cuts[$0].sample..<cuts[$0 + 1].sample) }
+        return (0..<(cuts.count - 1)).map {
+            NarrationSegment(words: cuts[$0].word..<cuts[$0 + 1].word, samples: cuts[$0].sample..<cuts[$0 + 1].sample)
+        }
     }
 
     /// Runs `body(index, aligner)` for every index below `count` on up to ``jobs`` threads,
@@ -224,20 +247,27 @@ package final class NarrationAligner {
     /// snippet after other searches), so which thread took which index changed where segments
     /// were cut, and with it the alignment (the same 1 h 39 min sync cut at word 9163 with one
     /// thread and at 9469 with two). New decoders cost about 10 ms; a segment's windows take tens of seconds.
-    private func onThreads(_ count: Int, settings: WindowAligner.Settings, _ body: @escaping @Sendable (Int, WindowAligner) throws -> Void) throws {
+    private func onThreads(
+        _ count: Int, settings: WindowAligner.Settings, _ body: @escaping @Sendable (Int, WindowAligner) throws -> Void
+    ) throws {
         let (model, language) = (model, language)
         try BlockingThreads.forEachIndex(count, threads: jobs, cancellation: nil) { index in
-            try body(index, WindowAligner(aligner: try ForcedAligner(model: model, language: language, fillers: false), settings: settings))
+            try body(
+                index,
+                WindowAligner(
+                    aligner: try ForcedAligner(model: model, language: language, fillers: false), settings: settings))
         }
     }
 
     /// Whether `checkpoints` can be from a run over this many words and samples (a damaged or
     /// foreign list is ignored: the alignment starts over).
     static func canResume(from checkpoints: [NarrationCheckpoint], words: Int, samples: Int) -> Bool {
-        !checkpoints.isEmpty && checkpoints.allSatisfy { saved in
-            saved.cursor >= 0 && saved.cursor <= samples && saved.nextWord >= 0 && saved.nextWord <= words
-                && saved.firstWord >= 0 && saved.firstWord + saved.placements.count <= words && saved.speechFrame >= 0
-        }
+        !checkpoints.isEmpty
+            && checkpoints.allSatisfy { saved in
+                saved.cursor >= 0 && saved.cursor <= samples && saved.nextWord >= 0 && saved.nextWord <= words
+                    && saved.firstWord >= 0 && saved.firstWord + saved.placements.count <= words
+                    && saved.speechFrame >= 0
+            }
     }
 
     /// How sure the aligner is that it heard a placed word: how well it fits its audio, and
@@ -269,7 +299,8 @@ package final class NarrationAligner {
     /// within three half-windows of words: each candidate start is aligned to the window, and the
     /// first with a run of heard words wins. Bounded work per window, whatever the text's length.
     static func textAhead(
-        of next: Int, texts: ArraySlice<String>, wordsPerWindow: Int, samples: ArraySlice<Int16>, reference: PhoneLoopReference, aligner: ForcedAligner
+        of next: Int, texts: ArraySlice<String>, wordsPerWindow: Int, samples: ArraySlice<Int16>,
+        reference: PhoneLoopReference, aligner: ForcedAligner
     ) throws(RecognitionError) -> Int? {
         let stride = max(1, wordsPerWindow / 2)
         for step in 1...3 {
@@ -277,7 +308,9 @@ package final class NarrationAligner {
             guard start < texts.count else { return nil }
             let candidate = Array(texts[start..<min(texts.count, start + wordsPerWindow)])
             let found = try aligner.place(candidate, in: samples, openEnded: true, reference: reference)
-            if let run = lastHeardRun(found), found[...run].filter(isHeard).count >= 2 * shortestMissingRun { return start }
+            if let run = lastHeardRun(found), found[...run].filter(isHeard).count >= 2 * shortestMissingRun {
+                return start
+            }
         }
         return nil
     }
@@ -307,13 +340,18 @@ package final class NarrationAligner {
     }
 
     /// The timings, heard words and spans of a finished alignment.
-    static func result(words: [WordToken], placements: [WordPlacement?], speech: [Bool], durationMs: Int) -> NarrationAlignment {
+    static func result(words: [WordToken], placements: [WordPlacement?], speech: [Bool], durationMs: Int)
+        -> NarrationAlignment
+    {
         var heard = placements.map(isHeard)
         // A lone unheard word among heard ones is a word said quickly or indistinctly; only
         // runs of unheard words are text missing from the recording.
         var index = 0
         while index < heard.count {
-            guard !heard[index] else { index += 1; continue }
+            guard !heard[index] else {
+                index += 1
+                continue
+            }
             var end = index
             while end < heard.count && !heard[end] { end += 1 }
             let besideHeard = (index > 0 || end < heard.count) && heard.count > shortestMissingRun
@@ -326,7 +364,10 @@ package final class NarrationAligner {
         // between front matter the recording does not hold) is chance, not the text heard.
         index = 0
         while index < heard.count {
-            guard heard[index] else { index += 1; continue }
+            guard heard[index] else {
+                index += 1
+                continue
+            }
             var end = index
             while end < heard.count && heard[end] { end += 1 }
             if end - index < shortestMissingRun {
@@ -348,7 +389,8 @@ package final class NarrationAligner {
         // get a 1 ms mark where the recording ends.
         let kept = zip(placements, heard).map { placement, isHeard in isHeard ? placement.map(withConfidence) : nil }
         let head = (heard.lastIndex(of: true) ?? -1) + 1
-        var alignment = ForcedAlignment.complete(words: Array(words[..<head]), placements: Array(kept[..<head]), durationMs: durationMs)
+        var alignment = ForcedAlignment.complete(
+            words: Array(words[..<head]), placements: Array(kept[..<head]), durationMs: durationMs)
         // An unheard word's timing is spread between heard ones, pauses included: one that
         // would start in a pause starts where the speech after it does, if inside the word.
         let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
@@ -369,16 +411,22 @@ package final class NarrationAligner {
                 let firstFrame = timing.startMs / frameMs
                 let frames = firstFrame..<min(speech.count, max(firstFrame + 1, timing.endMs / frameMs))
                 guard !frames.isEmpty, !frames.contains(where: { speech[$0] }) else { continue }
-                alignment.timings[position] = WordTiming(startMs: nextStart - (timing.endMs - timing.startMs), endMs: nextStart)
+                alignment.timings[position] = WordTiming(
+                    startMs: nextStart - (timing.endMs - timing.startMs), endMs: nextStart)
             }
         }
         let tailStart = min(max(0, durationMs - 1), alignment.timings.last?.endMs ?? 0)
-        alignment.timings += repeatElement(WordTiming(startMs: tailStart, endMs: tailStart + 1), count: words.count - head)
+        alignment.timings += repeatElement(
+            WordTiming(startMs: tailStart, endMs: tailStart + 1), count: words.count - head)
         alignment.confidences += repeatElement(nil, count: words.count - head)
-        for position in placements.indices where !heard[position] { alignment.confidences[position] = placements[position].map(confidence) ?? 0 }
-        let (spans, unmatchedSpeechFrames) = Self.spans(heard: heard, timings: alignment.timings, speech: speech, durationMs: durationMs)
+        for position in placements.indices where !heard[position] {
+            alignment.confidences[position] = placements[position].map(confidence) ?? 0
+        }
+        let (spans, unmatchedSpeechFrames) = Self.spans(
+            heard: heard, timings: alignment.timings, speech: speech, durationMs: durationMs)
         return NarrationAlignment(
-            alignment: alignment, heard: heard, spans: spans, speechMs: speech.filter { $0 }.count * frameMs, unmatchedSpeechMs: unmatchedSpeechFrames * frameMs)
+            alignment: alignment, heard: heard, spans: spans, speechMs: speech.filter { $0 }.count * frameMs,
+            unmatchedSpeechMs: unmatchedSpeechFrames * frameMs)
     }
 
     private static func withConfidence(_ placement: WordPlacement) -> WordPlacement {
@@ -390,7 +438,9 @@ package final class NarrationAligner {
     /// Matched and text-not-in-audio spans from runs of heard and unheard words, and
     /// audio-without-text spans where the recording holds speech no matched span covers, and
     /// how many frames of speech those hold.
-    static func spans(heard: [Bool], timings: [WordTiming], speech: [Bool], durationMs: Int) -> (spans: [NarrationSpan], unmatchedSpeechFrames: Int) {
+    static func spans(heard: [Bool], timings: [WordTiming], speech: [Bool], durationMs: Int) -> (
+        spans: [NarrationSpan], unmatchedSpeechFrames: Int
+    ) {
         var spans: [NarrationSpan] = []
         var index = 0
         var lastMatchedEnd = 0
@@ -398,12 +448,18 @@ package final class NarrationAligner {
             var end = index
             while end < heard.count && heard[end] == heard[index] { end += 1 }
             if heard[index] {
-                spans.append(NarrationSpan(kind: .matched, startMs: timings[index].startMs, endMs: timings[end - 1].endMs, words: index..<end))
+                spans.append(
+                    NarrationSpan(
+                        kind: .matched, startMs: timings[index].startMs, endMs: timings[end - 1].endMs,
+                        words: index..<end))
                 lastMatchedEnd = timings[end - 1].endMs
             } else {
                 // Where the words would be: between the heard words around them.
                 let nextStart = end < heard.count ? timings[end].startMs : durationMs
-                spans.append(NarrationSpan(kind: .textNotInAudio, startMs: lastMatchedEnd, endMs: max(lastMatchedEnd, nextStart), words: index..<end))
+                spans.append(
+                    NarrationSpan(
+                        kind: .textNotInAudio, startMs: lastMatchedEnd, endMs: max(lastMatchedEnd, nextStart),
+                        words: index..<end))
             }
             index = end
         }
@@ -422,20 +478,25 @@ package final class NarrationAligner {
         var unmatchedFrames = 0
         func close() {
             if let start = runStart, runSpeech * frameMs >= shortestUnmatchedSpeechMs {
-                unmatched.append(NarrationSpan(kind: .audioWithoutText, startMs: start * frameMs, endMs: min(durationMs, (runEnd + 1) * frameMs), words: 0..<0))
+                unmatched.append(
+                    NarrationSpan(
+                        kind: .audioWithoutText, startMs: start * frameMs,
+                        endMs: min(durationMs, (runEnd + 1) * frameMs), words: 0..<0))
                 unmatchedFrames += runSpeech
             }
             runStart = nil
             runSpeech = 0
         }
         for frame in speech.indices where speech[frame] && !covered[frame] {
-            if let _ = runStart, (frame - runEnd) * frameMs > speechGapMs { close() }
+            if runStart != nil, (frame - runEnd) * frameMs > speechGapMs { close() }
             if runStart == nil { runStart = frame }
             runEnd = frame
             runSpeech += 1
         }
         close()
-        let ordered = (spans + unmatched).sorted { ($0.startMs, $0.kind == .audioWithoutText ? 1 : 0) < ($1.startMs, $1.kind == .audioWithoutText ? 1 : 0) }
+        let ordered = (spans + unmatched).sorted {
+            ($0.startMs, $0.kind == .audioWithoutText ? 1 : 0) < ($1.startMs, $1.kind == .audioWithoutText ? 1 : 0)
+        }
         return (ordered, unmatchedFrames)
     }
 }

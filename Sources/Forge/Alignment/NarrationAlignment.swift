@@ -11,7 +11,9 @@ package struct NarrationAlignment: Sendable, Equatable {
     /// Milliseconds of the recording the recognizer heard as speech.
     package var speechMs: Int
 
-    package init(alignment: ForcedAlignment, heard: [Bool], spans: [NarrationSpan], speechMs: Int, unmatchedSpeechMs: Int) {
+    package init(
+        alignment: ForcedAlignment, heard: [Bool], spans: [NarrationSpan], speechMs: Int, unmatchedSpeechMs: Int
+    ) {
         self.alignment = alignment
         self.heard = heard
         self.spans = spans

@@ -16,7 +16,9 @@ package struct NarrationCheckpoint: Sendable, Equatable {
     package var firstWord: Int
     package var placements: [WordPlacement?]
 
-    package init(cursor: Int, nextWord: Int, speechFrame: Int, speech: [Bool], firstWord: Int, placements: [WordPlacement?]) {
+    package init(
+        cursor: Int, nextWord: Int, speechFrame: Int, speech: [Bool], firstWord: Int, placements: [WordPlacement?]
+    ) {
         self.cursor = cursor
         self.nextWord = nextWord
         self.speechFrame = speechFrame

@@ -32,7 +32,8 @@ final class WindowAligner {
     /// order) when there are any; `checkpoint` is given each window's as it is done, `progress`
     /// the sample the segment has reached.
     func align(
-        _ segment: NarrationSegment, texts allTexts: [String], samples: RecognizerAudio, resumingFrom checkpoints: [NarrationCheckpoint],
+        _ segment: NarrationSegment, texts allTexts: [String], samples: RecognizerAudio,
+        resumingFrom checkpoints: [NarrationCheckpoint],
         checkpoint: (NarrationCheckpoint) throws -> Void, progress: (Int) -> Void
     ) throws -> Result {
         let rate = PocketSphinxDecoder.sampleRate
@@ -41,20 +42,23 @@ final class WindowAligner {
         let texts = allTexts[..<segment.words.upperBound]
         let firstFrame = segment.samples.lowerBound / samplesPerFrame
         var placements = [WordPlacement?](repeating: nil, count: segment.words.count)
-        var speech = [Bool](repeating: false, count: (segment.samples.upperBound - segment.samples.lowerBound) / samplesPerFrame + 1)
+        var speech = [Bool](
+            repeating: false, count: (segment.samples.upperBound - segment.samples.lowerBound) / samplesPerFrame + 1)
         let window = settings.windowSeconds * rate
         let margin = settings.marginSeconds * rate
         let end = segment.samples.upperBound
         var cursor = segment.samples.lowerBound
         var next = segment.words.lowerBound
         func settle(speech windowSpeech: [Bool], from frame: Int) {
-            for (offset, isSpeech) in windowSpeech.enumerated() where frame + offset - firstFrame >= 0 && frame + offset - firstFrame < speech.count {
+            for (offset, isSpeech) in windowSpeech.enumerated()
+            where frame + offset - firstFrame >= 0 && frame + offset - firstFrame < speech.count {
                 speech[frame + offset - firstFrame] = isSpeech
             }
         }
         for saved in checkpoints {
             settle(speech: saved.speech, from: saved.speechFrame)
-            for (index, placement) in saved.placements.enumerated() where segment.words.contains(saved.firstWord + index) {
+            for (index, placement) in saved.placements.enumerated()
+            where segment.words.contains(saved.firstWord + index) {
                 placements[saved.firstWord + index - segment.words.lowerBound] = placement
             }
             cursor = saved.cursor
@@ -86,30 +90,41 @@ final class WindowAligner {
             var settled: [WordPlacement?] = []
             if let anchor, let anchorEnd = found[anchor]?.endMs {
                 settled = found[...anchor].map { $0.map { Self.shifted($0, by: offsetMs) } }
-                for (index, placement) in settled.enumerated() { placements[next + index - segment.words.lowerBound] = placement }
-                ForgeLog.debug("narration window at \(offsetMs) ms, words \(next)..<\(next + count): \(NarrationAligner.heardShare(found)) heard, settled to word \(next + anchor)")
+                for (index, placement) in settled.enumerated() {
+                    placements[next + index - segment.words.lowerBound] = placement
+                }
+                ForgeLog.debug(
+                    "narration window at \(offsetMs) ms, words \(next)..<\(next + count): \(NarrationAligner.heardShare(found)) heard, settled to word \(next + anchor)"
+                )
                 next += anchor + 1
                 cursor += anchorEnd * rate / 1000
             } else if let resumed = try NarrationAligner.textAhead(
-                of: next, texts: texts, wordsPerWindow: settings.wordsPerWindow, samples: windowSamples, reference: reference, aligner: aligner)
+                of: next, texts: texts, wordsPerWindow: settings.wordsPerWindow, samples: windowSamples,
+                reference: reference, aligner: aligner)
             {
                 // The recording goes on further into the text (the narrator skipped a page):
                 // the words passed over stay unheard, and the window is aligned from there.
-                ForgeLog.debug("narration window at \(offsetMs) ms, words \(next)..<\(next + count): \(NarrationAligner.heardShare(found)) heard, no anchor; the text goes on at word \(resumed)")
+                ForgeLog.debug(
+                    "narration window at \(offsetMs) ms, words \(next)..<\(next + count): \(NarrationAligner.heardShare(found)) heard, no anchor; the text goes on at word \(resumed)"
+                )
                 next = resumed
             } else if isLast {
                 break
             } else {
                 // Nothing here is the text (music, a passage the text lacks, the wrong
                 // recording): pass over the window's audio; the text waits for the next one.
-                ForgeLog.debug("narration window at \(offsetMs) ms, words \(next)..<\(next + count): \(NarrationAligner.heardShare(found)) heard, no anchor; audio passed over")
+                ForgeLog.debug(
+                    "narration window at \(offsetMs) ms, words \(next)..<\(next + count): \(NarrationAligner.heardShare(found)) heard, no anchor; audio passed over"
+                )
                 cursor = windowEnd - margin
             }
             // A window's search (wide beams, a skip retry) may hold a hundred megabytes and free
             // it: hand it back, or each thread's arena keeps its largest window's for good.
             MemoryTrim.release()
-            try checkpoint(NarrationCheckpoint(
-                cursor: cursor, nextWord: next, speechFrame: speechFrame, speech: windowSpeech, firstWord: firstWord, placements: settled))
+            try checkpoint(
+                NarrationCheckpoint(
+                    cursor: cursor, nextWord: next, speechFrame: speechFrame, speech: windowSpeech,
+                    firstWord: firstWord, placements: settled))
             progress(cursor)
         }
         progress(end)
@@ -137,16 +152,21 @@ final class WindowAligner {
             let audio = samples.samples(start..<(start + snippet))[...]
             let reference = try aligner.phoneLoop(audio)
             for range in ranges {
-                let found = try aligner.locate(Array(texts[range]), in: audio, reference: reference, afterOtherSpeech: pathStart)
+                let found = try aligner.locate(
+                    Array(texts[range]), in: audio, reference: reference, afterOtherSpeech: pathStart)
                 MemoryTrim.release()
                 guard let runStart = firstRun(of: run, in: found) else { continue }
                 let first = pathStart ? found.firstIndex { $0 != nil } ?? runStart : runStart
                 guard let word = found[first] else { continue }
                 var startMs = word.startMs
-                if first > 0, let before = found[first - 1], before.endMs <= startMs { startMs = (before.endMs + startMs) / 2 }
+                if first > 0, let before = found[first - 1], before.endMs <= startMs {
+                    startMs = (before.endMs + startMs) / 2
+                }
                 let place = (word: range.lowerBound + first, sample: start + startMs * rate / 1000)
                 guard try isConfirmed(place, texts: texts, samples: samples) else {
-                    ForgeLog.debug("narration cut near sample \(sample): word \(place.word) at sample \(place.sample) is not heard from there on; looked for again")
+                    ForgeLog.debug(
+                        "narration cut near sample \(sample): word \(place.word) at sample \(place.sample) is not heard from there on; looked for again"
+                    )
                     continue
                 }
                 return place
@@ -164,17 +184,23 @@ final class WindowAligner {
     func isConfirmed(_ place: (word: Int, sample: Int), texts: [String], samples: RecognizerAudio) throws -> Bool {
         let rate = PocketSphinxDecoder.sampleRate
         let end = min(samples.count, place.sample + Self.locateSeconds * rate)
-        let count = min(texts.count - place.word, settings.wordsPerWindow * Self.locateSeconds / settings.windowSeconds + NarrationAligner.shortestMissingRun)
+        let count = min(
+            texts.count - place.word,
+            settings.wordsPerWindow * Self.locateSeconds / settings.windowSeconds + NarrationAligner.shortestMissingRun)
         // Too little audio or text left to judge by: the locating search's own run stands.
-        guard end - place.sample >= Self.locateSeconds * rate / 2, count >= 4 * NarrationAligner.shortestMissingRun else { return true }
+        guard end - place.sample >= Self.locateSeconds * rate / 2, count >= 4 * NarrationAligner.shortestMissingRun
+        else { return true }
         let audio = samples.samples(place.sample..<end)[...]
-        let found = try aligner.place(Array(texts[place.word..<(place.word + count)]), in: audio, openEnded: true, reference: try aligner.phoneLoop(audio))
+        let found = try aligner.place(
+            Array(texts[place.word..<(place.word + count)]), in: audio, openEnded: true,
+            reference: try aligner.phoneLoop(audio))
         guard let run = firstRun(of: NarrationAligner.shortestMissingRun, in: found) else { return false }
         // Heard words per second of audio, not a share of the words given: how many a window is
         // given grows with how long the text is against the recording, what a narrator says does not.
         let heard = Double(found.filter(NarrationAligner.isHeard).count)
         let seconds = Double(end - place.sample) / Double(rate)
-        return run < Self.confirmingLeadWords && heard >= min(Double(count) / 2, Self.confirmingWordsPerSecond * seconds)
+        return run < Self.confirmingLeadWords
+            && heard >= min(Double(count) / 2, Self.confirmingWordsPerSecond * seconds)
     }
 
     /// How many words at a cut may go unheard before the text's run (a word the search was
@@ -192,7 +218,9 @@ final class WindowAligner {
                 run = 0
                 continue
             }
-            run = NarrationAligner.confidence(placement) >= settings.anchorConfidence && NarrationAligner.isHeard(placement) ? run + 1 : 0
+            run =
+                NarrationAligner.confidence(placement) >= settings.anchorConfidence
+                    && NarrationAligner.isHeard(placement) ? run + 1 : 0
             if run >= length { return index + 1 - run }
         }
         return nil
@@ -237,7 +265,8 @@ final class WindowAligner {
             // none now and then when the audio ends inside a word — the same window a little
             // shorter or longer is aligned. Not a sign that nothing here is the text: try again
             // without its last half second, which the next window reads anyway.
-            found = try aligner.place(windowTexts, in: windowSamples.dropLast(Self.trimmedEnd), openEnded: true, reference: reference)
+            found = try aligner.place(
+                windowTexts, in: windowSamples.dropLast(Self.trimmedEnd), openEnded: true, reference: reference)
         }
         if NarrationAligner.looksWrong(found) && NarrationAligner.heardShare(found) >= 0.3 {
             // A run of unheard words among heard ones: the narrator probably skipped
@@ -248,15 +277,19 @@ final class WindowAligner {
             // plain search, and two at once on both threads set the sync's peak.
             let retry = try Self.skipSearch.withLock { _ in
                 defer { MemoryTrim.release() }
-                return try aligner.place(windowTexts, in: windowSamples, openEnded: true, allowSkips: true, reference: reference)
+                return try aligner.place(
+                    windowTexts, in: windowSamples, openEnded: true, allowSkips: true, reference: reference)
             }
             if NarrationAligner.quality(retry) > NarrationAligner.quality(found) { found = retry }
         }
-        if isLast, let lastHeard = NarrationAligner.lastHeardRun(found), found.count - lastHeard - 1 >= NarrationAligner.shortestMissingRun {
+        if isLast, let lastHeard = NarrationAligner.lastHeardRun(found),
+            found.count - lastHeard - 1 >= NarrationAligner.shortestMissingRun
+        {
             // The recording ends before the text: with words to spare, the search hurries
             // through the last spoken words to fit more in. Try again with only the words
             // up to the last one heard, and keep that if it hears as many.
-            let trimmed = try aligner.place(Array(windowTexts[...lastHeard]), in: windowSamples, openEnded: true, reference: reference)
+            let trimmed = try aligner.place(
+                Array(windowTexts[...lastHeard]), in: windowSamples, openEnded: true, reference: reference)
             if trimmed.filter(NarrationAligner.isHeard).count >= found.filter(NarrationAligner.isHeard).count {
                 found = trimmed + [WordPlacement?](repeating: nil, count: found.count - trimmed.count)
             }
@@ -278,7 +311,9 @@ final class WindowAligner {
             for (index, placement) in found.enumerated() {
                 guard let placement else { continue }
                 if placement.endMs > keepBeforeMs { break }
-                run = NarrationAligner.confidence(placement) >= settings.anchorConfidence && NarrationAligner.isHeard(placement) ? run + 1 : 0
+                run =
+                    NarrationAligner.confidence(placement) >= settings.anchorConfidence
+                        && NarrationAligner.isHeard(placement) ? run + 1 : 0
                 if run >= NarrationAligner.shortestMissingRun { anchor = index }
             }
         }
@@ -291,6 +326,8 @@ final class WindowAligner {
     }
 
     private static func shifted(_ placement: WordPlacement, by ms: Int) -> WordPlacement {
-        WordPlacement(startMs: placement.startMs + ms, endMs: placement.endMs + ms, confidence: placement.confidence, fit: placement.fit)
+        WordPlacement(
+            startMs: placement.startMs + ms, endMs: placement.endMs + ms, confidence: placement.confidence,
+            fit: placement.fit)
     }
 }

@@ -12,10 +12,16 @@ package enum AudioError: LocalizedError, Sendable, Equatable {
 
     private var message: (problem: String, fix: String?) {
         switch self {
-        case let .unreadable(path, reason):
-            return ("\(path): cannot read it as audio: \(reason).", "Forge reads WAV, FLAC, Ogg (Vorbis/Opus) and MP3; convert other formats first (e.g. `ffmpeg -i in.m4a out.flac`).")
-        case let .encodingFailed(path, reason):
-            return ("\(path): encoding the audio failed: \(reason).", "Check free disk space and the audio format in the recipe.")
+        case .unreadable(let path, let reason):
+            return (
+                "\(path): cannot read it as audio: \(reason).",
+                "Forge reads WAV, FLAC, Ogg (Vorbis/Opus) and MP3; convert other formats first (e.g. `ffmpeg -i in.m4a out.flac`)."
+            )
+        case .encodingFailed(let path, let reason):
+            return (
+                "\(path): encoding the audio failed: \(reason).",
+                "Check free disk space and the audio format in the recipe."
+            )
         }
     }
 }

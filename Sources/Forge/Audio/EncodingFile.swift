@@ -42,7 +42,9 @@ final class EncodingFile {
         guard needed > capacity else { return }
         let size = max(needed, capacity * 2)
         var memory: UnsafeMutableRawPointer?
-        guard posix_memalign(&memory, Self.alignment, size) == 0, let memory else { fatalError("out of memory encoding \(size) bytes of audio") }
+        guard posix_memalign(&memory, Self.alignment, size) == 0, let memory else {
+            fatalError("out of memory encoding \(size) bytes of audio")
+        }
         if let storage {
             memory.copyMemory(from: storage, byteCount: length)
             free(storage)
@@ -76,7 +78,9 @@ final class EncodingFile {
         reserve(position + count)
         guard let storage else { return 0 }
         // A write past the end (after a seek there) leaves zeros between, as a file would.
-        if position > length { (storage + length).initializeMemory(as: UInt8.self, repeating: 0, count: position - length) }
+        if position > length {
+            (storage + length).initializeMemory(as: UInt8.self, repeating: 0, count: position - length)
+        }
         (storage + position).copyMemory(from: pointer, byteCount: count)
         position += count
         length = max(length, position)

@@ -29,7 +29,9 @@ package final class Resampler {
         var runtime = soxr_runtime_spec(1)
         let created = soxr_create(Double(sourceRate), Double(targetRate), 1, &error, &io, &quality, &runtime)
         // soxr_create fails only for invalid rates or channel counts, which the precondition rules out.
-        guard let created, error == nil else { preconditionFailure("libsoxr refused \(sourceRate) → \(targetRate) Hz: \(String(cString: error!))") }
+        guard let created, error == nil else {
+            preconditionFailure("libsoxr refused \(sourceRate) → \(targetRate) Hz: \(String(cString: error!))")
+        }
         handle = created
     }
 
@@ -44,7 +46,8 @@ package final class Resampler {
                 var used = 0
                 var offset = 0
                 while offset < block.count {
-                    let done = drain(block.baseAddress! + offset, count: block.count - offset, into: &output, used: &used)
+                    let done = drain(
+                        block.baseAddress! + offset, count: block.count - offset, into: &output, used: &used)
                     offset += used
                     if used == 0 && done == 0 { break }
                 }
@@ -61,7 +64,8 @@ package final class Resampler {
 
     /// One `soxr_process` call with room for everything `count` input samples can give.
     private func drain(_ input: UnsafePointer<Int16>?, count: Int, into output: inout [Int16], used: inout Int) -> Int {
-        let room = Int((Double(max(count, Self.blockFrames / 4)) * Double(targetRate) / Double(sourceRate)).rounded(.up)) + 64
+        let room =
+            Int((Double(max(count, Self.blockFrames / 4)) * Double(targetRate) / Double(sourceRate)).rounded(.up)) + 64
         let before = output.count
         output.append(contentsOf: repeatElement(0, count: room))
         var consumed = 0

@@ -23,7 +23,9 @@ extension SoundFile {
         /// Opens `url`; throws ``AudioError/unreadable(path:reason:)`` when it is not audio.
         package init(url: URL) throws(AudioError) {
             self.url = url
-            guard FileManager.default.isReadableFile(atPath: url.path) else { throw .unreadable(path: url.path, reason: "no such readable file") }
+            guard FileManager.default.isReadableFile(atPath: url.path) else {
+                throw .unreadable(path: url.path, reason: "no such readable file")
+            }
             var info = SF_INFO()
             guard let file = sf_open(url.path, Int32(SFM_READ), &info) else {
                 throw .unreadable(path: url.path, reason: String(cString: sf_strerror(nil)))
@@ -36,7 +38,8 @@ extension SoundFile {
             sampleRate = Int(info.samplerate)
             channels = max(1, Int(info.channels))
             promisedFrames = info.frames > 0 && info.frames < Int64(Int.max) ? Int(info.frames) : 0
-            exactLength = [SF_FORMAT_WAV, SF_FORMAT_FLAC, SF_FORMAT_OGG].contains(Int(info.format) & Int(SF_FORMAT_TYPEMASK))
+            exactLength = [SF_FORMAT_WAV, SF_FORMAT_FLAC, SF_FORMAT_OGG].contains(
+                Int(info.format) & Int(SF_FORMAT_TYPEMASK))
             buffer = [Int16](repeating: 0, count: Self.blockFrames * channels)
         }
 
@@ -51,7 +54,8 @@ extension SoundFile {
             mono.reserveCapacity(min(count, Self.blockFrames))
             while mono.count < count {
                 let wanted = min(Self.blockFrames, count - mono.count)
-                let frames = Int(buffer.withUnsafeMutableBufferPointer { sf_readf_short(file, $0.baseAddress, sf_count_t(wanted)) })
+                let frames = Int(
+                    buffer.withUnsafeMutableBufferPointer { sf_readf_short(file, $0.baseAddress, sf_count_t(wanted)) })
                 if frames <= 0 { break }
                 if channels == 1 {
                     mono.append(contentsOf: buffer[0..<frames])
@@ -64,7 +68,9 @@ extension SoundFile {
                 }
                 framesRead += frames
             }
-            if mono.isEmpty, sf_error(file) != 0 { throw .unreadable(path: url.path, reason: String(cString: sf_strerror(file))) }
+            if mono.isEmpty, sf_error(file) != 0 {
+                throw .unreadable(path: url.path, reason: String(cString: sf_strerror(file)))
+            }
             return mono
         }
 

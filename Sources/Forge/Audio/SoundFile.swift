@@ -7,7 +7,9 @@ import Foundation
 package enum SoundFile {
     /// The encoded file's bytes are page-aligned, so the store writes them to disk directly
     /// (``DirectWriteBuffer``) without copying them first.
-    package static func encode(_ samples: [Int16], sampleRate: Int, format: AudioSettings.Format) throws(AudioError) -> Data {
+    package static func encode(_ samples: [Int16], sampleRate: Int, format: AudioSettings.Format) throws(AudioError)
+        -> Data
+    {
         let label = "\(format.rawValue) audio"
         var info = try writeInfo(format: format, sampleRate: sampleRate, label: label)
         // Room for the whole file (16-bit PCM and a header; compressed formats need less), so the
@@ -40,7 +42,8 @@ package enum SoundFile {
 
         /// Starts writing `format` at `sampleRate` into the new, empty file open at `descriptor`,
         /// which the writer closes; `label` names the file in errors.
-        package init(descriptor: Int32, format: AudioSettings.Format, sampleRate: Int, label: String) throws(AudioError) {
+        package init(descriptor: Int32, format: AudioSettings.Format, sampleRate: Int, label: String) throws(AudioError)
+        {
             self.label = label
             var info: SF_INFO
             do { info = try SoundFile.writeInfo(format: format, sampleRate: sampleRate, label: label) } catch {
@@ -61,9 +64,13 @@ package enum SoundFile {
 
         package func write(_ samples: ArraySlice<Int16>) throws(AudioError) {
             guard let file, !samples.isEmpty else { return }
-            let written = samples.withUnsafeBufferPointer { buffer in sf_write_short(file, buffer.baseAddress, sf_count_t(buffer.count)) }
+            let written = samples.withUnsafeBufferPointer { buffer in
+                sf_write_short(file, buffer.baseAddress, sf_count_t(buffer.count))
+            }
             guard written == sf_count_t(samples.count) else {
-                throw .encodingFailed(path: label, reason: "wrote \(written) of \(samples.count) samples: \(String(cString: sf_strerror(file)))")
+                throw .encodingFailed(
+                    path: label,
+                    reason: "wrote \(written) of \(samples.count) samples: \(String(cString: sf_strerror(file)))")
             }
         }
 
@@ -79,7 +86,9 @@ package enum SoundFile {
     /// Decodes an audio file to mono 16-bit PCM (channels are averaged).
     package static func decode(fileAt url: URL) throws(AudioError) -> DecodedAudio {
         var info = SF_INFO()
-        guard FileManager.default.isReadableFile(atPath: url.path) else { throw .unreadable(path: url.path, reason: "no such readable file") }
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw .unreadable(path: url.path, reason: "no such readable file")
+        }
         guard let file = sf_open(url.path, Int32(SFM_READ), &info) else {
             throw .unreadable(path: url.path, reason: String(cString: sf_strerror(nil)))
         }
@@ -108,7 +117,9 @@ package enum SoundFile {
     }
 
     /// The frames and sample rate of the audio file open at `descriptor` (which this closes).
-    package static func frameCount(descriptor: Int32, label: String) throws(AudioError) -> (frames: Int, sampleRate: Int) {
+    package static func frameCount(descriptor: Int32, label: String) throws(AudioError) -> (
+        frames: Int, sampleRate: Int
+    ) {
         var info = SF_INFO()
         guard let file = sf_open_fd(descriptor, Int32(SFM_READ), &info, 1) else {
             close(descriptor)
@@ -128,7 +139,9 @@ package enum SoundFile {
         guard let file = sf_open_virtual(&io, Int32(SFM_READ), &info, user) else {
             throw .unreadable(path: label, reason: String(cString: sf_strerror(nil)))
         }
-        return try withExtendedLifetime(memory) { () throws(AudioError) -> DecodedAudio in try read(file, info: info, label: label) }
+        return try withExtendedLifetime(memory) { () throws(AudioError) -> DecodedAudio in
+            try read(file, info: info, label: label)
+        }
     }
 
     private static func read(_ file: OpaquePointer, info: SF_INFO, label: String) throws(AudioError) -> DecodedAudio {
@@ -155,7 +168,8 @@ package enum SoundFile {
         }
         if sf_error(file) != 0 { throw .unreadable(path: label, reason: String(cString: sf_strerror(file))) }
         guard !mono.isEmpty else { throw .unreadable(path: label, reason: "it holds no audio frames") }
-        let exactLength = [SF_FORMAT_WAV, SF_FORMAT_FLAC, SF_FORMAT_OGG].contains(Int(info.format) & Int(SF_FORMAT_TYPEMASK))
+        let exactLength = [SF_FORMAT_WAV, SF_FORMAT_FLAC, SF_FORMAT_OGG].contains(
+            Int(info.format) & Int(SF_FORMAT_TYPEMASK))
         let missing = exactLength && info.frames > Int64(mono.count) ? Int(info.frames) - mono.count : 0
         return DecodedAudio(samples: mono, sampleRate: Int(info.samplerate), missingFrames: missing)
     }
@@ -179,7 +193,9 @@ package enum SoundFile {
     }
 
     /// Mono 16-bit `format` at `sampleRate`, as libsndfile is asked to write it, once it has said it can.
-    private static func writeInfo(format: AudioSettings.Format, sampleRate: Int, label: String) throws(AudioError) -> SF_INFO {
+    private static func writeInfo(format: AudioSettings.Format, sampleRate: Int, label: String) throws(AudioError)
+        -> SF_INFO
+    {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = 1

@@ -27,10 +27,10 @@ package final class CacheUploader: Sendable {
                 var running = 0
                 func take(_ result: Result<(String, Int), RemoteCacheError>) {
                     switch result {
-                    case let .success((key, bytes)):
+                    case .success((let key, let bytes)):
                         outcome.uploaded.append(key)
                         outcome.bytes += bytes
-                    case let .failure(error):
+                    case .failure(let error):
                         // A damaged local object stops only its own upload; anything the server says stops them all.
                         if case .localStore = error { break }
                         if outcome.failure == nil { outcome.failure = error }
@@ -47,7 +47,8 @@ package final class CacheUploader: Sendable {
                     running += 1
                     group.addTask {
                         do throws(RemoteCacheError) {
-                            let bytes = try await cache.upload(audio: speech.audio, events: speech.events, voice: speech.voice)
+                            let bytes = try await cache.upload(
+                                audio: speech.audio, events: speech.events, voice: speech.voice)
                             return .success((speech.audio.key, bytes))
                         } catch {
                             return .failure(error)

@@ -18,8 +18,12 @@ package struct ChapterObjectCache: Sendable {
         actionKey: String, role: String, key: String, chapter: String, presenceOnly: Bool = false
     ) async throws(RemoteCacheError) -> (ChapterObjectEntry, Data)? {
         guard let data = try await remote.get(.actionCache, actionKey, expectedBytes: nil) else { return nil }
-        guard let entry = try? JSONDecoder().decode(ChapterObjectEntry.self, from: data), entry.fits(role: role, key: key) else {
-            throw .malformedEntry(cache: remote.settings.name, item: chapter, reason: "its \(role) entry names another object or is not one")
+        guard let entry = try? JSONDecoder().decode(ChapterObjectEntry.self, from: data),
+            entry.fits(role: role, key: key)
+        else {
+            throw .malformedEntry(
+                cache: remote.settings.name, item: chapter,
+                reason: "its \(role) entry names another object or is not one")
         }
         if presenceOnly { return try await remote.contains(.contentAddressable, entry.sha256) ? (entry, Data()) : nil }
         let fetched: Data?
@@ -31,21 +35,27 @@ package struct ChapterObjectCache: Sendable {
         guard let blob = fetched else { return nil }
         let found = ContentHash.sha256Hex(blob)
         guard found == entry.sha256 else {
-            throw .digestMismatch(cache: remote.settings.name, item: chapter, role: role, expected: entry.sha256, found: found)
+            throw .digestMismatch(
+                cache: remote.settings.name, item: chapter, role: role, expected: entry.sha256, found: found)
         }
         return (entry, blob)
     }
 
     /// Uploads `data` (the object `object` of `role`), then its entry at `actionKey`. Returns the bytes sent.
-    package func upload(_ object: StoredObject, data: Data, role: String, actionKey: String) async throws(RemoteCacheError) -> Int {
+    package func upload(_ object: StoredObject, data: Data, role: String, actionKey: String)
+        async throws(RemoteCacheError) -> Int
+    {
         let entry = ChapterObjectEntry(
-            role: role, key: object.key, fileExtension: (object.path as NSString).pathExtension, sha256: object.sha256, bytes: object.bytes,
+            role: role, key: object.key, fileExtension: (object.path as NSString).pathExtension, sha256: object.sha256,
+            bytes: object.bytes,
             durationMs: object.durationMs, sampleRate: object.sampleRate, frames: object.frames)
         return try await upload(entry, data: data, actionKey: actionKey)
     }
 
     /// Uploads `data`, then `entry` (which describes it) at `actionKey`. Returns the bytes sent.
-    package func upload(_ entry: ChapterObjectEntry, data: Data, actionKey: String) async throws(RemoteCacheError) -> Int {
+    package func upload(_ entry: ChapterObjectEntry, data: Data, actionKey: String) async throws(RemoteCacheError)
+        -> Int
+    {
         try await remote.put(.contentAddressable, entry.sha256, data: data)
         let encoded = entry.encoded()
         try await remote.put(.actionCache, actionKey, data: encoded)

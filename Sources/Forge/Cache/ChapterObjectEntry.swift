@@ -22,7 +22,10 @@ package struct ChapterObjectEntry: Codable, Sendable, Equatable {
     package var sampleRate: Int?
     package var frames: Int?
 
-    package init(role: String, key: String, fileExtension: String, sha256: String, bytes: Int, durationMs: Int?, sampleRate: Int?, frames: Int?) {
+    package init(
+        role: String, key: String, fileExtension: String, sha256: String, bytes: Int, durationMs: Int?,
+        sampleRate: Int?, frames: Int?
+    ) {
         self.role = role
         self.key = key
         self.fileExtension = fileExtension
@@ -35,7 +38,10 @@ package struct ChapterObjectEntry: Codable, Sendable, Equatable {
 
     /// Where the entry of the object `key` (of `role`) made from audio files of `audioDigests` is filed.
     package static func actionKey(role: String, key: String, audioDigests: [String]) -> String {
-        ObjectKey.digest(["cache": formatName, "version": String(currentVersion), "role": role, "key": key, "audio": audioDigests.joined(separator: ",")])
+        ObjectKey.digest([
+            "cache": formatName, "version": String(currentVersion), "role": role, "key": key,
+            "audio": audioDigests.joined(separator: ","),
+        ])
     }
 
     package func encoded() -> Data {

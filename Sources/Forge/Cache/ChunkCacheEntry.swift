@@ -32,7 +32,10 @@ package struct ChunkCacheEntry: Codable, Sendable, Equatable {
     package var flagged: [Flagged]
     package var sentences: [Sentence]
 
-    package init(durationMs: Int, wordErrorRate: Double, referenceWords: Int, errors: Int, flagged: [Flagged], sentences: [Sentence]) {
+    package init(
+        durationMs: Int, wordErrorRate: Double, referenceWords: Int, errors: Int, flagged: [Flagged],
+        sentences: [Sentence]
+    ) {
         self.durationMs = durationMs
         self.wordErrorRate = wordErrorRate
         self.referenceWords = referenceWords
@@ -46,7 +49,8 @@ package struct ChunkCacheEntry: Codable, Sendable, Equatable {
     /// ever applied to the very bytes it was heard from.
     package static func actionKey(chunkKey: String, audioDigests: [String]) -> String {
         ObjectKey.digest([
-            "cache": formatName, "version": String(currentVersion), "chunk": chunkKey, "audio": audioDigests.joined(separator: ","),
+            "cache": formatName, "version": String(currentVersion), "chunk": chunkKey,
+            "audio": audioDigests.joined(separator: ","),
         ])
     }
 
@@ -61,8 +65,12 @@ package struct ChunkCacheEntry: Codable, Sendable, Equatable {
     /// ignored (the chunk is transcribed here), never recorded.
     package func fits(durationMs expected: Int, items: Set<String>) -> Bool {
         durationMs == expected && wordErrorRate.isFinite && wordErrorRate >= 0 && referenceWords >= 0 && errors >= 0
-            && flagged.allSatisfy { items.contains($0.item) && $0.missing.count <= 10_000 && ($0.extra?.count ?? 0) <= 10_000 }
+            && flagged.allSatisfy {
+                items.contains($0.item) && $0.missing.count <= 10_000 && ($0.extra?.count ?? 0) <= 10_000
+            }
             && sentences.count <= 10_000
-            && sentences.allSatisfy { $0.startMs >= 0 && $0.startMs <= $0.endMs && $0.endMs <= expected && $0.text.utf8.count <= 100_000 }
+            && sentences.allSatisfy {
+                $0.startMs >= 0 && $0.startMs <= $0.endMs && $0.endMs <= expected && $0.text.utf8.count <= 100_000
+            }
     }
 }

@@ -24,7 +24,11 @@ package final class HTTPClient: Sendable {
         self.limits = limits
     }
 
-    package enum Method: String, Sendable { case get = "GET", put = "PUT", head = "HEAD" }
+    package enum Method: String, Sendable {
+        case get = "GET"
+        case put = "PUT"
+        case head = "HEAD"
+    }
 
     /// One request and what its answer may be.
     package struct Request: Sendable {
@@ -40,7 +44,10 @@ package final class HTTPClient: Sendable {
         /// digest): a different Content-Length is refused before its body is read.
         package var expectedBytes: Int?
 
-        package init(method: Method, url: URL, headers: [String] = [], body: Data? = nil, maxBytes: Int, expectedBytes: Int? = nil) {
+        package init(
+            method: Method, url: URL, headers: [String] = [], body: Data? = nil, maxBytes: Int,
+            expectedBytes: Int? = nil
+        ) {
             self.method = method
             self.url = url
             self.headers = headers
@@ -62,9 +69,12 @@ package final class HTTPClient: Sendable {
         let stop = StopFlag()
         let result: Result<Response, HTTPFailure> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                BlockingThreads.start(1, body: { [self] _ in
-                    continuation.resume(returning: Result { () throws(HTTPFailure) in try perform(request, stop: stop) })
-                })
+                BlockingThreads.start(
+                    1,
+                    body: { [self] _ in
+                        continuation.resume(
+                            returning: Result { () throws(HTTPFailure) in try perform(request, stop: stop) })
+                    })
             }
         } onCancel: {
             stop.raise()
@@ -116,7 +126,8 @@ package final class HTTPClient: Sendable {
                 return body.withUnsafeBytes { bytes in
                     _ = forge_curl_setopt_pointer(raw, CURLOPT_CUSTOMREQUEST, "PUT")
                     _ = forge_curl_setopt_offset(raw, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
-                    _ = forge_curl_setopt_pointer(raw, CURLOPT_POSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(transfer.errorText))
+                    _ = forge_curl_setopt_pointer(
+                        raw, CURLOPT_POSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(transfer.errorText))
                     return curl_easy_perform(raw)
                 }
             }
@@ -131,8 +142,12 @@ package final class HTTPClient: Sendable {
             throw .cancelled
         case CURLE_OPERATION_TIMEDOUT:
             let text = transfer.errorMessage
-            if text.contains("too slow") { throw .tooSlow(bytesPerSecond: limits.minimumBytesPerSecond, seconds: limits.lowSpeedSeconds) }
-            if text.hasPrefix("Connection timed out") || text.hasPrefix("Resolving timed out") { throw .connectTimedOut(seconds: limits.connectTimeoutSeconds) }
+            if text.contains("too slow") {
+                throw .tooSlow(bytesPerSecond: limits.minimumBytesPerSecond, seconds: limits.lowSpeedSeconds)
+            }
+            if text.hasPrefix("Connection timed out") || text.hasPrefix("Resolving timed out") {
+                throw .connectTimedOut(seconds: limits.connectTimeoutSeconds)
+            }
             throw .deadlinePassed(seconds: limits.deadlineSeconds)
         case CURLE_COULDNT_CONNECT:
             throw .transport("connection refused")
@@ -146,7 +161,9 @@ package final class HTTPClient: Sendable {
         }
         let status = transfer.status()
         if (300..<400).contains(status) { throw .redirected(status: status) }
-        if (200..<300).contains(status), request.method == .get, let expected = request.expectedBytes, transfer.received != expected {
+        if (200..<300).contains(status), request.method == .get, let expected = request.expectedBytes,
+            transfer.received != expected
+        {
             throw .wrongLength(expected: expected, found: transfer.received)
         }
         return Response(status: status, body: transfer.body)
@@ -218,7 +235,9 @@ package final class HTTPClient: Sendable {
             received += bytes.count
             guard received <= limit else {
                 if discarding { return false }
-                failure = request.expectedBytes.map { .wrongLength(expected: $0, found: received) } ?? .tooLarge(limit: request.maxBytes)
+                failure =
+                    request.expectedBytes.map { .wrongLength(expected: $0, found: received) }
+                    ?? .tooLarge(limit: request.maxBytes)
                 return false
             }
             if !discarding { body.append(bytes.bindMemory(to: UInt8.self)) }

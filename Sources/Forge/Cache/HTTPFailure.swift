@@ -22,13 +22,13 @@ package enum HTTPFailure: Error, Sendable, Equatable {
     /// The failure in words, naming the setting that bounds it where there is one.
     package var reason: String {
         switch self {
-        case let .connectTimedOut(seconds): "no connection within \(seconds) s"
-        case let .tooSlow(speed, seconds): "slower than \(speed) bytes/s for \(seconds) s"
-        case let .deadlinePassed(seconds): "no whole answer within \(seconds) s"
-        case let .tooLarge(limit): "an answer larger than \(limit) bytes was refused"
-        case let .wrongLength(expected, found): "an answer of \(found) bytes where \(expected) were expected"
-        case let .redirected(status): "HTTP \(status) redirect (not followed)"
-        case let .transport(text): text
+        case .connectTimedOut(let seconds): "no connection within \(seconds) s"
+        case .tooSlow(let speed, let seconds): "slower than \(speed) bytes/s for \(seconds) s"
+        case .deadlinePassed(let seconds): "no whole answer within \(seconds) s"
+        case .tooLarge(let limit): "an answer larger than \(limit) bytes was refused"
+        case .wrongLength(let expected, let found): "an answer of \(found) bytes where \(expected) were expected"
+        case .redirected(let status): "HTTP \(status) redirect (not followed)"
+        case .transport(let text): text
         case .cancelled: "cancelled"
         }
     }

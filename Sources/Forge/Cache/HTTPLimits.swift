@@ -12,7 +12,10 @@ package struct HTTPLimits: Sendable, Equatable {
     /// The most one request may take from start to end, however it trickles.
     package var deadlineSeconds: Int
 
-    package init(connectTimeoutSeconds: Int = 5, lowSpeedSeconds: Int = 10, minimumBytesPerSecond: Int = 1024, deadlineSeconds: Int = 120) {
+    package init(
+        connectTimeoutSeconds: Int = 5, lowSpeedSeconds: Int = 10, minimumBytesPerSecond: Int = 1024,
+        deadlineSeconds: Int = 120
+    ) {
         self.connectTimeoutSeconds = connectTimeoutSeconds
         self.lowSpeedSeconds = lowSpeedSeconds
         self.minimumBytesPerSecond = minimumBytesPerSecond

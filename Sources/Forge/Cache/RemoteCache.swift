@@ -14,7 +14,9 @@ package final class RemoteCache: Sendable {
     private let client: HTTPClient
     private let header: String?
 
-    package init(settings: RemoteCacheSettings, environment: [String: String] = ProcessInfo.processInfo.environment) throws(RemoteCacheError) {
+    package init(settings: RemoteCacheSettings, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(RemoteCacheError)
+    {
         self.settings = settings
         header = try RemoteCacheSettings.header(from: environment).map { "\($0.name): \($0.value)" }
         client = HTTPClient(limits: settings.limits)
@@ -43,10 +45,12 @@ package final class RemoteCache: Sendable {
 
     /// The bytes at `area/digest`, or nil when the cache does not have them. `expectedBytes`, for a
     /// blob whose size is known, refuses an answer of any other size before reading past it.
-    package func get(_ area: Area, _ digest: String, expectedBytes: Int? = nil) async throws(RemoteCacheError) -> Data? {
+    package func get(_ area: Area, _ digest: String, expectedBytes: Int? = nil) async throws(RemoteCacheError) -> Data?
+    {
         let limit = area == .actionCache ? Self.entryLimit : Self.blobLimit
         let request = HTTPClient.Request(
-            method: .get, url: url(area, digest), headers: header.map { [$0] } ?? [], maxBytes: limit, expectedBytes: expectedBytes)
+            method: .get, url: url(area, digest), headers: header.map { [$0] } ?? [], maxBytes: limit,
+            expectedBytes: expectedBytes)
         let response = try await send(request, area: area, digest: digest)
         switch response.status {
         case 200: return response.body
@@ -57,7 +61,8 @@ package final class RemoteCache: Sendable {
 
     /// Whether the cache holds `area/digest` (a `HEAD` request: nothing is downloaded).
     package func contains(_ area: Area, _ digest: String) async throws(RemoteCacheError) -> Bool {
-        let request = HTTPClient.Request(method: .head, url: url(area, digest), headers: header.map { [$0] } ?? [], maxBytes: 0)
+        let request = HTTPClient.Request(
+            method: .head, url: url(area, digest), headers: header.map { [$0] } ?? [], maxBytes: 0)
         let response = try await send(request, area: area, digest: digest)
         switch response.status {
         case 200..<300: return true
@@ -69,13 +74,18 @@ package final class RemoteCache: Sendable {
     /// Stores `data` at `area/digest`.
     package func put(_ area: Area, _ digest: String, data: Data) async throws(RemoteCacheError) {
         let request = HTTPClient.Request(
-            method: .put, url: url(area, digest), headers: (header.map { [$0] } ?? []) + ["Content-Type: application/octet-stream"],
+            method: .put, url: url(area, digest),
+            headers: (header.map { [$0] } ?? []) + ["Content-Type: application/octet-stream"],
             body: data, maxBytes: 0)
         let response = try await send(request, area: area, digest: digest)
-        guard (200..<300).contains(response.status) else { throw classify(status: response.status, method: "PUT", area: area, digest: digest) }
+        guard (200..<300).contains(response.status) else {
+            throw classify(status: response.status, method: "PUT", area: area, digest: digest)
+        }
     }
 
-    private func send(_ request: HTTPClient.Request, area: Area, digest: String) async throws(RemoteCacheError) -> HTTPClient.Response {
+    private func send(_ request: HTTPClient.Request, area: Area, digest: String) async throws(RemoteCacheError)
+        -> HTTPClient.Response
+    {
         do {
             return try await client.send(request)
         } catch {
@@ -101,7 +111,10 @@ package final class RemoteCache: Sendable {
 
     private func classify(status: Int, method: String, area: Area, digest: String) -> RemoteCacheError {
         status >= 500
-            ? .unavailable(cache: settings.name, reason: "\(method) /\(area.rawValue)/\(digest.prefix(12))… answered HTTP \(status)")
-            : .refused(cache: settings.name, method: method, path: "/\(area.rawValue)/\(digest.prefix(12))…", status: status)
+            ? .unavailable(
+                cache: settings.name,
+                reason: "\(method) /\(area.rawValue)/\(digest.prefix(12))… answered HTTP \(status)")
+            : .refused(
+                cache: settings.name, method: method, path: "/\(area.rawValue)/\(digest.prefix(12))…", status: status)
     }
 }

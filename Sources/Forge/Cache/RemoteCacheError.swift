@@ -29,8 +29,8 @@ package enum RemoteCacheError: Error, LocalizedError, Sendable, Equatable {
     /// What went wrong, without the cache's name (for a message that names it already).
     package var detail: String {
         switch self {
-        case let .unavailable(_, reason): reason
-        case let .refused(_, method, path, status): "\(method) \(path) was refused with HTTP \(status)"
+        case .unavailable(_, let reason): reason
+        case .refused(_, let method, let path, let status): "\(method) \(path) was refused with HTTP \(status)"
         default: errorDescription ?? ""
         }
     }
@@ -42,30 +42,49 @@ package enum RemoteCacheError: Error, LocalizedError, Sendable, Equatable {
 
     private var message: (problem: String, fix: String?) {
         switch self {
-        case let .unavailable(cache, reason):
+        case .unavailable(let cache, let reason):
             return ("The remote cache \(cache) is unavailable: \(reason).", nil)
-        case let .refused(cache, method, path, status):
-            return ("The remote cache \(cache) refused \(method) \(path) with HTTP \(status)\(status == 401 || status == 403 ? ": check the header in \(RemoteCacheSettings.headerVariable)" : "").", nil)
-        case let .digestMismatch(cache, item, role, expected, found):
-            return ("Item \(item): the \(role) blob from the remote cache \(cache) has SHA-256 \(found.prefix(12))…, not the \(expected.prefix(12))… its entry names; it was discarded and the item is synthesized here.", nil)
-        case let .blobSize(cache, item, role, detail):
-            return ("Item \(item): the \(role) blob from the remote cache \(cache) is not the size its entry names (\(detail)); it was discarded and the item is synthesized here.", nil)
-        case let .badAnswer(cache, path, reason):
+        case .refused(let cache, let method, let path, let status):
+            return (
+                "The remote cache \(cache) refused \(method) \(path) with HTTP \(status)\(status == 401 || status == 403 ? ": check the header in \(RemoteCacheSettings.headerVariable)" : "").",
+                nil
+            )
+        case .digestMismatch(let cache, let item, let role, let expected, let found):
+            return (
+                "Item \(item): the \(role) blob from the remote cache \(cache) has SHA-256 \(found.prefix(12))…, not the \(expected.prefix(12))… its entry names; it was discarded and the item is synthesized here.",
+                nil
+            )
+        case .blobSize(let cache, let item, let role, let detail):
+            return (
+                "Item \(item): the \(role) blob from the remote cache \(cache) is not the size its entry names (\(detail)); it was discarded and the item is synthesized here.",
+                nil
+            )
+        case .badAnswer(let cache, let path, let reason):
             return ("The remote cache \(cache) answered GET \(path) with \(reason); it was discarded.", nil)
-        case let .malformedEntry(cache, item, reason):
-            return ("Item \(item): the remote cache \(cache) holds an entry forge cannot use (\(reason)); the item is synthesized here and the entry replaced.", nil)
-        case let .malformedHeader(variable):
-            return ("\(variable) must be one header as \"Name: value\" on one line, without line breaks or other control characters (for example \"Authorization: Bearer <token>\"); the value is not shown.", nil)
-        case let .localStore(reason):
+        case .malformedEntry(let cache, let item, let reason):
+            return (
+                "Item \(item): the remote cache \(cache) holds an entry forge cannot use (\(reason)); the item is synthesized here and the entry replaced.",
+                nil
+            )
+        case .malformedHeader(let variable):
+            return (
+                "\(variable) must be one header as \"Name: value\" on one line, without line breaks or other control characters (for example \"Authorization: Bearer <token>\"); the value is not shown.",
+                nil
+            )
+        case .localStore(let reason):
             return ("\(reason).", "Check the output directory's store.")
-        case let .required(cache, reason):
-            return ("The remote cache \(cache) is required (cache.required) but failed: \(reason).", "Start the cache server, or build without \"required\" to build locally.")
-        case let .audioNotFetched(cache, items, lost, reason):
+        case .required(let cache, let reason):
+            return (
+                "The remote cache \(cache) is required (cache.required) but failed: \(reason).",
+                "Start the cache server, or build without \"required\" to build locally."
+            )
+        case .audioNotFetched(let cache, let items, let lost, let reason):
             return (
                 "The audio of \(items) items is in the remote cache \(cache) only (the build left it there) and could not be fetched: \(reason).",
                 lost > 0
                     ? "The cache no longer has the audio of \(lost) of them, now pending: build the recipe again to make them."
-                    : "Try again when the cache answers, or build the recipe with every item's audio downloaded (cache.downloadAll).")
+                    : "Try again when the cache answers, or build the recipe with every item's audio downloaded (cache.downloadAll)."
+            )
         }
     }
 }
@@ -75,7 +94,9 @@ extension RemoteCacheError: ClassifiedFailure {
     package var failureKind: FailureKind {
         switch self {
         case .malformedHeader: .badInput
-        case .unavailable, .refused, .digestMismatch, .blobSize, .badAnswer, .malformedEntry, .localStore, .required, .audioNotFetched: .cannotRun
+        case .unavailable, .refused, .digestMismatch, .blobSize, .badAnswer, .malformedEntry, .localStore, .required,
+            .audioNotFetched:
+            .cannotRun
         }
     }
 }

@@ -8,7 +8,10 @@ import Foundation
 /// printed, never written to the manifest, and URLs with credentials in them are refused.
 package struct RemoteCacheSettings: Sendable, Equatable {
     /// The keys of the recipe's `cache` object (read by `RemoteCacheSettings(recipe:)`); others are refused.
-    package enum RecipeKey: String, CaseIterable, Sendable { case remote, readOnly, required, downloadAll, timeoutSeconds, connectTimeoutSeconds, minimumBytesPerSecond, deadlineSeconds }
+    package enum RecipeKey: String, CaseIterable, Sendable {
+        case remote, readOnly, required, downloadAll, timeoutSeconds, connectTimeoutSeconds, minimumBytesPerSecond,
+            deadlineSeconds
+    }
     package static let allowedTimeoutSeconds = 1...600
     package static let allowedMinimumBytesPerSecond = 1...(1 << 30)
     /// The environment variable naming the cache's base URL (below `--remote-cache`, above the recipe).
@@ -64,7 +67,7 @@ package struct RemoteCacheSettings: Sendable, Equatable {
         var trimmed = text.trimmingCharacters(in: .whitespaces)
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
-              let host = components.host, !host.isEmpty, let url = components.url
+            let host = components.host, !host.isEmpty, let url = components.url
         else { return .failure(.notAURL) }
         guard scheme == "http" || scheme == "https" else { return .failure(.scheme(scheme)) }
         if components.user != nil || components.password != nil { return .failure(.credentials) }
@@ -74,12 +77,14 @@ package struct RemoteCacheSettings: Sendable, Equatable {
 
     /// Why a cache URL was refused.
     package enum URLProblem: Error, Sendable, Equatable {
-        case notAURL, scheme(String), credentials, queryOrFragment
+        case notAURL
+        case scheme(String)
+        case credentials, queryOrFragment
 
         package var explanation: String {
             switch self {
             case .notAURL: "not an http:// or https:// URL with a host"
-            case let .scheme(scheme): "the scheme \"\(scheme)\" is not http or https"
+            case .scheme(let scheme): "the scheme \"\(scheme)\" is not http or https"
             case .credentials:
                 "credentials in a URL would be printed and recorded; give them as a header in \(RemoteCacheSettings.headerVariable) (\"Authorization: Basic …\")"
             case .queryOrFragment: "a query or fragment has no place in a cache's base URL"
@@ -89,7 +94,9 @@ package struct RemoteCacheSettings: Sendable, Equatable {
 
     /// The header in `FORGE_REMOTE_CACHE_HEADER`, split at its first colon; nil when unset.
     /// Throws when it is set but not `Name: value` (the value itself is never part of a message).
-    package static func header(from environment: [String: String]) throws(RemoteCacheError) -> (name: String, value: String)? {
+    package static func header(from environment: [String: String]) throws(RemoteCacheError) -> (
+        name: String, value: String
+    )? {
         guard let line = environment[headerVariable], !line.isEmpty else { return nil }
         // A CR or LF would end the header early or smuggle in another: refused, never cut.
         guard !line.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
@@ -98,7 +105,9 @@ package struct RemoteCacheSettings: Sendable, Equatable {
         guard let colon = line.firstIndex(of: ":") else { throw .malformedHeader(variable: headerVariable) }
         let name = line[..<colon].trimmingCharacters(in: .whitespaces)
         let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, !value.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+        guard !name.isEmpty, !value.isEmpty,
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+        else {
             throw .malformedHeader(variable: headerVariable)
         }
         return (name, value)

@@ -71,13 +71,14 @@ package struct RemoteObjectFetcher: Sendable {
                 }
                 running -= 1
                 switch result {
-                case let .success((key, bytes)):
+                case .success((let key, let bytes)):
                     outcome.fetched.append(key)
                     outcome.bytes += bytes
                     fetchedOne(outcome.fetched.count)
-                case let .failure(error):
+                case .failure(let error):
                     switch error {
-                    case let .malformedEntry(_, item, _), let .digestMismatch(_, item, _, _, _), let .blobSize(_, item, _, _):
+                    case .malformedEntry(_, let item, _), .digestMismatch(_, let item, _, _, _),
+                        .blobSize(_, let item, _, _):
                         outcome.lost.append(item)
                     default:
                         if outcome.failure == nil { outcome.failure = error }
@@ -94,12 +95,16 @@ package struct RemoteObjectFetcher: Sendable {
     }
 
     /// One object's blob, checked and stored; errors name the object by its key.
-    private static func fetchOne(_ remote: Manifest.RemoteObject, from cache: RemoteCache, into store: ObjectStore) async -> Result<(String, Int), RemoteCacheError> {
+    private static func fetchOne(_ remote: Manifest.RemoteObject, from cache: RemoteCache, into store: ObjectStore)
+        async -> Result<(String, Int), RemoteCacheError>
+    {
         let object = remote.object
         let data: Data
         do {
-            guard let fetched = try await cache.get(.contentAddressable, object.sha256, expectedBytes: object.bytes) else {
-                return .failure(.malformedEntry(cache: remote.cache, item: object.key, reason: "its audio blob is missing"))
+            guard let fetched = try await cache.get(.contentAddressable, object.sha256, expectedBytes: object.bytes)
+            else {
+                return .failure(
+                    .malformedEntry(cache: remote.cache, item: object.key, reason: "its audio blob is missing"))
             }
             data = fetched
         } catch let .badAnswer(_, _, reason) {
@@ -109,14 +114,20 @@ package struct RemoteObjectFetcher: Sendable {
         }
         let found = ContentHash.sha256Hex(data)
         guard found == object.sha256 else {
-            return .failure(.digestMismatch(cache: remote.cache, item: object.key, role: "audio", expected: object.sha256, found: found))
+            return .failure(
+                .digestMismatch(
+                    cache: remote.cache, item: object.key, role: "audio", expected: object.sha256, found: found))
         }
         do {
             _ = try store.store(
-                key: object.key, fileExtension: (object.path as NSString).pathExtension, role: .audio, mimeType: object.mimeType, data: data,
-                durationMs: object.durationMs, sampleRate: object.sampleRate, frames: object.frames, sha256: object.sha256)
+                key: object.key, fileExtension: (object.path as NSString).pathExtension, role: .audio,
+                mimeType: object.mimeType, data: data,
+                durationMs: object.durationMs, sampleRate: object.sampleRate, frames: object.frames,
+                sha256: object.sha256)
         } catch {
-            return .failure(.localStore(reason: "\(object.path): storing what the cache sent failed: \(error.localizedDescription)"))
+            return .failure(
+                .localStore(reason: "\(object.path): storing what the cache sent failed: \(error.localizedDescription)")
+            )
         }
         return .success((object.key, data.count))
     }

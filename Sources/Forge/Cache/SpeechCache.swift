@@ -31,16 +31,21 @@ package struct SpeechCache: Sendable {
     /// With `leavingAudio`, an item whose events time its words gets only its events: its audio stays
     /// in the cache until something needs its samples (``RemoteObjectFetcher``).
     package func fetch(
-        audioKey: String, eventsKey: String, item: String, voice: String, audioExtension: String, mimeType: String, leavingAudio: Bool = false
+        audioKey: String, eventsKey: String, item: String, voice: String, audioExtension: String, mimeType: String,
+        leavingAudio: Bool = false
     ) async throws(RemoteCacheError) -> Download? {
-        guard let (entry, entryData) = try await entry(audioKey: audioKey, item: item, voice: voice, audioExtension: audioExtension) else { return nil }
+        guard
+            let (entry, entryData) = try await entry(
+                audioKey: audioKey, item: item, voice: voice, audioExtension: audioExtension)
+        else { return nil }
         let name = remote.settings.name
         let eventsData = try await blob(entry.events, role: "events", item: item)
         let document: SpeechEventsDocument
         do {
             document = try SpeechEventsDocument.decode(eventsData)
         } catch {
-            throw .malformedEntry(cache: name, item: item, reason: "its events do not decode: \(error.localizedDescription)")
+            throw .malformedEntry(
+                cache: name, item: item, reason: "its events do not decode: \(error.localizedDescription)")
         }
         let leave = leavingAudio && document.hasWordTimings
         if leave {
@@ -49,23 +54,31 @@ package struct SpeechCache: Sendable {
                 throw .malformedEntry(cache: name, item: item, reason: "its audio blob is missing")
             }
             guard entry.signal.sampleCount >= 0, entry.signal.sampleCount <= Int(Int32.max),
-                  entry.signal.durationMs == entry.signal.sampleCount * 1000 / max(document.sampleRate, 1)
-            else { throw .malformedEntry(cache: name, item: item, reason: "its measures do not fit its events' sample rate") }
+                entry.signal.durationMs == entry.signal.sampleCount * 1000 / max(document.sampleRate, 1)
+            else {
+                throw .malformedEntry(
+                    cache: name, item: item, reason: "its measures do not fit its events' sample rate")
+            }
         }
         let audioData = leave ? Data() : try await blob(entry.audio, role: "audio", item: item)
         do {
-            let audio = leave
+            let audio =
+                leave
                 ? StoredObject(
-                    key: audioKey, path: ObjectStore.relativePath(key: audioKey, fileExtension: audioExtension), role: .audio,
-                    bytes: entry.audio.bytes, sha256: entry.audio.sha256, mimeType: mimeType, durationMs: document.durationMs,
+                    key: audioKey, path: ObjectStore.relativePath(key: audioKey, fileExtension: audioExtension),
+                    role: .audio,
+                    bytes: entry.audio.bytes, sha256: entry.audio.sha256, mimeType: mimeType,
+                    durationMs: document.durationMs,
                     sampleRate: document.sampleRate, frames: entry.signal.sampleCount)
                 : try store.store(
                     key: audioKey, fileExtension: audioExtension, role: .audio, mimeType: mimeType, data: audioData,
                     durationMs: document.durationMs, sampleRate: document.sampleRate, sha256: entry.audio.sha256)
             let events = try store.store(
-                key: eventsKey, fileExtension: "json", role: .events, mimeType: "application/json", data: eventsData, sha256: entry.events.sha256)
+                key: eventsKey, fileExtension: "json", role: .events, mimeType: "application/json", data: eventsData,
+                sha256: entry.events.sha256)
             return Download(
-                audio: audio, events: events, document: document, voice: entry.voice, bytes: entryData.count + audioData.count + eventsData.count,
+                audio: audio, events: events, document: document, voice: entry.voice,
+                bytes: entryData.count + audioData.count + eventsData.count,
                 remote: leave ? entry.signal : nil)
         } catch {
             // The local disk failing is not the cache's fault: the item is synthesized, which will report it.
@@ -75,11 +88,15 @@ package struct SpeechCache: Sendable {
 
     /// The cache's entry for `audioKey`, checked against what the item asks for (format, audio
     /// key, extension, voice, digests, sizes), with its bytes; nil when the cache has none.
-    func entry(audioKey: String, item: String, voice: String, audioExtension: String) async throws(RemoteCacheError) -> (SpeechCacheEntry, Data)? {
+    func entry(audioKey: String, item: String, voice: String, audioExtension: String) async throws(RemoteCacheError)
+        -> (SpeechCacheEntry, Data)?
+    {
         let name = remote.settings.name
         let entryData: Data
         do {
-            guard let data = try await remote.get(.actionCache, SpeechCacheEntry.actionKey(audioKey: audioKey)) else { return nil }
+            guard let data = try await remote.get(.actionCache, SpeechCacheEntry.actionKey(audioKey: audioKey)) else {
+                return nil
+            }
             entryData = data
         } catch let .badAnswer(_, _, reason) {
             throw .malformedEntry(cache: name, item: item, reason: reason)
@@ -94,13 +111,19 @@ package struct SpeechCache: Sendable {
             throw .malformedEntry(cache: name, item: item, reason: "format \(entry.format) version \(entry.version)")
         }
         guard entry.audioKey == audioKey, entry.audioExtension == audioExtension,
-              SpeechCacheEntry.isDigest(entry.audio.sha256), SpeechCacheEntry.isDigest(entry.events.sha256)
+            SpeechCacheEntry.isDigest(entry.audio.sha256), SpeechCacheEntry.isDigest(entry.events.sha256)
         else { throw .malformedEntry(cache: name, item: item, reason: "it describes other audio") }
         // Recorded in the manifest as the item's voice: it must be the voice the item asks for.
         guard entry.voice == voice else {
-            throw .malformedEntry(cache: name, item: item, reason: "its field \"voice\" is \(JSONText.quoted(String(entry.voice.prefix(80)))), not \(JSONText.quoted(voice))")
+            throw .malformedEntry(
+                cache: name, item: item,
+                reason:
+                    "its field \"voice\" is \(JSONText.quoted(String(entry.voice.prefix(80)))), not \(JSONText.quoted(voice))"
+            )
         }
-        guard entry.audio.bytes >= 0, entry.audio.bytes <= RemoteCache.blobLimit, entry.events.bytes >= 0, entry.events.bytes <= RemoteCache.blobLimit else {
+        guard entry.audio.bytes >= 0, entry.audio.bytes <= RemoteCache.blobLimit, entry.events.bytes >= 0,
+            entry.events.bytes <= RemoteCache.blobLimit
+        else {
             throw .malformedEntry(cache: name, item: item, reason: "its blobs' sizes are out of range")
         }
         return (entry, entryData)
@@ -109,10 +132,13 @@ package struct SpeechCache: Sendable {
     /// Whether a hit on `audioKey` is spot-checked: made here and compared with the cache's
     /// digest instead of downloaded. About one hit in 32, chosen by the key's digest (the same on
     /// every machine), and in every build the looked-up item with the smallest such digest.
-    package static func spotCheckDigest(_ audioKey: String) -> String { ContentHash.sha256Hex("spot-check|" + audioKey) }
+    package static func spotCheckDigest(_ audioKey: String) -> String {
+        ContentHash.sha256Hex("spot-check|" + audioKey)
+    }
     package static func isSpotChecked(_ audioKey: String) -> Bool { spotCheckDigest(audioKey) < "08" }
 
-    private func blob(_ blob: SpeechCacheEntry.Blob, role: String, item: String) async throws(RemoteCacheError) -> Data {
+    private func blob(_ blob: SpeechCacheEntry.Blob, role: String, item: String) async throws(RemoteCacheError) -> Data
+    {
         let fetched: Data?
         do {
             fetched = try await remote.get(.contentAddressable, blob.sha256, expectedBytes: blob.bytes)
@@ -124,14 +150,16 @@ package struct SpeechCache: Sendable {
         }
         let found = ContentHash.sha256Hex(data)
         guard found == blob.sha256 else {
-            throw .digestMismatch(cache: remote.settings.name, item: item, role: role, expected: blob.sha256, found: found)
+            throw .digestMismatch(
+                cache: remote.settings.name, item: item, role: role, expected: blob.sha256, found: found)
         }
         return data
     }
 
     /// Uploads an item's objects, then its entry: an entry is only ever written after the blobs
     /// it names, so a stopped upload never leaves an entry pointing at nothing. Returns the bytes sent.
-    package func upload(audio: StoredObject, events: StoredObject, voice: String) async throws(RemoteCacheError) -> Int {
+    package func upload(audio: StoredObject, events: StoredObject, voice: String) async throws(RemoteCacheError) -> Int
+    {
         // Read without following links (a link planted at an object must not send another file away).
         var signal: ItemSignal?
         for object in [audio, events] {
@@ -150,7 +178,8 @@ package struct SpeechCache: Sendable {
         guard let signal else { throw .localStore(reason: "\(audio.path) is not audio") }
         let entry = SpeechCacheEntry(
             audioKey: audio.key, voice: voice, audioExtension: (audio.path as NSString).pathExtension,
-            audio: .init(sha256: audio.sha256, bytes: audio.bytes), events: .init(sha256: events.sha256, bytes: events.bytes), signal: signal)
+            audio: .init(sha256: audio.sha256, bytes: audio.bytes),
+            events: .init(sha256: events.sha256, bytes: events.bytes), signal: signal)
         let data = entry.encoded()
         try await remote.put(.actionCache, SpeechCacheEntry.actionKey(audioKey: audio.key), data: data)
         return audio.bytes + events.bytes + data.count

@@ -31,7 +31,8 @@ package struct SpeechCacheEntry: Codable, Sendable, Equatable {
     /// The audio's measures, its length in samples among them (version 2).
     package var signal: ItemSignal
 
-    package init(audioKey: String, voice: String, audioExtension: String, audio: Blob, events: Blob, signal: ItemSignal) {
+    package init(audioKey: String, voice: String, audioExtension: String, audio: Blob, events: Blob, signal: ItemSignal)
+    {
         format = Self.formatName
         version = Self.currentVersion
         self.audioKey = audioKey

@@ -57,7 +57,9 @@ struct BlockAssembler {
             language = attributes["xml:lang"] ?? attributes["lang"] ?? language
         }
         if name == "title", title == nil, titleText == nil, !isEmpty { titleText = [] }
-        let isHidden = isHidden || Self.isUnspoken(name, attributes) || (dropsGutenbergMatter && Self.isGutenbergMatter(attributes))
+        let isHidden =
+            isHidden || Self.isUnspoken(name, attributes)
+            || (dropsGutenbergMatter && Self.isGutenbergMatter(attributes))
         let isBlock = HTMLReader.blockElements.contains(name)
         if !isHidden {
             if isBlock {
@@ -80,9 +82,11 @@ struct BlockAssembler {
             return
         }
         let inBookLink = (stack.last?.inBookLink ?? false) || (name == "a" && Self.isBookLink(attributes["href"]))
-        stack.append(OpenElement(
-            name: name, offset: offset, hidden: isHidden, isBlock: isBlock, headingLevel: Self.headingLevel(name) ?? stack.last?.headingLevel,
-            inBookLink: inBookLink))
+        stack.append(
+            OpenElement(
+                name: name, offset: offset, hidden: isHidden, isBlock: isBlock,
+                headingLevel: Self.headingLevel(name) ?? stack.last?.headingLevel,
+                inBookLink: inBookLink))
         openCounts[name, default: 0] += 1
     }
 
@@ -90,7 +94,9 @@ struct BlockAssembler {
     /// (and nothing closed) when none is open.
     @discardableResult
     mutating func close(_ name: String) -> Bool {
-        guard openCounts[name, default: 0] > 0, let position = stack.lastIndex(where: { $0.name == name }) else { return false }
+        guard openCounts[name, default: 0] > 0, let position = stack.lastIndex(where: { $0.name == name }) else {
+            return false
+        }
         while stack.count > position {
             let closed = stack.removeLast()
             openCounts[closed.name, default: 1] -= 1
@@ -134,7 +140,8 @@ struct BlockAssembler {
         if hasText {
             for id in pendingIDs where blockIndexByID[id] == nil { blockIndexByID[id] = blocks.count }
             pendingIDs.removeAll()
-            blocks.append(DocumentBlock(role: role, text: text, origins: origins, elementID: elementID, element: element))
+            blocks.append(
+                DocumentBlock(role: role, text: text, origins: origins, elementID: elementID, element: element))
             linkOnly.append(otherScalars == 0 && linkScalars > 0)
             elementID = nil
             element = nil
@@ -156,7 +163,8 @@ struct BlockAssembler {
     // MARK: Rules
 
     static func headingLevel(_ name: String) -> Int? {
-        guard name.count == 2, name.first == "h", let digit = name.last?.wholeNumberValue, (1...6).contains(digit) else { return nil }
+        guard name.count == 2, name.first == "h", let digit = name.last?.wholeNumberValue, (1...6).contains(digit)
+        else { return nil }
         return digit
     }
 
@@ -165,11 +173,14 @@ struct BlockAssembler {
         if attributes["hidden"] != nil { return true }
         if attributes["aria-hidden"]?.lowercased() == "true" { return true }
         if let style = attributes["style"]?.lowercased().filter({ !$0.isWhitespace }),
-           style.contains("display:none") || style.contains("visibility:hidden") {
+            style.contains("display:none") || style.contains("visibility:hidden")
+        {
             return true
         }
         for key in ["epub:type", "role"] {
-            if let types = attributes[key], types.split(separator: " ").contains(where: { HTMLReader.unspokenTypes.contains($0.lowercased()) }) {
+            if let types = attributes[key],
+                types.split(separator: " ").contains(where: { HTMLReader.unspokenTypes.contains($0.lowercased()) })
+            {
                 return true
             }
         }
@@ -190,7 +201,10 @@ struct BlockAssembler {
 
 extension BlockAssembler: XMLEventHandler {
     mutating func startElement(_ name: String, attributes: [String: String], offset: Int, isEmpty: Bool) {
-        open(name.lowercased(), attributes: Dictionary(attributes.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }, offset: offset, isEmpty: isEmpty)
+        open(
+            name.lowercased(),
+            attributes: Dictionary(attributes.map { ($0.key.lowercased(), $0.value) }) { first, _ in first },
+            offset: offset, isEmpty: isEmpty)
     }
 
     mutating func endElement(_ name: String) {

@@ -75,7 +75,9 @@ struct CounterHeadings {
         let counted = order.compactMap { key -> (chain: [Member], considered: [Int])? in
             let (chain, considered) = count(series[key]!, restartable: { restartable($0, in: key) }, gapWords: gapWords)
             return chain.count >= 2 ? (chain, considered) : nil
-        }.sorted { $0.chain.count != $1.chain.count ? $0.chain.count > $1.chain.count : $0.chain[0].index < $1.chain[0].index }
+        }.sorted {
+            $0.chain.count != $1.chain.count ? $0.chain.count > $1.chain.count : $0.chain[0].index < $1.chain[0].index
+        }
         var claimed = Set<Int>()
         var chapterSeries: [[Member]] = []
         var partCandidates: [[Member]] = []
@@ -83,7 +85,9 @@ struct CounterHeadings {
             // Most lines of the shape must fit the count, but for those a longer series took.
             let free = chain.filter { !claimed.contains($0.index) }
             let candidates = considered.filter { !claimed.contains($0) }.count
-            guard free.count >= 2, free.count * 10 >= chain.count * 8, free.count * 10 >= candidates * 6 else { continue }
+            guard free.count >= 2, free.count * 10 >= chain.count * 8, free.count * 10 >= candidates * 6 else {
+                continue
+            }
             if free.count >= minimumChapters, looksLikeChapters(free, in: paragraphs) {
                 chapterSeries.append(free)
                 claimed.formUnion(free.map(\.index))
@@ -127,7 +131,8 @@ struct CounterHeadings {
             let heads = lowers.indices.contains { $0 != number && isAbove(indices, lowers[$0]) }
             let isHeaded = seriesIndices.indices.contains { $0 != number && isAbove(seriesIndices[$0], indices) }
             // In a book whose chapters are found by their words, a series can only be parts above them.
-            let shape: PlainTextReader.HeadingShape? = heads && !isHeaded ? .part : (builtInChapters.count >= 2 ? nil : .chapter)
+            let shape: PlainTextReader.HeadingShape? =
+                heads && !isHeaded ? .part : (builtInChapters.count >= 2 ? nil : .chapter)
             for index in indices { found[index] = shape }
         }
         for chain in partCandidates {
@@ -151,7 +156,9 @@ struct CounterHeadings {
     /// one with fewer restarts. A run of restarted count whose headings have a few words between
     /// them (a numbered list or verses before the first chapter) is left out.
     /// Returns the count and the paragraphs of the members considered (all but the lists).
-    static func count(_ members: [Member], restartable: (Int) -> Bool, gapWords: (Member, Member) -> Int) -> (chain: [Member], considered: [Int]) {
+    static func count(_ members: [Member], restartable: (Int) -> Bool, gapWords: (Member, Member) -> Int) -> (
+        chain: [Member], considered: [Int]
+    ) {
         var pool = withoutLists(members, gapWords: gapWords)
         let considered = pool.map(\.index)
         // A list's run found in place of chapters is taken out and the count made again without it
@@ -169,7 +176,9 @@ struct CounterHeadings {
                 if position == 0 || member.value != best[position - 1].value + 1 { runs.append([]) }
                 runs[runs.count - 1].append(member)
             }
-            let lists = runs.filter { $0.count >= 2 && median(zip($0, $0.dropFirst()).map(gapWords)) < minimumMedianWords }
+            let lists = runs.filter {
+                $0.count >= 2 && median(zip($0, $0.dropFirst()).map(gapWords)) < minimumMedianWords
+            }
             guard !lists.isEmpty else { return (best, considered) }
             let removed = Set(lists.joined().map(\.index))
             pool.removeAll { removed.contains($0.index) }
@@ -232,11 +241,14 @@ struct CounterHeadings {
                     if restart.isBetter(than: step) { step = restart }
                 }
             } else if let previous = bestAtValue[member.value - 1], let before = steps[previous] {
-                step = Step(length: before.length + 1, restarts: before.restarts, run: before.run + 1, previous: previous)
+                step = Step(
+                    length: before.length + 1, restarts: before.restarts, run: before.run + 1, previous: previous)
             }
             guard let step else { continue }
             steps[index] = step
-            if step.isBetter(than: bestAtValue[member.value].flatMap { steps[$0] }) { bestAtValue[member.value] = index }
+            if step.isBetter(than: bestAtValue[member.value].flatMap { steps[$0] }) {
+                bestAtValue[member.value] = index
+            }
             if step.run >= 2, step.isBetter(than: bestToRestartFrom.flatMap { steps[$0] }) { bestToRestartFrom = index }
         }
         var last = steps.indices.filter { steps[$0] != nil }.max { steps[$1]!.isBetter(than: steps[$0]) }
@@ -262,7 +274,11 @@ struct CounterHeadings {
             gaps.append(paragraphs[(previous.index + 1)..<member.index].reduce(0) { $0 + $1.words })
             let before = paragraphs[member.index - 1]
             // Another series' heading (a part above) may end without a full stop; prose may not.
-            if before.heading == nil, !before.endsSentence, before.line.map({ CounterLine.readings(of: $0).isEmpty }) ?? true { interrupted += 1 }
+            if before.heading == nil, !before.endsSentence,
+                before.line.map({ CounterLine.readings(of: $0).isEmpty }) ?? true
+            {
+                interrupted += 1
+            }
         }
         return median(gaps) >= minimumMedianWords && Double(interrupted) <= Double(gaps.count) * maximumInterruptedShare
     }

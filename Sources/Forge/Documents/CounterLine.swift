@@ -45,10 +45,13 @@ struct CounterLine: Hashable {
             if labelled {
                 let label = tokens[words[0]]
                 // A label is a word of letters, not a number ("Chapter", "Canto", "No.").
-                guard label.isLetters, label.scalars.count >= 2, HeadingCounter.readings(of: [label.text]).isEmpty else { continue }
+                guard label.isLetters, label.scalars.count >= 2, HeadingCounter.readings(of: [label.text]).isEmpty
+                else { continue }
             }
             for counter in HeadingCounter.readings(of: words[counterStart...].map { tokens[$0].text }) {
-                guard let reading = reading(tokens: tokens, words: words, labelled: labelled, counter: counter) else { continue }
+                guard let reading = reading(tokens: tokens, words: words, labelled: labelled, counter: counter) else {
+                    continue
+                }
                 readings.append(reading)
             }
         }
@@ -57,7 +60,8 @@ struct CounterLine: Hashable {
 
     /// The reading whose counter is the words from the first (or, labelled, the second), or nil
     /// when the rest of the line is neither decoration nor a title set apart by punctuation.
-    private static func reading(tokens: [Token], words: [Int], labelled: Bool, counter: HeadingCounter) -> CounterLine? {
+    private static func reading(tokens: [Token], words: [Int], labelled: Bool, counter: HeadingCounter) -> CounterLine?
+    {
         let firstToken = words[labelled ? 1 : 0]
         let lastToken = words[(labelled ? 1 : 0) + counter.wordCount - 1]
         var shape = ""
@@ -89,8 +93,9 @@ struct CounterLine: Hashable {
     /// Punctuation or a symbol (`.`, `—`, `§`, `~`, `*`, `<`), as opposed to letters, digits and spaces.
     static func isPunctuationOrSymbol(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
-        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation, .finalPunctuation,
-             .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+            .finalPunctuation,
+            .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
             true
         default:
             false
@@ -111,8 +116,10 @@ struct CounterLine: Hashable {
             for (index, scalar) in scalars.enumerated() {
                 var isWord = scalar.properties.isAlphabetic || scalar.properties.numericType != nil
                 // "twenty-one", "o'clock": joined inside a word, decoration elsewhere.
-                if !isWord, "-'’".unicodeScalars.contains(scalar), let last = tokens.last, last.isWord, index + 1 < scalars.count,
-                   scalars[index + 1].properties.isAlphabetic {
+                if !isWord, "-'’".unicodeScalars.contains(scalar), let last = tokens.last, last.isWord,
+                    index + 1 < scalars.count,
+                    scalars[index + 1].properties.isAlphabetic
+                {
                     isWord = true
                 }
                 if let last = tokens.last, last.isWord == isWord {

@@ -33,11 +33,13 @@ package struct DocumentBlock: Sendable, Equatable {
 
     package static func == (lhs: DocumentBlock, rhs: DocumentBlock) -> Bool {
         lhs.role == rhs.role && lhs.text == rhs.text && lhs.origins == rhs.origins && lhs.elementID == rhs.elementID
-            && lhs.chapterTitle == rhs.chapterTitle && lhs.partTitle == rhs.partTitle && lhs.isPart == rhs.isPart && lhs.element?.offset == rhs.element?.offset && lhs.element?.name == rhs.element?.name
+            && lhs.chapterTitle == rhs.chapterTitle && lhs.partTitle == rhs.partTitle && lhs.isPart == rhs.isPart
+            && lhs.element?.offset == rhs.element?.offset && lhs.element?.name == rhs.element?.name
     }
 
     package init(
-        role: Role, text: [Unicode.Scalar], origins: [Int], elementID: String?, chapterTitle: String? = nil, element: (offset: Int, name: String)? = nil
+        role: Role, text: [Unicode.Scalar], origins: [Int], elementID: String?, chapterTitle: String? = nil,
+        element: (offset: Int, name: String)? = nil
     ) {
         self.element = element
         self.role = role

@@ -32,32 +32,57 @@ package enum DocumentError: LocalizedError, Sendable, Equatable {
 
     private var message: (problem: String, fix: String?) {
         switch self {
-        case let .malformedMarkup(file, line, column, problem):
-            return ("\(file):\(line):\(column): broken XHTML: \(problem).", "Fix the markup (an XHTML file must be well-formed XML), or name an HTML file, which is read leniently.")
-        case let .notAZip(file, reason):
-            return ("\(file): not a readable EPUB: it is not a zip archive (\(reason)).", "Name a .epub file, or set \"format\" for this source.")
-        case let .notAnEPUB(file, reason):
+        case .malformedMarkup(let file, let line, let column, let problem):
+            return (
+                "\(file):\(line):\(column): broken XHTML: \(problem).",
+                "Fix the markup (an XHTML file must be well-formed XML), or name an HTML file, which is read leniently."
+            )
+        case .notAZip(let file, let reason):
+            return (
+                "\(file): not a readable EPUB: it is not a zip archive (\(reason)).",
+                "Name a .epub file, or set \"format\" for this source."
+            )
+        case .notAnEPUB(let file, let reason):
             return ("\(file): a zip archive, but not an EPUB: \(reason).", nil)
-        case let .unsafeEntryPath(file, entry):
-            return ("\(file): the archive entry \"\(entry)\" points outside the archive (an absolute path or \"..\"); refusing to read a book that may be crafted to overwrite files.", nil)
-        case let .tooLarge(file, entry, limit):
-            return ("\(file): \"\(entry)\" expands to more than \(Self.size(limit)); refusing to read it (a zip bomb, or not a book).", nil)
-        case let .unreadableFile(error):
+        case .unsafeEntryPath(let file, let entry):
+            return (
+                "\(file): the archive entry \"\(entry)\" points outside the archive (an absolute path or \"..\"); refusing to read a book that may be crafted to overwrite files.",
+                nil
+            )
+        case .tooLarge(let file, let entry, let limit):
+            return (
+                "\(file): \"\(entry)\" expands to more than \(Self.size(limit)); refusing to read it (a zip bomb, or not a book).",
+                nil
+            )
+        case .unreadableFile(let error):
             return (error.errorDescription ?? "\(error)", error.recoverySuggestion)
-        case let .sizeMismatch(file, entry, declared):
-            return ("\(file): \"\(entry)\" expands to more than the \(Self.size(declared)) its zip header declares; the archive is damaged or crafted.", "Re-create the EPUB from its source files.")
-        case let .suspiciousCompression(file, entry, ratio):
-            return ("\(file): \"\(entry)\" is compressed \(ratio) to 1, far beyond any text; refusing to expand it (a zip bomb).", nil)
-        case let .missingEntry(file, entry, referencedBy):
-            return ("\(file): \(referencedBy) names \"\(entry)\", which is not in the archive.", "The EPUB is incomplete; repair it or exclude that spine item with the source's \"exclude\".")
-        case let .unknownSpineItems(file, field, names, spine):
-            return ("\(file): \(field) names \(names.map { "\"\($0)\"" }.joined(separator: ", ")), which \(names.count == 1 ? "is" : "are") not in the spine. Spine items: \(spine.joined(separator: ", ")).", nil)
-        case let .emptySpine(file):
+        case .sizeMismatch(let file, let entry, let declared):
+            return (
+                "\(file): \"\(entry)\" expands to more than the \(Self.size(declared)) its zip header declares; the archive is damaged or crafted.",
+                "Re-create the EPUB from its source files."
+            )
+        case .suspiciousCompression(let file, let entry, let ratio):
+            return (
+                "\(file): \"\(entry)\" is compressed \(ratio) to 1, far beyond any text; refusing to expand it (a zip bomb).",
+                nil
+            )
+        case .missingEntry(let file, let entry, let referencedBy):
+            return (
+                "\(file): \(referencedBy) names \"\(entry)\", which is not in the archive.",
+                "The EPUB is incomplete; repair it or exclude that spine item with the source's \"exclude\"."
+            )
+        case .unknownSpineItems(let file, let field, let names, let spine):
+            return (
+                "\(file): \(field) names \(names.map { "\"\($0)\"" }.joined(separator: ", ")), which \(names.count == 1 ? "is" : "are") not in the spine. Spine items: \(spine.joined(separator: ", ")).",
+                nil
+            )
+        case .emptySpine(let file):
             return ("\(file): the EPUB's spine lists no content documents to read.", nil)
-        case let .encrypted(file, entries):
+        case .encrypted(let file, let entries):
             return (
                 "\(file): the book is protected by DRM: META-INF/encryption.xml encrypts \(entries.count) of its files (\(entries.prefix(3).joined(separator: ", "))\(entries.count > 3 ? ", …" : "")), which cannot be read.",
-                "Use a DRM-free copy of the book (many stores sell one, or your library's reading app exports one).")
+                "Use a DRM-free copy of the book (many stores sell one, or your library's reading app exports one)."
+            )
         }
     }
 }
@@ -66,7 +91,9 @@ extension DocumentError: ClassifiedFailure {
     /// Which kind of failure each case is (the exit code the command line gives it).
     package var failureKind: FailureKind {
         switch self {
-        case .malformedMarkup, .notAZip, .notAnEPUB, .unsafeEntryPath, .tooLarge, .suspiciousCompression, .sizeMismatch, .unreadableFile, .missingEntry, .unknownSpineItems, .emptySpine, .encrypted: .badInput
+        case .malformedMarkup, .notAZip, .notAnEPUB, .unsafeEntryPath, .tooLarge, .suspiciousCompression, .sizeMismatch,
+            .unreadableFile, .missingEntry, .unknownSpineItems, .emptySpine, .encrypted:
+            .badInput
         }
     }
 }

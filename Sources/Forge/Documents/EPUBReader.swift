@@ -53,7 +53,9 @@ package struct EPUBReader: Sendable {
     /// Read Project Gutenberg's boilerplate in content documents too (``HTMLReader/keepsGutenbergMatter``).
     package var keepsGutenbergMatter: Bool
 
-    package init(limits: Limits = Limits(), include: [String] = [], exclude: [String] = [], keepsGutenbergMatter: Bool = false) {
+    package init(
+        limits: Limits = Limits(), include: [String] = [], exclude: [String] = [], keepsGutenbergMatter: Bool = false
+    ) {
         self.limits = limits
         self.include = include
         self.exclude = exclude
@@ -73,7 +75,9 @@ package struct EPUBReader: Sendable {
     /// The language and title the book's package document declares (`dc:language`, `dc:title`),
     /// read without the content; nils if unreadable.
     package func declared(_ url: URL?, data: Data?, name: String) -> (language: String?, title: String?) {
-        guard let archive = try? Self.archive(url: url, data: data, name: name), let opened = try? open(archive, name: name) else { return (nil, nil) }
+        guard let archive = try? Self.archive(url: url, data: data, name: name),
+            let opened = try? open(archive, name: name)
+        else { return (nil, nil) }
         return (opened.package.first("language")?.text.nilIfEmpty, opened.package.first("title")?.text.nilIfEmpty)
     }
 
@@ -102,8 +106,12 @@ package struct EPUBReader: Sendable {
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("forge-epub-XXXXXX").path
         var path = Array(template.utf8CString)
         let descriptor = mkstemp(&path)
-        guard descriptor >= 0 else { throw DocumentError.notAZip(file: name, reason: "no temporary file for it: \(String(cString: strerror(errno)))") }
-        let url = URL(fileURLWithPath: String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        guard descriptor >= 0 else {
+            throw DocumentError.notAZip(
+                file: name, reason: "no temporary file for it: \(String(cString: strerror(errno)))")
+        }
+        let url = URL(
+            fileURLWithPath: String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         defer { unlink(url.path) }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         try handle.write(contentsOf: data)
@@ -114,24 +122,34 @@ package struct EPUBReader: Sendable {
     /// The book's cover image — the manifest item with the `cover-image` property (EPUB 3) or the
     /// one a `<meta name="cover">` names (EPUB 2) — and its file extension; nil when it has none.
     package func coverImage(_ url: URL, name: String) -> (data: Data, fileExtension: String)? {
-        guard let archive = try? Self.archive(url: url, data: nil, name: name), let opened = try? open(archive, name: name) else { return nil }
+        guard let archive = try? Self.archive(url: url, data: nil, name: name),
+            let opened = try? open(archive, name: name)
+        else { return nil }
         var reader = opened.reader
         let (package, packagePath) = (opened.package, opened.packagePath)
         let items = package.all("item")
         let named = package.all("meta").first { $0.attributes["name"] == "cover" }?.attributes["content"]
-        guard let item = items.first(where: { ($0.attributes["properties"] ?? "").split(separator: " ").contains("cover-image") })
+        guard
+            let item = items.first(where: {
+                ($0.attributes["properties"] ?? "").split(separator: " ").contains("cover-image")
+            })
                 ?? items.first(where: { named != nil && $0.attributes["id"] == named }),
-              let href = item.attributes["href"],
-              let path = Self.resolve(href, in: (packagePath as NSString).deletingLastPathComponent) else { return nil }
+            let href = item.attributes["href"],
+            let path = Self.resolve(href, in: (packagePath as NSString).deletingLastPathComponent)
+        else { return nil }
         let type = item.attributes["media-type"] ?? ""
         let fileExtension = type == "image/png" ? "png" : type == "image/jpeg" ? "jpg" : nil
-        guard let fileExtension, let data = try? reader.data(path, referencedBy: "the package's cover") else { return nil }
+        guard let fileExtension, let data = try? reader.data(path, referencedBy: "the package's cover") else {
+            return nil
+        }
         return (data, fileExtension)
     }
 
     /// Every entry of the book, in archive order, checked and bounded as ``read(_:name:)`` does:
     /// for an export that writes the book back with additions.
-    package func entries(_ url: URL, name: String) throws(DocumentError) -> (files: [(path: String, data: Data)], packagePath: String) {
+    package func entries(_ url: URL, name: String) throws(DocumentError) -> (
+        files: [(path: String, data: Data)], packagePath: String
+    ) {
         var (reader, _, packagePath) = try open(try Self.archive(url: url, data: nil, name: name), name: name)
         var files: [(path: String, data: Data)] = []
         for path in reader.order {
@@ -141,7 +159,9 @@ package struct EPUBReader: Sendable {
     }
 
     /// Checks the archive and reads its package document.
-    private func open(_ archive: Archive, name: String) throws(DocumentError) -> (reader: EntryReader, package: PackageXML, packagePath: String) {
+    private func open(_ archive: Archive, name: String) throws(DocumentError) -> (
+        reader: EntryReader, package: PackageXML, packagePath: String
+    ) {
         var entries: [String: Entry] = [:]
         var order: [String] = []
         for entry in archive {
@@ -154,9 +174,11 @@ package struct EPUBReader: Sendable {
         var reader = EntryReader(archive: archive, entries: entries, order: order, name: name, limits: limits)
 
         if entries["mimetype"] != nil {
-            let mimetype = try reader.text("mimetype", referencedBy: "the archive").trimmingCharacters(in: .whitespacesAndNewlines)
+            let mimetype = try reader.text("mimetype", referencedBy: "the archive").trimmingCharacters(
+                in: .whitespacesAndNewlines)
             guard mimetype == "application/epub+zip" else {
-                throw .notAnEPUB(file: name, reason: "its mimetype file says \"\(mimetype.prefix(60))\", not application/epub+zip")
+                throw .notAnEPUB(
+                    file: name, reason: "its mimetype file says \"\(mimetype.prefix(60))\", not application/epub+zip")
             }
         }
         guard entries["META-INF/container.xml"] != nil else {
@@ -188,9 +210,14 @@ package struct EPUBReader: Sendable {
             if !encrypted.isEmpty { throw .encrypted(file: name, entries: encrypted) }
         }
         let container = PackageXML(try reader.text("META-INF/container.xml", referencedBy: "the archive"))
-        guard let rootfile = container.all("rootfile").first(where: { ($0.attributes["full-path"] ?? "").isEmpty == false }),
-              let packagePath = Self.normalized(rootfile.attributes["full-path"]!) else {
-            throw .notAnEPUB(file: name, reason: "META-INF/container.xml names no package document (rootfile full-path)")
+        guard
+            let rootfile = container.all("rootfile").first(where: {
+                ($0.attributes["full-path"] ?? "").isEmpty == false
+            }),
+            let packagePath = Self.normalized(rootfile.attributes["full-path"]!)
+        else {
+            throw .notAnEPUB(
+                file: name, reason: "META-INF/container.xml names no package document (rootfile full-path)")
         }
         let package = PackageXML(try reader.text(packagePath, referencedBy: "META-INF/container.xml"))
         return (reader, package, packagePath)
@@ -204,16 +231,24 @@ package struct EPUBReader: Sendable {
         var manifest: [String: (path: String, mediaType: String, properties: String)] = [:]
         for item in package.all("item") {
             guard let id = item.attributes["id"], let href = item.attributes["href"] else { continue }
-            guard let path = Self.resolve(href, in: packageFolder) else { throw .unsafeEntryPath(file: name, entry: href) }
+            guard let path = Self.resolve(href, in: packageFolder) else {
+                throw .unsafeEntryPath(file: name, entry: href)
+            }
             manifest[id] = (path, item.attributes["media-type"] ?? "", item.attributes["properties"] ?? "")
         }
         var spine: [SpineItem] = []
         for reference in package.all("itemref") {
             guard let idref = reference.attributes["idref"] else { continue }
             guard let item = manifest[idref] else {
-                throw .missingEntry(file: name, entry: idref, referencedBy: "the spine (in \(packagePath)); the manifest has no item with that id, so the spine item")
+                throw .missingEntry(
+                    file: name, entry: idref,
+                    referencedBy:
+                        "the spine (in \(packagePath)); the manifest has no item with that id, so the spine item")
             }
-            spine.append(SpineItem(idref: idref, path: item.path, mediaType: item.mediaType, linear: reference.attributes["linear"] != "no"))
+            spine.append(
+                SpineItem(
+                    idref: idref, path: item.path, mediaType: item.mediaType,
+                    linear: reference.attributes["linear"] != "no"))
         }
         guard !spine.isEmpty else { throw .emptySpine(file: name) }
 
@@ -223,20 +258,29 @@ package struct EPUBReader: Sendable {
         for item in selected where Self.isContentDocument(item.mediaType) {
             let text = try reader.text(item.path, referencedBy: "the spine item \"\(item.idref)\"")
             let mode: HTMLReader.Mode = item.mediaType == "text/html" ? .html : .xhtml
-            var document = try HTMLReader(mode: mode, keepsGutenbergMatter: keepsGutenbergMatter).read(text, path: "\(name)!/\(item.path)")
+            var document = try HTMLReader(mode: mode, keepsGutenbergMatter: keepsGutenbergMatter).read(
+                text, path: "\(name)!/\(item.path)")
             if document.language == nil { document.language = language }
             documents.append(document)
         }
 
         var contents: [ContentsEntry] = []
-        if let nav = manifest.values.first(where: { $0.properties.split(separator: " ").contains("nav") }), entries[nav.path] != nil {
-            contents = Self.navigationEntries(PackageXML(try reader.text(nav.path, referencedBy: "the package's nav item")), folder: Self.folder(of: nav.path))
+        if let nav = manifest.values.first(where: { $0.properties.split(separator: " ").contains("nav") }),
+            entries[nav.path] != nil
+        {
+            contents = Self.navigationEntries(
+                PackageXML(try reader.text(nav.path, referencedBy: "the package's nav item")),
+                folder: Self.folder(of: nav.path))
         }
         if contents.isEmpty {
             let ncxID = package.first("spine")?.attributes["toc"]
-            if let ncx = ncxID.flatMap({ manifest[$0] }) ?? manifest.values.first(where: { $0.mediaType == "application/x-dtbncx+xml" }),
-               entries[ncx.path] != nil {
-                contents = Self.ncxEntries(PackageXML(try reader.text(ncx.path, referencedBy: "the package's NCX")), folder: Self.folder(of: ncx.path))
+            if let ncx = ncxID.flatMap({ manifest[$0] })
+                ?? manifest.values.first(where: { $0.mediaType == "application/x-dtbncx+xml" }),
+                entries[ncx.path] != nil
+            {
+                contents = Self.ncxEntries(
+                    PackageXML(try reader.text(ncx.path, referencedBy: "the package's NCX")),
+                    folder: Self.folder(of: ncx.path))
             }
         }
         // A book in parts: two or more top-level entries with chapters nested under them. Then every
@@ -252,7 +296,9 @@ package struct EPUBReader: Sendable {
             guard !document.blocks.isEmpty else { continue }
             let block = entry.fragment.flatMap { document.blockIndexByID[$0] } ?? 0
             if inParts, entry.level == 1 {
-                if documents[position].blocks[block].partTitle == nil, documents[position].blocks[block].chapterTitle == nil {
+                if documents[position].blocks[block].partTitle == nil,
+                    documents[position].blocks[block].chapterTitle == nil
+                {
                     documents[position].blocks[block].partTitle = entry.title
                     placed = true
                 }
@@ -261,7 +307,9 @@ package struct EPUBReader: Sendable {
                 placed = true
             }
         }
-        return Book(title: package.first("title")?.text.nilIfEmpty, language: language, spine: spine, documents: documents, chaptersFromContents: placed)
+        return Book(
+            title: package.first("title")?.text.nilIfEmpty, language: language, spine: spine, documents: documents,
+            chaptersFromContents: placed)
     }
 
     /// The spine items to read: linear ones and included ones, minus excluded ones.
@@ -272,7 +320,8 @@ package struct EPUBReader: Sendable {
         for (field, names) in [("\"include\"", include), ("\"exclude\"", exclude)] {
             let unknown = names.filter { wanted in !spine.contains { matches($0, wanted) } }
             if !unknown.isEmpty {
-                throw .unknownSpineItems(file: name, field: field, names: unknown, spine: spine.map { "\($0.idref) (\($0.path))" })
+                throw .unknownSpineItems(
+                    file: name, field: field, names: unknown, spine: spine.map { "\($0.idref) (\($0.path))" })
             }
         }
         return spine.filter { item in
@@ -296,9 +345,11 @@ package struct EPUBReader: Sendable {
     /// Entries of the EPUB 3 navigation document's `toc` nav, two levels deep (parts and chapters, not sections).
     static func navigationEntries(_ xml: PackageXML, folder: String) -> [ContentsEntry] {
         let elements = xml.elements
-        guard let navIndex = elements.firstIndex(where: {
-            $0.name == "nav" && ($0.attributes["epub:type"] ?? "").split(separator: " ").contains("toc")
-        }) else { return [] }
+        guard
+            let navIndex = elements.firstIndex(where: {
+                $0.name == "nav" && ($0.attributes["epub:type"] ?? "").split(separator: " ").contains("toc")
+            })
+        else { return [] }
         let navDepth = elements[navIndex].depth
         var result: [ContentsEntry] = []
         // The level of an entry is how many `li` hold its link.
@@ -310,7 +361,8 @@ package struct EPUBReader: Sendable {
             guard element.name == "a", let href = element.attributes["href"], !element.text.isEmpty else { continue }
             let level = max(1, items.count)
             guard level <= 2, let target = target(href, folder: folder) else { continue }
-            result.append(ContentsEntry(title: element.text, path: target.path, fragment: target.fragment, level: level))
+            result.append(
+                ContentsEntry(title: element.text, path: target.path, fragment: target.fragment, level: level))
         }
         return result
     }
@@ -324,11 +376,15 @@ package struct EPUBReader: Sendable {
             while let last = pointDepths.last, last >= element.depth { pointDepths.removeLast() }
             pointDepths.append(element.depth)
             guard pointDepths.count <= 2 else { continue }
-            let children = elements[(index + 1)...].prefix { $0.depth > element.depth }.filter { $0.depth == element.depth + 1 }
+            let children = elements[(index + 1)...].prefix { $0.depth > element.depth }.filter {
+                $0.depth == element.depth + 1
+            }
             guard let label = children.first(where: { $0.name == "navLabel" })?.text, !label.isEmpty,
-                  let source = children.first(where: { $0.name == "content" })?.attributes["src"],
-                  let target = target(source, folder: folder) else { continue }
-            result.append(ContentsEntry(title: label, path: target.path, fragment: target.fragment, level: pointDepths.count))
+                let source = children.first(where: { $0.name == "content" })?.attributes["src"],
+                let target = target(source, folder: folder)
+            else { continue }
+            result.append(
+                ContentsEntry(title: label, path: target.path, fragment: target.fragment, level: pointDepths.count))
         }
         return result
     }
@@ -390,7 +446,9 @@ package struct EPUBReader: Sendable {
         }
 
         mutating func data(_ path: String, referencedBy: String) throws(DocumentError) -> Data {
-            guard let entry = entries[path] else { throw .missingEntry(file: name, entry: path, referencedBy: referencedBy) }
+            guard let entry = entries[path] else {
+                throw .missingEntry(file: name, entry: path, referencedBy: referencedBy)
+            }
             let declared = Int(clamping: entry.uncompressedSize)
             let limit = min(limits.entryBytes, limits.totalBytes - totalBytes)
             if declared > limit { throw .tooLarge(file: name, entry: path, limit: limit) }
@@ -406,10 +464,15 @@ package struct EPUBReader: Sendable {
                     if data.count > limit || data.count > declared { throw LimitReached() }
                 }
             } catch is LimitReached {
-                if data.count > declared && declared < limit { throw .sizeMismatch(file: name, entry: path, declared: declared) }
+                if data.count > declared && declared < limit {
+                    throw .sizeMismatch(file: name, entry: path, declared: declared)
+                }
                 throw .tooLarge(file: name, entry: path, limit: limit)
             } catch {
-                throw .notAnEPUB(file: name, reason: "the entry \"\(path)\" cannot be expanded (\(ErrorReason.trimmed(error.localizedDescription)))")
+                throw .notAnEPUB(
+                    file: name,
+                    reason:
+                        "the entry \"\(path)\" cannot be expanded (\(ErrorReason.trimmed(error.localizedDescription)))")
             }
             totalBytes += data.count
             return data

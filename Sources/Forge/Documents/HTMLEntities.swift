@@ -18,7 +18,8 @@ enum HTMLEntities {
     }
 
     /// The names HTML still decodes without their `;` (the WHATWG list's legacy Latin-1 set).
-    static let legacyNames: Set<String> = Set("""
+    static let legacyNames: Set<String> = Set(
+        """
         AElig AMP Aacute Acirc Agrave Aring Atilde Auml COPY Ccedil ETH Eacute Ecirc Egrave Euml GT Iacute Icirc Igrave
         Iuml LT Ntilde Oacute Ocirc Ograve Oslash Otilde Ouml QUOT REG THORN Uacute Ucirc Ugrave Uuml Yacute aacute acirc
         acute aelig agrave amp aring atilde auml brvbar ccedil cedil cent copy curren deg divide eacute ecirc egrave eth
@@ -41,8 +42,10 @@ enum HTMLEntities {
     static func replacingC1Controls(_ decoded: [Unicode.Scalar], number: Bool) -> [Unicode.Scalar] {
         guard number, decoded.count == 1, (0x80...0x9F).contains(decoded[0].value) else { return decoded }
         let windows1252: [UInt32] = [
-            0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F,
-            0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+            0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D,
+            0x017D, 0x8F,
+            0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D,
+            0x017E, 0x0178,
         ]
         return [Unicode.Scalar(windows1252[Int(decoded[0].value - 0x80)])!]
     }
@@ -54,7 +57,9 @@ enum HTMLEntities {
         for pair in packed.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
             let parts = pair.split(separator: "=")
             guard parts.count == 2 else { continue }
-            table[String(parts[0])] = parts[1].split(separator: ",").compactMap { UInt32($0, radix: 16).flatMap(Unicode.Scalar.init) }
+            table[String(parts[0])] = parts[1].split(separator: ",").compactMap {
+                UInt32($0, radix: 16).flatMap(Unicode.Scalar.init)
+            }
         }
         return table
     }()

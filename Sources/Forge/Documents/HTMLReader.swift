@@ -50,7 +50,9 @@ package struct HTMLReader: DocumentReader {
         var (blocks, blockIndexByID) = (assembler.blocks, assembler.blockIndexByID)
         Self.dropContents(&blocks, &blockIndexByID, linkOnly: assembler.linkOnly)
         if !keepsGutenbergMatter { Self.dropGutenbergMatter(&blocks, &blockIndexByID) }
-        return StructuredDocument(path: path, language: assembler.language, title: assembler.title, blocks: blocks, blockIndexByID: blockIndexByID)
+        return StructuredDocument(
+            path: path, language: assembler.language, title: assembler.title, blocks: blocks,
+            blockIndexByID: blockIndexByID)
     }
 
     /// A table of contents is not read aloud: a run of blocks that are links into the book (three or
@@ -79,7 +81,9 @@ package struct HTMLReader: DocumentReader {
                 next += 1
             }
             // The last entry's page number.
-            while end + 1 < blocks.count, isShortText(blocks[end + 1]), blocks[end + 1].foldedText.allSatisfy({ $0.isNumber || "ivxlcdmIVXLCDM.".contains($0) }) {
+            while end + 1 < blocks.count, isShortText(blocks[end + 1]),
+                blocks[end + 1].foldedText.allSatisfy({ $0.isNumber || "ivxlcdmIVXLCDM.".contains($0) })
+            {
                 end += 1
             }
             if links >= 3 {
@@ -105,7 +109,9 @@ package struct HTMLReader: DocumentReader {
     }
 
     /// Ids of Project Gutenberg's boilerplate elements in its HTML files.
-    static let gutenbergIDs: Set<String> = ["pg-header", "pg-footer", "pg-machine-header", "pg-start-separator", "pg-end-separator"]
+    static let gutenbergIDs: Set<String> = [
+        "pg-header", "pg-footer", "pg-machine-header", "pg-start-separator", "pg-end-separator",
+    ]
 
     /// Older Project Gutenberg HTML keeps its header and licence as text: the blocks up to the one
     /// with `*** START OF THE PROJECT GUTENBERG EBOOK …` and from the one with `*** END OF …` go.
@@ -113,7 +119,8 @@ package struct HTMLReader: DocumentReader {
         func marker(_ block: DocumentBlock, _ word: String) -> Bool {
             guard block.text.count < 20_000 else { return false }
             let text = block.foldedText.uppercased()
-            return text.contains("*** \(word) OF THE PROJECT GUTENBERG") || text.contains("*** \(word) OF THIS PROJECT GUTENBERG")
+            return text.contains("*** \(word) OF THE PROJECT GUTENBERG")
+                || text.contains("*** \(word) OF THIS PROJECT GUTENBERG")
         }
         guard let start = blocks.firstIndex(where: { marker($0, "START") }) else { return }
         let end = blocks[(start + 1)...].firstIndex { marker($0, "END") } ?? blocks.count
@@ -121,14 +128,18 @@ package struct HTMLReader: DocumentReader {
     }
 
     static let blockElements: Set<String> = [
-        "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "dialog", "div", "dl",
-        "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup",
-        "hr", "html", "legend", "li", "main", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th",
+        "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "dialog", "div",
+        "dl",
+        "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
+        "hgroup",
+        "hr", "html", "legend", "li", "main", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot",
+        "th",
         "thead", "tr", "ul",
     ]
     /// Elements whose content is never spoken.
     static let unspokenElements: Set<String> = [
-        "script", "style", "nav", "head", "template", "noscript", "svg", "math", "rt", "rp", "iframe", "object", "audio",
+        "script", "style", "nav", "head", "template", "noscript", "svg", "math", "rt", "rp", "iframe", "object",
+        "audio",
         "video", "canvas", "button", "select", "textarea", "datalist",
     ]
     static let voidElements: Set<String> = [

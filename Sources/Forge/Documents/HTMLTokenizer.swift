@@ -46,11 +46,15 @@ struct HTMLTokenizer {
             }
             index = end + 3
         } else if starts(with: "<![CDATA[") {
-            guard let end = find("]]>", from: index + 9) else { throw problem(at: start, "a CDATA section is never closed with ]]>") }
+            guard let end = find("]]>", from: index + 9) else {
+                throw problem(at: start, "a CDATA section is never closed with ]]>")
+            }
             for offset in (index + 9)..<end { assembler.text(scalars[offset], origin: offset) }
             index = end + 3
         } else if starts(with: "<!") || starts(with: "<?") {
-            guard let end = find(">", from: index + 2) else { throw problem(at: start, "a declaration is never closed with >") }
+            guard let end = find(">", from: index + 2) else {
+                throw problem(at: start, "a declaration is never closed with >")
+            }
             index = end + 1
         } else if starts(with: "</") {
             try endTag()
@@ -71,10 +75,17 @@ struct HTMLTokenizer {
         while true {
             skipSpace()
             guard index < scalars.count else { throw problem(at: start, "the tag <\(name) is never closed with >") }
-            if scalars[index] == ">" { index += 1; break }
+            if scalars[index] == ">" {
+                index += 1
+                break
+            }
             if scalars[index] == "/" {
                 index += 1
-                if index < scalars.count, scalars[index] == ">" { selfClosing = true; index += 1; break }
+                if index < scalars.count, scalars[index] == ">" {
+                    selfClosing = true
+                    index += 1
+                    break
+                }
                 continue
             }
             let attributeName = readName().lowercased()
@@ -92,7 +103,8 @@ struct HTMLTokenizer {
             attributes[attributeName] = value
         }
         closeImplicitly(before: name)
-        assembler.open(name, attributes: attributes, offset: start, isEmpty: selfClosing || HTMLReader.voidElements.contains(name))
+        assembler.open(
+            name, attributes: attributes, offset: start, isEmpty: selfClosing || HTMLReader.voidElements.contains(name))
         guard !selfClosing, HTMLReader.rawTextElements.contains(name) else { return }
         // The element's content runs to its end tag, unparsed.
         guard let end = findEndTag(name) else { throw problem(at: start, "<\(name)> is never closed") }
@@ -131,7 +143,9 @@ struct HTMLTokenizer {
         index += 2
         let name = readName().lowercased()
         skipSpace()
-        guard index < scalars.count, scalars[index] == ">" else { throw problem(at: start, "the end tag </\(name) is never closed with >") }
+        guard index < scalars.count, scalars[index] == ">" else {
+            throw problem(at: start, "the end tag </\(name) is never closed with >")
+        }
         index += 1
         // A stray end tag (nothing of that name open) is ignored, as browsers do.
         assembler.close(name)
@@ -147,7 +161,8 @@ struct HTMLTokenizer {
         let start = index
         var end = index + 1
         while end < scalars.count, end - start < 40, scalars[end] != ";", scalars[end] != "&", scalars[end] != "<",
-              !scalars[end].isWhiteSpace {
+            !scalars[end].isWhiteSpace
+        {
             end += 1
         }
         if end < scalars.count, scalars[end] == ";", end > start + 1 {
@@ -166,7 +181,9 @@ struct HTMLTokenizer {
             return ["&"]
         }
         let next = start + 1 + length
-        if inAttribute, next < scalars.count, scalars[next] == "=" || scalars[next].properties.isAlphabetic || ("0"..."9").contains(scalars[next]) {
+        if inAttribute, next < scalars.count,
+            scalars[next] == "=" || scalars[next].properties.isAlphabetic || ("0"..."9").contains(scalars[next])
+        {
             index += 1
             return ["&"]
         }
@@ -180,7 +197,9 @@ struct HTMLTokenizer {
         let hexadecimal = position < scalars.count && (scalars[position] == "x" || scalars[position] == "X")
         if hexadecimal { position += 1 }
         let digitsStart = position
-        while position < scalars.count, scalars[position].properties.isASCIIHexDigit && (hexadecimal || ("0"..."9").contains(scalars[position])) {
+        while position < scalars.count,
+            scalars[position].properties.isASCIIHexDigit && (hexadecimal || ("0"..."9").contains(scalars[position]))
+        {
             position += 1
         }
         guard position > digitsStart else {
@@ -204,7 +223,9 @@ struct HTMLTokenizer {
         let pattern = Array(needle.unicodeScalars)
         var offset = start
         while offset + pattern.count <= scalars.count {
-            if scalars[offset] == pattern[0], Array(scalars[offset..<(offset + pattern.count)]) == pattern { return offset }
+            if scalars[offset] == pattern[0], Array(scalars[offset..<(offset + pattern.count)]) == pattern {
+                return offset
+            }
             offset += 1
         }
         return nil
@@ -216,7 +237,10 @@ struct HTMLTokenizer {
         var offset = index
         while offset + pattern.count <= scalars.count {
             if scalars[offset] == "<",
-               zip(scalars[offset..<(offset + pattern.count)], pattern).allSatisfy({ String($0).lowercased() == String($1) }) {
+                zip(scalars[offset..<(offset + pattern.count)], pattern).allSatisfy({
+                    String($0).lowercased() == String($1)
+                })
+            {
                 return offset
             }
             offset += 1
@@ -251,7 +275,9 @@ struct HTMLTokenizer {
                     index += 1
                 }
             }
-            guard index < scalars.count else { throw problem(at: start, "an attribute value of <\(element)> is never closed with \(quote)") }
+            guard index < scalars.count else {
+                throw problem(at: start, "an attribute value of <\(element)> is never closed with \(quote)")
+            }
             index += 1
         } else {
             while index < scalars.count, !scalars[index].isWhiteSpace, scalars[index] != ">" {
@@ -270,7 +296,12 @@ struct HTMLTokenizer {
         var line = 1
         var column = 1
         for scalar in scalars[..<min(offset, scalars.count)] {
-            if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+            if scalar == "\n" {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
         }
         return (line, column)
     }

@@ -15,9 +15,12 @@ struct HeadingCounter: Equatable {
             readings.append(HeadingCounter(kind: .digits, value: value, wordCount: 1))
         }
         if let value = romanValue(first) {
-            readings.append(HeadingCounter(kind: first.first!.isUppercase ? .upperRoman : .lowerRoman, value: value, wordCount: 1))
+            readings.append(
+                HeadingCounter(kind: first.first!.isUppercase ? .upperRoman : .lowerRoman, value: value, wordCount: 1))
         }
-        if first.unicodeScalars.count == 1, let scalar = first.unicodeScalars.first, scalar.isASCII, scalar.properties.isAlphabetic {
+        if first.unicodeScalars.count == 1, let scalar = first.unicodeScalars.first, scalar.isASCII,
+            scalar.properties.isAlphabetic
+        {
             let upper = scalar.properties.isUppercase
             let value = Int(scalar.value) - Int((upper ? "A" : "a" as Unicode.Scalar).value) + 1
             readings.append(HeadingCounter(kind: upper ? .upperLetter : .lowerLetter, value: value, wordCount: 1))
@@ -46,8 +49,10 @@ struct HeadingCounter: Equatable {
 
     /// `value` as an upper-case Roman numeral.
     static func roman(_ value: Int) -> String {
-        let table: [(Int, String)] = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
-                                      (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
+        let table: [(Int, String)] = [
+            (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
+            (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
+        ]
         var rest = value
         var text = ""
         for (amount, numeral) in table {
@@ -59,12 +64,18 @@ struct HeadingCounter: Equatable {
         return text
     }
 
-    static let units = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen",
-                        "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
-    static let unitOrdinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
-                               "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth"]
+    static let units = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen",
+        "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+    ]
+    static let unitOrdinals = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+        "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
+    ]
     static let tens = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-    static let tenOrdinals = ["twentieth", "thirtieth", "fortieth", "fiftieth", "sixtieth", "seventieth", "eightieth", "ninetieth"]
+    static let tenOrdinals = [
+        "twentieth", "thirtieth", "fortieth", "fiftieth", "sixtieth", "seventieth", "eightieth", "ninetieth",
+    ]
 
     /// English number words at the start of `words`, cardinal or ordinal, up to 999, with an optional
     /// "the" before an ordinal: their value and how many words they take ("Twenty-One" is one word,
@@ -89,8 +100,12 @@ struct HeadingCounter: Equatable {
             if let index = tenOrdinals.firstIndex(of: parts[at]) { return ((index + 2) * 10, true, at + 1) }
             guard let index = tens.firstIndex(of: parts[at]) else { return nil }
             let value = (index + 2) * 10
-            if at + 1 < parts.count, let unit = units.prefix(9).firstIndex(of: parts[at + 1]) { return (value + unit + 1, false, at + 2) }
-            if at + 1 < parts.count, let unit = unitOrdinals.prefix(9).firstIndex(of: parts[at + 1]) { return (value + unit + 1, true, at + 2) }
+            if at + 1 < parts.count, let unit = units.prefix(9).firstIndex(of: parts[at + 1]) {
+                return (value + unit + 1, false, at + 2)
+            }
+            if at + 1 < parts.count, let unit = unitOrdinals.prefix(9).firstIndex(of: parts[at + 1]) {
+                return (value + unit + 1, true, at + 2)
+            }
             return (value, false, at + 1)
         }
         guard var (value, ordinal, next) = small(position) else { return nil }

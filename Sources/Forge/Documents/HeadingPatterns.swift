@@ -32,7 +32,8 @@ package struct HeadingPatterns: Sendable, Equatable {
 
     /// The patterns compiled, in the order they are tried.
     func compiled() -> [(PlainTextReader.HeadingShape, Regex<AnyRegexOutput>)] {
-        [(PlainTextReader.HeadingShape.chapter, chapter), (.part, part), (.section, section)].compactMap { shape, pattern in
+        [(PlainTextReader.HeadingShape.chapter, chapter), (.part, part), (.section, section)].compactMap {
+            shape, pattern in
             pattern.flatMap { try? Regex($0) }.map { (shape, $0) }
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import CCMark
+import Foundation
 
 /// Markdown, parsed by cmark (CommonMark): ATX (`#`) and setext (`===`) headings, paragraphs,
 /// list items and block quotes become blocks; `#`/`##` headings start chapters and deeper ones
@@ -21,9 +21,15 @@ package struct MarkdownReader: DocumentReader {
             for index in 0..<end where source[index] != "\n" { source[index] = " " }
         }
         let bytes = Array(String(scalars: source).utf8)
-        guard let document = bytes.withUnsafeBufferPointer({ buffer in
-            buffer.baseAddress.map { $0.withMemoryRebound(to: CChar.self, capacity: buffer.count) { cmark_parse_document($0, buffer.count, CMARK_OPT_SOURCEPOS) } }
-        }) ?? nil else {
+        guard
+            let document = bytes.withUnsafeBufferPointer({ buffer in
+                buffer.baseAddress.map {
+                    $0.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                        cmark_parse_document($0, buffer.count, CMARK_OPT_SOURCEPOS)
+                    }
+                }
+            }) ?? nil
+        else {
             return StructuredDocument(path: path, language: nil, title: nil, blocks: [])
         }
         defer { cmark_node_free(document) }
@@ -45,18 +51,28 @@ package struct MarkdownReader: DocumentReader {
             switch (type, event) {
             case (CMARK_NODE_PARAGRAPH, CMARK_EVENT_ENTER), (CMARK_NODE_HEADING, CMARK_EVENT_ENTER):
                 block = node
-                role = type == CMARK_NODE_HEADING ? .heading(level: Int(cmark_node_get_heading_level(node))) : .paragraph
+                role =
+                    type == CMARK_NODE_HEADING ? .heading(level: Int(cmark_node_get_heading_level(node))) : .paragraph
                 rendered = []
             case (CMARK_NODE_PARAGRAPH, CMARK_EVENT_EXIT), (CMARK_NODE_HEADING, CMARK_EVENT_EXIT):
                 if let role, let block, rendered.contains(where: { !$0.properties.isWhitespace }) {
-                    let start = lines.offset(line: Int(cmark_node_get_start_line(block)), byteColumn: Int(cmark_node_get_start_column(block)))
-                    let end = lines.offset(line: Int(cmark_node_get_end_line(block)), byteColumn: Int(cmark_node_get_end_column(block)) + 1)
-                    blocks.append(DocumentBlock(role: role, text: rendered, origins: Self.origins(of: rendered, in: scalars, from: start, to: end), elementID: nil))
+                    let start = lines.offset(
+                        line: Int(cmark_node_get_start_line(block)), byteColumn: Int(cmark_node_get_start_column(block))
+                    )
+                    let end = lines.offset(
+                        line: Int(cmark_node_get_end_line(block)), byteColumn: Int(cmark_node_get_end_column(block)) + 1
+                    )
+                    blocks.append(
+                        DocumentBlock(
+                            role: role, text: rendered,
+                            origins: Self.origins(of: rendered, in: scalars, from: start, to: end), elementID: nil))
                 }
                 block = nil
                 role = nil
             case (CMARK_NODE_TEXT, _), (CMARK_NODE_CODE, _):
-                if block != nil, let literal = cmark_node_get_literal(node) { rendered += String(cString: literal).unicodeScalars }
+                if block != nil, let literal = cmark_node_get_literal(node) {
+                    rendered += String(cString: literal).unicodeScalars
+                }
             case (CMARK_NODE_SOFTBREAK, _), (CMARK_NODE_LINEBREAK, _):
                 if block != nil { rendered.append("\n") }
             case (CMARK_NODE_IMAGE, CMARK_EVENT_ENTER):
@@ -75,15 +91,18 @@ package struct MarkdownReader: DocumentReader {
     /// A link whose text is its own address (`<https://example.com>`, `<me@example.com>`).
     static func isAutolink(_ link: OpaquePointer) -> Bool {
         guard let url = cmark_node_get_url(link).map({ String(cString: $0) }), let child = cmark_node_first_child(link),
-              cmark_node_get_type(child) == CMARK_NODE_TEXT, cmark_node_next(child) == nil,
-              let text = cmark_node_get_literal(child).map({ String(cString: $0) }) else { return false }
+            cmark_node_get_type(child) == CMARK_NODE_TEXT, cmark_node_next(child) == nil,
+            let text = cmark_node_get_literal(child).map({ String(cString: $0) })
+        else { return false }
         return url == text || url == "mailto:" + text
     }
 
     /// For each rendered scalar, its offset in `source[start..<end]`: the next equal scalar (any
     /// white space for white space), looking a bounded distance ahead so a character the source
     /// spells differently (`&copy;` for ©) costs nothing but an approximate offset.
-    static func origins(of rendered: [Unicode.Scalar], in source: [Unicode.Scalar], from start: Int, to end: Int) -> [Int] {
+    static func origins(of rendered: [Unicode.Scalar], in source: [Unicode.Scalar], from start: Int, to end: Int)
+        -> [Int]
+    {
         let end = min(max(end, start), source.count)
         var cursor = min(start, end)
         var origins: [Int] = []
@@ -92,7 +111,9 @@ package struct MarkdownReader: DocumentReader {
             let space = scalar.properties.isWhitespace
             var probe = cursor
             let limit = min(end, cursor + 256)
-            while probe < limit, !(source[probe] == scalar || (space && source[probe].properties.isWhitespace)) { probe += 1 }
+            while probe < limit, !(source[probe] == scalar || (space && source[probe].properties.isWhitespace)) {
+                probe += 1
+            }
             if probe < limit {
                 origins.append(probe)
                 cursor = probe + 1

@@ -44,7 +44,8 @@ package struct PlainTextReader: DocumentReader {
             guard !current.isEmpty else { return }
             let lines = current.count <= 2 ? current.map { String(scalars: scalars[$0]) } : []
             if current.count >= 3, current.prefix(2).allSatisfy({ Self.mayBeContentsEntry(scalars[$0]) }),
-               Self.isContentsList(current.map { String(scalars: scalars[$0]) }) {
+                Self.isContentsList(current.map { String(scalars: scalars[$0]) })
+            {
                 // A table of contents set as one paragraph: not read aloud, nor its "Contents" line.
                 if let last = blocks.last, Self.isContentsTitle(last.text) {
                     blocks.removeLast()
@@ -55,16 +56,19 @@ package struct PlainTextReader: DocumentReader {
                 return
             }
             if let shape = patterns.map({ Self.headingShape(lines, patterns: $0) }) ?? Self.headingShape(lines) {
-                blocks.append(current.count == 1
-                    ? TextLines.heading(scalars, indices: Array(current[0]), level: 1)
-                    : TextLines.paragraph(scalars, lines: current, role: .heading(level: 1)))
+                blocks.append(
+                    current.count == 1
+                        ? TextLines.heading(scalars, indices: Array(current[0]), level: 1)
+                        : TextLines.paragraph(scalars, lines: current, role: .heading(level: 1)))
                 shapes.append(shape)
                 singleLines.append(nil)
             } else {
                 blocks.append(TextLines.paragraph(scalars, lines: current))
                 shapes.append(nil)
                 // A heading's title may be on a line of its own under it ("CHAPTER ONE" / "PLAYING PILGRIMS").
-                let isShort = current.count <= 2 && lines[0].count <= CounterLine.maximumLength && (lines.count == 1 || lines[1].count <= 60)
+                let isShort =
+                    current.count <= 2 && lines[0].count <= CounterLine.maximumLength
+                    && (lines.count == 1 || lines[1].count <= 60)
                 singleLines.append(isShort ? lines[0] : nil)
             }
             current = []
@@ -94,10 +98,13 @@ package struct PlainTextReader: DocumentReader {
     }
 
     /// Headings of series the book itself shows (``CounterHeadings``): `~ 1 ~`, `[ 2 ]`, `IV.`, `Canto III`.
-    static func addCounterHeadings(_ blocks: inout [DocumentBlock], _ shapes: inout [HeadingShape?], singleLines: [String?]) {
+    static func addCounterHeadings(
+        _ blocks: inout [DocumentBlock], _ shapes: inout [HeadingShape?], singleLines: [String?]
+    ) {
         let paragraphs = blocks.indices.map { index in
-            CounterHeadings.Paragraph(line: singleLines[index], words: wordCount(blocks[index].text),
-                                      endsSentence: endsSentence(blocks[index].text), heading: shapes[index])
+            CounterHeadings.Paragraph(
+                line: singleLines[index], words: wordCount(blocks[index].text),
+                endsSentence: endsSentence(blocks[index].text), heading: shapes[index])
         }
         for (index, shape) in CounterHeadings.find(in: paragraphs) {
             // A one-line paragraph's block is its line and a line end: the heading is the line.
@@ -105,8 +112,12 @@ package struct PlainTextReader: DocumentReader {
             // its full stop); a title on a second line follows it.
             let text = blocks[index].text
             let lineEnd = text.firstIndex(of: "\n") ?? text.endIndex
-            func isWordScalar(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isAlphabetic || scalar.properties.numericType != nil }
-            guard let first = text[..<lineEnd].firstIndex(where: isWordScalar), var last = text[..<lineEnd].lastIndex(where: isWordScalar) else { continue }
+            func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+                scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+            }
+            guard let first = text[..<lineEnd].firstIndex(where: isWordScalar),
+                var last = text[..<lineEnd].lastIndex(where: isWordScalar)
+            else { continue }
             if last + 1 < lineEnd, text[last + 1] == "." { last += 1 }
             // The second line, without the paragraph's last line end.
             let titleLine = lineEnd + 1 < text.count ? Array(lineEnd..<(text.count - 1)) : []
@@ -125,8 +136,10 @@ package struct PlainTextReader: DocumentReader {
         for scalar in text {
             // ASCII without a look-up of Unicode's properties (a fifth of splitting a book, measured).
             let value = scalar.value
-            let isWordScalar = value < 0x80
-                ? (value >= 0x61 && value <= 0x7A) || (value >= 0x41 && value <= 0x5A) || (value >= 0x30 && value <= 0x39)
+            let isWordScalar =
+                value < 0x80
+                ? (value >= 0x61 && value <= 0x7A) || (value >= 0x41 && value <= 0x5A)
+                    || (value >= 0x30 && value <= 0x39)
                 : scalar.properties.isAlphabetic || scalar.properties.numericType != nil
             if isWordScalar && !inWord { count += 1 }
             inWord = isWordScalar
@@ -138,29 +151,40 @@ package struct PlainTextReader: DocumentReader {
     /// semicolon or a hyphen.
     static func endsSentence(_ text: [Unicode.Scalar]) -> Bool {
         guard let last = text.last(where: { !$0.properties.isWhitespace }) else { return true }
-        return !(last.properties.isAlphabetic || last.properties.numericType != nil || ",;-".unicodeScalars.contains(last))
+        return
+            !(last.properties.isAlphabetic || last.properties.numericType != nil || ",;-".unicodeScalars.contains(last))
     }
 
     /// The lines between Project Gutenberg's `*** START OF THE (or THIS) PROJECT GUTENBERG EBOOK …`
     /// and `*** END OF …` lines (all lines when there is no start line).
     static func gutenbergBody(_ lines: [Range<Int>], _ scalars: [Unicode.Scalar]) -> Range<Int> {
         func marker(_ line: Range<Int>) -> String? {
-            guard let first = line.first(where: { scalars[$0] != " " && scalars[$0] != "\t" }), scalars[first] == "*", line.count <= 200 else { return nil }
+            guard let first = line.first(where: { scalars[$0] != " " && scalars[$0] != "\t" }), scalars[first] == "*",
+                line.count <= 200
+            else { return nil }
             return String(scalars: scalars[line]).uppercased()
         }
-        guard let start = lines.firstIndex(where: { line in
-            marker(line).map { $0.contains("START OF THE PROJECT GUTENBERG") || $0.contains("START OF THIS PROJECT GUTENBERG") } ?? false
-        }) else { return lines.indices }
-        let end = lines[(start + 1)...].firstIndex { line in
-            marker(line).map { $0.contains("END OF THE PROJECT GUTENBERG") || $0.contains("END OF THIS PROJECT GUTENBERG") } ?? false
-        } ?? lines.count
+        guard
+            let start = lines.firstIndex(where: { line in
+                marker(line).map {
+                    $0.contains("START OF THE PROJECT GUTENBERG") || $0.contains("START OF THIS PROJECT GUTENBERG")
+                } ?? false
+            })
+        else { return lines.indices }
+        let end =
+            lines[(start + 1)...].firstIndex { line in
+                marker(line).map {
+                    $0.contains("END OF THE PROJECT GUTENBERG") || $0.contains("END OF THIS PROJECT GUTENBERG")
+                } ?? false
+            } ?? lines.count
         return (start + 1)..<end
     }
 
     /// "Contents", "CONTENTS.", "Table of Contents".
     static func isContentsTitle(_ text: [Unicode.Scalar]) -> Bool {
         guard text.count <= 24 else { return false }
-        return ["contents", "contents.", "table of contents", "table of contents."].contains(String(foldingWhiteSpaceOf: text).lowercased())
+        return ["contents", "contents.", "table of contents", "table of contents."].contains(
+            String(foldingWhiteSpaceOf: text).lowercased())
     }
 
     /// A cheap first look at a line of a paragraph: short (50 characters) and starting with a
@@ -176,7 +200,8 @@ package struct PlainTextReader: DocumentReader {
     static func isContentsList(_ lines: [String]) -> Bool {
         let entries = lines.filter { line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            return isChapterLine(trimmed) || isPartLine(trimmed) || isSectionLine(trimmed) || isRomanNumeralLine(trimmed)
+            return isChapterLine(trimmed) || isPartLine(trimmed) || isSectionLine(trimmed)
+                || isRomanNumeralLine(trimmed)
         }
         return entries.count * 5 >= lines.count * 3
     }
@@ -188,7 +213,9 @@ package struct PlainTextReader: DocumentReader {
     /// just before it goes too.
     static func dropContentsHeadings(_ blocks: inout [DocumentBlock], _ shapes: inout [HeadingShape?]) {
         // Headings' titles only: folding every paragraph would cost a tenth of splitting a book.
-        let titles = blocks.indices.map { shapes[$0] == nil ? "" : String(foldingWhiteSpaceOf: blocks[$0].text).lowercased() }
+        let titles = blocks.indices.map {
+            shapes[$0] == nil ? "" : String(foldingWhiteSpaceOf: blocks[$0].text).lowercased()
+        }
         var drop = Set<Int>()
         // How often each heading's title occurs from the current run on: a title counted after
         // the run's own are taken off comes again later.
@@ -241,7 +268,8 @@ package struct PlainTextReader: DocumentReader {
         case 2:
             // "CHAPTER 12. Of the Less Likely Pictures of Ships, and the True" / "Pictures of Harbour Scenes."
             guard lines[0].count <= 80, lines[1].count <= 60, isChapterLine(lines[0]),
-                  lines[0].split(separator: " ").count >= 3 else { return nil }
+                lines[0].split(separator: " ").count >= 3
+            else { return nil }
             return .chapter
         default:
             return nil
@@ -253,9 +281,13 @@ package struct PlainTextReader: DocumentReader {
     /// ("PART THE FIRST"), so a one-line paragraph such as "Book two was better." is not one.
     static func isPartLine(_ line: String) -> Bool {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        guard line.count <= 60, words.count >= 2, ["book", "part", "volume"].contains(words[0].lowercased()) else { return false }
+        guard line.count <= 60, words.count >= 2, ["book", "part", "volume"].contains(words[0].lowercased()) else {
+            return false
+        }
         let numberWords = words[1].lowercased() == "the" && words.count >= 3 ? 2 : 1
-        guard isChapterLine("chapter " + words.dropFirst().prefix(numberWords).joined(separator: " ")) else { return false }
+        guard isChapterLine("chapter " + words.dropFirst().prefix(numberWords).joined(separator: " ")) else {
+            return false
+        }
         let rest = words.dropFirst(1 + numberWords)
         guard let next = rest.first else { return true }
         let number = words[numberWords]
@@ -269,17 +301,24 @@ package struct PlainTextReader: DocumentReader {
     static func isSectionLine(_ line: String) -> Bool {
         guard line.count <= 60 else { return false }
         let head = line.split(separator: ":", maxSplits: 1).first.map(String.init) ?? line
-        var words = head.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { $0.trimmingCharacters(in: .punctuationCharacters) }
+        var words = head.split(whereSeparator: { $0 == " " || $0 == "\t" }).map {
+            $0.trimmingCharacters(in: .punctuationCharacters)
+        }
         // In capitals a section's title may run on ("INTRODUCTION AND ANALYSIS", "PREFACE TO THE SECOND EDITION").
         let inCapitals = head == head.uppercased() && head.contains(where: \.isLetter)
-        guard !words.isEmpty, words.count <= (inCapitals ? 6 : 4), words.allSatisfy({ $0.first?.isUppercase ?? false }) else { return false }
+        guard !words.isEmpty, words.count <= (inCapitals ? 6 : 4), words.allSatisfy({ $0.first?.isUppercase ?? false })
+        else { return false }
         let ordinals: Set<String> = ["first", "second", "third", "fourth", "fifth", "final", "last"]
         if words.count > 1, ordinals.contains(words[0].lowercased()) { words.removeFirst() }
-        let sections: Set<String> = ["epilogue", "prologue", "preface", "introduction", "foreword", "afterword", "appendix", "postscript"]
+        let sections: Set<String> = [
+            "epilogue", "prologue", "preface", "introduction", "foreword", "afterword", "appendix", "postscript",
+        ]
         guard sections.contains(words[0].lowercased()) else { return false }
         if inCapitals { return true }
         // "Appendix A", "APPENDIX II", "Epilogue 2": one designator at most.
-        return words.count == 1 || (words.count == 2 && (words[1].count == 1 || words[1].allSatisfy { $0.isNumber || "IVXLCDM".contains($0) }))
+        return words.count == 1
+            || (words.count == 2
+                && (words[1].count == 1 || words[1].allSatisfy { $0.isNumber || "IVXLCDM".contains($0) }))
     }
 
     /// "IV." or "XII" alone on a line: a chapter numbered without the word. A lone "I" (the pronoun,
@@ -294,7 +333,9 @@ package struct PlainTextReader: DocumentReader {
     static func isChapterLine(_ line: String) -> Bool {
         if isCJKChapterLine(line) { return true }
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        let chapterWords: Set<String> = ["chapter", "chapitre", "kapitel", "capítulo", "capitulo", "capitolo", "hoofdstuk", "глава", "rozdział"]
+        let chapterWords: Set<String> = [
+            "chapter", "chapitre", "kapitel", "capítulo", "capitulo", "capitolo", "hoofdstuk", "глава", "rozdział",
+        ]
         guard line.count <= 80, words.count >= 2, chapterWords.contains(words[0].lowercased()) else { return false }
         let number = words[1].trimmingCharacters(in: .punctuationCharacters).lowercased()
         if !number.isEmpty, number.allSatisfy(\.isNumber) { return true }

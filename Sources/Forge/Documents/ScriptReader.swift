@@ -24,15 +24,20 @@ package struct ScriptReader: DocumentReader {
         func flush() {
             guard let current = passage else { return }
             passage = nil
-            blocks.append(DocumentBlock(
-                role: current.character.map { .speech(character: $0) } ?? .narration, text: current.text, origins: current.origins, elementID: nil))
+            blocks.append(
+                DocumentBlock(
+                    role: current.character.map { .speech(character: $0) } ?? .narration, text: current.text,
+                    origins: current.origins, elementID: nil))
         }
         /// Adds a line's words to the passage (after the last line's break), leaving out
         /// what is in parentheses or brackets.
         func append(_ range: Range<Int>, startNew: Bool) {
             for index in range {
                 let scalar = scalars[index]
-                if scalar == "(" || scalar == "[" { depth += 1; continue }
+                if scalar == "(" || scalar == "[" {
+                    depth += 1
+                    continue
+                }
                 if depth > 0 {
                     if scalar == ")" || scalar == "]" { depth -= 1 }
                     continue
@@ -91,7 +96,8 @@ package struct ScriptReader: DocumentReader {
         let words = line.split(separator: " ", maxSplits: 2)
         guard words.count >= 2, line.count <= 80 else { return nil }
         let number = words[1].trimmingCharacters(in: .punctuationCharacters).lowercased()
-        let isNumber = !number.isEmpty && (number.allSatisfy(\.isNumber) || number.allSatisfy { "ivxlcdm".contains($0) })
+        let isNumber =
+            !number.isEmpty && (number.allSatisfy(\.isNumber) || number.allSatisfy { "ivxlcdm".contains($0) })
         guard isNumber else { return nil }
         switch words[0].lowercased() {
         case "act": return .act
@@ -105,11 +111,16 @@ package struct ScriptReader: DocumentReader {
     /// within the first 40 characters.
     private static func speaker(_ scalars: [Unicode.Scalar], _ line: Range<Int>) -> (String, Int)? {
         let limit = min(line.upperBound, line.lowerBound + 41)
-        guard let colon = (line.lowerBound..<limit).first(where: { scalars[$0] == ":" }), colon > line.lowerBound else { return nil }
+        guard let colon = (line.lowerBound..<limit).first(where: { scalars[$0] == ":" }), colon > line.lowerBound else {
+            return nil
+        }
         let name = String(scalars: scalars[line.lowerBound..<colon]).trimmingCharacters(in: .whitespaces)
         guard let first = name.unicodeScalars.first, first.properties.isAlphabetic,
-              name.split(separator: " ").count <= 4,
-              name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0.properties.numericType != nil || " .'-\u{2019}".unicodeScalars.contains($0) })
+            name.split(separator: " ").count <= 4,
+            name.unicodeScalars.allSatisfy({
+                $0.properties.isAlphabetic || $0.properties.numericType != nil
+                    || " .'-\u{2019}".unicodeScalars.contains($0)
+            })
         else { return nil }
         // "Note: the time is 3:00" has a speaker-like start only if the name is a proper name or shouted; ordinary
         // lower-case words before a colon are narration.

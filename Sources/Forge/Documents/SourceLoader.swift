@@ -11,7 +11,10 @@ package struct SourceLoader: Sendable {
     /// Read plain-text sources as Markdown (`"headings": "markdown"`: `#` lines are the headings).
     package var readsTextAsMarkdown = false
 
-    package init(limits: EPUBReader.Limits = EPUBReader.Limits(), keepsGutenbergMatter: Bool = false, headingPatterns: HeadingPatterns? = nil) {
+    package init(
+        limits: EPUBReader.Limits = EPUBReader.Limits(), keepsGutenbergMatter: Bool = false,
+        headingPatterns: HeadingPatterns? = nil
+    ) {
         self.limits = limits
         self.keepsGutenbergMatter = keepsGutenbergMatter
         self.headingPatterns = headingPatterns
@@ -23,24 +26,31 @@ package struct SourceLoader: Sendable {
         var language: String?
         for source in sources {
             let name = source.displayPath
-            let reader: (any DocumentReader)? = switch source.format {
-            case .text where readsTextAsMarkdown: MarkdownReader()
-            case .text: PlainTextReader(keepsGutenbergMatter: keepsGutenbergMatter, headingPatterns: headingPatterns)
-            case .html: HTMLReader(mode: .html, keepsGutenbergMatter: keepsGutenbergMatter)
-            case .xhtml: HTMLReader(mode: .xhtml, keepsGutenbergMatter: keepsGutenbergMatter)
-            default: source.format.textReader
-            }
+            let reader: (any DocumentReader)? =
+                switch source.format {
+                case .text where readsTextAsMarkdown: MarkdownReader()
+                case .text:
+                    PlainTextReader(keepsGutenbergMatter: keepsGutenbergMatter, headingPatterns: headingPatterns)
+                case .html: HTMLReader(mode: .html, keepsGutenbergMatter: keepsGutenbergMatter)
+                case .xhtml: HTMLReader(mode: .xhtml, keepsGutenbergMatter: keepsGutenbergMatter)
+                default: source.format.textReader
+                }
             if let reader {
-                let text = try SourceReader.decodeText(source.standardInput ?? SourceReader.bytes(of: source.url), file: name)
+                let text = try SourceReader.decodeText(
+                    source.standardInput ?? SourceReader.bytes(of: source.url), file: name)
                 let document = try reader.read(text, path: name)
                 language = language ?? document.language
                 documents.append(SourceDocument(documents: [document]))
             } else {
-                let reader = EPUBReader(limits: limits, include: source.include, exclude: source.exclude, keepsGutenbergMatter: keepsGutenbergMatter)
-                let book = try source.standardInput.map { data throws(DocumentError) in try reader.read(data, name: name) }
+                let reader = EPUBReader(
+                    limits: limits, include: source.include, exclude: source.exclude,
+                    keepsGutenbergMatter: keepsGutenbergMatter)
+                let book =
+                    try source.standardInput.map { data throws(DocumentError) in try reader.read(data, name: name) }
                     ?? reader.read(source.url, name: name)
                 language = language ?? book.language ?? book.documents.lazy.compactMap(\.language).first
-                documents.append(SourceDocument(documents: book.documents, chaptersFromContents: book.chaptersFromContents))
+                documents.append(
+                    SourceDocument(documents: book.documents, chaptersFromContents: book.chaptersFromContents))
             }
         }
         return (documents, language)
@@ -79,9 +89,11 @@ package struct SourceLoader: Sendable {
 
     static func htmlLanguage(_ head: String) -> String? {
         guard let tag = head.range(of: "<html", options: .caseInsensitive),
-              let close = head[tag.upperBound...].firstIndex(of: ">") else { return nil }
+            let close = head[tag.upperBound...].firstIndex(of: ">")
+        else { return nil }
         // The start tag alone, read as HTML (its attributes may be unquoted).
-        let language = try? HTMLReader(mode: .html).read("<html" + head[tag.upperBound..<close] + ">", path: "head").language
+        let language = try? HTMLReader(mode: .html).read("<html" + head[tag.upperBound..<close] + ">", path: "head")
+            .language
         return language?.isEmpty == false ? language : nil
     }
 }

@@ -20,11 +20,14 @@ package enum SourceReader {
     /// Decodes a text source after checking it against ``maximumTextBytes`` and ``maximumLineBytes``,
     /// before any of it is split: a 100 MB line would cost gigabytes.
     package static func decodeText(_ data: Data, file: String) throws(TextError) -> String {
-        guard data.count <= maximumTextBytes else { throw .tooLarge(file: file, bytes: data.count, limit: maximumTextBytes) }
+        guard data.count <= maximumTextBytes else {
+            throw .tooLarge(file: file, bytes: data.count, limit: maximumTextBytes)
+        }
         var line = 1
         var start = 0
         let newline = UInt8(ascii: "\n")
-        let longest: (line: Int, bytes: Int)? = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> (line: Int, bytes: Int)? in
+        let longest: (line: Int, bytes: Int)? = data.withUnsafeBytes {
+            (bytes: UnsafeRawBufferPointer) -> (line: Int, bytes: Int)? in
             for (offset, byte) in bytes.enumerated() where byte == newline {
                 if offset - start > maximumLineBytes { return (line, offset - start) }
                 line += 1
@@ -32,7 +35,9 @@ package enum SourceReader {
             }
             return bytes.count - start > maximumLineBytes ? (line, bytes.count - start) : nil
         }
-        if let longest { throw .lineTooLong(file: file, line: longest.line, bytes: longest.bytes, limit: maximumLineBytes) }
+        if let longest {
+            throw .lineTooLong(file: file, line: longest.line, bytes: longest.bytes, limit: maximumLineBytes)
+        }
         return try decode(data, file: file)
     }
 
@@ -54,7 +59,9 @@ package enum SourceReader {
             throw .unreadable(file: url.path, reason: String(cString: strerror(errno)))
         }
         if let kind = FileKind.describe(status.st_mode & S_IFMT) { throw .notAFile(file: url.path, kind: kind) }
-        guard Int(status.st_size) <= maximumBytes else { throw .tooLarge(file: url.path, bytes: Int(status.st_size), limit: maximumBytes) }
+        guard Int(status.st_size) <= maximumBytes else {
+            throw .tooLarge(file: url.path, bytes: Int(status.st_size), limit: maximumBytes)
+        }
     }
 
     package static func decode(_ data: Data, file: String) throws(TextError) -> String {
@@ -76,7 +83,8 @@ package enum SourceReader {
         guard head.count >= 8, head.count % 2 == 0 else { return false }
         let evens = stride(from: 0, to: head.count, by: 2).map { head[$0] }
         let odds = stride(from: 1, to: head.count, by: 2).map { head[$0] }
-        return (evens.allSatisfy { $0 == 0 } && !odds.contains(0)) || (odds.allSatisfy { $0 == 0 } && !evens.contains(0))
+        return (evens.allSatisfy { $0 == 0 } && !odds.contains(0))
+            || (odds.allSatisfy { $0 == 0 } && !evens.contains(0))
     }
 
     /// The offset of the first byte that does not begin or continue a valid UTF-8 sequence.

@@ -10,7 +10,9 @@ package struct StructuredDocument: Sendable, Equatable {
     /// Where each element id sits: the index of the first block at or after the element.
     package var blockIndexByID: [String: Int]
 
-    package init(path: String, language: String?, title: String?, blocks: [DocumentBlock], blockIndexByID: [String: Int] = [:]) {
+    package init(
+        path: String, language: String?, title: String?, blocks: [DocumentBlock], blockIndexByID: [String: Int] = [:]
+    ) {
         self.path = path
         self.language = language
         self.title = title

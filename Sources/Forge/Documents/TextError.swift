@@ -19,22 +19,46 @@ package enum TextError: LocalizedError, Sendable, Equatable {
 
     private var message: (problem: String, fix: String?) {
         switch self {
-        case let .unreadable(file, reason):
-            return ("\(file): cannot read the source: \(ErrorReason.trimmed(reason)).", "Check the path in \"sources\" and the file's permissions.")
-        case let .notUTF8(file, byteOffset):
-            return ("\(file): the text is not valid UTF-8 at byte offset \(byteOffset).", "Convert it first, e.g. `iconv -f latin1 -t utf-8`.")
-        case let .binary(file, byteOffset):
-            return ("\(file): this looks like a binary file, not text (a NUL byte at byte offset \(byteOffset)).", "Name a text or Markdown file in \"sources\".")
-        case let .notAFile(file, kind):
-            return ("\(file): this is \(kind), not a regular file; forge reads sources only from files.", "Save the text to a file and name that in \"sources\" (or use \"-\" for standard input).")
-        case let .utf16(file):
-            return ("\(file): the text is UTF-16; forge reads UTF-8.", "Convert it first, e.g. `iconv -f UTF-16 -t UTF-8 in.txt > out.txt`.")
-        case let .lineTooLong(file, line, bytes, limit):
-            return ("\(file):\(line): this line is \(bytes) bytes long; forge reads lines of at most \(limit) bytes (a paragraph of a book is a few thousand).", "Break the text into lines or paragraphs; if it is not prose (data, a minified document), it is not a source.")
-        case let .tooLarge(file, bytes, limit):
-            return ("\(file): the source is \(bytes >> 20) MiB; forge reads sources up to \(limit >> 20) MiB.", "Split the book into several sources.")
-        case let .noSpeakableText(files):
-            return ("\(files.joined(separator: ", ")): no speakable text was found (the sources are empty or only whitespace and punctuation).", nil)
+        case .unreadable(let file, let reason):
+            return (
+                "\(file): cannot read the source: \(ErrorReason.trimmed(reason)).",
+                "Check the path in \"sources\" and the file's permissions."
+            )
+        case .notUTF8(let file, let byteOffset):
+            return (
+                "\(file): the text is not valid UTF-8 at byte offset \(byteOffset).",
+                "Convert it first, e.g. `iconv -f latin1 -t utf-8`."
+            )
+        case .binary(let file, let byteOffset):
+            return (
+                "\(file): this looks like a binary file, not text (a NUL byte at byte offset \(byteOffset)).",
+                "Name a text or Markdown file in \"sources\"."
+            )
+        case .notAFile(let file, let kind):
+            return (
+                "\(file): this is \(kind), not a regular file; forge reads sources only from files.",
+                "Save the text to a file and name that in \"sources\" (or use \"-\" for standard input)."
+            )
+        case .utf16(let file):
+            return (
+                "\(file): the text is UTF-16; forge reads UTF-8.",
+                "Convert it first, e.g. `iconv -f UTF-16 -t UTF-8 in.txt > out.txt`."
+            )
+        case .lineTooLong(let file, let line, let bytes, let limit):
+            return (
+                "\(file):\(line): this line is \(bytes) bytes long; forge reads lines of at most \(limit) bytes (a paragraph of a book is a few thousand).",
+                "Break the text into lines or paragraphs; if it is not prose (data, a minified document), it is not a source."
+            )
+        case .tooLarge(let file, let bytes, let limit):
+            return (
+                "\(file): the source is \(bytes >> 20) MiB; forge reads sources up to \(limit >> 20) MiB.",
+                "Split the book into several sources."
+            )
+        case .noSpeakableText(let files):
+            return (
+                "\(files.joined(separator: ", ")): no speakable text was found (the sources are empty or only whitespace and punctuation).",
+                nil
+            )
         }
     }
 }

@@ -16,7 +16,8 @@ enum TextLines {
     /// A paragraph block of source lines: their scalars (but those `skip` says are markup), each line
     /// followed by a space standing at the line's end, so hard-wrapped lines join.
     static func paragraph(
-        _ scalars: [Unicode.Scalar], lines: [Range<Int>], role: DocumentBlock.Role = .paragraph, skip: (Int) -> Bool = { _ in false }
+        _ scalars: [Unicode.Scalar], lines: [Range<Int>], role: DocumentBlock.Role = .paragraph,
+        skip: (Int) -> Bool = { _ in false }
     ) -> DocumentBlock {
         var text: [Unicode.Scalar] = []
         var origins: [Int] = []
@@ -42,11 +43,18 @@ enum TextLines {
 
     /// `# Title` … `###### Title` (a space after the marks; closing `#`s dropped): the level and the
     /// offsets of the title's scalars, those `hidden` says are markup left out.
-    static func markdownHeading(_ scalars: [Unicode.Scalar], _ line: Range<Int>, hidden: (Int) -> Bool = { _ in false }) -> (level: Int, title: [Int])? {
+    static func markdownHeading(_ scalars: [Unicode.Scalar], _ line: Range<Int>, hidden: (Int) -> Bool = { _ in false })
+        -> (level: Int, title: [Int])?
+    {
         var level = 0
         var index = line.lowerBound
-        while index < line.upperBound, scalars[index] == "#" { level += 1; index += 1 }
-        guard (1...6).contains(level), index < line.upperBound, scalars[index] == " " || scalars[index] == "\t" else { return nil }
+        while index < line.upperBound, scalars[index] == "#" {
+            level += 1
+            index += 1
+        }
+        guard (1...6).contains(level), index < line.upperBound, scalars[index] == " " || scalars[index] == "\t" else {
+            return nil
+        }
         var title = (index..<line.upperBound).filter { !hidden($0) }
         while let last = title.last, scalars[last] == "#" { title.removeLast() }
         while let last = title.last, isBlank(scalars[last]) { title.removeLast() }

@@ -59,12 +59,15 @@ struct XMLEventParser {
             var bytes = Array(text.utf8)
             if bytes.isEmpty { bytes = [0x20] }
             var sax = Self.saxHandler()
-            var options = XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+            var options =
+                XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue | XML_PARSE_NOERROR.rawValue
+                | XML_PARSE_NOWARNING.rawValue
             if recovers { options |= XML_PARSE_RECOVER.rawValue }
             return bytes.withUnsafeBufferPointer { buffer -> XMLParseFailure? in
                 let characters = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
                 guard let context = xmlCreateMemoryParserCtxt(characters, Int32(clamping: buffer.count)) else {
-                    return XMLParseFailure(line: 1, column: 1, message: "libxml2 could not start a parser (out of memory?)")
+                    return XMLParseFailure(
+                        line: 1, column: 1, message: "libxml2 could not start a parser (out of memory?)")
                 }
                 return withUnsafeMutablePointer(to: &sax) { saxPointer in
                     let ownHandler = context.pointee.sax
@@ -114,7 +117,8 @@ struct XMLEventParser {
                         values[name] = ""
                         continue
                     }
-                    values[name] = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+                    values[name] = String(
+                        decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
                 }
             }
             XMLEventParser.state(context).startElement(XMLEventParser.qualified(localName, prefix), attributes: values)
@@ -136,7 +140,9 @@ struct XMLEventParser {
             let state = XMLEventParser.state(context)
             if type == Int32(XML_INTERNAL_GENERAL_ENTITY.rawValue), let content {
                 state.declare(XMLEventParser.string(name), content: XMLEventParser.string(content))
-            } else if type == Int32(XML_EXTERNAL_GENERAL_PARSED_ENTITY.rawValue) || type == Int32(XML_EXTERNAL_GENERAL_UNPARSED_ENTITY.rawValue) {
+            } else if type == Int32(XML_EXTERNAL_GENERAL_PARSED_ENTITY.rawValue)
+                || type == Int32(XML_EXTERNAL_GENERAL_UNPARSED_ENTITY.rawValue)
+            {
                 state.external.insert(XMLEventParser.string(name))
             }
         }
@@ -176,7 +182,8 @@ struct XMLEventParser {
         let recovers: Bool
 
         init(
-            source: [Unicode.Scalar], decodesHTMLEntities: Bool, recovers: Bool, start: @escaping (String, [String: String], Int, Bool) -> Void,
+            source: [Unicode.Scalar], decodesHTMLEntities: Bool, recovers: Bool,
+            start: @escaping (String, [String: String], Int, Bool) -> Void,
             end: @escaping (String) -> Void, text: @escaping (Unicode.Scalar, Int) -> Void
         ) {
             self.source = source
@@ -273,7 +280,7 @@ struct XMLEventParser {
             var decoder = UTF8()
             decoding: while true {
                 switch decoder.decode(&iterator) {
-                case let .scalarValue(scalar): delivered.append(scalar)
+                case .scalarValue(let scalar): delivered.append(scalar)
                 case .emptyInput: break decoding
                 case .error: delivered.append("\u{FFFD}")
                 }
@@ -324,7 +331,13 @@ struct XMLEventParser {
         func markupLength(at offset: Int) -> Int? {
             if source.matches("<![CDATA[", at: offset) { return 9 }
             let (opening, closing): (String, String)
-            if source.matches("<!--", at: offset) { (opening, closing) = ("<!--", "-->") } else if source.matches("<?", at: offset) { (opening, closing) = ("<?", "?>") } else { return nil }
+            if source.matches("<!--", at: offset) {
+                (opening, closing) = ("<!--", "-->")
+            } else if source.matches("<?", at: offset) {
+                (opening, closing) = ("<?", "?>")
+            } else {
+                return nil
+            }
             var end = offset + opening.unicodeScalars.count
             while end < source.count, !source.matches(closing, at: end) { end += 1 }
             return min(end + closing.unicodeScalars.count, source.count) - offset
@@ -365,7 +378,9 @@ struct XMLEventParser {
             while index < scalars.count {
                 if scalars[index] == "&", let end = scalars[index...].firstIndex(of: ";"), end > index + 1 {
                     let body = String(scalars: scalars[(index + 1)..<end])
-                    if let expansion = body.hasPrefix("#") ? HTMLEntities.decode(reference: body) : expansion(ofEntity: body, declaredOnes: false) {
+                    if let expansion = body.hasPrefix("#")
+                        ? HTMLEntities.decode(reference: body) : expansion(ofEntity: body, declaredOnes: false)
+                    {
                         decoded += expansion
                         index = end + 1
                         continue
@@ -425,7 +440,9 @@ struct XMLEventParser {
         /// Namespace errors (an undeclared `epub:` prefix) are not among them: readers accept those.
         func record(_ error: xmlError) {
             guard failure == nil, error.domain == Int32(XML_FROM_PARSER.rawValue) else { return }
-            let undeclared = error.code == Int32(XML_ERR_UNDECLARED_ENTITY.rawValue) || error.code == Int32(XML_WAR_UNDECLARED_ENTITY.rawValue)
+            let undeclared =
+                error.code == Int32(XML_ERR_UNDECLARED_ENTITY.rawValue)
+                || error.code == Int32(XML_WAR_UNDECLARED_ENTITY.rawValue)
             guard error.level == XML_ERR_FATAL || undeclared else { return }
             var message = error.message.map { String(cString: $0) } ?? "not well-formed XML"
             message = message.trimmingCharacters(in: .whitespacesAndNewlines)

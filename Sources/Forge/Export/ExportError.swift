@@ -25,26 +25,47 @@ package enum ExportError: LocalizedError, Sendable, Equatable {
 
     private var message: (problem: String, fix: String?) {
         switch self {
-        case let .notBuilt(directory, pending):
-            return ("\(directory): \(pending) item(s) have no audio or word timings yet (exports are derived from a finished build).", "Build the recipe first.")
-        case let .missingAudio(itemID, path):
-            return ("item \(itemID): its audio object \(path) is missing or unreadable.", "Repair the store, then build the recipe again.")
-        case let .writeFailed(path, reason):
-            return ("\(path): could not write the export: \(ErrorReason.trimmed(reason)).", "Free space or fix permissions, then export again.")
-        case let .toolMissing(tool, detail):
-            return ("the m4b and acx exports need \(tool), which could not be run (\(ErrorReason.trimmed(detail))).", "Install it with `apt-get install \(tool)` (scripts/install-deps.sh does), or set FORGE_FFMPEG to its path.")
-        case let .encoderFailed(tool, detail):
+        case .notBuilt(let directory, let pending):
+            return (
+                "\(directory): \(pending) item(s) have no audio or word timings yet (exports are derived from a finished build).",
+                "Build the recipe first."
+            )
+        case .missingAudio(let itemID, let path):
+            return (
+                "item \(itemID): its audio object \(path) is missing or unreadable.",
+                "Repair the store, then build the recipe again."
+            )
+        case .writeFailed(let path, let reason):
+            return (
+                "\(path): could not write the export: \(ErrorReason.trimmed(reason)).",
+                "Free space or fix permissions, then export again."
+            )
+        case .toolMissing(let tool, let detail):
+            return (
+                "the m4b and acx exports need \(tool), which could not be run (\(ErrorReason.trimmed(detail))).",
+                "Install it with `apt-get install \(tool)` (scripts/install-deps.sh does), or set FORGE_FFMPEG to its path."
+            )
+        case .encoderFailed(let tool, let detail):
             return ("\(tool) failed to encode: \(ErrorReason.trimmed(detail)). Nothing half-written was kept.", nil)
-        case let .linkInOutput(path):
-            return (StoreError.linkInOutput(path: path).errorDescription ?? "", StoreError.linkInOutput(path: path).recoverySuggestion)
-        case let .badEnvironment(variable, problem):
+        case .linkInOutput(let path):
+            return (
+                StoreError.linkInOutput(path: path).errorDescription ?? "",
+                StoreError.linkInOutput(path: path).recoverySuggestion
+            )
+        case .badEnvironment(let variable, let problem):
             return ("\(variable) \(problem).", "Fix or unset it.")
-        case let .unsafeTarget(path, reason):
+        case .unsafeTarget(let path, let reason):
             return ("\(path): not written: \(reason).", "Name a new file, or a regular file forge may replace.")
-        case let .creditNotSpoken(text):
-            return ("the ACX credit \"\(text.prefix(60))\" has no audio in the store (credits are spoken by a synthesis worker before the export).", "Have the credits spoken first (CreditSpeech), as a build and an export from the command line do.")
-        case let .cancelled(written):
-            return ("stopped before finishing; \(written) file(s) were written whole and nothing half-written was left.", "Run the export again to finish.")
+        case .creditNotSpoken(let text):
+            return (
+                "the ACX credit \"\(text.prefix(60))\" has no audio in the store (credits are spoken by a synthesis worker before the export).",
+                "Have the credits spoken first (CreditSpeech), as a build and an export from the command line do."
+            )
+        case .cancelled(let written):
+            return (
+                "stopped before finishing; \(written) file(s) were written whole and nothing half-written was left.",
+                "Run the export again to finish."
+            )
         }
     }
 }
@@ -55,7 +76,8 @@ extension ExportError: ClassifiedFailure {
         switch self {
         case .unsafeTarget, .badEnvironment: .badInput
         case .cancelled: .cancelled
-        case .notBuilt, .missingAudio, .writeFailed, .linkInOutput, .toolMissing, .encoderFailed, .creditNotSpoken: .cannotRun
+        case .notBuilt, .missingAudio, .writeFailed, .linkInOutput, .toolMissing, .encoderFailed, .creditNotSpoken:
+            .cannotRun
         }
     }
 }

@@ -34,7 +34,8 @@ package struct ExportReport: Sendable, Equatable {
             let parts = file.split(separator: "/")
             let name = parts.count > 2 ? String(parts[1]) : String(parts.first ?? "")
             var status = stat()
-            let bytes = lstat(outputDirectory.appendingPathComponent(file).path, &status) == 0 ? Int64(status.st_size) : 0
+            let bytes =
+                lstat(outputDirectory.appendingPathComponent(file).path, &status) == 0 ? Int64(status.st_size) : 0
             if let position = index[name] {
                 folders[position].files += 1
                 folders[position].bytes += bytes

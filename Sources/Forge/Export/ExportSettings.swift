@@ -4,7 +4,9 @@ import Foundation
 package struct ExportSettings: Sendable, Equatable {
     /// The keys of the recipe's `exports` object, of its `pauses` and of the top-level `credits`
     /// (read by `ExportSettings.read(recipe:…)`); others are refused.
-    package enum RecipeKey: String, CaseIterable, Sendable { case formats, pauses, maxCueCharacters, wordLevelOverlays, epubAudio }
+    package enum RecipeKey: String, CaseIterable, Sendable {
+        case formats, pauses, maxCueCharacters, wordLevelOverlays, epubAudio
+    }
     package enum PauseRecipeKey: String, CaseIterable, Sendable { case sentenceMs, paragraphMs, chapterMs }
     package enum CreditRecipeKey: String, CaseIterable, Sendable { case opening, closing }
 
@@ -60,7 +62,8 @@ package struct ExportSettings: Sendable, Equatable {
     }
 
     package init(
-        formats: [ExportFormat] = [], sentencePauseMs: Int = 250, paragraphPauseMs: Int = 700, chapterPauseMs: Int = 1500,
+        formats: [ExportFormat] = [], sentencePauseMs: Int = 250, paragraphPauseMs: Int = 700,
+        chapterPauseMs: Int = 1500,
         maxCueCharacters: Int = 84, wordLevelOverlays: Bool = false, title: String = "Untitled", language: String = "en"
     ) {
         self.formats = formats

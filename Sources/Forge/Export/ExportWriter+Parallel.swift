@@ -22,7 +22,11 @@ extension ExportWriter {
                     outcome.done += 1
                     return outcome.done
                 }
-                if let meter { meter.finish(index) } else { progress?(ExportProgress(phase: phase, done: done, total: count)) }
+                if let meter {
+                    meter.finish(index)
+                } else {
+                    progress?(ExportProgress(phase: phase, done: done, total: count))
+                }
             }
         } catch {
             failure = error

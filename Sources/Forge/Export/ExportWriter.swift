@@ -110,7 +110,9 @@ struct ExportWriter {
         } catch let error as StoreError {
             unlink(temporary.path)
             if case .linkInOutput(let path) = error { throw ExportError.linkInOutput(path: path) }
-            if case .writeFailed(_, let reason) = error { throw ExportError.writeFailed(path: url.path, reason: reason) }
+            if case .writeFailed(_, let reason) = error {
+                throw ExportError.writeFailed(path: url.path, reason: reason)
+            }
             throw ExportError.writeFailed(path: url.path, reason: error.errorDescription ?? "\(error)")
         } catch ExportError.cancelled {
             unlink(temporary.path)

@@ -23,7 +23,10 @@ package struct Exporter: Sendable {
     /// Where the last export's stamp is kept, under `exports/`.
     static let stampPath = "exports/.forge-export-stamp"
 
-    package init(outputDirectory: URL, settings: ExportSettings, cancellation: CancellationFlag? = nil, progress: ExportProgress.Sink? = nil) {
+    package init(
+        outputDirectory: URL, settings: ExportSettings, cancellation: CancellationFlag? = nil,
+        progress: ExportProgress.Sink? = nil
+    ) {
         self.outputDirectory = outputDirectory.standardizedFileURL
         self.settings = settings
         self.cancellation = cancellation
@@ -32,7 +35,8 @@ package struct Exporter: Sendable {
 
     /// Exports from an output directory no build is using (it takes the directory's lock).
     package func export() throws -> ExportReport {
-        guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path) else {
+        guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path)
+        else {
             throw StoreError.notAnOutputDirectory(path: outputDirectory.path)
         }
         // Writable: encoded chapters are recorded in it.
@@ -64,12 +68,14 @@ package struct Exporter: Sendable {
     /// it wrote is still there (as a regular file); nil otherwise.
     func upToDate(_ stamp: String) -> ExportReport? {
         guard let data = try? OwnedDirectory(root: outputDirectory).read(Self.stampPath) else { return nil }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
         guard lines.count >= 2, lines[0] == stamp else { return nil }
         let counts = lines[1].split(separator: " ").compactMap { Int($0) }
         guard counts.count == 2 else { return nil }
         let files = lines.dropFirst(2).filter { !$0.isEmpty }
-        guard files.allSatisfy({ OwnedDirectory.entry(at: outputDirectory.appendingPathComponent($0).path) == .file }) else { return nil }
+        guard files.allSatisfy({ OwnedDirectory.entry(at: outputDirectory.appendingPathComponent($0).path) == .file })
+        else { return nil }
         var report = ExportReport(files: Array(files), chapters: counts[0], durationMs: counts[1])
         report.upToDate = true
         return report
@@ -88,7 +94,8 @@ package struct Exporter: Sendable {
         // The credits' audio by its paths in order: a dictionary's description has no fixed order.
         var described = settings
         described.creditAudio = [:]
-        var text = "\(described)|\(settings.creditAudio.sorted { $0.key < $1.key }.map(\.value))|\(ForgeVersion.current)"
+        var text =
+            "\(described)|\(settings.creditAudio.sorted { $0.key < $1.key }.map(\.value))|\(ForgeVersion.current)"
         // The M4B and the ACX set are resampled (to 44.1 kHz and the AAC rate): a new resampler
         // makes new files, so books exported by the old one are exported again once.
         if settings.formats.contains(.m4b) || settings.formats.contains(.acx) { text += "|\(Resampler.identity)" }
@@ -100,7 +107,8 @@ package struct Exporter: Sendable {
         let objects = try manifest.objects(withKeys: items.compactMap(\.audioKey))
         for item in items {
             let audio = item.audioKey.flatMap { objects[$0]?.sha256 } ?? "-"
-            text += "|\(item.id):\(item.ordinal):\(item.chapter):\(item.audioKey ?? "-"):\(audio):\(item.durationMs ?? -1):\(item.alignmentKey ?? "-")"
+            text +=
+                "|\(item.id):\(item.ordinal):\(item.chapter):\(item.audioKey ?? "-"):\(audio):\(item.durationMs ?? -1):\(item.alignmentKey ?? "-")"
         }
         return ContentHash.sha256Hex(Array(text.utf8))
     }
@@ -124,18 +132,23 @@ package struct Exporter: Sendable {
         let carriedRecording = NarratedEPUB.sourceBook(of: book.chapters) != nil ? carriedRecording : nil
         let sharesAAC = Self.sharesAAC(settings) && (carriedRecording == nil || formats.contains(.m4b))
         let commonRate = ChapterEncoder.commonRate(book.chapters)
-        let chapterEncoder = commonRate != nil && sharesAAC
+        let chapterEncoder =
+            commonRate != nil && sharesAAC
             ? ChapterEncoder(chapters: book.chapters, settings: settings, store: store, manifest: manifest) : nil
-        let m4b = formats.contains(.m4b) && chapterEncoder == nil ? startM4B(book.chapters, settings: settings, store: store) : nil
+        let m4b =
+            formats.contains(.m4b) && chapterEncoder == nil
+            ? startM4B(book.chapters, settings: settings, store: store) : nil
         var encoded: [[StoredObject]]?
         var encodedChapters = 0
         do {
             if let chapterEncoder {
-                let encoding = try chapterEncoder.encodeAll(jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation, progress: progress)
+                let encoding = try chapterEncoder.encodeAll(
+                    jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation, progress: progress)
                 encoded = chapterEncoder.byChapter(encoding.objects)
                 encodedChapters = encoding.made
                 if formats.contains(.m4b) {
-                    try AudiobookExport.writeM4B(book.chapters, settings: settings, store: store, encoded: encoded, to: &writer)
+                    try AudiobookExport.writeM4B(
+                        book.chapters, settings: settings, store: store, encoded: encoded, to: &writer)
                 }
             }
             // The HTML page plays the chapter audio, so it needs the audio export beside it.
@@ -145,18 +158,28 @@ package struct Exporter: Sendable {
             }
             if formats.contains(.json) { try JSONTimingsExport.write(book, audioFormat: audioFormat, to: &writer) }
             if !formats.isDisjoint(with: [.vtt, .srt, .html]) {
-                try writeCaptionsAndPages(book, formats: formats, settings: settings, audioFormat: audioFormat, to: &writer)
+                try writeCaptionsAndPages(
+                    book, formats: formats, settings: settings, audioFormat: audioFormat, to: &writer)
             }
             if formats.contains(.epub) {
-                let audio: EPUBAudio = if settings.epubAudio == .aac, let encoded, let commonRate { .aac(encoded: encoded, sampleRate: commonRate) } else { .mp3 }
-                try writeEPUB(book, settings: settings, audio: audio, recording: carriedRecording, modified: date, store: store, to: &writer)
+                let audio: EPUBAudio =
+                    if settings.epubAudio == .aac, let encoded, let commonRate {
+                        .aac(encoded: encoded, sampleRate: commonRate)
+                    } else { .mp3 }
+                try writeEPUB(
+                    book, settings: settings, audio: audio, recording: carriedRecording, modified: date, store: store,
+                    to: &writer)
             }
-            if formats.contains(.acx) { try writeACXSet(book, settings: settings, store: store, manifest: manifest, to: &writer) }
+            if formats.contains(.acx) {
+                try writeACXSet(book, settings: settings, store: store, manifest: manifest, to: &writer)
+            }
         } catch {
             // Stop the M4B too, and count what it finished among the files written whole.
             m4b?.stop.cancel()
             let m4bWritten = (try? m4b?.wait(for: cancellation))?.count ?? 0
-            if case let ExportError.cancelled(written) = error { throw ExportError.cancelled(written: written + m4bWritten) }
+            if case ExportError.cancelled(let written) = error {
+                throw ExportError.cancelled(written: written + m4bWritten)
+            }
             throw error
         }
         if let m4b {
@@ -175,18 +198,22 @@ package struct Exporter: Sendable {
 
     /// Each chapter's audio file, a chapter per core (mastered, a chapter is played through several times).
     private func writeChapterAudio(
-        _ chapters: [ChapterTimeline], settings: ExportSettings, format audioFormat: AudioSettings.Format, store: ObjectStore,
+        _ chapters: [ChapterTimeline], settings: ExportSettings, format audioFormat: AudioSettings.Format,
+        store: ObjectStore,
         to writer: inout ExportWriter
     ) throws {
         let (exportSettings, cancellation) = (settings, cancellation)
         let meter = PhaseMeter(phase: "audio", lengths: chapters.map(\.durationMs), sink: progress)
-        try writer.writeInParallel(chapters.count, jobs: ChapterAudio.encodingJobs(settings), phase: "audio", meter: meter) { index, fileWriter in
+        try writer.writeInParallel(
+            chapters.count, jobs: ChapterAudio.encodingJobs(settings), phase: "audio", meter: meter
+        ) { index, fileWriter in
             let timeline = chapters[index]
             let path = "audio/\(timeline.fileStem).\(audioFormat.fileExtension)"
             let label = fileWriter.finalPath(path)
             try fileWriter.stream(path) { descriptor in
                 try ChapterAudio.write(
-                    timeline, store: store, settings: exportSettings, format: audioFormat, to: descriptor, label: label, cancellation: cancellation,
+                    timeline, store: store, settings: exportSettings, format: audioFormat, to: descriptor, label: label,
+                    cancellation: cancellation,
                     reading: meter.touch
                 ) { meter.advance(index, samples: $0, rate: timeline.sampleRate) }
             }
@@ -195,11 +222,16 @@ package struct Exporter: Sendable {
 
     /// Captions (WebVTT, SubRip) and read-along pages, each chapter's from one load of its words.
     private func writeCaptionsAndPages(
-        _ book: BookTimeline, formats: Set<ExportFormat>, settings: ExportSettings, audioFormat: AudioSettings.Format, to writer: inout ExportWriter
+        _ book: BookTimeline, formats: Set<ExportFormat>, settings: ExportSettings, audioFormat: AudioSettings.Format,
+        to writer: inout ExportWriter
     ) throws {
-        let links = book.chapters.map { ReadAlongPage.ChapterLink(fileStem: $0.fileStem, title: $0.chapter.title, part: $0.chapter.part) }
+        let links = book.chapters.map {
+            ReadAlongPage.ChapterLink(fileStem: $0.fileStem, title: $0.chapter.title, part: $0.chapter.part)
+        }
         if formats.contains(.html) {
-            try writer.write(Array(ReadAlongPage.contents(title: settings.title, language: settings.language, chapters: links).utf8), to: "html/index.html")
+            try writer.write(
+                Array(ReadAlongPage.contents(title: settings.title, language: settings.language, chapters: links).utf8),
+                to: "html/index.html")
         }
         var position = 0
         let progress = progress
@@ -210,13 +242,19 @@ package struct Exporter: Sendable {
             }
             if !formats.isDisjoint(with: [.vtt, .srt]) {
                 let cues = CaptionCue.cues(for: timeline, maxCharacters: settings.maxCueCharacters)
-                if formats.contains(.vtt) { try writer.write(Array(CaptionCue.webVTT(cues).utf8), to: "captions/\(timeline.fileStem).vtt") }
-                if formats.contains(.srt) { try writer.write(Array(CaptionCue.subRip(cues).utf8), to: "captions/\(timeline.fileStem).srt") }
+                if formats.contains(.vtt) {
+                    try writer.write(Array(CaptionCue.webVTT(cues).utf8), to: "captions/\(timeline.fileStem).vtt")
+                }
+                if formats.contains(.srt) {
+                    try writer.write(Array(CaptionCue.subRip(cues).utf8), to: "captions/\(timeline.fileStem).srt")
+                }
             }
             if formats.contains(.html) {
-                let page = ReadAlongPage.html(timeline, title: settings.title, language: settings.language,
-                                              audioPath: "../audio/\(timeline.fileStem).\(audioFormat.fileExtension)", audioType: audioFormat.mimeType,
-                                              chapters: links, position: position)
+                let page = ReadAlongPage.html(
+                    timeline, title: settings.title, language: settings.language,
+                    audioPath: "../audio/\(timeline.fileStem).\(audioFormat.fileExtension)",
+                    audioType: audioFormat.mimeType,
+                    chapters: links, position: position)
                 try writer.write(Array(page.utf8), to: "html/\(timeline.fileStem).html")
             }
         }
@@ -225,26 +263,37 @@ package struct Exporter: Sendable {
     /// The EPUB 3 with media overlays: a book read from an EPUB 3 gets its own documents back with
     /// overlays; anything else a generated edition.
     private func writeEPUB(
-        _ book: BookTimeline, settings: ExportSettings, audio: EPUBAudio, recording: CarriedRecording?, modified date: Date, store: ObjectStore,
+        _ book: BookTimeline, settings: ExportSettings, audio: EPUBAudio, recording: CarriedRecording?,
+        modified date: Date, store: ObjectStore,
         to writer: inout ExportWriter
     ) throws {
         if let source = NarratedEPUB.sourceBook(of: book.chapters),
-           let edition = try NarratedEPUB(book: source, timeline: book, settings: settings, audio: audio, recording: recording, modified: date) {
+            let edition = try NarratedEPUB(
+                book: source, timeline: book, settings: settings, audio: audio, recording: recording, modified: date)
+        {
             try writer.produce("epub/\(edition.fileName)") { temporary in
-                try edition.write(to: temporary, timelines: book.chapters, settings: settings, store: store, cancellation: cancellation, progress: progress)
+                try edition.write(
+                    to: temporary, timelines: book.chapters, settings: settings, store: store,
+                    cancellation: cancellation, progress: progress)
             }
         } else {
             let fileName = MediaOverlayBook.fileName(forTitle: settings.title)
             try writer.produce("epub/\(fileName)") { temporary in
-                try MediaOverlayBook.write(book, settings: settings, audio: audio, store: store, cancellation: cancellation, modified: date, progress: progress, to: temporary)
+                try MediaOverlayBook.write(
+                    book, settings: settings, audio: audio, store: store, cancellation: cancellation, modified: date,
+                    progress: progress, to: temporary)
             }
         }
     }
 
     /// The ACX set, mastered to ACX whatever the other exports use, with its room tone.
-    private func writeACXSet(_ book: BookTimeline, settings: ExportSettings, store: ObjectStore, manifest: Manifest, to writer: inout ExportWriter) throws {
+    private func writeACXSet(
+        _ book: BookTimeline, settings: ExportSettings, store: ObjectStore, manifest: Manifest,
+        to writer: inout ExportWriter
+    ) throws {
         let acx = Self.acxSettings(settings)
-        let acxChapters = acx.mastering == settings.mastering
+        let acxChapters =
+            acx.mastering == settings.mastering
             ? book.chapters : try TimelineBuilder(store: store, manifest: manifest, settings: acx).book().chapters
         try AudiobookExport.writeACXSet(acxChapters, settings: acx, store: store, to: &writer, prepared: preparedFiles)
     }
@@ -266,7 +315,8 @@ package struct Exporter: Sendable {
             // Only files of the kinds written now: captions as VTT leave an earlier export's SRT.
             let kinds = Set(kept.map { $0.split(separator: ".").last.map(String.init) ?? "" })
             _ = try owned.removeFiles(in: folder) { name in
-                !kept.contains(name) && kinds.contains(name.split(separator: ".").last.map(String.init) ?? "") && Self.isExportName(name, in: subfolder)
+                !kept.contains(name) && kinds.contains(name.split(separator: ".").last.map(String.init) ?? "")
+                    && Self.isExportName(name, in: subfolder)
             }
         }
     }
@@ -304,15 +354,17 @@ package struct Exporter: Sendable {
     private func startM4B(_ chapters: [ChapterTimeline], settings: ExportSettings, store: ObjectStore) -> M4BJob {
         let job = M4BJob()
         let (directory, progress) = (outputDirectory, progress)
-        BlockingThreads.start(1, body: { _ in
-            var writer = ExportWriter(outputDirectory: directory, folder: "exports", cancellation: job.stop)
-            writer.progress = progress
-            let result = Result { () throws -> [String] in
-                try AudiobookExport.writeM4B(chapters, settings: settings, store: store, encoded: nil, to: &writer)
-                return writer.written
-            }
-            job.result.withLock { $0 = result }
-        }, whenAllFinished: { job.finished.signal() })
+        BlockingThreads.start(
+            1,
+            body: { _ in
+                var writer = ExportWriter(outputDirectory: directory, folder: "exports", cancellation: job.stop)
+                writer.progress = progress
+                let result = Result { () throws -> [String] in
+                    try AudiobookExport.writeM4B(chapters, settings: settings, store: store, encoded: nil, to: &writer)
+                    return writer.written
+                }
+                job.result.withLock { $0 = result }
+            }, whenAllFinished: { job.finished.signal() })
         return job
     }
 

@@ -36,14 +36,18 @@ final class PhaseMeter: Sendable {
         guard let sink, rate > 0 else { return }
         // Told under the lock, so reports from the chapters' threads arrive in order.
         state.withLock { state in
-            state.counted[index] = min(Double(lengths[index]), state.counted[index] + Double(samples) * 1000 / Double(rate))
+            state.counted[index] = min(
+                Double(lengths[index]), state.counted[index] + Double(samples) * 1000 / Double(rate))
             let done = state.counted.reduce(0, +)
             let percent = totalMs > 0 ? Int(done * 100 / Double(totalMs)) : 100
             let now = ContinuousClock.now
             guard percent > state.lastPercent || now - state.lastReport >= Self.interval else { return }
             state.lastPercent = percent
             state.lastReport = now
-            sink(ExportProgress(phase: phase, done: state.finished, total: lengths.count, finishedMs: Int(done), toFinishMs: totalMs))
+            sink(
+                ExportProgress(
+                    phase: phase, done: state.finished, total: lengths.count, finishedMs: Int(done), toFinishMs: totalMs
+                ))
         }
     }
 
@@ -55,7 +59,10 @@ final class PhaseMeter: Sendable {
             let now = ContinuousClock.now
             guard now - state.lastReport >= Self.interval else { return }
             state.lastReport = now
-            sink(ExportProgress(phase: phase, done: state.finished, total: lengths.count, finishedMs: Int(state.counted.reduce(0, +)), toFinishMs: totalMs))
+            sink(
+                ExportProgress(
+                    phase: phase, done: state.finished, total: lengths.count,
+                    finishedMs: Int(state.counted.reduce(0, +)), toFinishMs: totalMs))
         }
     }
 
@@ -65,7 +72,10 @@ final class PhaseMeter: Sendable {
             state.finished += 1
             state.counted[index] = Double(lengths[index])
             state.lastReport = ContinuousClock.now
-            sink?(ExportProgress(phase: phase, done: state.finished, total: lengths.count, finishedMs: Int(state.counted.reduce(0, +)), toFinishMs: totalMs))
+            sink?(
+                ExportProgress(
+                    phase: phase, done: state.finished, total: lengths.count,
+                    finishedMs: Int(state.counted.reduce(0, +)), toFinishMs: totalMs))
         }
     }
 }

@@ -59,7 +59,9 @@ package struct RecordedSettings: Sendable, Equatable, Codable {
         settings.closingCredit = closingCredit
         settings.creditVoice = creditVoice
         // Only while it is still an image file there (a link put in its place is not followed).
-        if let cover, ["jpg", "jpeg", "png"].contains((cover as NSString).pathExtension.lowercased()), OwnedDirectory.entry(at: cover) == .file {
+        if let cover, ["jpg", "jpeg", "png"].contains((cover as NSString).pathExtension.lowercased()),
+            OwnedDirectory.entry(at: cover) == .file
+        {
             settings.cover = URL(fileURLWithPath: cover)
         }
         return settings

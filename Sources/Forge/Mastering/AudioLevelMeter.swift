@@ -49,7 +49,9 @@ final class AudioLevelMeter {
         window.append(mean)
         windowSum += mean
         if window.count > Self.noiseWindowFrames { windowSum -= window.removeFirst() }
-        if window.count == Self.noiseWindowFrames { quietestWindow = min(quietestWindow, windowSum / Double(window.count)) }
+        if window.count == Self.noiseWindowFrames {
+            quietestWindow = min(quietestWindow, windowSum / Double(window.count))
+        }
         frames += 1
         pending.removeAll(keepingCapacity: true)
     }
@@ -69,10 +71,13 @@ final class AudioLevelMeter {
         // Shorter than the window: the whole is the quietest stretch there is.
         let noise = quietestWindow.isFinite ? Self.decibels(meanSquare: quietestWindow) : rms
         let head = firstSound.map { $0 * Self.frameMs } ?? durationMs
-        let tail = lastSound.map { (frames - 1 - $0) * Self.frameMs + tailSamples * 1000 / loudness.sampleRate } ?? durationMs
+        let tail =
+            lastSound.map { (frames - 1 - $0) * Self.frameMs + tailSamples * 1000 / loudness.sampleRate } ?? durationMs
         return AudioLevels(
-            integratedLoudness: loudness.integratedLoudness, loudnessRange: loudness.loudnessRange, samplePeak: loudness.samplePeak,
-            truePeak: loudness.truePeak, rms: rms, noiseFloor: noise, headSilenceMs: head, tailSilenceMs: tail, durationMs: durationMs)
+            integratedLoudness: loudness.integratedLoudness, loudnessRange: loudness.loudnessRange,
+            samplePeak: loudness.samplePeak,
+            truePeak: loudness.truePeak, rms: rms, noiseFloor: noise, headSilenceMs: head, tailSilenceMs: tail,
+            durationMs: durationMs)
     }
 
     static func decibels(meanSquare: Double) -> Double {

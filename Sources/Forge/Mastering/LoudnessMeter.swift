@@ -20,11 +20,12 @@ final class LoudnessMeter {
     }
 
     init(sampleRate: Int, measuring measures: Measures = .all) throws(MasteringError) {
-        let mode = switch measures {
-        case .all: Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_LRA.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
-        case .loudness: Int32(EBUR128_MODE_I.rawValue)
-        case .truePeak: Int32(EBUR128_MODE_TRUE_PEAK.rawValue)
-        }
+        let mode =
+            switch measures {
+            case .all: Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_LRA.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
+            case .loudness: Int32(EBUR128_MODE_I.rawValue)
+            case .truePeak: Int32(EBUR128_MODE_TRUE_PEAK.rawValue)
+            }
         guard sampleRate > 0, let state = ebur128_init(1, UInt(sampleRate), mode) else {
             throw .meterUnavailable("libebur128 could not start at \(sampleRate) Hz")
         }
@@ -80,7 +81,9 @@ final class LoudnessMeter {
 
     /// libebur128's version, e.g. "1.2.6".
     static var version: String {
-        var major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
+        var major: Int32 = 0
+        var minor: Int32 = 0
+        var patch: Int32 = 0
         ebur128_get_version(&major, &minor, &patch)
         return "\(major).\(minor).\(patch)"
     }

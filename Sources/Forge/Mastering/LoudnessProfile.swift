@@ -19,7 +19,8 @@ package struct LoudnessProfile: Sendable, Equatable {
     /// ACX (Audible): RMS −23 to −18 dBFS, peak ≤ −3 dBFS, noise floor ≤ −60 dBFS, 0.5–1 s of room
     /// tone at the head and 1–5 s at the tail of each chapter file.
     package static let acx = LoudnessProfile(
-        name: "acx", rms: -23...(-18), maximumSamplePeak: -3, maximumNoiseFloor: -60, headRoomTone: 500...1000, tailRoomTone: 1000...5000)
+        name: "acx", rms: -23...(-18), maximumSamplePeak: -3, maximumNoiseFloor: -60, headRoomTone: 500...1000,
+        tailRoomTone: 1000...5000)
     /// EBU R128: integrated −23 LUFS (±1 LU), true peak ≤ −1 dBTP.
     package static let ebuR128 = LoudnessProfile(name: "ebu-r128", integratedLoudness: -24...(-22), maximumTruePeak: -1)
     /// Podcasts and streaming: integrated −16 LUFS (±1 LU), true peak ≤ −1 dBTP.
@@ -33,8 +34,10 @@ package struct LoudnessProfile: Sendable, Equatable {
     }
 
     package init(
-        name: String, integratedLoudness: ClosedRange<Double>? = nil, maximumTruePeak: Double? = nil, rms: ClosedRange<Double>? = nil,
-        maximumSamplePeak: Double? = nil, maximumNoiseFloor: Double? = nil, headRoomTone: ClosedRange<Int>? = nil, tailRoomTone: ClosedRange<Int>? = nil
+        name: String, integratedLoudness: ClosedRange<Double>? = nil, maximumTruePeak: Double? = nil,
+        rms: ClosedRange<Double>? = nil,
+        maximumSamplePeak: Double? = nil, maximumNoiseFloor: Double? = nil, headRoomTone: ClosedRange<Int>? = nil,
+        tailRoomTone: ClosedRange<Int>? = nil
     ) {
         self.name = name
         self.integratedLoudness = integratedLoudness
@@ -51,13 +54,16 @@ package struct LoudnessProfile: Sendable, Equatable {
         var problems: [String] = []
         func number(_ value: Double) -> String { value.isFinite ? String(format: "%.1f", value) : "-inf" }
         if let range = integratedLoudness, !range.contains(levels.integratedLoudness) {
-            problems.append("integrated \(number(levels.integratedLoudness)) LUFS is outside \(number(range.lowerBound))…\(number(range.upperBound))")
+            problems.append(
+                "integrated \(number(levels.integratedLoudness)) LUFS is outside \(number(range.lowerBound))…\(number(range.upperBound))"
+            )
         }
         if let maximum = maximumTruePeak, levels.truePeak > maximum {
             problems.append("true peak \(number(levels.truePeak)) dBTP is above \(number(maximum))")
         }
         if let range = rms, !range.contains(levels.rms) {
-            problems.append("RMS \(number(levels.rms)) dBFS is outside \(number(range.lowerBound))…\(number(range.upperBound))")
+            problems.append(
+                "RMS \(number(levels.rms)) dBFS is outside \(number(range.lowerBound))…\(number(range.upperBound))")
         }
         if let maximum = maximumSamplePeak, levels.samplePeak > maximum {
             problems.append("peak \(number(levels.samplePeak)) dBFS is above \(number(maximum))")
@@ -66,10 +72,12 @@ package struct LoudnessProfile: Sendable, Equatable {
             problems.append("noise floor \(number(levels.noiseFloor)) dBFS is above \(number(maximum))")
         }
         if let range = headRoomTone, !range.contains(levels.headSilenceMs) {
-            problems.append("room tone at the head \(levels.headSilenceMs) ms is outside \(range.lowerBound)…\(range.upperBound)")
+            problems.append(
+                "room tone at the head \(levels.headSilenceMs) ms is outside \(range.lowerBound)…\(range.upperBound)")
         }
         if let range = tailRoomTone, !range.contains(levels.tailSilenceMs) {
-            problems.append("room tone at the tail \(levels.tailSilenceMs) ms is outside \(range.lowerBound)…\(range.upperBound)")
+            problems.append(
+                "room tone at the tail \(levels.tailSilenceMs) ms is outside \(range.lowerBound)…\(range.upperBound)")
         }
         return problems
     }

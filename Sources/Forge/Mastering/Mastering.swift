@@ -19,7 +19,9 @@ enum Mastering {
     static func master(_ samples: [Int16], sampleRate: Int, settings: MasteringSettings) throws -> [Int16] {
         var output: [Int16] = []
         output.reserveCapacity(samples.count)
-        try master({ sink in try sink(samples[...]) }, sampleRate: sampleRate, settings: settings) { output.append(contentsOf: $0) }
+        try master({ sink in try sink(samples[...]) }, sampleRate: sampleRate, settings: settings) {
+            output.append(contentsOf: $0)
+        }
         return output
     }
 
@@ -41,7 +43,8 @@ enum Mastering {
         var ceilingDB = min(settings.samplePeakCeiling ?? 0, settings.truePeakCeiling - 0.5)
         func limited(_ gain: Double, _ ceiling: Double) -> Source {
             { sink in
-                var limiter = StreamingPeakLimiter(gain: Float(pow(10, gain / 20)), ceiling: Float(pow(10, ceiling / 20)), sampleRate: sampleRate)
+                var limiter = StreamingPeakLimiter(
+                    gain: Float(pow(10, gain / 20)), ceiling: Float(pow(10, ceiling / 20)), sampleRate: sampleRate)
                 try source { block in
                     let output = limiter.process(block)
                     if !output.isEmpty { try sink(output[...]) }
@@ -69,8 +72,11 @@ enum Mastering {
                 } else if gainDB > 0.5 {
                     // The first step: from the unlimited loudness and this pass's, the limiter's loss.
                     slope = min(1, max(0.1, (after.integrated - before.integrated) / gainDB))
-                    step = Self.firstStep(gain: gainDB, loss: gainDB - (after.integrated - before.integrated), rise: settings.integratedLoudness - before.integrated)
-                        .map { $0 - gainDB }
+                    step = Self.firstStep(
+                        gain: gainDB, loss: gainDB - (after.integrated - before.integrated),
+                        rise: settings.integratedLoudness - before.integrated
+                    )
+                    .map { $0 - gainDB }
                 }
                 previous = (gainDB, after.integrated)
                 gainDB += min(step ?? short / slope, headroom / slope, 12)
@@ -132,6 +138,9 @@ enum Mastering {
         let (sum, count) = (Double(totals.squares), totals.count)
         let meanSquare = sum / Double(max(1, count)) / (32768.0 * 32768.0)
         return (
-            measures == .truePeak ? -.infinity : meter.integratedLoudness, measures == .loudness ? -.infinity : meter.truePeak, meanSquare > 0 ? 10 * log10(meanSquare) : -.infinity, count)
+            measures == .truePeak ? -.infinity : meter.integratedLoudness,
+            measures == .loudness ? -.infinity : meter.truePeak, meanSquare > 0 ? 10 * log10(meanSquare) : -.infinity,
+            count
+        )
     }
 }

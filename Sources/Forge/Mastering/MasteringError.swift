@@ -12,10 +12,13 @@ package enum MasteringError: LocalizedError, Sendable, Equatable {
 
     private var message: (problem: String, fix: String?) {
         switch self {
-        case let .meterUnavailable(reason):
+        case .meterUnavailable(let reason):
             return ("loudness cannot be measured: \(reason).", "Install libebur128 (`apt-get install libebur128-dev`).")
-        case let .unknownProfile(name):
-            return ("unknown loudness profile \"\(name)\".", "Choose from \(LoudnessProfile.all.map(\.name).joined(separator: ", ")).")
+        case .unknownProfile(let name):
+            return (
+                "unknown loudness profile \"\(name)\".",
+                "Choose from \(LoudnessProfile.all.map(\.name).joined(separator: ", "))."
+            )
         }
     }
 }

@@ -3,10 +3,12 @@
 /// Applied when exporting; objects stay as synthesized, so their keys never change with it.
 package struct MasteringSettings: Sendable, Equatable, Hashable, Codable {
     /// The keys of the recipe's `mastering` object (read by `MasteringSettings.read(recipe:)`); others are refused.
-    package enum RecipeKey: String, CaseIterable, Sendable { case profile, integratedLoudness, truePeak, samplePeak, maximumRMS, headMs, tailMs }
+    package enum RecipeKey: String, CaseIterable, Sendable {
+        case profile, integratedLoudness, truePeak, samplePeak, maximumRMS, headMs, tailMs
+    }
 
     package static let allowedLoudness = -40.0 ... -5.0
-    package static let allowedPeaks = -20.0 ... 0.0
+    package static let allowedPeaks = -20.0...0.0
     package static let allowedRoomTone = 0...10_000
 
     /// The profile it started from ("acx", "ebu-r128", "podcast") or "custom".
@@ -25,7 +27,8 @@ package struct MasteringSettings: Sendable, Equatable, Hashable, Codable {
     package var tailMs: Int?
 
     package init(
-        profile: String = "custom", integratedLoudness: Double, truePeakCeiling: Double, samplePeakCeiling: Double? = nil,
+        profile: String = "custom", integratedLoudness: Double, truePeakCeiling: Double,
+        samplePeakCeiling: Double? = nil,
         maximumRMS: Double? = nil, headMs: Int? = nil, tailMs: Int? = nil
     ) {
         self.profile = profile
@@ -41,7 +44,8 @@ package struct MasteringSettings: Sendable, Equatable, Hashable, Codable {
     /// ACX's −23…−18, at most −18.3), true peaks under −3.4 dBTP (which the MP3's sample peaks
     /// follow, within ACX's −3 dBFS), 0.75 s of room tone at the head, 2 s at the tail.
     package static let acx = MasteringSettings(
-        profile: "acx", integratedLoudness: -18.0, truePeakCeiling: -3.4, samplePeakCeiling: -3.5, maximumRMS: -18.3, headMs: 750, tailMs: 2000)
+        profile: "acx", integratedLoudness: -18.0, truePeakCeiling: -3.4, samplePeakCeiling: -3.5, maximumRMS: -18.3,
+        headMs: 750, tailMs: 2000)
     /// EBU R128: −23 LUFS, true peak under −1.5 dBTP (the limit is −1).
     package static let ebuR128 = MasteringSettings(profile: "ebu-r128", integratedLoudness: -23, truePeakCeiling: -1.5)
     /// Podcasts and streaming: −16 LUFS, true peak under −1.5 dBTP.

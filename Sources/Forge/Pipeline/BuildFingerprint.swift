@@ -18,10 +18,13 @@ struct BuildFingerprint {
         }
         var text = "forge \(ForgeVersion.current)|recipe \(recipe.contentHash)|output \(recipe.outputDirectory.path)"
         text += "|stages " + Stage.allCases.filter(stages.contains).map(\.rawValue).joined(separator: ",")
-        text += "|engines " + engineVersions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+        text +=
+            "|engines "
+            + engineVersions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
         do {
             for source in recipe.sources {
-                text += "|source \(source.url.path) \(source.format.rawValue) \(try ContentHash.sha256Hex(fileAt: source.url))"
+                text +=
+                    "|source \(source.url.path) \(source.format.rawValue) \(try ContentHash.sha256Hex(fileAt: source.url))"
             }
             if let lexicon = recipe.lexiconFile { text += "|lexicon \(try ContentHash.sha256Hex(fileAt: lexicon))" }
         } catch {
@@ -39,7 +42,10 @@ struct BuildFingerprint {
         guard let inputs else { return nil }
         let counts = try manifest.itemTotals()
         let chunks = try manifest.chunkCount()
-        let exportStamp = (try? OwnedDirectory(root: directory).read("exports/.forge-export-stamp")).map { String(decoding: $0, as: UTF8.self) } ?? "-"
+        let exportStamp =
+            (try? OwnedDirectory(root: directory).read("exports/.forge-export-stamp")).map {
+                String(decoding: $0, as: UTF8.self)
+            } ?? "-"
         var text = "items \(counts.items) done \(counts.done)|chunks \(chunks)|exports \(exportStamp)|objects"
         // Each object file as lstat sees it (kind, size, inode, change time), not its bytes: an
         // object deleted, replaced or turned into a link behind the store's back sends the build
@@ -50,7 +56,8 @@ struct BuildFingerprint {
             if lstat(root + "/" + path, &status) != 0 {
                 text += "|\(path):missing"
             } else {
-                text += "|\(path):\(status.st_mode):\(status.st_size):\(status.st_ino):\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
+                text +=
+                    "|\(path):\(status.st_mode):\(status.st_size):\(status.st_ino):\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
             }
         }
         return inputs + "/" + ContentHash.sha256Hex(text)
@@ -58,8 +65,10 @@ struct BuildFingerprint {
 
     /// Whether the last build of the directory succeeded with these inputs and nothing changed since.
     func isUpToDate(_ manifest: Manifest, directory: URL) throws -> Bool {
-        guard let inputs, let last = try manifest.lastBuild(), last.outcome == .succeeded, let recorded = last.fingerprint,
-              recorded.hasPrefix(inputs + "/"), let now = try current(in: manifest, directory: directory) else { return false }
+        guard let inputs, let last = try manifest.lastBuild(), last.outcome == .succeeded,
+            let recorded = last.fingerprint,
+            recorded.hasPrefix(inputs + "/"), let now = try current(in: manifest, directory: directory)
+        else { return false }
         return recorded == now
     }
 }

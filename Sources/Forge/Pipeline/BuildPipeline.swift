@@ -18,7 +18,9 @@ package struct BuildPipeline: Sendable {
     /// the inner value is nil) and compare their audio with the store's.
     package var checkReproducible: Int?? = nil
 
-    package init(recipe: Recipe, stages: Set<Stage> = Set(Stage.allCases), workerLaunch: WorkerPool.Launch, commandLine: String) {
+    package init(
+        recipe: Recipe, stages: Set<Stage> = Set(Stage.allCases), workerLaunch: WorkerPool.Launch, commandLine: String
+    ) {
         self.recipe = recipe
         self.stages = stages
         self.workerLaunch = workerLaunch
@@ -45,7 +47,8 @@ package struct BuildPipeline: Sendable {
         for (path, voice) in recipe.allVoices {
             if let suggestions = try engines.engine(named: voice.engine).suggestionsIfUnknown(voice) {
                 throw RecipeError.unknownVoice(
-                    file: recipe.file.path, path: path == "voice" ? "voice.id" : path, found: voice.id, suggestions: suggestions)
+                    file: recipe.file.path, path: path == "voice" ? "voice.id" : path, found: voice.id,
+                    suggestions: suggestions)
             }
         }
         return versions
@@ -59,21 +62,30 @@ package struct BuildPipeline: Sendable {
 
     /// The message for characters without a voice in the cast.
     package static func uncastWarning(_ characters: [String]) -> String {
-        let names = characters.prefix(20).map { "\"\($0)\"" }.joined(separator: ", ") + (characters.count > 20 ? " and \(characters.count - 20) more" : "")
-        return "no voice in the cast for \(names); \(characters.count == 1 ? "it speaks" : "they speak") with the narrator's voice. Add \(characters.count == 1 ? "it" : "them") to \"cast\" to give \(characters.count == 1 ? "it its" : "them their") own."
+        let names =
+            characters.prefix(20).map { "\"\($0)\"" }.joined(separator: ", ")
+            + (characters.count > 20 ? " and \(characters.count - 20) more" : "")
+        return
+            "no voice in the cast for \(names); \(characters.count == 1 ? "it speaks" : "they speak") with the narrator's voice. Add \(characters.count == 1 ? "it" : "them") to \"cast\" to give \(characters.count == 1 ? "it its" : "them their") own."
     }
 
     /// Runs the selected stages. Throws only when the build cannot run at all; item failures
     /// are reported in the summary.
-    package func run(cancellation: CancellationFlag, progress: @escaping @Sendable (ProgressEvent) -> Void) async throws -> BuildSummary {
+    package func run(cancellation: CancellationFlag, progress: @escaping @Sendable (ProgressEvent) -> Void) async throws
+        -> BuildSummary
+    {
         let clock = ContinuousClock.now
         let engineVersions = try Self.engineVersions(of: recipe)
         let engines = Self.enginesUsed(by: recipe)
         // With `verify`, every rebuild re-checks each chunk's audio files (changes behind the
         // store's back), so only recipes without it answer from the fingerprint.
-        let fingerprint = stages == Set(Stage.allCases) && recipe.verify == nil && shard == nil && checkReproducible == nil
+        let fingerprint =
+            stages == Set(Stage.allCases) && recipe.verify == nil && shard == nil && checkReproducible == nil
             ? try BuildFingerprint(recipe: recipe, engineVersions: engineVersions, stages: stages) : nil
-        if let fingerprint, let summary = try upToDate(fingerprint, engines: engines, engineVersions: engineVersions, started: clock, progress: progress) {
+        if let fingerprint,
+            let summary = try upToDate(
+                fingerprint, engines: engines, engineVersions: engineVersions, started: clock, progress: progress)
+        {
             return summary
         }
         if shard != nil && (recipe.cache == nil || recipe.cache?.readOnly == true) {
@@ -89,7 +101,8 @@ package struct BuildPipeline: Sendable {
         defer { withExtendedLifetime(workspace) {} }
         let store = workspace.store
         let manifest = workspace.manifest
-        let session = try BuildSession.begin(buildRecord(engines: engines, engineVersions: engineVersions), in: manifest)
+        let session = try BuildSession.begin(
+            buildRecord(engines: engines, engineVersions: engineVersions), in: manifest)
         let buildID = session.buildID
         progress(.started(buildID: buildID, outputDirectory: directory.path))
         var bookWarnings: [Diagnostic] = []
@@ -108,7 +121,9 @@ package struct BuildPipeline: Sendable {
         context.speechCache = remote.map { SpeechCache(remote: $0, store: store) }
         context.shard = shard
         if let shard, let split {
-            let lengths = BuildPlanner.estimatedChapterLengths(split, rate: recipe.voice.rate).map { ($0.ordinal, $0.durationMs) }
+            let lengths = BuildPlanner.estimatedChapterLengths(split, rate: recipe.voice.rate).map {
+                ($0.ordinal, $0.durationMs)
+            }
             context.shardAssignment = ShardAssignment(shard: shard, lengths: lengths)
         }
         var results = BuildResults()
@@ -117,14 +132,19 @@ package struct BuildPipeline: Sendable {
             if let count = checkReproducible, !results.stopped, !cancellation.isCancelled {
                 var work = StageWork(context: context)
                 let (checked, mismatches) = try await work.checkReproducible(count: count, launch: workerLaunch)
-                for mismatch in mismatches.prefix(20) { progress(.diagnostic(.warning(mismatch.message, item: mismatch.itemID))) }
-                if mismatches.count > 20 { progress(.diagnostic(.warning("\(mismatches.count - 20) more items came out other bytes"))) }
+                for mismatch in mismatches.prefix(20) {
+                    progress(.diagnostic(.warning(mismatch.message, item: mismatch.itemID)))
+                }
+                if mismatches.count > 20 {
+                    progress(.diagnostic(.warning("\(mismatches.count - 20) more items came out other bytes")))
+                }
                 results.reproducibility = .init(checked: checked, differing: mismatches.map(\.itemID))
             }
             let counts = try manifest.statusCounts()
             var summary = summary(of: results, counts: counts, in: context)
             summary.warnings = bookWarnings
-            let outcome: BuildRecord.Outcome = summary.cancelled ? .cancelled : (summary.outcome == .succeeded ? .succeeded : .failed)
+            let outcome: BuildRecord.Outcome =
+                summary.cancelled ? .cancelled : (summary.outcome == .succeeded ? .succeeded : .failed)
             if outcome == .succeeded, let value = try fingerprint?.current(in: manifest, directory: directory) {
                 try manifest.recordFingerprint(value, build: buildID)
             }
@@ -140,10 +160,14 @@ package struct BuildPipeline: Sendable {
     /// Runs the selected stages in order, each given what the ones before it returned: split,
     /// speak (synthesis, reuse, downloads, timings from events), forced alignment, and after a
     /// full build of every item the timeline, the exports and verification.
-    private func runStages(split: SplitResult?, in context: BuildContext, into results: inout BuildResults) async throws {
+    private func runStages(split: SplitResult?, in context: BuildContext, into results: inout BuildResults) async throws
+    {
         func timed<Output>(_ stage: some PipelineStage, _ body: () async throws -> Output) async rethrows -> Output {
             let started = ContinuousClock.now
-            defer { ForgeLog.info("\(type(of: stage)) took \(String(format: "%.2f", (ContinuousClock.now - started).seconds)) s") }
+            defer {
+                ForgeLog.info(
+                    "\(type(of: stage)) took \(String(format: "%.2f", (ContinuousClock.now - started).seconds)) s")
+            }
             return try await body()
         }
         if let split {
@@ -153,7 +177,8 @@ package struct BuildPipeline: Sendable {
         guard !results.stopped else { return }
         if stages.contains(.speak) || stages.contains(.align) {
             let stage = SpeakStage(
-                speak: stages.contains(.speak), alignByEvents: stages.contains(.align) && recipe.alignment.method == .auto, launch: workerLaunch)
+                speak: stages.contains(.speak),
+                alignByEvents: stages.contains(.align) && recipe.alignment.method == .auto, launch: workerLaunch)
             results.speech = try await timed(stage) { try await stage.run((), in: context) }
         }
         guard stages.contains(.align), !results.stopped else { return }
@@ -191,8 +216,10 @@ package struct BuildPipeline: Sendable {
     /// The build's summary, from its stages' results and the manifest's counts after them.
     private func summary(of results: BuildResults, counts: ManifestCounts, in context: BuildContext) -> BuildSummary {
         var summary = BuildSummary(
-            buildID: context.buildID, outputDirectory: recipe.outputDirectory.path, itemsTotal: counts.items, upToDate: results.speech?.upToDate ?? 0,
-            synthesized: results.synthesized, reused: results.reused, aligned: results.aligned, failed: results.failures,
+            buildID: context.buildID, outputDirectory: recipe.outputDirectory.path, itemsTotal: counts.items,
+            upToDate: results.speech?.upToDate ?? 0,
+            synthesized: results.synthesized, reused: results.reused, aligned: results.aligned,
+            failed: results.failures,
             remaining: counts.items - counts.done - (stages.contains(.align) ? 0 : counts.spoken),
             // A stop in any stage (synthesis, export, verification) makes the build cancelled: a
             // verification cut short is never reported as passed.
@@ -200,7 +227,8 @@ package struct BuildPipeline: Sendable {
             elapsedSeconds: (ContinuousClock.now - context.started).seconds)
         summary.exportedFiles = results.exported.files
         summary.encodedChapters = results.exported.encodedChapters + (results.finishing?.encodedChapters ?? 0)
-        summary.downloadedEncodings = results.exported.downloadedEncodings + (results.finishing?.downloadedEncodings ?? 0)
+        summary.downloadedEncodings =
+            results.exported.downloadedEncodings + (results.finishing?.downloadedEncodings ?? 0)
         summary.uploadedEncodings = results.finishing?.uploadedEncodings ?? 0
         summary.downloadedACXFiles = results.exported.downloadedACXFiles
         summary.masteredACXFiles = results.finishing?.masteredACXFiles ?? 0
@@ -211,8 +239,10 @@ package struct BuildPipeline: Sendable {
         let traffic = results.traffic
         summary.remoteCache = recipe.cache.map {
             BuildSummary.RemoteCacheUse(
-                cache: $0.name, downloaded: traffic.downloaded, downloadedBytes: traffic.downloadedBytes, uploaded: traffic.uploaded,
-                uploadedBytes: traffic.uploadedBytes, downloadedChunks: traffic.downloadedChunks, uploadedChunks: traffic.uploadedChunks,
+                cache: $0.name, downloaded: traffic.downloaded, downloadedBytes: traffic.downloadedBytes,
+                uploaded: traffic.uploaded,
+                uploadedBytes: traffic.uploadedBytes, downloadedChunks: traffic.downloadedChunks,
+                uploadedChunks: traffic.uploadedChunks,
                 downloadedAlignments: traffic.downloadedAlignments, uploadedAlignments: traffic.uploadedAlignments,
                 available: !context.remoteCacheHealth.isUnavailable)
         }
@@ -231,38 +261,52 @@ package struct BuildPipeline: Sendable {
     private func buildRecord(engines: [String], engineVersions: [String: String]) -> BuildRecord {
         BuildRecord(
             recipePath: recipe.file.path, recipeHash: recipe.contentHash, toolVersion: ForgeVersion.current,
-            engine: engines.joined(separator: ","), engineVersion: engines.map { engineVersions[$0] ?? "" }.joined(separator: "; "),
-            commandLine: commandLine, stages: Stage.allCases.filter(stages.contains).map(\.rawValue).joined(separator: ","),
-            startedAt: BuildSession.timestamp(), settings: RecordedSettings(
-                exports: recipe.exports, maxWordErrorRate: recipe.verify?.maxWordErrorRate, acceptedItems: recipe.verify?.accepted).json)
+            engine: engines.joined(separator: ","),
+            engineVersion: engines.map { engineVersions[$0] ?? "" }.joined(separator: "; "),
+            commandLine: commandLine,
+            stages: Stage.allCases.filter(stages.contains).map(\.rawValue).joined(separator: ","),
+            startedAt: BuildSession.timestamp(),
+            settings: RecordedSettings(
+                exports: recipe.exports, maxWordErrorRate: recipe.verify?.maxWordErrorRate,
+                acceptedItems: recipe.verify?.accepted
+            ).json)
     }
 
     /// The summary of a build with nothing to do, when the last build succeeded from the same
     /// inputs and nothing changed the directory since (``BuildFingerprint``): no source is split
     /// and no item loaded. Nil when the full pipeline must look.
     private func upToDate(
-        _ fingerprint: BuildFingerprint, engines: [String], engineVersions: [String: String], started clock: ContinuousClock.Instant,
+        _ fingerprint: BuildFingerprint, engines: [String], engineVersions: [String: String],
+        started clock: ContinuousClock.Instant,
         progress: @escaping @Sendable (ProgressEvent) -> Void
     ) throws -> BuildSummary? {
         let directory = recipe.outputDirectory
-        guard fingerprint.inputs != nil, FileManager.default.fileExists(atPath: directory.appendingPathComponent(Manifest.fileName).path) else {
+        guard fingerprint.inputs != nil,
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent(Manifest.fileName).path)
+        else {
             return nil
         }
         let workspace = try OutputWorkspace(directory: directory)
         let manifest = workspace.manifest
         guard try fingerprint.isUpToDate(manifest, directory: directory) else { return nil }
         // Uploads a stopped build did not finish (or made before the cache was configured) need the full path.
-        if let cache = recipe.cache, !cache.readOnly, try manifest.countAwaitingUpload(cache: cache.name) > 0 { return nil }
-        let session = try BuildSession.begin(buildRecord(engines: engines, engineVersions: engineVersions), in: manifest)
+        if let cache = recipe.cache, !cache.readOnly, try manifest.countAwaitingUpload(cache: cache.name) > 0 {
+            return nil
+        }
+        let session = try BuildSession.begin(
+            buildRecord(engines: engines, engineVersions: engineVersions), in: manifest)
         let buildID = session.buildID
         progress(.started(buildID: buildID, outputDirectory: directory.path))
         let counts = try manifest.itemTotals()
         try session.finish(.init(outcome: .succeeded, total: counts.items))
-        if let value = try fingerprint.current(in: manifest, directory: directory) { try manifest.recordFingerprint(value, build: buildID) }
+        if let value = try fingerprint.current(in: manifest, directory: directory) {
+            try manifest.recordFingerprint(value, build: buildID)
+        }
         return withExtendedLifetime(workspace) {
             BuildSummary(
                 buildID: buildID, outputDirectory: directory.path, itemsTotal: counts.items, upToDate: counts.items,
-                synthesized: 0, reused: 0, aligned: 0, failed: [], remaining: 0, cancelled: false, audioMs: counts.audioMs,
+                synthesized: 0, reused: 0, aligned: 0, failed: [], remaining: 0, cancelled: false,
+                audioMs: counts.audioMs,
                 elapsedSeconds: (ContinuousClock.now - clock).seconds)
         }
     }

@@ -21,7 +21,8 @@ package struct BuildPlanner: Sendable {
         let split = try recipe.splitSources()
 
         var built: [String: ItemRecord] = [:]
-        if FileManager.default.fileExists(atPath: recipe.outputDirectory.appendingPathComponent(Manifest.fileName).path) {
+        if FileManager.default.fileExists(atPath: recipe.outputDirectory.appendingPathComponent(Manifest.fileName).path)
+        {
             try Manifest.reading(directory: recipe.outputDirectory) { manifest in
                 for record in try manifest.items() { built[record.id] = record }
             }
@@ -29,24 +30,33 @@ package struct BuildPlanner: Sendable {
         let store = ObjectStore(root: recipe.outputDirectory)
         var lines: [Int: PlanReport.ChapterLine] = [:]
         for chapter in split.chapters {
-            lines[chapter.ordinal] = PlanReport.ChapterLine(ordinal: chapter.ordinal, title: chapter.title, part: chapter.part, items: 0, words: 0, itemsBuilt: 0, durationMs: 0)
+            lines[chapter.ordinal] = PlanReport.ChapterLine(
+                ordinal: chapter.ordinal, title: chapter.title, part: chapter.part, items: 0, words: 0, itemsBuilt: 0,
+                durationMs: 0)
         }
         var itemsBuilt = 0
         var toSynthesize = 0
         for item in split.items {
             let speech = recipe.speech(text: item.text, character: item.character, engineVersions: engineVersions)
             let audioKey = speech.audioKey
-            var line = lines[item.chapter] ?? PlanReport.ChapterLine(ordinal: item.chapter, title: "", items: 0, words: 0, itemsBuilt: 0, durationMs: 0)
+            var line =
+                lines[item.chapter]
+                ?? PlanReport.ChapterLine(
+                    ordinal: item.chapter, title: "", items: 0, words: 0, itemsBuilt: 0, durationMs: 0)
             line.items += 1
             line.words += item.wordCount
-            if let record = built[item.id], record.audioKey == audioKey, record.status == .done || record.status == .spoken,
-               let duration = record.durationMs {
+            if let record = built[item.id], record.audioKey == audioKey,
+                record.status == .done || record.status == .spoken,
+                let duration = record.durationMs
+            {
                 line.itemsBuilt += 1
                 line.durationMs += duration
                 itemsBuilt += 1
             } else {
                 line.durationMs += Self.estimatedMs(words: item.wordCount, rate: speech.voice.rate)
-                let stored = store.contains(relativePath: ObjectStore.relativePath(key: audioKey, fileExtension: recipe.audio.format.fileExtension))
+                let stored = store.contains(
+                    relativePath: ObjectStore.relativePath(
+                        key: audioKey, fileExtension: recipe.audio.format.fileExtension))
                 if !stored { toSynthesize += 1 }
             }
             lines[item.chapter] = line
@@ -58,7 +68,9 @@ package struct BuildPlanner: Sendable {
             durationMs: chapters.reduce(0) { $0 + $1.durationMs }, wordsPerMinute: recipe.voice.rate)
         report.uncastCharacters = recipe.uncastCharacters(split.items.map(\.character))
         report.warnings = ChapterLengthCheck(recipeFile: recipe.file.path).warnings(
-            chapters.map { ChapterLengthCheck.ChapterLength(ordinal: $0.ordinal, title: $0.title, durationMs: $0.durationMs) }, items: split.items)
+            chapters.map {
+                ChapterLengthCheck.ChapterLength(ordinal: $0.ordinal, title: $0.title, durationMs: $0.durationMs)
+            }, items: split.items)
         return report
     }
 
@@ -67,7 +79,9 @@ package struct BuildPlanner: Sendable {
         var words: [Int: Int] = [:]
         for item in split.items { words[item.chapter, default: 0] += item.wordCount }
         return split.chapters.map {
-            ChapterLengthCheck.ChapterLength(ordinal: $0.ordinal, title: $0.title, durationMs: estimatedMs(words: words[$0.ordinal] ?? 0, rate: rate))
+            ChapterLengthCheck.ChapterLength(
+                ordinal: $0.ordinal, title: $0.title, durationMs: estimatedMs(words: words[$0.ordinal] ?? 0, rate: rate)
+            )
         }
     }
 }

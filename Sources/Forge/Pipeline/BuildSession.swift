@@ -26,7 +26,8 @@ struct BuildSession {
     /// Ends the row with its outcome and counts.
     func finish(_ ending: Ending) throws {
         try manifest.finishBuild(
-            buildID, outcome: ending.outcome, endedAt: Self.timestamp(), total: ending.total, synthesized: ending.synthesized,
+            buildID, outcome: ending.outcome, endedAt: Self.timestamp(), total: ending.total,
+            synthesized: ending.synthesized,
             reused: ending.reused, failed: ending.failed, downloaded: ending.downloaded)
     }
 

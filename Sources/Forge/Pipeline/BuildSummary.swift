@@ -74,7 +74,10 @@ package struct BuildSummary: Sendable, Equatable {
     }
 
     /// True when nothing had to be made or changed.
-    package var nothingToDo: Bool { synthesized == 0 && reused == 0 && aligned == 0 && (remoteCache?.downloaded ?? 0) == 0 && failed.isEmpty && !cancelled }
+    package var nothingToDo: Bool {
+        synthesized == 0 && reused == 0 && aligned == 0 && (remoteCache?.downloaded ?? 0) == 0 && failed.isEmpty
+            && !cancelled
+    }
 
     /// How a build that ran ended, for its exit code.
     package enum Outcome: Sendable, Equatable {

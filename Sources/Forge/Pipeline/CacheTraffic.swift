@@ -23,13 +23,18 @@ struct CacheTraffic: Sendable, Equatable {
 
     static func + (left: CacheTraffic, right: CacheTraffic) -> CacheTraffic {
         CacheTraffic(
-            downloaded: left.downloaded + right.downloaded, downloadedBytes: left.downloadedBytes + right.downloadedBytes,
+            downloaded: left.downloaded + right.downloaded,
+            downloadedBytes: left.downloadedBytes + right.downloadedBytes,
             uploaded: left.uploaded + right.uploaded, uploadedBytes: left.uploadedBytes + right.uploadedBytes,
-            downloadedChunks: left.downloadedChunks + right.downloadedChunks, uploadedChunks: left.uploadedChunks + right.uploadedChunks,
+            downloadedChunks: left.downloadedChunks + right.downloadedChunks,
+            uploadedChunks: left.uploadedChunks + right.uploadedChunks,
             downloadedAlignments: left.downloadedAlignments + right.downloadedAlignments,
-            uploadedAlignments: left.uploadedAlignments + right.uploadedAlignments, spotChecked: left.spotChecked + right.spotChecked,
-            spotCheckMismatches: left.spotCheckMismatches + right.spotCheckMismatches, leftInCache: left.leftInCache + right.leftInCache,
-            leftInCacheBytes: left.leftInCacheBytes + right.leftInCacheBytes, fetchedAudio: left.fetchedAudio + right.fetchedAudio,
+            uploadedAlignments: left.uploadedAlignments + right.uploadedAlignments,
+            spotChecked: left.spotChecked + right.spotChecked,
+            spotCheckMismatches: left.spotCheckMismatches + right.spotCheckMismatches,
+            leftInCache: left.leftInCache + right.leftInCache,
+            leftInCacheBytes: left.leftInCacheBytes + right.leftInCacheBytes,
+            fetchedAudio: left.fetchedAudio + right.fetchedAudio,
             fetchedAudioBytes: left.fetchedAudioBytes + right.fetchedAudioBytes)
     }
 }

@@ -60,14 +60,18 @@ package struct ChapterLengthCheck: Sendable {
         let suggestion = Self.suggestion(items.filter { item in suspects.contains { $0.ordinal == item.chapter } })
         var diagnostics = suspects.prefix(Self.maximumNamed).map { chapter in
             let length = Self.clock(chapter.durationMs)
-            let message = chapters.count == 1
+            let message =
+                chapters.count == 1
                 ? "the book was split into one chapter, \"\(chapter.title)\", \(length) long: its chapter headings were not found, so players will show no chapters."
                 : "chapter \(chapter.ordinal), \"\(chapter.title)\", is \(length) long of the book's \(Self.clock(total)): it may hold chapters whose headings were not found."
             return Diagnostic(.warning, message, file: recipeFile, field: "split.headings", suggestion: suggestion)
         }
         if suspects.count > Self.maximumNamed {
-            diagnostics.append(Diagnostic(.warning, "\(suspects.count - Self.maximumNamed) more chapters are over \(Self.clock(Self.longChapterMs)) long.",
-                                          file: recipeFile, field: "split.headings"))
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "\(suspects.count - Self.maximumNamed) more chapters are over \(Self.clock(Self.longChapterMs)) long.",
+                    file: recipeFile, field: "split.headings"))
         }
         return diagnostics
     }
@@ -87,23 +91,26 @@ package struct ChapterLengthCheck: Sendable {
         let pattern = best ?? "^CHAPTER [0-9IVXLC]+\\.?$"
         let json = "\"split\": { \"headings\": { \"chapter\": \(Self.jsonString(pattern)) } }"
         if let best, let (count, example) = counts[best] {
-            return "Give the book its headings in the recipe, e.g. \(json) for lines such as \"\(example)\" (seen \(count) times in it)."
+            return
+                "Give the book its headings in the recipe, e.g. \(json) for lines such as \"\(example)\" (seen \(count) times in it)."
         }
-        return "Give the book its headings in the recipe, e.g. \(json) with a pattern that matches the book's own chapter lines."
+        return
+            "Give the book its headings in the recipe, e.g. \(json) with a pattern that matches the book's own chapter lines."
     }
 
     /// A regular expression matching `line` and lines of its shape, if it may be a heading: a counter
     /// in a decoration (the counter by its kind, anything after it for a title), or capitals alone.
     static func headingPattern(for line: String) -> String? {
         if let reading = CounterLine.readings(of: line).first {
-            let counter = switch reading.kind {
-            case .digits: "[0-9]+"
-            case .upperRoman: "[IVXLCDM]+"
-            case .lowerRoman: "[ivxlcdm]+"
-            case .words: "[A-Za-z-]+"
-            case .upperLetter: "[A-Z]"
-            case .lowerLetter: "[a-z]"
-            }
+            let counter =
+                switch reading.kind {
+                case .digits: "[0-9]+"
+                case .upperRoman: "[IVXLCDM]+"
+                case .lowerRoman: "[ivxlcdm]+"
+                case .words: "[A-Za-z-]+"
+                case .upperLetter: "[A-Z]"
+                case .lowerLetter: "[a-z]"
+                }
             // The label's case as the book has it ("CHAPTER", "Chapter"): the shape keeps it in lower case.
             var pattern = "(?i)"
             for character in reading.shape {
@@ -119,8 +126,9 @@ package struct ChapterLengthCheck: Sendable {
         // A line in capitals that begins with a letter and is no one's words (no quotes) nor cut off.
         let letters = line.unicodeScalars.filter(\.properties.isAlphabetic)
         guard letters.count >= 3, letters.allSatisfy(\.properties.isUppercase), line.split(separator: " ").count <= 8,
-              line.first?.isLetter == true, !line.contains(where: { "\"“”‘'".contains($0) }),
-              !line.hasSuffix(","), !line.hasSuffix("-"), !line.hasSuffix("—") else { return nil }
+            line.first?.isLetter == true, !line.contains(where: { "\"“”‘'".contains($0) }),
+            !line.hasSuffix(","), !line.hasSuffix("-"), !line.hasSuffix("—")
+        else { return nil }
         return "^[A-Z][A-Z0-9 ,;:.'’-]+$"
     }
 

@@ -38,9 +38,12 @@ package struct CreditSpeech: Sendable {
             let audioKey = ObjectKey.audio(
                 text: text, voice: voice, audio: Self.audio, engineVersion: version, phonemeInput: false,
                 resampler: Recipe.resampler(voice: voice, audio: Self.audio))
-            jobs.append(SpeechJob(
-                itemID: index == 0 && settings.openingCredit != nil ? "opening-credit" : "closing-credit", text: text, voice: voice,
-                audio: Self.audio, audioKey: audioKey, eventsKey: ObjectKey.events(audioKey: audioKey), engineVersion: version))
+            jobs.append(
+                SpeechJob(
+                    itemID: index == 0 && settings.openingCredit != nil ? "opening-credit" : "closing-credit",
+                    text: text, voice: voice,
+                    audio: Self.audio, audioKey: audioKey, eventsKey: ObjectKey.events(audioKey: audioKey),
+                    engineVersion: version))
         }
         let store = ObjectStore(root: outputDirectory)
         let known = try manifest.objects(withKeys: jobs.map(\.audioKey))
@@ -54,7 +57,9 @@ package struct CreditSpeech: Sendable {
         }
         for (job, objects) in try await speak(missing) {
             try manifest.recordObjects(objects)
-            if let audio = objects.first(where: { $0.role == .audio }), let text = zip(jobs, texts).first(where: { $0.0.audioKey == job.audioKey })?.1 {
+            if let audio = objects.first(where: { $0.role == .audio }),
+                let text = zip(jobs, texts).first(where: { $0.0.audioKey == job.audioKey })?.1
+            {
                 paths[text] = audio.path
             }
         }
@@ -66,7 +71,9 @@ package struct CreditSpeech: Sendable {
     /// ``prepare(_:manifest:)`` for an output directory no build is using: takes its lock while
     /// the credits are spoken and recorded (only when there are credits to speak).
     package func prepare(_ settings: ExportSettings, in directory: URL) async throws -> ExportSettings {
-        guard settings.formats.contains(.acx), settings.openingCredit != nil || settings.closingCredit != nil else { return settings }
+        guard settings.formats.contains(.acx), settings.openingCredit != nil || settings.closingCredit != nil else {
+            return settings
+        }
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(Manifest.fileName).path) else {
             throw StoreError.notAnOutputDirectory(path: directory.path)
         }
@@ -93,7 +100,7 @@ package struct CreditSpeech: Sendable {
                 switch message {
                 case .started:
                     continue
-                case let .result(_, result):
+                case .result(_, let result):
                     guard let job = current else { continue }
                     if let error = result.error { throw SpeechError.synthesisFailed(item: job.itemID, reason: error) }
                     results.append((job, [result.audio, result.events].compactMap { $0 }))
@@ -101,7 +108,7 @@ package struct CreditSpeech: Sendable {
                     if let next = current, !(await pool.send(next, to: 0)) {
                         throw SpeechError.workerUnavailable("the synthesis worker for the credits took no more work")
                     }
-                case let .exited(_, detail):
+                case .exited(_, let detail):
                     if let job = current { throw SpeechError.workerCrashed(item: job.itemID, detail: detail) }
                 }
                 if current == nil { break }

@@ -16,8 +16,10 @@ struct ExportStage: PipelineStage {
         var prepared: [String: URL] = [:]
         defer { for file in prepared.values { unlink(file.path) } }
         do {
-            let settings = try await CreditSpeech(outputDirectory: context.store.root, launch: launch, cancellation: context.cancellation)
-                .prepare(settings, manifest: manifest)
+            let settings = try await CreditSpeech(
+                outputDirectory: context.store.root, launch: launch, cancellation: context.cancellation
+            )
+            .prepare(settings, manifest: manifest)
             let current = Exporter(outputDirectory: context.store.root, settings: settings)
             // Exports already made from these inputs need nothing from the cache.
             let upToDate = current.upToDate(try current.stamp(manifest)) != nil
@@ -26,16 +28,24 @@ struct ExportStage: PipelineStage {
                 var work = StageWork(context: context)
                 // Laid out once for the encodings, the ACX files and the audio they need (as the exporter does).
                 let book = try TimelineBuilder(store: context.store, manifest: manifest, settings: settings).book()
-                let encoder = Exporter.sharesAAC(settings) && ChapterEncoder.commonRate(book.chapters) != nil
-                    ? ChapterEncoder(chapters: book.chapters, settings: settings, store: context.store, manifest: manifest) : nil
+                let encoder =
+                    Exporter.sharesAAC(settings) && ChapterEncoder.commonRate(book.chapters) != nil
+                    ? ChapterEncoder(
+                        chapters: book.chapters, settings: settings, store: context.store, manifest: manifest) : nil
                 let acx = Exporter.acxSettings(settings)
-                let acxTimelines = !settings.formats.contains(.acx) ? []
-                    : acx.mastering == settings.mastering ? book.chapters : try TimelineBuilder(store: context.store, manifest: manifest, settings: acx).book().chapters
-                let acxFiles = try AudiobookExport.acxChapterFiles(acxTimelines, chapterCount: acxTimelines.count, settings: acx)
+                let acxTimelines =
+                    !settings.formats.contains(.acx)
+                    ? []
+                    : acx.mastering == settings.mastering
+                        ? book.chapters
+                        : try TimelineBuilder(store: context.store, manifest: manifest, settings: acx).book().chapters
+                let acxFiles = try AudiobookExport.acxChapterFiles(
+                    acxTimelines, chapterCount: acxTimelines.count, settings: acx)
                 if let remote = context.speechCache?.remote {
                     let objects = ChapterObjectCache(remote: remote)
                     if let encoder {
-                        outcome.downloadedEncodings = try await work.downloadEncodings(encoder, pieces: Array(encoder.pieces.indices), from: objects)
+                        outcome.downloadedEncodings = try await work.downloadEncodings(
+                            encoder, pieces: Array(encoder.pieces.indices), from: objects)
                     }
                     if !acxFiles.isEmpty {
                         prepared = try await work.downloadACXFiles(acxFiles, timelines: acxTimelines, from: objects)
@@ -45,15 +55,18 @@ struct ExportStage: PipelineStage {
                 if !remoteAudio.isEmpty {
                     let needed = try Self.audioRead(
                         by: settings, chapters: book.chapters, encoder: encoder,
-                        acxChapters: Self.chapterIndices(of: acxFiles.filter { prepared[$0.path] == nil }, in: book.chapters))
-                    outcome.synthesizedItems = try await work.fetchRemoteAudio(needed.intersection(remoteAudio), for: "export", launch: launch)
+                        acxChapters: Self.chapterIndices(
+                            of: acxFiles.filter { prepared[$0.path] == nil }, in: book.chapters))
+                    outcome.synthesizedItems = try await work.fetchRemoteAudio(
+                        needed.intersection(remoteAudio), for: "export", launch: launch)
                 }
                 outcome.traffic = work.traffic
             }
             // A long book spends minutes here: each chapter of each phase is reported, as items are.
             let progress = context.progress
             var exporter = Exporter(
-                outputDirectory: context.store.root, settings: settings, cancellation: context.cancellation, progress: { progress(.exporting($0)) })
+                outputDirectory: context.store.root, settings: settings, cancellation: context.cancellation,
+                progress: { progress(.exporting($0)) })
             exporter.preparedFiles = prepared
             let ready = exporter
             let report = try await BlockingThreads.run { try ready.exportIfChanged(using: manifest) }
@@ -76,15 +89,20 @@ struct ExportStage: PipelineStage {
     /// that write chapter audio (or when chapters cannot share one AAC encoding), else the chapters
     /// pieces whose encoding is not stored (with the items on their neighbours' edges) and those whose ACX
     /// file was not taken from the cache (`acxChapters`, indices).
-    static func audioRead(by settings: ExportSettings, chapters: [ChapterTimeline], encoder: ChapterEncoder?, acxChapters: [Int]) throws -> Set<String> {
+    static func audioRead(
+        by settings: ExportSettings, chapters: [ChapterTimeline], encoder: ChapterEncoder?, acxChapters: [Int]
+    ) throws -> Set<String> {
         let formats = Set(settings.formats)
-        let writesChapterAudio = !formats.isDisjoint(with: [.audio, .html])
-            || (formats.contains(.m4b) && encoder == nil) || (formats.contains(.epub) && (settings.epubAudio != .aac || encoder == nil))
+        let writesChapterAudio =
+            !formats.isDisjoint(with: [.audio, .html])
+            || (formats.contains(.m4b) && encoder == nil)
+            || (formats.contains(.epub) && (settings.epubAudio != .aac || encoder == nil))
         let indices = Set(writesChapterAudio ? Array(chapters.indices) : acxChapters)
         var keys = Set<String>()
         if let encoder, !writesChapterAudio {
             let identity = try ChapterEncoder.identity(settings)
-            for index in encoder.pieces.indices where try encoder.stored(try encoder.encodingKey(index, identity: identity)) == nil {
+            for index in encoder.pieces.indices
+            where try encoder.stored(try encoder.encodingKey(index, identity: identity)) == nil {
                 keys.formUnion(encoder.pieces[index].items.compactMap(\.record.audioKey))
                 let (before, after) = encoder.edgeRanges(of: index)
                 for (neighbour, range) in [before, after].compactMap({ $0 }) {

@@ -8,6 +8,7 @@ struct ForcedAlignStage: PipelineStage {
         work.words = speech?.words ?? [:]
         try await work.forceAlign(threads: threads)
         return AlignmentOutcome(
-            aligned: work.alignedOnly, failures: work.failures, cancelled: work.cancelled, traffic: work.traffic, touchedItems: work.touchedItems)
+            aligned: work.alignedOnly, failures: work.failures, cancelled: work.cancelled, traffic: work.traffic,
+            touchedItems: work.touchedItems)
     }
 }

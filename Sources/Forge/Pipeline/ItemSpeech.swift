@@ -10,7 +10,8 @@ struct ItemSpeech: Sendable {
     /// The job a worker runs to make this item's objects.
     func job(itemID: String, recipe: Recipe) -> SpeechJob {
         SpeechJob(
-            itemID: itemID, text: rendering.spoken, voice: voice, audio: recipe.audio, audioKey: audioKey, eventsKey: eventsKey,
+            itemID: itemID, text: rendering.spoken, voice: voice, audio: recipe.audio, audioKey: audioKey,
+            eventsKey: eventsKey,
             phonemeInput: rendering.usesPhonemes, engineVersion: engineVersion,
             commandEngine: recipe.engines[voice.engine])
     }
@@ -19,14 +20,18 @@ struct ItemSpeech: Sendable {
 extension Recipe {
     /// How an item of `text` spoken by `character` is spoken, with `voice` instead of the cast's when given
     /// (the fallback). `engineVersions` maps engine names to the versions that go into keys.
-    func speech(text: String, character: String?, engineVersions: [String: String], voice override: VoiceSettings? = nil) -> ItemSpeech {
+    func speech(
+        text: String, character: String?, engineVersions: [String: String], voice override: VoiceSettings? = nil
+    ) -> ItemSpeech {
         let voice = override ?? voice(forCharacter: character)
         let rendering = lexicon.render(text, phonemes: voice.capabilities.contains(.phonemeInput))
         let engineVersion = engineVersions[voice.engine] ?? ""
         let audioKey = ObjectKey.audio(
             text: rendering.spoken, voice: voice, audio: audio, engineVersion: engineVersion,
             phonemeInput: rendering.usesPhonemes, resampler: Self.resampler(voice: voice, audio: audio))
-        return ItemSpeech(voice: voice, rendering: rendering, audioKey: audioKey, eventsKey: ObjectKey.events(audioKey: audioKey), engineVersion: engineVersion)
+        return ItemSpeech(
+            voice: voice, rendering: rendering, audioKey: audioKey, eventsKey: ObjectKey.events(audioKey: audioKey),
+            engineVersion: engineVersion)
     }
 
     /// The resampler that may shape an item's audio: none for espeak-ng at its own 22,050 Hz (so

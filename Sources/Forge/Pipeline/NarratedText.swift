@@ -12,7 +12,10 @@ struct NarratedText: Sendable {
         var offset = 0
         for item in split.items {
             let first = words.count
-            for word in item.words { words.append(WordToken(index: words.count, text: word.text, start: word.start + offset, end: word.end + offset)) }
+            for word in item.words {
+                words.append(
+                    WordToken(index: words.count, text: word.text, start: word.start + offset, end: word.end + offset))
+            }
             ranges.append(first..<words.count)
             offset += item.text.unicodeScalars.count + 1
         }

@@ -9,7 +9,9 @@ struct NarrationAlignStage: PipelineStage {
 
     func run(_ text: NarratedText, in context: NarrationContext) throws -> AlignedNarration {
         let (store, manifest, reader, audioFile) = (context.store, context.manifest, context.reader, context.audioFile)
-        let key = ObjectKey.digest(["stage": "narration-align", "audio": context.audioHash, "aligner": context.identity, "text": text.joined])
+        let key = ObjectKey.digest([
+            "stage": "narration-align", "audio": context.audioHash, "aligner": context.identity, "text": text.joined,
+        ])
         let documentPath = ObjectStore.relativePath(key: key, fileExtension: "json")
         let narration: NarrationAlignment
         var realigned = false
@@ -29,13 +31,17 @@ struct NarrationAlignStage: PipelineStage {
             do {
                 samples = try RecognizerAudio(reading: reader, into: descriptor, label: audioFile.path)
             } catch let error as AudioError {
-                guard case let .unreadable(_, reason) = error else { throw error }
+                guard case .unreadable(_, let reason) = error else { throw error }
                 throw PipelineError.unreadableRecording(path: audioFile.path, reason: reason)
             }
-            guard reader.framesRead > 0 else { throw PipelineError.unreadableRecording(path: audioFile.path, reason: "it holds no audio frames") }
+            guard reader.framesRead > 0 else {
+                throw PipelineError.unreadableRecording(path: audioFile.path, reason: "it holds no audio frames")
+            }
             // Windows an interrupted run of this alignment saved: it goes on after them.
             let saved = try manifest.narrationWindows(key: key)
-            if NarrationAligner.canResume(from: saved, words: text.words.count, samples: samples.count), let last = saved.last {
+            if NarrationAligner.canResume(from: saved, words: text.words.count, samples: samples.count),
+                let last = saved.last
+            {
                 resumedFromMs = NarrationImport.milliseconds(last.cursor, rate: PocketSphinxDecoder.sampleRate)
             }
             // Segments save their windows from their own threads, each row numbered in turn.
@@ -43,7 +49,8 @@ struct NarrationAlignStage: PipelineStage {
             // Every decoder (two per thread) loads its dictionary: the book's words alone, not
             // the 134,000 of the model's, keep the alignment's memory small. A nameless scratch
             // file too, read by pocketsphinx through the descriptor.
-            let dictionary = try PronouncingDictionary(words: Set(text.words.map(\.text)), base: context.model.dictionary, language: context.language)
+            let dictionary = try PronouncingDictionary(
+                words: Set(text.words.map(\.text)), base: context.model.dictionary, language: context.language)
             let dictionaryScratch = "objects/tmp/narration.\(getpid()).dict"
             let dictionaryFile = try store.owned.createFile(dictionaryScratch)
             unlink(store.url(forRelativePath: dictionaryScratch).path)
@@ -53,7 +60,8 @@ struct NarrationAlignStage: PipelineStage {
             var model = context.model
             model.dictionary = URL(fileURLWithPath: "/proc/self/fd/\(dictionaryFile)")
             narration = try NarrationAligner(model: model, language: context.language).align(
-                words: text.words, samples: samples, durationMs: NarrationImport.milliseconds(reader.framesRead, rate: reader.sampleRate),
+                words: text.words, samples: samples,
+                durationMs: NarrationImport.milliseconds(reader.framesRead, rate: reader.sampleRate),
                 resumingFrom: saved,
                 checkpoint: { window in
                     try windowIndex.withLock { index in
@@ -68,17 +76,19 @@ struct NarrationAlignStage: PipelineStage {
         var warnings: [Diagnostic] = []
         if reader.missingFrames > 0 {
             let total = NarrationImport.milliseconds(frames + reader.missingFrames, rate: sampleRate)
-            warnings.append(.warning(
-                "\(audioFile.path): decoding stopped at \(NarrationImport.clock(durationMs)) of \(NarrationImport.clock(total)) (a damaged or cut file); "
-                    + "the last \(String(format: "%.1f", Double(reader.missingFrames) / Double(sampleRate))) s were not aligned.",
-                file: audioFile.path, suggestion: "Re-export the recording and align again."))
+            warnings.append(
+                .warning(
+                    "\(audioFile.path): decoding stopped at \(NarrationImport.clock(durationMs)) of \(NarrationImport.clock(total)) (a damaged or cut file); "
+                        + "the last \(String(format: "%.1f", Double(reader.missingFrames) / Double(sampleRate))) s were not aligned.",
+                    file: audioFile.path, suggestion: "Re-export the recording and align again."))
         }
         let document = try store.store(
             key: key, fileExtension: "json", role: .alignment, mimeType: "application/json",
             data: AlignmentDocument(aligner: context.identity, durationMs: durationMs, narration: narration).encoded())
         try manifest.clearNarrationWindows()
         return AlignedNarration(
-            narration: narration, key: key, document: document, realigned: realigned, resumedFromMs: resumedFromMs, sampleRate: sampleRate,
+            narration: narration, key: key, document: document, realigned: realigned, resumedFromMs: resumedFromMs,
+            sampleRate: sampleRate,
             frames: frames, warnings: warnings)
     }
 }

@@ -31,14 +31,18 @@ package struct NarrationImport: Sendable {
     package static let defaultMaxUnmatched = 0.05
 
     package init(
-        audioFile: URL, textFile: URL, outputDirectory: URL, language: String = "en-us", split: SplitSettings = SplitSettings(),
+        audioFile: URL, textFile: URL, outputDirectory: URL, language: String = "en-us",
+        split: SplitSettings = SplitSettings(),
         maxUnmatched: Double = NarrationImport.defaultMaxUnmatched
     ) {
-        self.init(audioFiles: [audioFile], textFile: textFile, outputDirectory: outputDirectory, language: language, split: split, maxUnmatched: maxUnmatched)
+        self.init(
+            audioFiles: [audioFile], textFile: textFile, outputDirectory: outputDirectory, language: language,
+            split: split, maxUnmatched: maxUnmatched)
     }
 
     package init(
-        audioFiles: [URL], textFile: URL, outputDirectory: URL, language: String = "en-us", split: SplitSettings = SplitSettings(),
+        audioFiles: [URL], textFile: URL, outputDirectory: URL, language: String = "en-us",
+        split: SplitSettings = SplitSettings(),
         maxUnmatched: Double = NarrationImport.defaultMaxUnmatched
     ) {
         self.audioFiles = audioFiles.map(\.standardizedFileURL)
@@ -50,7 +54,9 @@ package struct NarrationImport: Sendable {
     }
 
     /// The spans with their words named by item and the words' text (long texts shortened).
-    static func rows(_ spans: [NarrationSpan], items: [SpeakableItem], ranges: [Range<Int>], words: [WordToken]) -> [Manifest.NarrationSpanRow] {
+    static func rows(_ spans: [NarrationSpan], items: [SpeakableItem], ranges: [Range<Int>], words: [WordToken])
+        -> [Manifest.NarrationSpanRow]
+    {
         // Which item holds a word: ranges are in order, so a binary search.
         func locate(_ word: Int) -> (item: String, index: Int) {
             var low = 0
@@ -63,11 +69,14 @@ package struct NarrationImport: Sendable {
         }
         return spans.map { span in
             guard !span.words.isEmpty else {
-                return Manifest.NarrationSpanRow(kind: span.kind, startMs: span.startMs, endMs: span.endMs, firstWord: nil, lastWord: nil, text: nil)
+                return Manifest.NarrationSpanRow(
+                    kind: span.kind, startMs: span.startMs, endMs: span.endMs, firstWord: nil, lastWord: nil, text: nil)
             }
-            let shown = span.words.count <= 16
+            let shown =
+                span.words.count <= 16
                 ? words[span.words].map(\.text).joined(separator: " ")
-                : words[span.words.prefix(8)].map(\.text).joined(separator: " ") + " … " + words[span.words.suffix(6)].map(\.text).joined(separator: " ")
+                : words[span.words.prefix(8)].map(\.text).joined(separator: " ") + " … "
+                    + words[span.words.suffix(6)].map(\.text).joined(separator: " ")
             return Manifest.NarrationSpanRow(
                 kind: span.kind, startMs: span.startMs, endMs: span.endMs, firstWord: locate(span.words.lowerBound),
                 lastWord: locate(span.words.upperBound - 1), text: shown)
@@ -92,7 +101,9 @@ package struct NarrationImport: Sendable {
     /// the recording (``NarrationAlignStage``), cuts it into the items (``NarrationCutStage``)
     /// and, when every item was heard, records the chapters' timelines and writes `exports`
     /// (only when the recording passes).
-    package func run(commandLine: String, exports: ExportSettings?, progress: @escaping @Sendable (Double) -> Void = { _ in }) throws -> NarrationReport {
+    package func run(
+        commandLine: String, exports: ExportSettings?, progress: @escaping @Sendable (Double) -> Void = { _ in }
+    ) throws -> NarrationReport {
         let clock = ContinuousClock.now
         let (split, textHash) = try readText()
         let recording = try RecordingFiles(audioFiles)
@@ -109,13 +120,18 @@ package struct NarrationImport: Sendable {
         let manifest = workspace.manifest
         let exportSettings = exports ?? Self.exportSettings(title: textFile.deletingPathExtension().lastPathComponent)
         let identity = NarrationContext.identity(model: model)
-        let session = try BuildSession.begin(BuildRecord(
-            recipePath: textFile.path, recipeHash: textHash, toolVersion: ForgeVersion.current,
-            engine: "narration", engineVersion: identity, commandLine: commandLine, stages: "split,align", startedAt: BuildSession.timestamp(),
-            settings: RecordedSettings(exports: exportSettings).json), in: manifest)
-        guard let reader else { throw PipelineError.unreadableRecording(path: audioFile.path, reason: "it could not be opened") }
+        let session = try BuildSession.begin(
+            BuildRecord(
+                recipePath: textFile.path, recipeHash: textHash, toolVersion: ForgeVersion.current,
+                engine: "narration", engineVersion: identity, commandLine: commandLine, stages: "split,align",
+                startedAt: BuildSession.timestamp(),
+                settings: RecordedSettings(exports: exportSettings).json), in: manifest)
+        guard let reader else {
+            throw PipelineError.unreadableRecording(path: audioFile.path, reason: "it could not be opened")
+        }
         let context = NarrationContext(
-            audioFile: audioFile, reader: reader, audioHash: audioHash, store: workspace.store, manifest: manifest, buildID: session.buildID,
+            audioFile: audioFile, reader: reader, audioHash: audioHash, store: workspace.store, manifest: manifest,
+            buildID: session.buildID,
             model: model, language: language)
         do {
             _ = try manifest.synchronize(with: split)
@@ -134,22 +150,34 @@ package struct NarrationImport: Sendable {
                 if var exports, !exports.formats.isEmpty, passed {
                     // A narrated book's credits are the narrator's to record: none is synthesized beside them.
                     if exports.formats.contains(.acx), exports.openingCredit != nil || exports.closingCredit != nil {
-                        warnings.append(.warning("the recipe's credits are not spoken for a narrated book.", suggestion: "Record them and add them to the ACX set yourself."))
+                        warnings.append(
+                            .warning(
+                                "the recipe's credits are not spoken for a narrated book.",
+                                suggestion: "Record them and add them to the ACX set yourself."))
                         (exports.openingCredit, exports.closingCredit) = (nil, nil)
                     }
                     var exporter = Exporter(outputDirectory: outputDirectory, settings: exports)
-                    if exports.formats.contains(.epub) { exporter.carriedRecording = try recording.carried(in: outputDirectory, durationMs: aligned.durationMs) }
+                    if exports.formats.contains(.epub) {
+                        exporter.carriedRecording = try recording.carried(
+                            in: outputDirectory, durationMs: aligned.durationMs)
+                    }
                     exported = try exporter.export(using: manifest).files
                 }
             }
-            try session.finish(.init(
-                outcome: passed ? .succeeded : .failed, total: split.items.count, reused: aligned.realigned ? 0 : pieces.keptItems, failed: keepsUnnarrated ? 0 : missingItems))
+            try session.finish(
+                .init(
+                    outcome: passed ? .succeeded : .failed, total: split.items.count,
+                    reused: aligned.realigned ? 0 : pieces.keptItems, failed: keepsUnnarrated ? 0 : missingItems))
             let narration = aligned.narration
             var report = NarrationReport(
-                outputDirectory: outputDirectory.path, items: split.items.count, words: text.words.count, durationMs: aligned.durationMs,
-                unheard: pieces.unheard, reusedAlignment: !aligned.realigned, resumedFromMs: aligned.resumedFromMs, exportedFiles: exported,
-                elapsedSeconds: BuildPipeline.seconds(since: clock), warnings: warnings, spans: spans, unmatchedWords: narration.unmatchedWords,
-                speechMs: narration.speechMs, unmatchedSpeechMs: narration.unmatchedSpeechMs, unmatchedFraction: narration.unmatchedFraction,
+                outputDirectory: outputDirectory.path, items: split.items.count, words: text.words.count,
+                durationMs: aligned.durationMs,
+                unheard: pieces.unheard, reusedAlignment: !aligned.realigned, resumedFromMs: aligned.resumedFromMs,
+                exportedFiles: exported,
+                elapsedSeconds: BuildPipeline.seconds(since: clock), warnings: warnings, spans: spans,
+                unmatchedWords: narration.unmatchedWords,
+                speechMs: narration.speechMs, unmatchedSpeechMs: narration.unmatchedSpeechMs,
+                unmatchedFraction: narration.unmatchedFraction,
                 maxUnmatched: maxUnmatched, itemsNotInRecording: missingItems,
                 exportsSkipped: exports.map { !$0.formats.isEmpty } == true && exported.isEmpty)
             report.keepsUnnarrated = keepsUnnarrated
@@ -188,7 +216,7 @@ package struct NarrationImport: Sendable {
             reader = try SoundFile.Reader(url: audioFile)
         } catch {
             switch error {
-            case let .unreadable(_, reason), let .encodingFailed(_, reason):
+            case .unreadable(_, let reason), .encodingFailed(_, let reason):
                 throw PipelineError.unreadableRecording(path: audioFile.path, reason: reason)
             }
         }

@@ -18,15 +18,24 @@ package enum PipelineError: LocalizedError, Sendable, Equatable {
     private var message: (problem: String, fix: String?) {
         switch self {
         case .shardWithoutCache:
-            return ("A shard build shares its items through a remote cache, and this build has none it may write to.", "Give it a remote cache it may write to (the recipe's \"cache\": {\"remote\": …} or FORGE_REMOTE_CACHE), not a read-only one.")
-        case let .nothingSplit(directory):
+            return (
+                "A shard build shares its items through a remote cache, and this build has none it may write to.",
+                "Give it a remote cache it may write to (the recipe's \"cache\": {\"remote\": …} or FORGE_REMOTE_CACHE), not a read-only one."
+            )
+        case .nothingSplit(let directory):
             return ("\(directory): no items to speak.", "Split or build the recipe first.")
-        case let .engineUnavailable(reason):
+        case .engineUnavailable(let reason):
             return (reason, nil)
-        case let .unreadableRecording(path, reason):
-            return ("\(path): the recording cannot be read: \(reason).", "Give a WAV, FLAC, Ogg (Vorbis/Opus) or MP3 file with audio in it (convert others first, e.g. `ffmpeg -i in.m4a out.flac`).")
-        case let .verificationUnavailable(reason):
-            return ("the recipe requires verification (verify.required), but it cannot run: \(reason)", "Install the recognizer, or set verify.required to false to build without it.")
+        case .unreadableRecording(let path, let reason):
+            return (
+                "\(path): the recording cannot be read: \(reason).",
+                "Give a WAV, FLAC, Ogg (Vorbis/Opus) or MP3 file with audio in it (convert others first, e.g. `ffmpeg -i in.m4a out.flac`)."
+            )
+        case .verificationUnavailable(let reason):
+            return (
+                "the recipe requires verification (verify.required), but it cannot run: \(reason)",
+                "Install the recognizer, or set verify.required to false to build without it."
+            )
         }
     }
 }

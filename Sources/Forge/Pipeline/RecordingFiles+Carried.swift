@@ -23,18 +23,25 @@ extension RecordingFiles {
         }
         if isOneDirectFile {
             guard FFmpegEncoder.codec(of: files[0]) == kind.codec else { return nil }
-            return CarriedRecording(files: [.init(url: files[0], startMs: 0, durationMs: durationMs)], mediaType: kind.mediaType, fileExtension: kind.fileExtension)
+            return CarriedRecording(
+                files: [.init(url: files[0], startMs: 0, durationMs: durationMs)], mediaType: kind.mediaType,
+                fileExtension: kind.fileExtension)
         }
         guard let lengths = try lengths(in: directory, codec: kind.codec) else { return nil }
         let totalMs = Int(lengths.reduce(0, +) / 1000)
         guard abs(totalMs - durationMs) <= max(1_000, durationMs / 1_000) else {
-            ForgeLog.debug("not carrying the recording as it is: its files add up to \(totalMs) ms, the joined recording is \(durationMs) ms")
+            ForgeLog.debug(
+                "not carrying the recording as it is: its files add up to \(totalMs) ms, the joined recording is \(durationMs) ms"
+            )
             return nil
         }
         var carried: [CarriedRecording.File] = []
         var start: Int64 = 0
         for (file, length) in zip(files, lengths) {
-            carried.append(.init(url: file, startMs: Int(start / 1000), durationMs: Int((start + length) / 1000) - Int(start / 1000)))
+            carried.append(
+                .init(
+                    url: file, startMs: Int(start / 1000), durationMs: Int((start + length) / 1000) - Int(start / 1000))
+            )
             start += length
         }
         return CarriedRecording(files: carried, mediaType: kind.mediaType, fileExtension: kind.fileExtension)
@@ -62,7 +69,8 @@ extension RecordingFiles {
                 return
             }
             let length = try FFmpegEncoder.decodedMicroseconds(of: files[index], sampleRate: rate) { detail in
-                PipelineError.unreadableRecording(path: files[index].path, reason: "ffmpeg could not decode it: \(detail)")
+                PipelineError.unreadableRecording(
+                    path: files[index].path, reason: "ffmpeg could not decode it: \(detail)")
             }
             measured.withLock { $0[index] = length }
         }

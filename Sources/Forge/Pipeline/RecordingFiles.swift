@@ -10,7 +10,9 @@ package struct RecordingFiles: Sendable {
     package let files: [URL]
 
     /// Formats read as audio when a folder is given.
-    static let audioExtensions: Set<String> = ["mp3", "m4a", "m4b", "aac", "mp4", "flac", "ogg", "oga", "opus", "wav", "webm", "wma"]
+    static let audioExtensions: Set<String> = [
+        "mp3", "m4a", "m4b", "aac", "mp4", "flac", "ogg", "oga", "opus", "wav", "webm", "wma",
+    ]
     /// Formats libsndfile reads directly, as one file.
     static let directExtensions: Set<String> = ["wav", "flac", "ogg", "oga", "mp3"]
     /// The most files one recording is made of: a long audiobook has a few hundred tracks; more
@@ -34,17 +36,30 @@ package struct RecordingFiles: Sendable {
             }
             if isDirectory.boolValue {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: input.path)) ?? []
-                let tracks = names.filter { !$0.hasPrefix(".") && Self.audioExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
-                guard tracks.count <= Self.maximumFiles else {
-                    throw .unreadableRecording(path: input.path, reason: "it holds \(tracks.count) audio files; a recording is at most \(Self.maximumFiles)")
+                let tracks = names.filter {
+                    !$0.hasPrefix(".") && Self.audioExtensions.contains(($0 as NSString).pathExtension.lowercased())
                 }
-                guard !tracks.isEmpty else { throw .unreadableRecording(path: input.path, reason: "the folder holds no audio files (\(Self.audioExtensions.sorted().joined(separator: ", ")))") }
-                files += tracks.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { input.appendingPathComponent($0) }
+                guard tracks.count <= Self.maximumFiles else {
+                    throw .unreadableRecording(
+                        path: input.path,
+                        reason: "it holds \(tracks.count) audio files; a recording is at most \(Self.maximumFiles)")
+                }
+                guard !tracks.isEmpty else {
+                    throw .unreadableRecording(
+                        path: input.path,
+                        reason:
+                            "the folder holds no audio files (\(Self.audioExtensions.sorted().joined(separator: ", ")))"
+                    )
+                }
+                files += tracks.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map {
+                    input.appendingPathComponent($0)
+                }
             } else {
                 files.append(input)
             }
             guard files.count <= Self.maximumFiles else {
-                throw .unreadableRecording(path: input.path, reason: "the recording is more than \(Self.maximumFiles) files")
+                throw .unreadableRecording(
+                    path: input.path, reason: "the recording is more than \(Self.maximumFiles) files")
             }
         }
         guard !files.isEmpty else { throw .unreadableRecording(path: "(none)", reason: "no audio was given") }
@@ -52,7 +67,9 @@ package struct RecordingFiles: Sendable {
     }
 
     /// Whether the recording is one file read as it is.
-    package var isOneDirectFile: Bool { files.count == 1 && Self.directExtensions.contains(files[0].pathExtension.lowercased()) }
+    package var isOneDirectFile: Bool {
+        files.count == 1 && Self.directExtensions.contains(files[0].pathExtension.lowercased())
+    }
 
     /// The file to align: the one input, or the inputs joined into `recording/joined.flac` in
     /// `directory` (reused when it was joined from the same files, sizes and times).
@@ -82,8 +99,14 @@ package struct RecordingFiles: Sendable {
         }
         graph += (0..<files.count).map { "[a\($0)]" }.joined() + "concat=n=\(files.count):v=0:a=1[out]"
         try FFmpegEncoder.run(
-            inputs + ["-filter_complex", graph, "-map", "[out]", "-c:a", "flac", "-f", "flac", owned.url(scratch).path],
-            failure: { detail in PipelineError.unreadableRecording(path: files.count == 1 ? files[0].path : files[0].deletingLastPathComponent().path, reason: "ffmpeg could not decode it: \(detail)") })
+            inputs + [
+                "-filter_complex", graph, "-map", "[out]", "-c:a", "flac", "-f", "flac", owned.url(scratch).path,
+            ],
+            failure: { detail in
+                PipelineError.unreadableRecording(
+                    path: files.count == 1 ? files[0].path : files[0].deletingLastPathComponent().path,
+                    reason: "ffmpeg could not decode it: \(detail)")
+            })
         guard rename(owned.url(scratch).path, owned.url(target).path) == 0 else {
             throw StoreError.writeFailed(path: owned.url(target).path, reason: String(cString: strerror(errno)))
         }
@@ -93,10 +116,13 @@ package struct RecordingFiles: Sendable {
 
     /// What the joined file was made from: each input's path, size and modification time, and ffmpeg.
     func stamp() throws -> String {
-        var text = "ffmpeg: \(try FFmpegEncoder.identity())\njoined: each decoded, concat filter, the first file's rate, mono\n"
+        var text =
+            "ffmpeg: \(try FFmpegEncoder.identity())\njoined: each decoded, concat filter, the first file's rate, mono\n"
         for file in files {
             var status = stat()
-            guard stat(file.path, &status) == 0 else { throw PipelineError.unreadableRecording(path: file.path, reason: String(cString: strerror(errno))) }
+            guard stat(file.path, &status) == 0 else {
+                throw PipelineError.unreadableRecording(path: file.path, reason: String(cString: strerror(errno)))
+            }
             text += "\(file.path)\t\(status.st_size)\t\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)\n"
         }
         return text

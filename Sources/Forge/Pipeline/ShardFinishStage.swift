@@ -7,7 +7,9 @@ import Foundation
 /// shard's part of it. What the cache already has (a rerun of the shard) is taken, not made again.
 struct ShardFinishStage: PipelineStage {
     func run(_ input: Void, in context: BuildContext) async throws -> ShardFinishing {
-        guard let remote = context.speechCache?.remote, let assignment = context.shardAssignment, !context.cancellation.isCancelled else {
+        guard let remote = context.speechCache?.remote, let assignment = context.shardAssignment,
+            !context.cancellation.isCancelled
+        else {
             return ShardFinishing()
         }
         let items = try context.manifest.items().filter { context.shardItemChapters.contains($0.chapter) }
@@ -37,21 +39,27 @@ struct ShardFinishStage: PipelineStage {
 
     /// Transcribes the shard's verification chunks (those the cache does not have) and uploads them.
     private func verify(
-        _ assignment: ShardAssignment, remote: RemoteCache, in context: BuildContext, work: inout StageWork, into outcome: inout ShardFinishing
+        _ assignment: ShardAssignment, remote: RemoteCache, in context: BuildContext, work: inout StageWork,
+        into outcome: inout ShardFinishing
     ) async throws {
         guard let settings = context.recipe.verify, !context.cancellation.isCancelled else { return }
-        let (manifest, cancellation, progress, build) = (context.manifest, context.cancellation, context.progress, context.buildID)
+        let (manifest, cancellation, progress, build) = (
+            context.manifest, context.cancellation, context.progress, context.buildID
+        )
         progress(.phase("verify"))
         var verification = VerificationRun(
-            outputDirectory: context.store.root, settings: settings, pauses: context.recipe.exports, language: context.recipe.language)
+            outputDirectory: context.store.root, settings: settings, pauses: context.recipe.exports,
+            language: context.recipe.language)
         verification.chapters = context.shardItemChapters
         verification.shardAssignment = assignment
-        guard case var .ready(plan) = try verification.plan(using: manifest) else { return }
+        guard case .ready(var plan) = try verification.plan(using: manifest) else { return }
         let keys = try work.chunkActionKeys(plan)
         try await work.downloadChunks(&plan, keys: keys, from: remote, maxWordErrorRate: settings.maxWordErrorRate)
         let (transcribed, ready, run) = (plan.work, plan, verification)
         let report = try await BlockingThreads.run {
-            try run.transcribe(ready, using: manifest, build: build, cancellation: cancellation) { chunk in progress(.verified(chunk)) }
+            try run.transcribe(ready, using: manifest, build: build, cancellation: cancellation) { chunk in
+                progress(.verified(chunk))
+            }
         }
         outcome.transcribedChunks = report.transcribedChunks
         try await work.uploadChunks(transcribed, plan: plan, keys: keys, to: remote)
@@ -60,7 +68,8 @@ struct ShardFinishStage: PipelineStage {
     /// Encodes the shard's AAC encodings (its chapters, and its pieces of a long chapter) that the
     /// cache does not have, and uploads them.
     private func encode(
-        _ assignment: ShardAssignment, remote: RemoteCache, in context: BuildContext, work: inout StageWork, into outcome: inout ShardFinishing
+        _ assignment: ShardAssignment, remote: RemoteCache, in context: BuildContext, work: inout StageWork,
+        into outcome: inout ShardFinishing
     ) async throws {
         let exports = context.recipe.exports
         guard Exporter.sharesAAC(exports), !context.cancellation.isCancelled else { return }
@@ -70,18 +79,22 @@ struct ShardFinishStage: PipelineStage {
         builder.chapters = context.shardItemChapters
         let book = try builder.book()
         guard ChapterEncoder.commonRate(book.chapters) != nil else { return }
-        let encoder = ChapterEncoder(chapters: book.chapters, settings: exports, store: context.store, manifest: manifest)
+        let encoder = ChapterEncoder(
+            chapters: book.chapters, settings: exports, store: context.store, manifest: manifest)
         let pieces = encoder.pieces.indices.filter { index in
             let (chapter, piece) = (encoder.pieces[index].chapter, encoder.chapterOfPiece[index])
             let whole = book.chapters[piece.chapter]
             let middle = Double(piece.start) + Double(encoder.pieces[index].totalSamples) / 2
-            return assignment.owns(chapter: chapter.ordinal, at: middle / Double(max(1, whole.totalSamples)), whole: piece.of == 1)
+            return assignment.owns(
+                chapter: chapter.ordinal, at: middle / Double(max(1, whole.totalSamples)), whole: piece.of == 1)
         }
         let objects = ChapterObjectCache(remote: remote)
         outcome.downloadedEncodings = try await work.downloadEncodings(encoder, pieces: pieces, from: objects)
         let jobs = ChapterAudio.encodingJobs(exports)
         outcome.encodedChapters = try await BlockingThreads.run {
-            try encoder.encodeAll(jobs: jobs, cancellation: cancellation, progress: { progress(.exporting($0)) }, only: pieces).made
+            try encoder.encodeAll(
+                jobs: jobs, cancellation: cancellation, progress: { progress(.exporting($0)) }, only: pieces
+            ).made
         }
         outcome.uploadedEncodings = try await work.uploadEncodings(encoder, pieces: pieces, to: objects)
     }
@@ -100,8 +113,10 @@ struct ShardFinishStage: PipelineStage {
         builder.chapters = context.shardItemChapters
         let timelines = try builder.book().chapters
         let chapterCount = try manifest.chapters().count
-        let lengths = Dictionary(timelines.map { ($0.chapter.ordinal, $0.totalSamples) }, uniquingKeysWith: { first, _ in first })
-        let files = try AudiobookExport.acxChapterFiles(timelines, chapterCount: chapterCount, settings: acx).filter { file in
+        let lengths = Dictionary(
+            timelines.map { ($0.chapter.ordinal, $0.totalSamples) }, uniquingKeysWith: { first, _ in first })
+        let files = try AudiobookExport.acxChapterFiles(timelines, chapterCount: chapterCount, settings: acx).filter {
+            file in
             guard let part = file.part else { return assignment.owns(chapter: file.ordinal, at: 0.5, whole: true) }
             let middle = Double(part.lowerBound + part.upperBound) / 2 / Double(max(1, lengths[file.ordinal] ?? 1))
             return assignment.owns(chapter: file.ordinal, at: middle, whole: false)
@@ -116,7 +131,8 @@ struct ShardFinishStage: PipelineStage {
             var writer = ExportWriter(outputDirectory: root, folder: "exports", cancellation: cancellation)
             writer.progress = { progress(.exporting($0)) }
             try AudiobookExport.writeACXSet(
-                timelines, settings: acx, store: store, to: &writer, only: Set(missing.map(\.path)), chapterCount: chapterCount)
+                timelines, settings: acx, store: store, to: &writer, only: Set(missing.map(\.path)),
+                chapterCount: chapterCount)
         }
         let uploaded = try await work.uploadACXFiles(missing, timelines: timelines, to: objects)
         return (missing.count, uploaded, work.traffic)

@@ -10,7 +10,8 @@ struct SpeakStage: PipelineStage {
         try await work.speakAndAlign(speak: speak, align: alignByEvents, launch: launch)
         return SpeechOutcome(
             itemsTotal: work.itemsTotal, upToDate: work.upToDate, synthesized: work.synthesized, reused: work.reused,
-            aligned: work.alignedOnly, failures: work.failures, cancelled: work.cancelled, leftToOtherShards: work.leftToOtherShards,
+            aligned: work.alignedOnly, failures: work.failures, cancelled: work.cancelled,
+            leftToOtherShards: work.leftToOtherShards,
             traffic: work.traffic, touchedItems: work.touchedItems, words: work.words)
     }
 }

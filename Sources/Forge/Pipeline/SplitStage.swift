@@ -7,7 +7,10 @@ struct SplitStage: PipelineStage {
         guard let changed = try context.manifest.synchronize(with: result, cancellation: context.cancellation) else {
             return SplitOutcome(cancelled: true)
         }
-        context.progress(.split(chapters: result.chapters.count, items: result.items.count, words: result.wordCount, changedItems: changed))
+        context.progress(
+            .split(
+                chapters: result.chapters.count, items: result.items.count, words: result.wordCount,
+                changedItems: changed))
         return SplitOutcome(items: result.items.count, changedItems: changed)
     }
 }

@@ -15,14 +15,21 @@ extension StageWork {
     /// chapters, or a long chapter's pieces) that the store lacks, a few at a time; every blob's
     /// size, SHA-256 and frames are checked, and one that fails is refused with a warning naming its
     /// chapter (the export encodes it). Returns how many were taken.
-    mutating func downloadEncodings(_ encoder: ChapterEncoder, pieces: [Int], from cache: ChapterObjectCache) async throws -> Int {
+    mutating func downloadEncodings(_ encoder: ChapterEncoder, pieces: [Int], from cache: ChapterObjectCache)
+        async throws -> Int
+    {
         guard !cacheUnavailable, !cancellation.isCancelled else { return 0 }
         let identity = try ChapterEncoder.identity(encoder.settings)
         var wanted: [(index: Int, key: String, actionKey: String)] = []
         for index in pieces {
             let key = try encoder.encodingKey(index, identity: identity)
             guard try encoder.stored(key) == nil else { continue }
-            wanted.append((index, key, ChapterObjectEntry.actionKey(role: Self.encodedRole, key: key, audioDigests: try audioDigests(of: encoder.pieces[index]))))
+            wanted.append(
+                (
+                    index, key,
+                    ChapterObjectEntry.actionKey(
+                        role: Self.encodedRole, key: key, audioDigests: try audioDigests(of: encoder.pieces[index]))
+                ))
         }
         guard !wanted.isEmpty else { return 0 }
         var taken = 0
@@ -33,16 +40,20 @@ extension StageWork {
         } take: { next, result in
             let chapter = encoder.pieces[next.index].chapter.ordinal
             switch result {
-            case let .success((entry, data)?):
+            case .success((let entry, let data)?):
                 guard encoder.fits([UInt8](data), piece: next.index) else {
-                    progress(.diagnostic(.warning(
-                        "the remote cache's encoding of \(encoder.label(next.index)) is not whole AAC frames of its length; it was refused and encoded here.")))
+                    progress(
+                        .diagnostic(
+                            .warning(
+                                "the remote cache's encoding of \(encoder.label(next.index)) is not whole AAC frames of its length; it was refused and encoded here."
+                            )))
                     return true
                 }
                 do {
                     let timeline = encoder.pieces[next.index]
                     let object = try store.store(
-                        key: entry.key, fileExtension: ChapterEncoder.fileExtension, role: .encoded, mimeType: ChapterEncoder.mimeType, data: data,
+                        key: entry.key, fileExtension: ChapterEncoder.fileExtension, role: .encoded,
+                        mimeType: ChapterEncoder.mimeType, data: data,
                         durationMs: timeline.durationMs, sampleRate: timeline.sampleRate, frames: timeline.totalSamples)
                     try manifest.recordEncoded(object)
                     taken += 1
@@ -54,7 +65,7 @@ extension StageWork {
                 }
             case .success(nil):
                 return true
-            case let .failure(error):
+            case .failure(let error):
                 return refuse(error, chapter: chapter, making: "The chapter is encoded here.", failure: &failure)
             }
         }
@@ -85,8 +96,13 @@ extension StageWork {
                 group.addTask {
                     let asked = request(job)
                     do throws(RemoteCacheError) {
-                        return (job, .success(try await cache.fetch(
-                            actionKey: asked.actionKey, role: asked.role, key: asked.key, chapter: asked.chapter, presenceOnly: presenceOnly)))
+                        return (
+                            job,
+                            .success(
+                                try await cache.fetch(
+                                    actionKey: asked.actionKey, role: asked.role, key: asked.key,
+                                    chapter: asked.chapter, presenceOnly: presenceOnly))
+                        )
                     } catch {
                         return (job, .failure(error))
                     }
@@ -122,14 +138,21 @@ extension StageWork {
 
     /// Uploads the stored AAC encodings of `pieces` (indices of `encoder`'s pieces), a few at a
     /// time, each after its bytes. Returns how many arrived.
-    mutating func uploadEncodings(_ encoder: ChapterEncoder, pieces: [Int], to cache: ChapterObjectCache) async throws -> Int {
+    mutating func uploadEncodings(_ encoder: ChapterEncoder, pieces: [Int], to cache: ChapterObjectCache) async throws
+        -> Int
+    {
         guard !cache.remote.settings.readOnly, !cacheUnavailable, !cancellation.isCancelled else { return 0 }
         let identity = try ChapterEncoder.identity(encoder.settings)
         var uploads: [(object: StoredObject, actionKey: String)] = []
         for index in pieces {
             let key = try encoder.encodingKey(index, identity: identity)
             guard let object = try encoder.stored(key) else { continue }
-            uploads.append((object, ChapterObjectEntry.actionKey(role: Self.encodedRole, key: key, audioDigests: try audioDigests(of: encoder.pieces[index]))))
+            uploads.append(
+                (
+                    object,
+                    ChapterObjectEntry.actionKey(
+                        role: Self.encodedRole, key: key, audioDigests: try audioDigests(of: encoder.pieces[index]))
+                ))
         }
         let cancellation = cancellation
         let store = store
@@ -145,9 +168,12 @@ extension StageWork {
                     do throws(RemoteCacheError) {
                         let data: Data
                         do { data = try store.read(relativePath: next.object.path) } catch {
-                            throw .localStore(reason: "\(next.object.path) cannot be read for upload: \(ErrorReason.message(error))")
+                            throw .localStore(
+                                reason: "\(next.object.path) cannot be read for upload: \(ErrorReason.message(error))")
                         }
-                        return .success(try await cache.upload(next.object, data: data, role: Self.encodedRole, actionKey: next.actionKey))
+                        return .success(
+                            try await cache.upload(
+                                next.object, data: data, role: Self.encodedRole, actionKey: next.actionKey))
                     } catch {
                         return .failure(error)
                     }
@@ -157,10 +183,10 @@ extension StageWork {
             while running > 0, let result = await group.next() {
                 running -= 1
                 switch result {
-                case let .success(bytes):
+                case .success(let bytes):
                     count += 1
                     traffic.uploadedBytes += bytes
-                case let .failure(error):
+                case .failure(let error):
                     failure = failure ?? error
                     pending.removeAll()
                 }
@@ -200,7 +226,9 @@ extension StageWork {
         _ files: [AudiobookExport.ACXChapterFile], timelines: [ChapterTimeline], from cache: ChapterObjectCache
     ) async throws -> Set<String> {
         var present: Set<String> = []
-        try await lookUpACXFiles(files, timelines: timelines, from: cache, presenceOnly: true) { file, _ in present.insert(file.path) }
+        try await lookUpACXFiles(files, timelines: timelines, from: cache, presenceOnly: true) { file, _ in
+            present.insert(file.path)
+        }
         return present
     }
 
@@ -208,7 +236,8 @@ extension StageWork {
     /// bytes (none with `presenceOnly`); a refused one is a warning naming its chapter, and what
     /// `found` throws (the local disk) ends the lookups.
     private mutating func lookUpACXFiles(
-        _ files: [AudiobookExport.ACXChapterFile], timelines: [ChapterTimeline], from cache: ChapterObjectCache, presenceOnly: Bool,
+        _ files: [AudiobookExport.ACXChapterFile], timelines: [ChapterTimeline], from cache: ChapterObjectCache,
+        presenceOnly: Bool,
         found: (AudiobookExport.ACXChapterFile, Data) throws -> Void
     ) async throws {
         guard !cacheUnavailable, !cancellation.isCancelled, !files.isEmpty else { return }
@@ -216,14 +245,19 @@ extension StageWork {
         var wanted: [(file: AudiobookExport.ACXChapterFile, actionKey: String)] = []
         for file in files {
             guard let timeline = byOrdinal[file.ordinal] else { continue }
-            wanted.append((file, ChapterObjectEntry.actionKey(role: Self.acxRole, key: file.key, audioDigests: try audioDigests(of: timeline))))
+            wanted.append(
+                (
+                    file,
+                    ChapterObjectEntry.actionKey(
+                        role: Self.acxRole, key: file.key, audioDigests: try audioDigests(of: timeline))
+                ))
         }
         var failure: RemoteCacheError?
         await fetchChapterObjects(wanted, from: cache, presenceOnly: presenceOnly) { next in
             (next.actionKey, Self.acxRole, next.file.key, "chapter \(next.file.ordinal)")
         } take: { next, result in
             switch result {
-            case let .success((_, data)?):
+            case .success((_, let data)?):
                 do {
                     try found(next.file, data)
                     return true
@@ -233,8 +267,9 @@ extension StageWork {
                 }
             case .success(nil):
                 return true
-            case let .failure(error):
-                return refuse(error, chapter: next.file.ordinal, making: "Its ACX file is mastered here.", failure: &failure)
+            case .failure(let error):
+                return refuse(
+                    error, chapter: next.file.ordinal, making: "Its ACX file is mastered here.", failure: &failure)
             }
         }
         if let failure { try cacheFailed(failure) }
@@ -242,7 +277,9 @@ extension StageWork {
 
     /// Uploads the ACX files of `files` written under this build's `exports/` (a shard's chapters).
     /// Returns how many arrived.
-    mutating func uploadACXFiles(_ files: [AudiobookExport.ACXChapterFile], timelines: [ChapterTimeline], to cache: ChapterObjectCache) async throws -> Int {
+    mutating func uploadACXFiles(
+        _ files: [AudiobookExport.ACXChapterFile], timelines: [ChapterTimeline], to cache: ChapterObjectCache
+    ) async throws -> Int {
         guard !cache.remote.settings.readOnly, !cacheUnavailable, !cancellation.isCancelled else { return 0 }
         let byOrdinal = Dictionary(timelines.map { ($0.chapter.ordinal, $0) }, uniquingKeysWith: { first, _ in first })
         let owned = OwnedDirectory(root: store.root)
@@ -251,9 +288,11 @@ extension StageWork {
             guard !cancellation.isCancelled, let timeline = byOrdinal[file.ordinal] else { continue }
             let data = try owned.read("exports/" + file.path)
             let entry = ChapterObjectEntry(
-                role: Self.acxRole, key: file.key, fileExtension: "mp3", sha256: ContentHash.sha256Hex(data), bytes: data.count,
+                role: Self.acxRole, key: file.key, fileExtension: "mp3", sha256: ContentHash.sha256Hex(data),
+                bytes: data.count,
                 durationMs: timeline.durationMs, sampleRate: 44_100, frames: nil)
-            let actionKey = ChapterObjectEntry.actionKey(role: Self.acxRole, key: file.key, audioDigests: try audioDigests(of: timeline))
+            let actionKey = ChapterObjectEntry.actionKey(
+                role: Self.acxRole, key: file.key, audioDigests: try audioDigests(of: timeline))
             do throws(RemoteCacheError) {
                 traffic.uploadedBytes += try await cache.upload(entry, data: data, actionKey: actionKey)
                 count += 1

@@ -17,7 +17,8 @@ extension StageWork {
         /// The mismatch in words, naming what the item's bytes depended on.
         package var message: String {
             let found = remade.map { "\($0.prefix(12))…" } ?? "nothing (\(failure ?? "it failed"))"
-            return "item \(itemID): made again it has audio \(found), the store has \(stored.prefix(12))…; its key \(audioKey.prefix(12))… names the voice \(voice), engine version \(engineVersion), the item's text and the audio settings"
+            return
+                "item \(itemID): made again it has audio \(found), the store has \(stored.prefix(12))…; its key \(audioKey.prefix(12))… names the voice \(voice), engine version \(engineVersion), the item's text and the audio settings"
         }
     }
 
@@ -31,13 +32,16 @@ extension StageWork {
 
     /// Synthesizes `count` finished items (all when nil) again, with the build's workers, into a
     /// scratch store beside the store (removed after), and compares their audio with the store's.
-    mutating func checkReproducible(count: Int?, launch: WorkerPool.Launch) async throws -> (checked: Int, mismatches: [ReproducibilityMismatch]) {
+    mutating func checkReproducible(count: Int?, launch: WorkerPool.Launch) async throws -> (
+        checked: Int, mismatches: [ReproducibilityMismatch]
+    ) {
         var jobs: [SpeechJob] = []
         var seen = Set<String>()
         for item in try itemsToCheck(count) {
             guard let audioKey = item.audioKey, seen.insert(audioKey).inserted else { continue }
             let voice = recipe.fallbackVoice.flatMap { item.voice == $0.uri ? $0 : nil }
-            let speech = recipe.speech(text: item.text, character: item.character, engineVersions: engineVersions, voice: voice)
+            let speech = recipe.speech(
+                text: item.text, character: item.character, engineVersions: engineVersions, voice: voice)
             // An item the recipe would now make differently is the build's to remake, not to check.
             guard speech.audioKey == audioKey else { continue }
             jobs.append(speech.job(itemID: item.id, recipe: recipe))
@@ -83,24 +87,30 @@ extension StageWork {
             switch message {
             case .started:
                 continue
-            case let .result(worker, result):
+            case .result(let worker, let result):
                 guard let job = inFlight.removeValue(forKey: worker) else { continue }
                 // Compared by digest, then gone: a stop never waits for a big scratch store to be removed.
-                for object in [result.audio, result.events].compactMap({ $0 }) { unlink(scratch.url(forRelativePath: object.path).path) }
+                for object in [result.audio, result.events].compactMap({ $0 }) {
+                    unlink(scratch.url(forRelativePath: object.path).path)
+                }
                 checked += 1
                 let expected = stored[job.audioKey]?.sha256 ?? ""
                 if result.audio?.sha256 != expected {
-                    mismatches.append(ReproducibilityMismatch(
-                        itemID: job.itemID, audioKey: job.audioKey, stored: expected, remade: result.audio?.sha256,
-                        voice: job.voice.uri, engineVersion: job.engineVersion, failure: result.error))
+                    mismatches.append(
+                        ReproducibilityMismatch(
+                            itemID: job.itemID, audioKey: job.audioKey, stored: expected, remade: result.audio?.sha256,
+                            voice: job.voice.uri, engineVersion: job.engineVersion, failure: result.error))
                 }
                 await dispatch(worker)
-            case let .exited(worker, detail):
+            case .exited(let worker, let detail):
                 if let job = inFlight.removeValue(forKey: worker) {
                     checked += 1
-                    mismatches.append(ReproducibilityMismatch(
-                        itemID: job.itemID, audioKey: job.audioKey, stored: stored[job.audioKey]?.sha256 ?? "", remade: nil,
-                        voice: job.voice.uri, engineVersion: job.engineVersion, failure: "its worker exited: \(detail)"))
+                    mismatches.append(
+                        ReproducibilityMismatch(
+                            itemID: job.itemID, audioKey: job.audioKey, stored: stored[job.audioKey]?.sha256 ?? "",
+                            remade: nil,
+                            voice: job.voice.uri, engineVersion: job.engineVersion,
+                            failure: "its worker exited: \(detail)"))
                 }
                 if !pending.isEmpty && !cancellation.isCancelled {
                     try await pool.start(worker)

@@ -21,16 +21,24 @@ extension StageWork {
             if let data = try? store.read(relativePath: path), let document = AlignmentDocument.decode(data),
                 document.alignment.timings.count == (words[entry.item.id]?.count ?? -1)
             {
-                let object = try store.describe(key: entry.key, relativePath: path, role: .alignment, mimeType: "application/json", durationMs: nil, sampleRate: nil)
+                let object = try store.describe(
+                    key: entry.key, relativePath: path, role: .alignment, mimeType: "application/json", durationMs: nil,
+                    sampleRate: nil)
                 try record(
-                    [.aligned(itemID: entry.item.id, alignmentKey: entry.key, source: .forced, timings: document.alignment.timings,
-                              confidences: document.alignment.confidences, object: object)],
+                    [
+                        .aligned(
+                            itemID: entry.item.id, alignmentKey: entry.key, source: .forced,
+                            timings: document.alignment.timings,
+                            confidences: document.alignment.confidences, object: object)
+                    ],
                     itemID: entry.item.id, ordinal: entry.item.ordinal, outcome: .aligned)
             } else {
                 // Unreadable or from different words: align again (the bad object is replaced).
                 unlink(store.url(forRelativePath: path).path)
-                let audioPath = ObjectStore.relativePath(key: entry.item.audioKey!, fileExtension: recipe.audio.format.fileExtension)
-                jobs.append(ForcedAlignmentJob(item: entry.item, words: [], audioPath: audioPath, alignmentKey: entry.key))
+                let audioPath = ObjectStore.relativePath(
+                    key: entry.item.audioKey!, fileExtension: recipe.audio.format.fileExtension)
+                jobs.append(
+                    ForcedAlignmentJob(item: entry.item, words: [], audioPath: audioPath, alignmentKey: entry.key))
             }
         }
         for index in jobs.indices {
@@ -38,7 +46,9 @@ extension StageWork {
             // With a lexicon the recognizer listens for what was said: each word's respelling or phonemes.
             let engine = item.voice.map { String($0.prefix { $0 != ":" }) } ?? SpeechEngines.builtInName
             let phonemes = SpeechEngines.capabilities(ofEngine: engine).contains(.phonemeInput)
-            jobs[index].words = recipe.lexicon.isEmpty ? words[item.id] ?? [] : recipe.lexicon.render(item.text, phonemes: phonemes).words
+            jobs[index].words =
+                recipe.lexicon.isEmpty
+                ? words[item.id] ?? [] : recipe.lexicon.render(item.text, phonemes: phonemes).words
         }
         guard !jobs.isEmpty, !stopRequested() else { return try save() }
 
@@ -49,27 +59,42 @@ extension StageWork {
         guard !jobs.isEmpty, !stopRequested() else { return try save() }
         var aligned: [(key: String, document: [UInt8])] = []
 
-        let outcomes = ForcedAlignmentPool.run(jobs, store: store, threads: threads, model: model, language: recipe.voice.capabilities.contains(.languageVoices) ? recipe.voice.id : recipe.language, cancellation: cancellation)
+        let outcomes = ForcedAlignmentPool.run(
+            jobs, store: store, threads: threads, model: model,
+            language: recipe.voice.capabilities.contains(.languageVoices) ? recipe.voice.id : recipe.language,
+            cancellation: cancellation)
         for await outcome in outcomes {
             let item = outcome.job.item
             switch outcome.result {
-            case let .success(document):
+            case .success(let document):
                 let object = try store.store(
-                    key: outcome.job.alignmentKey, fileExtension: "json", role: .alignment, mimeType: "application/json",
+                    key: outcome.job.alignmentKey, fileExtension: "json", role: .alignment,
+                    mimeType: "application/json",
                     data: document.encoded())
                 try record(
-                    [.aligned(itemID: item.id, alignmentKey: outcome.job.alignmentKey, source: .forced, timings: document.alignment.timings,
-                              confidences: document.alignment.confidences, object: object)],
+                    [
+                        .aligned(
+                            itemID: item.id, alignmentKey: outcome.job.alignmentKey, source: .forced,
+                            timings: document.alignment.timings,
+                            confidences: document.alignment.confidences, object: object)
+                    ],
                     itemID: item.id, ordinal: item.ordinal, outcome: .aligned)
-                if let actionKey = remoteKeys[outcome.job.alignmentKey] { aligned.append((actionKey, document.encoded())) }
-            case let .failure(error):
+                if let actionKey = remoteKeys[outcome.job.alignmentKey] {
+                    aligned.append((actionKey, document.encoded()))
+                }
+            case .failure(let error):
                 let message = "forced alignment failed: \(ErrorReason.message(error))"
-                try record([.failed(itemID: item.id, error: message)], itemID: item.id, ordinal: item.ordinal, outcome: .failed, error: message)
+                try record(
+                    [.failed(itemID: item.id, error: message)], itemID: item.id, ordinal: item.ordinal,
+                    outcome: .failed, error: message)
             }
             _ = stopRequested()
         }
         try save()
-        if let remote { traffic.uploadedAlignments += try await uploadEntries(aligned.map { ($0.key, Data($0.document)) }, to: remote) }
+        if let remote {
+            traffic.uploadedAlignments += try await uploadEntries(
+                aligned.map { ($0.key, Data($0.document)) }, to: remote)
+        }
     }
 
     /// The spoken items forced alignment has to place: jobs to align, alignments the store already
@@ -84,14 +109,17 @@ extension StageWork {
         for item in items where item.status == .spoken || item.status == .done {
             guard let audioKey = item.audioKey else { continue }
             // Items still only spoken here have no engine timings (a command engine that gave none).
-            guard recipe.alignment.method == .forced || item.eventsKey == nil || item.status == .spoken else { continue }
+            guard recipe.alignment.method == .forced || item.eventsKey == nil || item.status == .spoken else {
+                continue
+            }
             let key = ObjectKey.forcedAlignment(audioKey: audioKey, text: item.text, aligner: identity)
             if item.status == .done && item.alignmentKey == key {
                 alreadyDone += 1
             } else if store.contains(relativePath: ObjectStore.relativePath(key: key, fileExtension: "json")) {
                 reusable.append((item, key))
             } else {
-                let audioPath = ObjectStore.relativePath(key: audioKey, fileExtension: recipe.audio.format.fileExtension)
+                let audioPath = ObjectStore.relativePath(
+                    key: audioKey, fileExtension: recipe.audio.format.fileExtension)
                 jobs.append(ForcedAlignmentJob(item: item, words: [], audioPath: audioPath, alignmentKey: key))
             }
         }
@@ -105,27 +133,37 @@ extension StageWork {
         var keys: [String: String] = [:]
         for job in jobs {
             guard let digest = objects[job.item.audioKey ?? ""]?.sha256 else { continue }
-            keys[job.alignmentKey] = ObjectKey.digest(["cache": "forge-forced-alignment", "version": "1", "alignment": job.alignmentKey, "audio": digest])
+            keys[job.alignmentKey] = ObjectKey.digest([
+                "cache": "forge-forced-alignment", "version": "1", "alignment": job.alignmentKey, "audio": digest,
+            ])
         }
         return keys
     }
 
     /// Records the alignments the remote cache holds (their words must match the item's); returns the jobs left to align here.
-    mutating func downloadAlignments(_ jobs: [ForcedAlignmentJob], keys: [String: String], from cache: RemoteCache) async throws -> [ForcedAlignmentJob] {
+    mutating func downloadAlignments(_ jobs: [ForcedAlignmentJob], keys: [String: String], from cache: RemoteCache)
+        async throws -> [ForcedAlignmentJob]
+    {
         let found = try await downloadEntries(jobs.compactMap { keys[$0.alignmentKey] }, from: cache)
         var remaining: [ForcedAlignmentJob] = []
         for job in jobs {
-            guard let data = keys[job.alignmentKey].flatMap({ found[$0] }), let document = AlignmentDocument.decode(data),
-                  document.alignment.timings.count == job.words.count
+            guard let data = keys[job.alignmentKey].flatMap({ found[$0] }),
+                let document = AlignmentDocument.decode(data),
+                document.alignment.timings.count == job.words.count
             else {
                 remaining.append(job)
                 continue
             }
             let object = try store.store(
-                key: job.alignmentKey, fileExtension: "json", role: .alignment, mimeType: "application/json", data: document.encoded())
+                key: job.alignmentKey, fileExtension: "json", role: .alignment, mimeType: "application/json",
+                data: document.encoded())
             try record(
-                [.aligned(itemID: job.item.id, alignmentKey: job.alignmentKey, source: .forced, timings: document.alignment.timings,
-                          confidences: document.alignment.confidences, object: object)],
+                [
+                    .aligned(
+                        itemID: job.item.id, alignmentKey: job.alignmentKey, source: .forced,
+                        timings: document.alignment.timings,
+                        confidences: document.alignment.confidences, object: object)
+                ],
                 itemID: job.item.id, ordinal: job.item.ordinal, outcome: .aligned)
             traffic.downloadedAlignments += 1
         }

@@ -5,7 +5,9 @@ extension StageWork {
     /// samples. What the cache cannot give (it lost a blob, sent other bytes, or cannot be reached)
     /// is made here: those items are synthesized again and their chapters laid out again. Returns
     /// how many items were synthesized.
-    mutating func fetchRemoteAudio(_ keys: Set<String>, for phase: String, launch: WorkerPool.Launch) async throws -> Int {
+    mutating func fetchRemoteAudio(_ keys: Set<String>, for phase: String, launch: WorkerPool.Launch) async throws
+        -> Int
+    {
         guard !keys.isEmpty, !cancellation.isCancelled else { return 0 }
         let remote = try manifest.remoteObjects().filter { keys.contains($0.key) }
         guard !remote.isEmpty else { return 0 }
@@ -17,21 +19,27 @@ extension StageWork {
             reachable.sorted { $0.object.key < $1.object.key }, caches: caches, cancellation: cancellation)
         traffic.fetchedAudio += outcome.fetched.count
         traffic.fetchedAudioBytes += outcome.bytes
-        if !outcome.fetched.isEmpty { progress(.fetchedAudio(items: outcome.fetched.count, bytes: outcome.bytes, phase: phase)) }
+        if !outcome.fetched.isEmpty {
+            progress(.fetchedAudio(items: outcome.fetched.count, bytes: outcome.bytes, phase: phase))
+        }
         guard !cancellation.isCancelled else { return 0 }
         if let failure = outcome.failure { try cacheFailed(failure) }
         let missing = Set(remote.keys).subtracting(outcome.fetched)
         guard !missing.isEmpty else { return 0 }
         if !outcome.lost.isEmpty {
-            progress(.diagnostic(.warning(
-                "the remote cache no longer gives the audio of \(outcome.lost.count) items this build left in it (\(outcome.lost.prefix(3).map { String($0.prefix(12)) + "…" }.joined(separator: ", "))); they are synthesized here.")))
+            progress(
+                .diagnostic(
+                    .warning(
+                        "the remote cache no longer gives the audio of \(outcome.lost.count) items this build left in it (\(outcome.lost.prefix(3).map { String($0.prefix(12)) + "…" }.joined(separator: ", "))); they are synthesized here."
+                    )))
         }
         try manifest.forgetRemote(Array(missing))
         var again = StageWork(context: context)
         again.leavesAudioInCache = false
         try await again.speakAndAlign(speak: true, align: recipe.alignment.method == .auto, launch: launch)
         traffic = traffic + again.traffic
-        try TimelineRecorder(store: store, manifest: manifest, settings: recipe.exports).record(touched: again.touchedItems, cancellation: cancellation)
+        try TimelineRecorder(store: store, manifest: manifest, settings: recipe.exports).record(
+            touched: again.touchedItems, cancellation: cancellation)
         return again.synthesized
     }
 }

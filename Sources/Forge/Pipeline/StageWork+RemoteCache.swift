@@ -47,7 +47,9 @@ extension StageWork {
                 running += 1
                 let check = spotChecked.contains(job.audioKey)
                 group.addTask {
-                    await Self.lookUp(job, spotCheck: check, leavingAudio: leaving, in: cache, audioExtension: extensionName, mimeType: mimeType)
+                    await Self.lookUp(
+                        job, spotCheck: check, leavingAudio: leaving, in: cache, audioExtension: extensionName,
+                        mimeType: mimeType)
                 }
             }
             for _ in 0..<RemoteCache.connections { startNext() }
@@ -59,9 +61,9 @@ extension StageWork {
                     continue
                 case .missing:
                     break
-                case let .spotCheck(job, digest):
+                case .spotCheck(let job, let digest):
                     checks[job.audioKey] = SpotCheck(itemID: job.itemID, digest: digest)
-                case let .found(job, download):
+                case .found(let job, let download):
                     // An item is recorded only once its objects are stored; a stop leaves the rest pending.
                     do {
                         try recordDownload(job, download, waiting: &plan.waiting, align: align)
@@ -72,16 +74,20 @@ extension StageWork {
                         pending.removeAll()
                         group.cancelAll()
                     }
-                case let .failed(job, error):
+                case .failed(let job, let error):
                     switch error {
                     case .digestMismatch, .blobSize, .malformedEntry, .badAnswer, .localStore:
                         // One bad entry or blob: that item is synthesized (and its entry replaced by the upload).
                         mismatches += 1
-                        if mismatches <= 5 { progress(.diagnostic(.warning(ErrorReason.message(error), item: job.itemID))) }
+                        if mismatches <= 5 {
+                            progress(.diagnostic(.warning(ErrorReason.message(error), item: job.itemID)))
+                        }
                         ForgeLog.notice("remote cache: \(job.itemID): \(ErrorReason.message(error))")
                         // A server that keeps sending what is rejected is set aside: each rejection costs a request.
                         if mismatches == Self.rejectionsBeforeSettingAside, failure == nil {
-                            failure = .unavailable(cache: cache.remote.settings.name, reason: "\(mismatches) of the entries or blobs it sent were rejected")
+                            failure = .unavailable(
+                                cache: cache.remote.settings.name,
+                                reason: "\(mismatches) of the entries or blobs it sent were rejected")
                             pending.removeAll()
                             group.cancelAll()
                         }
@@ -99,7 +105,13 @@ extension StageWork {
         plan.jobs.removeAll { found.contains($0.audioKey) }
         spotChecks = checks
         traffic.downloadedBytes += bytes
-        if mismatches > 5 { progress(.diagnostic(.warning("\(mismatches - 5) more items had entries or blobs in the remote cache that were rejected; they are synthesized here"))) }
+        if mismatches > 5 {
+            progress(
+                .diagnostic(
+                    .warning(
+                        "\(mismatches - 5) more items had entries or blobs in the remote cache that were rejected; they are synthesized here"
+                    )))
+        }
         if let failure { try cacheFailed(failure) }
         guard !cancellation.isCancelled else { return }
         progress(.remoteCache(looked: found.count + plan.jobs.count, found: found.count, bytes: bytes))
@@ -109,7 +121,9 @@ extension StageWork {
     /// (docs/remote-cache.md): about 1 in 32, chosen by audio key, and one more in every build.
     static func spotChecked(_ jobs: [SpeechJob]) -> Set<String> {
         var keys = Set(jobs.lazy.map(\.audioKey).filter(SpeechCache.isSpotChecked))
-        if let first = jobs.min(by: { SpeechCache.spotCheckDigest($0.audioKey) < SpeechCache.spotCheckDigest($1.audioKey) }) {
+        if let first = jobs.min(by: {
+            SpeechCache.spotCheckDigest($0.audioKey) < SpeechCache.spotCheckDigest($1.audioKey)
+        }) {
             keys.insert(first.audioKey)
         }
         return keys
@@ -127,17 +141,22 @@ extension StageWork {
     /// Asks the cache for one job: its objects (every digest checked), or, for a spot-checked job,
     /// only the digest its entry names (the item is made here and compared).
     static func lookUp(
-        _ job: SpeechJob, spotCheck: Bool, leavingAudio: Bool, in cache: SpeechCache, audioExtension: String, mimeType: String
+        _ job: SpeechJob, spotCheck: Bool, leavingAudio: Bool, in cache: SpeechCache, audioExtension: String,
+        mimeType: String
     ) async -> RemoteAnswer {
         do throws(RemoteCacheError) {
             if spotCheck {
-                guard let (entry, _) = try await cache.entry(audioKey: job.audioKey, item: job.itemID, voice: job.voice.uri, audioExtension: audioExtension)
+                guard
+                    let (entry, _) = try await cache.entry(
+                        audioKey: job.audioKey, item: job.itemID, voice: job.voice.uri, audioExtension: audioExtension)
                 else { return .missing }
                 return .spotCheck(job, digest: entry.audio.sha256)
             }
-            guard let download = try await cache.fetch(
-                audioKey: job.audioKey, eventsKey: job.eventsKey, item: job.itemID, voice: job.voice.uri, audioExtension: audioExtension,
-                mimeType: mimeType, leavingAudio: leavingAudio)
+            guard
+                let download = try await cache.fetch(
+                    audioKey: job.audioKey, eventsKey: job.eventsKey, item: job.itemID, voice: job.voice.uri,
+                    audioExtension: audioExtension,
+                    mimeType: mimeType, leavingAudio: leavingAudio)
             else { return .missing }
             return .found(job, download)
         } catch {
@@ -157,9 +176,11 @@ extension StageWork {
             traffic.spotChecked += 1
             if local != digest {
                 traffic.spotCheckMismatches += 1
-                progress(.diagnostic(.warning(
-                    "Item \(check.itemID): the remote cache \(name) serves audio \(digest.prefix(12))… for it, but made here it is \(local.prefix(12))…; the bytes made here are kept. Items from this cache may not be what their keys say: check it with `forge build --check-reproducible`.",
-                    item: check.itemID)))
+                progress(
+                    .diagnostic(
+                        .warning(
+                            "Item \(check.itemID): the remote cache \(name) serves audio \(digest.prefix(12))… for it, but made here it is \(local.prefix(12))…; the bytes made here are kept. Items from this cache may not be what their keys say: check it with `forge build --check-reproducible`.",
+                            item: check.itemID)))
             } else {
                 uploadedKeys.append(audioKey)
             }
@@ -167,13 +188,23 @@ extension StageWork {
         spotChecks.removeAll()
     }
 
-    private mutating func recordDownload(_ job: SpeechJob, _ download: SpeechCache.Download, waiting: inout [String: [ItemRecord]], align: Bool) throws {
+    private mutating func recordDownload(
+        _ job: SpeechJob, _ download: SpeechCache.Download, waiting: inout [String: [ItemRecord]], align: Bool
+    ) throws {
         let items = waiting.removeValue(forKey: job.audioKey) ?? []
         for item in items {
             let remote = download.remote.map { ItemUpdate.RemoteAudio(cache: recipe.cache?.name ?? "", signal: $0) }
-            var updates: [ItemUpdate] = [.downloaded(itemID: item.id, audio: download.audio, events: download.events, voice: download.voice, remote: remote)]
-            if align, let update = try alignment(for: item, eventsKey: job.eventsKey, document: download.document) { updates.append(update) }
-            try record(updates, itemID: item.id, ordinal: item.ordinal, outcome: .downloaded, audioMs: download.document.durationMs)
+            var updates: [ItemUpdate] = [
+                .downloaded(
+                    itemID: item.id, audio: download.audio, events: download.events, voice: download.voice,
+                    remote: remote)
+            ]
+            if align, let update = try alignment(for: item, eventsKey: job.eventsKey, document: download.document) {
+                updates.append(update)
+            }
+            try record(
+                updates, itemID: item.id, ordinal: item.ordinal, outcome: .downloaded,
+                audioMs: download.document.durationMs)
         }
         if !items.isEmpty {
             uploadedKeys.append(job.audioKey)
@@ -192,7 +223,9 @@ extension StageWork {
         if recipe.cache?.required == true {
             throw RemoteCacheError.required(cache: recipe.cache?.name ?? "", reason: error.detail)
         }
-        progress(.diagnostic(.warning("\(ErrorReason.message(error)) Building locally; the cache is not used again in this build.")))
+        progress(
+            .diagnostic(
+                .warning("\(ErrorReason.message(error)) Building locally; the cache is not used again in this build.")))
     }
 
     /// Starts uploading in the background (a writable cache that has not failed).
@@ -259,7 +292,8 @@ extension StageWork {
                 guard let key = pending.popFirst() else { return }
                 running += 1
                 group.addTask {
-                    do throws(RemoteCacheError) { return (key, .success(try await cache.get(.actionCache, key))) } catch { return (key, .failure(error)) }
+                    do throws(RemoteCacheError) { return (key, .success(try await cache.get(.actionCache, key))) } catch
+                    { return (key, .failure(error)) }
                 }
             }
             for _ in 0..<RemoteCache.connections { startNext() }
@@ -271,9 +305,9 @@ extension StageWork {
                 }
                 running -= 1
                 switch result {
-                case let .success(data?): found[key] = data
+                case .success(let data?): found[key] = data
                 case .success(nil): break
-                case let .failure(error):
+                case .failure(let error):
                     failure = failure ?? error
                     pending.removeAll()
                 }
@@ -298,13 +332,21 @@ extension StageWork {
                 guard !cancellation.isCancelled, let (key, data) = pending.popFirst() else { return }
                 running += 1
                 group.addTask {
-                    do throws(RemoteCacheError) { try await cache.put(.actionCache, key, data: data); return nil } catch { return error }
+                    do throws(RemoteCacheError) {
+                        try await cache.put(.actionCache, key, data: data)
+                        return nil
+                    } catch { return error }
                 }
             }
             for _ in 0..<RemoteCache.connections { startNext() }
             while running > 0, let result = await group.next() {
                 running -= 1
-                if let result { failure = failure ?? result; pending.removeAll() } else { count += 1 }
+                if let result {
+                    failure = failure ?? result
+                    pending.removeAll()
+                } else {
+                    count += 1
+                }
                 startNext()
             }
         }
@@ -314,27 +356,36 @@ extension StageWork {
 
     /// Takes from the remote cache the verification of chunks it holds (heard from the same audio
     /// bytes), recording them as this build's; the rest stay in the plan to be transcribed.
-    mutating func downloadChunks(_ plan: inout VerificationRun.Plan, keys: [String: String], from cache: RemoteCache, maxWordErrorRate: Double?) async throws {
+    mutating func downloadChunks(
+        _ plan: inout VerificationRun.Plan, keys: [String: String], from cache: RemoteCache, maxWordErrorRate: Double?
+    ) async throws {
         let found = try await downloadEntries(plan.work.compactMap { keys[$0.key] }, from: cache)
         var remaining: [VerificationRun.Chunk] = []
         for chunk in plan.work {
             let timeline = plan.timelines[chunk.timeline]
-            guard let data = keys[chunk.key].flatMap({ found[$0] }), let entry = try? JSONDecoder().decode(ChunkCacheEntry.self, from: data),
-                  entry.format == ChunkCacheEntry.formatName, entry.version == ChunkCacheEntry.currentVersion,
-                  entry.fits(
-                      durationMs: chunk.endMs - chunk.startMs,
-                      items: Set(timeline.items(overlappingMs: chunk.startMs..<chunk.endMs).map(\.record.id)))
+            guard let data = keys[chunk.key].flatMap({ found[$0] }),
+                let entry = try? JSONDecoder().decode(ChunkCacheEntry.self, from: data),
+                entry.format == ChunkCacheEntry.formatName, entry.version == ChunkCacheEntry.currentVersion,
+                entry.fits(
+                    durationMs: chunk.endMs - chunk.startMs,
+                    items: Set(timeline.items(overlappingMs: chunk.startMs..<chunk.endMs).map(\.record.id)))
             else {
                 remaining.append(chunk)
                 continue
             }
             let report = ChunkReport(
-                chapter: timeline.chapter.ordinal, startMs: chunk.startMs, endMs: chunk.endMs, wordErrorRate: entry.wordErrorRate,
+                chapter: timeline.chapter.ordinal, startMs: chunk.startMs, endMs: chunk.endMs,
+                wordErrorRate: entry.wordErrorRate,
                 referenceWords: entry.referenceWords, errors: entry.errors,
-                flaggedItems: entry.flagged.map { ChunkReport.FlaggedItem(itemID: $0.item, missingWords: $0.missing, extraWords: $0.extra ?? []) }, transcribed: false)
+                flaggedItems: entry.flagged.map {
+                    ChunkReport.FlaggedItem(itemID: $0.item, missingWords: $0.missing, extraWords: $0.extra ?? [])
+                }, transcribed: false)
             try manifest.recordChunk(
-                report, key: chunk.key, files: chunk.files, recognizer: plan.recognizer, passed: !report.isFlagged(maxWordErrorRate),
-                sentences: entry.sentences.map { (startMs: chunk.startMs + $0.startMs, endMs: chunk.startMs + $0.endMs, text: $0.text) }, build: buildID)
+                report, key: chunk.key, files: chunk.files, recognizer: plan.recognizer,
+                passed: !report.isFlagged(maxWordErrorRate),
+                sentences: entry.sentences.map {
+                    (startMs: chunk.startMs + $0.startMs, endMs: chunk.startMs + $0.endMs, text: $0.text)
+                }, build: buildID)
             plan.reports[ChunkPosition(chapter: report.chapter, startMs: report.startMs)] = report
         }
         traffic.downloadedChunks = plan.work.count - remaining.count
@@ -342,19 +393,32 @@ extension StageWork {
     }
 
     /// Uploads the verification of the chunks this build transcribed (entries only, a few kilobytes each).
-    mutating func uploadChunks(_ transcribed: [VerificationRun.Chunk], plan: VerificationRun.Plan, keys: [String: String], to cache: RemoteCache) async throws {
-        guard !cache.settings.readOnly, !cacheUnavailable, !cancellation.isCancelled, !transcribed.isEmpty else { return }
+    mutating func uploadChunks(
+        _ transcribed: [VerificationRun.Chunk], plan: VerificationRun.Plan, keys: [String: String],
+        to cache: RemoteCache
+    ) async throws {
+        guard !cache.settings.readOnly, !cacheUnavailable, !cancellation.isCancelled, !transcribed.isEmpty else {
+            return
+        }
         let stored = try manifest.storedChunks()
         var entries: [(String, Data)] = []
         for chunk in transcribed {
-            let position = ChunkPosition(chapter: plan.timelines[chunk.timeline].chapter.ordinal, startMs: chunk.startMs)
-            guard let actionKey = keys[chunk.key], let report = stored[position]?.report, stored[position]?.key == chunk.key else { continue }
+            let position = ChunkPosition(
+                chapter: plan.timelines[chunk.timeline].chapter.ordinal, startMs: chunk.startMs)
+            guard let actionKey = keys[chunk.key], let report = stored[position]?.report,
+                stored[position]?.key == chunk.key
+            else { continue }
             let sentences = try manifest.transcript(chapter: position.chapter, chunkStartMs: position.startMs).map {
-                ChunkCacheEntry.Sentence(startMs: $0.startMs - chunk.startMs, endMs: $0.endMs - chunk.startMs, text: $0.text)
+                ChunkCacheEntry.Sentence(
+                    startMs: $0.startMs - chunk.startMs, endMs: $0.endMs - chunk.startMs, text: $0.text)
             }
             let entry = ChunkCacheEntry(
-                durationMs: chunk.endMs - chunk.startMs, wordErrorRate: report.wordErrorRate, referenceWords: report.referenceWords,
-                errors: report.errors, flagged: report.flaggedItems.map { .init(item: $0.itemID, missing: $0.missingWords, extra: $0.extraWords.isEmpty ? nil : $0.extraWords) }, sentences: sentences)
+                durationMs: chunk.endMs - chunk.startMs, wordErrorRate: report.wordErrorRate,
+                referenceWords: report.referenceWords,
+                errors: report.errors,
+                flagged: report.flaggedItems.map {
+                    .init(item: $0.itemID, missing: $0.missingWords, extra: $0.extraWords.isEmpty ? nil : $0.extraWords)
+                }, sentences: sentences)
             entries.append((actionKey, entry.encoded()))
         }
         traffic.uploadedChunks += try await uploadEntries(entries, to: cache)

@@ -21,14 +21,17 @@ extension StageWork {
             var speech = recipe.speech(text: item.text, character: item.character, engineVersions: engineVersions)
             // An item the fallback voice made stays as it is: its primary engine failed on it.
             if let fallback = recipe.fallbackVoice, item.voice == fallback.uri, item.audioKey != speech.audioKey {
-                let made = recipe.speech(text: item.text, character: item.character, engineVersions: engineVersions, voice: fallback)
+                let made = recipe.speech(
+                    text: item.text, character: item.character, engineVersions: engineVersions, voice: fallback)
                 if item.audioKey == made.audioKey { speech = made }
             }
             let hasObjects = hasObjects(speech, presence, remote: remote)
             if item.audioKey == speech.audioKey, hasObjects, item.status == .done || item.status == .spoken {
-                let aligned = item.status == .done && (item.alignmentKey == ObjectKey.alignment(eventsKey: speech.eventsKey, text: item.text)
-                    // Timings from forced alignment of an engine that gave none are the align stage's to keep current.
-                    || (!speech.voice.capabilities.contains(.wordTimings) && item.alignmentSource == .forced))
+                let aligned =
+                    item.status == .done
+                    && (item.alignmentKey == ObjectKey.alignment(eventsKey: speech.eventsKey, text: item.text)
+                        // Timings from forced alignment of an engine that gave none are the align stage's to keep current.
+                        || (!speech.voice.capabilities.contains(.wordTimings) && item.alignmentSource == .forced))
                 if aligned || !align { plan.upToDate += 1 } else { plan.alignOnly.append(item) }
                 continue
             }
@@ -44,7 +47,9 @@ extension StageWork {
     }
 
     func hasObjects(_ speech: ItemSpeech, _ presence: ObjectPresence, remote: Set<String> = []) -> Bool {
-        (remote.contains(speech.audioKey) || presence.contains(ObjectStore.relativePath(key: speech.audioKey, fileExtension: recipe.audio.format.fileExtension)))
+        (remote.contains(speech.audioKey)
+            || presence.contains(
+                ObjectStore.relativePath(key: speech.audioKey, fileExtension: recipe.audio.format.fileExtension)))
             && presence.contains(ObjectStore.relativePath(key: speech.eventsKey, fileExtension: "json"))
     }
 
@@ -57,11 +62,16 @@ extension StageWork {
         let remote = try manifest.remoteObjectKeys()
         var plan = plan(items, speak: speak, align: align, remote: leavesAudioInCache ? remote : [])
         // Audio left in the cache by an earlier build, which this one downloads (or makes): no longer remote.
-        if !remote.isEmpty && !leavesAudioInCache { try manifest.forgetRemote(plan.jobs.map(\.audioKey).filter(remote.contains)) }
+        if !remote.isEmpty && !leavesAudioInCache {
+            try manifest.forgetRemote(plan.jobs.map(\.audioKey).filter(remote.contains))
+        }
         if shard != nil { leftToOtherShards = restrict(&plan, toChapters: context.shardItemChapters) }
         upToDate = plan.upToDate
         toFinish = plan.alignOnly.count + plan.reusable.count + plan.itemsToSynthesize
-        progress(.planned(upToDate: plan.upToDate, toSynthesize: plan.itemsToSynthesize, toReuse: plan.reusable.count, toAlign: plan.alignOnly.count))
+        progress(
+            .planned(
+                upToDate: plan.upToDate, toSynthesize: plan.itemsToSynthesize, toReuse: plan.reusable.count,
+                toAlign: plan.alignOnly.count))
         // A chapter's words in one query pays when many items are to be aligned; for an edit's
         // few, each item's are read when it is (``alignment(for:eventsKey:document:)``).
         wordsByChapter = align && toFinish > 0 && toFinish * 20 > items.count
@@ -75,12 +85,16 @@ extension StageWork {
             } catch let error as StoreError {
                 throw error
             } catch {
-                try record([.failed(itemID: item.id, error: "alignment failed: \(ErrorReason.message(error))")], itemID: item.id, ordinal: item.ordinal, outcome: .failed, error: ErrorReason.message(error))
+                try record(
+                    [.failed(itemID: item.id, error: "alignment failed: \(ErrorReason.message(error))")],
+                    itemID: item.id, ordinal: item.ordinal, outcome: .failed, error: ErrorReason.message(error))
             }
         }
         // Stored objects that turn out unreadable are removed and their items synthesized again.
         for entry in try reuse(plan.reusable, align: align) {
-            if plan.waiting[entry.speech.audioKey] == nil { plan.jobs.append(entry.speech.job(itemID: entry.item.id, recipe: recipe)) }
+            if plan.waiting[entry.speech.audioKey] == nil {
+                plan.jobs.append(entry.speech.job(itemID: entry.item.id, recipe: recipe))
+            }
             plan.waiting[entry.speech.audioKey, default: []].append(entry.item)
         }
         if let speechCache, speak {
@@ -117,15 +131,25 @@ extension StageWork {
             let (audioKey, eventsKey) = (entry.speech.audioKey, entry.speech.eventsKey)
             do {
                 let document = try readEvents(key: eventsKey)
-                let audio = try known[audioKey] ?? store.describe(
-                    key: audioKey,
-                    relativePath: ObjectStore.relativePath(key: audioKey, fileExtension: recipe.audio.format.fileExtension),
-                    role: .audio, mimeType: recipe.audio.format.mimeType, durationMs: document.durationMs, sampleRate: document.sampleRate)
-                let events = try known[eventsKey] ?? store.describe(
-                    key: eventsKey, relativePath: ObjectStore.relativePath(key: eventsKey, fileExtension: "json"),
-                    role: .events, mimeType: "application/json", durationMs: nil, sampleRate: nil)
-                var updates: [ItemUpdate] = [.spoken(itemID: item.id, audio: audio, events: events, voice: entry.speech.voice.uri)]
-                if align, let update = try alignment(for: item, eventsKey: eventsKey, document: document) { updates.append(update) }
+                let audio =
+                    try known[audioKey]
+                    ?? store.describe(
+                        key: audioKey,
+                        relativePath: ObjectStore.relativePath(
+                            key: audioKey, fileExtension: recipe.audio.format.fileExtension),
+                        role: .audio, mimeType: recipe.audio.format.mimeType, durationMs: document.durationMs,
+                        sampleRate: document.sampleRate)
+                let events =
+                    try known[eventsKey]
+                    ?? store.describe(
+                        key: eventsKey, relativePath: ObjectStore.relativePath(key: eventsKey, fileExtension: "json"),
+                        role: .events, mimeType: "application/json", durationMs: nil, sampleRate: nil)
+                var updates: [ItemUpdate] = [
+                    .spoken(itemID: item.id, audio: audio, events: events, voice: entry.speech.voice.uri)
+                ]
+                if align, let update = try alignment(for: item, eventsKey: eventsKey, document: document) {
+                    updates.append(update)
+                }
                 try record(updates, itemID: item.id, ordinal: item.ordinal, outcome: .reused)
             } catch let error as StoreError {
                 throw error
@@ -133,7 +157,11 @@ extension StageWork {
                 // A damaged events object (say, a power cut before its data reached the disk) would fail
                 // this item on every run; remove the pair so synthesis makes them afresh.
                 unlink(store.url(forRelativePath: ObjectStore.relativePath(key: eventsKey, fileExtension: "json")).path)
-                unlink(store.url(forRelativePath: ObjectStore.relativePath(key: audioKey, fileExtension: recipe.audio.format.fileExtension)).path)
+                unlink(
+                    store.url(
+                        forRelativePath: ObjectStore.relativePath(
+                            key: audioKey, fileExtension: recipe.audio.format.fileExtension)
+                    ).path)
                 unreadable.append(entry)
             }
         }
@@ -141,19 +169,26 @@ extension StageWork {
     }
 
     func readEvents(key: String) throws -> SpeechEventsDocument {
-        try SpeechEventsDocument.decode(store.read(relativePath: ObjectStore.relativePath(key: key, fileExtension: "json")))
+        try SpeechEventsDocument.decode(
+            store.read(relativePath: ObjectStore.relativePath(key: key, fileExtension: "json")))
     }
 
     /// Word timings from the engine's events; nil when the engine gave none (forced alignment places the words).
-    mutating func alignment(for item: ItemRecord, eventsKey: String, document: SpeechEventsDocument) throws -> ItemUpdate? {
+    mutating func alignment(for item: ItemRecord, eventsKey: String, document: SpeechEventsDocument) throws
+        -> ItemUpdate?
+    {
         guard document.hasWordTimings else { return nil }
         // With a lexicon the events point into the spoken text; each word's span there stands in for the word.
-        let words = recipe.lexicon.isEmpty
+        let words =
+            recipe.lexicon.isEmpty
             ? try words(of: item)
-            : recipe.lexicon.render(item.text, phonemes: SpeechEngines.capabilities(ofEngine: document.engine).contains(.phonemeInput)).words
+            : recipe.lexicon.render(
+                item.text, phonemes: SpeechEngines.capabilities(ofEngine: document.engine).contains(.phonemeInput)
+            ).words
         let timings = EventAligner.align(words: words, events: document.events, durationMs: document.durationMs)
         return .aligned(
-            itemID: item.id, alignmentKey: ObjectKey.alignment(eventsKey: eventsKey, text: item.text), source: .synthesizer,
+            itemID: item.id, alignmentKey: ObjectKey.alignment(eventsKey: eventsKey, text: item.text),
+            source: .synthesizer,
             timings: timings, confidences: nil, object: nil)
     }
 
@@ -198,19 +233,25 @@ extension StageWork {
         for await message in pool.messages {
             let stopping = stopRequested()
             switch message {
-            case let .started(worker, itemID):
+            case .started(let worker, let itemID):
                 scheduler.started(itemID, on: worker)
-            case let .result(worker, result):
+            case .result(let worker, let result):
                 guard let job = scheduler.finished(result.itemID, on: worker) else { continue }
-                if let retry = try finish(job, result: result, waiting: &waiting, align: align) { scheduler.retryFirst(retry) }
+                if let retry = try finish(job, result: result, waiting: &waiting, align: align) {
+                    scheduler.retryFirst(retry)
+                }
                 await dispatch(worker, &scheduler, stopping: stopping)
-            case let .exited(worker, detail):
+            case .exited(let worker, let detail):
                 let replace = try scheduler.workerExited(worker, stopping: stopping) { culprit in
                     let error = ErrorReason.message(SpeechError.workerCrashed(item: culprit.itemID, detail: detail))
-                    return try finish(culprit, result: SpeechJobResult(itemID: culprit.itemID, error: error), waiting: &waiting, align: align)
+                    return try finish(
+                        culprit, result: SpeechJobResult(itemID: culprit.itemID, error: error), waiting: &waiting,
+                        align: align)
                 }
                 if replace {
-                    ForgeLog.notice("worker \(worker) exited (\(detail)); starting another (restart \(scheduler.restarts) of at most \(2 * scheduler.workerCount))")
+                    ForgeLog.notice(
+                        "worker \(worker) exited (\(detail)); starting another (restart \(scheduler.restarts) of at most \(2 * scheduler.workerCount))"
+                    )
                     try await pool.start(worker)
                     scheduler.workerStarted(worker)
                     await dispatch(worker, &scheduler, stopping: stopping)
@@ -218,10 +259,14 @@ extension StageWork {
             }
             if scheduler.isDone(stopping: stopRequested()) { break }
             if scheduler.isStranded {
-                let error = SpeechError.workerUnavailable("workers kept dying; \(scheduler.queue.count) items were not attempted").localizedDescription
+                let error = SpeechError.workerUnavailable(
+                    "workers kept dying; \(scheduler.queue.count) items were not attempted"
+                ).localizedDescription
                 for job in scheduler.queue {
                     var noRetry = waiting
-                    _ = try finish(job, result: SpeechJobResult(itemID: job.itemID, error: error), waiting: &noRetry, align: align, fallback: false)
+                    _ = try finish(
+                        job, result: SpeechJobResult(itemID: job.itemID, error: error), waiting: &noRetry, align: align,
+                        fallback: false)
                 }
                 break
             }
@@ -232,31 +277,46 @@ extension StageWork {
     /// other than the recipe's fallback is retried with the fallback: that job is returned, its
     /// items moved to it in `waiting`.
     private mutating func finish(
-        _ job: SpeechJob, result: SpeechJobResult, waiting: inout [String: [ItemRecord]], align: Bool, fallback: Bool = true
+        _ job: SpeechJob, result: SpeechJobResult, waiting: inout [String: [ItemRecord]], align: Bool,
+        fallback: Bool = true
     ) throws -> SpeechJob? {
         let items = waiting.removeValue(forKey: job.audioKey) ?? []
-        guard let audio = result.audio, let events = result.events, let document = result.document, result.error == nil else {
+        guard let audio = result.audio, let events = result.events, let document = result.document, result.error == nil
+        else {
             var error = result.error ?? "the worker returned no audio"
             // Workers reach the output directory through the lock's descriptor; a person reads its name.
             if let pin { error = error.replacingOccurrences(of: pin.pinnedPath, with: recipe.outputDirectory.path) }
             if fallback, let voice = recipe.fallbackVoice, voice != job.voice, let first = items.first {
-                let speech = recipe.speech(text: first.text, character: first.character, engineVersions: engineVersions, voice: voice)
+                let speech = recipe.speech(
+                    text: first.text, character: first.character, engineVersions: engineVersions, voice: voice)
                 waiting[speech.audioKey, default: []].append(contentsOf: items)
-                progress(.diagnostic(.warning("item \(first.id): \(error); speaking it with the fallback voice \(voice.uri)", item: first.id)))
+                progress(
+                    .diagnostic(
+                        .warning(
+                            "item \(first.id): \(error); speaking it with the fallback voice \(voice.uri)",
+                            item: first.id)))
                 return speech.job(itemID: first.id, recipe: recipe)
             }
             for item in items {
-                try record([.failed(itemID: item.id, error: error)], itemID: item.id, ordinal: item.ordinal, outcome: .failed, error: error)
+                try record(
+                    [.failed(itemID: item.id, error: error)], itemID: item.id, ordinal: item.ordinal, outcome: .failed,
+                    error: error)
             }
             return nil
         }
         for (position, item) in items.enumerated() {
             var updates: [ItemUpdate] = [.spoken(itemID: item.id, audio: audio, events: events, voice: job.voice.uri)]
-            if align, let update = try alignment(for: item, eventsKey: job.eventsKey, document: document) { updates.append(update) }
-            try record(updates, itemID: item.id, ordinal: item.ordinal, outcome: position == 0 ? .synthesized : .reused, audioMs: document.durationMs)
+            if align, let update = try alignment(for: item, eventsKey: job.eventsKey, document: document) {
+                updates.append(update)
+            }
+            try record(
+                updates, itemID: item.id, ordinal: item.ordinal, outcome: position == 0 ? .synthesized : .reused,
+                audioMs: document.durationMs)
         }
         // A spot-checked item is the cache's already; it is uploaded only if its bytes turn out other.
-        if !items.isEmpty && spotChecks[job.audioKey] == nil { uploader?.enqueue(Manifest.SharedSpeech(audio: audio, events: events, voice: job.voice.uri)) }
+        if !items.isEmpty && spotChecks[job.audioKey] == nil {
+            uploader?.enqueue(Manifest.SharedSpeech(audio: audio, events: events, voice: job.voice.uri))
+        }
         return nil
     }
 }

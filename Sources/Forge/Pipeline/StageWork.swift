@@ -52,7 +52,9 @@ struct StageWork {
     init(context: BuildContext) {
         self.context = context
         // Forced alignment reads every item's samples: its items' audio is downloaded.
-        leavesAudioInCache = context.shard == nil && context.recipe.cache?.downloadAll == false && context.recipe.alignment.method == .auto
+        leavesAudioInCache =
+            context.shard == nil && context.recipe.cache?.downloadAll == false
+            && context.recipe.alignment.method == .auto
     }
 
     var recipe: Recipe { context.recipe }
@@ -72,7 +74,10 @@ struct StageWork {
     /// Queues an item's updates; commits when `saveInterval` items are waiting (by default: 64, or a
     /// second after the last commit). The item is reported after that commit, so with a save
     /// interval of 1 every reported item is durable.
-    mutating func record(_ updates: [ItemUpdate], itemID: String, ordinal: Int, outcome: ItemProgress.Outcome, error: String? = nil, audioMs: Int = 0) throws {
+    mutating func record(
+        _ updates: [ItemUpdate], itemID: String, ordinal: Int, outcome: ItemProgress.Outcome, error: String? = nil,
+        audioMs: Int = 0
+    ) throws {
         pendingUpdates.append(contentsOf: updates)
         pendingItems += 1
         touchedItems.insert(itemID)
@@ -86,9 +91,13 @@ struct StageWork {
         case .failed: failures.append(ItemFailure(itemID: itemID, error: error ?? "unknown error"))
         }
         let committed = saveIsDue ? try commit() : 0
-        progress(.item(ItemProgress(
-            itemID: itemID, ordinal: ordinal, outcome: outcome, error: error, finished: finished, toFinish: toFinish,
-            audioMs: audioMadeMs, durationMs: audioMs > 0 ? audioMs : nil, elapsedSeconds: BuildPipeline.seconds(since: started))))
+        progress(
+            .item(
+                ItemProgress(
+                    itemID: itemID, ordinal: ordinal, outcome: outcome, error: error, finished: finished,
+                    toFinish: toFinish,
+                    audioMs: audioMadeMs, durationMs: audioMs > 0 ? audioMs : nil,
+                    elapsedSeconds: BuildPipeline.seconds(since: started))))
         if committed > 0 { progress(.saved(committedItems: committed)) }
     }
 
@@ -100,7 +109,8 @@ struct StageWork {
 
     private var saveIsDue: Bool {
         if let interval = recipe.build.saveInterval { return pendingItems >= interval }
-        return pendingItems >= BuildSettings.automaticSaveItems || lastCommit.duration(to: .now) >= BuildSettings.automaticSaveSeconds
+        return pendingItems >= BuildSettings.automaticSaveItems
+            || lastCommit.duration(to: .now) >= BuildSettings.automaticSaveSeconds
     }
 
     /// Commits every waiting update in one transaction; returns how many items it finished.
@@ -113,7 +123,9 @@ struct StageWork {
         pendingItems = 0
         // What was just committed went with the directory (the manifest and the workers' objects
         // are reached through descriptors); nothing more is written once its name leads elsewhere.
-        if let pin, !pin.isStill(at: recipe.outputDirectory) { throw StoreError.outputMoved(path: recipe.outputDirectory.path) }
+        if let pin, !pin.isStill(at: recipe.outputDirectory) {
+            throw StoreError.outputMoved(path: recipe.outputDirectory.path)
+        }
         return committed
     }
 }

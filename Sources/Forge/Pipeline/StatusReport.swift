@@ -9,7 +9,9 @@ package struct StatusReport: Sendable, Equatable {
     /// Reads the manifest in `directory` without writing anything.
     package static func read(directory: URL) throws -> StatusReport {
         try Manifest.reading(directory: directory) { manifest in
-            StatusReport(outputDirectory: directory.path, counts: try manifest.statusCounts(), lastBuild: try manifest.lastBuild())
+            StatusReport(
+                outputDirectory: directory.path, counts: try manifest.statusCounts(),
+                lastBuild: try manifest.lastBuild())
         }
     }
 }

@@ -20,15 +20,18 @@ struct TimelineRecorder {
             }
             if unchanged { continue }
             let timeline = try book.timed(layout)
-            try manifest.recordPlacements(timeline.items.map { item in
-                Manifest.PlacedItem(
-                    itemID: item.record.id, chapterStartMs: item.startMs, chapterEndMs: item.endMs,
-                    sentences: item.sentences.map {
-                        Manifest.SentenceRow(
-                            index: $0.index, text: $0.text, charStart: $0.charRange.lowerBound, charEnd: $0.charRange.upperBound,
-                            wordStart: $0.wordRange.lowerBound, wordEnd: $0.wordRange.upperBound, chapterStartMs: $0.startMs, chapterEndMs: $0.endMs)
-                    })
-            })
+            try manifest.recordPlacements(
+                timeline.items.map { item in
+                    Manifest.PlacedItem(
+                        itemID: item.record.id, chapterStartMs: item.startMs, chapterEndMs: item.endMs,
+                        sentences: item.sentences.map {
+                            Manifest.SentenceRow(
+                                index: $0.index, text: $0.text, charStart: $0.charRange.lowerBound,
+                                charEnd: $0.charRange.upperBound,
+                                wordStart: $0.wordRange.lowerBound, wordEnd: $0.wordRange.upperBound,
+                                chapterStartMs: $0.startMs, chapterEndMs: $0.endMs)
+                        })
+                })
         }
     }
 }

@@ -8,14 +8,20 @@ extension VerificationRun {
     func screen(_ plan: inout Plan, using manifest: Manifest, cancellation: CancellationFlag) throws {
         plan.screen = try screen(plan.timelines, manifest: manifest, cancellation: cancellation)
         guard settings.mode == .quick else { return }
-        let suspect = Set((plan.screen?.flagged ?? []).flatMap { item in
-            stride(from: item.startMs / Self.chunkMs * Self.chunkMs, to: max(item.endMs, item.startMs + 1), by: Self.chunkMs).map {
-                ChunkPosition(chapter: item.chapter, startMs: $0)
-            }
-        })
+        let suspect = Set(
+            (plan.screen?.flagged ?? []).flatMap { item in
+                stride(
+                    from: item.startMs / Self.chunkMs * Self.chunkMs, to: max(item.endMs, item.startMs + 1),
+                    by: Self.chunkMs
+                ).map {
+                    ChunkPosition(chapter: item.chapter, startMs: $0)
+                }
+            })
         let timelines = plan.timelines
         let sampled = plan.work.filter { chunk in
-            VerifyMode.isSampled(chunkKey: chunk.key) || suspect.contains(ChunkPosition(chapter: timelines[chunk.timeline].chapter.ordinal, startMs: chunk.startMs))
+            VerifyMode.isSampled(chunkKey: chunk.key)
+                || suspect.contains(
+                    ChunkPosition(chapter: timelines[chunk.timeline].chapter.ordinal, startMs: chunk.startMs))
         }
         plan.unsampled = plan.work.count - sampled.count
         plan.work = sampled
@@ -26,11 +32,14 @@ extension VerificationRun {
     /// memory holds one item per thread; meanwhile espeak-ng reads each item's text (``SpokenReading``:
     /// what the text takes to say). Then each voice's profile is made from its items and every item
     /// judged (``ItemScreen``). Nil when `cancellation` stopped it.
-    func screen(_ timelines: [ChapterTimeline], manifest: Manifest, cancellation: CancellationFlag) throws -> ScreenReport? {
+    func screen(_ timelines: [ChapterTimeline], manifest: Manifest, cancellation: CancellationFlag) throws
+        -> ScreenReport?
+    {
         let clock = ContinuousClock.now
         let items = timelines.flatMap(\.items)
         let chapters = timelines.flatMap { timeline in timeline.items.map { _ in timeline.chapter.ordinal } }
-        let digests = try manifest.objects(withKeys: Array(Set(items.compactMap(\.record.audioKey)))).mapValues(\.sha256)
+        let digests = try manifest.objects(withKeys: Array(Set(items.compactMap(\.record.audioKey)))).mapValues(
+            \.sha256)
         let owned = OwnedDirectory(root: outputDirectory)
         // Audio a build left in the remote cache is judged by what its entry says it measures.
         let remote = try manifest.remoteObjects()
@@ -38,17 +47,21 @@ extension VerificationRun {
         // espeak-ng's state is one per process: the readings are made on one thread, beside the measuring.
         let readings = Mutex<[SpokenReading?]>([])
         let read = DispatchSemaphore(value: 0)
-        let (texts, languages) = (items.map(\.record.text), items.map { Self.readingLanguage(voice: $0.record.voice, book: language) })
-        BlockingThreads.start(1, body: { _ in
-            let engine = try? EspeakEngine()
-            var made: [SpokenReading?] = []
-            made.reserveCapacity(texts.count)
-            for (text, language) in zip(texts, languages) {
-                if cancellation.isCancelled { break }
-                made.append(engine?.reading(of: text, language: language))
-            }
-            readings.withLock { $0 = made }
-        }, whenAllFinished: { read.signal() })
+        let (texts, languages) = (
+            items.map(\.record.text), items.map { Self.readingLanguage(voice: $0.record.voice, book: language) }
+        )
+        BlockingThreads.start(
+            1,
+            body: { _ in
+                let engine = try? EspeakEngine()
+                var made: [SpokenReading?] = []
+                made.reserveCapacity(texts.count)
+                for (text, language) in zip(texts, languages) {
+                    if cancellation.isCancelled { break }
+                    made.append(engine?.reading(of: text, language: language))
+                }
+                readings.withLock { $0 = made }
+            }, whenAllFinished: { read.signal() })
         let threads = settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         try BlockingThreads.forEachIndex(items.count, threads: threads, cancellation: cancellation) { index in
             let item = items[index]
@@ -71,7 +84,8 @@ extension VerificationRun {
         for (index, item) in items.enumerated() {
             guard let result = results[index] else { continue }
             let reading = index < spoken.count ? spoken[index] : nil
-            byVoice[item.record.voice ?? "", default: []].append(.init(characters: item.record.text.count, reading: reading, signal: result.signal))
+            byVoice[item.record.voice ?? "", default: []].append(
+                .init(characters: item.record.text.count, reading: reading, signal: result.signal))
         }
         let profiles = byVoice.compactMapValues { VoiceProfile($0) }
         var flagged: [ScreenReport.FlaggedItem] = []
@@ -80,12 +94,18 @@ extension VerificationRun {
             var findings = result.changed ? [ScreenFinding.changedSinceBuild] : []
             let reading = index < spoken.count ? spoken[index] : nil
             findings += ItemScreen.findings(
-                characters: item.record.text.count, reading: reading, signal: result.signal, profile: profiles[item.record.voice ?? ""])
+                characters: item.record.text.count, reading: reading, signal: result.signal,
+                profile: profiles[item.record.voice ?? ""])
             if !findings.isEmpty {
-                flagged.append(.init(itemID: item.record.id, chapter: chapters[index], startMs: item.startMs, endMs: item.endMs, findings: findings))
+                flagged.append(
+                    .init(
+                        itemID: item.record.id, chapter: chapters[index], startMs: item.startMs, endMs: item.endMs,
+                        findings: findings))
             }
         }
-        return ScreenReport(items: items.count, flagged: flagged, profiledVoices: profiles.count, elapsedSeconds: BuildPipeline.seconds(since: clock))
+        return ScreenReport(
+            items: items.count, flagged: flagged, profiledVoices: profiles.count,
+            elapsedSeconds: BuildPipeline.seconds(since: clock))
     }
 
     /// The language espeak-ng reads an item's text in: an espeak-ng voice's own (`en-us` of

@@ -53,8 +53,12 @@ package struct VerificationRun: Sendable {
     }
 
     /// Verifies from an output directory no build is using (takes its lock).
-    package func run(cancellation: CancellationFlag = CancellationFlag(), progress: @escaping @Sendable (ChunkReport) -> Void = { _ in }) throws -> VerifyReport {
-        guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path) else {
+    package func run(
+        cancellation: CancellationFlag = CancellationFlag(),
+        progress: @escaping @Sendable (ChunkReport) -> Void = { _ in }
+    ) throws -> VerifyReport {
+        guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path)
+        else {
             throw StoreError.notAnOutputDirectory(path: outputDirectory.path)
         }
         let lock = try OutputLock(directory: outputDirectory)
@@ -69,13 +73,15 @@ package struct VerificationRun: Sendable {
     /// Each chunk is recorded as soon as it is scored, so a stop (Ctrl-C: no new chunk starts)
     /// keeps every finished one and the next run fills only the gaps.
     func run(
-        using manifest: Manifest, build: Int64?, cancellation: CancellationFlag, progress: @escaping @Sendable (ChunkReport) -> Void
+        using manifest: Manifest, build: Int64?, cancellation: CancellationFlag,
+        progress: @escaping @Sendable (ChunkReport) -> Void
     ) throws -> VerifyReport {
         switch try plan(using: manifest) {
-        case let .unavailable(report): return report
+        case .unavailable(let report): return report
         case .ready(var plan):
             try screen(&plan, using: manifest, cancellation: cancellation)
-            var report = try transcribe(plan, using: manifest, build: build, cancellation: cancellation, progress: progress)
+            var report = try transcribe(
+                plan, using: manifest, build: build, cancellation: cancellation, progress: progress)
             try answerFlags(&report, timelines: plan.timelines, using: manifest)
             return report
         }
@@ -88,7 +94,9 @@ package struct VerificationRun: Sendable {
         guard !flagged.isEmpty else { return }
         var keys: [String: String] = [:]
         for timeline in timelines {
-            for item in timeline.items where flagged.contains(item.record.id) { keys[item.record.id] = item.record.audioKey }
+            for item in timeline.items where flagged.contains(item.record.id) {
+                keys[item.record.id] = item.record.audioKey
+            }
         }
         let objects = try manifest.objects(withKeys: Array(Set(keys.values)))
         for (id, key) in keys {
@@ -134,7 +142,8 @@ package struct VerificationRun: Sendable {
         var builder = TimelineBuilder(store: store, manifest: manifest, settings: pauses)
         builder.chapters = chapters
         let timelines = try builder.timelines()
-        let options = ChunkTranscriber.decoderOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+        let options = ChunkTranscriber.decoderOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+            separator: ",")
         let recognizer = "\(Self.version)/\(LanguageModelBuilder.version)/\(model.fingerprint)/\(options)"
 
         // Plan: which chunks need transcribing, changed ones first.
@@ -151,34 +160,47 @@ package struct VerificationRun: Sendable {
                 let position = ChunkPosition(chapter: timeline.chapter.ordinal, startMs: start)
                 positions.insert(position)
                 let middle = Double(start + end) / 2 / Double(timeline.durationMs)
-                if let shardAssignment, !shardAssignment.owns(chapter: timeline.chapter.ordinal, at: middle, whole: whole) {
+                if let shardAssignment,
+                    !shardAssignment.owns(chapter: timeline.chapter.ordinal, at: middle, whole: whole)
+                {
                     start = end
                     continue
                 }
                 let key = chunkKey(timeline, start: start, end: end, recognizer: recognizer)
                 let files = fileSignature(timeline, start: start, end: end, store: store)
                 if let previous = stored[position], previous.key == key,
-                   try previous.files == files || contentUnchanged(timeline, start: start, end: end, manifest: manifest, store: store, checked: &contentChecked) {
+                    try previous.files == files
+                        || contentUnchanged(
+                            timeline, start: start, end: end, manifest: manifest, store: store, checked: &contentChecked
+                        )
+                {
                     if previous.files != files { try manifest.updateChunkFiles(position, files: files) }
                     reports[position] = previous.report
                 } else {
-                    work.append(Chunk(timeline: index, startMs: start, endMs: end, key: key, files: files, changed: stored[position] != nil))
+                    work.append(
+                        Chunk(
+                            timeline: index, startMs: start, endMs: end, key: key, files: files,
+                            changed: stored[position] != nil))
                 }
                 start = end
             }
         }
         try manifest.removeChunks(except: positions)
         work.sort { $0.changed && !$1.changed }
-        return .ready(Plan(
-            started: clock, model: model, recognizer: recognizer, timelines: timelines, positions: positions,
-            reports: reports, work: work))
+        return .ready(
+            Plan(
+                started: clock, model: model, recognizer: recognizer, timelines: timelines, positions: positions,
+                reports: reports, work: work))
     }
 
     /// Transcribes and scores the plan's chunks and reports on every chunk.
     func transcribe(
-        _ plan: Plan, using manifest: Manifest, build: Int64?, cancellation: CancellationFlag, progress: @escaping @Sendable (ChunkReport) -> Void
+        _ plan: Plan, using manifest: Manifest, build: Int64?, cancellation: CancellationFlag,
+        progress: @escaping @Sendable (ChunkReport) -> Void
     ) throws -> VerifyReport {
-        let (clock, model, recognizer, timelines, positions) = (plan.started, plan.model, plan.recognizer, plan.timelines, plan.positions)
+        let (clock, model, recognizer, timelines, positions) = (
+            plan.started, plan.model, plan.recognizer, plan.timelines, plan.positions
+        )
         // Stopped during the screen: no dictionary is built and no decoder loaded (two seconds on a
         // 54-hour book) only to stop before the first chunk.
         let work = cancellation.isCancelled ? [] : plan.work
@@ -205,29 +227,44 @@ package struct VerificationRun: Sendable {
                     // heard whole (a sentence cut in two is misheard back to its start), and only what
                     // is heard inside the chunk is scored.
                     let range = (chunk.startMs * rate / 1000)..<min(timeline.totalSamples, chunk.endMs * rate / 1000)
-                    let outer = max(0, range.lowerBound - Self.contextMs * rate / 1000)..<min(timeline.totalSamples, range.upperBound + Self.contextMs * rate / 1000)
+                    let outer =
+                        max(
+                            0, range.lowerBound - Self.contextMs * rate / 1000)..<min(
+                            timeline.totalSamples, range.upperBound + Self.contextMs * rate / 1000)
                     let leadMs = (range.lowerBound - outer.lowerBound) * 1000 / rate
                     let outerStartMs = chunk.startMs - leadMs
-                    let samples = RecognizerInput.samples(try ChapterAudio.render(timeline, store: store, samples: outer)[...], from: rate)
+                    let samples = RecognizerInput.samples(
+                        try ChapterAudio.render(timeline, store: store, samples: outer)[...], from: rate)
                     let expected = Self.expectedSentences(timeline, start: chunk.startMs, end: chunk.endMs)
                     let name = Self.languageModelName(timeline, startMs: chunk.startMs)
                     var writer = ExportWriter(outputDirectory: outputDirectory, folder: "verify")
                     try writer.write(Array(LanguageModelBuilder.arpa(sentences: expected).utf8), to: name)
                     let languageModel = OwnedDirectory(root: outputDirectory).url("verify/" + name)
-                    let words = Self.expectedWords(timeline, start: outerStartMs, end: outerStartMs + (outer.count * 1000 / rate))
-                    guard let heardAround = try transcriber.transcribe(
-                        samples[...], within: leadMs..<(leadMs + chunk.endMs - chunk.startMs), expected: words, languageModel: languageModel,
-                        cancellation: cancellation)
+                    let words = Self.expectedWords(
+                        timeline, start: outerStartMs, end: outerStartMs + (outer.count * 1000 / rate))
+                    guard
+                        let heardAround = try transcriber.transcribe(
+                            samples[...], within: leadMs..<(leadMs + chunk.endMs - chunk.startMs), expected: words,
+                            languageModel: languageModel,
+                            cancellation: cancellation)
                     else { break }
                     let transcript = heardAround.shifted(by: -leadMs, keeping: 0..<(chunk.endMs - chunk.startMs))
-                    utterances.withLock { $0.aligned += transcript.aligned; $0.decoded += transcript.decoded }
-                    let (report, heard) = Self.score(timeline, start: chunk.startMs, end: chunk.endMs, utterances: transcript.utterances)
+                    utterances.withLock {
+                        $0.aligned += transcript.aligned
+                        $0.decoded += transcript.decoded
+                    }
+                    let (report, heard) = Self.score(
+                        timeline, start: chunk.startMs, end: chunk.endMs, utterances: transcript.utterances)
                     let sentences = heard.map { utterance in
-                        (startMs: chunk.startMs + utterance.first!.startMs, endMs: chunk.startMs + utterance.last!.endMs,
-                         text: utterance.map(\.text).joined(separator: " "))
+                        (
+                            startMs: chunk.startMs + utterance.first!.startMs,
+                            endMs: chunk.startMs + utterance.last!.endMs,
+                            text: utterance.map(\.text).joined(separator: " ")
+                        )
                     }
                     try manifest.recordChunk(
-                        report, key: chunk.key, files: chunk.files, recognizer: recognizer, passed: !report.isFlagged(settings.maxWordErrorRate),
+                        report, key: chunk.key, files: chunk.files, recognizer: recognizer,
+                        passed: !report.isFlagged(settings.maxWordErrorRate),
                         sentences: sentences, build: build)
                     results.withLock { $0.append(report) }
                     progress(report)
@@ -243,10 +280,14 @@ package struct VerificationRun: Sendable {
         }
         let ordered = reports.values.sorted { ($0.chapter, $0.startMs) < ($1.chapter, $1.startMs) }
         return VerifyReport(
-            available: true, unavailableReason: nil, missingChunks: positions.count - ordered.count - plan.unsampled, chunks: ordered,
-            maxWordErrorRate: settings.maxWordErrorRate, recognizer: recognizer, elapsedSeconds: BuildPipeline.seconds(since: clock),
-            audioMs: timelines.reduce(0) { $0 + $1.durationMs }, mode: settings.mode, screen: plan.screen, unsampledChunks: plan.unsampled,
-            alignedUtterances: utterances.withLock { $0.aligned }, decodedUtterances: utterances.withLock { $0.decoded })
+            available: true, unavailableReason: nil, missingChunks: positions.count - ordered.count - plan.unsampled,
+            chunks: ordered,
+            maxWordErrorRate: settings.maxWordErrorRate, recognizer: recognizer,
+            elapsedSeconds: BuildPipeline.seconds(since: clock),
+            audioMs: timelines.reduce(0) { $0 + $1.durationMs }, mode: settings.mode, screen: plan.screen,
+            unsampledChunks: plan.unsampled,
+            alignedUtterances: utterances.withLock { $0.aligned }, decodedUtterances: utterances.withLock { $0.decoded }
+        )
     }
 
     /// The words of a chunk's items that the synthesizer started in [start, end), in order, with
@@ -257,17 +298,24 @@ package struct VerificationRun: Sendable {
 
     /// Per item, the words heard in its audio well after its text's last word or before its first
     /// (``extraSpeechMarginMs``): an engine that read on past its text, or repeated itself.
-    static func extraSpeech(_ timeline: ChapterTimeline, start: Int, end: Int, utterances: [[RecognizedWord]]) -> [String: [String]] {
+    static func extraSpeech(_ timeline: ChapterTimeline, start: Int, end: Int, utterances: [[RecognizedWord]])
+        -> [String: [String]]
+    {
         // Each item of the chunk once: its audio, and where its text's words begin and end.
-        let items = timeline.items(overlappingMs: start..<end).compactMap { item -> (id: String, audio: Range<Int>, text: ClosedRange<Int>)? in
-            guard let first = item.words.first(where: { $0.timing != nil })?.timing, let last = item.words.last(where: { $0.timing != nil })?.timing else { return nil }
+        let items = timeline.items(overlappingMs: start..<end).compactMap {
+            item -> (id: String, audio: Range<Int>, text: ClosedRange<Int>)? in
+            guard let first = item.words.first(where: { $0.timing != nil })?.timing,
+                let last = item.words.last(where: { $0.timing != nil })?.timing
+            else { return nil }
             return (item.record.id, item.startMs..<item.endMs, first.startMs...max(first.startMs, last.endMs))
         }
         var extra: [String: [String]] = [:]
         for word in utterances.joined() {
             let (wordStart, wordEnd) = (start + word.startMs, start + word.endMs)
             guard let item = items.first(where: { $0.audio.contains(wordStart) }) else { continue }
-            if wordStart >= item.text.upperBound + extraSpeechMarginMs || wordEnd <= item.text.lowerBound - extraSpeechMarginMs {
+            if wordStart >= item.text.upperBound + extraSpeechMarginMs
+                || wordEnd <= item.text.lowerBound - extraSpeechMarginMs
+            {
                 extra[item.id, default: []].append(word.text)
             }
         }
@@ -277,7 +325,9 @@ package struct VerificationRun: Sendable {
     /// Every dictionary token of the words that start in [start, end) of a chapter, in order: its
     /// item, the word as written, and where the word starts in the chapter. A chunk is aligned to
     /// these and scored against them.
-    private static func placedTokens(_ timeline: ChapterTimeline, start: Int, end: Int) -> [(item: String, word: String, token: String, startMs: Int)] {
+    private static func placedTokens(_ timeline: ChapterTimeline, start: Int, end: Int) -> [(
+        item: String, word: String, token: String, startMs: Int
+    )] {
         var tokens: [(item: String, word: String, token: String, startMs: Int)] = []
         for item in timeline.items(overlappingMs: start..<end) {
             for word in item.words {
@@ -310,20 +360,29 @@ package struct VerificationRun: Sendable {
     /// The decoders' model: a dictionary of the book's words, cached in verify/ by content. (The
     /// language model is each chunk's own, `verify/lm-chapter-NNN-chunk-KKK.arpa`, written as the
     /// chunk is decoded and kept until the next run, for a person to decode it again.)
-    private func decodingModel(for work: [Chunk], timelines: [ChapterTimeline], base: RecognizerModel) throws -> RecognizerModel {
+    private func decodingModel(for work: [Chunk], timelines: [ChapterTimeline], base: RecognizerModel) throws
+        -> RecognizerModel
+    {
         // The last run's chunk models, and the chapter models of earlier versions.
-        if !work.isEmpty { _ = try OwnedDirectory(root: outputDirectory).removeFiles(in: "verify") { $0.hasPrefix("lm-") && $0.hasSuffix(".arpa") } }
+        if !work.isEmpty {
+            _ = try OwnedDirectory(root: outputDirectory).removeFiles(in: "verify") {
+                $0.hasPrefix("lm-") && $0.hasSuffix(".arpa")
+            }
+        }
         var decodingModel = base
         if !work.isEmpty {
             let words = Mutex(Set<String>())
             DispatchQueue.concurrentPerform(iterations: timelines.count) { chapter in
                 var chapterWords = Set<String>()
                 for item in timelines[chapter].items {
-                    for sentence in item.sentences { chapterWords.formUnion(TranscriptNormalizer.tokens(sentence.text)) }
+                    for sentence in item.sentences {
+                        chapterWords.formUnion(TranscriptNormalizer.tokens(sentence.text))
+                    }
                 }
                 words.withLock { $0.formUnion(chapterWords) }
             }
-            let dictionary = try PronouncingDictionary(words: words.withLock { $0 }, base: base.dictionary, language: language)
+            let dictionary = try PronouncingDictionary(
+                words: words.withLock { $0 }, base: base.dictionary, language: language)
             decodingModel.dictionary = try writeCached(dictionary.text, prefix: "dict", suffix: "dict")
         }
         return decodingModel
@@ -359,7 +418,8 @@ package struct VerificationRun: Sendable {
     /// Whether every audio file on a chunk's stretch still hashes to what the manifest recorded
     /// for it (`checked` remembers files already hashed in this run).
     func contentUnchanged(
-        _ timeline: ChapterTimeline, start: Int, end: Int, manifest: Manifest, store: ObjectStore, checked: inout [String: Bool]
+        _ timeline: ChapterTimeline, start: Int, end: Int, manifest: Manifest, store: ObjectStore,
+        checked: inout [String: Bool]
     ) throws -> Bool {
         let items = timeline.items(overlappingMs: start..<end)
         let objects = try manifest.objects(withKeys: items.compactMap(\.record.audioKey))
@@ -371,7 +431,9 @@ package struct VerificationRun: Sendable {
                 continue
             }
             guard let key = item.record.audioKey, let object = objects[key] else { return false }
-            let same = (try? ContentHash.sha256Hex(of: FileHandle(fileDescriptor: owned.openForReading(item.audioPath)))) == object.sha256
+            let same =
+                (try? ContentHash.sha256Hex(of: FileHandle(fileDescriptor: owned.openForReading(item.audioPath))))
+                == object.sha256
             checked[item.audioPath] = same
             if !same { return false }
         }
@@ -390,7 +452,8 @@ package struct VerificationRun: Sendable {
             try writer.write(bytes, to: name)
         }
         try owned.removeFiles(in: "verify") { old in
-            old != name && old.hasSuffix("." + suffix) && old.hasPrefix(prefix + "-") && old.dropFirst(prefix.count + 1).count == 16 + 1 + suffix.count
+            old != name && old.hasSuffix("." + suffix) && old.hasPrefix(prefix + "-")
+                && old.dropFirst(prefix.count + 1).count == 16 + 1 + suffix.count
         }
         return owned.url("verify/" + name)
     }
@@ -407,14 +470,18 @@ package struct VerificationRun: Sendable {
     }
 
     /// Scores a chunk: the reference is every word whose start lies in [start, end).
-    static func score(_ timeline: ChapterTimeline, start: Int, end: Int, utterances: [[RecognizedWord]]) -> (ChunkReport, [[RecognizedWord]]) {
+    static func score(_ timeline: ChapterTimeline, start: Int, end: Int, utterances: [[RecognizedWord]]) -> (
+        ChunkReport, [[RecognizedWord]]
+    ) {
         var reference: [String] = []
         var owners: [(item: String, word: String, nearCut: Bool)] = []
         for placed in placedTokens(timeline, start: start, end: end) {
             // Within a second of where the chunk cuts speech (not a chapter's start or end): the
             // decoder hears a cut utterance there, and a clean item's words near it go unheard
             // (0.2% of a clean book's items were flagged for them). They still count in the rate.
-            let nearCut = (start > 0 && placed.startMs < start + cutMarginMs) || (end < timeline.durationMs && placed.startMs >= end - cutMarginMs)
+            let nearCut =
+                (start > 0 && placed.startMs < start + cutMarginMs)
+                || (end < timeline.durationMs && placed.startMs >= end - cutMarginMs)
             reference.append(placed.token)
             owners.append((placed.item, placed.word, nearCut))
         }
@@ -441,17 +508,23 @@ package struct VerificationRun: Sendable {
             counts[owner.item, default: 0] += 1
             if !heard[index] { missing[owner.item, default: []].append(owner.word) }
         }
-        let extra = extraSpeech(timeline, start: start, end: end, utterances: utterances).filter { $0.value.count >= flagWords }
+        let extra = extraSpeech(timeline, start: start, end: end, utterances: utterances).filter {
+            $0.value.count >= flagWords
+        }
         // Items with no word starting in the chunk can still have spoken on into it.
-        for item in timeline.items where extra[item.record.id] != nil && counts[item.record.id] == nil { order.append(item.record.id) }
+        for item in timeline.items where extra[item.record.id] != nil && counts[item.record.id] == nil {
+            order.append(item.record.id)
+        }
         let flagged = order.compactMap { id -> ChunkReport.FlaggedItem? in
             let unheard = missing[id] ?? []
             let manyUnheard = unheard.count >= flagWords && Double(unheard.count) >= flagShare * Double(counts[id] ?? 1)
             guard manyUnheard || extra[id] != nil else { return nil }
-            return ChunkReport.FlaggedItem(itemID: id, missingWords: manyUnheard ? unheard : [], extraWords: extra[id] ?? [])
+            return ChunkReport.FlaggedItem(
+                itemID: id, missingWords: manyUnheard ? unheard : [], extraWords: extra[id] ?? [])
         }
         let report = ChunkReport(
-            chapter: timeline.chapter.ordinal, startMs: start, endMs: end, wordErrorRate: rate.rate, referenceWords: rate.referenceCount,
+            chapter: timeline.chapter.ordinal, startMs: start, endMs: end, wordErrorRate: rate.rate,
+            referenceWords: rate.referenceCount,
             errors: rate.errors, flaggedItems: flagged, transcribed: true)
         return (report, utterances)
     }

@@ -13,22 +13,28 @@ struct VerifyStage: PipelineStage {
         // out anew, so the plan is made again from them, once (the second pass fetches nothing).
         var report = try await verify(in: context, work: &work, synthesized: &synthesized)
         if report == nil { report = try await verify(in: context, work: &work, synthesized: &synthesized) }
-        guard let report else { throw PipelineError.verificationUnavailable(reason: "the audio of the items to transcribe could not be fetched or made") }
+        guard let report else {
+            throw PipelineError.verificationUnavailable(
+                reason: "the audio of the items to transcribe could not be fetched or made")
+        }
         if !report.available && settings.required {
             throw PipelineError.verificationUnavailable(reason: report.unavailableReason ?? "unknown")
         }
         return VerificationOutcome(report: report, traffic: work.traffic, synthesizedItems: synthesized)
     }
 
-    private func verify(in context: BuildContext, work: inout StageWork, synthesized: inout Int) async throws -> VerifyReport? {
+    private func verify(in context: BuildContext, work: inout StageWork, synthesized: inout Int) async throws
+        -> VerifyReport?
+    {
         let progress = context.progress
         let verification = VerificationRun(
-            outputDirectory: context.store.root, settings: settings, pauses: context.recipe.exports, language: context.recipe.language)
+            outputDirectory: context.store.root, settings: settings, pauses: context.recipe.exports,
+            language: context.recipe.language)
         let report: VerifyReport
         switch try verification.plan(using: context.manifest) {
-        case let .unavailable(unavailable):
+        case .unavailable(let unavailable):
             report = unavailable
-        case var .ready(plan):
+        case .ready(var plan):
             let (manifest, cancellation, unscreened) = (context.manifest, context.cancellation, plan)
             plan = try await BlockingThreads.run {
                 var screened = unscreened
@@ -37,18 +43,24 @@ struct VerifyStage: PipelineStage {
             }
             let remote = context.speechCache?.remote
             let keys = remote == nil ? [:] : try work.chunkActionKeys(plan)
-            if let remote { try await work.downloadChunks(&plan, keys: keys, from: remote, maxWordErrorRate: settings.maxWordErrorRate) }
+            if let remote {
+                try await work.downloadChunks(
+                    &plan, keys: keys, from: remote, maxWordErrorRate: settings.maxWordErrorRate)
+            }
             let remoteAudio = try context.manifest.remoteObjectKeys()
             if !remoteAudio.isEmpty {
                 let made = try await work.fetchRemoteAudio(
-                    Self.audioKeys(of: plan.work, timelines: plan.timelines).intersection(remoteAudio), for: "verification", launch: launch)
+                    Self.audioKeys(of: plan.work, timelines: plan.timelines).intersection(remoteAudio),
+                    for: "verification", launch: launch)
                 synthesized += made
                 if made > 0 { return nil }
             }
             let transcribed = plan.work
             let (build, ready) = (context.buildID, plan)
             report = try await BlockingThreads.run {
-                var report = try verification.transcribe(ready, using: manifest, build: build, cancellation: cancellation) { chunk in progress(.verified(chunk)) }
+                var report = try verification.transcribe(
+                    ready, using: manifest, build: build, cancellation: cancellation
+                ) { chunk in progress(.verified(chunk)) }
                 try verification.answerFlags(&report, timelines: ready.timelines, using: manifest)
                 return report
             }

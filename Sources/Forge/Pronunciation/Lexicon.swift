@@ -32,14 +32,21 @@ package struct Lexicon: Sendable, Equatable {
     /// a comment; blank lines are ignored.
     package static func read(_ url: URL) throws(LexiconError) -> Lexicon {
         // A FIFO or a device would block or never end: only a regular file is read.
-        if let kind = FileKind.nonRegular(atPath: url.path) { throw .unreadable(file: url.path, reason: "it is \(kind), not a regular file") }
+        if let kind = FileKind.nonRegular(atPath: url.path) {
+            throw .unreadable(file: url.path, reason: "it is \(kind), not a regular file")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw .unreadable(file: url.path, reason: FileManager.default.fileExists(atPath: url.path) ? "permission denied or unreadable" : "no such file")
+            throw .unreadable(
+                file: url.path,
+                reason: FileManager.default.fileExists(atPath: url.path)
+                    ? "permission denied or unreadable" : "no such file")
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw .unreadable(file: url.path, reason: "it is not UTF-8 text") }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .unreadable(file: url.path, reason: "it is not UTF-8 text")
+        }
         return try parse(text, file: url.path)
     }
 
@@ -47,18 +54,23 @@ package struct Lexicon: Sendable, Equatable {
         var entries: [String: Pronunciation] = [:]
         var lines: [String: Int] = [:]
         for (number, raw) in text.components(separatedBy: "\n").enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
+            let line =
+                raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             guard !line.isEmpty else { continue }
             let lineNumber = number + 1
             guard let equals = line.firstIndex(of: "=") else {
-                throw .malformedLine(file: file, line: lineNumber, text: line, reason: "there is no \"=\" between the word and its pronunciation")
+                throw .malformedLine(
+                    file: file, line: lineNumber, text: line,
+                    reason: "there is no \"=\" between the word and its pronunciation")
             }
             let word = line[..<equals].trimmingCharacters(in: .whitespaces)
             let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             let words = Tokenizer.words(in: word)
             guard words.count == 1, words[0].text == word else {
-                throw .malformedLine(file: file, line: lineNumber, text: line, reason: "\"\(word)\" is not a single word; entries replace one word each")
+                throw .malformedLine(
+                    file: file, line: lineNumber, text: line,
+                    reason: "\"\(word)\" is not a single word; entries replace one word each")
             }
             guard !value.isEmpty else {
                 throw .malformedLine(file: file, line: lineNumber, text: line, reason: "the pronunciation is empty")
@@ -66,16 +78,20 @@ package struct Lexicon: Sendable, Equatable {
             let pronunciation: Pronunciation
             if value.hasPrefix("[[") {
                 guard value.hasSuffix("]]"), value.count > 4 else {
-                    throw .malformedLine(file: file, line: lineNumber, text: line, reason: "phonemes are written [[like_this]], with both brackets")
+                    throw .malformedLine(
+                        file: file, line: lineNumber, text: line,
+                        reason: "phonemes are written [[like_this]], with both brackets")
                 }
                 let phonemes = String(value.dropFirst(2).dropLast(2))
                 guard !phonemes.contains("[") && !phonemes.contains("]") else {
-                    throw .malformedLine(file: file, line: lineNumber, text: line, reason: "phonemes cannot contain brackets")
+                    throw .malformedLine(
+                        file: file, line: lineNumber, text: line, reason: "phonemes cannot contain brackets")
                 }
                 pronunciation = .phonemes(phonemes)
             } else {
                 guard Tokenizer.words(in: value).count > 0, !value.contains("[[") else {
-                    throw .malformedLine(file: file, line: lineNumber, text: line, reason: "a respelling needs letters to read")
+                    throw .malformedLine(
+                        file: file, line: lineNumber, text: line, reason: "a respelling needs letters to read")
                 }
                 pronunciation = .respelling(value)
             }
@@ -116,8 +132,9 @@ package struct Lexicon: Sendable, Equatable {
             case nil:
                 spoken.append(contentsOf: scalars[word.start..<word.end])
             }
-            spokenWords.append(WordToken(
-                index: word.index, text: String(scalars: spoken[start...]), start: start, end: spoken.count))
+            spokenWords.append(
+                WordToken(
+                    index: word.index, text: String(scalars: spoken[start...]), start: start, end: spoken.count))
             cursor = word.end
         }
         spoken.append(contentsOf: scalars[cursor...])
@@ -133,7 +150,9 @@ package struct Lexicon: Sendable, Equatable {
     private static func escapeBrackets(in text: String, keeping words: [WordToken]) -> String {
         var scalars = Array(text.unicodeScalars)
         var protected = [Bool](repeating: false, count: scalars.count)
-        for word in words where word.text.hasPrefix("[[") { for index in word.start..<word.end { protected[index] = true } }
+        for word in words where word.text.hasPrefix("[[") {
+            for index in word.start..<word.end { protected[index] = true }
+        }
         for index in scalars.indices where scalars[index] == "[" && !protected[index] { scalars[index] = "(" }
         return String(scalars: scalars)
     }
@@ -173,6 +192,7 @@ package struct LexiconRendering: Sendable, Equatable {
     package var isChanged: Bool { spoken != original }
 
     package static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.original == rhs.original && lhs.spoken == rhs.spoken && lhs.usesPhonemes == rhs.usesPhonemes && lhs.words == rhs.words
+        lhs.original == rhs.original && lhs.spoken == rhs.spoken && lhs.usesPhonemes == rhs.usesPhonemes
+            && lhs.words == rhs.words
     }
 }

@@ -13,11 +13,14 @@ package enum LexiconError: LocalizedError, Sendable, Equatable {
 
     private var message: (problem: String, fix: String?) {
         switch self {
-        case let .unreadable(file, reason):
+        case .unreadable(let file, let reason):
             return ("\(file): cannot read the lexicon: \(reason).", nil)
-        case let .malformedLine(file, line, text, reason):
-            return ("\(file):\(line): \"\(text)\": \(reason).", "Write entries as `word = respelling` or `word = [[phonemes]]`.")
-        case let .duplicate(file, word, firstLine, line):
+        case .malformedLine(let file, let line, let text, let reason):
+            return (
+                "\(file):\(line): \"\(text)\": \(reason).",
+                "Write entries as `word = respelling` or `word = [[phonemes]]`."
+            )
+        case .duplicate(let file, let word, let firstLine, let line):
             return ("\(file):\(line): \"\(word)\" already has an entry on line \(firstLine).", "Keep one.")
         }
     }

@@ -10,11 +10,14 @@ extension ExportSettings {
         let reader = try RecipeObjectReader<RecipeKey>(value, file: top.file, path: top.fieldPath(.exports))
         formats = try reader.choices(.formats) ?? formats
         if let pauses = try reader.object(.pauses, keys: PauseRecipeKey.self) {
-            sentencePauseMs = try pauses.integer(.sentenceMs, in: Self.allowedPauses, default: sentencePauseMs, unit: "ms")
-            paragraphPauseMs = try pauses.integer(.paragraphMs, in: Self.allowedPauses, default: paragraphPauseMs, unit: "ms")
+            sentencePauseMs = try pauses.integer(
+                .sentenceMs, in: Self.allowedPauses, default: sentencePauseMs, unit: "ms")
+            paragraphPauseMs = try pauses.integer(
+                .paragraphMs, in: Self.allowedPauses, default: paragraphPauseMs, unit: "ms")
             chapterPauseMs = try pauses.integer(.chapterMs, in: Self.allowedPauses, default: chapterPauseMs, unit: "ms")
         }
-        maxCueCharacters = try reader.integer(.maxCueCharacters, in: Self.allowedCueCharacters, default: maxCueCharacters, unit: "characters")
+        maxCueCharacters = try reader.integer(
+            .maxCueCharacters, in: Self.allowedCueCharacters, default: maxCueCharacters, unit: "characters")
         wordLevelOverlays = try reader.boolean(.wordLevelOverlays, default: wordLevelOverlays)
         epubAudio = try reader.choice(.epubAudio, default: epubAudio)
     }

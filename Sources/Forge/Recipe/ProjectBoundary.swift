@@ -16,7 +16,9 @@ package struct ProjectBoundary: Sendable, Equatable {
         var candidate = Self.resolved(recipeFolder)
         var found: URL?
         while true {
-            if Self.markers.contains(where: { FileManager.default.fileExists(atPath: candidate.appendingPathComponent($0).path) }) {
+            if Self.markers.contains(where: {
+                FileManager.default.fileExists(atPath: candidate.appendingPathComponent($0).path)
+            }) {
                 found = candidate
                 break
             }
@@ -42,10 +44,11 @@ package struct ProjectBoundary: Sendable, Equatable {
             rest.insert(existing.lastPathComponent, at: 0)
             existing.deleteLastPathComponent()
         }
-        var resolved = URL(fileURLWithPath: realpath(existing.path, nil).map { pointer in
-            defer { free(pointer) }
-            return String(cString: pointer)
-        } ?? existing.path)
+        var resolved = URL(
+            fileURLWithPath: realpath(existing.path, nil).map { pointer in
+                defer { free(pointer) }
+                return String(cString: pointer)
+            } ?? existing.path)
         for component in rest { resolved.appendPathComponent(component) }
         return resolved
     }

@@ -8,7 +8,8 @@ package struct Recipe: Sendable, Equatable {
     /// The recipe's top-level keys (read by ``RecipeLoader``); others are refused. Each object
     /// below declares its own keys: `SplitSettings.RecipeKey`, `VoiceSettings.RecipeKey`, ….
     package enum Key: String, CaseIterable, Sendable {
-        case version, title, language, sources, split, voice, audio, build, output, alignment, exports, verify, items, cast, lexicon, engines
+        case version, title, language, sources, split, voice, audio, build, output, alignment, exports, verify, items,
+            cast, lexicon, engines
         case author, cover, mastering, credits, cache
     }
 
@@ -56,8 +57,10 @@ package struct Recipe: Sendable, Equatable {
     package init(
         file: URL, contentHash: String, title: String?, language: String, sources: [SourceFile],
         split: SplitSettings, voice: VoiceSettings, audio: AudioSettings, build: BuildSettings, outputDirectory: URL,
-        alignment: AlignmentSettings = AlignmentSettings(), exports: ExportSettings = ExportSettings(), verify: VerifySettings? = nil,
-        items: [InlineItem] = [], cast: [String: VoiceSettings] = [:], fallbackVoice: VoiceSettings? = nil, lexicon: Lexicon = Lexicon(),
+        alignment: AlignmentSettings = AlignmentSettings(), exports: ExportSettings = ExportSettings(),
+        verify: VerifySettings? = nil,
+        items: [InlineItem] = [], cast: [String: VoiceSettings] = [:], fallbackVoice: VoiceSettings? = nil,
+        lexicon: Lexicon = Lexicon(),
         lexiconFile: URL? = nil, engines: [String: CommandEngineSettings] = [:], cache: RemoteCacheSettings? = nil
     ) {
         self.cache = cache

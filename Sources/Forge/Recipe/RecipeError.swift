@@ -22,50 +22,66 @@ package enum RecipeError: LocalizedError, Sendable, Equatable {
 
     private var message: (problem: String, fix: String?) {
         switch self {
-        case let .unreadable(file, reason):
+        case .unreadable(let file, let reason):
             return ("\(file): cannot read the recipe: \(reason).", "Check the path and its permissions.")
-        case let .tooLarge(file, bytes, limit):
-            return ("\(file): the recipe is \(bytes) bytes; recipes are limited to \(limit) bytes.", "Put long text in source files and name them in \"sources\".")
-        case let .syntax(file, line, column, message):
+        case .tooLarge(let file, let bytes, let limit):
+            return (
+                "\(file): the recipe is \(bytes) bytes; recipes are limited to \(limit) bytes.",
+                "Put long text in source files and name them in \"sources\"."
+            )
+        case .syntax(let file, let line, let column, let message):
             return ("\(file):\(line):\(column): malformed JSON: \(message).", nil)
-        case let .wrongType(file, path, expected, found):
+        case .wrongType(let file, let path, let expected, let found):
             return ("\(file): \(Self.display(path)): expected \(expected), found \(found).", nil)
-        case let .unknownKey(file, path, key, suggestion, allowed):
+        case .unknownKey(let file, let path, let key, let suggestion, let allowed):
             let place = path.isEmpty ? "the top level" : path
             var text = "\(file): \(Self.join(path, key)): unknown key \"\(key)\" in \(place)."
             if let suggestion { text += " Did you mean \"\(suggestion)\"?" }
             text += " Allowed keys: \(allowed.joined(separator: ", "))."
             return (text, nil)
-        case let .missingKey(file, path, expected):
+        case .missingKey(let file, let path, let expected):
             return ("\(file): \(path): this key is required; add \(expected).", nil)
-        case let .invalidValue(file, path, found, allowed):
+        case .invalidValue(let file, let path, let found, let allowed):
             return ("\(file): \(path): found \(found); allowed: \(allowed).", nil)
-        case let .missingSource(file, path, resolved):
-            return ("\(file): \(path): the source file \(resolved) does not exist.", "Paths are relative to the recipe's folder.")
-        case let .unreadableSource(file, path, resolved, reason):
+        case .missingSource(let file, let path, let resolved):
+            return (
+                "\(file): \(path): the source file \(resolved) does not exist.",
+                "Paths are relative to the recipe's folder."
+            )
+        case .unreadableSource(let file, let path, let resolved, let reason):
             return ("\(file): \(path): cannot read the source file \(resolved): \(reason).", nil)
-        case let .outsideProject(file, path, resolved, project):
-            return ("\(file): \(path): \(resolved) is outside the project \(project) (through \"..\" or a symbolic link).", "Move it inside, or allow paths outside the project if you trust this recipe.")
-        case let .unknownVoice(file, path, found, suggestions):
+        case .outsideProject(let file, let path, let resolved, let project):
+            return (
+                "\(file): \(path): \(resolved) is outside the project \(project) (through \"..\" or a symbolic link).",
+                "Move it inside, or allow paths outside the project if you trust this recipe."
+            )
+        case .unknownVoice(let file, let path, let found, let suggestions):
             var text = "\(file): \(path): espeak-ng has no voice \"\(found)\"."
-            if !suggestions.isEmpty { text += " Did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: " or "))?" }
-            return (text, "Choose one of the installed voices and variants (a variant is added as \"+name\", e.g. \"en-us+klatt\").")
+            if !suggestions.isEmpty {
+                text += " Did you mean \(suggestions.map { "\"\($0)\"" }.joined(separator: " or "))?"
+            }
+            return (
+                text,
+                "Choose one of the installed voices and variants (a variant is added as \"+name\", e.g. \"en-us+klatt\")."
+            )
         }
     }
 
     /// The recipe file the error is about.
     package var file: String {
         switch self {
-        case let .unreadable(file, _), let .tooLarge(file, _, _), let .syntax(file, _, _, _), let .wrongType(file, _, _, _),
-             let .unknownKey(file, _, _, _, _), let .missingKey(file, _, _), let .invalidValue(file, _, _, _), let .missingSource(file, _, _),
-             let .unreadableSource(file, _, _, _), let .unknownVoice(file, _, _, _), let .outsideProject(file, _, _, _):
+        case .unreadable(let file, _), .tooLarge(let file, _, _), .syntax(let file, _, _, _),
+            .wrongType(let file, _, _, _),
+            .unknownKey(let file, _, _, _, _), .missingKey(let file, _, _), .invalidValue(let file, _, _, _),
+            .missingSource(let file, _, _),
+            .unreadableSource(let file, _, _, _), .unknownVoice(let file, _, _, _), .outsideProject(let file, _, _, _):
             return file
         }
     }
 
     /// The line of the recipe the error is on, when the JSON itself is wrong there.
     package var line: Int? {
-        if case let .syntax(_, line, _, _) = self { return line }
+        if case .syntax(_, let line, _, _) = self { return line }
         return nil
     }
 
@@ -73,11 +89,11 @@ package enum RecipeError: LocalizedError, Sendable, Equatable {
     package var path: String? {
         switch self {
         case .unreadable, .tooLarge, .syntax: return nil
-        case let .wrongType(_, path, _, _), let .missingKey(_, path, _), let .invalidValue(_, path, _, _),
-             let .missingSource(_, path, _), let .unreadableSource(_, path, _, _), let .unknownVoice(_, path, _, _),
-             let .outsideProject(_, path, _, _):
+        case .wrongType(_, let path, _, _), .missingKey(_, let path, _), .invalidValue(_, let path, _, _),
+            .missingSource(_, let path, _), .unreadableSource(_, let path, _, _), .unknownVoice(_, let path, _, _),
+            .outsideProject(_, let path, _, _):
             return path
-        case let .unknownKey(_, path, key, _, _): return Self.join(path, key)
+        case .unknownKey(_, let path, let key, _, _): return Self.join(path, key)
         }
     }
 
@@ -90,7 +106,9 @@ extension RecipeError: ClassifiedFailure {
     /// Which kind of failure each case is (the exit code the command line gives it).
     package var failureKind: FailureKind {
         switch self {
-        case .unreadable, .tooLarge, .syntax, .wrongType, .unknownKey, .missingKey, .invalidValue, .missingSource, .unreadableSource, .unknownVoice, .outsideProject: .badInput
+        case .unreadable, .tooLarge, .syntax, .wrongType, .unknownKey, .missingKey, .invalidValue, .missingSource,
+            .unreadableSource, .unknownVoice, .outsideProject:
+            .badInput
         }
     }
 }

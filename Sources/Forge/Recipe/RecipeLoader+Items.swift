@@ -3,7 +3,10 @@ extension RecipeLoader {
     func readItems(_ top: RecipeObjectReader<Recipe.Key>) throws(RecipeError) -> [InlineItem] {
         guard let value = top.value(.items) else { return [] }
         guard case .array(let entries) = value else {
-            throw .wrongType(file: top.file, path: top.fieldPath(.items), expected: "an array of items such as {\"id\": \"greeting\", \"text\": \"Hello.\"}", found: value.summary)
+            throw .wrongType(
+                file: top.file, path: top.fieldPath(.items),
+                expected: "an array of items such as {\"id\": \"greeting\", \"text\": \"Hello.\"}", found: value.summary
+            )
         }
         var items: [InlineItem] = []
         var seen: [String: Int] = [:]
@@ -11,7 +14,9 @@ extension RecipeLoader {
             let path = "items[\(index)]"
             let item = try InlineItem.read(recipe: entry, file: top.file, path: path)
             if let first = seen[item.id] {
-                throw .invalidValue(file: top.file, path: "\(path).id", found: "\"\(item.id)\", already the id of items[\(first)]", allowed: "a unique id")
+                throw .invalidValue(
+                    file: top.file, path: "\(path).id", found: "\"\(item.id)\", already the id of items[\(first)]",
+                    allowed: "a unique id")
             }
             seen[item.id] = index
             items.append(item)

@@ -17,7 +17,9 @@ package struct RecipeLoader: Sendable {
     ///   which replaces `output.directory`; relative to the current directory.
     /// - Parameter allowOutsidePaths: accept sources and an output directory outside the project
     ///   (see ``ProjectBoundary``); off by default, so an untrusted recipe cannot reach out.
-    package func load(from url: URL, outputOverride: URL? = nil, allowOutsidePaths: Bool = false) throws(RecipeError) -> Recipe {
+    package func load(from url: URL, outputOverride: URL? = nil, allowOutsidePaths: Bool = false) throws(RecipeError)
+        -> Recipe
+    {
         let url = url.standardizedFileURL
         let name = url.path
         let data: Data
@@ -33,14 +35,17 @@ package struct RecipeLoader: Sendable {
         } catch let error as RecipeError {
             throw error
         } catch {
-            let reason = FileManager.default.fileExists(atPath: url.path) ? "permission denied or unreadable" : "no such file"
+            let reason =
+                FileManager.default.fileExists(atPath: url.path) ? "permission denied or unreadable" : "no such file"
             throw .unreadable(file: name, reason: reason)
         }
         return try parse(data, file: url, outputOverride: outputOverride, allowOutsidePaths: allowOutsidePaths)
     }
 
     /// Validates recipe JSON given as bytes; `file` names it in messages and anchors relative paths.
-    package func parse(_ data: Data, file: URL, outputOverride: URL? = nil, allowOutsidePaths: Bool = false) throws(RecipeError) -> Recipe {
+    package func parse(_ data: Data, file: URL, outputOverride: URL? = nil, allowOutsidePaths: Bool = false)
+        throws(RecipeError) -> Recipe
+    {
         let name = file.path
         let root: JSONValue
         do {
@@ -64,12 +69,16 @@ package struct RecipeLoader: Sendable {
         // or EPUB source is read just below; a lexicon is parsed further down).
         let boundary = allowOutsidePaths ? nil : ProjectBoundary(recipeFolder: folder)
         if let boundary {
-            for (index, source) in sources.enumerated() where source.standardInput == nil && !boundary.contains(source.url) {
-                throw .outsideProject(file: name, path: "sources[\(index)]", resolved: ProjectBoundary.resolved(source.url).path, project: boundary.root.path)
+            for (index, source) in sources.enumerated()
+            where source.standardInput == nil && !boundary.contains(source.url) {
+                throw .outsideProject(
+                    file: name, path: "sources[\(index)]", resolved: ProjectBoundary.resolved(source.url).path,
+                    project: boundary.root.path)
             }
         }
         // A recipe without "language" speaks the language its documents declare, else English.
-        let declared = explicitLanguage.isEmpty || title == nil ? SourceLoader.declared(of: sources) : (language: nil, title: nil)
+        let declared =
+            explicitLanguage.isEmpty || title == nil ? SourceLoader.declared(of: sources) : (language: nil, title: nil)
         let language = explicitLanguage.isEmpty ? (declared.language ?? "en") : explicitLanguage
 
         let split = try top.section(.split, as: SplitSettings.self) ?? SplitSettings()
@@ -80,7 +89,9 @@ package struct RecipeLoader: Sendable {
         let cast = try readCast(top, narrator: voice, commandEngines: commandEngines)
         let items = try readItems(top)
         if sources.isEmpty && items.isEmpty {
-            throw .missingKey(file: name, path: top.fieldPath(.sources), expected: "\"sources\": [\"book.txt\"] (or inline \"items\")")
+            throw .missingKey(
+                file: name, path: top.fieldPath(.sources), expected: "\"sources\": [\"book.txt\"] (or inline \"items\")"
+            )
         }
         let (lexicon, lexiconFile) = try readLexicon(top, folder: folder, boundary: boundary)
 
@@ -88,7 +99,9 @@ package struct RecipeLoader: Sendable {
         let alignment = try top.section(.alignment, as: AlignmentSettings.self) ?? AlignmentSettings()
 
         let exports = try readExports(
-            top, file: file, title: title ?? declared.title.map { String($0.prefix(ExportSettings.maximumTitleCharacters)) }, language: language,
+            top, file: file,
+            title: title ?? declared.title.map { String($0.prefix(ExportSettings.maximumTitleCharacters)) },
+            language: language,
             narrator: voice, boundary: boundary)
         let verify = try top.section(.verify, as: VerifySettings.self)
         let cache = try top.section(.cache, as: RemoteCacheSettings.self)
@@ -98,7 +111,8 @@ package struct RecipeLoader: Sendable {
 
         return Recipe(
             file: file, contentHash: ContentHash.sha256Hex(data), title: title, language: language, sources: sources,
-            split: split, voice: voice, audio: audio, build: build, outputDirectory: outputDirectory, alignment: alignment,
+            split: split, voice: voice, audio: audio, build: build, outputDirectory: outputDirectory,
+            alignment: alignment,
             exports: exports, verify: verify, items: items, cast: cast, fallbackVoice: fallbackVoice, lexicon: lexicon,
             lexiconFile: lexiconFile, engines: engines, cache: cache)
     }
@@ -111,10 +125,15 @@ package struct RecipeLoader: Sendable {
         var voice = VoiceSettings(id: VoiceSettings.defaultID(forLanguage: language))
         var fallbackVoice: VoiceSettings?
         if let value = top.value(.voice) {
-            voice = try VoiceSettings.read(recipe: value, file: name, path: top.fieldPath(.voice), base: voice, commandEngines: commandEngines, allowsFallback: true)
-            if case .object = value, let reader = try top.object(.voice, keys: VoiceSettings.RecipeKey.self), let fallback = reader.value(.fallback) {
+            voice = try VoiceSettings.read(
+                recipe: value, file: name, path: top.fieldPath(.voice), base: voice, commandEngines: commandEngines,
+                allowsFallback: true)
+            if case .object = value, let reader = try top.object(.voice, keys: VoiceSettings.RecipeKey.self),
+                let fallback = reader.value(.fallback)
+            {
                 fallbackVoice = try VoiceSettings.read(
-                    recipe: fallback, file: name, path: reader.fieldPath(.fallback), base: VoiceSettings(id: voice.id), commandEngines: commandEngines)
+                    recipe: fallback, file: name, path: reader.fieldPath(.fallback), base: VoiceSettings(id: voice.id),
+                    commandEngines: commandEngines)
             }
         }
         return (voice, fallbackVoice)
@@ -130,12 +149,16 @@ package struct RecipeLoader: Sendable {
         if let path = try top.string(.lexicon) {
             let url = Self.resolve(path, against: folder)
             if let boundary, !boundary.contains(url) {
-                throw .outsideProject(file: name, path: top.fieldPath(.lexicon), resolved: ProjectBoundary.resolved(url).path, project: boundary.root.path)
+                throw .outsideProject(
+                    file: name, path: top.fieldPath(.lexicon), resolved: ProjectBoundary.resolved(url).path,
+                    project: boundary.root.path)
             }
             do {
                 lexicon = try Lexicon.read(url)
             } catch {
-                throw .invalidValue(file: name, path: top.fieldPath(.lexicon), found: "\"\(path)\"", allowed: "a readable lexicon file (\(error.localizedDescription))")
+                throw .invalidValue(
+                    file: name, path: top.fieldPath(.lexicon), found: "\"\(path)\"",
+                    allowed: "a readable lexicon file (\(error.localizedDescription))")
             }
             lexiconFile = url
         }
@@ -146,26 +169,38 @@ package struct RecipeLoader: Sendable {
     /// first source's declared title, else its file name), author, narrator, mastering, credits,
     /// cover and the `exports` object.
     private func readExports(
-        _ top: RecipeObjectReader<Recipe.Key>, file: URL, title bookTitle: String?, language: String, narrator voice: VoiceSettings,
+        _ top: RecipeObjectReader<Recipe.Key>, file: URL, title bookTitle: String?, language: String,
+        narrator voice: VoiceSettings,
         boundary: ProjectBoundary?
     ) throws(RecipeError) -> ExportSettings {
         let name = top.file
         let folder = file.deletingLastPathComponent()
-        var exports = ExportSettings(title: bookTitle ?? file.deletingPathExtension().lastPathComponent, language: language)
+        var exports = ExportSettings(
+            title: bookTitle ?? file.deletingPathExtension().lastPathComponent, language: language)
         exports.author = try top.string(.author)
         exports.narrator = voice.uri
-        exports.mastering = try top.value(.mastering).map { value throws(RecipeError) in try MasteringSettings.read(recipe: value, file: name, path: top.fieldPath(.mastering)) }
+        exports.mastering = try top.value(.mastering).map { value throws(RecipeError) in
+            try MasteringSettings.read(recipe: value, file: name, path: top.fieldPath(.mastering))
+        }
         if let credits = try top.object(.credits, keys: ExportSettings.CreditRecipeKey.self) {
             try exports.read(credits: credits)
         }
-        exports.creditVoice = voice.engine == SpeechEngines.builtInName ? voice : VoiceSettings(id: VoiceSettings.defaultID(forLanguage: language))
+        exports.creditVoice =
+            voice.engine == SpeechEngines.builtInName
+            ? voice : VoiceSettings(id: VoiceSettings.defaultID(forLanguage: language))
         if let cover = try top.string(.cover) {
             let url = Self.resolve(cover, against: folder)
             if let boundary, !boundary.contains(url) {
-                throw .outsideProject(file: name, path: top.fieldPath(.cover), resolved: ProjectBoundary.resolved(url).path, project: boundary.root.path)
+                throw .outsideProject(
+                    file: name, path: top.fieldPath(.cover), resolved: ProjectBoundary.resolved(url).path,
+                    project: boundary.root.path)
             }
-            guard ["jpg", "jpeg", "png"].contains(url.pathExtension.lowercased()), OwnedDirectory.entry(at: ProjectBoundary.resolved(url).path) == .file else {
-                throw .invalidValue(file: name, path: top.fieldPath(.cover), found: "\"\(cover)\"", allowed: "an existing .jpg or .png image file")
+            guard ["jpg", "jpeg", "png"].contains(url.pathExtension.lowercased()),
+                OwnedDirectory.entry(at: ProjectBoundary.resolved(url).path) == .file
+            else {
+                throw .invalidValue(
+                    file: name, path: top.fieldPath(.cover), found: "\"\(cover)\"",
+                    allowed: "an existing .jpg or .png image file")
             }
             exports.cover = url
         }
@@ -180,10 +215,15 @@ package struct RecipeLoader: Sendable {
     ) throws(RecipeError) -> URL {
         let name = top.file
         let folder = file.deletingLastPathComponent()
-        var outputDirectory = folder.appendingPathComponent("build").appendingPathComponent(file.deletingPathExtension().lastPathComponent)
-        if let reader = try top.object(.output, keys: Recipe.OutputKey.self), let directory = try reader.string(.directory) {
+        var outputDirectory = folder.appendingPathComponent("build").appendingPathComponent(
+            file.deletingPathExtension().lastPathComponent)
+        if let reader = try top.object(.output, keys: Recipe.OutputKey.self),
+            let directory = try reader.string(.directory)
+        {
             guard !directory.isEmpty else {
-                throw .invalidValue(file: name, path: reader.fieldPath(.directory), found: "an empty string", allowed: "a directory path")
+                throw .invalidValue(
+                    file: name, path: reader.fieldPath(.directory), found: "an empty string",
+                    allowed: "a directory path")
             }
             outputDirectory = Self.resolve(directory, against: folder)
         }
@@ -200,26 +240,35 @@ package struct RecipeLoader: Sendable {
     private func readSources(_ top: RecipeObjectReader<Recipe.Key>, folder: URL) throws(RecipeError) -> [SourceFile] {
         let name = top.file
         guard let value = top.value(.sources) else {
-            throw .missingKey(file: name, path: top.fieldPath(.sources), expected: "\"sources\": [\"book.txt\"], a list of text or Markdown files")
+            throw .missingKey(
+                file: name, path: top.fieldPath(.sources),
+                expected: "\"sources\": [\"book.txt\"], a list of text or Markdown files")
         }
         guard case .array(let entries) = value else {
-            throw .wrongType(file: name, path: top.fieldPath(.sources), expected: "an array of file paths", found: value.summary)
+            throw .wrongType(
+                file: name, path: top.fieldPath(.sources), expected: "an array of file paths", found: value.summary)
         }
         if entries.isEmpty {
-            throw .invalidValue(file: name, path: top.fieldPath(.sources), found: "an empty array", allowed: "at least one source file")
+            throw .invalidValue(
+                file: name, path: top.fieldPath(.sources), found: "an empty array", allowed: "at least one source file")
         }
         var sources: [SourceFile] = []
         for (index, entry) in entries.enumerated() {
             let path = "sources[\(index)]"
             let written = try SourceFile.read(recipe: entry, file: name, path: path)
-            let relative = written.path, format = written.format, include = written.include, exclude = written.exclude
+            let relative = written.path
+            let format = written.format
+            let include = written.include
+            let exclude = written.exclude
             if relative == SourceFile.standardInputPath {
                 guard !sources.contains(where: { $0.standardInput != nil }) else {
-                    throw .invalidValue(file: name, path: path, found: "a second \"-\"", allowed: "standard input named once")
+                    throw .invalidValue(
+                        file: name, path: path, found: "a second \"-\"", allowed: "standard input named once")
                 }
                 sources.append(
                     SourceFile(
-                        url: folder.appendingPathComponent("-"), format: format ?? .text, standardInput: try Self.readStandardInput(file: name, path: path),
+                        url: folder.appendingPathComponent("-"), format: format ?? .text,
+                        standardInput: try Self.readStandardInput(file: name, path: path),
                         include: include, exclude: exclude))
                 continue
             }
@@ -229,12 +278,16 @@ package struct RecipeLoader: Sendable {
                 throw .missingSource(file: name, path: path, resolved: url.path)
             }
             if isDirectory.boolValue {
-                throw .unreadableSource(file: name, path: path, resolved: url.path, reason: "it is a directory; name the files in it")
+                throw .unreadableSource(
+                    file: name, path: path, resolved: url.path, reason: "it is a directory; name the files in it")
             }
             guard FileManager.default.isReadableFile(atPath: url.path) else {
                 throw .unreadableSource(file: name, path: path, resolved: url.path, reason: "permission denied")
             }
-            sources.append(SourceFile(url: url, format: format ?? SourceFile.inferredFormat(for: url), include: include, exclude: exclude))
+            sources.append(
+                SourceFile(
+                    url: url, format: format ?? SourceFile.inferredFormat(for: url), include: include, exclude: exclude)
+            )
         }
         return sources
     }
@@ -247,7 +300,9 @@ package struct RecipeLoader: Sendable {
             if chunk.isEmpty { break }
             data.append(chunk)
             if data.count > maximumStandardInputBytes {
-                throw .invalidValue(file: file, path: path, found: "more than \(maximumStandardInputBytes >> 20) MiB on standard input", allowed: "a smaller document, or a file")
+                throw .invalidValue(
+                    file: file, path: path, found: "more than \(maximumStandardInputBytes >> 20) MiB on standard input",
+                    allowed: "a smaller document, or a file")
             }
         }
         return data

@@ -44,19 +44,24 @@ struct RecipeObjectReader<Key: RawRepresentable & CaseIterable> where Key.RawVal
             throw .wrongType(file: file, path: fieldPath(key), expected: "a number from 0 to 1", found: value.summary)
         }
         guard (0...1).contains(number) else {
-            throw .invalidValue(file: file, path: fieldPath(key), found: value.summary, allowed: "a number from 0 to 1 (0.1 is 10%)")
+            throw .invalidValue(
+                file: file, path: fieldPath(key), found: value.summary, allowed: "a number from 0 to 1 (0.1 is 10%)")
         }
         return number
     }
 
     /// A number in `range` (decibels, LUFS), or `fallback` when absent.
-    func number(_ key: Key, in range: ClosedRange<Double>, default fallback: Double?, unit: String) throws(RecipeError) -> Double? {
+    func number(_ key: Key, in range: ClosedRange<Double>, default fallback: Double?, unit: String) throws(RecipeError)
+        -> Double?
+    {
         guard let value = value(key) else { return fallback }
         let expected = "a number from \(range.lowerBound) to \(range.upperBound) \(unit)"
         guard case .number(let number) = value else {
             throw .wrongType(file: file, path: fieldPath(key), expected: expected, found: value.summary)
         }
-        guard range.contains(number) else { throw .invalidValue(file: file, path: fieldPath(key), found: value.summary, allowed: expected) }
+        guard range.contains(number) else {
+            throw .invalidValue(file: file, path: fieldPath(key), found: value.summary, allowed: expected)
+        }
         return number
     }
 
@@ -69,7 +74,8 @@ struct RecipeObjectReader<Key: RawRepresentable & CaseIterable> where Key.RawVal
     }
 
     /// A list of names from a closed set, e.g. `["json", "vtt"]`; nil when absent.
-    func choices<Choice: RawRepresentable & CaseIterable>(_ key: Key) throws(RecipeError) -> [Choice]? where Choice.RawValue == String {
+    func choices<Choice: RawRepresentable & CaseIterable>(_ key: Key) throws(RecipeError) -> [Choice]?
+    where Choice.RawValue == String {
         guard let value = value(key) else { return nil }
         let path = fieldPath(key)
         let names = Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
@@ -103,7 +109,9 @@ struct RecipeObjectReader<Key: RawRepresentable & CaseIterable> where Key.RawVal
         var result: [String] = []
         for (index, entry) in entries.enumerated() {
             guard case .string(let text) = entry, !text.isEmpty else {
-                throw .wrongType(file: file, path: "\(fieldPath(key))[\(index)]", expected: "a non-empty string", found: entry.summary)
+                throw .wrongType(
+                    file: file, path: "\(fieldPath(key))[\(index)]", expected: "a non-empty string",
+                    found: entry.summary)
             }
             result.append(text)
         }
@@ -113,12 +121,15 @@ struct RecipeObjectReader<Key: RawRepresentable & CaseIterable> where Key.RawVal
     func nonEmptyString(_ key: Key, default fallback: String) throws(RecipeError) -> String {
         guard let text = try string(key) else { return fallback }
         if text.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw .invalidValue(file: file, path: fieldPath(key), found: "an empty string", allowed: "a non-empty string")
+            throw .invalidValue(
+                file: file, path: fieldPath(key), found: "an empty string", allowed: "a non-empty string")
         }
         return text
     }
 
-    func integer(_ key: Key, in range: ClosedRange<Int>, default fallback: Int, unit: String = "") throws(RecipeError) -> Int {
+    func integer(_ key: Key, in range: ClosedRange<Int>, default fallback: Int, unit: String = "") throws(RecipeError)
+        -> Int
+    {
         guard let value = value(key) else { return fallback }
         let expected = "an integer from \(range.lowerBound) to \(range.upperBound)\(unit.isEmpty ? "" : " " + unit)"
         guard case .number(let number) = value else {
@@ -133,7 +144,8 @@ struct RecipeObjectReader<Key: RawRepresentable & CaseIterable> where Key.RawVal
         return integer
     }
 
-    func integer(_ key: Key, oneOf allowed: [Int], default fallback: Int, unit: String = "") throws(RecipeError) -> Int {
+    func integer(_ key: Key, oneOf allowed: [Int], default fallback: Int, unit: String = "") throws(RecipeError) -> Int
+    {
         guard let value = value(key) else { return fallback }
         let list = allowed.map(String.init).joined(separator: ", ") + (unit.isEmpty ? "" : " " + unit)
         guard case .number(let number) = value, let integer = Int(exactly: number) else {
@@ -145,7 +157,8 @@ struct RecipeObjectReader<Key: RawRepresentable & CaseIterable> where Key.RawVal
         return integer
     }
 
-    func choice<Choice: RawRepresentable & CaseIterable>(_ key: Key, default fallback: Choice) throws(RecipeError) -> Choice
+    func choice<Choice: RawRepresentable & CaseIterable>(_ key: Key, default fallback: Choice) throws(RecipeError)
+        -> Choice
     where Choice.RawValue == String {
         guard let text = try string(key) else { return fallback }
         let names = Choice.allCases.map(\.rawValue)
@@ -154,7 +167,8 @@ struct RecipeObjectReader<Key: RawRepresentable & CaseIterable> where Key.RawVal
             if let suggestion = EditDistance.suggestions(for: text, among: names, limit: 1).first {
                 allowed += " (did you mean \"\(suggestion)\"?)"
             }
-            throw .invalidValue(file: file, path: fieldPath(key), found: JSONValue.string(text).summary, allowed: allowed)
+            throw .invalidValue(
+                file: file, path: fieldPath(key), found: JSONValue.string(text).summary, allowed: allowed)
         }
         return choice
     }

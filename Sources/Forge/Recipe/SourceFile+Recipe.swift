@@ -29,13 +29,16 @@ extension SourceFile {
             result.exclude = try reader.strings(.exclude)
             let selection: RecipeKey = result.include.isEmpty ? .exclude : .include
             if !text.isEmpty, !result.include.isEmpty || !result.exclude.isEmpty,
-               (result.format ?? inferredFormat(for: URL(fileURLWithPath: text))) != .epub {
+                (result.format ?? inferredFormat(for: URL(fileURLWithPath: text))) != .epub
+            {
                 throw .invalidValue(
-                    file: file, path: reader.fieldPath(selection), found: "a spine selection for a source that is not an EPUB",
+                    file: file, path: reader.fieldPath(selection),
+                    found: "a spine selection for a source that is not an EPUB",
                     allowed: "\"include\"/\"exclude\" only on .epub sources (or with \"format\": \"epub\")")
             }
         default:
-            throw .wrongType(file: file, path: path, expected: "a file path string or an object with \"path\"", found: entry.summary)
+            throw .wrongType(
+                file: file, path: path, expected: "a file path string or an object with \"path\"", found: entry.summary)
         }
         guard !result.path.isEmpty else {
             throw .invalidValue(file: file, path: path, found: "an empty string", allowed: "a file path")

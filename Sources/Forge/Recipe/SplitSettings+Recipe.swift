@@ -3,14 +3,17 @@ extension SplitSettings: RecipeSection {
     init(recipe reader: RecipeObjectReader<RecipeKey>) throws(RecipeError) {
         self.init()
         unit = try reader.choice(.unit, default: unit)
-        maxCharacters = try reader.integer(.maxCharacters, in: Self.allowedMaxCharacters, default: maxCharacters, unit: "characters")
+        maxCharacters = try reader.integer(
+            .maxCharacters, in: Self.allowedMaxCharacters, default: maxCharacters, unit: "characters")
         announceCharacters = try reader.choice(.announceCharacters, default: announceCharacters)
         keepGutenbergMatter = try reader.boolean(.keepGutenbergMatter, default: false)
         if case .string(let rule)? = reader.value(.headings) {
             guard rule == "markdown" else {
                 throw .invalidValue(
                     file: reader.file, path: reader.fieldPath(.headings), found: JSONValue.string(rule).summary,
-                    allowed: "\"markdown\" (headings only where the markup puts them) or an object of patterns ({ \"chapter\": \"^Letter [0-9]+$\" })")
+                    allowed:
+                        "\"markdown\" (headings only where the markup puts them) or an object of patterns ({ \"chapter\": \"^Letter [0-9]+$\" })"
+                )
             }
             headingsFromMarkup = true
         } else if let rules = try reader.object(.headings, keys: HeadingPatterns.RecipeKey.self) {

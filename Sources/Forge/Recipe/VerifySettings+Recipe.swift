@@ -11,14 +11,20 @@ extension VerifySettings: RecipeSection {
         if let value = reader.value(.accept) {
             let path = reader.fieldPath(.accept)
             guard case .object(let pairs) = value else {
-                throw .wrongType(file: reader.file, path: path, expected: "an object of item ids and their audio's SHA-256", found: value.summary)
+                throw .wrongType(
+                    file: reader.file, path: path, expected: "an object of item ids and their audio's SHA-256",
+                    found: value.summary)
             }
             for pair in pairs {
                 guard case .string(let digest) = pair.value else {
-                    throw .wrongType(file: reader.file, path: RecipeError.join(path, pair.key), expected: "a string", found: pair.value.summary)
+                    throw .wrongType(
+                        file: reader.file, path: RecipeError.join(path, pair.key), expected: "a string",
+                        found: pair.value.summary)
                 }
                 if let problem = VerifySettings.digestProblem(digest) {
-                    throw .invalidValue(file: reader.file, path: RecipeError.join(path, pair.key), found: pair.value.summary, allowed: problem)
+                    throw .invalidValue(
+                        file: reader.file, path: RecipeError.join(path, pair.key), found: pair.value.summary,
+                        allowed: problem)
                 }
                 accepted[pair.key] = digest.lowercased()
             }

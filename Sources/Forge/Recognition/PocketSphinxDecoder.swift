@@ -52,13 +52,17 @@ final class PocketSphinxDecoder {
         let config = pointers.withUnsafeMutableBufferPointer { buffer in
             cmd_ln_parse_r(nil, ps_args(), Int32(buffer.count), buffer.baseAddress, 1)
         }
-        guard let config else { throw .decoderFailed("pocketsphinx rejected its configuration \(arguments.joined(separator: " "))") }
+        guard let config else {
+            throw .decoderFailed("pocketsphinx rejected its configuration \(arguments.joined(separator: " "))")
+        }
         defer { cmd_ln_free_r(config) }
         Self.creation.lock()
         let created = ps_init(config)
         Self.creation.unlock()
         guard let decoder = created else {
-            throw .decoderFailed("pocketsphinx could not load the model at \(model.acousticModel.path) with dictionary \(model.dictionary.path)")
+            throw .decoderFailed(
+                "pocketsphinx could not load the model at \(model.acousticModel.path) with dictionary \(model.dictionary.path)"
+            )
         }
         self.decoder = decoder
     }
@@ -101,7 +105,8 @@ final class PocketSphinxDecoder {
     /// With `startsAnywhere`, the path may begin at any word (finding where audio lies in a text),
     /// and with `leading`, after any number of those words (dictionary words for a phone loop).
     func useWordSequence(
-        _ words: [String], stopProbability: Double?, skipProbability: Double? = nil, pause: (word: String, probability: Double)? = nil,
+        _ words: [String], stopProbability: Double?, skipProbability: Double? = nil,
+        pause: (word: String, probability: Double)? = nil,
         startsAnywhere: Bool = false, leading: (words: [String], probability: Double)? = nil
     ) throws(RecognitionError) {
         let name = "sequence"
@@ -135,7 +140,9 @@ final class PocketSphinxDecoder {
         }
         if let stopProbability {
             let stop = logmath_log(logMath, stopProbability)
-            for state in 1..<max(1, words.count) { _ = fsg_model_null_trans_add(fsg, Int32(state), Int32(words.count), stop) }
+            for state in 1..<max(1, words.count) {
+                _ = fsg_model_null_trans_add(fsg, Int32(state), Int32(words.count), stop)
+            }
         }
         if let skipProbability {
             // Passing over up to `longestSkip` words at once is a word transition that jumps
@@ -149,7 +156,8 @@ final class PocketSphinxDecoder {
             for state in 0..<words.count {
                 for skipped in 1...Self.longestSkip where state + skipped < words.count {
                     let id = fsg_model_word_add(fsg, words[state + skipped])
-                    fsg_model_trans_add(fsg, Int32(state), Int32(state + skipped + 1), skip * Int32(min(skipped, 2)), id)
+                    fsg_model_trans_add(
+                        fsg, Int32(state), Int32(state + skipped + 1), skip * Int32(min(skipped, 2)), id)
                 }
             }
         }
@@ -184,7 +192,9 @@ final class PocketSphinxDecoder {
     func useLanguageModel(at url: URL) throws(RecognitionError) {
         let name = "lm"
         if url == loadedLanguageModel {
-            guard ps_set_search(decoder, name) == 0 else { throw .decoderFailed("pocketsphinx lost the language model \(url.path)") }
+            guard ps_set_search(decoder, name) == 0 else {
+                throw .decoderFailed("pocketsphinx lost the language model \(url.path)")
+            }
             searchName = name
             return
         }
@@ -205,7 +215,9 @@ final class PocketSphinxDecoder {
         let processed = samples.withUnsafeBufferPointer { buffer in
             ps_process_raw(decoder, buffer.baseAddress, buffer.count, 0, 1)
         }
-        guard ps_end_utt(decoder) == 0, processed >= 0 else { throw .decoderFailed("pocketsphinx failed to decode \(samples.count) samples") }
+        guard ps_end_utt(decoder) == 0, processed >= 0 else {
+            throw .decoderFailed("pocketsphinx failed to decode \(samples.count) samples")
+        }
         var score: Int32 = 0
         guard ps_get_hyp(decoder, &score) != nil else { return [] }
         if posteriors { _ = ps_get_prob(decoder) }
@@ -223,10 +235,11 @@ final class PocketSphinxDecoder {
             var backoff: Int32 = 0
             let probability = ps_seg_prob(segment, &acoustic, &language, &backoff)
             let word = ps_seg_word(segment).map { String(cString: $0) } ?? ""
-            segments.append(Segment(
-                word: word, startFrame: Int(start), endFrame: Int(end),
-                posterior: posteriors ? min(1, exp(Double(probability) * logBase)) : nil,
-                acousticScore: Double(acoustic) * acousticBase))
+            segments.append(
+                Segment(
+                    word: word, startFrame: Int(start), endFrame: Int(end),
+                    posterior: posteriors ? min(1, exp(Double(probability) * logBase)) : nil,
+                    acousticScore: Double(acoustic) * acousticBase))
             iterator = ps_seg_next(segment)
         }
         return segments

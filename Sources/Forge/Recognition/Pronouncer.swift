@@ -17,13 +17,17 @@ struct Pronouncer {
             let phones = ArpabetMapper.phones(fromEspeak: String(text.dropFirst(2).dropLast(2)))
             let key = "forge-phonemes-" + String(ContentHash.sha256Hex(text).prefix(10))
             guard !phones.isEmpty else { return nil }
-            if decoder.pronunciation(of: key) == nil, !decoder.addWord(key, phones: phones.joined(separator: " ")) { return nil }
+            if decoder.pronunciation(of: key) == nil, !decoder.addWord(key, phones: phones.joined(separator: " ")) {
+                return nil
+            }
             return (key, phones)
         }
         let key = Self.dictionaryKey(text)
         guard !key.isEmpty else { return nil }
         if let phones = decoder.pronunciation(of: key) { return (key, phones) }
-        guard let phones = espeakPhones(for: text), decoder.addWord(key, phones: phones.joined(separator: " ")) else { return nil }
+        guard let phones = espeakPhones(for: text), decoder.addWord(key, phones: phones.joined(separator: " ")) else {
+            return nil
+        }
         return (key, phones)
     }
 
@@ -43,7 +47,9 @@ struct Pronouncer {
             case "\u{2019}", "\u{2018}", "'": key.unicodeScalars.append("'")
             case "-", ".": key.unicodeScalars.append(scalar)
             default:
-                if scalar.properties.isAlphabetic || scalar.properties.numericType != nil { key.unicodeScalars.append(scalar) }
+                if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                    key.unicodeScalars.append(scalar)
+                }
             }
         }
         while key.hasPrefix("'") || key.hasPrefix("-") || key.hasPrefix(".") { key.removeFirst() }

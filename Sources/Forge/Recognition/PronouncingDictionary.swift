@@ -23,10 +23,13 @@ struct PronouncingDictionary {
             for line in bytes.split(separator: UInt8(ascii: "\n")) {
                 guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { continue }
                 var head = line[line.startIndex..<space]
-                if head.last == UInt8(ascii: ")"), let open = head.firstIndex(of: UInt8(ascii: "(")) { head = head[head.startIndex..<open] }
+                if head.last == UInt8(ascii: ")"), let open = head.firstIndex(of: UInt8(ascii: "(")) {
+                    head = head[head.startIndex..<open]
+                }
                 let key = String(decoding: head, as: UTF8.self)
                 guard wanted[key] != nil else { continue }
-                let phones = String(decoding: line[(space + 1)...], as: UTF8.self).split(separator: " ").map(String.init)
+                let phones = String(decoding: line[(space + 1)...], as: UTF8.self).split(separator: " ").map(
+                    String.init)
                 if !phones.isEmpty { entries[key, default: []].append(phones) }
             }
         }

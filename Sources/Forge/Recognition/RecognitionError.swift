@@ -13,12 +13,18 @@ package enum RecognitionError: LocalizedError, Sendable, Equatable {
 
     private var message: (problem: String, fix: String?) {
         switch self {
-        case let .modelMissing(path):
-            return ("the speech recognizer's model is missing (\(path)).", "Install it with `apt-get install libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us`, or point FORGE_POCKETSPHINX_MODEL at a model directory.")
-        case let .decoderFailed(reason):
+        case .modelMissing(let path):
+            return (
+                "the speech recognizer's model is missing (\(path)).",
+                "Install it with `apt-get install libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us`, or point FORGE_POCKETSPHINX_MODEL at a model directory."
+            )
+        case .decoderFailed(let reason):
             return ("speech recognizer: \(reason).", nil)
-        case let .unsupportedLanguage(language):
-            return ("the speech recognizer has no model for language \"\(language)\"; only English (en) is installed.", "Use alignment.method \"auto\" with an engine that gives word events (espeak-ng does), and set verify.required to false.")
+        case .unsupportedLanguage(let language):
+            return (
+                "the speech recognizer has no model for language \"\(language)\"; only English (en) is installed.",
+                "Use alignment.method \"auto\" with an engine that gives word events (espeak-ng does), and set verify.required to false."
+            )
         }
     }
 }

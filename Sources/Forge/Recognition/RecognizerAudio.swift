@@ -33,7 +33,9 @@ final class RecognizerAudio: Sendable {
                 var offset = 0
                 while offset < bytes.count {
                     let result = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    guard result > 0 else { throw AudioError.encodingFailed(path: label, reason: String(cString: strerror(errno))) }
+                    guard result > 0 else {
+                        throw AudioError.encodingFailed(path: label, reason: String(cString: strerror(errno)))
+                    }
                     offset += result
                 }
             }
@@ -55,21 +57,23 @@ final class RecognizerAudio: Sendable {
     }
 
     deinit {
-        if case let .file(descriptor) = storage { close(descriptor) }
+        if case .file(let descriptor) = storage { close(descriptor) }
     }
 
     /// The samples in `range` (clamped to the recording).
     func samples(_ range: Range<Int>) -> [Int16] {
         let range = range.clamped(to: 0..<count)
         switch storage {
-        case let .memory(samples):
+        case .memory(let samples):
             return Array(samples[range])
-        case let .file(descriptor):
+        case .file(let descriptor):
             var samples = [Int16](repeating: 0, count: range.count)
             samples.withUnsafeMutableBytes { bytes in
                 var offset = 0
                 while offset < bytes.count {
-                    let result = pread(descriptor, bytes.baseAddress! + offset, bytes.count - offset, off_t(range.lowerBound * 2 + offset))
+                    let result = pread(
+                        descriptor, bytes.baseAddress! + offset, bytes.count - offset,
+                        off_t(range.lowerBound * 2 + offset))
                     if result <= 0 { break }
                     offset += result
                 }

@@ -8,7 +8,9 @@
 /// No copy of a whole recording as `Double`s; long recordings go through it a block at a time.
 enum RecognizerInput {
     static func samples(_ samples: ArraySlice<Int16>, from sourceRate: Int) -> [Int16] {
-        guard sourceRate != PocketSphinxDecoder.sampleRate, !samples.isEmpty, sourceRate > 0 else { return Array(samples) }
+        guard sourceRate != PocketSphinxDecoder.sampleRate, !samples.isEmpty, sourceRate > 0 else {
+            return Array(samples)
+        }
         // One conversion, whole or in blocks (``RecognizerInputStream``), so both give the same samples.
         let stream = RecognizerInputStream(sourceRate: sourceRate)
         return stream.process(Array(samples)) + stream.finish()

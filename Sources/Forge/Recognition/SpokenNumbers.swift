@@ -9,16 +9,25 @@ import Synchronization
 enum SpokenNumbers {
     /// The words espeak-ng says numbers, money, fractions, times and ordinals with.
     static let lexicon: [String] = {
-        let ones = ["zero", "oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-                    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+        let ones = [
+            "zero", "oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+            "twelve",
+            "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+        ]
         let tens = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-        let ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
-                        "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
-                        "twentieth", "thirtieth", "fortieth", "fiftieth", "sixtieth", "seventieth", "eightieth", "ninetieth",
-                        "hundredth", "thousandth"]
-        let scales = ["hundred", "thousand", "million", "billion", "and", "point", "minus", "slash", "dash", "percent", "pound",
-                      "pounds", "dollar", "dollars", "cent", "cents", "euro", "euros", "degrees", "hash", "plus", "times", "to"]
-        let letters = (UnicodeScalar("a").value...UnicodeScalar("z").value).compactMap(UnicodeScalar.init).map { String($0) }
+        let ordinals = [
+            "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+            "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
+            "twentieth", "thirtieth", "fortieth", "fiftieth", "sixtieth", "seventieth", "eightieth", "ninetieth",
+            "hundredth", "thousandth",
+        ]
+        let scales = [
+            "hundred", "thousand", "million", "billion", "and", "point", "minus", "slash", "dash", "percent", "pound",
+            "pounds", "dollar", "dollars", "cent", "cents", "euro", "euros", "degrees", "hash", "plus", "times", "to",
+        ]
+        let letters = (UnicodeScalar("a").value...UnicodeScalar("z").value).compactMap(UnicodeScalar.init).map {
+            String($0)
+        }
         return ones + tens + ordinals + scales + letters
     }()
 
@@ -67,7 +76,9 @@ enum SpokenNumbers {
             for entry in lexicon where entry.phones.count <= end {
                 let start = end - entry.phones.count
                 guard let before = best[start], phones[start..<end].elementsEqual(entry.phones) else { continue }
-                if best[end] == nil || before.count + 1 < best[end]!.count { best[end] = (before.count + 1, entry.word, start) }
+                if best[end] == nil || before.count + 1 < best[end]!.count {
+                    best[end] = (before.count + 1, entry.word, start)
+                }
             }
         }
         guard best[phones.count] != nil else { return nil }

@@ -34,7 +34,9 @@ package enum ItemScreen {
 
     /// What is wrong with an item of `characters` characters of text, which the engine reads as
     /// `reading`, whose audio measured `signal`.
-    package static func findings(characters: Int, reading: SpokenReading? = nil, signal: ItemSignal, profile: VoiceProfile?) -> [ScreenFinding] {
+    package static func findings(
+        characters: Int, reading: SpokenReading? = nil, signal: ItemSignal, profile: VoiceProfile?
+    ) -> [ScreenFinding] {
         var found: [ScreenFinding] = []
         if characters >= 5, signal.activeMs < silentActiveMs {
             return [.silent(activeMs: signal.activeMs)]
@@ -47,17 +49,23 @@ package enum ItemScreen {
         if signal.activeMs >= 500, abs(signal.levelDb - profile.levelDb) > levelJumpDb {
             found.append(.levelJump(decibels: signal.levelDb - profile.levelDb))
         }
-        if let length = lengthFinding(characters: characters, reading: reading, durationMs: signal.durationMs, profile: profile) {
+        if let length = lengthFinding(
+            characters: characters, reading: reading, durationMs: signal.durationMs, profile: profile)
+        {
             found.append(length)
         }
         if !noise, VoiceProfile.isTypical(characters: characters, signal: signal), profile.zeroCrossingRate > 0 {
             let ratio = signal.zeroCrossingRate / profile.zeroCrossingRate
-            let spread = (profile.crossingSpread * profile.crossingSpread + crossingFrameVariance / (Double(signal.activeMs) / 1000)).squareRoot()
+            let spread =
+                (profile.crossingSpread * profile.crossingSpread + crossingFrameVariance
+                / (Double(signal.activeMs) / 1000)).squareRoot()
             let limit = max(crossingMinimum, crossingDeviations * spread)
             if abs(ratio - 1) > limit { found.append(.soundsDifferent(ratio: ratio, limit: limit)) }
         }
         let skewSpread = (profile.skewVariancePerSecond / (Double(signal.activeMs) / 1000)).squareRoot()
-        if !noise, signal.activeMs >= reversedActiveMs, signal.onsetSkew > max(reversedSkewFloor, profile.onsetSkew + reversedDeviations * skewSpread) {
+        if !noise, signal.activeMs >= reversedActiveMs,
+            signal.onsetSkew > max(reversedSkewFloor, profile.onsetSkew + reversedDeviations * skewSpread)
+        {
             found.append(.reversed(onsetSkew: signal.onsetSkew))
         }
         return found
@@ -65,14 +73,18 @@ package enum ItemScreen {
 
     /// Too short or too long for what the text says: against the engine's reading of it where
     /// there is one (of ``minimumPhonemes`` or more), else against its characters.
-    static func lengthFinding(characters: Int, reading: SpokenReading?, durationMs: Int, profile: VoiceProfile) -> ScreenFinding? {
+    static func lengthFinding(characters: Int, reading: SpokenReading?, durationMs: Int, profile: VoiceProfile)
+        -> ScreenFinding?
+    {
         let basis: String
         let low: Double
         let high: Double
         let expected: Double
         if let reading, reading.phonemes >= minimumPhonemes, profile.msPerPhoneme != nil,
-           let model = profile.expectedMs(characters: characters, reading: reading) {
-            let spread = (profile.lengthSpread * profile.lengthSpread + phonemeVariance / Double(reading.phonemes)).squareRoot()
+            let model = profile.expectedMs(characters: characters, reading: reading)
+        {
+            let spread = (profile.lengthSpread * profile.lengthSpread + phonemeVariance / Double(reading.phonemes))
+                .squareRoot()
             let bound = deviations * spread
             (expected, low, high) = (model, max(shortRatio, exp(-bound)), min(longRatio, exp(bound)))
             basis = "\(reading.phonemes) phonemes in \(reading.clauses) clause\(reading.clauses == 1 ? "" : "s")"
@@ -83,7 +95,8 @@ package enum ItemScreen {
             return nil
         }
         let evidence = ScreenFinding.LengthEvidence(
-            durationMs: durationMs, expectedMs: Int(expected), minimumMs: Int(expected * low), maximumMs: Int(expected * high), basis: basis)
+            durationMs: durationMs, expectedMs: Int(expected), minimumMs: Int(expected * low),
+            maximumMs: Int(expected * high), basis: basis)
         if Double(durationMs) < expected * low { return .tooShort(evidence) }
         if Double(durationMs) > expected * high { return .tooLong(evidence) }
         return nil

@@ -52,14 +52,21 @@ package enum ScreenFinding: Sendable, Equatable {
     package var description: String {
         switch self {
         case .changedSinceBuild: "the audio file is not what the build wrote (changed since; rebuild to restore it)"
-        case let .silent(active): "almost silent (\(active) ms of sound)"
-        case let .clipped(share): String(format: "clipped (%.2f%% of samples at full scale)", share * 100)
-        case let .noise(rate): String(format: "noise, not speech (zero-crossing rate %.2f)", rate)
-        case let .levelJump(decibels): String(format: "%+.1f dB against the voice's other items", decibels)
-        case let .tooShort(evidence): "\(evidence.durationMs) ms where the text (\(evidence.basis)) takes the voice about \(evidence.expectedMs) ms, at least \(evidence.minimumMs) ms: cut short?"
-        case let .tooLong(evidence): "\(evidence.durationMs) ms where the text (\(evidence.basis)) takes the voice about \(evidence.expectedMs) ms, at most \(evidence.maximumMs) ms: other text?"
-        case let .soundsDifferent(ratio, limit): String(format: "sounds unlike the voice's other items (zero-crossing rate ×%.2f, where its items of this length stay within ×%.2f–×%.2f): another voice or language?", ratio, 1 - limit, 1 + limit)
-        case let .reversed(skew): String(format: "sounds reversed (level rises slowly and stops at once; onset skew %+.2f)", skew)
+        case .silent(let active): "almost silent (\(active) ms of sound)"
+        case .clipped(let share): String(format: "clipped (%.2f%% of samples at full scale)", share * 100)
+        case .noise(let rate): String(format: "noise, not speech (zero-crossing rate %.2f)", rate)
+        case .levelJump(let decibels): String(format: "%+.1f dB against the voice's other items", decibels)
+        case .tooShort(let evidence):
+            "\(evidence.durationMs) ms where the text (\(evidence.basis)) takes the voice about \(evidence.expectedMs) ms, at least \(evidence.minimumMs) ms: cut short?"
+        case .tooLong(let evidence):
+            "\(evidence.durationMs) ms where the text (\(evidence.basis)) takes the voice about \(evidence.expectedMs) ms, at most \(evidence.maximumMs) ms: other text?"
+        case .soundsDifferent(let ratio, let limit):
+            String(
+                format:
+                    "sounds unlike the voice's other items (zero-crossing rate ×%.2f, where its items of this length stay within ×%.2f–×%.2f): another voice or language?",
+                ratio, 1 - limit, 1 + limit)
+        case .reversed(let skew):
+            String(format: "sounds reversed (level rises slowly and stops at once; onset skew %+.2f)", skew)
         }
     }
 }

@@ -59,24 +59,32 @@ package struct VoiceProfile: Sendable, Equatable {
     /// The profile of `measured`, or nil with too few items.
     package init?(_ measured: [Measured]) {
         // Noise is no measure of a voice (a chapter of it must not move the voice's sound).
-        let typical = measured.filter { Self.isTypical(characters: $0.characters, signal: $0.signal) && $0.signal.zeroCrossingRate < ItemScreen.noiseCrossingRate }
+        let typical = measured.filter {
+            Self.isTypical(characters: $0.characters, signal: $0.signal)
+                && $0.signal.zeroCrossingRate < ItemScreen.noiseCrossingRate
+        }
         guard typical.count >= Self.minimumItems,
-              let pace = ItemSignal.median(typical.map { Double($0.signal.durationMs) / Double($0.characters) }),
-              let level = ItemSignal.median(typical.map(\.signal.levelDb)),
-              let crossings = ItemSignal.median(typical.map(\.signal.zeroCrossingRate)),
-              let skew = ItemSignal.median(typical.map(\.signal.onsetSkew))
+            let pace = ItemSignal.median(typical.map { Double($0.signal.durationMs) / Double($0.characters) }),
+            let level = ItemSignal.median(typical.map(\.signal.levelDb)),
+            let crossings = ItemSignal.median(typical.map(\.signal.zeroCrossingRate)),
+            let skew = ItemSignal.median(typical.map(\.signal.onsetSkew))
         else { return nil }
         items = typical.count
         msPerCharacter = pace
         levelDb = level
         zeroCrossingRate = crossings
         onsetSkew = skew
-        let read = typical.compactMap { item in item.reading.map { (reading: $0, durationMs: Double(item.signal.durationMs)) } }
+        let read = typical.compactMap { item in
+            item.reading.map { (reading: $0, durationMs: Double(item.signal.durationMs)) }
+        }
         if read.count >= Self.minimumItems, let (perPhoneme, perClause) = Self.fitLength(read) {
             msPerPhoneme = perPhoneme
             msPerClause = perClause
         }
-        let long = typical.filter { $0.signal.activeMs >= Self.longItemActiveMs && ($0.reading?.phonemes ?? Self.longItemPhonemes) >= Self.longItemPhonemes }
+        let long = typical.filter {
+            $0.signal.activeMs >= Self.longItemActiveMs
+                && ($0.reading?.phonemes ?? Self.longItemPhonemes) >= Self.longItemPhonemes
+        }
         lengthSpread = Self.defaultLengthSpread
         crossingSpread = Self.defaultCrossingSpread
         let timed = typical.filter { $0.signal.activeMs >= ItemScreen.reversedActiveMs }
@@ -90,7 +98,11 @@ package struct VoiceProfile: Sendable, Equatable {
         }
         if long.count >= Self.minimumItems {
             let profile = self
-            let logRatios = long.compactMap { item in profile.expectedMs(characters: item.characters, reading: item.reading).map { log(Double(item.signal.durationMs) / $0) } }
+            let logRatios = long.compactMap { item in
+                profile.expectedMs(characters: item.characters, reading: item.reading).map {
+                    log(Double(item.signal.durationMs) / $0)
+                }
+            }
             lengthSpread = max(0.02, Self.trimmedDeviation(logRatios))
             crossingSpread = max(0.02, Self.trimmedDeviation(long.map { $0.signal.zeroCrossingRate / crossings }))
         }

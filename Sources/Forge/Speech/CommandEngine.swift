@@ -17,7 +17,9 @@ package final class CommandEngine: SpeechEngine {
     private var requests = 0
 
     /// Starts the engine's process and reads its hello.
-    package init(_ settings: CommandEngineSettings, scratchDirectory: URL = FileManager.default.temporaryDirectory) throws(CommandEngineError) {
+    package init(_ settings: CommandEngineSettings, scratchDirectory: URL = FileManager.default.temporaryDirectory)
+        throws(CommandEngineError)
+    {
         let process = try CommandEngineProcess(settings)
         self.settings = settings
         self.process = process
@@ -42,7 +44,9 @@ package final class CommandEngine: SpeechEngine {
         let response: CommandEngineProtocol.Response
         do {
             response = try running.speak(
-                CommandEngineProtocol.Request(id: request.itemID, text: request.text, voice: request.voice.id, options: request.voice.options, output: output.path))
+                CommandEngineProtocol.Request(
+                    id: request.itemID, text: request.text, voice: request.voice.id, options: request.voice.options,
+                    output: output.path))
         } catch {
             // A dead or confused engine is started afresh for the next item.
             process = nil
@@ -53,21 +57,36 @@ package final class CommandEngine: SpeechEngine {
         do {
             decoded = try SoundFile.decode(fileAt: URL(fileURLWithPath: response.audio ?? output.path))
         } catch {
-            throw .engineFailed(item: request.itemID, engine: name, reason: "its audio could not be read: \(ErrorReason.message(error))")
+            throw .engineFailed(
+                item: request.itemID, engine: name, reason: "its audio could not be read: \(ErrorReason.message(error))"
+            )
         }
         guard !decoded.samples.isEmpty else { throw .noAudio(item: request.itemID) }
         let durationMs = Int((Int64(decoded.samples.count) * 1000) / Int64(max(decoded.sampleRate, 1)))
-        let events = Self.events(from: response.words ?? [], textLength: request.text.unicodeScalars.count, durationMs: durationMs)
+        let events = Self.events(
+            from: response.words ?? [], textLength: request.text.unicodeScalars.count, durationMs: durationMs)
         return SynthesizedSpeech(
-            samples: decoded.samples, sampleRate: decoded.sampleRate, events: events, wordsTimed: !events.isEmpty, phonemes: response.phonemes)
+            samples: decoded.samples, sampleRate: decoded.sampleRate, events: events, wordsTimed: !events.isEmpty,
+            phonemes: response.phonemes)
     }
 
     /// The engine's word timings as synthesizer events (a word start each, and the end of the last word).
-    static func events(from words: [CommandEngineProtocol.WordTime], textLength: Int, durationMs: Int) -> [SynthesisEvent] {
-        let valid = words.filter { $0.start >= 0 && $0.end > $0.start && $0.end <= textLength && $0.startMs >= 0 && $0.startMs <= durationMs }
+    static func events(from words: [CommandEngineProtocol.WordTime], textLength: Int, durationMs: Int)
+        -> [SynthesisEvent]
+    {
+        let valid = words.filter {
+            $0.start >= 0 && $0.end > $0.start && $0.end <= textLength && $0.startMs >= 0 && $0.startMs <= durationMs
+        }
         guard !valid.isEmpty else { return [] }
-        var events = valid.map { SynthesisEvent(kind: .word, textPosition: $0.start, length: $0.end - $0.start, audioMs: $0.startMs) }
-        if let last = valid.last { events.append(SynthesisEvent(kind: .end, textPosition: last.end, length: 0, audioMs: min(max(last.endMs, last.startMs), durationMs))) }
+        var events = valid.map {
+            SynthesisEvent(kind: .word, textPosition: $0.start, length: $0.end - $0.start, audioMs: $0.startMs)
+        }
+        if let last = valid.last {
+            events.append(
+                SynthesisEvent(
+                    kind: .end, textPosition: last.end, length: 0,
+                    audioMs: min(max(last.endMs, last.startMs), durationMs)))
+        }
         return events
     }
 }

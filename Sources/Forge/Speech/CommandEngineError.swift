@@ -15,16 +15,28 @@ package enum CommandEngineError: LocalizedError, Sendable, Equatable {
 
     private var message: (problem: String, fix: String?) {
         switch self {
-        case let .cannotStart(engine, command, reason):
-            return ("engine \"\(engine)\": cannot run \(command.joined(separator: " ")): \(reason).", "Check engines.\(engine).command in the recipe and that the program is installed (docs/engines.md).")
-        case let .protocolViolation(engine, detail):
+        case .cannotStart(let engine, let command, let reason):
+            return (
+                "engine \"\(engine)\": cannot run \(command.joined(separator: " ")): \(reason).",
+                "Check engines.\(engine).command in the recipe and that the program is installed (docs/engines.md)."
+            )
+        case .protocolViolation(let engine, let detail):
             return ("engine \"\(engine)\" does not speak Forge's engine protocol: \(detail).", "See docs/engines.md.")
-        case let .exited(engine, detail):
-            return ("engine \"\(engine)\" stopped unexpectedly; \(ErrorReason.trimmed(detail)).", "Check engines.\(engine).command in the recipe and that the program is installed (docs/engines.md).")
-        case let .timedOut(engine, seconds):
-            return ("engine \"\(engine)\" gave no answer within \(seconds) s.", "Raise engines.\(engine).timeoutSeconds in the recipe if it is just slow.")
-        case let .notAllowed(engine, command):
-            return ("the recipe's engine \"\(engine)\" runs a program (\(command.joined(separator: " "))), and running the recipe's programs was not allowed.", "Allow them only if you trust this recipe.")
+        case .exited(let engine, let detail):
+            return (
+                "engine \"\(engine)\" stopped unexpectedly; \(ErrorReason.trimmed(detail)).",
+                "Check engines.\(engine).command in the recipe and that the program is installed (docs/engines.md)."
+            )
+        case .timedOut(let engine, let seconds):
+            return (
+                "engine \"\(engine)\" gave no answer within \(seconds) s.",
+                "Raise engines.\(engine).timeoutSeconds in the recipe if it is just slow."
+            )
+        case .notAllowed(let engine, let command):
+            return (
+                "the recipe's engine \"\(engine)\" runs a program (\(command.joined(separator: " "))), and running the recipe's programs was not allowed.",
+                "Allow them only if you trust this recipe."
+            )
         }
     }
 }

@@ -18,20 +18,28 @@ package final class CommandEngineProcess {
         do {
             // Through env, so the command's program is looked up on the PATH as a shell would.
             child = try ChildProcess.startWaiting(
-                executable: "/usr/bin/env", arguments: settings.command, errorOutput: .keep(label: "command engine stderr"),
+                executable: "/usr/bin/env", arguments: settings.command,
+                errorOutput: .keep(label: "command engine stderr"),
                 onLine: { lines.append($0) }, onExit: { _ in lines.end() })
         } catch {
             throw .cannotStart(engine: settings.name, command: settings.command, reason: error.localizedDescription)
         }
         self.lines = lines
-        let line = try Self.readLine(lines, child: child, timeoutSeconds: settings.timeoutSeconds, engine: settings.name)
+        let line = try Self.readLine(
+            lines, child: child, timeoutSeconds: settings.timeoutSeconds, engine: settings.name)
         guard let hello = try? JSONDecoder().decode(CommandEngineProtocol.Hello.self, from: Data(line)) else {
             child.send(.kill)
-            throw .protocolViolation(engine: settings.name, detail: "its first line was not a hello such as {\"protocol\": 1, \"engine\": \"name\", \"version\": \"1.0\"}: \(String(decoding: line.prefix(200), as: UTF8.self))")
+            throw .protocolViolation(
+                engine: settings.name,
+                detail:
+                    "its first line was not a hello such as {\"protocol\": 1, \"engine\": \"name\", \"version\": \"1.0\"}: \(String(decoding: line.prefix(200), as: UTF8.self))"
+            )
         }
         guard hello.protocol == CommandEngineProtocol.version else {
             child.send(.kill)
-            throw .protocolViolation(engine: settings.name, detail: "it speaks protocol \(hello.protocol); this Forge speaks \(CommandEngineProtocol.version)")
+            throw .protocolViolation(
+                engine: settings.name,
+                detail: "it speaks protocol \(hello.protocol); this Forge speaks \(CommandEngineProtocol.version)")
         }
         self.hello = hello
     }
@@ -52,21 +60,30 @@ package final class CommandEngineProcess {
     package var identity: String { "\(hello.engine) \(hello.version)" }
 
     /// Speaks one request and returns the engine's response (its `error` set when the engine refused).
-    package func speak(_ request: CommandEngineProtocol.Request) throws(CommandEngineError) -> CommandEngineProtocol.Response {
+    package func speak(_ request: CommandEngineProtocol.Request) throws(CommandEngineError)
+        -> CommandEngineProtocol.Response
+    {
         guard child.hasExited == nil else { throw .exited(engine: settings.name, detail: Self.errorDetail(child)) }
         guard var line = try? JSONEncoder().encode(request) else {
-            throw .protocolViolation(engine: settings.name, detail: "the request for \"\(request.id)\" could not be encoded")
+            throw .protocolViolation(
+                engine: settings.name, detail: "the request for \"\(request.id)\" could not be encoded")
         }
         line.append(UInt8(ascii: "\n"))
         guard child.writeWaiting(Array(line)) else {
             throw .exited(engine: settings.name, detail: "writing the request failed; \(Self.errorDetail(child))")
         }
-        let answer = try Self.readLine(lines, child: child, timeoutSeconds: settings.timeoutSeconds, engine: settings.name)
+        let answer = try Self.readLine(
+            lines, child: child, timeoutSeconds: settings.timeoutSeconds, engine: settings.name)
         guard let response = try? JSONDecoder().decode(CommandEngineProtocol.Response.self, from: Data(answer)) else {
-            throw .protocolViolation(engine: settings.name, detail: "a response line was not JSON of the protocol: \(String(decoding: answer.prefix(200), as: UTF8.self))")
+            throw .protocolViolation(
+                engine: settings.name,
+                detail:
+                    "a response line was not JSON of the protocol: \(String(decoding: answer.prefix(200), as: UTF8.self))"
+            )
         }
         guard response.id == request.id else {
-            throw .protocolViolation(engine: settings.name, detail: "it answered \"\(response.id)\" to the request \"\(request.id)\"")
+            throw .protocolViolation(
+                engine: settings.name, detail: "it answered \"\(response.id)\" to the request \"\(request.id)\"")
         }
         return response
     }

@@ -44,7 +44,11 @@ extension EspeakEngine {
         static let maximumSamples = 32 << 20
         private static let regionBytes = samplesOffset + maximumSamples * 2
 
-        private enum Field: Int { case samples = 0, events, overflow, status, selected, rate, pitch, volume, flags, byLanguage, inFlight, handedBack, speakers, served, checkpoints }
+        private enum Field: Int {
+            case samples = 0
+            case events, overflow, status, selected, rate, pitch, volume, flags, byLanguage, inFlight, handedBack,
+                speakers, served, checkpoints
+        }
 
         /// Whether speakers keep a memory checkpoint and serve many items: always, but in a debug
         /// build (the test suite's) whose environment sets `FORGE_SYNTHESIS_FORK_PER_ITEM`, where
@@ -61,7 +65,8 @@ extension EspeakEngine {
 
         /// Starts the zygote; call right after `espeak_Initialize`, before anything else uses espeak-ng.
         init?(checkpoints: Bool = ForkedSynthesis.checkpointsAllowed) {
-            let mapped = mmap(nil, Self.regionBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+            let mapped = mmap(
+                nil, Self.regionBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
             guard let mapped, mapped != MAP_FAILED else { return nil }
             var pair: [Int32] = [-1, -1]
             guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
@@ -78,7 +83,9 @@ extension EspeakEngine {
                 let socket: Int32 = pair[1] == 3 ? 3 : dup2(pair[1], 3)
                 if pair[1] != 3 { close(pair[1]) }
                 var limit = rlimit()
-                let highest = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int32(clamping: min(limit.rlim_cur, 65_536)) : 1_024
+                let highest =
+                    getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0
+                    ? Int32(clamping: min(limit.rlim_cur, 65_536)) : 1_024
                 if highest > 4 { for descriptor in 4..<highest { close(descriptor) } }
                 Self.serve(region: mapped, socket: socket, checkpoints: checkpoints, rewindsFail: Self.rewindsFail)
             }
@@ -121,8 +128,12 @@ extension EspeakEngine {
 
         /// Speaks `text` with the installed voice `voiceID` (by language when `byLanguage` allows it,
         /// as ``EspeakEngine`` selects voices) in a fork of the zygote.
-        func speak(_ text: [CChar], voiceID: String, byLanguage: Bool, rate: Int, pitch: Int, volume: Int, flags: UInt32) -> Outcome {
-            guard text.count <= Self.maximumTextBytes else { return .failed("the item's text is over \(Self.maximumTextBytes) bytes; split it") }
+        func speak(
+            _ text: [CChar], voiceID: String, byLanguage: Bool, rate: Int, pitch: Int, volume: Int, flags: UInt32
+        ) -> Outcome {
+            guard text.count <= Self.maximumTextBytes else {
+                return .failed("the item's text is over \(Self.maximumTextBytes) bytes; split it")
+            }
             let voice = Array(voiceID.utf8CString)
             guard voice.count <= Self.voiceBytes else { return .voiceNotFound }
             let header = region.assumingMemoryBound(to: Int64.self)
@@ -139,7 +150,9 @@ extension EspeakEngine {
             // Replies name their request: a late one (a child killed after it answered) is skipped.
             sequence += 1
             var request = sequence
-            guard send(socket, &request, 8, Int32(MSG_NOSIGNAL)) == 8 else { return .failed("the synthesis process is gone") }
+            guard send(socket, &request, 8, Int32(MSG_NOSIGNAL)) == 8 else {
+                return .failed("the synthesis process is gone")
+            }
             var reply: Int64 = 0
             repeat {
                 var received = recv(socket, &reply, 8, Int32(MSG_WAITALL))
@@ -148,23 +161,38 @@ extension EspeakEngine {
             } while reply >> 1 != sequence
             guard reply & 1 == 0 else { return .failed("the synthesis process ended abnormally") }
             guard header[Field.selected.rawValue] == 1 else { return .voiceNotFound }
-            guard header[Field.overflow.rawValue] == 0 else { return .failed("the item is longer than a synthesis can hold; split it") }
-            guard header[Field.status.rawValue] == Int64(EE_OK.rawValue) else { return .failed("espeak_Synth returned \(header[Field.status.rawValue])") }
+            guard header[Field.overflow.rawValue] == 0 else {
+                return .failed("the item is longer than a synthesis can hold; split it")
+            }
+            guard header[Field.status.rawValue] == Int64(EE_OK.rawValue) else {
+                return .failed("espeak_Synth returned \(header[Field.status.rawValue])")
+            }
             let sampleCount = Int(header[Field.samples.rawValue])
-            let samples = Array(UnsafeBufferPointer(start: (region + Self.samplesOffset).assumingMemoryBound(to: Int16.self), count: sampleCount))
+            let samples = Array(
+                UnsafeBufferPointer(
+                    start: (region + Self.samplesOffset).assumingMemoryBound(to: Int16.self), count: sampleCount))
             let records = (region + Self.eventsOffset).assumingMemoryBound(to: Int32.self)
             var events: [SynthesisEvent] = []
             events.reserveCapacity(Int(header[Field.events.rawValue]))
             for index in 0..<Int(header[Field.events.rawValue]) {
                 let record = records + index * 4
-                let kind: SynthesisEvent.Kind = switch record[0] { case 0: .word; case 1: .sentence; default: .end }
-                events.append(SynthesisEvent(kind: kind, textPosition: Int(record[1]), length: Int(record[2]), audioMs: Int(record[3])))
+                let kind: SynthesisEvent.Kind =
+                    switch record[0] {
+                    case 0: .word
+                    case 1: .sentence
+                    default: .end
+                    }
+                events.append(
+                    SynthesisEvent(
+                        kind: kind, textPosition: Int(record[1]), length: Int(record[2]), audioMs: Int(record[3])))
             }
             return .spoken(samples: samples, events: events)
         }
 
         /// The zygote: forks a speaker for the voice a request names and waits for it; exits when the socket closes.
-        private static func serve(region: UnsafeMutableRawPointer, socket: Int32, checkpoints: Bool, rewindsFail: Bool) -> Never {
+        private static func serve(region: UnsafeMutableRawPointer, socket: Int32, checkpoints: Bool, rewindsFail: Bool)
+            -> Never
+        {
             // The voice the zygote has loaded: loading one reads its files and dictionary (milliseconds),
             // so it is done here once per change of voice, not in every speaker. Selecting a voice
             // resets what it sets, whatever was selected before; the zygote never speaks.
@@ -183,7 +211,8 @@ extension EspeakEngine {
                 let voice = (region + voiceOffset).assumingMemoryBound(to: CChar.self)
                 if strcmp(voice, loaded) != 0 {
                     loaded.withUnsafeMutableBufferPointer { _ = strncpy($0.baseAddress!, voice, voiceBytes - 1) }
-                    header[Field.selected.rawValue] = select(voice, byLanguage: header[Field.byLanguage.rawValue] == 1) ? 1 : 0
+                    header[Field.selected.rawValue] =
+                        select(voice, byLanguage: header[Field.byLanguage.rawValue] == 1) ? 1 : 0
                     if header[Field.selected.rawValue] == 0 { loaded[0] = 0 }
                 } else {
                     header[Field.selected.rawValue] = 1
@@ -195,7 +224,9 @@ extension EspeakEngine {
                 let speaker = fork()
                 if speaker == 0 {
                     loaded.withUnsafeBufferPointer {
-                        speak(first: request, voice: $0.baseAddress!, region: region, socket: socket, checkpoint: offerCheckpoint, rewindsFail: rewindsFail)
+                        speak(
+                            first: request, voice: $0.baseAddress!, region: region, socket: socket,
+                            checkpoint: offerCheckpoint, rewindsFail: rewindsFail)
                     }
                 }
                 var status: Int32 = 0
@@ -203,13 +234,17 @@ extension EspeakEngine {
                 let exitedNormally = speaker > 0 && status & 0x7f == 0
                 let exitStatus = (status >> 8) & 0xff
                 if exitedNormally && exitStatus == SpeakerExit.socketClosed { _exit(0) }
-                if exitedNormally && exitStatus == SpeakerExit.otherVoice { handedBack = header[Field.handedBack.rawValue] }
+                if exitedNormally && exitStatus == SpeakerExit.otherVoice {
+                    handedBack = header[Field.handedBack.rawValue]
+                }
                 if offerCheckpoint && exitedNormally && exitStatus == SpeakerExit.spent {
                     failedFirstRewinds = header[Field.served.rawValue] <= 1 ? failedFirstRewinds + 1 : 0
                 }
                 // A speaker that did not get to answer (killed, crashed, never started) is answered for.
-                let answeredAll = exitedNormally
-                    && (exitStatus == SpeakerExit.socketClosed || exitStatus == SpeakerExit.otherVoice || exitStatus == SpeakerExit.spent)
+                let answeredAll =
+                    exitedNormally
+                    && (exitStatus == SpeakerExit.socketClosed || exitStatus == SpeakerExit.otherVoice
+                        || exitStatus == SpeakerExit.spent)
                 let unanswered = speaker <= 0 ? request : answeredAll ? 0 : header[Field.inFlight.rawValue]
                 if unanswered != 0 {
                     var reply = unanswered << 1 | 1
@@ -234,7 +269,8 @@ extension EspeakEngine {
         /// where the kernel cannot track writes, or a rewind fails, it serves one item and exits, and
         /// the zygote forks another. Either way an item's samples are those a fresh fork gives.
         private static func speak(
-            first request: Int64, voice: UnsafePointer<CChar>, region: UnsafeMutableRawPointer, socket: Int32, checkpoint wanted: Bool, rewindsFail: Bool
+            first request: Int64, voice: UnsafePointer<CChar>, region: UnsafeMutableRawPointer, socket: Int32,
+            checkpoint wanted: Bool, rewindsFail: Bool
         ) -> Never {
             let header = region.assumingMemoryBound(to: Int64.self)
             let checkpoint = wanted ? MemoryCheckpoint.take() : nil
@@ -270,7 +306,9 @@ extension EspeakEngine {
             espeak_SetParameter(espeakVOLUME, Int32(header[Field.volume.rawValue]), 0)
             espeak_SetSynthCallback(forkedSynthesisCallback)
             let text = region + textOffset
-            let status = espeak_Synth(text, strlen(text.assumingMemoryBound(to: CChar.self)) + 1, 0, POS_CHARACTER, 0, UInt32(header[Field.flags.rawValue]), nil, region)
+            let status = espeak_Synth(
+                text, strlen(text.assumingMemoryBound(to: CChar.self)) + 1, 0, POS_CHARACTER, 0,
+                UInt32(header[Field.flags.rawValue]), nil, region)
             header[Field.status.rawValue] = Int64(status.rawValue)
         }
 
@@ -285,7 +323,8 @@ extension EspeakEngine {
 
         /// Appends one callback's samples and events to the region (in a speaker).
         fileprivate static func take(
-            _ region: UnsafeMutableRawPointer, wav: UnsafeMutablePointer<Int16>?, count: Int32, events: UnsafeMutablePointer<espeak_EVENT>
+            _ region: UnsafeMutableRawPointer, wav: UnsafeMutablePointer<Int16>?, count: Int32,
+            events: UnsafeMutablePointer<espeak_EVENT>
         ) -> Int32 {
             let header = region.assumingMemoryBound(to: Int64.self)
             if let wav, count > 0 {
@@ -300,12 +339,13 @@ extension EspeakEngine {
             let records = (region + eventsOffset).assumingMemoryBound(to: Int32.self)
             var event = events
             while event.pointee.type != espeakEVENT_LIST_TERMINATED {
-                let kind: Int32 = switch event.pointee.type {
-                case espeakEVENT_WORD: 0
-                case espeakEVENT_SENTENCE: 1
-                case espeakEVENT_END: 2
-                default: -1
-                }
+                let kind: Int32 =
+                    switch event.pointee.type {
+                    case espeakEVENT_WORD: 0
+                    case espeakEVENT_SENTENCE: 1
+                    case espeakEVENT_END: 2
+                    default: -1
+                    }
                 if kind >= 0 {
                     let index = Int(header[Field.events.rawValue])
                     guard index < maximumEvents else {
@@ -326,7 +366,9 @@ extension EspeakEngine {
     }
 }
 
-private func forkedSynthesisCallback(_ wav: UnsafeMutablePointer<Int16>?, _ count: Int32, _ events: UnsafeMutablePointer<espeak_EVENT>?) -> Int32 {
+private func forkedSynthesisCallback(
+    _ wav: UnsafeMutablePointer<Int16>?, _ count: Int32, _ events: UnsafeMutablePointer<espeak_EVENT>?
+) -> Int32 {
     guard let events, let region = events.pointee.user_data else { return 1 }
     return EspeakEngine.ForkedSynthesis.take(region, wav: wav, count: count, events: events)
 }

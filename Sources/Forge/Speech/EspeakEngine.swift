@@ -66,7 +66,8 @@ package final class EspeakEngine: SpeechEngine, Sendable {
                     catalog.languages.formUnion(languages)
                     catalog.bases.formUnion(languages)
                     if let identifier = voice.pointee.identifier.map({ String(cString: $0) }),
-                       let file = identifier.split(separator: "/").last {
+                        let file = identifier.split(separator: "/").last
+                    {
                         catalog.bases.insert(file.lowercased())
                     }
                     index += 1
@@ -81,7 +82,8 @@ package final class EspeakEngine: SpeechEngine, Sendable {
                 var index = 0
                 while let voice = variants[index] {
                     if let identifier = voice.pointee.identifier.map({ String(cString: $0) }),
-                       let file = identifier.split(separator: "/").last {
+                        let file = identifier.split(separator: "/").last
+                    {
                         catalog.variants[file.lowercased()] = String(file)
                     }
                     index += 1
@@ -109,7 +111,9 @@ package final class EspeakEngine: SpeechEngine, Sendable {
         let parts = voiceID.split(separator: "+", maxSplits: 1).map(String.init)
         guard let base = parts.first else { return [] }
         if parts.count == 2, Self.installedVoiceID(base) != nil {
-            return EditDistance.suggestions(for: parts[1], among: Self.catalog.variants.values.sorted()).map { "\(base)+\($0)" }
+            return EditDistance.suggestions(for: parts[1], among: Self.catalog.variants.values.sorted()).map {
+                "\(base)+\($0)"
+            }
         }
         return EditDistance.suggestions(for: base, among: voiceNames())
     }
@@ -136,7 +140,9 @@ package final class EspeakEngine: SpeechEngine, Sendable {
 
     /// Starts espeak-ng in synchronous (retrieval) mode; cheap after the first call in a process.
     package init() throws(SpeechError) {
-        guard let rate = Self.initializedSampleRate else { throw .engineUnavailable("espeak_Initialize failed (is espeak-ng-data installed?)") }
+        guard let rate = Self.initializedSampleRate else {
+            throw .engineUnavailable("espeak_Initialize failed (is espeak-ng-data installed?)")
+        }
         // Read the installed voices now, outside any call that holds the state lock.
         _ = Self.catalog
         nativeSampleRate = rate
@@ -175,7 +181,8 @@ package final class EspeakEngine: SpeechEngine, Sendable {
             // Copied out first: selecting a voice reuses the memory espeak_ListVoices returned.
             var listed: [(name: String, file: String, languages: [String], gender: Int32)] = []
             var spec = espeak_VOICE()
-            let list: UnsafeMutablePointer<UnsafePointer<espeak_VOICE>?>? = variants
+            let list: UnsafeMutablePointer<UnsafePointer<espeak_VOICE>?>? =
+                variants
                 ? "variant".withCString { language in
                     spec.languages = language
                     return espeak_ListVoices(&spec)
@@ -188,7 +195,11 @@ package final class EspeakEngine: SpeechEngine, Sendable {
                 let languages = Self.languages(of: voice)
                 let identifier = voice.pointee.identifier.map { String(cString: $0) } ?? ""
                 let file = identifier.split(separator: "/").last.map(String.init) ?? identifier
-                listed.append((voice.pointee.name.map { String(cString: $0) } ?? file, file, languages, Int32(voice.pointee.gender)))
+                listed.append(
+                    (
+                        voice.pointee.name.map { String(cString: $0) } ?? file, file, languages,
+                        Int32(voice.pointee.gender)
+                    ))
             }
             var result: [InstalledVoice] = []
             // Selecting each voice makes espeak-ng print "Full dictionary is not installed for 'be'"
@@ -199,12 +210,22 @@ package final class EspeakEngine: SpeechEngine, Sendable {
                 var id = "+" + voice.file
                 if !variants {
                     // The id a recipe writes: the voice's language where espeak-ng selects it by that, else its file name.
-                    guard let usable = [voice.languages.first, voice.file.lowercased(), voice.file].compactMap({ $0 }).first(where: { Self.select($0) })
+                    guard
+                        let usable = [voice.languages.first, voice.file.lowercased(), voice.file].compactMap({ $0 })
+                            .first(where: { Self.select($0) })
                     else { continue }
                     id = usable
                 }
-                let gender: String? = switch voice.gender { case 1: "male"; case 2: "female"; default: nil }
-                result.append(InstalledVoice(engine: Self.engineName, id: id, name: voice.name, languages: variants ? [] : voice.languages, gender: gender))
+                let gender: String? =
+                    switch voice.gender {
+                    case 1: "male"
+                    case 2: "female"
+                    default: nil
+                    }
+                result.append(
+                    InstalledVoice(
+                        engine: Self.engineName, id: id, name: voice.name, languages: variants ? [] : voice.languages,
+                        gender: gender))
             }
             return result.sorted { $0.id < $1.id }
         }
@@ -269,7 +290,10 @@ package final class EspeakEngine: SpeechEngine, Sendable {
             // One call per clause; espeak-ng advances the pointer and sets it to NULL at the end.
             while let current = cursor, current.load(as: CChar.self) != 0 {
                 var pointer: UnsafeRawPointer? = current
-                guard let phonemes = espeak_TextToPhonemes(&pointer, Int32(espeakCHARS_UTF8), Int32(UInt8(ascii: "_")) << 8 | 0x01) else { break }
+                guard
+                    let phonemes = espeak_TextToPhonemes(
+                        &pointer, Int32(espeakCHARS_UTF8), Int32(UInt8(ascii: "_")) << 8 | 0x01)
+                else { break }
                 body(String(cString: phonemes))
                 if pointer == current { break }
                 cursor = pointer
@@ -309,11 +333,17 @@ package final class EspeakEngine: SpeechEngine, Sendable {
     /// such as "../../etc/passwd" as a path); the installed voices are checked before a build starts.
     package static func voiceIDProblem(_ id: String) -> String? {
         let parts = id.split(separator: "+", omittingEmptySubsequences: false)
-        let valid = parts.count <= 2 && parts.allSatisfy { part in
-            !part.isEmpty && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
-        }
+        let valid =
+            parts.count <= 2
+            && parts.allSatisfy { part in
+                !part.isEmpty
+                    && part.unicodeScalars.allSatisfy {
+                        $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+                    }
+            }
         if !valid {
-            return "an espeak-ng voice name: letters, digits, \"-\" and \"_\", with an optional \"+variant\", e.g. \"en-us\" or \"en-us+klatt\" (`forge voices` lists them)"
+            return
+                "an espeak-ng voice name: letters, digits, \"-\" and \"_\", with an optional \"+variant\", e.g. \"en-us\" or \"en-us+klatt\" (`forge voices` lists them)"
         }
         if id.utf8.count > maximumVoiceIDLength {
             return "an espeak-ng voice name of at most \(maximumVoiceIDLength) characters (`forge voices` lists them)"
@@ -323,7 +353,9 @@ package final class EspeakEngine: SpeechEngine, Sendable {
 
     /// Speaks `text` (never interpreted as SSML; `[[…]]` read as phonemes only with `phonemeInput`,
     /// which a lexicon entry asks for) and returns audio and events.
-    package func synthesize(_ text: String, voice: VoiceSettings, itemID: String, phonemeInput: Bool = false) throws(SpeechError) -> SynthesizedSpeech {
+    package func synthesize(_ text: String, voice: VoiceSettings, itemID: String, phonemeInput: Bool = false)
+        throws(SpeechError) -> SynthesizedSpeech
+    {
         let utf8 = Array(text.utf8CString)
         let flags = UInt32(espeakCHARS_UTF8) | (phonemeInput ? UInt32(espeakPHONEMES) : 0)
         // Each item is spoken in a fork of this process, which never speaks itself: every item
@@ -333,15 +365,19 @@ package final class EspeakEngine: SpeechEngine, Sendable {
         // voice declares exactly is accepted ("en-uss" must stay an unknown voice).
         let byLanguage = !voiceID.contains("+") && Self.catalog.languages.contains(voiceID.lowercased())
         let outcome: ForkedSynthesis.Outcome = Self.state.withLock { _ in
-            guard let synthesis = Self.initialized?.synthesis else { return .failed("no process could be forked for synthesis") }
-            return synthesis.speak(utf8, voiceID: voiceID, byLanguage: byLanguage, rate: voice.rate, pitch: voice.pitch, volume: voice.volume, flags: flags)
+            guard let synthesis = Self.initialized?.synthesis else {
+                return .failed("no process could be forked for synthesis")
+            }
+            return synthesis.speak(
+                utf8, voiceID: voiceID, byLanguage: byLanguage, rate: voice.rate, pitch: voice.pitch,
+                volume: voice.volume, flags: flags)
         }
         switch outcome {
         case .voiceNotFound:
             throw .unknownVoice(voice.id)
-        case let .failed(reason):
+        case .failed(let reason):
             throw .synthesisFailed(item: itemID, reason: reason)
-        case let .spoken(samples, events):
+        case .spoken(let samples, let events):
             guard !samples.isEmpty else { throw .noAudio(item: itemID) }
             return SynthesizedSpeech(samples: samples, sampleRate: nativeSampleRate, events: events)
         }

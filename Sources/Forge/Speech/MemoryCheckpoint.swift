@@ -58,15 +58,19 @@ struct MemoryCheckpoint {
         let mapsLength = readMappings(into: workspace + Layout.maps)
         let addressSpaceSize = Self.addressSpaceSize()
         let ranges = (workspace + Layout.ranges).assumingMemoryBound(to: UInt64.self)
-        let rangeCount = mapsLength > 0 ? trackableRanges(in: workspace + Layout.maps, length: mapsLength, into: ranges) : 0
+        let rangeCount =
+            mapsLength > 0 ? trackableRanges(in: workspace + Layout.maps, length: mapsLength, into: ranges) : 0
         var checkpoint: MemoryCheckpoint? = nil
         // Saved before tracking starts: write protection marks pages not yet there in a way the
         // scan cannot tell from pages swapped out, which must be saved.
         if tracker >= 0, pagemap >= 0, rangeCount > 0, addressSpaceSize > 0,
-           let savedRuns = save(ranges: ranges, count: rangeCount, workspace: workspace, pagemap: pagemap) {
+            let savedRuns = save(ranges: ranges, count: rangeCount, workspace: workspace, pagemap: pagemap)
+        {
             var registered = true
             for index in 0..<rangeCount where registered {
-                registered = forge_write_tracking_register(tracker, ranges[2 * index], ranges[2 * index + 1] - ranges[2 * index]) == 0
+                registered =
+                    forge_write_tracking_register(tracker, ranges[2 * index], ranges[2 * index + 1] - ranges[2 * index])
+                    == 0
             }
             if registered {
                 checkpoint = MemoryCheckpoint(
@@ -87,7 +91,9 @@ struct MemoryCheckpoint {
     /// process is protected, written and must be reported as written, and only it.
     static var kernelTracksWrites: Bool {
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        guard let mapped = mmap(nil, 2 * pageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), mapped != MAP_FAILED else { return false }
+        guard let mapped = mmap(nil, 2 * pageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            mapped != MAP_FAILED
+        else { return false }
         defer { munmap(mapped, 2 * pageSize) }
         let tracker = forge_write_tracking_open()
         guard tracker >= 0 else { return false }
@@ -100,7 +106,8 @@ struct MemoryCheckpoint {
         mapped.storeBytes(of: 1, toByteOffset: pageSize, as: UInt8.self)
         var region = forge_page_region()
         var walkEnd: UInt64 = 0
-        let found = forge_pagemap_scan(pagemap, start, start + UInt64(2 * pageSize), FORGE_PAGE_IS_WRITTEN, 0, 1, &region, 1, &walkEnd)
+        let found = forge_pagemap_scan(
+            pagemap, start, start + UInt64(2 * pageSize), FORGE_PAGE_IS_WRITTEN, 0, 1, &region, 1, &walkEnd)
         return found == 1 && region.start == start + UInt64(pageSize) && region.end == start + UInt64(2 * pageSize)
     }
 
@@ -113,8 +120,14 @@ struct MemoryCheckpoint {
         // kernel tracks writes in: the rest of the span is skipped); each run is copied back, then
         // protected again. Protecting in the scan instead would make each copy a write fault, and
         // a second scan to protect the copies again.
-        guard Self.scan(
-            pagemap, from: spanStart, to: spanEnd, categories: FORGE_PAGE_IS_WRITTEN, required: FORGE_PAGE_IS_WP_ALLOWED, into: regions, { restore(from: $0.start, to: $0.end) && forge_write_protect(tracker, $0.start, $0.end - $0.start) == 0 })
+        guard
+            Self.scan(
+                pagemap, from: spanStart, to: spanEnd, categories: FORGE_PAGE_IS_WRITTEN,
+                required: FORGE_PAGE_IS_WP_ALLOWED, into: regions,
+                {
+                    restore(from: $0.start, to: $0.end)
+                        && forge_write_protect(tracker, $0.start, $0.end - $0.start) == 0
+                })
         else { return false }
         // Memory past the checkpoint's heap end is given back, so the heap grows into fresh zeroed
         // pages again, as the allocator (whose state was rewound) expects.
@@ -132,7 +145,8 @@ struct MemoryCheckpoint {
             let count = read(file, buffer.baseAddress, buffer.count - 1)
             guard count > 0 else { return 0 }
             var index = 0
-            let value = number(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), length: count, at: &index, radix: 10)
+            let value = number(
+                buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), length: count, at: &index, radix: 10)
             return Int(value)
         }
     }
@@ -154,7 +168,9 @@ struct MemoryCheckpoint {
             let runStart = run < savedRuns ? runs[3 * run] : end
             if cursor < runStart {
                 let gapEnd = min(runStart, end)
-                guard madvise(UnsafeMutableRawPointer(bitPattern: UInt(cursor)), Int(gapEnd - cursor), MADV_DONTNEED) == 0 else { return false }
+                guard
+                    madvise(UnsafeMutableRawPointer(bitPattern: UInt(cursor)), Int(gapEnd - cursor), MADV_DONTNEED) == 0
+                else { return false }
                 cursor = gapEnd
                 continue
             }
@@ -169,18 +185,25 @@ struct MemoryCheckpoint {
 
     /// Copies the present pages of the tracked ranges into the workspace and lists them; nil if
     /// they do not fit.
-    private static func save(ranges: UnsafeMutablePointer<UInt64>, count: Int, workspace: UnsafeMutableRawPointer, pagemap: Int32) -> Int? {
+    private static func save(
+        ranges: UnsafeMutablePointer<UInt64>, count: Int, workspace: UnsafeMutableRawPointer, pagemap: Int32
+    ) -> Int? {
         let regions = (workspace + Layout.scan).assumingMemoryBound(to: forge_page_region.self)
         let runs = (workspace + Layout.runs).assumingMemoryBound(to: UInt64.self)
         var runCount = 0
         var savedBytes: UInt64 = 0
         for index in 0..<count {
             let scanned = scan(
-                pagemap, from: ranges[2 * index], to: ranges[2 * index + 1], categories: FORGE_PAGE_IS_PRESENT | FORGE_PAGE_IS_SWAPPED, required: 0, into: regions
+                pagemap, from: ranges[2 * index], to: ranges[2 * index + 1],
+                categories: FORGE_PAGE_IS_PRESENT | FORGE_PAGE_IS_SWAPPED, required: 0, into: regions
             ) { region in
                 let length = region.end - region.start
-                guard runCount < Layout.runCapacity, savedBytes + length <= UInt64(Layout.savedCapacity) else { return false }
-                memcpy(workspace + Layout.saved + Int(savedBytes), UnsafeRawPointer(bitPattern: UInt(region.start))!, Int(length))
+                guard runCount < Layout.runCapacity, savedBytes + length <= UInt64(Layout.savedCapacity) else {
+                    return false
+                }
+                memcpy(
+                    workspace + Layout.saved + Int(savedBytes), UnsafeRawPointer(bitPattern: UInt(region.start))!,
+                    Int(length))
                 runs[3 * runCount] = region.start
                 runs[3 * runCount + 1] = region.end
                 runs[3 * runCount + 2] = savedBytes
@@ -203,7 +226,8 @@ struct MemoryCheckpoint {
         var cursor = start
         while cursor < end {
             var walkEnd: UInt64 = 0
-            let found = forge_pagemap_scan(pagemap, cursor, end, categories, required, 0, regions, UInt64(Layout.scanCapacity), &walkEnd)
+            let found = forge_pagemap_scan(
+                pagemap, cursor, end, categories, required, 0, regions, UInt64(Layout.scanCapacity), &walkEnd)
             guard found >= 0, walkEnd > cursor else { return false }
             for index in 0..<found where !body(regions[index]) { return false }
             cursor = walkEnd
@@ -230,7 +254,9 @@ struct MemoryCheckpoint {
     /// The mappings of a listing whose pages this process may write, as start and end pairs: private
     /// ones that are writable, or reserved (no access) where an allocator may make them writable,
     /// but the one holding the caller's stack, which a rewind must not touch.
-    private static func trackableRanges(in listing: UnsafeMutableRawPointer, length: Int, into ranges: UnsafeMutablePointer<UInt64>) -> Int {
+    private static func trackableRanges(
+        in listing: UnsafeMutableRawPointer, length: Int, into ranges: UnsafeMutablePointer<UInt64>
+    ) -> Int {
         var marker = 0
         let stack = withUnsafeMutablePointer(to: &marker) { UInt64(UInt(bitPattern: $0)) }
         let bytes = listing.assumingMemoryBound(to: UInt8.self)
@@ -268,7 +294,9 @@ struct MemoryCheckpoint {
     }
 
     /// The number (hexadecimal unless `radix` says otherwise) at `index`, which is left past it.
-    private static func number(_ line: UnsafeMutablePointer<UInt8>, length: Int, at index: inout Int, radix: UInt64 = 16) -> UInt64 {
+    private static func number(
+        _ line: UnsafeMutablePointer<UInt8>, length: Int, at index: inout Int, radix: UInt64 = 16
+    ) -> UInt64 {
         var value: UInt64 = 0
         while index < length {
             let byte = line[index]

@@ -16,7 +16,9 @@ package struct OneOffSpeech: Sendable {
         guard let format = AudioSettings.Format(rawValue: url.pathExtension.lowercased()) else {
             throw .encodingFailed(
                 path: url.path,
-                reason: "the extension \".\(url.pathExtension)\" names no audio format Forge writes; use .wav, .flac, .ogg, .mp3 or .opus")
+                reason:
+                    "the extension \".\(url.pathExtension)\" names no audio format Forge writes; use .wav, .flac, .ogg, .mp3 or .opus"
+            )
         }
         return format
     }
@@ -30,16 +32,21 @@ package struct OneOffSpeech: Sendable {
         }
         if let reason = WriteTarget.problem(url) { throw .cannotWrite(path: url.path, reason: reason) }
         let engine = try EspeakEngine()
-        guard EspeakEngine.voiceIDProblem(voice.id) == nil, engine.hasVoice(voice.id) else { throw .unknownVoice(voice.id) }
+        guard EspeakEngine.voiceIDProblem(voice.id) == nil, engine.hasVoice(voice.id) else {
+            throw .unknownVoice(voice.id)
+        }
         let speech = try engine.synthesize(text, voice: voice, itemID: "say")
-        let samples = speech.sampleRate == sampleRate ? speech.samples : Resampler.resample(speech.samples, from: speech.sampleRate, to: sampleRate)
+        let samples =
+            speech.sampleRate == sampleRate
+            ? speech.samples : Resampler.resample(speech.samples, from: speech.sampleRate, to: sampleRate)
         let bytes: Data
         do {
             bytes = try SoundFile.encode(samples, sampleRate: sampleRate, format: format)
         } catch {
             throw .encodingFailed(path: url.path, reason: error.localizedDescription)
         }
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
         do {
             try bytes.write(to: temporary)
             try WriteTarget.replace(url, with: temporary)

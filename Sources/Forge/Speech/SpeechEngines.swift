@@ -16,7 +16,9 @@ package final class SpeechEngines {
 
     /// `commands`: the recipe's command engines by name. `scratchDirectory`: where command engines
     /// write their audio files (the object store's temporary folder in a build).
-    package init(commands: [String: CommandEngineSettings] = [:], scratchDirectory: URL = FileManager.default.temporaryDirectory) {
+    package init(
+        commands: [String: CommandEngineSettings] = [:], scratchDirectory: URL = FileManager.default.temporaryDirectory
+    ) {
         self.commands = commands
         self.scratchDirectory = scratchDirectory
     }

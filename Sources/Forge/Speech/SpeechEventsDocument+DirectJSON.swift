@@ -8,7 +8,8 @@ import Foundation
 extension SpeechEventsDocument {
     /// The bytes Foundation would write, or nil when the document needs Foundation's encoder.
     func directJSON() -> Data? {
-        guard phonemes == nil, [audioKey, engine, engineVersion].allSatisfy({ DirectJSON.isPlain($0, slashes: false) }) else { return nil }
+        guard phonemes == nil, [audioKey, engine, engineVersion].allSatisfy({ DirectJSON.isPlain($0, slashes: false) })
+        else { return nil }
         var json = DirectJSON.Writer(capacity: 160 + events.count * 20)
         json.raw(#"{"audioKey":""#)
         json.plain(audioKey)
@@ -43,17 +44,19 @@ extension SpeechEventsDocument {
     static func direct(_ bytes: UnsafeRawBufferPointer) -> SpeechEventsDocument? {
         var reader = DirectJSON.Reader(bytes: bytes)
         guard reader.expect(#"{"audioKey":""#), let audioKey = reader.plainString(slashes: false),
-              reader.expect(#","durationMs":"#), let durationMs = reader.integer(),
-              reader.expect(#","engine":""#), let engine = reader.plainString(slashes: false),
-              reader.expect(#","engineVersion":""#), let engineVersion = reader.plainString(slashes: false),
-              reader.expect(#","events":["#)
+            reader.expect(#","durationMs":"#), let durationMs = reader.integer(),
+            reader.expect(#","engine":""#), let engine = reader.plainString(slashes: false),
+            reader.expect(#","engineVersion":""#), let engineVersion = reader.plainString(slashes: false),
+            reader.expect(#","events":["#)
         else { return nil }
         var events: [SynthesisEvent] = []
         if !reader.expect("]") {
             repeat {
-                guard reader.expect(#"[""#), let kindName = reader.plainString(slashes: false), let kind = SynthesisEvent.Kind(rawValue: kindName),
-                      reader.expect(","), let textPosition = reader.integer(), reader.expect(","), let length = reader.integer(),
-                      reader.expect(","), let audioMs = reader.integer(), reader.expect("]")
+                guard reader.expect(#"[""#), let kindName = reader.plainString(slashes: false),
+                    let kind = SynthesisEvent.Kind(rawValue: kindName),
+                    reader.expect(","), let textPosition = reader.integer(), reader.expect(","),
+                    let length = reader.integer(),
+                    reader.expect(","), let audioMs = reader.integer(), reader.expect("]")
                 else { return nil }
                 events.append(SynthesisEvent(kind: kind, textPosition: textPosition, length: length, audioMs: audioMs))
             } while reader.expect(",")
@@ -68,7 +71,8 @@ extension SpeechEventsDocument {
         }
         guard reader.expect("}"), reader.isAtEnd else { return nil }
         return SpeechEventsDocument(
-            engine: engine, engineVersion: engineVersion, audioKey: audioKey, durationMs: durationMs, sampleRate: sampleRate,
+            engine: engine, engineVersion: engineVersion, audioKey: audioKey, durationMs: durationMs,
+            sampleRate: sampleRate,
             events: events, wordsTimed: wordsTimed)
     }
 }

@@ -19,7 +19,8 @@ package struct SpeechEventsDocument: Sendable, Equatable, Codable {
     package var hasWordTimings: Bool { wordsTimed ?? true }
 
     package init(
-        engine: String, engineVersion: String, audioKey: String, durationMs: Int, sampleRate: Int, events: [SynthesisEvent],
+        engine: String, engineVersion: String, audioKey: String, durationMs: Int, sampleRate: Int,
+        events: [SynthesisEvent],
         wordsTimed: Bool? = nil, phonemes: [CommandEngineProtocol.PhonemeTime]? = nil
     ) {
         self.wordsTimed = wordsTimed

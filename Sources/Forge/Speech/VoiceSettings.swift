@@ -42,7 +42,8 @@ package struct VoiceSettings: Sendable, Equatable, Hashable, Codable {
     }
 
     package init(
-        engine: String = SpeechEngines.builtInName, id: String = VoiceSettings.defaultID, rate: Int = 175, pitch: Int = 50, volume: Int = 100,
+        engine: String = SpeechEngines.builtInName, id: String = VoiceSettings.defaultID, rate: Int = 175,
+        pitch: Int = 50, volume: Int = 100,
         options: [String: String] = [:]
     ) {
         self.options = options

@@ -25,7 +25,10 @@ package struct InlineItem: Sendable, Equatable {
     package var author: String?
     package var body: String?
 
-    package init(id: String, kind: Kind = .dialogue, text: String = "", character: String? = nil, title: String? = nil, author: String? = nil, body: String? = nil) {
+    package init(
+        id: String, kind: Kind = .dialogue, text: String = "", character: String? = nil, title: String? = nil,
+        author: String? = nil, body: String? = nil
+    ) {
         self.id = id
         self.kind = kind
         self.text = text

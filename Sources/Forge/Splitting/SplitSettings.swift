@@ -1,7 +1,9 @@
 /// How source text is cut into speakable items.
 package struct SplitSettings: Sendable, Equatable {
     /// The keys of the recipe's `split` object (read by `SplitSettings(recipe:)`); others are refused.
-    package enum RecipeKey: String, CaseIterable, Sendable { case unit, maxCharacters, announceCharacters, keepGutenbergMatter, headings }
+    package enum RecipeKey: String, CaseIterable, Sendable {
+        case unit, maxCharacters, announceCharacters, keepGutenbergMatter, headings
+    }
 
     /// The unit one item holds.
     package enum Unit: String, Sendable, CaseIterable {

@@ -6,13 +6,16 @@ package enum SplitSource: Sendable {
 
     /// A plain-text, Markdown or script text read by its format's reader (any other format is read as plain text).
     package static func text(path: String, format: SourceFile.Format, text: String) -> SplitSource {
-        let reader: any DocumentReader = switch format {
-        case .markdown: MarkdownReader()
-        case .script: ScriptReader()
-        default: PlainTextReader()
-        }
+        let reader: any DocumentReader =
+            switch format {
+            case .markdown: MarkdownReader()
+            case .script: ScriptReader()
+            default: PlainTextReader()
+            }
         // The line-based readers never throw.
-        let document = (try? reader.read(text, path: path)) ?? StructuredDocument(path: path, language: nil, title: nil, blocks: [])
+        let document =
+            (try? reader.read(text, path: path))
+            ?? StructuredDocument(path: path, language: nil, title: nil, blocks: [])
         return .document(SourceDocument(documents: [document]))
     }
 

@@ -25,9 +25,9 @@ package struct Splitter: Sendable {
         var builder = Builder(settings: settings, language: language)
         for source in sources {
             switch source {
-            case let .document(document):
+            case .document(let document):
                 builder.add(document.documents, chaptersFromContents: document.chaptersFromContents)
-            case let .inline(items, title, path):
+            case .inline(let items, let title, let path):
                 builder.add(items, title: title, path: path)
             }
         }
@@ -66,7 +66,9 @@ package struct Splitter: Sendable {
                     if chaptersFromContents, block.partTitle != nil || block.chapterTitle != nil {
                         // A part and its first chapter may start at one block: the part first, then the chapter joins it.
                         if let part = block.partTitle { startChapter(heading: part, isPart: true, path: document.path) }
-                        if let title = block.chapterTitle { startChapter(heading: title, isPart: false, path: document.path) }
+                        if let title = block.chapterTitle {
+                            startChapter(heading: title, isPart: false, path: document.path)
+                        }
                         startedChapter = true
                     } else if !chaptersFromContents, case .heading(let level) = block.role, level <= 2 {
                         startChapter(heading: folded, isPart: block.isPart, path: document.path)
@@ -126,7 +128,8 @@ package struct Splitter: Sendable {
             for (documentIndex, document) in documents.enumerated() {
                 for (blockIndex, block) in document.blocks.enumerated() {
                     guard case .heading(let level) = block.role, level <= 2,
-                          let shape = PlainTextReader.headingShape([block.foldedText]), shape != .chapter else { continue }
+                        let shape = PlainTextReader.headingShape([block.foldedText]), shape != .chapter
+                    else { continue }
                     shaped[[documentIndex, blockIndex]] = shape
                 }
             }
@@ -159,7 +162,8 @@ package struct Splitter: Sendable {
         static func partTitle(_ heading: String) -> String {
             guard heading == heading.uppercased() else { return heading }
             return heading.split(separator: " ").map { word in
-                word.allSatisfy({ "IVXLCDM.".contains($0) }) ? String(word) : word.prefix(1) + word.dropFirst().lowercased()
+                word.allSatisfy({ "IVXLCDM.".contains($0) })
+                    ? String(word) : word.prefix(1) + word.dropFirst().lowercased()
             }.joined(separator: " ")
         }
 
@@ -192,9 +196,13 @@ package struct Splitter: Sendable {
 
         /// Emits a block's items: the block as a paragraph, or (`split.unit: "line"`) each of its
         /// lines, a dialogue block's speaker announced once.
-        mutating func emitBlock(_ block: DocumentBlock, path: String, kind: ItemKind = .paragraph, character: String? = nil) {
+        mutating func emitBlock(
+            _ block: DocumentBlock, path: String, kind: ItemKind = .paragraph, character: String? = nil
+        ) {
             guard settings.unit == .line else {
-                emitText(block.text, origin: block.origins, path: path, elementID: block.elementID, kind: kind, character: character)
+                emitText(
+                    block.text, origin: block.origins, path: path, elementID: block.elementID, kind: kind,
+                    character: character)
                 return
             }
             var start = 0
@@ -202,8 +210,10 @@ package struct Splitter: Sendable {
             for end in block.text.indices where block.text[end] == "\n" || end == block.text.count - 1 {
                 let stop = block.text[end] == "\n" ? end : end + 1
                 if block.text[start..<stop].contains(where: Tokenizer.isWordScalar) {
-                    emitText(Array(block.text[start..<stop]), origin: Array(block.origins[start..<stop]), path: path, elementID: block.elementID,
-                             kind: kind, character: character, announce: announce)
+                    emitText(
+                        Array(block.text[start..<stop]), origin: Array(block.origins[start..<stop]), path: path,
+                        elementID: block.elementID,
+                        kind: kind, character: character, announce: announce)
                     announce = false
                 }
                 start = end + 1
@@ -212,11 +222,14 @@ package struct Splitter: Sendable {
 
         /// Emits the paragraph items of text that still has its white space, e.g. a document block.
         mutating func emitText(
-            _ raw: [Unicode.Scalar], origin rawOrigin: [Int], path: String, elementID: String?, kind: ItemKind = .paragraph,
+            _ raw: [Unicode.Scalar], origin rawOrigin: [Int], path: String, elementID: String?,
+            kind: ItemKind = .paragraph,
             character: String? = nil, name: String? = nil, announce: Bool = true
         ) {
             let (text, origin) = Splitter.folded(raw, origins: rawOrigin)
-            emitFolded(text, origin: origin, path: path, elementID: elementID, kind: kind, character: character, name: name, announce: announce)
+            emitFolded(
+                text, origin: origin, path: path, elementID: elementID, kind: kind, character: character, name: name,
+                announce: announce)
         }
 
         /// Cuts folded paragraph text into items; `origin` gives each scalar's source offset.
@@ -225,14 +238,17 @@ package struct Splitter: Sendable {
             character: String? = nil, name: String? = nil, announce speaker: Bool = true
         ) {
             let pieces = cut(text).filter { text[$0].contains(where: Tokenizer.isWordScalar) }
-            if speaker, kind == .dialogue, let character, !pieces.isEmpty { announce(character, path: path, at: origin[pieces[0].lowerBound], name: name) }
+            if speaker, kind == .dialogue, let character, !pieces.isEmpty {
+                announce(character, path: path, at: origin[pieces[0].lowerBound], name: name)
+            }
             for (index, range) in pieces.enumerated() {
                 let itemText = String(scalars: text[range])
                 // A long inline line cut in pieces: "greeting-1", "greeting-2", … so pack names stay unique.
                 let pieceName = name.map { pieces.count == 1 ? $0 : "\($0)-\(index + 1)" }
                 appendItem(
                     kind: kind, text: itemText, path: path,
-                    sourceStart: origin[range.lowerBound], sourceEnd: origin[range.upperBound - 1] + 1, elementID: elementID,
+                    sourceStart: origin[range.lowerBound], sourceEnd: origin[range.upperBound - 1] + 1,
+                    elementID: elementID,
                     character: character, name: pieceName, wordCount: Tokenizer.wordCount(in: text[range]))
             }
         }
@@ -247,9 +263,10 @@ package struct Splitter: Sendable {
             }
             // "HAMLET" as a script writes it is spoken as the name, not read out letter by letter.
             let spoken = character.uppercased() == character ? character.capitalized : character
-            appendItem(kind: .announcement, text: spoken, path: path, sourceStart: offset, sourceEnd: offset, name: name.map { "\($0).announcement" })
+            appendItem(
+                kind: .announcement, text: spoken, path: path, sourceStart: offset, sourceEnd: offset,
+                name: name.map { "\($0).announcement" })
         }
-
 
         mutating func appendItem(
             kind: ItemKind, text: String, path: String, sourceStart: Int, sourceEnd: Int, elementID: String? = nil,
@@ -261,7 +278,8 @@ package struct Splitter: Sendable {
             items.append(
                 SpeakableItem(
                     id: occurrence == 1 ? base : "\(base)-\(occurrence)", kind: kind, chapter: max(chapters.count, 1),
-                    ordinal: items.count + 1, text: text, sourcePath: path, sourceStart: sourceStart, sourceEnd: sourceEnd,
+                    ordinal: items.count + 1, text: text, sourcePath: path, sourceStart: sourceStart,
+                    sourceEnd: sourceEnd,
                     wordCount: wordCount, elementID: elementID, character: character, name: name))
         }
 
@@ -299,13 +317,19 @@ package struct Splitter: Sendable {
                 // Prefer clause punctuation in the second half of the window, then any space.
                 var index = window
                 while index > lower + limit / 2 {
-                    if text[index - 1].properties.isWhitespace, clausePunctuation.contains(text[index - 2]) { cutAt = index; break }
+                    if text[index - 1].properties.isWhitespace, clausePunctuation.contains(text[index - 2]) {
+                        cutAt = index
+                        break
+                    }
                     index -= 1
                 }
                 if cutAt == nil {
                     index = window
                     while index > lower + 1 {
-                        if text[index - 1].properties.isWhitespace { cutAt = index; break }
+                        if text[index - 1].properties.isWhitespace {
+                            cutAt = index
+                            break
+                        }
                         index -= 1
                     }
                 }

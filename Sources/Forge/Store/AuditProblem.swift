@@ -22,15 +22,20 @@ package enum AuditProblem: Sendable, Equatable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .databaseDamaged(let message): return "manifest.sqlite: integrity check failed: \(message)"
-        case let .missingObject(key, path): return "\(path): missing (object \(key.prefix(12))… is recorded but its file is gone)"
-        case let .corruptObject(_, path, expected, found):
+        case .missingObject(let key, let path):
+            return "\(path): missing (object \(key.prefix(12))… is recorded but its file is gone)"
+        case .corruptObject(_, let path, let expected, let found):
             return "\(path): corrupt (sha256 \(found.prefix(12))…, recorded \(expected.prefix(12))…)"
-        case .notARegularFile(let path): return "\(path): not a regular file (a symlink or directory where an object belongs)"
-        case let .danglingReference(itemID, key): return "item \(itemID): refers to object \(key.prefix(12))…, which the manifest does not record"
+        case .notARegularFile(let path):
+            return "\(path): not a regular file (a symlink or directory where an object belongs)"
+        case .danglingReference(let itemID, let key):
+            return "item \(itemID): refers to object \(key.prefix(12))…, which the manifest does not record"
         case .missingTimings(let itemID): return "item \(itemID): marked done but some words have no timing"
         case .unrecordedObject(let path): return "\(path): orphan (no manifest record)"
         case .leftover(let path): return "\(path): leftover temporary file"
-        case .linkInOutput(let path): return "\(path): a symbolic link where forge keeps its own files (never followed; --repair removes the link, not what it points to)"
+        case .linkInOutput(let path):
+            return
+                "\(path): a symbolic link where forge keeps its own files (never followed; --repair removes the link, not what it points to)"
         }
     }
 }

@@ -21,11 +21,11 @@ final class DirectWriteBuffer: Sendable {
     /// differs between architectures (asm-generic and x86 `fcntl.h`). 0 elsewhere: no direct I/O.
     static let openFlag: Int32 = {
         #if os(Linux) && arch(x86_64)
-        return 0o40000
+            return 0o40000
         #elseif os(Linux) && arch(arm64)
-        return 0o200000
+            return 0o200000
         #else
-        return 0
+            return 0
         #endif
     }()
 

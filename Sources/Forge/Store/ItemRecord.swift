@@ -80,7 +80,8 @@ package struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persis
         static let id = Column("id"), chapter = Column("chapter"), ordinal = Column("ordinal"), kind = Column("kind")
         static let text = Column("text"), sourcePath = Column("source_path"), sourceStart = Column("source_start")
         static let sourceEnd = Column("source_end"), status = Column("status"), error = Column("error")
-        static let audioKey = Column("audio_key"), eventsKey = Column("events_key"), alignmentKey = Column("alignment_key")
+        static let audioKey = Column("audio_key"), eventsKey = Column("events_key"),
+            alignmentKey = Column("alignment_key")
         static let durationMs = Column("duration_ms"), voice = Column("voice"), builtBy = Column("built_by")
         static let alignmentSource = Column("alignment_source"), elementID = Column("element_id")
         static let character = Column("character"), name = Column("name")

@@ -9,7 +9,8 @@ extension Manifest {
     /// `cancellation` was set meanwhile (a book's first split writes for seconds): then nothing
     /// is written, the transaction is rolled back whole.
     @discardableResult
-    package func synchronize(with split: SplitResult, cancellation: CancellationFlag? = nil) throws(StoreError) -> Int? {
+    package func synchronize(with split: SplitResult, cancellation: CancellationFlag? = nil) throws(StoreError) -> Int?
+    {
         do {
             var changes: Int?
             try database.writeWithoutTransaction { db in
@@ -27,11 +28,15 @@ extension Manifest {
     private static func apply(_ split: SplitResult, to db: Database, cancellation: CancellationFlag?) throws -> Int? {
         let existing = try ItemRecord.fetchAll(db)
         let byID = Dictionary(existing.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let chapterRows = try Row.fetchAll(db, sql: "SELECT ordinal, title, source_path, part FROM chapters ORDER BY ordinal")
-        let chaptersMatch = chapterRows.count == split.chapters.count && zip(chapterRows, split.chapters).allSatisfy {
-            ($0["ordinal"] as Int) == $1.ordinal && ($0["title"] as String) == $1.title && ($0["source_path"] as String) == $1.sourcePath
-                && ($0["part"] as String?) == $1.part
-        }
+        let chapterRows = try Row.fetchAll(
+            db, sql: "SELECT ordinal, title, source_path, part FROM chapters ORDER BY ordinal")
+        let chaptersMatch =
+            chapterRows.count == split.chapters.count
+            && zip(chapterRows, split.chapters).allSatisfy {
+                ($0["ordinal"] as Int) == $1.ordinal && ($0["title"] as String) == $1.title
+                    && ($0["source_path"] as String) == $1.sourcePath
+                    && ($0["part"] as String?) == $1.part
+            }
         if !chaptersMatch {
             try db.execute(sql: "DELETE FROM chapters")
             for chapter in split.chapters {
@@ -72,12 +77,14 @@ extension Manifest {
                         character = ?, name = ? WHERE id = ?
                         """,
                     arguments: [
-                        item.chapter, item.ordinal, item.kind.rawValue, item.sourcePath, item.sourceStart, item.sourceEnd,
+                        item.chapter, item.ordinal, item.kind.rawValue, item.sourcePath, item.sourceStart,
+                        item.sourceEnd,
                         item.elementID, item.character, item.name, item.id,
                     ])
             } else {
                 try insertItem.execute(arguments: [
-                    item.id, item.chapter, item.ordinal, item.kind.rawValue, item.text, item.sourcePath, item.sourceStart, item.sourceEnd,
+                    item.id, item.chapter, item.ordinal, item.kind.rawValue, item.text, item.sourcePath,
+                    item.sourceStart, item.sourceEnd,
                     item.elementID, item.character, item.name,
                 ])
                 let words = item.words
@@ -105,25 +112,33 @@ extension Manifest {
 
     package func words(of itemID: String) throws(StoreError) -> [WordToken] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT idx, text, char_start, char_end FROM words WHERE item_id = ? ORDER BY idx", arguments: [itemID])
-                .map { WordToken(index: $0["idx"], text: $0["text"], start: $0["char_start"], end: $0["char_end"]) }
+            try Row.fetchAll(
+                db, sql: "SELECT idx, text, char_start, char_end FROM words WHERE item_id = ? ORDER BY idx",
+                arguments: [itemID]
+            )
+            .map { WordToken(index: $0["idx"], text: $0["text"], start: $0["char_start"], end: $0["char_end"]) }
         }
     }
 
     /// Every item's words, in one query (for aligning many items).
     package func allWords() throws(StoreError) -> [String: [WordToken]] {
         try read { db in
-            try Self.wordsByItem(Row.fetchCursor(db, sql: "SELECT item_id, idx, text, char_start, char_end FROM words ORDER BY item_id, idx"))
+            try Self.wordsByItem(
+                Row.fetchCursor(
+                    db, sql: "SELECT item_id, idx, text, char_start, char_end FROM words ORDER BY item_id, idx"))
         }
     }
 
     /// The words of one chapter's items, by item (for aligning a chapter's items as they finish).
     package func words(inChapter chapter: Int) throws(StoreError) -> [String: [WordToken]] {
         try read { db in
-            try Self.wordsByItem(Row.fetchCursor(db, sql: """
-                SELECT w.item_id, w.idx, w.text, w.char_start, w.char_end
-                FROM words w JOIN items i ON i.id = w.item_id WHERE i.chapter = ? ORDER BY w.item_id, w.idx
-                """, arguments: [chapter]))
+            try Self.wordsByItem(
+                Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT w.item_id, w.idx, w.text, w.char_start, w.char_end
+                        FROM words w JOIN items i ON i.id = w.item_id WHERE i.chapter = ? ORDER BY w.item_id, w.idx
+                        """, arguments: [chapter]))
         }
     }
 
@@ -149,13 +164,17 @@ extension Manifest {
     package func timedWords(inChapter chapter: Int) throws(StoreError) -> [String: [TimedWord]] {
         try read { db in
             var words: [String: [TimedWord]] = [:]
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT w.item_id, w.idx, w.text, w.char_start, w.char_end, w.start_ms, w.end_ms, w.confidence
-                FROM words w JOIN items i ON i.id = w.item_id WHERE i.chapter = ? ORDER BY w.item_id, w.idx
-                """, arguments: [chapter])
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT w.item_id, w.idx, w.text, w.char_start, w.char_end, w.start_ms, w.end_ms, w.confidence
+                    FROM words w JOIN items i ON i.id = w.item_id WHERE i.chapter = ? ORDER BY w.item_id, w.idx
+                    """, arguments: [chapter])
             while let row = try rows.next() {
                 let token = WordToken(index: row[1], text: row[2], start: row[3], end: row[4])
-                let timing: WordTiming? = (row[5] as Int?).flatMap { start in (row[6] as Int?).map { WordTiming(startMs: start, endMs: $0) } }
+                let timing: WordTiming? = (row[5] as Int?).flatMap { start in
+                    (row[6] as Int?).map { WordTiming(startMs: start, endMs: $0) }
+                }
                 words[row[0], default: []].append(TimedWord(token: token, timing: timing, confidence: row[7]))
             }
             return words
@@ -164,21 +183,25 @@ extension Manifest {
 
     package func timings(of itemID: String) throws(StoreError) -> [WordTiming?] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT start_ms, end_ms FROM words WHERE item_id = ? ORDER BY idx", arguments: [itemID])
-                .map { row in
-                    guard let start: Int = row["start_ms"], let end: Int = row["end_ms"] else { return nil }
-                    return WordTiming(startMs: start, endMs: end)
-                }
+            try Row.fetchAll(
+                db, sql: "SELECT start_ms, end_ms FROM words WHERE item_id = ? ORDER BY idx", arguments: [itemID]
+            )
+            .map { row in
+                guard let start: Int = row["start_ms"], let end: Int = row["end_ms"] else { return nil }
+                return WordTiming(startMs: start, endMs: end)
+            }
         }
     }
 
     /// Items marked done that have a word without a timing.
     package func itemsWithUntimedWords() throws(StoreError) -> [String] {
         try read { db in
-            try String.fetchAll(db, sql: """
-                SELECT DISTINCT w.item_id FROM words w JOIN items i ON i.id = w.item_id
-                WHERE i.status = 'done' AND (w.start_ms IS NULL OR w.end_ms IS NULL)
-                """)
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT w.item_id FROM words w JOIN items i ON i.id = w.item_id
+                    WHERE i.status = 'done' AND (w.start_ms IS NULL OR w.end_ms IS NULL)
+                    """)
         }
     }
 
@@ -189,7 +212,8 @@ extension Manifest {
             typealias Columns = ItemRecord.Columns
             for id in itemIDs {
                 try ItemRecord.filter(key: id).filter(Columns.status == ItemStatus.done.rawValue).updateAll(
-                    db, Columns.status.set(to: ItemStatus.spoken.rawValue), Columns.alignmentKey.set(to: nil), Columns.alignmentSource.set(to: nil))
+                    db, Columns.status.set(to: ItemStatus.spoken.rawValue), Columns.alignmentKey.set(to: nil),
+                    Columns.alignmentSource.set(to: nil))
             }
         }
     }
@@ -209,16 +233,19 @@ extension Manifest {
                     frames = COALESCE(excluded.frames, CASE WHEN objects.sha256 = excluded.sha256 THEN objects.frames END)
                     """)
             // One statement per item sets every word's timing from a JSON array [[start, end], …].
-            let setTimings = try db.cachedStatement(sql: """
-                UPDATE words SET start_ms = json_extract(?1, '$[' || idx || '][0]'), end_ms = json_extract(?1, '$[' || idx || '][1]'),
-                confidence = json_extract(?1, '$[' || idx || '][2]')
-                WHERE item_id = ?2
-                """)
+            let setTimings = try db.cachedStatement(
+                sql: """
+                    UPDATE words SET start_ms = json_extract(?1, '$[' || idx || '][0]'), end_ms = json_extract(?1, '$[' || idx || '][1]'),
+                    confidence = json_extract(?1, '$[' || idx || '][2]')
+                    WHERE item_id = ?2
+                    """)
             // An item aligned in this batch has every word's timing set below; clearing them first is work for nothing.
-            let alignedHere = Set(updates.compactMap { if case let .aligned(itemID, _, _, _, _, _) = $0 { itemID } else { nil } })
+            let alignedHere = Set(
+                updates.compactMap { if case .aligned(let itemID, _, _, _, _, _) = $0 { itemID } else { nil } })
             for update in updates {
                 switch update {
-                case let .spoken(itemID, audio, events, voice), let .downloaded(itemID, audio, events, voice, _):
+                case .spoken(let itemID, let audio, let events, let voice),
+                    .downloaded(let itemID, let audio, let events, let voice, _):
                     for object in [audio, events] {
                         try insertObject.execute(arguments: [
                             object.key, object.path, object.role.rawValue, object.bytes, object.sha256, object.mimeType,
@@ -226,27 +253,33 @@ extension Manifest {
                         ])
                     }
                     let origin: String? = if case .downloaded = update { ItemRecord.remoteCacheOrigin } else { nil }
-                    if case let .downloaded(_, _, _, _, remote?) = update {
+                    if case .downloaded(_, _, _, _, let remote?) = update {
                         try Self.recordRemote(audio, cache: remote.cache, signal: remote.signal, in: db)
                     }
-                    try db.cachedStatement(sql: """
-                        UPDATE items SET status = 'spoken', error = NULL, audio_key = ?, events_key = ?, alignment_key = NULL, alignment_source = NULL,
-                        duration_ms = ?, voice = ?, built_by = ?, origin = ? WHERE id = ?
-                        """).execute(arguments: [audio.key, events.key, audio.durationMs, voice, build, origin, itemID])
+                    try db.cachedStatement(
+                        sql: """
+                            UPDATE items SET status = 'spoken', error = NULL, audio_key = ?, events_key = ?, alignment_key = NULL, alignment_source = NULL,
+                            duration_ms = ?, voice = ?, built_by = ?, origin = ? WHERE id = ?
+                            """
+                    ).execute(arguments: [audio.key, events.key, audio.durationMs, voice, build, origin, itemID])
                     if !alignedHere.contains(itemID) {
-                        try db.cachedStatement(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL, confidence = NULL WHERE item_id = ?")
-                            .execute(arguments: [itemID])
+                        try db.cachedStatement(
+                            sql: "UPDATE words SET start_ms = NULL, end_ms = NULL, confidence = NULL WHERE item_id = ?"
+                        )
+                        .execute(arguments: [itemID])
                     }
-                case let .narrated(itemID, audio, voice):
+                case .narrated(let itemID, let audio, let voice):
                     try insertObject.execute(arguments: [
                         audio.key, audio.path, audio.role.rawValue, audio.bytes, audio.sha256, audio.mimeType,
                         audio.durationMs, audio.sampleRate, build, audio.frames,
                     ])
-                    try db.cachedStatement(sql: """
-                        UPDATE items SET status = 'spoken', error = NULL, audio_key = ?, events_key = NULL, alignment_key = NULL,
-                        alignment_source = NULL, duration_ms = ?, voice = ?, built_by = ?, origin = NULL WHERE id = ?
-                        """).execute(arguments: [audio.key, audio.durationMs, voice, build, itemID])
-                case let .aligned(itemID, alignmentKey, source, timings, confidences, object):
+                    try db.cachedStatement(
+                        sql: """
+                            UPDATE items SET status = 'spoken', error = NULL, audio_key = ?, events_key = NULL, alignment_key = NULL,
+                            alignment_source = NULL, duration_ms = ?, voice = ?, built_by = ?, origin = NULL WHERE id = ?
+                            """
+                    ).execute(arguments: [audio.key, audio.durationMs, voice, build, itemID])
+                case .aligned(let itemID, let alignmentKey, let source, let timings, let confidences, let object):
                     if let object {
                         try insertObject.execute(arguments: [
                             object.key, object.path, object.role.rawValue, object.bytes, object.sha256, object.mimeType,
@@ -257,14 +290,20 @@ extension Manifest {
                     for (index, timing) in timings.enumerated() {
                         if index > 0 { triples += "," }
                         let confidence = confidences.flatMap { index < $0.count ? $0[index] : nil }
-                        triples += "[\(timing.startMs),\(timing.endMs),\(confidence.map { String(format: "%.3f", $0) } ?? "null")]"
+                        triples +=
+                            "[\(timing.startMs),\(timing.endMs),\(confidence.map { String(format: "%.3f", $0) } ?? "null")]"
                     }
                     try setTimings.execute(arguments: ["[\(triples)]", itemID])
-                    try db.cachedStatement(sql: "UPDATE items SET status = 'done', error = NULL, alignment_key = ?, alignment_source = ? WHERE id = ?")
-                        .execute(arguments: [alignmentKey, source.rawValue, itemID])
-                case let .failed(itemID, error):
-                    try db.cachedStatement(sql: "UPDATE items SET status = 'failed', error = ?, built_by = ? WHERE id = ?")
-                        .execute(arguments: [error, build, itemID])
+                    try db.cachedStatement(
+                        sql:
+                            "UPDATE items SET status = 'done', error = NULL, alignment_key = ?, alignment_source = ? WHERE id = ?"
+                    )
+                    .execute(arguments: [alignmentKey, source.rawValue, itemID])
+                case .failed(let itemID, let error):
+                    try db.cachedStatement(
+                        sql: "UPDATE items SET status = 'failed', error = ?, built_by = ? WHERE id = ?"
+                    )
+                    .execute(arguments: [error, build, itemID])
                 }
             }
         }
@@ -285,6 +324,8 @@ extension Manifest {
                 duration_ms = NULL, origin = NULL WHERE id = ?
                 """,
             arguments: [itemID])
-        try db.execute(sql: "UPDATE words SET start_ms = NULL, end_ms = NULL, confidence = NULL WHERE item_id = ?", arguments: [itemID])
+        try db.execute(
+            sql: "UPDATE words SET start_ms = NULL, end_ms = NULL, confidence = NULL WHERE item_id = ?",
+            arguments: [itemID])
     }
 }

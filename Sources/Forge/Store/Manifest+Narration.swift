@@ -14,7 +14,10 @@ extension Manifest {
         /// The span's text (shortened in the middle when long); nil for audio without text.
         package var text: String?
 
-        package init(kind: NarrationSpan.Kind, startMs: Int, endMs: Int, firstWord: (item: String, index: Int)?, lastWord: (item: String, index: Int)?, text: String?) {
+        package init(
+            kind: NarrationSpan.Kind, startMs: Int, endMs: Int, firstWord: (item: String, index: Int)?,
+            lastWord: (item: String, index: Int)?, text: String?
+        ) {
             self.kind = kind
             self.startMs = startMs
             self.endMs = endMs
@@ -34,10 +37,11 @@ extension Manifest {
     func recordNarrationSpans(_ spans: [NarrationSpanRow]) throws(StoreError) {
         try write { db in
             try db.execute(sql: "DELETE FROM narration_spans")
-            let insert = try db.makeStatement(sql: """
-                INSERT INTO narration_spans (idx, kind, start_ms, end_ms, first_item, first_word, last_item, last_word, text)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            let insert = try db.makeStatement(
+                sql: """
+                    INSERT INTO narration_spans (idx, kind, start_ms, end_ms, first_item, first_word, last_item, last_word, text)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
             for (index, span) in spans.enumerated() {
                 try insert.execute(arguments: [
                     index, span.kind.rawValue, span.startMs, span.endMs, span.firstWord?.item, span.firstWord?.index,
@@ -50,11 +54,20 @@ extension Manifest {
     /// The recorded narration spans, in the recording's order; empty for a build.
     package func narrationSpans() throws(StoreError) -> [NarrationSpanRow] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT kind, start_ms, end_ms, first_item, first_word, last_item, last_word, text FROM narration_spans ORDER BY idx").map { row in
-                let first: (item: String, index: Int)? = (row[3] as String?).flatMap { item in (row[4] as Int?).map { (item, $0) } }
-                let last: (item: String, index: Int)? = (row[5] as String?).flatMap { item in (row[6] as Int?).map { (item, $0) } }
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT kind, start_ms, end_ms, first_item, first_word, last_item, last_word, text FROM narration_spans ORDER BY idx"
+            ).map { row in
+                let first: (item: String, index: Int)? = (row[3] as String?).flatMap { item in
+                    (row[4] as Int?).map { (item, $0) }
+                }
+                let last: (item: String, index: Int)? = (row[5] as String?).flatMap { item in
+                    (row[6] as Int?).map { (item, $0) }
+                }
                 return NarrationSpanRow(
-                    kind: NarrationSpan.Kind(rawValue: row[0]) ?? .matched, startMs: row[1], endMs: row[2], firstWord: first, lastWord: last, text: row[7])
+                    kind: NarrationSpan.Kind(rawValue: row[0]) ?? .matched, startMs: row[1], endMs: row[2],
+                    firstWord: first, lastWord: last, text: row[7])
             }
         }
     }
@@ -64,7 +77,8 @@ extension Manifest {
 extension Manifest {
     /// Saves the window `index` of the alignment keyed `key`, in its own transaction.
     func recordNarrationWindow(key: String, index: Int, _ checkpoint: NarrationCheckpoint) throws(StoreError) {
-        let placements = (try? JSONEncoder().encode(checkpoint.placements)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        let placements =
+            (try? JSONEncoder().encode(checkpoint.placements)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
         try write { db in
             try db.execute(
                 sql: """
@@ -72,7 +86,8 @@ extension Manifest {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    key, index, checkpoint.cursor, checkpoint.nextWord, checkpoint.speechFrame, Data(checkpoint.speech.map { $0 ? 1 : 0 }),
+                    key, index, checkpoint.cursor, checkpoint.nextWord, checkpoint.speechFrame,
+                    Data(checkpoint.speech.map { $0 ? 1 : 0 }),
                     checkpoint.firstWord, placements,
                 ])
         }
@@ -84,16 +99,22 @@ extension Manifest {
         try write { db in
             try db.execute(sql: "DELETE FROM narration_windows WHERE alignment_key <> ?", arguments: [key])
             let rows = try Row.fetchAll(
-                db, sql: "SELECT cursor, next_word, speech_frame, speech, first_word, placements FROM narration_windows WHERE alignment_key = ? ORDER BY idx",
+                db,
+                sql:
+                    "SELECT cursor, next_word, speech_frame, speech, first_word, placements FROM narration_windows WHERE alignment_key = ? ORDER BY idx",
                 arguments: [key])
             var windows: [NarrationCheckpoint] = []
             for row in rows {
                 let speech: Data = row[3]
                 let text: String = row[5]
                 // A window that does not decode ends the list: the alignment resumes before it.
-                guard let placements = try? JSONDecoder().decode([WordPlacement?].self, from: Data(text.utf8)) else { break }
-                windows.append(NarrationCheckpoint(
-                    cursor: row[0], nextWord: row[1], speechFrame: row[2], speech: speech.map { $0 != 0 }, firstWord: row[4], placements: placements))
+                guard let placements = try? JSONDecoder().decode([WordPlacement?].self, from: Data(text.utf8)) else {
+                    break
+                }
+                windows.append(
+                    NarrationCheckpoint(
+                        cursor: row[0], nextWord: row[1], speechFrame: row[2], speech: speech.map { $0 != 0 },
+                        firstWord: row[4], placements: placements))
             }
             return windows
         }

@@ -42,7 +42,8 @@ extension Manifest {
         guard !keys.isEmpty else { return }
         try write { db in
             for key in keys {
-                let items = try String.fetchAll(db, sql: "SELECT id FROM items WHERE audio_key = ?1 OR events_key = ?1", arguments: [key])
+                let items = try String.fetchAll(
+                    db, sql: "SELECT id FROM items WHERE audio_key = ?1 OR events_key = ?1", arguments: [key])
                 for id in items { try Self.resetToPending(id, in: db) }
                 try db.execute(sql: "DELETE FROM objects WHERE key = ?", arguments: [key])
             }
@@ -80,7 +81,8 @@ extension Manifest {
                         ON CONFLICT(key) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256
                         """,
                     arguments: [
-                        object.key, object.path, object.role.rawValue, object.bytes, object.sha256, object.mimeType, object.durationMs,
+                        object.key, object.path, object.role.rawValue, object.bytes, object.sha256, object.mimeType,
+                        object.durationMs,
                         object.sampleRate, object.frames,
                     ])
             }
@@ -96,14 +98,18 @@ extension Manifest {
                     VALUES (?, ?, 'encoded', ?, ?, ?, ?, ?, NULL, ?)
                     ON CONFLICT(key) DO UPDATE SET path = excluded.path, bytes = excluded.bytes, sha256 = excluded.sha256
                     """,
-                arguments: [object.key, object.path, object.bytes, object.sha256, object.mimeType, object.durationMs, object.sampleRate, object.frames])
+                arguments: [
+                    object.key, object.path, object.bytes, object.sha256, object.mimeType, object.durationMs,
+                    object.sampleRate, object.frames,
+                ])
         }
     }
 
     /// Every encoded chapter the store holds.
     func encodedObjects() throws(StoreError) -> [StoredObject] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM objects WHERE role = 'encoded' ORDER BY path").map(Self.object(from:))
+            try Row.fetchAll(db, sql: "SELECT * FROM objects WHERE role = 'encoded' ORDER BY path").map(
+                Self.object(from:))
         }
     }
 
@@ -111,7 +117,9 @@ extension Manifest {
     func forgetEncoded(_ keys: [String]) throws(StoreError) {
         guard !keys.isEmpty else { return }
         try write { db in
-            for key in keys { try db.execute(sql: "DELETE FROM objects WHERE key = ? AND role = 'encoded'", arguments: [key]) }
+            for key in keys {
+                try db.execute(sql: "DELETE FROM objects WHERE key = ? AND role = 'encoded'", arguments: [key])
+            }
         }
     }
 }

@@ -17,10 +17,12 @@ extension Manifest {
     package func remoteObjects() throws(StoreError) -> [String: RemoteObject] {
         try read { db in
             var found: [String: RemoteObject] = [:]
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT objects.*, remote_objects.cache AS remote_cache, remote_objects.signal AS remote_signal
-                FROM remote_objects JOIN objects ON objects.key = remote_objects.key
-                """)
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT objects.*, remote_objects.cache AS remote_cache, remote_objects.signal AS remote_signal
+                    FROM remote_objects JOIN objects ON objects.key = remote_objects.key
+                    """)
             while let row = try rows.next() {
                 let object = Self.object(from: row)
                 let text: String = row["remote_signal"]
@@ -42,7 +44,11 @@ extension Manifest {
     }
 
     static func remoteObjectTotals(in db: Database) throws -> (objects: Int, bytes: Int) {
-        let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(objects.bytes), 0) FROM remote_objects JOIN objects ON objects.key = remote_objects.key")
+        let row = try Row.fetchOne(
+            db,
+            sql:
+                "SELECT COUNT(*), COALESCE(SUM(objects.bytes), 0) FROM remote_objects JOIN objects ON objects.key = remote_objects.key"
+        )
         return (row?[0] ?? 0, row?[1] ?? 0)
     }
 

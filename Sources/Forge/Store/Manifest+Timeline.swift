@@ -15,7 +15,10 @@ extension Manifest {
         package var chapterStartMs: Int
         package var chapterEndMs: Int
 
-        package init(index: Int, text: String, charStart: Int, charEnd: Int, wordStart: Int, wordEnd: Int, chapterStartMs: Int, chapterEndMs: Int) {
+        package init(
+            index: Int, text: String, charStart: Int, charEnd: Int, wordStart: Int, wordEnd: Int, chapterStartMs: Int,
+            chapterEndMs: Int
+        ) {
             self.index = index
             self.text = text
             self.charStart = charStart
@@ -57,18 +60,21 @@ extension Manifest {
     func recordPlacements(_ items: [PlacedItem]) throws(StoreError) {
         guard !items.isEmpty else { return }
         try write { db in
-            let place = try db.makeStatement(sql: "UPDATE items SET chapter_start_ms = ?, chapter_end_ms = ? WHERE id = ?")
+            let place = try db.makeStatement(
+                sql: "UPDATE items SET chapter_start_ms = ?, chapter_end_ms = ? WHERE id = ?")
             let clear = try db.makeStatement(sql: "DELETE FROM sentences WHERE item_id = ?")
-            let insert = try db.makeStatement(sql: """
-                INSERT INTO sentences (item_id, idx, text, char_start, char_end, word_start, word_end, chapter_start_ms, chapter_end_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            let insert = try db.makeStatement(
+                sql: """
+                    INSERT INTO sentences (item_id, idx, text, char_start, char_end, word_start, word_end, chapter_start_ms, chapter_end_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
             for item in items {
                 try place.execute(arguments: [item.chapterStartMs, item.chapterEndMs, item.itemID])
                 try clear.execute(arguments: [item.itemID])
                 for sentence in item.sentences {
                     try insert.execute(arguments: [
-                        item.itemID, sentence.index, sentence.text, sentence.charStart, sentence.charEnd, sentence.wordStart,
+                        item.itemID, sentence.index, sentence.text, sentence.charStart, sentence.charEnd,
+                        sentence.wordStart,
                         sentence.wordEnd, sentence.chapterStartMs, sentence.chapterEndMs,
                     ])
                 }
@@ -79,11 +85,16 @@ extension Manifest {
     /// An item's sentences, in order.
     package func sentences(of itemID: String) throws(StoreError) -> [SentenceRow] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT idx, text, char_start, char_end, word_start, word_end, chapter_start_ms, chapter_end_ms
-                FROM sentences WHERE item_id = ? ORDER BY idx
-                """, arguments: [itemID]).map {
-                SentenceRow(index: $0[0], text: $0[1], charStart: $0[2], charEnd: $0[3], wordStart: $0[4], wordEnd: $0[5], chapterStartMs: $0[6], chapterEndMs: $0[7])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT idx, text, char_start, char_end, word_start, word_end, chapter_start_ms, chapter_end_ms
+                    FROM sentences WHERE item_id = ? ORDER BY idx
+                    """, arguments: [itemID]
+            ).map {
+                SentenceRow(
+                    index: $0[0], text: $0[1], charStart: $0[2], charEnd: $0[3], wordStart: $0[4], wordEnd: $0[5],
+                    chapterStartMs: $0[6], chapterEndMs: $0[7])
             }
         }
     }

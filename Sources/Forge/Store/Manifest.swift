@@ -73,12 +73,16 @@ package final class Manifest: Sendable {
     /// nothing (`forge plan`) removes again when no forge holds the directory (they are empty then).
     package static func reading<T>(directory: URL, _ body: (Manifest) throws -> T) throws -> T {
         let owned = OwnedDirectory(root: directory)
-        let created = [fileName + "-wal", fileName + "-shm"].filter { OwnedDirectory.entry(at: owned.url($0).path) == .missing }
+        let created = [fileName + "-wal", fileName + "-shm"].filter {
+            OwnedDirectory.entry(at: owned.url($0).path) == .missing
+        }
         defer {
             let folder = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if folder >= 0 {
                 if flock(folder, LOCK_EX | LOCK_NB) == 0 {
-                    for name in created where OwnedDirectory.entry(at: owned.url(name).path) == .file { unlink(owned.url(name).path) }
+                    for name in created where OwnedDirectory.entry(at: owned.url(name).path) == .file {
+                        unlink(owned.url(name).path)
+                    }
                     flock(folder, LOCK_UN)
                 }
                 close(folder)
@@ -101,7 +105,9 @@ package final class Manifest: Sendable {
             let queue = try DatabaseQueue(path: temporary.path)
             try ManifestSchema.migrator.migrate(queue)
             try queue.close()
-            guard rename(temporary.path, url.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            guard rename(temporary.path, url.path) == 0 else {
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw .writeFailed(path: url.path, reason: describe(error))
@@ -152,10 +158,12 @@ package final class Manifest: Sendable {
     /// over the items (``statusCounts()`` also counts every word and object).
     func itemTotals() throws(StoreError) -> (items: Int, done: Int, audioMs: Int) {
         try read { db in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT COUNT(*) AS n, COALESCE(SUM(status = 'done'), 0) AS done,
-                COALESCE(SUM(CASE WHEN status IN ('done', 'spoken') THEN duration_ms ELSE 0 END), 0) AS ms FROM items
-                """)
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) AS n, COALESCE(SUM(status = 'done'), 0) AS done,
+                    COALESCE(SUM(CASE WHEN status IN ('done', 'spoken') THEN duration_ms ELSE 0 END), 0) AS ms FROM items
+                    """)
             return (row?["n"] ?? 0, row?["done"] ?? 0, row?["ms"] ?? 0)
         }
     }
@@ -163,18 +171,26 @@ package final class Manifest: Sendable {
     package func statusCounts() throws(StoreError) -> ManifestCounts {
         try read { db in
             var counts = ManifestCounts()
-            for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) AS n, COALESCE(SUM(duration_ms), 0) AS ms FROM items GROUP BY status") {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT status, COUNT(*) AS n, COALESCE(SUM(duration_ms), 0) AS ms FROM items GROUP BY status")
+            {
                 let count: Int = row["n"]
                 switch ItemStatus(rawValue: row["status"]) {
-                case .done?: counts.done = count; counts.audioMs += row["ms"] as Int
-                case .spoken?: counts.spoken = count; counts.audioMs += row["ms"] as Int
+                case .done?:
+                    counts.done = count
+                    counts.audioMs += row["ms"] as Int
+                case .spoken?:
+                    counts.spoken = count
+                    counts.audioMs += row["ms"] as Int
                 case .failed?: counts.failed = count
                 case .pending?, nil: counts.pending += count
                 }
             }
             counts.chapters = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chapters") ?? 0
-            counts.downloaded = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM items WHERE origin = ? AND status IN ('done', 'spoken')", arguments: [ItemRecord.remoteCacheOrigin]) ?? 0
+            counts.downloaded =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM items WHERE origin = ? AND status IN ('done', 'spoken')",
+                    arguments: [ItemRecord.remoteCacheOrigin]) ?? 0
             counts.words = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM words") ?? 0
             counts.objects = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM objects") ?? 0
             counts.objectBytes = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(bytes), 0) FROM objects") ?? 0

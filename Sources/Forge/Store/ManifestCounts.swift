@@ -20,7 +20,8 @@ package struct ManifestCounts: Sendable, Equatable {
 
     package static func == (lhs: ManifestCounts, rhs: ManifestCounts) -> Bool {
         lhs.chapters == rhs.chapters && lhs.done == rhs.done && lhs.spoken == rhs.spoken && lhs.failed == rhs.failed
-            && lhs.pending == rhs.pending && lhs.downloaded == rhs.downloaded && lhs.words == rhs.words && lhs.audioMs == rhs.audioMs
+            && lhs.pending == rhs.pending && lhs.downloaded == rhs.downloaded && lhs.words == rhs.words
+            && lhs.audioMs == rhs.audioMs
             && lhs.objects == rhs.objects && lhs.objectBytes == rhs.objectBytes
             && lhs.remoteObjects == rhs.remoteObjects && lhs.remoteBytes == rhs.remoteBytes
             && lhs.failures.map(\.id) == rhs.failures.map(\.id)

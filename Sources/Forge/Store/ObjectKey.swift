@@ -12,7 +12,8 @@ package enum ObjectKey {
     /// `text` is what the engine reads (after the lexicon); `phonemeInput` says `[[…]]` in it are phonemes.
     /// `resampler` names the converter when the engine's rate may differ from the recipe's (``Resampler/identity``).
     package static func audio(
-        text: String, voice: VoiceSettings, audio: AudioSettings, engineVersion: String, phonemeInput: Bool = false, resampler: String? = nil
+        text: String, voice: VoiceSettings, audio: AudioSettings, engineVersion: String, phonemeInput: Bool = false,
+        resampler: String? = nil
     ) -> String {
         var fields = [
             "stage": "speak",
@@ -29,7 +30,8 @@ package enum ObjectKey {
         ]
         // Added only when present, so keys made before command engines and lexicons stay the same.
         if !voice.options.isEmpty {
-            fields["options"] = voice.options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+            fields["options"] = voice.options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                separator: "&")
         }
         if phonemeInput { fields["phonemeInput"] = "1" }
         if let resampler { fields["resampler"] = resampler }

@@ -19,7 +19,9 @@ final class ObjectPresence {
         if let known = folders[folder] {
             isFolder = known
         } else {
-            isFolder = (try? store.owned.check(String(folder))) != nil && OwnedDirectory.entry(at: root + "/" + folder) == .directory
+            isFolder =
+                (try? store.owned.check(String(folder))) != nil
+                && OwnedDirectory.entry(at: root + "/" + folder) == .directory
             folders[folder] = isFolder
         }
         return isFolder && OwnedDirectory.entry(at: root + "/" + relativePath) == .file

@@ -34,7 +34,8 @@ package struct ObjectStore: Sendable {
     /// Whether an object file exists at its place, as a regular file reached without a link (a
     /// link at it or at its folder does not count).
     package func contains(relativePath path: String) -> Bool {
-        (try? owned.check(path, lastIsFile: true)) != nil && OwnedDirectory.entry(at: url(forRelativePath: path).path) == .file
+        (try? owned.check(path, lastIsFile: true)) != nil
+            && OwnedDirectory.entry(at: url(forRelativePath: path).path) == .file
     }
 
     /// Whether a large object has been copied into the direct-write buffer on its way to disk.
@@ -64,10 +65,15 @@ package struct ObjectStore: Sendable {
         let shardFolder = try folders.descriptor("objects/\(shard)")
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
         let direct = data.count >= DirectWriteBuffer.threshold && DirectWriteBuffer.openFlag != 0
-        var descriptor = openat(temporaryFolder, temporaryName, flags | (direct ? DirectWriteBuffer.openFlag : 0), 0o644)
+        var descriptor = openat(
+            temporaryFolder, temporaryName, flags | (direct ? DirectWriteBuffer.openFlag : 0), 0o644)
         // A file system without direct I/O refuses the flag: the object goes through the page cache.
-        if descriptor < 0 && direct && errno == EINVAL { descriptor = openat(temporaryFolder, temporaryName, flags, 0o644) }
-        guard descriptor >= 0 else { throw .writeFailed(path: path("objects/tmp/\(temporaryName)"), reason: String(cString: strerror(errno))) }
+        if descriptor < 0 && direct && errno == EINVAL {
+            descriptor = openat(temporaryFolder, temporaryName, flags, 0o644)
+        }
+        guard descriptor >= 0 else {
+            throw .writeFailed(path: path("objects/tmp/\(temporaryName)"), reason: String(cString: strerror(errno)))
+        }
         defer { unlinkat(temporaryFolder, temporaryName, 0) }
         let failure: String? = data.withUnsafeBytes { buffer in
             if let failure = directWrites.write(buffer, to: descriptor) { return failure }
@@ -79,12 +85,18 @@ package struct ObjectStore: Sendable {
         if !linked && errno == EEXIST && OwnedDirectory.entry(name, in: shardFolder) != .file {
             // Something other than a regular file (a planted symlink) sits where the object belongs:
             // it is never followed, only replaced.
-            if unlinkat(shardFolder, name, 0) == 0 { linked = linkat(temporaryFolder, temporaryName, shardFolder, name, 0) == 0 }
+            if unlinkat(shardFolder, name, 0) == 0 {
+                linked = linkat(temporaryFolder, temporaryName, shardFolder, name, 0) == 0
+            }
         }
         if !linked {
-            guard errno == EEXIST else { throw .writeFailed(path: path(relative), reason: String(cString: strerror(errno))) }
+            guard errno == EEXIST else {
+                throw .writeFailed(path: path(relative), reason: String(cString: strerror(errno)))
+            }
             do {
-                var existing = try describe(key: key, relativePath: relative, role: role, mimeType: mimeType, durationMs: durationMs, sampleRate: sampleRate)
+                var existing = try describe(
+                    key: key, relativePath: relative, role: role, mimeType: mimeType, durationMs: durationMs,
+                    sampleRate: sampleRate)
                 existing.frames = frames
                 return existing
             } catch {
@@ -96,7 +108,8 @@ package struct ObjectStore: Sendable {
         // build checks that each item's objects are there. Syncing each shard folder too doubled
         // the fsyncs of a build (4,486 for the 121k-word corpus) for nothing a crash could harm.
         return StoredObject(
-            key: key, path: relative, role: role, bytes: data.count, sha256: sha256 ?? ContentHash.sha256Hex(data), mimeType: mimeType,
+            key: key, path: relative, role: role, bytes: data.count, sha256: sha256 ?? ContentHash.sha256Hex(data),
+            mimeType: mimeType,
             durationMs: durationMs, sampleRate: sampleRate, frames: frames)
     }
 
@@ -113,7 +126,8 @@ package struct ObjectStore: Sendable {
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
         return StoredObject(
             key: key, path: relativePath, role: role, bytes: (attributes[.size] as? Int) ?? 0,
-            sha256: try ContentHash.sha256Hex(fileAt: url), mimeType: mimeType, durationMs: durationMs, sampleRate: sampleRate)
+            sha256: try ContentHash.sha256Hex(fileAt: url), mimeType: mimeType, durationMs: durationMs,
+            sampleRate: sampleRate)
     }
 
     /// An object's bytes, read without following a link at it or above it.
@@ -123,11 +137,13 @@ package struct ObjectStore: Sendable {
 
     /// Decodes an audio object, opened without following links.
     package func decodeAudio(relativePath: String) throws -> DecodedAudio {
-        try SoundFile.decode(descriptor: owned.openForReading(relativePath), label: url(forRelativePath: relativePath).path)
+        try SoundFile.decode(
+            descriptor: owned.openForReading(relativePath), label: url(forRelativePath: relativePath).path)
     }
 
     /// An audio object's frame count and sample rate, from its header.
     package func audioHeader(relativePath: String) throws -> (frames: Int, sampleRate: Int) {
-        try SoundFile.frameCount(descriptor: owned.openForReading(relativePath), label: url(forRelativePath: relativePath).path)
+        try SoundFile.frameCount(
+            descriptor: owned.openForReading(relativePath), label: url(forRelativePath: relativePath).path)
     }
 }

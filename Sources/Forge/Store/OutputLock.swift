@@ -16,7 +16,9 @@ package final class OutputLock: Sendable {
         url = directory.appendingPathComponent(".forge.lock")
         let folder = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else {
-            throw errno == EACCES ? .notWritable(path: directory.path) : .writeFailed(path: directory.path, reason: String(cString: strerror(errno)))
+            throw errno == EACCES
+                ? .notWritable(path: directory.path)
+                : .writeFailed(path: directory.path, reason: String(cString: strerror(errno)))
         }
         guard flock(folder, LOCK_EX | LOCK_NB) == 0 else {
             close(folder)

@@ -116,7 +116,8 @@ package struct OwnedDirectory: Sendable {
     /// `.<name>.<pid>.tmp` beside it (a leftover if the process dies), then renamed over it.
     package func replaceFile(_ relative: String, with bytes: [UInt8]) throws(StoreError) {
         let folder = (relative as NSString).deletingLastPathComponent
-        let scratch = (folder.isEmpty ? "" : folder + "/") + ".\((relative as NSString).lastPathComponent).\(getpid()).tmp"
+        let scratch =
+            (folder.isEmpty ? "" : folder + "/") + ".\((relative as NSString).lastPathComponent).\(getpid()).tmp"
         unlink(url(scratch).path)
         let descriptor = try createFile(scratch)
         var offset = 0
@@ -166,24 +167,30 @@ package struct OwnedDirectory: Sendable {
     /// through a descriptor of each folder opened without following links, so a folder that is
     /// a link is refused rather than emptied. Returns the removed paths, relative to the root.
     @discardableResult
-    package func removeFiles(in relative: String, recursive: Bool = false, where matches: (String) -> Bool) throws(StoreError) -> [String] {
+    package func removeFiles(in relative: String, recursive: Bool = false, where matches: (String) -> Bool)
+        throws(StoreError) -> [String]
+    {
         try files(in: relative, recursive: recursive, remove: true, where: matches)
     }
 
     /// The files (and links) in the folder `relative` whose name `matches`, found the same way
     /// as ``removeFiles(in:recursive:where:)`` finds them, removing them when `remove`.
-    package func files(in relative: String, recursive: Bool = false, remove: Bool = false, where matches: (String) -> Bool) throws(StoreError) -> [String] {
+    package func files(
+        in relative: String, recursive: Bool = false, remove: Bool = false, where matches: (String) -> Bool
+    ) throws(StoreError) -> [String] {
         try check(relative)
         let path = url(relative).path
         let folder = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard folder >= 0 else {
             if errno == ENOENT { return [] }
             if errno == ELOOP || errno == ENOTDIR {
-                throw Self.entry(at: path) == .link ? .linkInOutput(path: path) : .notForgesFile(path: path, expected: "a folder")
+                throw Self.entry(at: path) == .link
+                    ? .linkInOutput(path: path) : .notForgesFile(path: path, expected: "a folder")
             }
             throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
         }
-        return Self.files(inDescriptor: folder, relative: relative, recursive: recursive, remove: remove, matches: matches)
+        return Self.files(
+            inDescriptor: folder, relative: relative, recursive: recursive, remove: remove, matches: matches)
     }
 
     private static func files(
@@ -215,7 +222,9 @@ package struct OwnedDirectory: Sendable {
         for name in subfolders {
             let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard child >= 0 else { continue }
-            removed += files(inDescriptor: child, relative: relative.isEmpty ? name : relative + "/" + name, recursive: true, remove: remove, matches: matches)
+            removed += files(
+                inDescriptor: child, relative: relative.isEmpty ? name : relative + "/" + name, recursive: true,
+                remove: remove, matches: matches)
         }
         return removed
     }
@@ -267,7 +276,9 @@ package struct OwnedDirectory: Sendable {
     /// renaming it). Those of processes no longer running are leftovers.
     package static func isTemporaryName(_ name: String) -> Bool {
         var name = Substring(name)
-        if let dot = name.lastIndex(of: "."), name[..<dot].hasSuffix(".tmp"), name.distance(from: dot, to: name.endIndex) == 7 {
+        if let dot = name.lastIndex(of: "."), name[..<dot].hasSuffix(".tmp"),
+            name.distance(from: dot, to: name.endIndex) == 7
+        {
             name = name[..<dot]
         }
         guard name.hasPrefix("."), name.hasSuffix(".tmp") || name.hasSuffix(".sqlite") else { return false }

@@ -23,7 +23,8 @@ package struct StoreAuditor: Sendable {
 
     func audit(_ manifest: Manifest) throws -> AuditReport {
         let store = ObjectStore(root: directory)
-        var report = AuditReport(outputDirectory: directory.path, objectsChecked: 0, bytesChecked: 0, itemsChecked: 0, problems: [])
+        var report = AuditReport(
+            outputDirectory: directory.path, objectsChecked: 0, bytesChecked: 0, itemsChecked: 0, problems: [])
         let integrity = try manifest.integrityCheck()
         if integrity != "ok" { report.problems.append(.databaseDamaged(integrity)) }
 
@@ -41,7 +42,9 @@ package struct StoreAuditor: Sendable {
             }
             // An object behind a linked folder is unreachable: reported missing (its items are
             // rebuilt), never hashed or removed through the link; the link itself is listed below.
-            guard (try? OwnedDirectory(root: directory).check((object.path as NSString).deletingLastPathComponent)) != nil else {
+            guard
+                (try? OwnedDirectory(root: directory).check((object.path as NSString).deletingLastPathComponent)) != nil
+            else {
                 report.problems.append(.missingObject(key: object.key, path: object.path))
                 continue
             }
@@ -58,7 +61,8 @@ package struct StoreAuditor: Sendable {
             report.objectsChecked += 1
             report.bytesChecked += Int(status.st_size)
             if hash != object.sha256 {
-                report.problems.append(.corruptObject(key: object.key, path: object.path, expected: object.sha256, found: hash))
+                report.problems.append(
+                    .corruptObject(key: object.key, path: object.path, expected: object.sha256, found: hash))
             }
         }
 
@@ -80,7 +84,9 @@ package struct StoreAuditor: Sendable {
         report.problems += links.map { .linkInOutput(path: $0) }
         for path in storeFiles(store) where !recordedPaths.contains(path) {
             // A link (to a file or a folder) is reported as a link, which repair removes without following.
-            report.problems.append(OwnedDirectory.entry(at: store.url(forRelativePath: path).path) == .link ? .linkInOutput(path: path) : .unrecordedObject(path: path))
+            report.problems.append(
+                OwnedDirectory.entry(at: store.url(forRelativePath: path).path) == .link
+                    ? .linkInOutput(path: path) : .unrecordedObject(path: path))
         }
         if !links.contains(where: { $0 == "objects" || $0 == "objects/tmp" || $0 == "exports" || $0 == "verify" }) {
             report.problems += try owned.leftovers(remove: false).map { .leftover(path: $0) }
@@ -103,16 +109,16 @@ package struct StoreAuditor: Sendable {
         var realignItems: [String] = []
         for problem in report.problems {
             switch problem {
-            case let .missingObject(key, _):
+            case .missingObject(let key, _):
                 badKeys.append(key)
-            case let .corruptObject(key, path, _, _):
+            case .corruptObject(let key, let path, _, _):
                 badKeys.append(key)
                 unlink(store.url(forRelativePath: path).path)
             case .notARegularFile(let path):
                 let url = store.url(forRelativePath: path)
                 if unlink(url.path) != 0 { try? FileManager.default.removeItem(at: url) }
                 badKeys.append(contentsOf: try manifest.objectKeys(atPath: path))
-            case let .danglingReference(itemID, _):
+            case .danglingReference(let itemID, _):
                 rebuildItems.append(itemID)
             case .missingTimings(let itemID):
                 realignItems.append(itemID)

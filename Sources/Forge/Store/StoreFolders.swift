@@ -38,7 +38,9 @@ final class StoreFolders: Sendable {
             }
             var path = ""
             for part in relative.split(separator: "/").map(String.init) {
-                guard part != "..", part != "." else { throw .writeFailed(path: relative, reason: "the path leaves the output directory") }
+                guard part != "..", part != "." else {
+                    throw .writeFailed(path: relative, reason: "the path leaves the output directory")
+                }
                 path += path.isEmpty ? part : "/" + part
                 if let known = descriptors[path] {
                     parent = known
@@ -54,7 +56,9 @@ final class StoreFolders: Sendable {
                         throw .cannotCreate(path: rootPath + "/" + path, reason: String(cString: strerror(reason)))
                     }
                     // Opening a link to a folder this way fails with ENOTDIR, like opening a file.
-                    if OwnedDirectory.entry(part, in: parent) == .link { throw .linkInOutput(path: rootPath + "/" + path) }
+                    if OwnedDirectory.entry(part, in: parent) == .link {
+                        throw .linkInOutput(path: rootPath + "/" + path)
+                    }
                     throw .notForgesFile(path: rootPath + "/" + path, expected: "a folder")
                 }
                 descriptors[path] = folder

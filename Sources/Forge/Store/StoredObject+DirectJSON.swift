@@ -5,7 +5,9 @@ import Foundation
 extension StoredObject {
     /// Appends the object as JSON; false (nothing appended) when a string needs escaping.
     func appendDirectJSON(to json: inout DirectJSON.Writer) -> Bool {
-        guard [key, path, role.rawValue, sha256, mimeType].allSatisfy({ DirectJSON.isPlain($0, slashes: true) }) else { return false }
+        guard [key, path, role.rawValue, sha256, mimeType].allSatisfy({ DirectJSON.isPlain($0, slashes: true) }) else {
+            return false
+        }
         json.raw(#"{"key":""#)
         json.plain(key)
         json.raw(#"","path":""#)
@@ -38,11 +40,12 @@ extension StoredObject {
     /// Reads an object as ``appendDirectJSON(to:)`` writes it; nil for anything else.
     static func direct(from reader: inout DirectJSON.Reader) -> StoredObject? {
         guard reader.expect(#"{"key":""#), let key = reader.plainString(slashes: true),
-              reader.expect(#","path":""#), let path = reader.plainString(slashes: true),
-              reader.expect(#","role":""#), let roleName = reader.plainString(slashes: true), let role = Role(rawValue: roleName),
-              reader.expect(#","bytes":"#), let bytes = reader.integer(),
-              reader.expect(#","sha256":""#), let sha256 = reader.plainString(slashes: true),
-              reader.expect(#","mimeType":""#), let mimeType = reader.plainString(slashes: true)
+            reader.expect(#","path":""#), let path = reader.plainString(slashes: true),
+            reader.expect(#","role":""#), let roleName = reader.plainString(slashes: true),
+            let role = Role(rawValue: roleName),
+            reader.expect(#","bytes":"#), let bytes = reader.integer(),
+            reader.expect(#","sha256":""#), let sha256 = reader.plainString(slashes: true),
+            reader.expect(#","mimeType":""#), let mimeType = reader.plainString(slashes: true)
         else { return nil }
         var object = StoredObject(key: key, path: path, role: role, bytes: bytes, sha256: sha256, mimeType: mimeType)
         if reader.expect(#","durationMs":"#) {

@@ -38,7 +38,8 @@ enum BlockingThreads {
     /// own (a decoder, which holds state and must stay on one thread) that its bodies share; a
     /// state that cannot be made stops the run like a body that throws.
     static func forEachIndex<State>(
-        _ count: Int, threads: Int, cancellation: CancellationFlag?, state makeState: @escaping @Sendable () throws -> State,
+        _ count: Int, threads: Int, cancellation: CancellationFlag?,
+        state makeState: @escaping @Sendable () throws -> State,
         _ body: @escaping @Sendable (Int, State) throws -> Void
     ) throws {
         let next = Mutex(0)
@@ -63,7 +64,9 @@ enum BlockingThreads {
 
     /// Starts `count` threads running `body(index)` and returns at once; `whenAllFinished` runs
     /// on the last thread to finish.
-    static func start(_ count: Int, body: @escaping @Sendable (Int) -> Void, whenAllFinished: @escaping @Sendable () -> Void = {}) {
+    static func start(
+        _ count: Int, body: @escaping @Sendable (Int) -> Void, whenAllFinished: @escaping @Sendable () -> Void = {}
+    ) {
         let running = Atomic<Int>(count)
         for index in 0..<count {
             let thread = Thread {

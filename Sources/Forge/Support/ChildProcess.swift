@@ -1,8 +1,9 @@
 import Foundation
 import Subprocess
 import Synchronization
+
 #if canImport(SystemPackage)
-import SystemPackage
+    import SystemPackage
 #endif
 
 /// A program Forge runs beside itself — a synthesis worker, a command engine, ffmpeg — started
@@ -108,9 +109,11 @@ final class ChildProcess: Sendable {
     ) throws(ChildProcessError) -> ChildProcess {
         let started = ProcessThread.wait { () -> Result<ChildProcess, ChildProcessError> in
             do throws(ChildProcessError) {
-                return .success(try await start(
-                    executable: executable, arguments: arguments, errorOutput: errorOutput, ownProcessGroup: ownProcessGroup, onLine: onLine,
-                    onExit: onExit))
+                return .success(
+                    try await start(
+                        executable: executable, arguments: arguments, errorOutput: errorOutput,
+                        ownProcessGroup: ownProcessGroup, onLine: onLine,
+                        onExit: onExit))
             } catch {
                 return .failure(error)
             }
@@ -195,7 +198,9 @@ final class ChildProcess: Sendable {
 
     /// Waits for the child to exit.
     func exited() async -> Termination {
-        guard let task = run.withLock({ $0 }) else { return Termination(code: nil, signalled: false, failure: "it never started") }
+        guard let task = run.withLock({ $0 }) else {
+            return Termination(code: nil, signalled: false, failure: "it never started")
+        }
         return await task.value
     }
 

@@ -11,7 +11,7 @@ enum ChildProcessError: Error, LocalizedError, Equatable {
 
     private var message: (problem: String, fix: String?) {
         switch self {
-        case let .cannotStart(executable, reason):
+        case .cannotStart(let executable, let reason):
             return ("\(executable) could not be started: \(reason).", "Check that it exists and is executable.")
         }
     }

@@ -21,7 +21,8 @@ package struct Diagnostic: Sendable, Equatable, Codable {
     package var suggestion: String?
 
     package init(
-        _ severity: Severity, _ message: String, file: String? = nil, line: Int? = nil, field: String? = nil, item: String? = nil,
+        _ severity: Severity, _ message: String, file: String? = nil, line: Int? = nil, field: String? = nil,
+        item: String? = nil,
         suggestion: String? = nil
     ) {
         self.severity = severity
@@ -33,7 +34,9 @@ package struct Diagnostic: Sendable, Equatable, Codable {
         self.suggestion = suggestion
     }
 
-    package static func warning(_ message: String, file: String? = nil, item: String? = nil, suggestion: String? = nil) -> Diagnostic {
+    package static func warning(_ message: String, file: String? = nil, item: String? = nil, suggestion: String? = nil)
+        -> Diagnostic
+    {
         Diagnostic(.warning, message, file: file, item: item, suggestion: suggestion)
     }
 

@@ -20,7 +20,8 @@ package enum DirectJSON {
     }
 
     static func isPlain(_ byte: UInt8, slashes: Bool) -> Bool {
-        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && (slashes || byte != UInt8(ascii: "/"))
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+            && (slashes || byte != UInt8(ascii: "/"))
     }
 
     /// Appends to UTF-8 bytes.
@@ -103,7 +104,7 @@ package enum DirectJSON {
             // The recipe's JSON parser reads the escapes: one reading of JSON strings in Forge.
             var literal = [UInt8(ascii: "\"")]
             literal.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[position...end]))
-            guard case let .string(value)? = try? JSONParser().parse(literal) else { return nil }
+            guard case .string(let value)? = try? JSONParser().parse(literal) else { return nil }
             position = end + 1
             return value
         }
@@ -115,7 +116,9 @@ package enum DirectJSON {
             if negative { index += 1 }
             let first = index
             var value = 0
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9"), index - first < 18 {
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9"),
+                index - first < 18
+            {
                 value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
                 index += 1
             }
@@ -124,7 +127,8 @@ package enum DirectJSON {
             // More digits than 18, a fraction or an exponent: Foundation reads it.
             if index < bytes.count {
                 switch bytes[index] {
-                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "0")...UInt8(ascii: "9"): return nil
+                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    return nil
                 default: break
                 }
             }

@@ -26,7 +26,8 @@ enum EditDistance {
     /// The candidates close enough to `word` to be a likely typo, closest first.
     static func suggestions(for word: String, among candidates: [String], limit: Int = 3) -> [String] {
         let threshold = max(2, word.count / 3)
-        return candidates
+        return
+            candidates
             .map { (candidate: $0, distance: between(word, $0)) }
             .filter { $0.distance <= threshold || $0.candidate.lowercased().hasPrefix(word.lowercased()) }
             .sorted { ($0.distance, $0.candidate) < ($1.distance, $1.candidate) }

@@ -16,7 +16,8 @@ package enum ErrorReason {
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
         let nsError = error as NSError
         if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
+        {
             return String(cString: strerror(Int32(underlying.code)))
         }
         switch nsError.code {
@@ -26,7 +27,8 @@ package enum ErrorReason {
         case NSFileWriteVolumeReadOnlyError: return "Read-only file system"
         case NSFileWriteFileExistsError: return "File exists"
         case NSFileWriteUnknownError, NSFileWriteInvalidFileNameError: return "the file could not be written"
-        case NSFileReadUnknownError, NSFileReadCorruptFileError, NSFileReadInapplicableStringEncodingError: return "the file could not be read"
+        case NSFileReadUnknownError, NSFileReadCorruptFileError, NSFileReadInapplicableStringEncodingError:
+            return "the file could not be read"
         case NSFileReadTooLargeError: return "the file is too large to read"
         default: break
         }

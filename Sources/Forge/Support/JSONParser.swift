@@ -46,7 +46,8 @@ package struct JSONParser {
             var message = message
             // Whatever was expected here, a comment is the likelier mistake to name.
             if position == nil, offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "/"),
-               bytes[offset + 1] == UInt8(ascii: "/") || bytes[offset + 1] == UInt8(ascii: "*") {
+                bytes[offset + 1] == UInt8(ascii: "/") || bytes[offset + 1] == UInt8(ascii: "*")
+            {
                 message = "a comment, which JSON does not allow; remove it (or put notes in a key such as \"title\")"
             }
             let end = min(position ?? offset, bytes.count)
@@ -88,19 +89,27 @@ package struct JSONParser {
             case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
             case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
             case UInt8(ascii: "\""): return .string(try parseString())
-            case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-            case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-            case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+            case UInt8(ascii: "t"):
+                try expectLiteral("true")
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                try expectLiteral("false")
+                return .bool(false)
+            case UInt8(ascii: "n"):
+                try expectLiteral("null")
+                return .null
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
             default:
-                throw error("unexpected \(describeCurrent()); a value (object, array, string, number, true, false or null) was expected")
+                throw error(
+                    "unexpected \(describeCurrent()); a value (object, array, string, number, true, false or null) was expected"
+                )
             }
         }
 
         mutating func expectLiteral(_ literal: String) throws(SyntaxError) {
             let expected = Array(literal.utf8)
             guard offset + expected.count <= bytes.count,
-                  Array(bytes[offset..<offset + expected.count]) == expected
+                Array(bytes[offset..<offset + expected.count]) == expected
             else { throw error("invalid literal; did you mean \(literal)?") }
             offset += expected.count
         }
@@ -119,7 +128,10 @@ package struct JSONParser {
                 skipWhitespace()
                 guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else {
                     let afterComma = !members.isEmpty && offset < bytes.count && bytes[offset] == UInt8(ascii: "}")
-                    throw error(afterComma ? "trailing comma before '}'; JSON does not allow one" : "unexpected \(describeCurrent()); a quoted key was expected")
+                    throw error(
+                        afterComma
+                            ? "trailing comma before '}'; JSON does not allow one"
+                            : "unexpected \(describeCurrent()); a quoted key was expected")
                 }
                 let keyStart = offset
                 let key = try parseString()
@@ -197,7 +209,9 @@ package struct JSONParser {
                     return String(scalars)
                 }
                 if byte < 0x20 {
-                    throw error("a control character (byte 0x\(String(byte, radix: 16))) inside a string; write it as an escape such as \\n")
+                    throw error(
+                        "a control character (byte 0x\(String(byte, radix: 16))) inside a string; write it as an escape such as \\n"
+                    )
                 }
                 if byte == UInt8(ascii: "\\") {
                     guard flush(offset, into: &scalars) else { throw error("the string is not valid UTF-8", at: start) }
@@ -217,15 +231,21 @@ package struct JSONParser {
                     case UInt8(ascii: "u"):
                         var code = try parseHex4()
                         if (0xD800...0xDBFF).contains(code) {
-                            guard offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u") else {
+                            guard offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"),
+                                bytes[offset + 1] == UInt8(ascii: "u")
+                            else {
                                 throw error("a lone UTF-16 surrogate in a \\u escape")
                             }
                             offset += 2
                             let low = try parseHex4()
-                            guard (0xDC00...0xDFFF).contains(low) else { throw error("an invalid UTF-16 surrogate pair in a \\u escape") }
+                            guard (0xDC00...0xDFFF).contains(low) else {
+                                throw error("an invalid UTF-16 surrogate pair in a \\u escape")
+                            }
                             code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                         }
-                        guard let scalar = Unicode.Scalar(code) else { throw error("a \\u escape that is not a Unicode scalar") }
+                        guard let scalar = Unicode.Scalar(code) else {
+                            throw error("a \\u escape that is not a Unicode scalar")
+                        }
                         scalars.append(scalar)
                     default:
                         throw error("an invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string")
@@ -261,7 +281,9 @@ package struct JSONParser {
             if bytes[offset] == UInt8(ascii: "-") { offset += 1 }
             func digits(_ cursor: inout Cursor) -> Int {
                 var count = 0
-                while cursor.offset < cursor.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(cursor.bytes[cursor.offset]) {
+                while cursor.offset < cursor.bytes.count,
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(cursor.bytes[cursor.offset])
+                {
                     cursor.offset += 1
                     count += 1
                 }
@@ -279,11 +301,15 @@ package struct JSONParser {
             }
             if offset < bytes.count, bytes[offset] == UInt8(ascii: "e") || bytes[offset] == UInt8(ascii: "E") {
                 offset += 1
-                if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") { offset += 1 }
+                if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") {
+                    offset += 1
+                }
                 if digits(&self) == 0 { throw error("a number needs digits in its exponent") }
             }
             let text = String(decoding: bytes[start..<offset], as: UTF8.self)
-            guard let value = Double(text), value.isFinite else { throw error("the number \(text) is out of range", at: start) }
+            guard let value = Double(text), value.isFinite else {
+                throw error("the number \(text) is out of range", at: start)
+            }
             return value
         }
     }

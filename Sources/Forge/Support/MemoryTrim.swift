@@ -7,7 +7,9 @@ import Glibc
 /// search one after another would otherwise hold the sum of their largest searches for good.
 enum MemoryTrim {
     private typealias Trim = @convention(c) (Int) -> Int32
-    private static let trim: Trim? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim").map { unsafeBitCast($0, to: Trim.self) }
+    private static let trim: Trim? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim").map {
+        unsafeBitCast($0, to: Trim.self)
+    }
 
     /// Returns freed memory to the system; does nothing where the C library has no `malloc_trim`.
     static func release() {

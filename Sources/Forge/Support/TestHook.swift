@@ -6,9 +6,9 @@ package enum TestHook {
     /// The variable's value in a debug build; nil in a release build or when it is not set.
     package static func value(_ name: String) -> String? {
         #if DEBUG
-        return ProcessInfo.processInfo.environment[name]
+            return ProcessInfo.processInfo.environment[name]
         #else
-        return nil
+            return nil
         #endif
     }
 

@@ -2,10 +2,15 @@
 /// initials ("J. Smith") as part of a sentence rather than its end.
 package enum SentenceSegmenter {
     static let closers: Set<Unicode.Scalar> = ["\"", "'", "\u{201D}", "\u{2019}", ")", "]", "}", "\u{00BB}"]
-    static let terminators: Set<Unicode.Scalar> = [".", "!", "?", "\u{2026}", "\u{3002}", "\u{FF01}", "\u{FF0E}", "\u{FF1F}", "\u{0964}", "\u{0965}", "\u{061F}", "\u{06D4}"]
+    static let terminators: Set<Unicode.Scalar> = [
+        ".", "!", "?", "\u{2026}", "\u{3002}", "\u{FF01}", "\u{FF0E}", "\u{FF1F}", "\u{0964}", "\u{0965}", "\u{061F}",
+        "\u{06D4}",
+    ]
 
     /// Sentence ranges within `range` of `scalars`, trimmed of surrounding white space.
-    package static func sentences(in scalars: [Unicode.Scalar], range: Range<Int>? = nil, rules: SentenceRules = SentenceRules(language: "en")) -> [Range<Int>] {
+    package static func sentences(
+        in scalars: [Unicode.Scalar], range: Range<Int>? = nil, rules: SentenceRules = SentenceRules(language: "en")
+    ) -> [Range<Int>] {
         let range = range ?? 0..<scalars.count
         var sentences: [Range<Int>] = []
         var start = range.lowerBound
@@ -20,7 +25,8 @@ package enum SentenceSegmenter {
             while end < range.upperBound, terminators.contains(scalars[end]) { end += 1 }
             while end < range.upperBound, closers.contains(scalars[end]) { end += 1 }
             let isFullWidth = scalar.value >= 0x3000
-            if isFullWidth || isBoundary(scalars, terminator: index, after: end, limit: range.upperBound, rules: rules) {
+            if isFullWidth || isBoundary(scalars, terminator: index, after: end, limit: range.upperBound, rules: rules)
+            {
                 if let trimmed = trim(scalars, start..<end) { sentences.append(trimmed) }
                 start = end
             }
@@ -30,7 +36,9 @@ package enum SentenceSegmenter {
         return sentences
     }
 
-    private static func isBoundary(_ scalars: [Unicode.Scalar], terminator: Int, after end: Int, limit: Int, rules: SentenceRules) -> Bool {
+    private static func isBoundary(
+        _ scalars: [Unicode.Scalar], terminator: Int, after end: Int, limit: Int, rules: SentenceRules
+    ) -> Bool {
         guard end < limit else { return true }
         guard scalars[end].properties.isWhitespace else { return false }
         var next = end

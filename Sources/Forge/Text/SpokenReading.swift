@@ -18,7 +18,9 @@ package struct SpokenReading: Sendable, Equatable {
     package var fricativeShare: Double { phonemes > 0 ? Double(fricatives) / Double(phonemes) : 0 }
 
     /// espeak-ng's mnemonics of fricatives and affricates, without stress marks.
-    static let fricativeMnemonics: Set<Substring> = ["s", "z", "S", "Z", "f", "v", "T", "D", "h", "x", "tS", "dZ", "C", "s2", "z2"]
+    static let fricativeMnemonics: Set<Substring> = [
+        "s", "z", "S", "Z", "f", "v", "T", "D", "h", "x", "tS", "dZ", "C", "s2", "z2",
+    ]
 
     /// The phonemes in espeak-ng's mnemonics of a clause (phonemes separated by `_`, words by
     /// spaces) — every piece with a sound in it, stress (`'`, `,`), length (`:`) and pause marks

@@ -11,7 +11,10 @@ package enum Tokenizer {
     package static func words(in scalars: [Unicode.Scalar]) -> [WordToken] {
         var tokens: [WordToken] = []
         forEachWord(in: scalars[...]) { range in
-            tokens.append(WordToken(index: tokens.count, text: String(scalars: scalars[range]), start: range.lowerBound, end: range.upperBound))
+            tokens.append(
+                WordToken(
+                    index: tokens.count, text: String(scalars: scalars[range]), start: range.lowerBound,
+                    end: range.upperBound))
         }
         return tokens
     }
@@ -49,7 +52,8 @@ package enum Tokenizer {
                 }
                 // A joiner stays inside the word only between two word characters: "don't", "well-known", "1,000".
                 if index + 1 < count, isWordScalar(scalars[index + 1]), !isUnspacedScript(scalars[index + 1]),
-                   isJoiner(current, previous: scalars[index - 1], next: scalars[index + 1]) {
+                    isJoiner(current, previous: scalars[index - 1], next: scalars[index + 1])
+                {
                     index += 2
                     continue
                 }
@@ -97,7 +101,7 @@ package enum Tokenizer {
         if scalar.isASCII { return false }
         switch scalar.value {
         case 0x3040...0x309F, 0x30A0...0x30FF, 0x31F0...0x31FF,  // Hiragana, Katakana
-             0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x2FA1F:  // CJK ideographs
+            0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x2FA1F:  // CJK ideographs
             return true
         default:
             return false

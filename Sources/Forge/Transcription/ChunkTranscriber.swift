@@ -32,7 +32,11 @@ final class ChunkTranscriber {
             moved.utterances = utterances.map { words in
                 words.map { RecognizedWord(text: $0.text, startMs: $0.startMs + offsetMs, endMs: $0.endMs + offsetMs) }
                     .filter { kept.contains(($0.startMs + $0.endMs) / 2) }
-                    .map { RecognizedWord(text: $0.text, startMs: max(kept.lowerBound, $0.startMs), endMs: min(kept.upperBound, $0.endMs)) }
+                    .map {
+                        RecognizedWord(
+                            text: $0.text, startMs: max(kept.lowerBound, $0.startMs),
+                            endMs: min(kept.upperBound, $0.endMs))
+                    }
             }.filter { !$0.isEmpty }
             return moved
         }
@@ -78,7 +82,8 @@ final class ChunkTranscriber {
     /// milliseconds of decoding each). With `within` (milliseconds of `samples`), only the
     /// utterances that reach into it, each whole.
     func transcribe(
-        _ samples: ArraySlice<Int16>, within: Range<Int>? = nil, expected: [ExpectedWord], languageModel: URL, cancellation: CancellationFlag? = nil
+        _ samples: ArraySlice<Int16>, within: Range<Int>? = nil, expected: [ExpectedWord], languageModel: URL,
+        cancellation: CancellationFlag? = nil
     ) throws(RecognitionError) -> Transcript? {
         var transcript = Transcript()
         for range in Self.utterances(in: samples) {
@@ -86,12 +91,14 @@ final class ChunkTranscriber {
             let startMs = (range.lowerBound - samples.startIndex) * 1000 / PocketSphinxDecoder.sampleRate
             let endMs = (range.upperBound - samples.startIndex) * 1000 / PocketSphinxDecoder.sampleRate
             if let within, endMs <= within.lowerBound || startMs >= within.upperBound { continue }
-            let tokens = expected
+            let tokens =
+                expected
                 .filter { $0.startMs >= startMs - Self.expectedMarginMs && $0.startMs < endMs + Self.expectedMarginMs }
                 .map(\.token).filter { decoder.pronunciation(of: $0) != nil }
             var words: [RecognizedWord] = []
             if !tokens.isEmpty {
-                try decoder.useWordSequence(tokens, stopProbability: Self.stopProbability, skipProbability: Self.skipProbability)
+                try decoder.useWordSequence(
+                    tokens, stopProbability: Self.stopProbability, skipProbability: Self.skipProbability)
                 words = try heard(in: samples[range], offsetMs: startMs)
             }
             if tokens.isEmpty || words.count < tokens.count {
@@ -114,15 +121,20 @@ final class ChunkTranscriber {
     /// The aligned words, and the decoded words that overlap none of them, in time order.
     static func merged(aligned: [RecognizedWord], decoded: [RecognizedWord]) -> [RecognizedWord] {
         guard !aligned.isEmpty else { return decoded }
-        let outside = decoded.filter { word in !aligned.contains { $0.startMs < word.endMs && word.startMs < $0.endMs } }
+        let outside = decoded.filter { word in !aligned.contains { $0.startMs < word.endMs && word.startMs < $0.endMs }
+        }
         return (aligned + outside).sorted { $0.startMs < $1.startMs }
     }
 
     /// The words (not fillers) the active search finds in one utterance.
     private func heard(in samples: ArraySlice<Int16>, offsetMs: Int) throws(RecognitionError) -> [RecognizedWord] {
         let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
-        return try decoder.decode(samples, posteriors: false).filter { !ForcedAligner.isFiller(ForcedAligner.baseWord($0.word)) }.map {
-            RecognizedWord(text: ForcedAligner.baseWord($0.word), startMs: offsetMs + $0.startFrame * frameMs, endMs: offsetMs + ($0.endFrame + 1) * frameMs)
+        return try decoder.decode(samples, posteriors: false).filter {
+            !ForcedAligner.isFiller(ForcedAligner.baseWord($0.word))
+        }.map {
+            RecognizedWord(
+                text: ForcedAligner.baseWord($0.word), startMs: offsetMs + $0.startFrame * frameMs,
+                endMs: offsetMs + ($0.endFrame + 1) * frameMs)
         }
     }
 
@@ -155,7 +167,8 @@ final class ChunkTranscriber {
                 quiet += 1
                 if quiet >= minimumPause {
                     let end = position - quiet + 10
-                    ranges.append((samples.startIndex + begin * frame)..<min(samples.endIndex, samples.startIndex + end * frame))
+                    ranges.append(
+                        (samples.startIndex + begin * frame)..<min(samples.endIndex, samples.startIndex + end * frame))
                     start = nil
                     quiet = 0
                 }

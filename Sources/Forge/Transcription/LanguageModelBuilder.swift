@@ -85,6 +85,7 @@ package enum LanguageModelBuilder {
         let scaled = Int((Foundation.log10(max(value, 1e-99)) * 10_000).rounded())
         let magnitude = abs(scaled)
         let fraction = String(magnitude % 10_000)
-        return (scaled < 0 ? "-" : "") + String(magnitude / 10_000) + "." + String(repeating: "0", count: 4 - fraction.count) + fraction
+        return (scaled < 0 ? "-" : "") + String(magnitude / 10_000) + "."
+            + String(repeating: "0", count: 4 - fraction.count) + fraction
     }
 }

@@ -24,9 +24,13 @@ package enum TranscriptNormalizer {
         if key.hasSuffix("'s") && Int(key.dropLast(2)) != nil { key = String(key.dropLast(2)) }
         guard !key.isEmpty else { return [] }
         if let expansion = abbreviations[key] { return expansion }
-        if key.allSatisfy(\.isNumber), let number = Int(key) { return NumberWords.spoken(number, asYear: key.count == 4) }
+        if key.allSatisfy(\.isNumber), let number = Int(key) {
+            return NumberWords.spoken(number, asYear: key.count == 4)
+        }
         if let ordinal = NumberWords.ordinal(key) { return ordinal }
         // "Lucas-Lodge" and "good-humoured": the recognizer hears the parts.
-        return key.split(separator: "-").map { String($0).trimmingCharacters(in: .init(charactersIn: ".'")) }.filter { !$0.isEmpty }
+        return key.split(separator: "-").map { String($0).trimmingCharacters(in: .init(charactersIn: ".'")) }.filter {
+            !$0.isEmpty
+        }
     }
 }

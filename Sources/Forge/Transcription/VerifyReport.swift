@@ -52,14 +52,20 @@ package struct VerifyReport: Sendable, Equatable {
     /// Complete, and with a limit set no chunk over it and no item flagged (an item flagged does not
     /// say what its text says: the gate that lets a book ship must stop it); a verification cut short
     /// never passes. Without a limit the report is for reading.
-    package var passed: Bool { complete && failingChunks.isEmpty && (maxWordErrorRate == nil || flaggedItemIDs.isEmpty) }
+    package var passed: Bool {
+        complete && failingChunks.isEmpty && (maxWordErrorRate == nil || flaggedItemIDs.isEmpty)
+    }
 
     /// Per chapter, the end of the furthest transcribed chunk: how far transcription has come.
     package var furthestTranscribedMs: [Int: Int] {
-        chunks.reduce(into: [:]) { furthest, chunk in furthest[chunk.chapter] = max(furthest[chunk.chapter] ?? 0, chunk.endMs) }
+        chunks.reduce(into: [:]) { furthest, chunk in
+            furthest[chunk.chapter] = max(furthest[chunk.chapter] ?? 0, chunk.endMs)
+        }
     }
 
     static func unavailable(_ reason: String, maxWordErrorRate: Double?) -> VerifyReport {
-        VerifyReport(available: false, unavailableReason: reason, missingChunks: 0, chunks: [], maxWordErrorRate: maxWordErrorRate, recognizer: "", elapsedSeconds: 0, audioMs: 0)
+        VerifyReport(
+            available: false, unavailableReason: reason, missingChunks: 0, chunks: [],
+            maxWordErrorRate: maxWordErrorRate, recognizer: "", elapsedSeconds: 0, audioMs: 0)
     }
 }

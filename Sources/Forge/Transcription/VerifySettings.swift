@@ -18,7 +18,8 @@ package struct VerifySettings: Sendable, Equatable {
     package var accepted: [String: String]
 
     package init(
-        required: Bool = false, maxWordErrorRate: Double? = nil, jobs: Int? = nil, mode: VerifyMode = .full, accepted: [String: String] = [:]
+        required: Bool = false, maxWordErrorRate: Double? = nil, jobs: Int? = nil, mode: VerifyMode = .full,
+        accepted: [String: String] = [:]
     ) {
         self.required = required
         self.maxWordErrorRate = maxWordErrorRate
@@ -29,6 +30,7 @@ package struct VerifySettings: Sendable, Equatable {
 
     /// Why `digest` cannot be an accepted item's audio digest, or nil when it can.
     package static func digestProblem(_ digest: String) -> String? {
-        digest.count == 64 && digest.allSatisfy(\.isHexDigit) ? nil : "the audio's SHA-256: 64 hexadecimal digits, as `forge verify` prints it for a flagged item"
+        digest.count == 64 && digest.allSatisfy(\.isHexDigit)
+            ? nil : "the audio's SHA-256: 64 hexadecimal digits, as `forge verify` prints it for a flagged item"
     }
 }

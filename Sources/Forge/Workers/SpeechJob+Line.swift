@@ -7,7 +7,10 @@ extension SpeechJob {
     /// The job as one JSON line, ending in a newline.
     package var line: Data? {
         if commandEngine == nil, voice.options.isEmpty,
-           [itemID, voice.engine, voice.id, audio.format.rawValue, audioKey, eventsKey, engineVersion].allSatisfy({ DirectJSON.isPlain($0, slashes: true) }) {
+            [itemID, voice.engine, voice.id, audio.format.rawValue, audioKey, eventsKey, engineVersion].allSatisfy({
+                DirectJSON.isPlain($0, slashes: true)
+            })
+        {
             var json = DirectJSON.Writer(capacity: text.utf8.count + 420)
             json.raw(#"{"itemID":""#)
             json.plain(itemID)
@@ -31,7 +34,9 @@ extension SpeechJob {
             json.plain(audioKey)
             json.raw(#"","eventsKey":""#)
             json.plain(eventsKey)
-            json.raw(phonemeInput ? #"","phonemeInput":true,"engineVersion":""# : #"","phonemeInput":false,"engineVersion":""#)
+            json.raw(
+                phonemeInput
+                    ? #"","phonemeInput":true,"engineVersion":""# : #"","phonemeInput":false,"engineVersion":""#)
             json.plain(engineVersion)
             json.raw("\"}\n")
             return Data(json.bytes)
@@ -50,17 +55,18 @@ extension SpeechJob {
         line.withUnsafeBytes { bytes -> SpeechJob? in
             var reader = DirectJSON.Reader(bytes: bytes)
             guard reader.expect(#"{"itemID":""#), let itemID = reader.plainString(slashes: true),
-                  reader.expect(#","text":""#), let text = reader.string(),
-                  reader.expect(#","voice":{"engine":""#), let engine = reader.plainString(slashes: true),
-                  reader.expect(#","id":""#), let id = reader.plainString(slashes: true),
-                  reader.expect(#","rate":"#), let rate = reader.integer(),
-                  reader.expect(#","pitch":"#), let pitch = reader.integer(),
-                  reader.expect(#","volume":"#), let volume = reader.integer(),
-                  reader.expect(#","options":{}},"audio":{"format":""#), let formatName = reader.plainString(slashes: true),
-                  let format = AudioSettings.Format(rawValue: formatName),
-                  reader.expect(#","sampleRate":"#), let sampleRate = reader.integer(),
-                  reader.expect(#"},"audioKey":""#), let audioKey = reader.plainString(slashes: true),
-                  reader.expect(#","eventsKey":""#), let eventsKey = reader.plainString(slashes: true)
+                reader.expect(#","text":""#), let text = reader.string(),
+                reader.expect(#","voice":{"engine":""#), let engine = reader.plainString(slashes: true),
+                reader.expect(#","id":""#), let id = reader.plainString(slashes: true),
+                reader.expect(#","rate":"#), let rate = reader.integer(),
+                reader.expect(#","pitch":"#), let pitch = reader.integer(),
+                reader.expect(#","volume":"#), let volume = reader.integer(),
+                reader.expect(#","options":{}},"audio":{"format":""#),
+                let formatName = reader.plainString(slashes: true),
+                let format = AudioSettings.Format(rawValue: formatName),
+                reader.expect(#","sampleRate":"#), let sampleRate = reader.integer(),
+                reader.expect(#"},"audioKey":""#), let audioKey = reader.plainString(slashes: true),
+                reader.expect(#","eventsKey":""#), let eventsKey = reader.plainString(slashes: true)
             else { return nil }
             let phonemeInput: Bool
             if reader.expect(#","phonemeInput":true"#) {
@@ -70,10 +76,12 @@ extension SpeechJob {
             } else {
                 return nil
             }
-            guard reader.expect(#","engineVersion":""#), let engineVersion = reader.plainString(slashes: true), reader.expect("}"), reader.isAtEnd
+            guard reader.expect(#","engineVersion":""#), let engineVersion = reader.plainString(slashes: true),
+                reader.expect("}"), reader.isAtEnd
             else { return nil }
             return SpeechJob(
-                itemID: itemID, text: text, voice: VoiceSettings(engine: engine, id: id, rate: rate, pitch: pitch, volume: volume),
+                itemID: itemID, text: text,
+                voice: VoiceSettings(engine: engine, id: id, rate: rate, pitch: pitch, volume: volume),
                 audio: AudioSettings(format: format, sampleRate: sampleRate), audioKey: audioKey, eventsKey: eventsKey,
                 phonemeInput: phonemeInput, engineVersion: engineVersion)
         }

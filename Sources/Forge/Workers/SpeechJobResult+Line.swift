@@ -37,10 +37,12 @@ extension SpeechJobResult {
         line.withUnsafeBytes { bytes -> SpeechJobResult? in
             var reader = DirectJSON.Reader(bytes: bytes)
             guard reader.expect(#"{"itemID":""#), let itemID = reader.plainString(slashes: true),
-                  reader.expect(#","audio":"#), let audio = StoredObject.direct(from: &reader),
-                  reader.expect(#","events":"#), let events = StoredObject.direct(from: &reader),
-                  reader.expect(#","document":"#), bytes.count > reader.position, bytes[bytes.count - 1] == UInt8(ascii: "}"),
-                  let document = SpeechEventsDocument.direct(UnsafeRawBufferPointer(rebasing: bytes[reader.position..<(bytes.count - 1)]))
+                reader.expect(#","audio":"#), let audio = StoredObject.direct(from: &reader),
+                reader.expect(#","events":"#), let events = StoredObject.direct(from: &reader),
+                reader.expect(#","document":"#), bytes.count > reader.position,
+                bytes[bytes.count - 1] == UInt8(ascii: "}"),
+                let document = SpeechEventsDocument.direct(
+                    UnsafeRawBufferPointer(rebasing: bytes[reader.position..<(bytes.count - 1)]))
             else { return nil }
             return SpeechJobResult(itemID: itemID, audio: audio, events: events, document: document)
         }

@@ -8,7 +8,10 @@ package struct SpeechJobResult: Sendable, Equatable, Codable {
     /// The synthesizer's events, also stored in the events object, so the orchestrator can align without reading it back.
     package var document: SpeechEventsDocument?
 
-    package init(itemID: String, error: String? = nil, audio: StoredObject? = nil, events: StoredObject? = nil, document: SpeechEventsDocument? = nil) {
+    package init(
+        itemID: String, error: String? = nil, audio: StoredObject? = nil, events: StoredObject? = nil,
+        document: SpeechEventsDocument? = nil
+    ) {
         self.itemID = itemID
         self.error = error
         self.audio = audio

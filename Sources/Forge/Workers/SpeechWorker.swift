@@ -79,7 +79,9 @@ package struct SpeechWorker {
             }
         }
         persistence.sync {}
-        ForgeLog.info("worker \(getpid()): \(jobs) jobs, \(EspeakEngine.synthesisProcessesStarted) espeak-ng synthesis processes, \(EspeakEngine.synthesisCheckpointsTaken) memory checkpoints")
+        ForgeLog.info(
+            "worker \(getpid()): \(jobs) jobs, \(EspeakEngine.synthesisProcessesStarted) espeak-ng synthesis processes, \(EspeakEngine.synthesisCheckpointsTaken) memory checkpoints"
+        )
         EspeakEngine.finish()
         return 0
     }
@@ -101,7 +103,9 @@ package struct SpeechWorker {
     }
 
     /// Synthesizes a job's text with the engine its voice names, at the recipe's sample rate, with its events document.
-    func synthesize(_ job: SpeechJob, engines: SpeechEngines) -> Result<(samples: [Int16], document: SpeechEventsDocument), SpeechError> {
+    func synthesize(_ job: SpeechJob, engines: SpeechEngines) -> Result<
+        (samples: [Int16], document: SpeechEventsDocument), SpeechError
+    > {
         do throws(SpeechError) {
             if let faultTrigger, job.text.contains(faultTrigger) { throw .injectedFault(item: job.itemID) }
             if let crashTrigger, job.text.contains(crashTrigger) { abort() }
@@ -113,13 +117,16 @@ package struct SpeechWorker {
             } catch {
                 throw .engineFailed(item: job.itemID, engine: job.voice.engine, reason: ErrorReason.message(error))
             }
-            let speech = try engine.synthesize(SpeechRequest(itemID: job.itemID, text: job.text, voice: job.voice, phonemeInput: job.phonemeInput))
+            let speech = try engine.synthesize(
+                SpeechRequest(itemID: job.itemID, text: job.text, voice: job.voice, phonemeInput: job.phonemeInput))
             let samples = Resampler.resample(speech.samples, from: speech.sampleRate, to: job.audio.sampleRate)
             let durationMs = Int((Int64(samples.count) * 1000) / Int64(job.audio.sampleRate))
             // The version the job's keys were made with (the build asked the engine before any job).
             let document = SpeechEventsDocument(
-                engine: engine.name, engineVersion: job.engineVersion.isEmpty ? engine.version : job.engineVersion, audioKey: job.audioKey,
-                durationMs: durationMs, sampleRate: job.audio.sampleRate, events: speech.events, wordsTimed: speech.wordsTimed,
+                engine: engine.name, engineVersion: job.engineVersion.isEmpty ? engine.version : job.engineVersion,
+                audioKey: job.audioKey,
+                durationMs: durationMs, sampleRate: job.audio.sampleRate, events: speech.events,
+                wordsTimed: speech.wordsTimed,
                 phonemes: speech.phonemes)
             return .success((samples, document))
         } catch {
@@ -130,18 +137,21 @@ package struct SpeechWorker {
     /// Encodes and stores a synthesized job's audio and events objects; returns the answer and the
     /// events object's bytes, which the answer carries as they are.
     static func persist(
-        _ job: SpeechJob, _ spoken: Result<(samples: [Int16], document: SpeechEventsDocument), SpeechError>, store: ObjectStore
+        _ job: SpeechJob, _ spoken: Result<(samples: [Int16], document: SpeechEventsDocument), SpeechError>,
+        store: ObjectStore
     ) -> (result: SpeechJobResult, documentJSON: Data?) {
         do {
             let (samples, document) = try spoken.get()
             let documentJSON = document.encoded()
             // Events first: an audio object in the store always has its events beside it.
             let events = try store.store(
-                key: job.eventsKey, fileExtension: "json", role: .events, mimeType: "application/json", data: documentJSON)
+                key: job.eventsKey, fileExtension: "json", role: .events, mimeType: "application/json",
+                data: documentJSON)
             let encoded = try SoundFile.encode(samples, sampleRate: job.audio.sampleRate, format: job.audio.format)
             let audio = try store.store(
                 key: job.audioKey, fileExtension: job.audio.format.fileExtension, role: .audio,
-                mimeType: job.audio.format.mimeType, data: encoded, durationMs: document.durationMs, sampleRate: job.audio.sampleRate,
+                mimeType: job.audio.format.mimeType, data: encoded, durationMs: document.durationMs,
+                sampleRate: job.audio.sampleRate,
                 // Lossless audio decodes to exactly these samples; lossy codecs may pad, so their length is read when needed.
                 frames: job.audio.format.isLossless ? samples.count : nil)
             return (SpeechJobResult(itemID: job.itemID, audio: audio, events: events, document: document), documentJSON)

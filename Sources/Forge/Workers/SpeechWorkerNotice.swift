@@ -34,7 +34,9 @@ package struct SpeechWorkerNotice: Sendable, Equatable, Codable {
     static func direct(line: [UInt8]) -> SpeechWorkerNotice? {
         line.withUnsafeBytes { bytes -> SpeechWorkerNotice? in
             var reader = DirectJSON.Reader(bytes: bytes)
-            guard reader.expect(#"{"started":""#), let started = reader.plainString(slashes: true), reader.expect("}"), reader.isAtEnd else { return nil }
+            guard reader.expect(#"{"started":""#), let started = reader.plainString(slashes: true), reader.expect("}"),
+                reader.isAtEnd
+            else { return nil }
             return SpeechWorkerNotice(started: started)
         }
     }

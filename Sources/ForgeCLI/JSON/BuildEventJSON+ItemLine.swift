@@ -8,7 +8,9 @@ extension BuildEventJSON {
     /// an item with an error or an id that would need escaping: those go through Foundation.
     static func itemLine(_ item: ItemProgress) -> Data? {
         let seconds = (item.elapsedSeconds * 1000).rounded()
-        guard item.error == nil, seconds >= 0, seconds < 1e12, DirectJSON.isPlain(item.itemID, slashes: true) else { return nil }
+        guard item.error == nil, seconds >= 0, seconds < 1e12, DirectJSON.isPlain(item.itemID, slashes: true) else {
+            return nil
+        }
         let milliseconds = Int(seconds)
         var elapsed = String(milliseconds / 1000)
         if milliseconds % 1000 != 0 {

@@ -14,7 +14,8 @@ struct BuildEventJSON: Encodable {
         case event, build, output
         case chapters, items, words, changedItems
         case upToDate, toSynthesize, toReuse, toAlign
-        case id, ordinal, outcome, finished, toFinish, finishedMs, toFinishMs, audioMs, durationMs, elapsedSeconds, error
+        case id, ordinal, outcome, finished, toFinish, finishedMs, toFinishMs, audioMs, durationMs, elapsedSeconds,
+            error
         case looked, found, bytes
         case phase
         case message, file, line, field, item, suggestion
@@ -45,20 +46,20 @@ struct BuildEventJSON: Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .event)
         switch event {
-        case let .started(buildID, outputDirectory):
+        case .started(let buildID, let outputDirectory):
             try container.encode(buildID, forKey: .build)
             try container.encode(outputDirectory, forKey: .output)
-        case let .split(chapters, items, words, changedItems):
+        case .split(let chapters, let items, let words, let changedItems):
             try container.encode(chapters, forKey: .chapters)
             try container.encode(items, forKey: .items)
             try container.encode(words, forKey: .words)
             try container.encode(changedItems, forKey: .changedItems)
-        case let .planned(upToDate, toSynthesize, toReuse, toAlign):
+        case .planned(let upToDate, let toSynthesize, let toReuse, let toAlign):
             try container.encode(upToDate, forKey: .upToDate)
             try container.encode(toSynthesize, forKey: .toSynthesize)
             try container.encode(toReuse, forKey: .toReuse)
             try container.encode(toAlign, forKey: .toAlign)
-        case let .item(item):
+        case .item(let item):
             try container.encode(item.itemID, forKey: .id)
             try container.encode(item.ordinal, forKey: .ordinal)
             try container.encode(item.outcome.rawValue, forKey: .outcome)
@@ -68,24 +69,24 @@ struct BuildEventJSON: Encodable {
             try container.encodeIfPresent(item.durationMs, forKey: .durationMs)
             try container.encode(JSONOutput.rounded(item.elapsedSeconds, places: 3), forKey: .elapsedSeconds)
             try container.encodeIfPresent(item.error, forKey: .error)
-        case let .saved(committedItems):
+        case .saved(let committedItems):
             try container.encode(committedItems, forKey: .items)
         case .cancelling:
             break
-        case let .remoteCache(looked, found, bytes):
+        case .remoteCache(let looked, let found, let bytes):
             try container.encode(looked, forKey: .looked)
             try container.encode(found, forKey: .found)
             try container.encode(bytes, forKey: .bytes)
-        case let .uploaded(items, bytes):
+        case .uploaded(let items, let bytes):
             try container.encode(items, forKey: .items)
             try container.encode(bytes, forKey: .bytes)
-        case let .fetchedAudio(items, bytes, phase):
+        case .fetchedAudio(let items, let bytes, let phase):
             try container.encode(items, forKey: .items)
             try container.encode(bytes, forKey: .bytes)
             try container.encode(phase, forKey: .phase)
-        case let .phase(name):
+        case .phase(let name):
             try container.encode(name, forKey: .phase)
-        case let .exporting(progress):
+        case .exporting(let progress):
             try container.encode(progress.phase, forKey: .phase)
             try container.encode(progress.done, forKey: .finished)
             try container.encode(progress.total, forKey: .toFinish)
@@ -93,14 +94,14 @@ struct BuildEventJSON: Encodable {
                 try container.encode(progress.finishedMs, forKey: .finishedMs)
                 try container.encode(progress.toFinishMs, forKey: .toFinishMs)
             }
-        case let .diagnostic(diagnostic):
+        case .diagnostic(let diagnostic):
             try container.encode(diagnostic.message, forKey: .message)
             try container.encodeIfPresent(diagnostic.file, forKey: .file)
             try container.encodeIfPresent(diagnostic.line, forKey: .line)
             try container.encodeIfPresent(diagnostic.field, forKey: .field)
             try container.encodeIfPresent(diagnostic.item, forKey: .item)
             try container.encodeIfPresent(diagnostic.suggestion, forKey: .suggestion)
-        case let .verified(chunk):
+        case .verified(let chunk):
             try container.encode(chunk.chapter, forKey: .chapter)
             try container.encode(chunk.index, forKey: .chunk)
             try container.encode(chunk.startMs, forKey: .startMs)

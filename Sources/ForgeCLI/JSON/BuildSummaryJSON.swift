@@ -127,7 +127,8 @@ struct BuildSummaryJSON: Encodable {
             wordErrorRate = JSONOutput.rounded(verification.wordErrorRate, places: 4)
             failingChunks = verification.failingChunks.map { chunk in
                 FailingChunk(
-                    chapter: chunk.chapter, chunk: chunk.index, wordErrorRate: JSONOutput.rounded(chunk.wordErrorRate, places: 4),
+                    chapter: chunk.chapter, chunk: chunk.index,
+                    wordErrorRate: JSONOutput.rounded(chunk.wordErrorRate, places: 4),
                     flaggedItems: chunk.flaggedItems.map(\.itemID))
             }
             verificationMode = verification.mode.rawValue

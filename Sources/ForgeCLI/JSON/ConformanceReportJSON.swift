@@ -51,7 +51,9 @@ struct ConformanceReportJSON: Encodable {
         elapsedSeconds = JSONOutput.rounded(report.elapsedSeconds, places: 3)
         book = Levels(report.book)
         chapters = report.chapters.map {
-            Chapter(chapter: $0.ordinal, title: $0.title, file: $0.fileStem, passed: $0.passed, violations: $0.violations, levels: Levels($0.levels))
+            Chapter(
+                chapter: $0.ordinal, title: $0.title, file: $0.fileStem, passed: $0.passed, violations: $0.violations,
+                levels: Levels($0.levels))
         }
     }
 }

@@ -70,6 +70,8 @@ struct NarrationReportJSON: Encodable {
             }
             return row
         }
-        unheard = report.unheard.prefix(Self.listedWords).map { UnheardWord(item: $0.itemID, word: $0.word, startMs: $0.startMs) }
+        unheard = report.unheard.prefix(Self.listedWords).map {
+            UnheardWord(item: $0.itemID, word: $0.word, startMs: $0.startMs)
+        }
     }
 }

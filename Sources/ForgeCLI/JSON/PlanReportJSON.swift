@@ -44,9 +44,13 @@ struct PlanReportJSON: Encodable {
         exact = report.isExact
         wordsPerMinute = report.wordsPerMinute
         uncastCharacters = report.uncastCharacters
-        warnings = report.warnings.map { Warning(message: $0.message, field: JSONNull($0.field), suggestion: JSONNull($0.suggestion)) }
+        warnings = report.warnings.map {
+            Warning(message: $0.message, field: JSONNull($0.field), suggestion: JSONNull($0.suggestion))
+        }
         chapters = report.chapters.map {
-            Chapter(ordinal: $0.ordinal, title: $0.title, part: JSONNull($0.part), items: $0.items, words: $0.words, itemsBuilt: $0.itemsBuilt, durationMs: $0.durationMs)
+            Chapter(
+                ordinal: $0.ordinal, title: $0.title, part: JSONNull($0.part), items: $0.items, words: $0.words,
+                itemsBuilt: $0.itemsBuilt, durationMs: $0.durationMs)
         }
     }
 }

@@ -54,8 +54,10 @@ struct StatusReportJSON: Encodable {
         failures = counts.failures.map { FailedItemJSON(id: $0.id, error: $0.error) }
         lastBuild = report.lastBuild.map { build in
             LastBuild(
-                id: build.id ?? 0, outcome: build.outcome.rawValue, startedAt: build.startedAt, endedAt: JSONNull(build.endedAt),
-                toolVersion: build.toolVersion, engine: build.engine, engineVersion: build.engineVersion, synthesized: build.itemsSynthesized,
+                id: build.id ?? 0, outcome: build.outcome.rawValue, startedAt: build.startedAt,
+                endedAt: JSONNull(build.endedAt),
+                toolVersion: build.toolVersion, engine: build.engine, engineVersion: build.engineVersion,
+                synthesized: build.itemsSynthesized,
                 reused: build.itemsReused, failed: build.itemsFailed, downloaded: build.itemsDownloaded)
         }
     }

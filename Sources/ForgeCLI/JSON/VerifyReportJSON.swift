@@ -84,11 +84,15 @@ struct VerifyReportJSON: Encodable {
                 chapter: chunk.chapter, chunk: chunk.index, startMs: chunk.startMs, endMs: chunk.endMs,
                 wordErrorRate: JSONOutput.rounded(chunk.wordErrorRate, places: 4), referenceWords: chunk.referenceWords,
                 errors: chunk.errors, exceeds: chunk.exceeds(report.maxWordErrorRate), transcribed: chunk.transcribed,
-                flaggedItems: chunk.flaggedItems.map { FlaggedItem(id: $0.itemID, checks: $0.checks, missingWords: $0.missingWords, extraWords: $0.extraWords) })
+                flaggedItems: chunk.flaggedItems.map {
+                    FlaggedItem(
+                        id: $0.itemID, checks: $0.checks, missingWords: $0.missingWords, extraWords: $0.extraWords)
+                })
         }
         transcribedChunks = report.transcribedChunks
         missingChunks = report.missingChunks
-        furthestTranscribedMs = Dictionary(uniqueKeysWithValues: report.furthestTranscribedMs.map { (String($0.key), $0.value) })
+        furthestTranscribedMs = Dictionary(
+            uniqueKeysWithValues: report.furthestTranscribedMs.map { (String($0.key), $0.value) })
         recognizer = report.recognizer
         audioMs = report.audioMs
         coveredMs = report.coveredMs
@@ -102,7 +106,8 @@ struct VerifyReportJSON: Encodable {
         flaggedAudio = report.flaggedAudio.sorted { $0.key < $1.key }.map { FlaggedAudio(id: $0.key, sha256: $0.value) }
         screen = report.screen.map { screen in
             Screen(
-                items: screen.items, profiledVoices: screen.profiledVoices, elapsedSeconds: JSONOutput.rounded(screen.elapsedSeconds, places: 4),
+                items: screen.items, profiledVoices: screen.profiledVoices,
+                elapsedSeconds: JSONOutput.rounded(screen.elapsedSeconds, places: 4),
                 flaggedItems: screen.flagged.map { item in
                     ScreenedItem(
                         id: item.itemID, chapter: item.chapter, startMs: item.startMs, endMs: item.endMs,

@@ -15,7 +15,8 @@ struct BookFormats {
     init(plainText: String) {
         var chapters: [Chapter] = []
         for block in plainText.components(separatedBy: "\n\n") {
-            let paragraph = block.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            let paragraph = block.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .joined(separator: " ")
                 .trimmingCharacters(in: .whitespaces)
             guard !paragraph.isEmpty else { continue }
             if paragraph.lowercased().hasPrefix("chapter "), paragraph.count < 20 {
@@ -31,20 +32,27 @@ struct BookFormats {
 
     /// The first `count` chapters of the shared corpus, or of the shipped sample when the corpus is not beside the package.
     static func corpus(chapters count: Int) -> BookFormats {
-        let corpus = Fixtures.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/pride-and-prejudice.txt")
+        let corpus = Fixtures.packageRoot.deletingLastPathComponent().appendingPathComponent(
+            "shared/corpus/pride-and-prejudice.txt")
         let text = (try? String(contentsOf: corpus, encoding: .utf8)) ?? Fixtures.sampleText
         let lines = text.components(separatedBy: "\n")
-        guard let first = lines.firstIndex(where: { $0.hasPrefix("Chapter 1") }) else { return BookFormats(plainText: text) }
-        let end = lines[(first + 1)...].firstIndex(where: { $0.hasPrefix("Chapter \(count + 1)") && $0.count < 20 }) ?? lines.count
+        guard let first = lines.firstIndex(where: { $0.hasPrefix("Chapter 1") }) else {
+            return BookFormats(plainText: text)
+        }
+        let end =
+            lines[(first + 1)...].firstIndex(where: { $0.hasPrefix("Chapter \(count + 1)") && $0.count < 20 })
+            ?? lines.count
         return BookFormats(plainText: lines[first..<end].joined(separator: "\n"))
     }
 
     var plainText: String {
-        chapters.map { chapter in ([chapter.title] + chapter.paragraphs).joined(separator: "\n\n") }.joined(separator: "\n\n\n") + "\n"
+        chapters.map { chapter in ([chapter.title] + chapter.paragraphs).joined(separator: "\n\n") }.joined(
+            separator: "\n\n\n") + "\n"
     }
 
     var markdown: String {
-        chapters.map { chapter in (["# " + chapter.title] + chapter.paragraphs).joined(separator: "\n\n") }.joined(separator: "\n\n") + "\n"
+        chapters.map { chapter in (["# " + chapter.title] + chapter.paragraphs).joined(separator: "\n\n") }.joined(
+            separator: "\n\n") + "\n"
     }
 
     var html: String {
@@ -93,19 +101,31 @@ struct BookFormats {
         var files: [(path: String, data: Data, compress: Bool)] = []
         files.append(("mimetype", Data(options.mimetype.utf8), false))
         if options.includeContainer {
-            files.append(("META-INF/container.xml", Data("""
-                <?xml version="1.0" encoding="UTF-8"?>
-                <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
-                  <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles>
-                </container>
-                """.utf8), true))
+            files.append(
+                (
+                    "META-INF/container.xml",
+                    Data(
+                        """
+                        <?xml version="1.0" encoding="UTF-8"?>
+                        <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+                          <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles>
+                        </container>
+                        """.utf8), true
+                ))
         }
         var manifest = ""
         var spine = ""
         var nav = ""
         var ncx = ""
         if options.frontMatter {
-            files.append(("OEBPS/text/copyright.xhtml", Data(Self.xhtml(title: "Copyright", body: "<p id=\"rights\">This edition is in the public domain.</p>").utf8), true))
+            files.append(
+                (
+                    "OEBPS/text/copyright.xhtml",
+                    Data(
+                        Self.xhtml(
+                            title: "Copyright", body: "<p id=\"rights\">This edition is in the public domain.</p>"
+                        ).utf8), true
+                ))
             manifest += "<item id=\"copyright\" href=\"text/copyright.xhtml\" media-type=\"application/xhtml+xml\"/>\n"
             spine += "<itemref idref=\"copyright\"/>\n"
         }
@@ -124,16 +144,25 @@ struct BookFormats {
                 var link = "text/\(name)#heading"
                 if options.partPages {
                     let page = "part-\(index + 1).xhtml"
-                    files.append(("OEBPS/text/\(page)", Data(Self.xhtml(title: part.title, body: "<h1 id=\"part\">\(Self.escaped(part.title))</h1>").utf8), true))
-                    manifest += "<item id=\"part\(index + 1)\" href=\"text/\(page)\" media-type=\"application/xhtml+xml\"/>\n"
+                    files.append(
+                        (
+                            "OEBPS/text/\(page)",
+                            Data(
+                                Self.xhtml(title: part.title, body: "<h1 id=\"part\">\(Self.escaped(part.title))</h1>")
+                                    .utf8), true
+                        ))
+                    manifest +=
+                        "<item id=\"part\(index + 1)\" href=\"text/\(page)\" media-type=\"application/xhtml+xml\"/>\n"
                     spine += "<itemref idref=\"part\(index + 1)\"/>\n"
                     link = "text/\(page)"
                 }
                 nav += "<li><a href=\"\(link)\">\(Self.escaped(part.title))</a><ol>\n"
-                ncx += "<navPoint id=\"part\(index + 1)\"><navLabel><text>\(Self.escaped(part.title))</text></navLabel><content src=\"\(link)\"/>\n"
+                ncx +=
+                    "<navPoint id=\"part\(index + 1)\"><navLabel><text>\(Self.escaped(part.title))</text></navLabel><content src=\"\(link)\"/>\n"
                 openPart = index
             }
-            var body = "<section epub:type=\"chapter\"><\(options.headingTag) id=\"heading\">\(Self.escaped(chapter.title))</\(options.headingTag)>\n"
+            var body =
+                "<section epub:type=\"chapter\"><\(options.headingTag) id=\"heading\">\(Self.escaped(chapter.title))</\(options.headingTag)>\n"
             for (index, paragraph) in chapter.paragraphs.enumerated() {
                 body += "<p id=\"p\(index + 1)\">\(Self.escaped(paragraph))</p>\n"
             }
@@ -152,33 +181,53 @@ struct BookFormats {
         closePart()
         if let cover = options.coverPNG {
             files.append(("OEBPS/images/cover.png", cover, false))
-            manifest += "<item id=\"cover\" href=\"images/cover.png\" media-type=\"image/png\" properties=\"cover-image\"/>\n"
+            manifest +=
+                "<item id=\"cover\" href=\"images/cover.png\" media-type=\"image/png\" properties=\"cover-image\"/>\n"
         }
         if options.version == 3 {
-            files.append(("OEBPS/nav.xhtml", Data(Self.xhtml(title: "Contents", body: "<nav epub:type=\"toc\" id=\"toc\"><h1>Contents</h1><ol>\n\(nav)</ol></nav>").utf8), true))
-            manifest += "<item id=\"nav\" href=\"nav.xhtml\" media-type=\"application/xhtml+xml\" properties=\"nav\"/>\n"
+            files.append(
+                (
+                    "OEBPS/nav.xhtml",
+                    Data(
+                        Self.xhtml(
+                            title: "Contents",
+                            body: "<nav epub:type=\"toc\" id=\"toc\"><h1>Contents</h1><ol>\n\(nav)</ol></nav>"
+                        ).utf8), true
+                ))
+            manifest +=
+                "<item id=\"nav\" href=\"nav.xhtml\" media-type=\"application/xhtml+xml\" properties=\"nav\"/>\n"
         } else {
-            files.append(("OEBPS/toc.ncx", Data("""
-                <?xml version="1.0" encoding="UTF-8"?>
-                <ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1"><head/><docTitle><text>Pride and Prejudice</text></docTitle>
-                <navMap>
-                \(ncx)</navMap></ncx>
-                """.utf8), true))
+            files.append(
+                (
+                    "OEBPS/toc.ncx",
+                    Data(
+                        """
+                        <?xml version="1.0" encoding="UTF-8"?>
+                        <ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1"><head/><docTitle><text>Pride and Prejudice</text></docTitle>
+                        <navMap>
+                        \(ncx)</navMap></ncx>
+                        """.utf8), true
+                ))
             manifest += "<item id=\"ncx\" href=\"toc.ncx\" media-type=\"application/x-dtbncx+xml\"/>\n"
         }
-        files.append(("OEBPS/content.opf", Data("""
-            <?xml version="1.0" encoding="UTF-8"?>
-            <package xmlns="http://www.idpf.org/2007/opf" version="\(options.version).0" unique-identifier="id">
-              <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
-                <dc:identifier id="id">urn:uuid:00000000-0000-0000-0000-000000000001</dc:identifier>
-                <dc:title>Pride and Prejudice</dc:title><dc:language>en</dc:language>
-              </metadata>
-              <manifest>
-            \(manifest)  </manifest>
-              <spine\(options.version == 2 ? " toc=\"ncx\"" : "")>
-            \(spine)  </spine>
-            </package>
-            """.utf8), true))
+        files.append(
+            (
+                "OEBPS/content.opf",
+                Data(
+                    """
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <package xmlns="http://www.idpf.org/2007/opf" version="\(options.version).0" unique-identifier="id">
+                      <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+                        <dc:identifier id="id">urn:uuid:00000000-0000-0000-0000-000000000001</dc:identifier>
+                        <dc:title>Pride and Prejudice</dc:title><dc:language>en</dc:language>
+                      </metadata>
+                      <manifest>
+                    \(manifest)  </manifest>
+                      <spine\(options.version == 2 ? " toc=\"ncx\"" : "")>
+                    \(spine)  </spine>
+                    </package>
+                    """.utf8), true
+            ))
         for entry in options.extraEntries { files.append((entry.path, entry.data, true)) }
 
         try? FileManager.default.removeItem(at: url)
@@ -207,6 +256,7 @@ struct BookFormats {
     }
 
     static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 }

@@ -13,7 +13,9 @@ final class CacheServer: @unchecked Sendable {
     let authorization: String?
 
     static var nginx: URL? {
-        ["/usr/sbin/nginx", "/usr/bin/nginx"].map(URL.init(fileURLWithPath:)).first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        ["/usr/sbin/nginx", "/usr/bin/nginx"].map(URL.init(fileURLWithPath:)).first {
+            FileManager.default.isExecutableFile(atPath: $0.path)
+        }
     }
 
     var url: String { "http://127.0.0.1:\(port)/forge" }
@@ -26,7 +28,8 @@ final class CacheServer: @unchecked Sendable {
         port = try Self.freePort()
         self.authorization = authorization
         for folder in ["root/forge", "body", "logs"] {
-            try FileManager.default.createDirectory(at: directory.url.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory.url.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
         let check = authorization.map { "if ($http_authorization != \"\($0)\") { return 401; }" } ?? ""
         let config = """
@@ -68,7 +71,10 @@ final class CacheServer: @unchecked Sendable {
         guard let nginx = Self.nginx else { throw ServerError.missing }
         let process = Process()
         process.executableURL = nginx
-        process.arguments = ["-p", directory.url.path, "-c", directory.url.appendingPathComponent("nginx.conf").path, "-e", directory.url.path + "/logs/error.log"]
+        process.arguments = [
+            "-p", directory.url.path, "-c", directory.url.appendingPathComponent("nginx.conf").path, "-e",
+            directory.url.path + "/logs/error.log",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -79,7 +85,9 @@ final class CacheServer: @unchecked Sendable {
             guard process.isRunning else { break }
             usleep(10_000)
         }
-        throw ServerError.notStarted(log: (try? String(contentsOf: directory.url.appendingPathComponent("logs/error.log"), encoding: .utf8)) ?? "")
+        throw ServerError.notStarted(
+            log: (try? String(contentsOf: directory.url.appendingPathComponent("logs/error.log"), encoding: .utf8))
+                ?? "")
     }
 
     func stop() {
@@ -92,7 +100,8 @@ final class CacheServer: @unchecked Sendable {
 
     /// The request lines nginx logged, as "METHOD /path status".
     func requests() -> [String] {
-        let log = (try? String(contentsOf: directory.url.appendingPathComponent("logs/access.log"), encoding: .utf8)) ?? ""
+        let log =
+            (try? String(contentsOf: directory.url.appendingPathComponent("logs/access.log"), encoding: .utf8)) ?? ""
         return log.split(separator: "\n").compactMap { line in
             guard let quote = line.firstIndex(of: "\"") else { return nil }
             let rest = line[line.index(after: quote)...]
@@ -118,7 +127,7 @@ final class CacheServer: @unchecked Sendable {
         var description: String {
             switch self {
             case .missing: "nginx is not installed: run scripts/install-deps.sh --tests"
-            case let .notStarted(log): "nginx did not start: \(log)"
+            case .notStarted(let log): "nginx did not start: \(log)"
             }
         }
     }
@@ -138,7 +147,9 @@ final class CacheServer: @unchecked Sendable {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
         }
         guard bound else {
             close(socket)
@@ -155,7 +166,9 @@ final class CacheServer: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(port).bigEndian
         return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
     }
 }
@@ -187,5 +200,8 @@ final class SilentServer: Sendable {
 
     var url: String { "http://127.0.0.1:\(port)/forge" }
 
-    deinit { shutdown(socket, Int32(SHUT_RDWR)); close(socket) }
+    deinit {
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
+    }
 }

@@ -8,13 +8,16 @@ enum Fixtures {
 
     /// The shipped sample: the first three chapters of Pride and Prejudice (91 items).
     static var sampleText: String {
-        (try? String(contentsOf: packageRoot.appendingPathComponent("samples/pride-and-prejudice-ch1-3.txt"), encoding: .utf8)) ?? ""
+        (try? String(
+            contentsOf: packageRoot.appendingPathComponent("samples/pride-and-prejudice-ch1-3.txt"), encoding: .utf8))
+            ?? ""
     }
 
     /// The first chapters of the shared corpus (about 300 items), or the sample when the corpus
     /// is not beside the package: long enough that a build killed every fraction of a second never finishes.
     static var longerText: String {
-        let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/pride-and-prejudice.txt")
+        let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent(
+            "shared/corpus/pride-and-prejudice.txt")
         guard let text = try? String(contentsOf: corpus, encoding: .utf8) else { return sampleText }
         return text.split(separator: "\n", omittingEmptySubsequences: false).prefix(1400).joined(separator: "\n")
     }

@@ -6,10 +6,13 @@ final class ForgeProcess: Sendable {
     /// The forge executable built beside the test bundle (or `FORGE_EXECUTABLE`).
     static var executable: URL {
         if let path = ProcessInfo.processInfo.environment["FORGE_EXECUTABLE"] { return URL(fileURLWithPath: path) }
-        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let runner =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: runner).deletingLastPathComponent()
         // On macOS the runner sits inside an .xctest bundle.
-        while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS" || directory.lastPathComponent == "Contents" {
+        while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS"
+            || directory.lastPathComponent == "Contents"
+        {
             directory.deleteLastPathComponent()
         }
         return directory.appendingPathComponent("forge")
@@ -24,12 +27,17 @@ final class ForgeProcess: Sendable {
     /// How many of the two pipe readers have reached end of file.
     private let readersDone = Mutex(0)
 
-    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:], executable: URL? = nil, standardInput: Data? = nil) throws {
+    init(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:], executable: URL? = nil,
+        standardInput: Data? = nil
+    ) throws {
         process = Process()
         process.executableURL = executable ?? Self.executable
         // Tests read the recipe commands' JSON Lines events; a pipe alone now gets log lines.
-        process.arguments = Self.stageCommands.contains(arguments.first ?? "") && !arguments.contains("--audio") && !arguments.contains("--json")
-            && !arguments.contains("--help") ? arguments + ["--json"] : arguments
+        process.arguments =
+            Self.stageCommands.contains(arguments.first ?? "") && !arguments.contains("--audio")
+                && !arguments.contains("--json")
+                && !arguments.contains("--help") ? arguments + ["--json"] : arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
@@ -74,9 +82,11 @@ final class ForgeProcess: Sendable {
 
     /// Runs forge to completion.
     static func run(
-        _ arguments: [String], in directory: URL, environment: [String: String] = [:], executable: URL? = nil, standardInput: Data? = nil
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:], executable: URL? = nil,
+        standardInput: Data? = nil
     ) throws -> ForgeResult {
-        let forge = try ForgeProcess(arguments, in: directory, environment: environment, executable: executable, standardInput: standardInput)
+        let forge = try ForgeProcess(
+            arguments, in: directory, environment: environment, executable: executable, standardInput: standardInput)
         return forge.wait()
     }
 
@@ -115,7 +125,8 @@ final class ForgeProcess: Sendable {
             all.append(pid)
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
             for task in tasks {
-                let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+                let children =
+                    (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
                 pending += children.split(separator: " ").compactMap { Int32($0) }
             }
         }
@@ -129,8 +140,9 @@ final class ForgeProcess: Sendable {
         while process.isRunning {
             // VmHWM never falls: the last reading before exit is the process's peak.
             if let text = try? String(contentsOfFile: status, encoding: .utf8),
-               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-               let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") {
+                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+            {
                 peak = max(peak, kilobytes * 1024)
             }
             usleep(10_000)

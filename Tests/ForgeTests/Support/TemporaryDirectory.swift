@@ -18,7 +18,8 @@ final class TemporaryDirectory: Sendable {
     @discardableResult
     func write(_ name: String, _ text: String) throws -> URL {
         let target = file(name)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: target)
         return target
     }

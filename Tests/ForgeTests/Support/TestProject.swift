@@ -58,14 +58,18 @@ final class TestProject {
                 }
                 if remote.contains(key) && !store.contains(relativePath: object.path) { continue }
                 let hash = try ContentHash.sha256Hex(fileAt: store.url(forRelativePath: object.path))
-                #expect(hash == object.sha256, "object \(object.path) does not match its hash", sourceLocation: sourceLocation)
+                #expect(
+                    hash == object.sha256, "object \(object.path) does not match its hash",
+                    sourceLocation: sourceLocation)
             }
             let timings = try manifest.timings(of: item.id)
             #expect(!timings.contains(nil), "item \(item.id) has words without timings", sourceLocation: sourceLocation)
             var previous = -1
             for timing in timings.compactMap({ $0 }) {
                 #expect(timing.startMs > previous && timing.endMs > timing.startMs, sourceLocation: sourceLocation)
-                #expect(timing.endMs <= (item.durationMs ?? 0), "word past the end of item \(item.id)", sourceLocation: sourceLocation)
+                #expect(
+                    timing.endMs <= (item.durationMs ?? 0), "word past the end of item \(item.id)",
+                    sourceLocation: sourceLocation)
                 previous = timing.startMs
             }
         }

@@ -19,14 +19,17 @@ enum AudiobookExport {
     /// for a long book); without (chapters at different sample rates), the book is encoded here by
     /// ffmpeg in one stream.
     static func writeM4B(
-        _ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, encoded: [[StoredObject]]?, to writer: inout ExportWriter
+        _ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, encoded: [[StoredObject]]?,
+        to writer: inout ExportWriter
     ) throws {
         guard let rate = timelines.first?.sampleRate else { return }
         let name = MediaOverlayBook.fileName(forTitle: settings.title).replacingOccurrences(of: ".epub", with: ".m4b")
         // The recipe's cover; without one, a book read from an EPUB brings its own.
         var cover: (data: Data, fileExtension: String)?
         if let url = settings.cover {
-            if OwnedDirectory.entry(at: url.path) == .file, let data = try? Data(contentsOf: url) { cover = (data, url.pathExtension.lowercased()) }
+            if OwnedDirectory.entry(at: url.path) == .file, let data = try? Data(contentsOf: url) {
+                cover = (data, url.pathExtension.lowercased())
+            }
         } else if let source = NarratedEPUB.sourceBook(of: timelines) {
             cover = EPUBReader().coverImage(source, name: source.lastPathComponent)
         }
@@ -34,7 +37,9 @@ enum AudiobookExport {
             // The first piece's leading frame primes the decoder (the file's edit list skips it);
             // every other piece's is left out: the previous piece's last frame is in its place.
             let chapters = zip(timelines, encoded).enumerated().map { index, pair in
-                let pieces = pair.1.enumerated().map { MP4AudioFile.Piece(path: $1.path, skip: index == 0 && $0 == 0 ? 0 : 1) }
+                let pieces = pair.1.enumerated().map {
+                    MP4AudioFile.Piece(path: $1.path, skip: index == 0 && $0 == 0 ? 0 : 1)
+                }
                 return MP4AudioFile.Chapter(pieces: pieces, title: pair.0.chapter.title, samples: pair.0.totalSamples)
             }
             var file = MP4AudioFile(store: store, sampleRate: rate, language: isoLanguage(settings.language))
@@ -46,14 +51,16 @@ enum AudiobookExport {
             }
             writer.progress?(ExportProgress(phase: "m4b", done: timelines.count, total: timelines.count))
         } else {
-            try encodeM4B(timelines, rate: rate, name: name, cover: cover, settings: settings, store: store, to: &writer)
+            try encodeM4B(
+                timelines, rate: rate, name: name, cover: cover, settings: settings, store: store, to: &writer)
         }
     }
 
     /// The M4B of chapters at different sample rates: resampled to the first chapter's rate and
     /// encoded by ffmpeg in one stream, with its chapter list and the cover given as files.
     private static func encodeM4B(
-        _ timelines: [ChapterTimeline], rate: Int, name: String, cover: (data: Data, fileExtension: String)?, settings: ExportSettings, store: ObjectStore,
+        _ timelines: [ChapterTimeline], rate: Int, name: String, cover: (data: Data, fileExtension: String)?,
+        settings: ExportSettings, store: ObjectStore,
         to writer: inout ExportWriter
     ) throws {
         var marks = ";FFMETADATA1\n"
@@ -61,7 +68,8 @@ enum AudiobookExport {
         var startSample = 0
         for timeline in timelines {
             let length = timeline.totalSamples * rate / max(1, timeline.sampleRate)
-            marks += "[CHAPTER]\nTIMEBASE=1/\(rate)\nSTART=\(startSample)\nEND=\(startSample + length)\ntitle=\(escaped(timeline.chapter.title))\n"
+            marks +=
+                "[CHAPTER]\nTIMEBASE=1/\(rate)\nSTART=\(startSample)\nEND=\(startSample + length)\ntitle=\(escaped(timeline.chapter.title))\n"
             startSample += length
         }
         let chapterList = try writer.scratchFile("chapters.ffmetadata", marks)
@@ -75,7 +83,10 @@ enum AudiobookExport {
             if let coverFile { arguments += ["-i", coverFile.path] }
             arguments += ["-map", "0:a", "-map_metadata", "1", "-map_chapters", "1"]
             if coverFile != nil { arguments += ["-map", "2:v", "-c:v", "copy", "-disposition:v:0", "attached_pic"] }
-            arguments += ["-c:a", "aac", "-aac_coder", aacCoder, "-b:a", aacBitRate, "-metadata:s:a:0", "language=\(isoLanguage(settings.language))", "-f", "mp4", output.path]
+            arguments += [
+                "-c:a", "aac", "-aac_coder", aacCoder, "-b:a", aacBitRate, "-metadata:s:a:0",
+                "language=\(isoLanguage(settings.language))", "-f", "mp4", output.path,
+            ]
             let encoder = try FFmpegEncoder(sampleRate: rate, arguments: arguments)
             do {
                 for (index, timeline) in timelines.enumerated() {
@@ -83,13 +94,16 @@ enum AudiobookExport {
                     if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
                     if timeline.sampleRate == rate {
                         // Item by item (unmastered): memory holds one item, not the chapter.
-                        try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: cancellation) {
+                        try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: cancellation)
+                        {
                             try encoder.write($0, cancellation: cancellation)
                             meter.advance(index, samples: $0.count, rate: rate)
                         }
                     } else {
                         let samples = try ChapterAudio.exported(timeline, store: store, settings: settings)
-                        try encoder.write(Resampler.resample(samples, from: timeline.sampleRate, to: rate)[...], cancellation: cancellation)
+                        try encoder.write(
+                            Resampler.resample(samples, from: timeline.sampleRate, to: rate)[...],
+                            cancellation: cancellation)
                     }
                 }
                 try encoder.close()
@@ -124,7 +138,9 @@ enum AudiobookExport {
     /// build by the shard its place in the book falls to), named `NN-title-part-K.mp3`. Debug builds
     /// take `FORGE_ACX_PART_SECONDS`, so the tests cut a short chapter.
     static var acxPartLimitMs: Int {
-        if let seconds = TestHook.value("FORGE_ACX_PART_SECONDS").flatMap(Int.init), seconds > 0 { return seconds * 1000 }
+        if let seconds = TestHook.value("FORGE_ACX_PART_SECONDS").flatMap(Int.init), seconds > 0 {
+            return seconds * 1000
+        }
         return 115 * 60_000
     }
 
@@ -133,7 +149,9 @@ enum AudiobookExport {
 
     /// The ACX set's chapter files for `timelines` (some or all of a book of `chapterCount`
     /// chapters): numbered and tracked as the whole set numbers them, with or without credits.
-    static func acxChapterFiles(_ timelines: [ChapterTimeline], chapterCount: Int, settings: ExportSettings) throws -> [ACXChapterFile] {
+    static func acxChapterFiles(_ timelines: [ChapterTimeline], chapterCount: Int, settings: ExportSettings) throws
+        -> [ACXChapterFile]
+    {
         let opening = settings.openingCredit == nil ? 0 : 1
         let count = chapterCount + opening + (settings.closingCredit == nil ? 0 : 1)
         let first = opening == 0 ? 1 : 0
@@ -143,21 +161,30 @@ enum AudiobookExport {
         let limit = acxPartLimitMs
         return timelines.flatMap { chapter in
             let index = chapter.chapter.ordinal - 1 + opening
-            let slug = MediaOverlayBook.fileName(forTitle: chapter.chapter.title).replacingOccurrences(of: ".epub", with: "")
+            let slug = MediaOverlayBook.fileName(forTitle: chapter.chapter.title).replacingOccurrences(
+                of: ".epub", with: "")
             let stem = "acx/\((index + first).zeroPadded(to: width))-\(slug)"
             let track = "\(index + 1)/\(count)"
             let cuts = chapter.pieceCuts(limitMs: limit)
             let bounds = [0] + cuts + [chapter.totalSamples]
             let parts: [Range<Int>?] = cuts.isEmpty ? [nil] : zip(bounds, bounds.dropFirst()).map { $0..<$1 }
             return parts.enumerated().map { place, part in
-                let (path, title) = part == nil
+                let (path, title) =
+                    part == nil
                     ? ("\(stem).mp3", chapter.chapter.title)
-                    : ("\(stem)-part-\(place + 1).mp3", "\(chapter.chapter.title) (part \(place + 1) of \(parts.count))")
-                var file = ACXChapterFile(ordinal: chapter.chapter.ordinal, path: path, title: title, track: track, key: "", part: part)
+                    : (
+                        "\(stem)-part-\(place + 1).mp3",
+                        "\(chapter.chapter.title) (part \(place + 1) of \(parts.count))"
+                    )
+                var file = ACXChapterFile(
+                    ordinal: chapter.chapter.ordinal, path: path, title: title, track: track, key: "", part: part)
                 let timeline = file.timeline(of: chapter)
                 var description = "\(acxMethod)|\(identity)|\(Resampler.identity)|\(path)|\(title)|\(track)|\(tags)"
-                description += "|\(settings.mastering.map { "\($0)" } ?? "unmastered")|\(timeline.sampleRate)|\(timeline.totalSamples)"
-                for item in timeline.items { description += "|\(item.audioPath)@\(item.startSample)+\(item.sampleCount)" }
+                description +=
+                    "|\(settings.mastering.map { "\($0)" } ?? "unmastered")|\(timeline.sampleRate)|\(timeline.totalSamples)"
+                for item in timeline.items {
+                    description += "|\(item.audioPath)@\(item.startSample)+\(item.sampleCount)"
+                }
                 file.key = ContentHash.sha256Hex(description)
                 return file
             }
@@ -190,11 +217,18 @@ enum AudiobookExport {
                 // Writing some chapters only (a shard's), the credits are not spoken.
                 guard only == nil else { return nil }
                 let speech = try spokenCredit(text, settings: settings, store: store)
-                return (speech.sampleRate, speech.samples.count * 1000 / max(1, speech.sampleRate), { settings, sink in try sink(try credit(speech, settings: settings)[...]) })
+                return (
+                    speech.sampleRate, speech.samples.count * 1000 / max(1, speech.sampleRate),
+                    { settings, sink in try sink(try credit(speech, settings: settings)[...]) }
+                )
             }
         }
         if let credit = credits[0] {
-            files.append(("acx/\(first.zeroPadded(to: width))-opening-credits.mp3", "Opening Credits", "1/\(count)", credit.rate, credit.durationMs, credit.play))
+            files.append(
+                (
+                    "acx/\(first.zeroPadded(to: width))-opening-credits.mp3", "Opening Credits", "1/\(count)",
+                    credit.rate, credit.durationMs, credit.play
+                ))
         }
         // Every pass of a chapter's mastering, not only the encode, stops at a stop between items, and
         // is seen to go on (a three-hour chapter's passes take minutes before its MP3 has a frame).
@@ -202,22 +236,35 @@ enum AudiobookExport {
         let chapterFiles = try acxChapterFiles(timelines, chapterCount: chapters, settings: settings)
         let byOrdinal = Dictionary(timelines.map { ($0.chapter.ordinal, $0) }, uniquingKeysWith: { first, _ in first })
         let fileTimelines = chapterFiles.compactMap { file in byOrdinal[file.ordinal].map { file.timeline(of: $0) } }
-        let lengths = (credits[0].map { [$0.durationMs] } ?? []) + fileTimelines.map(\.durationMs) + (credits[1].map { [$0.durationMs] } ?? [])
+        let lengths =
+            (credits[0].map { [$0.durationMs] } ?? []) + fileTimelines.map(\.durationMs)
+            + (credits[1].map { [$0.durationMs] } ?? [])
         let meter = PhaseMeter(phase: "acx", lengths: lengths, sink: writer.progress)
         for (timeline, file) in zip(fileTimelines, chapterFiles) {
-            files.append((file.path, file.title, file.track, timeline.sampleRate, timeline.durationMs, { settings, sink in
-                try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: stop, reading: meter.touch, sink)
-            }))
+            files.append(
+                (
+                    file.path, file.title, file.track, timeline.sampleRate, timeline.durationMs,
+                    { settings, sink in
+                        try ChapterAudio.stream(
+                            timeline, store: store, settings: settings, cancellation: stop, reading: meter.touch, sink)
+                    }
+                ))
         }
         if let credit = credits[1] {
-            files.append(("acx/\((count - 1 + first).zeroPadded(to: width))-closing-credits.mp3", "Closing Credits", "\(count)/\(count)", credit.rate, credit.durationMs, credit.play))
+            files.append(
+                (
+                    "acx/\((count - 1 + first).zeroPadded(to: width))-closing-credits.mp3", "Closing Credits",
+                    "\(count)/\(count)", credit.rate, credit.durationMs, credit.play
+                ))
         }
         // One file per core at a time (each is mastered in passes and encoded by its own ffmpeg).
         let set = files
         let chosen = set.indices.filter { only?.contains(set[$0].path) ?? true }
         // The meter counts every file of the set: a shard's few are reported per file only.
         let counted = only == nil ? meter : nil
-        try writer.writeInParallel(chosen.count, jobs: ChapterAudio.encodingJobs(settings), phase: "acx", meter: counted) { position, fileWriter in
+        try writer.writeInParallel(
+            chosen.count, jobs: ChapterAudio.encodingJobs(settings), phase: "acx", meter: counted
+        ) { position, fileWriter in
             let index = chosen[position]
             let file = set[index]
             if let made = prepared[file.path] {
@@ -225,7 +272,8 @@ enum AudiobookExport {
                 return
             }
             try writeACXFile(
-                file.path, title: file.title, track: file.track, rate: file.rate, play: file.play, settings: settings, to: &fileWriter
+                file.path, title: file.title, track: file.track, rate: file.rate, play: file.play, settings: settings,
+                to: &fileWriter
             ) { counted?.advance(index, samples: $0, rate: file.rate) }
         }
     }
@@ -234,7 +282,8 @@ enum AudiobookExport {
     /// (up to 0.8 dB seen): the encoded file is measured, and the audio limited further until it meets ACX.
     private static func writeACXFile(
         _ path: String, title: String, track: String, rate: Int,
-        play: (ExportSettings, (ArraySlice<Int16>) throws -> Void) throws -> Void, settings: ExportSettings, to writer: inout ExportWriter,
+        play: (ExportSettings, (ArraySlice<Int16>) throws -> Void) throws -> Void, settings: ExportSettings,
+        to writer: inout ExportWriter,
         advance: @escaping @Sendable (Int) -> Void
     ) throws {
         var mastered = settings
@@ -262,7 +311,9 @@ enum AudiobookExport {
                         throw error
                     }
                     let peak = try encodedPeak(output)
-                    if peak > acxPeakLimit, attempt + 1 < acxAttempts { throw PeakOvershoot(excess: peak - acxPeakLimit) }
+                    if peak > acxPeakLimit, attempt + 1 < acxAttempts {
+                        throw PeakOvershoot(excess: peak - acxPeakLimit)
+                    }
                 }
                 return
             } catch let overshoot as PeakOvershoot {
@@ -300,7 +351,9 @@ enum AudiobookExport {
 
     /// A credit as a synthesis worker spoke it into the store (``ExportSettings/creditAudio``).
     static func spokenCredit(_ text: String, settings: ExportSettings, store: ObjectStore) throws -> DecodedAudio {
-        guard let path = settings.creditAudio[text], store.contains(relativePath: path) else { throw ExportError.creditNotSpoken(text: text) }
+        guard let path = settings.creditAudio[text], store.contains(relativePath: path) else {
+            throw ExportError.creditNotSpoken(text: text)
+        }
         do {
             return try SoundFile.decode(fileAt: store.url(forRelativePath: path))
         } catch {
@@ -320,18 +373,27 @@ enum AudiobookExport {
 
     /// The book's tags, as ffmpeg names them for MP4 and ID3.
     static func metadata(_ settings: ExportSettings) -> [(key: String, value: String)] {
-        var tags: [(String, String)] = [("title", settings.title), ("album", settings.title), ("genre", "Audiobook"), ("language", settings.language)]
+        var tags: [(String, String)] = [
+            ("title", settings.title), ("album", settings.title), ("genre", "Audiobook"),
+            ("language", settings.language),
+        ]
         if let author = settings.author { tags += [("artist", author), ("album_artist", author)] }
-        if let narrator = settings.narrator { tags += [("composer", narrator), ("comment", "Narrated by \(narrator)")] }
+        if let narrator = settings.narrator {
+            tags += [("composer", narrator), ("comment", "Narrated by \(narrator)")]
+        }
         return tags
     }
 
     /// The ISO 639-2 code MP4 tracks carry for a BCP 47 tag's language ("en-GB" → "eng").
     static func isoLanguage(_ tag: String) -> String {
         let primary = tag.split(separator: "-").first.map { $0.lowercased() } ?? "und"
-        let codes = ["en": "eng", "fr": "fra", "de": "deu", "es": "spa", "it": "ita", "pt": "por", "nl": "nld", "zh": "zho", "ja": "jpn",
-                     "ru": "rus", "pl": "pol", "sv": "swe", "da": "dan", "fi": "fin", "no": "nor", "nb": "nob", "cs": "ces", "el": "ell",
-                     "tr": "tur", "hi": "hin", "ar": "ara", "ko": "kor", "cmn": "zho", "yue": "yue"]
+        let codes = [
+            "en": "eng", "fr": "fra", "de": "deu", "es": "spa", "it": "ita", "pt": "por", "nl": "nld", "zh": "zho",
+            "ja": "jpn",
+            "ru": "rus", "pl": "pol", "sv": "swe", "da": "dan", "fi": "fin", "no": "nor", "nb": "nob", "cs": "ces",
+            "el": "ell",
+            "tr": "tur", "hi": "hin", "ar": "ara", "ko": "kor", "cmn": "zho", "yue": "yue",
+        ]
         return codes[primary] ?? (primary.count == 3 ? primary : "und")
     }
 

@@ -24,9 +24,11 @@ package struct ConformanceCheck: Sendable {
             if book == nil { book = try AudioLevelMeter(sampleRate: audio.sampleRate) }
             if book?.sampleRate == audio.sampleRate { book?.add(audio.samples[...]) }
             let levels = meter.finish()
-            chapters.append(ConformanceReport.Chapter(
-                ordinal: index + 1, title: file.lastPathComponent, fileStem: file.deletingPathExtension().lastPathComponent, levels: levels,
-                violations: profile.violations(of: levels)))
+            chapters.append(
+                ConformanceReport.Chapter(
+                    ordinal: index + 1, title: file.lastPathComponent,
+                    fileStem: file.deletingPathExtension().lastPathComponent, levels: levels,
+                    violations: profile.violations(of: levels)))
         }
         let whole = try book ?? AudioLevelMeter(sampleRate: 22050)
         return ConformanceReport(
@@ -40,7 +42,8 @@ package struct ConformanceCheck: Sendable {
     package func run(outputDirectory: URL, settings: ExportSettings = ExportSettings()) throws -> ConformanceReport {
         let clock = ContinuousClock.now
         let outputDirectory = outputDirectory.standardizedFileURL
-        guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path) else {
+        guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path)
+        else {
             throw StoreError.notAnOutputDirectory(path: outputDirectory.path)
         }
         let lock = try OutputLock(directory: outputDirectory)
@@ -62,22 +65,29 @@ package struct ConformanceCheck: Sendable {
                 levels = known
                 bookComplete = false
             } else {
-                levels = try measure(timeline, store: store, settings: settings, book: timeline.sampleRate == timelines.first?.sampleRate ? bookMeter : nil)
+                levels = try measure(
+                    timeline, store: store, settings: settings,
+                    book: timeline.sampleRate == timelines.first?.sampleRate ? bookMeter : nil)
                 measured.append((timeline.chapter.ordinal, key, levels))
             }
-            chapters.append(ConformanceReport.Chapter(
-                ordinal: timeline.chapter.ordinal, title: timeline.chapter.title, fileStem: timeline.fileStem, levels: levels,
-                violations: profile.violations(of: levels)))
+            chapters.append(
+                ConformanceReport.Chapter(
+                    ordinal: timeline.chapter.ordinal, title: timeline.chapter.title, fileStem: timeline.fileStem,
+                    levels: levels,
+                    violations: profile.violations(of: levels)))
         }
         if !measured.isEmpty { try manifest.recordLevels(measured, variant: variant, chapters: timelines.count) }
         // The book's own figures need every chapter's audio; when some came from the manifest,
         // its loudness is the energy mean of the chapters' (BS.1770 gating is per chapter then).
         let book = bookComplete ? bookMeter.finish() : Self.combined(chapters.map(\.levels))
         return ConformanceReport(
-            profile: profile, chapters: chapters, book: book, elapsedSeconds: (ContinuousClock.now - clock).seconds, measuredChapters: measured.count)
+            profile: profile, chapters: chapters, book: book, elapsedSeconds: (ContinuousClock.now - clock).seconds,
+            measuredChapters: measured.count)
     }
 
-    private func measure(_ timeline: ChapterTimeline, store: ObjectStore, settings: ExportSettings, book: AudioLevelMeter?) throws -> AudioLevels {
+    private func measure(
+        _ timeline: ChapterTimeline, store: ObjectStore, settings: ExportSettings, book: AudioLevelMeter?
+    ) throws -> AudioLevels {
         let meter = try AudioLevelMeter(sampleRate: timeline.sampleRate)
         if settings.mastering != nil {
             // Mastered as the export writes it, streamed: memory does not grow with the chapter.
@@ -103,8 +113,10 @@ package struct ConformanceCheck: Sendable {
     /// What levels depend on besides the audio: the layout and mastering settings and the meter.
     static func variant(_ settings: ExportSettings) -> String {
         var fields = [
-            "stage": "levels", "version": "levels-1/ebur128-\(LoudnessMeter.version)", "sentenceMs": String(settings.sentencePauseMs),
-            "paragraphMs": String(settings.paragraphPauseMs), "headMs": String(settings.chapterHeadMs), "tailMs": String(settings.chapterTailMs),
+            "stage": "levels", "version": "levels-1/ebur128-\(LoudnessMeter.version)",
+            "sentenceMs": String(settings.sentencePauseMs),
+            "paragraphMs": String(settings.paragraphPauseMs), "headMs": String(settings.chapterHeadMs),
+            "tailMs": String(settings.chapterTailMs),
         ]
         let encoder = JSONEncoder()
         // Sorted, or the key would change from one process to the next (hash-ordered keys).
@@ -118,7 +130,9 @@ package struct ConformanceCheck: Sendable {
     /// A chapter's key: its items' audio objects and places on the timeline, and the variant.
     static func key(_ timeline: ChapterTimeline, variant: String) -> String {
         var audio = "\(timeline.sampleRate):\(timeline.totalSamples);"
-        for item in timeline.items { audio += "\(item.record.audioKey ?? "-")@\(item.startSample)+\(item.sampleCount);" }
+        for item in timeline.items {
+            audio += "\(item.record.audioKey ?? "-")@\(item.startSample)+\(item.sampleCount);"
+        }
         return ObjectKey.digest(["stage": "levels", "variant": variant, "audio": audio])
     }
 
@@ -127,12 +141,15 @@ package struct ConformanceCheck: Sendable {
     static func combined(_ levels: [AudioLevels]) -> AudioLevels {
         let total = Double(max(1, levels.reduce(0) { $0 + $1.durationMs }))
         func energyMean(_ value: (AudioLevels) -> Double) -> Double {
-            let sum = levels.reduce(0.0) { $0 + (value($1).isFinite ? pow(10, value($1) / 10) * Double($1.durationMs) : 0) }
+            let sum = levels.reduce(0.0) {
+                $0 + (value($1).isFinite ? pow(10, value($1) / 10) * Double($1.durationMs) : 0)
+            }
             return sum > 0 ? 10 * log10(sum / total) : -.infinity
         }
         return AudioLevels(
             integratedLoudness: energyMean(\.integratedLoudness), loudnessRange: levels.map(\.loudnessRange).max() ?? 0,
-            samplePeak: levels.map(\.samplePeak).max() ?? -.infinity, truePeak: levels.map(\.truePeak).max() ?? -.infinity,
+            samplePeak: levels.map(\.samplePeak).max() ?? -.infinity,
+            truePeak: levels.map(\.truePeak).max() ?? -.infinity,
             rms: energyMean(\.rms), noiseFloor: levels.map(\.noiseFloor).max() ?? -.infinity,
             headSilenceMs: levels.first?.headSilenceMs ?? 0, tailSilenceMs: levels.last?.tailSilenceMs ?? 0,
             durationMs: levels.reduce(0) { $0 + $1.durationMs })

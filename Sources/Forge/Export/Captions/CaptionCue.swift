@@ -26,12 +26,19 @@ package struct CaptionCue: Sendable, Equatable {
                         while last + 1 < upper, width(second, last + 1) <= line { last += 1 }
                     }
                     // A cue that opens or closes its sentence keeps the sentence's quotes and punctuation.
-                    let textStart = first == sentence.wordRange.lowerBound ? sentence.charRange.lowerBound : item.words[first].token.start
-                    let textEnd = last + 1 == sentence.wordRange.upperBound ? sentence.charRange.upperBound : item.words[last].token.end
+                    let textStart =
+                        first == sentence.wordRange.lowerBound
+                        ? sentence.charRange.lowerBound : item.words[first].token.start
+                    let textEnd =
+                        last + 1 == sentence.wordRange.upperBound
+                        ? sentence.charRange.upperBound : item.words[last].token.end
                     let text = String(scalars: scalars[textStart..<textEnd])
                     let start = max(item.words[first].timing?.startMs ?? sentence.startMs, cues.last?.endMs ?? 0)
                     let end = max(item.words[last].timing?.endMs ?? sentence.endMs, start + 1)
-                    cues.append(CaptionCue(startMs: start, endMs: end, text: Self.lines(text.replacingNewlines(), maxCharacters: maxCharacters)))
+                    cues.append(
+                        CaptionCue(
+                            startMs: start, endMs: end,
+                            text: Self.lines(text.replacingNewlines(), maxCharacters: maxCharacters)))
                     first = last + 1
                 }
             }
@@ -58,7 +65,8 @@ package struct CaptionCue: Sendable, Equatable {
     package static func webVTT(_ cues: [CaptionCue]) -> String {
         var text = "WEBVTT\n\n"
         for (index, cue) in cues.enumerated() {
-            text += "\(index + 1)\n\(clock(cue.startMs, separator: ".")) --> \(clock(cue.endMs, separator: "."))\n\(cue.text)\n\n"
+            text +=
+                "\(index + 1)\n\(clock(cue.startMs, separator: ".")) --> \(clock(cue.endMs, separator: "."))\n\(cue.text)\n\n"
         }
         return text
     }
@@ -66,7 +74,8 @@ package struct CaptionCue: Sendable, Equatable {
     package static func subRip(_ cues: [CaptionCue]) -> String {
         var text = ""
         for (index, cue) in cues.enumerated() {
-            text += "\(index + 1)\n\(clock(cue.startMs, separator: ",")) --> \(clock(cue.endMs, separator: ","))\n\(cue.text)\n\n"
+            text +=
+                "\(index + 1)\n\(clock(cue.startMs, separator: ",")) --> \(clock(cue.endMs, separator: ","))\n\(cue.text)\n\n"
         }
         return text
     }
@@ -76,7 +85,8 @@ package struct CaptionCue: Sendable, Equatable {
         let hours = ms / 3_600_000
         let minutes = ms / 60_000 % 60
         let seconds = ms / 1000 % 60
-        return "\(hours.zeroPadded(to: 2)):\(minutes.zeroPadded(to: 2)):\(seconds.zeroPadded(to: 2))\(separator)\((ms % 1000).zeroPadded(to: 3))"
+        return
+            "\(hours.zeroPadded(to: 2)):\(minutes.zeroPadded(to: 2)):\(seconds.zeroPadded(to: 2))\(separator)\((ms % 1000).zeroPadded(to: 3))"
     }
 }
 

@@ -21,7 +21,8 @@ final class EPUBArchive {
         // created (without following links) instead of letting the library create one by name.
         let descriptor = open(url.path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC)
         let endRecord: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)
-        guard descriptor >= 0, write(descriptor, endRecord, endRecord.count) == endRecord.count, close(descriptor) == 0 else {
+        guard descriptor >= 0, write(descriptor, endRecord, endRecord.count) == endRecord.count, close(descriptor) == 0
+        else {
             throw ExportError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
         }
         do {
@@ -34,7 +35,10 @@ final class EPUBArchive {
 
     func add(_ bytes: [UInt8], as path: String, compressed: Bool = true) throws {
         let data = Data(bytes)
-        try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), modificationDate: modified, compressionMethod: compressed ? .deflate : .none) {
+        try archive.addEntry(
+            with: path, type: .file, uncompressedSize: Int64(data.count), modificationDate: modified,
+            compressionMethod: compressed ? .deflate : .none
+        ) {
             position, size in data.subdata(in: Int(position)..<Int(position) + size)
         }
     }
@@ -46,12 +50,17 @@ final class EPUBArchive {
     /// stored; at most twice `jobs` wait on disk.
     func addAudio(
         as paths: [String], jobs: Int, cancellation: CancellationFlag?, progress: ExportProgress.Sink? = nil,
-        encode: @escaping @Sendable (_ index: Int, _ file: URL, _ descriptor: Int32, _ label: String, _ stop: CancellationFlag) throws -> Void,
+        encode:
+            @escaping @Sendable (
+                _ index: Int, _ file: URL, _ descriptor: Int32, _ label: String, _ stop: CancellationFlag
+            ) throws -> Void,
         then: (Int) throws -> Void = { _ in }
     ) throws {
         // `.<name>.<pid>.tmp`: a leftover of a killed export is recognised and removed by the next one.
         let folder = url.deletingLastPathComponent()
-        let scratches = paths.map { folder.appendingPathComponent(".\(($0 as NSString).lastPathComponent).\(getpid()).tmp") }
+        let scratches = paths.map {
+            folder.appendingPathComponent(".\(($0 as NSString).lastPathComponent).\(getpid()).tmp")
+        }
         let labels = paths.map { "\(url.path)!/\($0)" }
         try EncodingQueue.run(
             count: paths.count, jobs: jobs, ahead: 2 * jobs, cancellation: cancellation, scratch: { scratches[$0] },
@@ -68,7 +77,9 @@ final class EPUBArchive {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
         let size = try handle.seekToEnd()
-        try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(size), modificationDate: modified, compressionMethod: .none) { position, chunk in
+        try archive.addEntry(
+            with: path, type: .file, uncompressedSize: Int64(size), modificationDate: modified, compressionMethod: .none
+        ) { position, chunk in
             try handle.seek(toOffset: UInt64(position))
             return try handle.read(upToCount: chunk) ?? Data()
         }

@@ -13,8 +13,10 @@ enum MediaOverlayBook {
     /// (a file name may have 255), e.g. "pride-and-prejudice.epub".
     static func fileName(forTitle title: String) -> String {
         var slug = ""
-        for word in title.lowercased().unicodeScalars.map({ CharacterSet.alphanumerics.contains($0) ? String($0) : "-" }).joined()
-            .split(separator: "-") {
+        for word in title.lowercased().unicodeScalars.map({ CharacterSet.alphanumerics.contains($0) ? String($0) : "-" }
+        ).joined()
+            .split(separator: "-")
+        {
             let next = slug.isEmpty ? String(word) : slug + "-" + word
             if next.utf8.count > 120 {
                 if slug.isEmpty { slug = String(scalars: word.unicodeScalars.prefix(30)) }
@@ -30,7 +32,8 @@ enum MediaOverlayBook {
     /// content document and overlay, so memory holds a few chapters whatever the book's length.
     /// The package and navigation documents, which list every chapter, come last.
     static func write(
-        _ book: BookTimeline, settings: ExportSettings, audio: EPUBAudio = .mp3, store: ObjectStore, cancellation: CancellationFlag?, modified: Date,
+        _ book: BookTimeline, settings: ExportSettings, audio: EPUBAudio = .mp3, store: ObjectStore,
+        cancellation: CancellationFlag?, modified: Date,
         progress: ExportProgress.Sink? = nil, to url: URL
     ) throws {
         let archive = try EPUBArchive(url: url, modified: modified)
@@ -42,32 +45,52 @@ enum MediaOverlayBook {
         let chapters = book.chapters
         // AAC in MP4 and MP3 are EPUB 3 core media types; WAV and FLAC are not.
         try archive.addAudio(
-            as: chapters.map { "OEBPS/audio/\($0.fileStem).\(audio.fileExtension)" }, jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation,
+            as: chapters.map { "OEBPS/audio/\($0.fileStem).\(audio.fileExtension)" },
+            jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation,
             progress: progress,
             encode: { index, file, descriptor, label, stop in
-                try audio.write(index, timeline: chapters[index], to: file, descriptor: descriptor, label: label, store: store, settings: settings, stop: stop)
+                try audio.write(
+                    index, timeline: chapters[index], to: file, descriptor: descriptor, label: label, store: store,
+                    settings: settings, stop: stop)
             },
             then: { index in
                 let layout = chapters[index]
                 let stem = layout.fileStem
                 let timeline = try book.timed(layout)
-                try archive.add(Array(contentDocument(timeline, settings: settings).utf8), as: "OEBPS/text/\(stem).xhtml")
-                try archive.add(Array(overlay(timeline, wordLevel: settings.wordLevelOverlays, audioExtension: audio.fileExtension).utf8), as: "OEBPS/smil/\(stem).smil")
-                manifestEntries.append("<item id=\"\(stem)\" href=\"text/\(stem).xhtml\" media-type=\"application/xhtml+xml\" media-overlay=\"smil-\(stem)\"/>")
-                manifestEntries.append("<item id=\"smil-\(stem)\" href=\"smil/\(stem).smil\" media-type=\"application/smil+xml\"/>")
-                manifestEntries.append("<item id=\"audio-\(stem)\" href=\"audio/\(stem).\(audio.fileExtension)\" media-type=\"\(audio.mediaType)\"/>")
+                try archive.add(
+                    Array(contentDocument(timeline, settings: settings).utf8), as: "OEBPS/text/\(stem).xhtml")
+                try archive.add(
+                    Array(
+                        overlay(timeline, wordLevel: settings.wordLevelOverlays, audioExtension: audio.fileExtension)
+                            .utf8), as: "OEBPS/smil/\(stem).smil")
+                manifestEntries.append(
+                    "<item id=\"\(stem)\" href=\"text/\(stem).xhtml\" media-type=\"application/xhtml+xml\" media-overlay=\"smil-\(stem)\"/>"
+                )
+                manifestEntries.append(
+                    "<item id=\"smil-\(stem)\" href=\"smil/\(stem).smil\" media-type=\"application/smil+xml\"/>")
+                manifestEntries.append(
+                    "<item id=\"audio-\(stem)\" href=\"audio/\(stem).\(audio.fileExtension)\" media-type=\"\(audio.mediaType)\"/>"
+                )
                 spine.append("<itemref idref=\"\(stem)\"/>")
-                durations.append("<meta property=\"media:duration\" refines=\"#smil-\(stem)\">\(clock(layout.durationMs))</meta>")
+                durations.append(
+                    "<meta property=\"media:duration\" refines=\"#smil-\(stem)\">\(clock(layout.durationMs))</meta>")
             })
-        if let cover = settings.cover, OwnedDirectory.entry(at: cover.path) == .file, let image = try? Data(contentsOf: cover) {
+        if let cover = settings.cover, OwnedDirectory.entry(at: cover.path) == .file,
+            let image = try? Data(contentsOf: cover)
+        {
             let png = cover.pathExtension.lowercased() == "png"
             try archive.add(Array(image), as: "OEBPS/images/cover.\(png ? "png" : "jpg")", compressed: false)
-            manifestEntries.append("<item id=\"cover-image\" href=\"images/cover.\(png ? "png" : "jpg")\" media-type=\"image/\(png ? "png" : "jpeg")\" properties=\"cover-image\"/>")
+            manifestEntries.append(
+                "<item id=\"cover-image\" href=\"images/cover.\(png ? "png" : "jpg")\" media-type=\"image/\(png ? "png" : "jpeg")\" properties=\"cover-image\"/>"
+            )
         }
         try archive.add(Array(navigation(book.chapters, settings: settings).utf8), as: "OEBPS/nav.xhtml")
-        manifestEntries.append("<item id=\"nav\" href=\"nav.xhtml\" media-type=\"application/xhtml+xml\" properties=\"nav\"/>")
+        manifestEntries.append(
+            "<item id=\"nav\" href=\"nav.xhtml\" media-type=\"application/xhtml+xml\" properties=\"nav\"/>")
         manifestEntries.append("<item id=\"css\" href=\"style.css\" media-type=\"text/css\"/>")
-        let identifier = "urn:forge:" + ContentHash.sha256Hex(Array((settings.title + book.chapters.map(\.fileStem).joined()).utf8)).prefix(32)
+        let identifier =
+            "urn:forge:"
+            + ContentHash.sha256Hex(Array((settings.title + book.chapters.map(\.fileStem).joined()).utf8)).prefix(32)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         let package = """
@@ -111,7 +134,9 @@ enum MediaOverlayBook {
             "<meta property=\"schema:accessibilityHazard\">none</meta>",
             "<meta property=\"schema:accessibilitySummary\">The full text, read aloud by synthesized speech (\(XMLText.escaped(settings.narrator ?? "a text-to-speech voice"))) with every sentence highlighted as it is spoken.</meta>",
         ]
-        if let narrator = settings.narrator { lines.append("<meta property=\"media:narrator\">\(XMLText.escaped(narrator))</meta>") }
+        if let narrator = settings.narrator {
+            lines.append("<meta property=\"media:narrator\">\(XMLText.escaped(narrator))</meta>")
+        }
         return lines
     }
 
@@ -123,7 +148,8 @@ enum MediaOverlayBook {
         var index = 0
         while index < chapters.count {
             guard let part = chapters[index].part, !part.isEmpty else {
-                entries.append("<li><a href=\"\(chapters[index].link)\">\(XMLText.escaped(chapters[index].title))</a></li>")
+                entries.append(
+                    "<li><a href=\"\(chapters[index].link)\">\(XMLText.escaped(chapters[index].title))</a></li>")
                 index += 1
                 continue
             }
@@ -131,11 +157,15 @@ enum MediaOverlayBook {
             let first = chapters[index].link
             while index < chapters.count, chapters[index].part == part {
                 let title = chapters[index].title
-                let name = title.hasPrefix(part + partSeparator) ? String(title.dropFirst(part.count + partSeparator.count)) : title
+                let name =
+                    title.hasPrefix(part + partSeparator)
+                    ? String(title.dropFirst(part.count + partSeparator.count)) : title
                 children.append("<li><a href=\"\(chapters[index].link)\">\(XMLText.escaped(name))</a></li>")
                 index += 1
             }
-            entries.append("<li><a href=\"\(first)\">\(XMLText.escaped(part))</a>\n<ol>\n\(children.joined(separator: "\n"))\n</ol></li>")
+            entries.append(
+                "<li><a href=\"\(first)\">\(XMLText.escaped(part))</a>\n<ol>\n\(children.joined(separator: "\n"))\n</ol></li>"
+            )
         }
         return entries
     }
@@ -169,7 +199,8 @@ enum MediaOverlayBook {
                     for index in sentence.wordRange {
                         let token = item.words[index].token
                         body += XMLText.escaped(XMLText.slice(scalars, inner, token.start))
-                        body += "<span id=\"\(wordID(item, index))\">\(XMLText.escaped(XMLText.slice(scalars, token.start, token.end)))</span>"
+                        body +=
+                            "<span id=\"\(wordID(item, index))\">\(XMLText.escaped(XMLText.slice(scalars, token.start, token.end)))</span>"
                         inner = token.end
                     }
                 }
@@ -199,13 +230,16 @@ enum MediaOverlayBook {
         func par(_ fragment: String, _ start: Int, _ end: Int) {
             number += 1
             pars += "<par id=\"par\(number)\"><text src=\"../text/\(stem).xhtml#\(fragment)\"/>"
-            pars += "<audio src=\"../audio/\(stem).\(audioExtension)\" clipBegin=\"\(clock(start))\" clipEnd=\"\(clock(end))\"/></par>\n"
+            pars +=
+                "<audio src=\"../audio/\(stem).\(audioExtension)\" clipBegin=\"\(clock(start))\" clipEnd=\"\(clock(end))\"/></par>\n"
         }
         for item in timeline.items {
             for sentence in item.sentences {
                 if wordLevel {
                     for index in sentence.wordRange {
-                        if let timing = item.words[index].timing { par(wordID(item, index), timing.startMs, timing.endMs) }
+                        if let timing = item.words[index].timing {
+                            par(wordID(item, index), timing.startMs, timing.endMs)
+                        }
                     }
                 } else {
                     par(sentenceID(item, sentence.index), sentence.startMs, sentence.endMs)
@@ -225,7 +259,8 @@ enum MediaOverlayBook {
     }
 
     static func navigation(_ timelines: [ChapterTimeline], settings: ExportSettings) -> String {
-        let entries = contentsEntries(timelines.map { (link: "text/\($0.fileStem).xhtml", title: $0.chapter.title, part: $0.chapter.part) })
+        let entries = contentsEntries(
+            timelines.map { (link: "text/\($0.fileStem).xhtml", title: $0.chapter.title, part: $0.chapter.part) })
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE html>

@@ -51,7 +51,8 @@ struct NarratedEPUB {
     /// kept). With a `recording` (a sync), the overlays play the reader's own audio files, which
     /// the chapters' items tile end to end, instead of chapter audio made for the book.
     init?(
-        book: URL, timeline: BookTimeline, settings: ExportSettings, audio: EPUBAudio = .mp3, recording: CarriedRecording? = nil, modified: Date
+        book: URL, timeline: BookTimeline, settings: ExportSettings, audio: EPUBAudio = .mp3,
+        recording: CarriedRecording? = nil, modified: Date
     ) throws {
         let timelines = timeline.chapters
         self.recording = recording
@@ -60,7 +61,9 @@ struct NarratedEPUB {
         let (original, packagePath) = try EPUBReader().entries(book, name: book.path)
         var files = Dictionary(original.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first })
         guard var package = files[packagePath].map({ String(decoding: $0, as: UTF8.self) }),
-              let packageTag = package.range(of: "<package"), package[packageTag.upperBound...].prefix(400).contains("version=\"3") else {
+            let packageTag = package.range(of: "<package"),
+            package[packageTag.upperBound...].prefix(400).contains("version=\"3")
+        else {
             return nil
         }
         let folder = EPUBReader.folder(of: packagePath)
@@ -74,7 +77,9 @@ struct NarratedEPUB {
         }
         var documentItems: [String: (id: String, href: String, mediaType: String)] = [:]
         for item in PackageXML(package).all("item") {
-            guard let id = item.attributes["id"], let href = item.attributes["href"], let path = EPUBReader.resolve(href, in: folder) else { continue }
+            guard let id = item.attributes["id"], let href = item.attributes["href"],
+                let path = EPUBReader.resolve(href, in: folder)
+            else { continue }
             documentItems[path] = (id, href, item.attributes["media-type"] ?? "")
         }
 
@@ -89,7 +94,8 @@ struct NarratedEPUB {
                 var stem = layout.fileStem
                 if recording != nil {
                     // To the recording's time; an item it does not hold was given one silent sample, not of the recording.
-                    let shiftMs = Int((recordingSamples - Int64(item.startSample)) * 1000 / Int64(max(1, layout.sampleRate)))
+                    let shiftMs = Int(
+                        (recordingSamples - Int64(item.startSample)) * 1000 / Int64(max(1, layout.sampleRate)))
                     recordingSamples += Int64(item.sampleCount > 1 ? item.sampleCount : 0)
                     (item.startMs, item.endMs) = (item.startMs + shiftMs, item.endMs + shiftMs)
                     for index in item.sentences.indices {
@@ -99,7 +105,9 @@ struct NarratedEPUB {
                     stem = ""
                 }
                 // An item the recording does not hold (a sync's front matter) has no audio and no place in an overlay.
-                guard item.endMs > item.startMs, let document = Self.split(item.record.sourcePath)?.document, documentItems[document] != nil else { continue }
+                guard item.endMs > item.startMs, let document = Self.split(item.record.sourcePath)?.document,
+                    documentItems[document] != nil
+                else { continue }
                 if itemsByDocument[document] == nil { documents.append(document) }
                 itemsByDocument[document, default: []].append((item, stem))
             }
@@ -111,31 +119,41 @@ struct NarratedEPUB {
         var overlaysMs = 0
         if let recording {
             for index in recording.files.indices {
-                manifestAdditions.append("<item id=\"forge-audio-\(index + 1)\" href=\"forge-audio/\(recording.name(index))\" media-type=\"\(recording.mediaType)\"/>")
+                manifestAdditions.append(
+                    "<item id=\"forge-audio-\(index + 1)\" href=\"forge-audio/\(recording.name(index))\" media-type=\"\(recording.mediaType)\"/>"
+                )
             }
         } else {
             for timeline in timelines {
-                manifestAdditions.append("<item id=\"forge-audio-\(timeline.fileStem)\" href=\"forge-audio/\(timeline.fileStem).\(audio.fileExtension)\" media-type=\"\(audio.mediaType)\"/>")
+                manifestAdditions.append(
+                    "<item id=\"forge-audio-\(timeline.fileStem)\" href=\"forge-audio/\(timeline.fileStem).\(audio.fileExtension)\" media-type=\"\(audio.mediaType)\"/>"
+                )
             }
         }
         var newPaths: [String] = []
         for (number, document) in documents.enumerated() {
             guard let manifestItem = documentItems[document], let data = files[document] else { continue }
             let overlay = try Self.overlay(
-                of: document, item: manifestItem, data: data, items: itemsByDocument[document] ?? [], book: book.path, audio: audio, recording: recording)
+                of: document, item: manifestItem, data: data, items: itemsByDocument[document] ?? [], book: book.path,
+                audio: audio, recording: recording)
             files[document] = overlay.document
             let smilID = "forge-smil-\(number + 1)"
             let smilPath = "\(prefix)forge-overlays/\(number + 1).smil"
             let smil = overlay.smil
             files[smilPath] = Data(smil.utf8)
             newPaths.append(smilPath)
-            manifestAdditions.append("<item id=\"\(smilID)\" href=\"forge-overlays/\(number + 1).smil\" media-type=\"application/smil+xml\"/>")
+            manifestAdditions.append(
+                "<item id=\"\(smilID)\" href=\"forge-overlays/\(number + 1).smil\" media-type=\"application/smil+xml\"/>"
+            )
             let duration = overlay.durationMs
             overlaysMs += duration
-            metadataAdditions.append("<meta property=\"media:duration\" refines=\"#\(smilID)\">\(MediaOverlayBook.clock(duration))</meta>")
+            metadataAdditions.append(
+                "<meta property=\"media:duration\" refines=\"#\(smilID)\">\(MediaOverlayBook.clock(duration))</meta>")
             package = Self.addAttribute("media-overlay=\"\(smilID)\"", toItem: manifestItem.id, in: package)
         }
-        package = Self.package(package, adding: manifestAdditions, metadata: metadataAdditions, overlaysMs: overlaysMs, settings: settings, modified: modified)
+        package = Self.package(
+            package, adding: manifestAdditions, metadata: metadataAdditions, overlaysMs: overlaysMs, settings: settings,
+            modified: modified)
         files[packagePath] = Data(package.utf8)
 
         var ordered: [(path: String, data: Data)] = []
@@ -170,17 +188,23 @@ struct NarratedEPUB {
                     insertions.append((span.start, "<span id=\"\(id)\">"))
                     insertions.append((span.end, "</span>"))
                     let timed = item.sentences[span.sentences].filter { $0.endMs > $0.startMs }
-                    if let first = timed.first, let last = timed.last { pars.append((id, stem, first.startMs, last.endMs)) }
+                    if let first = timed.first, let last = timed.last {
+                        pars.append((id, stem, first.startMs, last.endMs))
+                    }
                 }
                 continue
             }
             var fragment = item.record.elementID
-            if fragment == nil, let index = blocks.firstIndex(where: { block in
-                guard let first = block.origins.first, let last = block.origins.last else { return false }
-                return first <= item.record.sourceStart && item.record.sourceStart <= last
-            }), let element = blocks[index].element {
+            if fragment == nil,
+                let index = blocks.firstIndex(where: { block in
+                    guard let first = block.origins.first, let last = block.origins.last else { return false }
+                    return first <= item.record.sourceStart && item.record.sourceStart <= last
+                }), let element = blocks[index].element
+            {
                 let id = "forge-\(index + 1)"
-                if blockIDs[index] == nil { insertions.append((element.offset + 1 + element.name.unicodeScalars.count, " id=\"\(id)\"")) }
+                if blockIDs[index] == nil {
+                    insertions.append((element.offset + 1 + element.name.unicodeScalars.count, " id=\"\(id)\""))
+                }
                 blockIDs[index] = id
                 fragment = id
             }
@@ -201,7 +225,9 @@ struct NarratedEPUB {
         var marked: [Unicode.Scalar] = []
         marked.reserveCapacity(scalars.count + insertions.count * 40)
         var copied = 0
-        for (_, insertion) in insertions.enumerated().sorted(by: { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }) {
+        for (_, insertion) in insertions.enumerated().sorted(by: {
+            ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset)
+        }) {
             marked.append(contentsOf: scalars[copied..<insertion.offset])
             marked.append(contentsOf: insertion.text.unicodeScalars)
             copied = insertion.offset
@@ -210,7 +236,10 @@ struct NarratedEPUB {
         scalars = marked
         var rewritten = String(scalars: scalars)
         if let head = rewritten.range(of: "</head>") {
-            rewritten.insert(contentsOf: "<style type=\"text/css\">.\(MediaOverlayBook.activeClass) { background-color: #ffd84d; }</style>", at: head.lowerBound)
+            rewritten.insert(
+                contentsOf:
+                    "<style type=\"text/css\">.\(MediaOverlayBook.activeClass) { background-color: #ffd84d; }</style>",
+                at: head.lowerBound)
         }
 
         // Each par's clips: in its chapter's audio, or in the files of the reader's recording that
@@ -218,7 +247,9 @@ struct NarratedEPUB {
         var clips: [(fragment: String, source: String, start: Int, end: Int)] = []
         for par in pars {
             if let recording {
-                clips += recording.clips(start: par.start, end: par.end).map { (par.fragment, recording.name($0.file), $0.start, $0.end) }
+                clips += recording.clips(start: par.start, end: par.end).map {
+                    (par.fragment, recording.name($0.file), $0.start, $0.end)
+                }
             } else if par.end > par.start {
                 clips.append((par.fragment, "\(par.stem).\(audio.fileExtension)", par.start, par.end))
             }
@@ -231,8 +262,10 @@ struct NarratedEPUB {
         }
         var body = ""
         for (index, clip) in clips.enumerated() {
-            body += "<par id=\"par\(index + 1)\"><text src=\"../\(XMLText.escaped(manifestItem.href))#\(XMLText.escaped(clip.fragment))\"/>"
-            body += "<audio src=\"../forge-audio/\(XMLText.escaped(clip.source))\" clipBegin=\"\(MediaOverlayBook.clock(clip.start))\" clipEnd=\"\(MediaOverlayBook.clock(clip.end))\"/></par>\n"
+            body +=
+                "<par id=\"par\(index + 1)\"><text src=\"../\(XMLText.escaped(manifestItem.href))#\(XMLText.escaped(clip.fragment))\"/>"
+            body +=
+                "<audio src=\"../forge-audio/\(XMLText.escaped(clip.source))\" clipBegin=\"\(MediaOverlayBook.clock(clip.start))\" clipEnd=\"\(MediaOverlayBook.clock(clip.end))\"/></par>\n"
         }
         let smil = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -251,18 +284,22 @@ struct NarratedEPUB {
     /// place of one an earlier narration declared), `dcterms:modified`, accessibility metadata when
     /// the book declares none, the author, and the active class.
     private static func package(
-        _ package: String, adding manifestItems: [String], metadata additions: [String], overlaysMs: Int, settings: ExportSettings, modified: Date
+        _ package: String, adding manifestItems: [String], metadata additions: [String], overlaysMs: Int,
+        settings: ExportSettings, modified: Date
     ) -> String {
         var package = package
         var metadata = additions
         // The book's total replaces one an earlier narration declared.
-        package = package.replacingOccurrences(of: #"<meta\s+property\s*=\s*["']media:duration["']\s*>[^<]*</meta>\s*"#, with: "", options: .regularExpression)
+        package = package.replacingOccurrences(
+            of: #"<meta\s+property\s*=\s*["']media:duration["']\s*>[^<]*</meta>\s*"#, with: "",
+            options: .regularExpression)
         metadata.append("<meta property=\"media:duration\">\(MediaOverlayBook.clock(overlaysMs))</meta>")
         // This is a new edition of the book: modified now, with accessibility metadata it did not declare.
         package = Self.replacingModified(in: package, with: modified)
         // A book that declares its own accessibility keeps its statements; one that declares none gets Forge's.
         if !package.contains("schema:accessMode") {
-            metadata.append(contentsOf: MediaOverlayBook.accessibilityMetadata(settings).filter { !package.contains($0) })
+            metadata.append(
+                contentsOf: MediaOverlayBook.accessibilityMetadata(settings).filter { !package.contains($0) })
         }
         if let author = settings.author, !package.contains("<dc:creator") {
             metadata.append("<dc:creator>\(XMLText.escaped(author))</dc:creator>")
@@ -294,8 +331,13 @@ struct NarratedEPUB {
         let name: [Unicode.Scalar] = ["<", "b", "o", "d", "y"]
         var index = 0
         while index + name.count < scalars.count {
-            if scalars[index] == "<", zip(scalars[index..<(index + name.count)], name).allSatisfy({ $0.properties.lowercaseMapping == String($1) }),
-               let next = scalars[index + name.count] as Unicode.Scalar?, next == ">" || next == " " || next == "\n" || next == "\t" || next == "\r" || next == "/" {
+            if scalars[index] == "<",
+                zip(scalars[index..<(index + name.count)], name).allSatisfy({
+                    $0.properties.lowercaseMapping == String($1)
+                }),
+                let next = scalars[index + name.count] as Unicode.Scalar?,
+                next == ">" || next == " " || next == "\n" || next == "\t" || next == "\r" || next == "/"
+            {
                 return index + name.count
             }
             index += 1
@@ -341,7 +383,9 @@ struct NarratedEPUB {
             if tag.contains("id=\"\(id)\"") || tag.contains("id='\(id)'") {
                 guard !tag.contains("media-overlay=") else { return package }
                 var result = package
-                let insertAt = package[close.lowerBound...].hasPrefix(">") && package[package.index(before: close.lowerBound)] == "/"
+                let insertAt =
+                    package[close.lowerBound...].hasPrefix(">")
+                        && package[package.index(before: close.lowerBound)] == "/"
                     ? package.index(before: close.lowerBound) : close.lowerBound
                 result.insert(contentsOf: " " + attribute + " ", at: insertAt)
                 return result
@@ -354,10 +398,15 @@ struct NarratedEPUB {
     /// Writes the book to `url`: its own entries (`mimetype` first), then each chapter's audio,
     /// encoded to a file (a chapter per core at once) and copied into the zip — or the reader's
     /// recording, its files copied as they are — then the overlays.
-    func write(to url: URL, timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, cancellation: CancellationFlag?, progress: ExportProgress.Sink? = nil) throws {
+    func write(
+        to url: URL, timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore,
+        cancellation: CancellationFlag?, progress: ExportProgress.Sink? = nil
+    ) throws {
         let archive = try EPUBArchive(url: url, modified: modified)
         for file in files where file.path != "mimetype" {
-            try archive.add(Array(file.data), as: file.path, compressed: !file.path.hasSuffix(".mp3") && !file.path.hasSuffix(".m4a"))
+            try archive.add(
+                Array(file.data), as: file.path,
+                compressed: !file.path.hasSuffix(".mp3") && !file.path.hasSuffix(".m4a"))
         }
         if let recording {
             for (index, file) in recording.files.enumerated() {
@@ -369,10 +418,13 @@ struct NarratedEPUB {
             return
         }
         try archive.addAudio(
-            as: timelines.map { "\(audioFolder)/\($0.fileStem).\(audio.fileExtension)" }, jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation,
+            as: timelines.map { "\(audioFolder)/\($0.fileStem).\(audio.fileExtension)" },
+            jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation,
             progress: progress,
             encode: { [audio] index, file, descriptor, label, stop in
-                try audio.write(index, timeline: timelines[index], to: file, descriptor: descriptor, label: label, store: store, settings: settings, stop: stop)
+                try audio.write(
+                    index, timeline: timelines[index], to: file, descriptor: descriptor, label: label, store: store,
+                    settings: settings, stop: stop)
             })
         for overlay in overlays { try archive.add(Array(overlay.data), as: overlay.path) }
     }

@@ -26,7 +26,8 @@ struct SentenceSpans {
 
     /// Inline elements a span may contain (HTML's phrasing content, as EPUB content documents use it).
     static let phrasingElements: Set<String> = [
-        "a", "abbr", "b", "bdi", "bdo", "br", "cite", "code", "data", "del", "dfn", "em", "i", "img", "ins", "kbd", "mark", "q",
+        "a", "abbr", "b", "bdi", "bdo", "br", "cite", "code", "data", "del", "dfn", "em", "i", "img", "ins", "kbd",
+        "mark", "q",
         "rp", "rt", "ruby", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr",
     ]
 
@@ -47,8 +48,11 @@ struct SentenceSpans {
             var last = first
             var found: Span?
             while found == nil, last < item.sentences.count {
-                found = span(item.sentences[first].charRange.lowerBound, item.sentences[last].charRange.upperBound, origins: origins, floor: floor)
-                    .map { Span(sentences: first..<(last + 1), start: $0.start, end: $0.end) }
+                found = span(
+                    item.sentences[first].charRange.lowerBound, item.sentences[last].charRange.upperBound,
+                    origins: origins, floor: floor
+                )
+                .map { Span(sentences: first..<(last + 1), start: $0.start, end: $0.end) }
                 if found == nil { last += 1 }
             }
             guard let span = found else { return nil }
@@ -67,7 +71,11 @@ struct SentenceSpans {
         // Blocks and items are both in document order; an item before the cursor's block is searched from the start.
         if index < blocks.count, let first = blocks[index].origins.first, start < first { index = 0 }
         while index < blocks.count {
-            if let first = blocks[index].origins.first, let last = blocks[index].origins.last, first <= start, start <= last { break }
+            if let first = blocks[index].origins.first, let last = blocks[index].origins.last, first <= start,
+                start <= last
+            {
+                break
+            }
             index += 1
         }
         guard index < blocks.count else { return nil }
@@ -75,9 +83,12 @@ struct SentenceSpans {
         // The block's text folded as the splitter folds it, so the item's offsets are the folded text's.
         let (folded, foldedOrigins) = Splitter.folded(blocks[index].text, origins: blocks[index].origins)
         let text = Array(item.record.text.unicodeScalars)
-        guard let lower = foldedOrigins.indices.first(where: { offset in
-            foldedOrigins[offset] == start && offset + text.count <= folded.count && folded[offset..<(offset + text.count)].elementsEqual(text)
-        }) else { return nil }
+        guard
+            let lower = foldedOrigins.indices.first(where: { offset in
+                foldedOrigins[offset] == start && offset + text.count <= folded.count
+                    && folded[offset..<(offset + text.count)].elementsEqual(text)
+            })
+        else { return nil }
         return Array(foldedOrigins[lower..<(lower + text.count)])
     }
 
@@ -89,7 +100,9 @@ struct SentenceSpans {
         guard start >= floor, start < end, end <= scalars.count else { return nil }
         guard var balance = balance(start, end) else { return nil }
         // An element closed inside whose start tag is just before: take the start tag in.
-        while balance.lowest < 0, let tag = tag(endingAt: start), tag.start >= floor, !tag.isEnd, !tag.isEmpty, Self.phrasingElements.contains(tag.name) {
+        while balance.lowest < 0, let tag = tag(endingAt: start), tag.start >= floor, !tag.isEnd, !tag.isEmpty,
+            Self.phrasingElements.contains(tag.name)
+        {
             start = tag.start
             balance.lowest += 1
             balance.final += 1
@@ -128,7 +141,9 @@ struct SentenceSpans {
                 index += 1
                 continue
             }
-            guard let tag = tag(startingAt: index), tag.end <= end, Self.phrasingElements.contains(tag.name) else { return nil }
+            guard let tag = tag(startingAt: index), tag.end <= end, Self.phrasingElements.contains(tag.name) else {
+                return nil
+            }
             if tag.isEnd {
                 depth -= 1
                 lowest = min(lowest, depth)
@@ -151,7 +166,11 @@ struct SentenceSpans {
             name.unicodeScalars.append(scalars[index])
             index += 1
         }
-        guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == ":" || $0 == "-" }) else { return nil }
+        guard !name.isEmpty,
+            name.unicodeScalars.allSatisfy({
+                $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == ":" || $0 == "-"
+            })
+        else { return nil }
         var quote: Unicode.Scalar?
         while index < scalars.count {
             let scalar = scalars[index]

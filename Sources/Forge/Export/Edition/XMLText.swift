@@ -12,7 +12,11 @@ enum XMLText {
             case "'": result += "&#39;"
             default:
                 // Control characters other than tab and newline are not allowed in XML 1.0.
-                if scalar.value < 0x20 && scalar != "\t" && scalar != "\n" { result += " " } else { result.unicodeScalars.append(scalar) }
+                if scalar.value < 0x20 && scalar != "\t" && scalar != "\n" {
+                    result += " "
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
             }
         }
         return result
@@ -43,7 +47,9 @@ enum XMLText {
         let record = item.record
         let tag = record.kind == ItemKind.heading.rawValue || record.kind == ItemKind.title.rawValue ? "h2" : "p"
         var start = "<\(tag) id=\"\(record.id)\""
-        if record.kind != ItemKind.heading.rawValue && record.kind != ItemKind.paragraph.rawValue { start += " class=\"\(record.kind)\"" }
+        if record.kind != ItemKind.heading.rawValue && record.kind != ItemKind.paragraph.rawValue {
+            start += " class=\"\(record.kind)\""
+        }
         if let character = record.character { start += " data-character=\"\(escaped(character))\"" }
         return (tag, start + ">")
     }

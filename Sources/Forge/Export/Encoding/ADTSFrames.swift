@@ -8,7 +8,8 @@ enum ADTSFrames {
         var start = 0
         while start < bytes.count {
             guard bytes.count - start >= 7, bytes[start] == 0xFF, bytes[start + 1] & 0xF0 == 0xF0 else { return nil }
-            let length = (Int(bytes[start + 3] & 0x03) << 11) | (Int(bytes[start + 4]) << 3) | (Int(bytes[start + 5]) >> 5)
+            let length =
+                (Int(bytes[start + 3] & 0x03) << 11) | (Int(bytes[start + 4]) << 3) | (Int(bytes[start + 5]) >> 5)
             guard length >= 7, start + length <= bytes.count else { return nil }
             frames.append(start..<(start + length))
             start += length

@@ -32,7 +32,10 @@ struct ChapterEncoder: Sendable {
     let store: ObjectStore
     let manifest: Manifest
 
-    init(chapters: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, manifest: Manifest, pieceLimitMs: Int = ChapterTimeline.pieceLimitMs) {
+    init(
+        chapters: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, manifest: Manifest,
+        pieceLimitMs: Int = ChapterTimeline.pieceLimitMs
+    ) {
         var pieces: [ChapterTimeline] = []
         var chapterOfPiece: [(chapter: Int, piece: Int, of: Int, start: Int)] = []
         for (index, chapter) in chapters.enumerated() {
@@ -71,14 +74,18 @@ struct ChapterEncoder: Sendable {
     /// The one sample rate of every chapter, or nil: chapters at different rates (voices of engines
     /// with other rates) are resampled to one stream and cannot be encoded apart.
     static func commonRate(_ timelines: [ChapterTimeline]) -> Int? {
-        guard let rate = timelines.first?.sampleRate, timelines.allSatisfy({ $0.sampleRate == rate }) else { return nil }
+        guard let rate = timelines.first?.sampleRate, timelines.allSatisfy({ $0.sampleRate == rate }) else {
+            return nil
+        }
         return rate
     }
 
     /// Every piece's encoding in order (found in the store, or encoded on up to `jobs` threads),
     /// and how many were encoded. `progress` is told the phase's progress (`encode`), inside a long
     /// piece too. With `only`, the pieces (indices) to encode; the others are not touched.
-    func encodeAll(jobs: Int, cancellation: CancellationFlag?, progress: ExportProgress.Sink?, only: [Int]? = nil) throws -> (objects: [StoredObject], made: Int) {
+    func encodeAll(jobs: Int, cancellation: CancellationFlag?, progress: ExportProgress.Sink?, only: [Int]? = nil)
+        throws -> (objects: [StoredObject], made: Int)
+    {
         let identity = try Self.identity(settings)
         let chosen = only ?? Array(pieces.indices)
         let found = Mutex<(objects: [Int: StoredObject], made: Int)>(([:], 0))
@@ -86,7 +93,8 @@ struct ChapterEncoder: Sendable {
         let encoder = self
         try BlockingThreads.forEachIndex(chosen.count, threads: jobs, cancellation: cancellation) { position in
             let index = chosen[position]
-            let (object, made) = try encoder.encoded(index, identity: identity, cancellation: cancellation, meter: meter, position: position)
+            let (object, made) = try encoder.encoded(
+                index, identity: identity, cancellation: cancellation, meter: meter, position: position)
             found.withLock {
                 $0.objects[index] = object
                 if made { $0.made += 1 }
@@ -109,7 +117,9 @@ struct ChapterEncoder: Sendable {
         let stale = try manifest.encodedObjects().filter { !kept.contains($0.key) }
         guard !stale.isEmpty else { return }
         try manifest.forgetEncoded(stale.map(\.key))
-        for object in stale where store.contains(relativePath: object.path) { unlink(store.url(forRelativePath: object.path).path) }
+        for object in stale where store.contains(relativePath: object.path) {
+            unlink(store.url(forRelativePath: object.path).path)
+        }
     }
 
     /// What every encoding depends on besides its chapter: the method, ffmpeg, the coder's settings.
@@ -144,7 +154,9 @@ struct ChapterEncoder: Sendable {
     /// The stored encoding of `key`, if the store and the manifest have it.
     func stored(_ key: String) throws -> StoredObject? {
         let path = ObjectStore.relativePath(key: key, fileExtension: Self.fileExtension)
-        guard let known = try manifest.objects(withKeys: [key])[key], known.role == .encoded, store.contains(relativePath: path) else { return nil }
+        guard let known = try manifest.objects(withKeys: [key])[key], known.role == .encoded,
+            store.contains(relativePath: path)
+        else { return nil }
         return known
     }
 
@@ -207,7 +219,8 @@ struct ChapterEncoder: Sendable {
     /// Encodes `before`, the piece and `after` in one ffmpeg run and keeps the frames of the
     /// piece's own samples, with the one before them (which primes a decoder: a player skips it).
     func encode(
-        _ timeline: ChapterTimeline, before: [Int16]?, after: [Int16]?, cancellation: CancellationFlag?, advance: (Int) -> Void = { _ in }
+        _ timeline: ChapterTimeline, before: [Int16]?, after: [Int16]?, cancellation: CancellationFlag?,
+        advance: (Int) -> Void = { _ in }
     ) throws -> [UInt8] {
         try store.prepare()
         let scratch = "objects/tmp/encode-\(UUID().uuidString).\(getpid()).aac"
@@ -216,7 +229,10 @@ struct ChapterEncoder: Sendable {
         defer { unlink(scratchURL.path) }
         let encoder = try FFmpegEncoder(
             sampleRate: timeline.sampleRate,
-            arguments: ["-c:a", "aac", "-aac_coder", AudiobookExport.aacCoder, "-b:a", AudiobookExport.aacBitRate, "-f", "adts", scratchURL.path])
+            arguments: [
+                "-c:a", "aac", "-aac_coder", AudiobookExport.aacCoder, "-b:a", AudiobookExport.aacBitRate, "-f", "adts",
+                scratchURL.path,
+            ])
         do {
             if let before { try encoder.write(before[...], cancellation: cancellation) }
             try ChapterAudio.stream(timeline, store: store, settings: settings, cancellation: cancellation) {
@@ -236,7 +252,9 @@ struct ChapterEncoder: Sendable {
         let first = (before?.count ?? 0) / frameSamples
         let last = first + timeline.totalSamples / frameSamples
         guard let frames = ADTSFrames.frames(bytes), frames.count > last else {
-            throw ExportError.encoderFailed(tool: "ffmpeg", detail: "the AAC encoding of \(timeline.chapter.title) is shorter than the chapter (or not ADTS)")
+            throw ExportError.encoderFailed(
+                tool: "ffmpeg",
+                detail: "the AAC encoding of \(timeline.chapter.title) is shorter than the chapter (or not ADTS)")
         }
         return Array(bytes[frames[first].lowerBound..<frames[last].upperBound])
     }

@@ -26,16 +26,20 @@ enum EPUBAudio: Sendable {
 
     /// Writes chapter `index`'s audio into the new empty file `url`, open at `descriptor` (closed here).
     func write(
-        _ index: Int, timeline: ChapterTimeline, to url: URL, descriptor: Int32, label: String, store: ObjectStore, settings: ExportSettings,
+        _ index: Int, timeline: ChapterTimeline, to url: URL, descriptor: Int32, label: String, store: ObjectStore,
+        settings: ExportSettings,
         stop: CancellationFlag
     ) throws {
         switch self {
         case .mp3:
-            try ChapterAudio.write(timeline, store: store, settings: settings, format: .mp3, to: descriptor, label: label, cancellation: stop)
+            try ChapterAudio.write(
+                timeline, store: store, settings: settings, format: .mp3, to: descriptor, label: label,
+                cancellation: stop)
         case .aac(let encoded, let sampleRate):
             // The first piece's leading frame primes the decoder (the file's edit list skips it); each
             // later piece's is left out, the previous piece's last frame being in its place.
-            var file = MP4AudioFile(store: store, sampleRate: sampleRate, language: AudiobookExport.isoLanguage(settings.language))
+            var file = MP4AudioFile(
+                store: store, sampleRate: sampleRate, language: AudiobookExport.isoLanguage(settings.language))
             file.marksChapters = false
             let pieces = encoded[index].enumerated().map { MP4AudioFile.Piece(path: $1.path, skip: $0 == 0 ? 0 : 1) }
             try file.write(

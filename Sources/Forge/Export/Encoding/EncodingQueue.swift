@@ -24,35 +24,39 @@ enum EncodingQueue {
         let slots = DispatchSemaphore(value: max(workers, ahead))
         let state = Mutex<(next: Int, failures: [Int: any Error], firstFailure: (any Error)?)>((0, [:], nil))
         let allFinished = DispatchSemaphore(value: 0)
-        BlockingThreads.start(workers, body: { _ in
-            while true {
-                slots.wait()
-                let index: Int? = state.withLock { state in
-                    guard !stop.isCancelled, state.next < count else { return nil }
-                    defer { state.next += 1 }
-                    return state.next
-                }
-                guard let index else {
-                    slots.signal()
-                    return
-                }
-                do {
-                    let url = scratch(index)
-                    unlink(url.path)
-                    let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-                    guard descriptor >= 0 else { throw ExportError.writeFailed(path: url.path, reason: String(cString: strerror(errno))) }
-                    try encode(index, descriptor, stop)
-                } catch {
-                    state.withLock { state in
-                        state.failures[index] = error
-                        // A file stopped because another failed reports that failure, not the stop.
-                        if !stop.isCancelled, state.firstFailure == nil { state.firstFailure = error }
+        BlockingThreads.start(
+            workers,
+            body: { _ in
+                while true {
+                    slots.wait()
+                    let index: Int? = state.withLock { state in
+                        guard !stop.isCancelled, state.next < count else { return nil }
+                        defer { state.next += 1 }
+                        return state.next
                     }
-                    stop.cancel()
+                    guard let index else {
+                        slots.signal()
+                        return
+                    }
+                    do {
+                        let url = scratch(index)
+                        unlink(url.path)
+                        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+                        guard descriptor >= 0 else {
+                            throw ExportError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
+                        }
+                        try encode(index, descriptor, stop)
+                    } catch {
+                        state.withLock { state in
+                            state.failures[index] = error
+                            // A file stopped because another failed reports that failure, not the stop.
+                            if !stop.isCancelled, state.firstFailure == nil { state.firstFailure = error }
+                        }
+                        stop.cancel()
+                    }
+                    finished[index].signal()
                 }
-                finished[index].signal()
-            }
-        }, whenAllFinished: { allFinished.signal() })
+            }, whenAllFinished: { allFinished.signal() })
         defer {
             stop.cancel()
             for _ in 0..<workers { slots.signal() }

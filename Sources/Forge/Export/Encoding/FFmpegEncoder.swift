@@ -10,7 +10,9 @@ final class FFmpegEncoder {
     static func locate() throws(ExportError) -> URL {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["FORGE_FFMPEG"], !path.isEmpty {
-            guard FileManager.default.isExecutableFile(atPath: path) else { throw .toolMissing(tool: "ffmpeg", detail: "FORGE_FFMPEG names \(path), which is not an executable") }
+            guard FileManager.default.isExecutableFile(atPath: path) else {
+                throw .toolMissing(tool: "ffmpeg", detail: "FORGE_FFMPEG names \(path), which is not an executable")
+            }
             return URL(fileURLWithPath: path)
         }
         for folder in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
@@ -36,7 +38,8 @@ final class FFmpegEncoder {
             // Out of Forge's process group: a Ctrl-C reaching ffmpeg first made it exit 255 mid-chapter,
             // reported as a failed encode (exit 3) instead of a stop; Forge kills it when it stops.
             child = try ChildProcess.startWaiting(
-                executable: executable.path, arguments: fixed + arguments, errorOutput: .keep(label: "ffmpeg"), ownProcessGroup: true,
+                executable: executable.path, arguments: fixed + arguments, errorOutput: .keep(label: "ffmpeg"),
+                ownProcessGroup: true,
                 onLine: { _ in })
         } catch {
             throw .toolMissing(tool: "ffmpeg", detail: error.localizedDescription)
@@ -67,7 +70,8 @@ final class FFmpegEncoder {
         let ended: ChildProcess.Termination
         do {
             let child = try ChildProcess.startWaiting(
-                executable: executable.path, arguments: ["-hide_banner", "-version"], errorOutput: .keep(label: "ffmpeg"),
+                executable: executable.path, arguments: ["-hide_banner", "-version"],
+                errorOutput: .keep(label: "ffmpeg"),
                 onLine: { line in firstLine.withLock { $0 = $0 ?? String(decoding: line, as: UTF8.self) } })
             child.finishInputWaiting()
             ended = child.exitedWaiting()
@@ -85,7 +89,8 @@ final class FFmpegEncoder {
 
     /// The sample rate of `file`'s first audio stream, as ffprobe (beside ffmpeg) reads it; nil when it cannot.
     static func sampleRate(of file: URL) -> Int? {
-        guard let text = probe(file, entry: "sample_rate"), let rate = Int(text), (8_000...192_000).contains(rate) else { return nil }
+        guard let text = probe(file, entry: "sample_rate"), let rate = Int(text), (8_000...192_000).contains(rate)
+        else { return nil }
         return rate
     }
 
@@ -97,12 +102,20 @@ final class FFmpegEncoder {
         guard let ffmpeg = try? locate() else { return nil }
         let probe = ffmpeg.deletingLastPathComponent().appendingPathComponent("ffprobe")
         let answer = Mutex<String?>(nil)
-        guard let child = try? ChildProcess.startWaiting(
-            executable: probe.path, arguments: ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=\(entry)", "-of", "csv=p=0", file.path],
-            errorOutput: .keep(label: "ffprobe"), onLine: { line in answer.withLock { $0 = $0 ?? String(decoding: line, as: UTF8.self) } })
+        guard
+            let child = try? ChildProcess.startWaiting(
+                executable: probe.path,
+                arguments: [
+                    "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=\(entry)", "-of", "csv=p=0",
+                    file.path,
+                ],
+                errorOutput: .keep(label: "ffprobe"),
+                onLine: { line in answer.withLock { $0 = $0 ?? String(decoding: line, as: UTF8.self) } })
         else { return nil }
         child.finishInputWaiting()
-        guard child.exitedWaiting().succeeded, let text = answer.withLock({ $0 })?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard child.exitedWaiting().succeeded, let text = answer.withLock({ $0 })?.trimmingCharacters(in: .whitespaces),
+            !text.isEmpty
+        else { return nil }
         return text
     }
 
@@ -118,13 +131,16 @@ final class FFmpegEncoder {
                 executable: executable.path,
                 arguments: [
                     "-hide_banner", "-nostdin", "-loglevel", "error", "-i", file.path, "-map", "0:a:0",
-                    "-af", "aformat=sample_fmts=s16:channel_layouts=mono,aresample=\(sampleRate)", "-c:a", "pcm_s16le", "-f", "null", "-",
+                    "-af", "aformat=sample_fmts=s16:channel_layouts=mono,aresample=\(sampleRate)", "-c:a", "pcm_s16le",
+                    "-f", "null", "-",
                     "-progress", "pipe:1",
                 ],
                 errorOutput: .keep(label: "ffmpeg"),
                 onLine: { line in
                     let text = String(decoding: line, as: UTF8.self)
-                    if text.hasPrefix("out_time_us="), let value = Int64(text.dropFirst("out_time_us=".count)) { ended.withLock { $0 = value } }
+                    if text.hasPrefix("out_time_us="), let value = Int64(text.dropFirst("out_time_us=".count)) {
+                        ended.withLock { $0 = value }
+                    }
                 })
         } catch {
             throw ExportError.toolMissing(tool: "ffmpeg", detail: error.localizedDescription)
@@ -145,7 +161,8 @@ final class FFmpegEncoder {
         let child: ChildProcess
         do {
             child = try ChildProcess.startWaiting(
-                executable: executable.path, arguments: ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"] + arguments,
+                executable: executable.path,
+                arguments: ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"] + arguments,
                 errorOutput: .keep(label: "ffmpeg"), onLine: { _ in })
         } catch {
             throw ExportError.toolMissing(tool: "ffmpeg", detail: error.localizedDescription)
@@ -153,7 +170,10 @@ final class FFmpegEncoder {
         child.finishInputWaiting()
         let ended = child.exitedWaiting()
         guard ended.succeeded else {
-            throw failure(child.errorTail(waitingUpTo: 1) ?? (ended.signalled ? "it was killed by signal \(ended.code ?? 0)" : "it exited with status \(ended.code ?? 0)"))
+            throw failure(
+                child.errorTail(waitingUpTo: 1)
+                    ?? (ended.signalled
+                        ? "it was killed by signal \(ended.code ?? 0)" : "it exited with status \(ended.code ?? 0)"))
         }
     }
 
@@ -175,7 +195,8 @@ final class FFmpegEncoder {
     private func finishing() -> (ended: ChildProcess.Termination, detail: String) {
         child.finishInputWaiting()
         let ended = child.exitedWaiting()
-        let status = ended.signalled ? "it was killed by signal \(ended.code ?? 0)" : "it exited with status \(ended.code ?? 0)"
+        let status =
+            ended.signalled ? "it was killed by signal \(ended.code ?? 0)" : "it exited with status \(ended.code ?? 0)"
         return (ended, child.errorTail(waitingUpTo: 0) ?? status)
     }
 }

@@ -21,10 +21,13 @@ package struct AudioPack: Sendable {
     /// Writes the pack to `url` (replaced whole: written beside it, then renamed) and returns the number of items.
     @discardableResult
     package func write(to url: URL) throws -> Int {
-        guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path) else {
+        guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path)
+        else {
             throw StoreError.notAnOutputDirectory(path: outputDirectory.path)
         }
-        if let reason = WriteTarget.problem(url, outputDirectory: outputDirectory) { throw ExportError.unsafeTarget(path: url.path, reason: reason) }
+        if let reason = WriteTarget.problem(url, outputDirectory: outputDirectory) {
+            throw ExportError.unsafeTarget(path: url.path, reason: reason)
+        }
         let manifest = try Manifest(directory: outputDirectory, create: false)
         let lock = try OutputLock(directory: outputDirectory)
         defer { withExtendedLifetime(lock) {} }
@@ -33,8 +36,10 @@ package struct AudioPack: Sendable {
 
         try OwnedDirectory(root: outputDirectory).leftovers(remove: true)
         Self.removeLeftovers(besides: url)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        let manifestCopy = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).sqlite")
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(getpid()).tmp")
+        let manifestCopy = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(getpid()).sqlite")
         defer {
             try? FileManager.default.removeItem(at: temporary)
             try? FileManager.default.removeItem(at: manifestCopy)
@@ -46,12 +51,15 @@ package struct AudioPack: Sendable {
             // written: memory stays flat however long the book.
             var scratch = try Self.scratchFile(besides: url)
             defer { scratch.close() }
-            var index = PackIndexDocument(title: settings.title, language: settings.language, tool: "forge " + ForgeVersion.current, items: [])
+            var index = PackIndexDocument(
+                title: settings.title, language: settings.language, tool: "forge " + ForgeVersion.current, items: [])
             for timeline in timelines {
                 for (position, item) in timeline.items.enumerated() {
                     if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
                     // Inline recipe items go by their recipe id; book items by chapter and position.
-                    let name = item.record.name.map { "items/\($0)" } ?? "\(timeline.fileStem)/\((position + 1).zeroPadded(to: 4))"
+                    let name =
+                        item.record.name.map { "items/\($0)" }
+                        ?? "\(timeline.fileStem)/\((position + 1).zeroPadded(to: 4))"
                     let audioName = "audio/\(name).\(URL(fileURLWithPath: item.audioPath).pathExtension)"
                     let timingsName = "timings/\(name).json"
                     let size: Int64
@@ -66,17 +74,28 @@ package struct AudioPack: Sendable {
                     }
                     let owned = store.owned
                     let audioPath = item.audioPath
-                    try archive.add(audioName, from: ZipWriter.Source(open: { try owned.openForReading(audioPath) }, length: size), compress: false)
-                    try archive.add(timingsName, from: try scratch.append(ItemTimingsDocument(item, offsetMs: item.startMs).encodedLine()), compress: true)
-                    index.items.append(PackIndexDocument.Item(
-                        name: name, id: item.record.id, kind: item.record.kind, chapter: timeline.chapter.ordinal, chapterTitle: timeline.chapter.title, chapterPart: timeline.chapter.part,
-                        ordinal: item.record.ordinal, text: item.record.text, audio: audioName, timings: timingsName,
-                        durationMs: item.endMs - item.startMs, voice: item.record.voice ?? "", character: item.record.character))
+                    try archive.add(
+                        audioName, from: ZipWriter.Source(open: { try owned.openForReading(audioPath) }, length: size),
+                        compress: false)
+                    try archive.add(
+                        timingsName,
+                        from: try scratch.append(ItemTimingsDocument(item, offsetMs: item.startMs).encodedLine()),
+                        compress: true)
+                    index.items.append(
+                        PackIndexDocument.Item(
+                            name: name, id: item.record.id, kind: item.record.kind, chapter: timeline.chapter.ordinal,
+                            chapterTitle: timeline.chapter.title, chapterPart: timeline.chapter.part,
+                            ordinal: item.record.ordinal, text: item.record.text, audio: audioName,
+                            timings: timingsName,
+                            durationMs: item.endMs - item.startMs, voice: item.record.voice ?? "",
+                            character: item.record.character))
                 }
             }
             try archive.add("index.json", from: try scratch.append(index.encodedLine()), compress: true)
             try manifest.copy(to: manifestCopy)
-            let copySize = Int64((try FileManager.default.attributesOfItem(atPath: manifestCopy.path)[.size] as? NSNumber)?.int64Value ?? 0)
+            let copySize = Int64(
+                (try FileManager.default.attributesOfItem(atPath: manifestCopy.path)[.size] as? NSNumber)?.int64Value
+                    ?? 0)
             try archive.add(Manifest.fileName, from: .file(at: manifestCopy.path, length: copySize), compress: true)
             try archive.close(cancellation: cancellation)
             try WriteTarget.replace(url, with: temporary)
@@ -104,10 +123,14 @@ package struct AudioPack: Sendable {
     /// An open scratch file with no name, beside the pack (unlinked at once: nothing is left
     /// behind, even by a kill).
     static func scratchFile(besides url: URL) throws -> Scratch {
-        let path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).scratch.\(getpid()).tmp").path
+        let path = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).scratch.\(getpid()).tmp"
+        ).path
         unlink(path)
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw ExportError.writeFailed(path: path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else {
+            throw ExportError.writeFailed(path: path, reason: String(cString: strerror(errno)))
+        }
         unlink(path)
         return Scratch(descriptor: descriptor, path: path)
     }
@@ -127,8 +150,12 @@ package struct AudioPack: Sendable {
         mutating func append(_ bytes: [UInt8]) throws -> ZipWriter.Source {
             var written = 0
             while written < bytes.count {
-                let result = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + written, bytes.count - written, off_t(length) + off_t(written)) }
-                guard result > 0 else { throw ExportError.writeFailed(path: path, reason: String(cString: strerror(errno))) }
+                let result = bytes.withUnsafeBytes {
+                    pwrite(descriptor, $0.baseAddress! + written, bytes.count - written, off_t(length) + off_t(written))
+                }
+                guard result > 0 else {
+                    throw ExportError.writeFailed(path: path, reason: String(cString: strerror(errno)))
+                }
                 written += result
             }
             let shared = descriptor

@@ -25,7 +25,9 @@ final class ZipWriter {
             Source(
                 open: {
                     let descriptor = Foundation.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-                    guard descriptor >= 0 else { throw ExportError.writeFailed(path: path, reason: String(cString: strerror(errno))) }
+                    guard descriptor >= 0 else {
+                        throw ExportError.writeFailed(path: path, reason: String(cString: strerror(errno)))
+                    }
                     return descriptor
                 }, length: length)
         }
@@ -101,7 +103,8 @@ final class ZipWriter {
         if let cancellation {
             let flag = Unmanaged.passRetained(cancellation).toOpaque()
             zip_register_cancel_callback_with_state(
-                archive, { _, flag in Unmanaged<CancellationFlag>.fromOpaque(flag!).takeUnretainedValue().isCancelled ? 1 : 0 },
+                archive,
+                { _, flag in Unmanaged<CancellationFlag>.fromOpaque(flag!).takeUnretainedValue().isCancelled ? 1 : 0 },
                 { flag in Unmanaged<CancellationFlag>.fromOpaque(flag!).release() }, flag)
         }
         guard zip_close(archive) == 0 else {
@@ -135,7 +138,9 @@ final class ZipWriter {
             guard wanted > 0 else { return 0 }
             let read = pread(entry.descriptor, data, Int(wanted), off_t(entry.source.offset + entry.position))
             guard read >= 0 else {
-                if entry.state.failure == nil { entry.state.failure = "\(entry.name): \(String(cString: strerror(errno)))" }
+                if entry.state.failure == nil {
+                    entry.state.failure = "\(entry.name): \(String(cString: strerror(errno)))"
+                }
                 zip_error_set(&entry.error, ZIP_ER_READ, errno)
                 return -1
             }
@@ -160,7 +165,10 @@ final class ZipWriter {
             Unmanaged<Entry>.fromOpaque(pointer!).release()
             return 0
         case ZIP_SOURCE_SUPPORTS:
-            let commands = [ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT, ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE, ZIP_SOURCE_SUPPORTS]
+            let commands = [
+                ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT, ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE,
+                ZIP_SOURCE_SUPPORTS,
+            ]
             return commands.reduce(0) { $0 | (zip_int64_t(1) << zip_int64_t($1.rawValue)) }
         default:
             zip_error_set(&entry.error, ZIP_ER_OPNOTSUPP, 0)

@@ -37,10 +37,12 @@ enum ReadAlongPage {
         let next = position + 1 < chapters.count ? chapters[position + 1] : nil
         var navigation = "<a href=\"index.html\" rel=\"contents\">Contents</a>"
         if let previous {
-            navigation += " <a href=\"\(previous.fileStem).html\" rel=\"prev\" title=\"\(XMLText.escaped(previous.title))\">‹ Previous</a>"
+            navigation +=
+                " <a href=\"\(previous.fileStem).html\" rel=\"prev\" title=\"\(XMLText.escaped(previous.title))\">‹ Previous</a>"
         }
         if let next {
-            navigation += " <a href=\"\(next.fileStem).html\" rel=\"next\" title=\"\(XMLText.escaped(next.title))\">Next ›</a>"
+            navigation +=
+                " <a href=\"\(next.fileStem).html\" rel=\"next\" title=\"\(XMLText.escaped(next.title))\">Next ›</a>"
         }
         return """
             \(head(title: "\(timeline.chapter.title) — \(title)", language: language, extra: next.map { "<link rel=\"next\" href=\"\($0.fileStem).html\">" } ?? ""))
@@ -132,7 +134,8 @@ enum ReadAlongPage {
     /// The book's contents page (`html/index.html`): its title and a link to each chapter's page,
     /// chapters of a part under the part (as the EPUB's contents).
     static func contents(title: String, language: String, chapters: [ChapterLink]) -> String {
-        let entries = MediaOverlayBook.contentsEntries(chapters.map { (link: "\($0.fileStem).html", title: $0.title, part: $0.part) })
+        let entries = MediaOverlayBook.contentsEntries(
+            chapters.map { (link: "\($0.fileStem).html", title: $0.title, part: $0.part) })
         return """
             \(head(title: title, language: language, extra: "<style>main { padding-top: 1rem; }</style>"))
             <body>

@@ -24,10 +24,12 @@ enum ChapterAudio {
     /// Writes the chapter's audio as exports write it into the new file open at `descriptor`
     /// (closed when done), streamed (``stream``); `advance` is told the samples of each block written.
     static func write(
-        _ timeline: ChapterTimeline, store: ObjectStore, settings: ExportSettings, format: AudioSettings.Format, to descriptor: Int32, label: String,
+        _ timeline: ChapterTimeline, store: ObjectStore, settings: ExportSettings, format: AudioSettings.Format,
+        to descriptor: Int32, label: String,
         cancellation: CancellationFlag? = nil, reading: (@Sendable () -> Void)? = nil, advance: (Int) -> Void = { _ in }
     ) throws {
-        let writer = try SoundFile.Writer(descriptor: descriptor, format: format, sampleRate: timeline.sampleRate, label: label)
+        let writer = try SoundFile.Writer(
+            descriptor: descriptor, format: format, sampleRate: timeline.sampleRate, label: label)
         try stream(timeline, store: store, settings: settings, cancellation: cancellation, reading: reading) {
             try writer.write($0)
             advance($0.count)
@@ -50,14 +52,16 @@ enum ChapterAudio {
         }
         try withoutActuallyEscaping(emit) { emit in
             try Mastering.master(
-                { sink in try render(timeline, store: store, cancellation: cancellation, reading: reading, into: sink) },
+                { sink in try render(timeline, store: store, cancellation: cancellation, reading: reading, into: sink)
+                },
                 sampleRate: timeline.sampleRate, settings: mastering, emit: emit)
         }
     }
 
     /// The chapter's audio unmastered, into `emit` item by item with the silences between.
     static func render(
-        _ timeline: ChapterTimeline, store: ObjectStore, cancellation: CancellationFlag?, reading: (@Sendable () -> Void)? = nil,
+        _ timeline: ChapterTimeline, store: ObjectStore, cancellation: CancellationFlag?,
+        reading: (@Sendable () -> Void)? = nil,
         into emit: (ArraySlice<Int16>) throws -> Void
     ) throws {
         let silence = [Int16](repeating: 0, count: 8192)
@@ -104,7 +108,9 @@ enum ChapterAudio {
             let from = max(item.startSample, range.lowerBound)
             let to = min(item.startSample + count, range.upperBound)
             guard from < to else { continue }
-            samples.replaceSubrange((from - range.lowerBound)..<(to - range.lowerBound), with: audio[(from - item.startSample)..<(to - item.startSample)])
+            samples.replaceSubrange(
+                (from - range.lowerBound)..<(to - range.lowerBound),
+                with: audio[(from - item.startSample)..<(to - item.startSample)])
         }
         return samples
     }

@@ -28,7 +28,9 @@ extension ChapterTimeline {
             var edge = middle / Self.frameSamples * Self.frameSamples
             if edge < silenceStart { edge += Self.frameSamples }
             let context = ChapterEncoder.contextSamples
-            if edge - silenceStart >= context, silenceEnd - edge >= context, edge > 0, edge < totalSamples { candidates.append(edge) }
+            if edge - silenceStart >= context, silenceEnd - edge >= context, edge > 0, edge < totalSamples {
+                candidates.append(edge)
+            }
         }
         var cuts: [Int] = []
         var from = 0
@@ -42,7 +44,9 @@ extension ChapterTimeline {
                 if candidates[middle] < target { low = middle + 1 } else { high = middle }
             }
             var chosen = low
-            if low > from, low == candidates.count || target - candidates[low - 1] <= candidates[low] - target { chosen = low - 1 }
+            if low > from, low == candidates.count || target - candidates[low - 1] <= candidates[low] - target {
+                chosen = low - 1
+            }
             guard chosen < candidates.count else { break }
             cuts.append(candidates[chosen])
             from = chosen + 1
@@ -62,7 +66,8 @@ extension ChapterTimeline {
     /// The stretch `range` (samples, cut between items) as a timeline of its own.
     func piece(_ range: Range<Int>) -> ChapterTimeline {
         let offsetMs = Self.milliseconds(range.lowerBound, rate: sampleRate)
-        let inside = items.filter { $0.startSample >= range.lowerBound && $0.startSample < range.upperBound }.map { item in
+        let inside = items.filter { $0.startSample >= range.lowerBound && $0.startSample < range.upperBound }.map {
+            item in
             var moved = item
             moved.startSample -= range.lowerBound
             moved.startMs -= offsetMs
@@ -72,7 +77,8 @@ extension ChapterTimeline {
             return moved
         }
         return ChapterTimeline(
-            chapter: chapter, items: inside, sampleRate: sampleRate, durationMs: Self.milliseconds(range.count, rate: sampleRate), totalSamples: range.count)
+            chapter: chapter, items: inside, sampleRate: sampleRate,
+            durationMs: Self.milliseconds(range.count, rate: sampleRate), totalSamples: range.count)
     }
 
     /// Which piece (index) the sample `position` of the chapter is in, given its cuts.

@@ -59,19 +59,22 @@ struct TimelineBuilder {
                 let next = position + 1 < chapterItems.count ? chapterItems[position + 1] : nil
                 let pauseMs = Self.pause(after: item, before: next, settings: settings)
                 let startMs = ChapterTimeline.milliseconds(cursor, rate: chapterRate)
-                placed.append(TimedItem(
-                    record: item, audioPath: object.path, startSample: cursor, sampleCount: samples, startMs: startMs,
-                    endMs: ChapterTimeline.milliseconds(cursor + samples, rate: chapterRate), pauseAfterMs: pauseMs,
-                    words: [], sentences: []))
+                placed.append(
+                    TimedItem(
+                        record: item, audioPath: object.path, startSample: cursor, sampleCount: samples,
+                        startMs: startMs,
+                        endMs: ChapterTimeline.milliseconds(cursor + samples, rate: chapterRate), pauseAfterMs: pauseMs,
+                        words: [], sentences: []))
                 cursor += samples + pauseMs * chapterRate / 1000
             }
             // A chapter lasts a whole number of AAC frames (its tail's silence lengthened by less than
             // one, 46 ms at 22.05 kHz): each chapter is then encoded once on its own, and the M4B joins
             // the encoded chapters end to end without a gap, a click or a drift of its chapter marks.
             let total = ChapterTimeline.wholeFrames(cursor)
-            timelines.append(ChapterTimeline(
-                chapter: chapter, items: placed, sampleRate: chapterRate,
-                durationMs: ChapterTimeline.milliseconds(total, rate: chapterRate), totalSamples: total))
+            timelines.append(
+                ChapterTimeline(
+                    chapter: chapter, items: placed, sampleRate: chapterRate,
+                    durationMs: ChapterTimeline.milliseconds(total, rate: chapterRate), totalSamples: total))
         }
         return (BookTimeline(chapters: timelines, manifest: manifest), measured)
     }
@@ -83,7 +86,10 @@ struct TimelineBuilder {
             let item = timeline.items[index]
             let itemWords = (words[item.record.id] ?? []).map { word -> TimedWord in
                 var shifted = word
-                if let timing = word.timing { shifted.timing = WordTiming(startMs: timing.startMs + item.startMs, endMs: timing.endMs + item.startMs) }
+                if let timing = word.timing {
+                    shifted.timing = WordTiming(
+                        startMs: timing.startMs + item.startMs, endMs: timing.endMs + item.startMs)
+                }
                 return shifted
             }
             timeline.items[index].words = itemWords
@@ -98,7 +104,8 @@ struct TimelineBuilder {
         guard let next else { return settings.chapterTailMs }
         // Inline items' offsets are their entries' indexes: pieces of one entry share them.
         let sameEntry = item.name == nil || next.sourceStart == item.sourceStart
-        let samePassage = next.sourcePath == item.sourcePath && next.kind == item.kind && item.kind != "heading"
+        let samePassage =
+            next.sourcePath == item.sourcePath && next.kind == item.kind && item.kind != "heading"
             && next.sourceStart - item.sourceEnd <= 1 && sameEntry
         return samePassage ? settings.sentencePauseMs : settings.paragraphPauseMs
     }
@@ -111,15 +118,21 @@ struct TimelineBuilder {
         for range in SentenceSegmenter.sentences(in: scalars) {
             let first = wordIndex
             while wordIndex < words.count, words[wordIndex].token.start < range.upperBound { wordIndex += 1 }
-            guard wordIndex > first, let start = words[first].timing?.startMs, let end = words[wordIndex - 1].timing?.endMs else { continue }
-            sentences.append(TimedSentence(
-                index: sentences.count, text: String(scalars: scalars[range]), charRange: range, wordRange: first..<wordIndex, startMs: start, endMs: end))
+            guard wordIndex > first, let start = words[first].timing?.startMs,
+                let end = words[wordIndex - 1].timing?.endMs
+            else { continue }
+            sentences.append(
+                TimedSentence(
+                    index: sentences.count, text: String(scalars: scalars[range]), charRange: range,
+                    wordRange: first..<wordIndex, startMs: start, endMs: end))
         }
         if wordIndex < words.count, let start = words[wordIndex].timing?.startMs, let end = words.last?.timing?.endMs {
             // Words after the last sentence the segmenter found (no terminal punctuation) form one more.
             let range = words[wordIndex].token.start..<words.last!.token.end
-            sentences.append(TimedSentence(
-                index: sentences.count, text: String(scalars: scalars[range]), charRange: range, wordRange: wordIndex..<words.count, startMs: start, endMs: end))
+            sentences.append(
+                TimedSentence(
+                    index: sentences.count, text: String(scalars: scalars[range]), charRange: range,
+                    wordRange: wordIndex..<words.count, startMs: start, endMs: end))
         }
         return sentences
     }

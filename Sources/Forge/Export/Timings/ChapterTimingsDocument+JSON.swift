@@ -1,8 +1,10 @@
 // Written directly like its items (ItemTimingsDocument+JSON.swift says why), with JSONEncoder's bytes.
 extension ChapterTimingsDocument {
     func encodedLine() throws -> [UInt8] {
-        guard !title.utf8.contains(where: { $0 == 0x08 || $0 == 0x0C }), !(part ?? "").utf8.contains(where: { $0 == 0x08 || $0 == 0x0C }), !audio.utf8.contains(where: { $0 == 0x08 || $0 == 0x0C }),
-              !items.contains(where: \.hasEscapeOnlyFoundationWrites)
+        guard !title.utf8.contains(where: { $0 == 0x08 || $0 == 0x0C }),
+            !(part ?? "").utf8.contains(where: { $0 == 0x08 || $0 == 0x0C }),
+            !audio.utf8.contains(where: { $0 == 0x08 || $0 == 0x0C }),
+            !items.contains(where: \.hasEscapeOnlyFoundationWrites)
         else { return try foundationEncodedLine() }
         var json: [UInt8] = []
         json.append(contentsOf: #"{"audio":"#.utf8)

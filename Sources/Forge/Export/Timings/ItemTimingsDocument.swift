@@ -63,12 +63,16 @@ struct ItemTimingsDocument: ExportDocument {
         audioObject = item.audioPath
         alignment = record.alignmentSource?.rawValue ?? "none"
         sentences = item.sentences.map {
-            Sentence(startMs: $0.startMs - offsetMs, endMs: $0.endMs - offsetMs, firstWord: $0.wordRange.lowerBound, lastWord: $0.wordRange.upperBound - 1, text: $0.text)
+            Sentence(
+                startMs: $0.startMs - offsetMs, endMs: $0.endMs - offsetMs, firstWord: $0.wordRange.lowerBound,
+                lastWord: $0.wordRange.upperBound - 1, text: $0.text)
         }
         words = item.words.map { word in
             Word(
-                text: word.token.text, startMs: word.timing.map { $0.startMs - offsetMs }, endMs: word.timing.map { $0.endMs - offsetMs },
-                charStart: word.token.start, charEnd: word.token.end, confidence: word.confidence.map { Double(($0 * 1000).rounded()) / 1000 })
+                text: word.token.text, startMs: word.timing.map { $0.startMs - offsetMs },
+                endMs: word.timing.map { $0.endMs - offsetMs },
+                charStart: word.token.start, charEnd: word.token.end,
+                confidence: word.confidence.map { Double(($0 * 1000).rounded()) / 1000 })
         }
     }
 }

@@ -4,9 +4,13 @@
 enum JSONTimingsExport {
     static func write(_ book: BookTimeline, audioFormat: AudioSettings.Format, to writer: inout ExportWriter) throws {
         try book.forEachTimed { timeline in
-            try writer.write(try ChapterTimingsDocument(timeline, audioFormat: audioFormat).encodedLine(), to: "json/\(timeline.fileStem).json")
+            try writer.write(
+                try ChapterTimingsDocument(timeline, audioFormat: audioFormat).encodedLine(),
+                to: "json/\(timeline.fileStem).json")
             for item in timeline.items {
-                try writer.write(try ItemTimingsDocument(item, offsetMs: item.startMs).encodedLine(), to: "json/items/\(item.record.id).json")
+                try writer.write(
+                    try ItemTimingsDocument(item, offsetMs: item.startMs).encodedLine(),
+                    to: "json/items/\(item.record.id).json")
             }
         }
     }
