@@ -36,6 +36,26 @@ struct AudiobookTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     }
 
+    /// `file` decoded by ffmpeg to 16-bit samples, as a player decodes it (through `scratch`, a raw file).
+    static func decodedByFFmpeg(_ file: URL, scratch: URL) throws -> [Int16] {
+        let result = try run(
+            try FFmpegEncoder.locate().path, ["-v", "error", "-i", file.path, "-f", "s16le", scratch.path])
+        try #require(result.status == 0, "ffmpeg could not decode \(file.lastPathComponent): \(result.errors)")
+        return try Data(contentsOf: scratch).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    /// How close `decoded` is to `source` over `range`, in dB.
+    static func snr(_ source: [Int16], _ decoded: [Int16], over range: Range<Int>) -> Double {
+        var signal = 1.0
+        var error = 1.0
+        for index in range where index < decoded.count && index < source.count {
+            let (s, d) = (Double(source[index]), Double(decoded[index]))
+            signal += s * s
+            error += (d - s) * (d - s)
+        }
+        return 10 * log10(signal / error)
+    }
+
     /// A 997 Hz tone with `head` ms of quiet before and `tail` after; `noise` is the quiet's amplitude.
     static func tone(peak dBFS: Double, seconds: Double, head: Int, tail: Int, noise: Int16 = 0, rate: Int = 22050)
         -> [Int16]
@@ -244,26 +264,12 @@ struct AudiobookTests {
         #expect(
             chapters.allSatisfy { $0.count % 1024 == 0 }, "chapters last whole AAC frames: \(chapters.map(\.count))")
         let m4b = exports.appendingPathComponent("m4b/joined.m4b")
-        let decodedFile = project.directory.file("m4b.raw")
-        #expect(
-            try Self.run(
-                try FFmpegEncoder.locate().path, ["-v", "error", "-i", m4b.path, "-f", "s16le", decodedFile.path]
-            ).status == 0)
-        let decoded = try Data(contentsOf: decodedFile).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let decoded = try Self.decodedByFFmpeg(m4b, scratch: project.directory.file("m4b.raw"))
         let source = chapters.flatMap { $0 }
         #expect(
             decoded.count == source.count,
             "the M4B decodes to \(decoded.count) samples, the chapters have \(source.count)")
-        func snr(_ range: Range<Int>) -> Double {
-            var signal = 1.0
-            var error = 1.0
-            for index in range where index < decoded.count {
-                let (s, d) = (Double(source[index]), Double(decoded[index]))
-                signal += s * s
-                error += (d - s) * (d - s)
-            }
-            return 10 * log10(signal / error)
-        }
+        func snr(_ range: Range<Int>) -> Double { Self.snr(source, decoded, over: range) }
         #expect(snr(0..<source.count) > 20, "whole book: \(snr(0..<source.count)) dB")
         var start = 0
         let marks = (try Self.probe(m4b)["chapters"] as? [[String: Any]] ?? []).map {
@@ -330,27 +336,14 @@ struct AudiobookTests {
         let chapters: [[Int16]] = try (1...timelines.count).map { index in
             try SoundFile.decode(fileAt: exports.appendingPathComponent("audio/chapter-00\(index).wav")).samples
         }
-        let decodedFile = project.directory.file("m4b.raw")
-        #expect(
-            try Self.run(
-                try FFmpegEncoder.locate().path,
-                [
-                    "-v", "error", "-i", exports.appendingPathComponent("m4b/pieces.m4b").path, "-f", "s16le",
-                    decodedFile.path,
-                ]
-            ).status == 0)
-        let decoded = try Data(contentsOf: decodedFile).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let decoded = try Self.decodedByFFmpeg(
+            exports.appendingPathComponent("m4b/pieces.m4b"), scratch: project.directory.file("m4b.raw"))
         let source = chapters.flatMap { $0 }
         #expect(
             decoded.count == source.count,
             "the M4B decodes to \(decoded.count) samples, the chapters have \(source.count)")
-        var signal = 1.0
-        var error = 1.0
-        for (s, d) in zip(source, decoded) {
-            signal += Double(s) * Double(s)
-            error += (Double(d) - Double(s)) * (Double(d) - Double(s))
-        }
-        #expect(10 * log10(signal / error) > 20, "whole book: \(10 * log10(signal / error)) dB")
+        let whole = Self.snr(source, decoded, over: 0..<source.count)
+        #expect(whole > 20, "whole book: \(whole) dB")
         var start = 0
         for (chapter, chapterCuts) in zip(chapters, cuts) {
             for cut in chapterCuts {
@@ -370,13 +363,7 @@ struct AudiobookTests {
         _ = try archive.extract(entry) { m4a.append($0) }
         let chapterFile = project.directory.file("chapter-001.m4a")
         try m4a.write(to: chapterFile)
-        let chapterRaw = project.directory.file("chapter-001.raw")
-        #expect(
-            try Self.run(
-                try FFmpegEncoder.locate().path,
-                ["-v", "error", "-i", chapterFile.path, "-f", "s16le", chapterRaw.path]
-            ).status == 0)
-        let chapterDecoded = try Data(contentsOf: chapterRaw).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let chapterDecoded = try Self.decodedByFFmpeg(chapterFile, scratch: project.directory.file("chapter-001.raw"))
         #expect(
             chapterDecoded.count == chapters[0].count && chapterDecoded == Array(decoded[0..<chapters[0].count]),
             "the EPUB's chapter is the M4B's")

@@ -52,6 +52,13 @@ package struct ShardAssignment: Sendable {
         return Self.part(at: point, total: totalMs, count: shard.count) == shard.index
     }
 
+    /// Whether this shard finishes the stretch `samples` of chapter `ordinal` (`chapterSamples`
+    /// long): a whole chapter (`whole`) by its shard, a piece or part by where its middle falls.
+    package func owns(chapter ordinal: Int, stretch samples: Range<Int>, of chapterSamples: Int, whole: Bool) -> Bool {
+        let middle = Double(samples.lowerBound + samples.upperBound) / 2 / Double(max(1, chapterSamples))
+        return owns(chapter: ordinal, at: middle, whole: whole)
+    }
+
     /// The part (1-based) of a book of `total` ms cut into `count` that the point `ms` falls in.
     static func part(at ms: Double, total: Int, count: Int) -> Int {
         max(1, min(count, Int(ms / Double(total) * Double(count)) + 1))

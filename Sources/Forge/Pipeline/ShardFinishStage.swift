@@ -82,11 +82,10 @@ struct ShardFinishStage: PipelineStage {
         let encoder = ChapterEncoder(
             chapters: book.chapters, settings: exports, store: context.store, manifest: manifest)
         let pieces = encoder.pieces.indices.filter { index in
-            let (chapter, piece) = (encoder.pieces[index].chapter, encoder.chapterOfPiece[index])
-            let whole = book.chapters[piece.chapter]
-            let middle = Double(piece.start) + Double(encoder.pieces[index].totalSamples) / 2
+            let (piece, place) = (encoder.pieces[index], encoder.chapterOfPiece[index])
             return assignment.owns(
-                chapter: chapter.ordinal, at: middle / Double(max(1, whole.totalSamples)), whole: piece.of == 1)
+                chapter: piece.chapter.ordinal, stretch: place.start..<(place.start + piece.totalSamples),
+                of: book.chapters[place.chapter].totalSamples, whole: place.of == 1)
         }
         let objects = ChapterObjectCache(remote: remote)
         outcome.downloadedEncodings = try await work.downloadEncodings(encoder, pieces: pieces, from: objects)
@@ -117,9 +116,9 @@ struct ShardFinishStage: PipelineStage {
             timelines.map { ($0.chapter.ordinal, $0.totalSamples) }, uniquingKeysWith: { first, _ in first })
         let files = try AudiobookExport.acxChapterFiles(timelines, chapterCount: chapterCount, settings: acx).filter {
             file in
-            guard let part = file.part else { return assignment.owns(chapter: file.ordinal, at: 0.5, whole: true) }
-            let middle = Double(part.lowerBound + part.upperBound) / 2 / Double(max(1, lengths[file.ordinal] ?? 1))
-            return assignment.owns(chapter: file.ordinal, at: middle, whole: false)
+            let length = lengths[file.ordinal] ?? 1
+            return assignment.owns(
+                chapter: file.ordinal, stretch: file.part ?? 0..<length, of: length, whole: file.part == nil)
         }
         let objects = ChapterObjectCache(remote: remote)
         // Made before (a rerun of this shard): in the cache already, asked without downloading.
