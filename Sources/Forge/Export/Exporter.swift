@@ -14,6 +14,9 @@ package struct Exporter: Sendable {
     /// ACX chapter files made elsewhere for these very inputs (a shard's, taken from the remote
     /// cache), by export path: copied, not mastered again.
     var preparedFiles: [String: URL] = [:]
+    /// The book as the build laid it out from this manifest (the timeline stage's): used, and not
+    /// laid out again, where it has the settings' pauses.
+    var timeline: BookTimeline?
     /// Export even when `exports/` holds the files of an export from the same inputs.
     package var force = false
     /// The reader's recording, which an EPUB of their own book carries as it came (a sync of MP3 or
@@ -121,7 +124,9 @@ package struct Exporter: Sendable {
         if settings.narrator == nil { settings.narrator = try manifest.items().first?.voice }
         let date = try ExportDate.resolve(manifest)
         let store = ObjectStore(root: outputDirectory)
-        let book = try TimelineBuilder(store: store, manifest: manifest, settings: settings).book()
+        let book =
+            try timeline?.laidOut(with: settings)
+            ?? TimelineBuilder(store: store, manifest: manifest, settings: settings).book()
         var writer = ExportWriter(outputDirectory: outputDirectory, folder: "exports", cancellation: cancellation)
         writer.progress = progress
         let formats = Set(settings.formats)
@@ -171,7 +176,7 @@ package struct Exporter: Sendable {
                     to: &writer)
             }
             if formats.contains(.acx) {
-                try writeACXSet(book, settings: settings, store: store, manifest: manifest, to: &writer)
+                try writeACXSet(book, settings: settings, store: store, to: &writer)
             }
         } catch {
             // Stop the M4B too, and count what it finished among the files written whole.
@@ -288,14 +293,11 @@ package struct Exporter: Sendable {
 
     /// The ACX set, mastered to ACX whatever the other exports use, with its room tone.
     private func writeACXSet(
-        _ book: BookTimeline, settings: ExportSettings, store: ObjectStore, manifest: Manifest,
-        to writer: inout ExportWriter
+        _ book: BookTimeline, settings: ExportSettings, store: ObjectStore, to writer: inout ExportWriter
     ) throws {
         let acx = Self.acxSettings(settings)
-        let acxChapters =
-            acx.mastering == settings.mastering
-            ? book.chapters : try TimelineBuilder(store: store, manifest: manifest, settings: acx).book().chapters
-        try AudiobookExport.writeACXSet(acxChapters, settings: acx, store: store, to: &writer, prepared: preparedFiles)
+        try AudiobookExport.writeACXSet(
+            book.laidOut(with: acx).chapters, settings: acx, store: store, to: &writer, prepared: preparedFiles)
     }
 
     /// Exports of an earlier build that this one did not write again: a book renamed (another

@@ -195,10 +195,10 @@ package struct BuildPipeline: Sendable {
         guard try everyItemDone(context) else { return }
         let timeline = TimelineStage()
         let touched = results.touchedItems
-        try await timed(timeline) { try timeline.run(touched, in: context) }
+        let book = try await timed(timeline) { try timeline.run(touched, in: context) }
         if !recipe.exports.formats.isEmpty, try everyItemDone(context) {
             let export = ExportStage(settings: recipe.exports, launch: workerLaunch)
-            results.exported = try await timed(export) { try await export.run((), in: context) }
+            results.exported = try await timed(export) { try await export.run(book, in: context) }
         }
         if let settings = recipe.verify, try everyItemDone(context) {
             let verify = VerifyStage(settings: settings, launch: workerLaunch)

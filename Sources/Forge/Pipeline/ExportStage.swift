@@ -3,13 +3,13 @@ import Foundation
 /// Writes the recipe's exports once every item is done and returns what it wrote and made; a stop
 /// leaves every written file whole and the next build exports again. With a remote cache, the
 /// chapters' AAC encodings another machine made (a shard) are taken first, so only the missing ones
-/// are encoded here.
+/// are encoded here. Takes the book as the timeline stage laid it out.
 struct ExportStage: PipelineStage {
     let settings: ExportSettings
     /// The synthesis worker's launch, for the ACX credits (spoken before the export, as items are).
     let launch: WorkerPool.Launch
 
-    func run(_ input: Void, in context: BuildContext) async throws -> ExportOutcome {
+    func run(_ book: BookTimeline, in context: BuildContext) async throws -> ExportOutcome {
         context.progress(.phase("export"))
         let manifest = context.manifest
         var outcome = ExportOutcome()
@@ -26,19 +26,12 @@ struct ExportStage: PipelineStage {
             let remoteAudio = try manifest.remoteObjectKeys()
             if !upToDate && (context.speechCache != nil || !remoteAudio.isEmpty) {
                 var work = StageWork(context: context)
-                // Laid out once for the encodings, the ACX files and the audio they need (as the exporter does).
-                let book = try TimelineBuilder(store: context.store, manifest: manifest, settings: settings).book()
                 let encoder =
                     Exporter.sharesAAC(settings) && ChapterEncoder.commonRate(book.chapters) != nil
                     ? ChapterEncoder(
                         chapters: book.chapters, settings: settings, store: context.store, manifest: manifest) : nil
                 let acx = Exporter.acxSettings(settings)
-                let acxTimelines =
-                    !settings.formats.contains(.acx)
-                    ? []
-                    : acx.mastering == settings.mastering
-                        ? book.chapters
-                        : try TimelineBuilder(store: context.store, manifest: manifest, settings: acx).book().chapters
+                let acxTimelines = settings.formats.contains(.acx) ? book.laidOut(with: acx).chapters : []
                 let acxFiles = try AudiobookExport.acxChapterFiles(
                     acxTimelines, chapterCount: acxTimelines.count, settings: acx)
                 if let remote = context.speechCache?.remote {
@@ -68,6 +61,8 @@ struct ExportStage: PipelineStage {
                 outputDirectory: context.store.root, settings: settings, cancellation: context.cancellation,
                 progress: { progress(.exporting($0)) })
             exporter.preparedFiles = prepared
+            // Items made again here (their audio was not to be had) may last otherwise: laid out anew.
+            exporter.timeline = outcome.synthesizedItems == 0 ? book : nil
             let ready = exporter
             let report = try await BlockingThreads.run { try ready.exportIfChanged(using: manifest) }
             outcome.files = report.upToDate ? [] : report.files

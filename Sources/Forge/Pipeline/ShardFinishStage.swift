@@ -25,11 +25,17 @@ struct ShardFinishStage: PipelineStage {
         if context.recipe.exports.formats.contains(.acx) || Exporter.sharesAAC(context.recipe.exports) {
             _ = try FFmpegEncoder.identity()
         }
-        async let mastered = master(assignment, remote: remote, in: context)
+        // Laid out once, the shard's chapters only: for the encodings, and with the ACX set's pauses for its files.
+        let exports = context.recipe.exports
+        var builder = TimelineBuilder(store: context.store, manifest: context.manifest, settings: exports)
+        builder.chapters = context.shardItemChapters
+        let book =
+            exports.formats.contains(.acx) || Exporter.sharesAAC(exports) ? try builder.book() : nil
+        async let mastered = master(book, assignment, remote: remote, in: context)
         var outcome = ShardFinishing()
         var work = StageWork(context: context)
         try await verify(assignment, remote: remote, in: context, work: &work, into: &outcome)
-        try await encode(assignment, remote: remote, in: context, work: &work, into: &outcome)
+        try await encode(book, assignment, remote: remote, in: context, work: &work, into: &outcome)
         let acx = try await mastered
         outcome.masteredACXFiles = acx.mastered
         outcome.uploadedACXFiles = acx.uploaded
@@ -68,16 +74,13 @@ struct ShardFinishStage: PipelineStage {
     /// Encodes the shard's AAC encodings (its chapters, and its pieces of a long chapter) that the
     /// cache does not have, and uploads them.
     private func encode(
-        _ assignment: ShardAssignment, remote: RemoteCache, in context: BuildContext, work: inout StageWork,
-        into outcome: inout ShardFinishing
+        _ book: BookTimeline?, _ assignment: ShardAssignment, remote: RemoteCache, in context: BuildContext,
+        work: inout StageWork, into outcome: inout ShardFinishing
     ) async throws {
         let exports = context.recipe.exports
-        guard Exporter.sharesAAC(exports), !context.cancellation.isCancelled else { return }
+        guard let book, Exporter.sharesAAC(exports), !context.cancellation.isCancelled else { return }
         let (manifest, cancellation, progress) = (context.manifest, context.cancellation, context.progress)
         progress(.phase("export"))
-        var builder = TimelineBuilder(store: context.store, manifest: manifest, settings: exports)
-        builder.chapters = context.shardItemChapters
-        let book = try builder.book()
         guard ChapterEncoder.commonRate(book.chapters) != nil else { return }
         let encoder = ChapterEncoder(
             chapters: book.chapters, settings: exports, store: context.store, manifest: manifest)
@@ -101,16 +104,16 @@ struct ShardFinishStage: PipelineStage {
     /// Masters the shard's ACX files (its chapters', and its parts of a chapter too long for one
     /// file) that the cache does not have, and uploads them: how many, and the cache traffic.
     private func master(
-        _ assignment: ShardAssignment, remote: RemoteCache, in context: BuildContext
+        _ book: BookTimeline?, _ assignment: ShardAssignment, remote: RemoteCache, in context: BuildContext
     ) async throws -> (mastered: Int, uploaded: Int, traffic: CacheTraffic) {
         let exports = context.recipe.exports
-        guard exports.formats.contains(.acx), !context.cancellation.isCancelled else { return (0, 0, CacheTraffic()) }
+        guard let book, exports.formats.contains(.acx), !context.cancellation.isCancelled else {
+            return (0, 0, CacheTraffic())
+        }
         let (manifest, cancellation, progress) = (context.manifest, context.cancellation, context.progress)
         var work = StageWork(context: context)
         let acx = Exporter.acxSettings(exports)
-        var builder = TimelineBuilder(store: context.store, manifest: manifest, settings: acx)
-        builder.chapters = context.shardItemChapters
-        let timelines = try builder.book().chapters
+        let timelines = book.laidOut(with: acx).chapters
         let chapterCount = try manifest.chapters().count
         let lengths = Dictionary(
             timelines.map { ($0.chapter.ordinal, $0.totalSamples) }, uniquingKeysWith: { first, _ in first })

@@ -9,7 +9,9 @@ struct TimelineRecorder {
     let settings: ExportSettings
 
     /// Records the chapters whose layout changed or that hold an item of `touched`; leaves the others.
-    func record(touched: Set<String>, cancellation: CancellationFlag?) throws {
+    /// Returns the book as it laid it out, for the exports.
+    @discardableResult
+    func record(touched: Set<String>, cancellation: CancellationFlag?) throws -> BookTimeline {
         let (book, measured) = try TimelineBuilder(store: store, manifest: manifest, settings: settings).layout()
         try manifest.recordFrames(measured)
         let stored = try manifest.placements()
@@ -33,5 +35,6 @@ struct TimelineRecorder {
                         })
                 })
         }
+        return book
     }
 }

@@ -25,6 +25,7 @@ struct TimelineBuilder {
     func layout() throws -> (book: BookTimeline, measured: [String: Int]) {
         var measured: [String: Int] = [:]
         let chapters = self.chapters
+        let pauses = TimelinePauses(settings)
         let items = try manifest.items().filter { chapters?.contains($0.chapter) ?? true }
         let unfinished = items.filter { $0.status != .done }
         guard !items.isEmpty, unfinished.isEmpty else {
@@ -35,10 +36,10 @@ struct TimelineBuilder {
         var timelines: [ChapterTimeline] = []
         for chapter in try manifest.chapters() where chapters?.contains(chapter.ordinal) ?? true {
             guard let chapterItems = itemsByChapter[chapter.ordinal], !chapterItems.isEmpty else { continue }
-            var placed: [TimedItem] = []
-            var cursor = 0
+            var sounds: [ChapterTimeline.Sound] = []
+            sounds.reserveCapacity(chapterItems.count)
             var chapterRate = 0
-            for (position, item) in chapterItems.enumerated() {
+            for item in chapterItems {
                 guard let key = item.audioKey, let object = objects[key] else {
                     throw ExportError.missingAudio(itemID: item.id, path: item.audioKey ?? "(none)")
                 }
@@ -51,32 +52,14 @@ struct TimelineBuilder {
                     }
                     measured[key] = header.frames
                 }
-                if chapterRate == 0 {
-                    chapterRate = header.sampleRate
-                    cursor = settings.chapterHeadMs * chapterRate / 1000
-                }
+                if chapterRate == 0 { chapterRate = header.sampleRate }
                 let samples = Int((Int64(header.frames) * Int64(chapterRate)) / Int64(max(1, header.sampleRate)))
-                let next = position + 1 < chapterItems.count ? chapterItems[position + 1] : nil
-                let pauseMs = Self.pause(after: item, before: next, settings: settings)
-                let startMs = ChapterTimeline.milliseconds(cursor, rate: chapterRate)
-                placed.append(
-                    TimedItem(
-                        record: item, audioPath: object.path, startSample: cursor, sampleCount: samples,
-                        startMs: startMs,
-                        endMs: ChapterTimeline.milliseconds(cursor + samples, rate: chapterRate), pauseAfterMs: pauseMs,
-                        words: [], sentences: []))
-                cursor += samples + pauseMs * chapterRate / 1000
+                sounds.append(ChapterTimeline.Sound(record: item, audioPath: object.path, samples: samples))
             }
-            // A chapter lasts a whole number of AAC frames (its tail's silence lengthened by less than
-            // one, 46 ms at 22.05 kHz): each chapter is then encoded once on its own, and the M4B joins
-            // the encoded chapters end to end without a gap, a click or a drift of its chapter marks.
-            let total = ChapterTimeline.wholeFrames(cursor)
             timelines.append(
-                ChapterTimeline(
-                    chapter: chapter, items: placed, sampleRate: chapterRate,
-                    durationMs: ChapterTimeline.milliseconds(total, rate: chapterRate), totalSamples: total))
+                ChapterTimeline.laidOut(chapter: chapter, sounds: sounds, sampleRate: chapterRate, pauses: pauses))
         }
-        return (BookTimeline(chapters: timelines, manifest: manifest), measured)
+        return (BookTimeline(chapters: timelines, manifest: manifest, pauses: pauses), measured)
     }
 
     /// The chapter's items with their words (shifted to chapter-absolute times) and sentences.
@@ -101,13 +84,7 @@ struct TimelineBuilder {
     /// The pause after `item`: short inside a paragraph cut into several items, longer between
     /// paragraphs (and between a recipe's inline items), longest at the chapter's end.
     static func pause(after item: ItemRecord, before next: ItemRecord?, settings: ExportSettings) -> Int {
-        guard let next else { return settings.chapterTailMs }
-        // Inline items' offsets are their entries' indexes: pieces of one entry share them.
-        let sameEntry = item.name == nil || next.sourceStart == item.sourceStart
-        let samePassage =
-            next.sourcePath == item.sourcePath && next.kind == item.kind && item.kind != "heading"
-            && next.sourceStart - item.sourceEnd <= 1 && sameEntry
-        return samePassage ? settings.sentencePauseMs : settings.paragraphPauseMs
+        TimelinePauses(settings).after(item, before: next)
     }
 
     /// The item's sentences, each timed from its first word's start to its last word's end.
