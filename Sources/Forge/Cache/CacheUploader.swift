@@ -22,42 +22,32 @@ package final class CacheUploader: Sendable {
         let (stream, continuation) = AsyncStream<Manifest.SharedSpeech>.makeStream()
         self.continuation = continuation
         worker = Task {
-            await withTaskGroup(of: Result<(String, Int), RemoteCacheError>.self) { group in
-                var outcome = Outcome()
-                var running = 0
-                func take(_ result: Result<(String, Int), RemoteCacheError>) {
+            var outcome = Outcome()
+            await BoundedTasks.run(
+                arriving: stream, limit: connections,
+                perform: { speech -> Result<Int, RemoteCacheError> in
+                    do throws(RemoteCacheError) {
+                        return .success(
+                            try await cache.upload(audio: speech.audio, events: speech.events, voice: speech.voice))
+                    } catch {
+                        return .failure(error)
+                    }
+                },
+                take: { speech, result in
                     switch result {
-                    case .success((let key, let bytes)):
-                        outcome.uploaded.append(key)
+                    case .success(let bytes):
+                        outcome.uploaded.append(speech.audio.key)
                         outcome.bytes += bytes
-                    case .failure(let error):
+                    case .failure(.localStore):
                         // A damaged local object stops only its own upload; anything the server says stops them all.
-                        if case .localStore = error { break }
-                        if outcome.failure == nil { outcome.failure = error }
-                        group.cancelAll()
+                        break
+                    case .failure(let error):
+                        outcome.failure = outcome.failure ?? error
+                        return .cancelRest
                     }
-                }
-                for await speech in stream {
-                    if outcome.failure != nil || Task.isCancelled { continue }
-                    if running >= connections, let result = await group.next() {
-                        running -= 1
-                        take(result)
-                        if outcome.failure != nil { continue }
-                    }
-                    running += 1
-                    group.addTask {
-                        do throws(RemoteCacheError) {
-                            let bytes = try await cache.upload(
-                                audio: speech.audio, events: speech.events, voice: speech.voice)
-                            return .success((speech.audio.key, bytes))
-                        } catch {
-                            return .failure(error)
-                        }
-                    }
-                }
-                for await result in group { take(result) }
-                return outcome
-            }
+                    return .goOn
+                })
+            return outcome
         }
     }
 

@@ -50,46 +50,24 @@ package struct RemoteObjectFetcher: Sendable {
             pending.append((remote, cache))
         }
         let store = store
-        await withTaskGroup(of: Result<(String, Int), RemoteCacheError>?.self) { group in
-            group.addTask {
-                while !cancellation.isCancelled && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
-                return nil
-            }
-            var queue = pending[...]
-            var running = 0
-            func startNext() {
-                guard outcome.failure == nil, let (remote, cache) = queue.popFirst() else { return }
-                running += 1
-                group.addTask { await Self.fetchOne(remote, from: cache, into: store) }
-            }
-            for _ in 0..<RemoteCache.connections { startNext() }
-            while running > 0, let result = await group.next() {
-                guard let result else {
-                    queue.removeAll()
-                    group.cancelAll()
-                    continue
-                }
-                running -= 1
+        await BoundedTasks.run(
+            outcome.failure == nil ? pending : [], limit: RemoteCache.connections, cancellation: cancellation,
+            perform: { remote, cache in await Self.fetchOne(remote, from: cache, into: store) },
+            take: { _, result in
                 switch result {
                 case .success((let key, let bytes)):
                     outcome.fetched.append(key)
                     outcome.bytes += bytes
                     fetchedOne(outcome.fetched.count)
+                case .failure(.malformedEntry(_, let item, _)), .failure(.digestMismatch(_, let item, _, _, _)),
+                    .failure(.blobSize(_, let item, _, _)):
+                    outcome.lost.append(item)
                 case .failure(let error):
-                    switch error {
-                    case .malformedEntry(_, let item, _), .digestMismatch(_, let item, _, _, _),
-                        .blobSize(_, let item, _, _):
-                        outcome.lost.append(item)
-                    default:
-                        if outcome.failure == nil { outcome.failure = error }
-                        queue.removeAll()
-                        group.cancelAll()
-                    }
+                    outcome.failure = outcome.failure ?? error
+                    return .cancelRest
                 }
-                startNext()
-            }
-            group.cancelAll()
-        }
+                return .goOn
+            })
         try manifest.forgetRemote(outcome.fetched)
         return outcome
     }

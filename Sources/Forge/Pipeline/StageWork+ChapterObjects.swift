@@ -82,45 +82,20 @@ extension StageWork {
         request: @escaping @Sendable (Job) -> (actionKey: String, role: String, key: String, chapter: String),
         take: (Job, Result<(ChapterObjectEntry, Data)?, RemoteCacheError>) -> Bool
     ) async {
-        let cancellation = cancellation
-        await withTaskGroup(of: (Job, Result<(ChapterObjectEntry, Data)?, RemoteCacheError>)?.self) { group in
-            group.addTask {
-                while !cancellation.isCancelled && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
-                return nil
-            }
-            var pending = jobs[...]
-            var running = 0
-            func startNext() {
-                guard let job = pending.popFirst() else { return }
-                running += 1
-                group.addTask {
-                    let asked = request(job)
-                    do throws(RemoteCacheError) {
-                        return (
-                            job,
-                            .success(
-                                try await cache.fetch(
-                                    actionKey: asked.actionKey, role: asked.role, key: asked.key,
-                                    chapter: asked.chapter, presenceOnly: presenceOnly))
-                        )
-                    } catch {
-                        return (job, .failure(error))
-                    }
+        await BoundedTasks.run(
+            jobs, limit: RemoteCache.connections, cancellation: cancellation,
+            perform: { job -> Result<(ChapterObjectEntry, Data)?, RemoteCacheError> in
+                let asked = request(job)
+                do throws(RemoteCacheError) {
+                    return .success(
+                        try await cache.fetch(
+                            actionKey: asked.actionKey, role: asked.role, key: asked.key, chapter: asked.chapter,
+                            presenceOnly: presenceOnly))
+                } catch {
+                    return .failure(error)
                 }
-            }
-            for _ in 0..<RemoteCache.connections { startNext() }
-            while running > 0, let answer = await group.next() {
-                guard let (job, result) = answer else {
-                    pending.removeAll()
-                    group.cancelAll()
-                    continue
-                }
-                running -= 1
-                if !take(job, result) { pending.removeAll() }
-                startNext()
-            }
-            group.cancelAll()
-        }
+            },
+            take: { job, result in take(job, result) ? .goOn : .startNoMore })
     }
 
     /// A refused entry or blob is a warning naming its chapter (true: go on); another failure ends
@@ -154,45 +129,36 @@ extension StageWork {
                         role: Self.encodedRole, key: key, audioDigests: try audioDigests(of: encoder.pieces[index]))
                 ))
         }
-        let cancellation = cancellation
         let store = store
         var count = 0
         var failure: RemoteCacheError?
-        await withTaskGroup(of: Result<Int, RemoteCacheError>.self) { group in
-            var pending = uploads[...]
-            var running = 0
-            func startNext() {
-                guard !cancellation.isCancelled, let next = pending.popFirst() else { return }
-                running += 1
-                group.addTask {
-                    do throws(RemoteCacheError) {
-                        let data: Data
-                        do { data = try store.read(relativePath: next.object.path) } catch {
-                            throw .localStore(
-                                reason: "\(next.object.path) cannot be read for upload: \(ErrorReason.message(error))")
-                        }
-                        return .success(
-                            try await cache.upload(
-                                next.object, data: data, role: Self.encodedRole, actionKey: next.actionKey))
-                    } catch {
-                        return .failure(error)
+        await BoundedTasks.run(
+            uploads, limit: RemoteCache.connections, cancellation: cancellation,
+            perform: { next -> Result<Int, RemoteCacheError> in
+                do throws(RemoteCacheError) {
+                    let data: Data
+                    do { data = try store.read(relativePath: next.object.path) } catch {
+                        throw .localStore(
+                            reason: "\(next.object.path) cannot be read for upload: \(ErrorReason.message(error))")
                     }
+                    return .success(
+                        try await cache.upload(
+                            next.object, data: data, role: Self.encodedRole, actionKey: next.actionKey))
+                } catch {
+                    return .failure(error)
                 }
-            }
-            for _ in 0..<RemoteCache.connections { startNext() }
-            while running > 0, let result = await group.next() {
-                running -= 1
+            },
+            take: { _, result in
                 switch result {
                 case .success(let bytes):
                     count += 1
                     traffic.uploadedBytes += bytes
+                    return .goOn
                 case .failure(let error):
                     failure = failure ?? error
-                    pending.removeAll()
+                    return .startNoMore
                 }
-                startNext()
-            }
-        }
+            })
         if let failure { try cacheFailed(failure) }
         return count
     }

@@ -34,47 +34,32 @@ extension StageWork {
         let leaving = leavesAudioInCache
         var checks: [String: SpotCheck] = [:]
 
-        await withTaskGroup(of: RemoteAnswer.self) { group in
-            // Ctrl-C cancels the requests in flight (URLSession honours task cancellation) within a tenth of a second.
-            group.addTask {
-                while !cancellation.isCancelled && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
-                return .stop
-            }
-            var pending = plan.jobs[...]
-            var running = 0
-            func startNext() {
-                guard let job = pending.popFirst() else { return }
-                running += 1
-                let check = spotChecked.contains(job.audioKey)
-                group.addTask {
-                    await Self.lookUp(
-                        job, spotCheck: check, leavingAudio: leaving, in: cache, audioExtension: extensionName,
-                        mimeType: mimeType)
-                }
-            }
-            for _ in 0..<RemoteCache.connections { startNext() }
-            while running > 0, let answer = await group.next() {
+        await BoundedTasks.run(
+            plan.jobs, limit: RemoteCache.connections, cancellation: cancellation,
+            perform: { job in
+                await Self.lookUp(
+                    job, spotCheck: spotChecked.contains(job.audioKey), leavingAudio: leaving, in: cache,
+                    audioExtension: extensionName, mimeType: mimeType)
+            },
+            take: { job, answer in
                 switch answer {
-                case .stop:
-                    pending.removeAll()
-                    group.cancelAll()
-                    continue
                 case .missing:
-                    break
-                case .spotCheck(let job, let digest):
+                    return .goOn
+                case .spotCheck(let digest):
                     checks[job.audioKey] = SpotCheck(itemID: job.itemID, digest: digest)
-                case .found(let job, let download):
+                    return .goOn
+                case .found(let download):
                     // An item is recorded only once its objects are stored; a stop leaves the rest pending.
                     do {
                         try recordDownload(job, download, waiting: &plan.waiting, align: align)
                         found.insert(job.audioKey)
                         bytes += download.bytes
+                        return .goOn
                     } catch {
                         if failure == nil, let error = error as? RemoteCacheError { failure = error }
-                        pending.removeAll()
-                        group.cancelAll()
+                        return .cancelRest
                     }
-                case .failed(let job, let error):
+                case .failed(let error):
                     switch error {
                     case .digestMismatch, .blobSize, .malformedEntry, .badAnswer, .localStore:
                         // One bad entry or blob: that item is synthesized (and its entry replaced by the upload).
@@ -88,20 +73,15 @@ extension StageWork {
                             failure = .unavailable(
                                 cache: cache.remote.settings.name,
                                 reason: "\(mismatches) of the entries or blobs it sent were rejected")
-                            pending.removeAll()
-                            group.cancelAll()
+                            return .cancelRest
                         }
+                        return .goOn
                     default:
                         if failure == nil { failure = error }
-                        pending.removeAll()
-                        group.cancelAll()
+                        return .cancelRest
                     }
                 }
-                running -= 1
-                startNext()
-            }
-            group.cancelAll()
-        }
+            })
         plan.jobs.removeAll { found.contains($0.audioKey) }
         spotChecks = checks
         traffic.downloadedBytes += bytes
@@ -131,11 +111,10 @@ extension StageWork {
 
     /// What the remote cache answered for one job.
     enum RemoteAnswer: Sendable {
-        case found(SpeechJob, SpeechCache.Download)
-        case spotCheck(SpeechJob, digest: String)
+        case found(SpeechCache.Download)
+        case spotCheck(digest: String)
         case missing
-        case failed(SpeechJob, RemoteCacheError)
-        case stop
+        case failed(RemoteCacheError)
     }
 
     /// Asks the cache for one job: its objects (every digest checked), or, for a spot-checked job,
@@ -150,7 +129,7 @@ extension StageWork {
                     let (entry, _) = try await cache.entry(
                         audioKey: job.audioKey, item: job.itemID, voice: job.voice.uri, audioExtension: audioExtension)
                 else { return .missing }
-                return .spotCheck(job, digest: entry.audio.sha256)
+                return .spotCheck(digest: entry.audio.sha256)
             }
             guard
                 let download = try await cache.fetch(
@@ -158,9 +137,9 @@ extension StageWork {
                     audioExtension: audioExtension,
                     mimeType: mimeType, leavingAudio: leavingAudio)
             else { return .missing }
-            return .found(job, download)
+            return .found(download)
         } catch {
-            return .failed(job, error)
+            return .failed(error)
         }
     }
 
@@ -281,40 +260,23 @@ extension StageWork {
         let cancellation = cancellation
         var found: [String: Data] = [:]
         var failure: RemoteCacheError?
-        await withTaskGroup(of: (String, Result<Data?, RemoteCacheError>)?.self) { group in
-            group.addTask {
-                while !cancellation.isCancelled && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
-                return nil
-            }
-            var pending = keys[...]
-            var running = 0
-            func startNext() {
-                guard let key = pending.popFirst() else { return }
-                running += 1
-                group.addTask {
-                    do throws(RemoteCacheError) { return (key, .success(try await cache.get(.actionCache, key))) } catch
-                    { return (key, .failure(error)) }
+        await BoundedTasks.run(
+            keys, limit: RemoteCache.connections, cancellation: cancellation,
+            perform: { key -> Result<Data?, RemoteCacheError> in
+                do throws(RemoteCacheError) { return .success(try await cache.get(.actionCache, key)) } catch {
+                    return .failure(error)
                 }
-            }
-            for _ in 0..<RemoteCache.connections { startNext() }
-            while running > 0, let answer = await group.next() {
-                guard let (key, result) = answer else {
-                    pending.removeAll()
-                    group.cancelAll()
-                    continue
-                }
-                running -= 1
+            },
+            take: { key, result in
                 switch result {
                 case .success(let data?): found[key] = data
                 case .success(nil): break
                 case .failure(let error):
                     failure = failure ?? error
-                    pending.removeAll()
+                    return .startNoMore
                 }
-                startNext()
-            }
-            group.cancelAll()
-        }
+                return .goOn
+            })
         if let failure { try cacheFailed(failure) }
         return found
     }
@@ -325,31 +287,22 @@ extension StageWork {
         let cancellation = cancellation
         var failure: RemoteCacheError?
         var count = 0
-        await withTaskGroup(of: RemoteCacheError?.self) { group in
-            var pending = entries[...]
-            var running = 0
-            func startNext() {
-                guard !cancellation.isCancelled, let (key, data) = pending.popFirst() else { return }
-                running += 1
-                group.addTask {
-                    do throws(RemoteCacheError) {
-                        try await cache.put(.actionCache, key, data: data)
-                        return nil
-                    } catch { return error }
-                }
-            }
-            for _ in 0..<RemoteCache.connections { startNext() }
-            while running > 0, let result = await group.next() {
-                running -= 1
-                if let result {
-                    failure = failure ?? result
-                    pending.removeAll()
-                } else {
+        await BoundedTasks.run(
+            entries, limit: RemoteCache.connections, cancellation: cancellation,
+            perform: { entry -> RemoteCacheError? in
+                do throws(RemoteCacheError) {
+                    try await cache.put(.actionCache, entry.0, data: entry.1)
+                    return nil
+                } catch { return error }
+            },
+            take: { _, error in
+                guard let error else {
                     count += 1
+                    return .goOn
                 }
-                startNext()
-            }
-        }
+                failure = failure ?? error
+                return .startNoMore
+            })
         if let failure { try cacheFailed(failure) }
         return count
     }
