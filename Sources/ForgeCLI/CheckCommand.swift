@@ -46,8 +46,9 @@ struct CheckCommand: AsyncParsableCommand {
                 isDirectory.boolValue
             {
                 // Chapters as the build exports them: its pauses and mastering, unless told otherwise.
-                var settings = try RecordedSettings.recorded(inDirectory: urls[0])?.exportSettings ?? ExportSettings()
-                if let mastering { settings.mastering = mastering.settings }
+                var overrides = ExportOverrides()
+                overrides.mastering = mastering.map(\.settings)
+                let settings = try RecordedSettings.exportSettings(inDirectory: urls[0], merging: overrides)
                 try await LeftAudio.fetch(into: urls[0], cancellation: InterruptMonitor.flag)
                 report = try check.run(outputDirectory: urls[0], settings: settings)
             } else {

@@ -114,54 +114,20 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = URL(fileURLWithPath: outputDirectory).standardizedFileURL
-        var settings: ExportSettings
-        do {
-            settings = try RecordedSettings.recorded(inDirectory: directory)?.exportSettings ?? ExportSettings()
-        } catch {
-            throw CommandFailure(error)
-        }
-        settings.formats = formats
-        if let sentencePause { settings.sentencePauseMs = sentencePause }
-        if let paragraphPause { settings.paragraphPauseMs = paragraphPause }
-        if let chapterPause { settings.chapterPauseMs = chapterPause }
-        if let maxCueLength { settings.maxCueCharacters = maxCueLength }
-        if wordOverlays { settings.wordLevelOverlays = true }
-        if let epubAudio { settings.epubAudio = epubAudio }
-        if let title { settings.title = title }
-        if let language { settings.language = language }
-        if let mastering { settings.mastering = mastering.settings }
-        if let author { settings.author = author }
-        if let openingCredit { settings.openingCredit = openingCredit }
-        if let closingCredit { settings.closingCredit = closingCredit }
-        if let cover { settings.cover = URL(fileURLWithPath: cover) }
         let clock = ContinuousClock.now
         let cancellation = InterruptMonitor.flag
         // Each file is written whole or not at all, so a stop ends the export between files.
         cancellation.beginKeepingWork()
-        let report: ExportReport
-        var packItems: Int?
+        let settings: ExportSettings
+        let outcome: ExportJob.Outcome
         do {
+            settings = try RecordedSettings.exportSettings(inDirectory: directory, merging: overrides)
             try await LeftAudio.fetch(into: directory, cancellation: cancellation)
-            if let pack {
-                let url = URL(fileURLWithPath: pack).standardizedFileURL
-                packItems = try AudioPack(outputDirectory: directory, settings: settings, cancellation: cancellation)
-                    .write(to: url)
-            }
-            if !settings.formats.isEmpty {
-                // The ACX credits are spoken by a synthesis worker into the store first, as items are.
-                let speech = CreditSpeech(
-                    outputDirectory: directory,
-                    launch: WorkerPool.Launch(executable: StageRunner.executableURL(), arguments: ["worker"]),
-                    cancellation: cancellation)
-                settings = try await speech.prepare(settings, in: directory)
-            }
-            report =
-                settings.formats.isEmpty
-                ? ExportReport(files: [], chapters: 0, durationMs: 0)
-                : try exporter(directory: directory, settings: settings, cancellation: cancellation).export()
+            outcome = try await job(directory: directory, settings: settings, cancellation: cancellation).run()
         } catch {
             throw CommandFailure(error)
         }
+        let (report, packItems) = (outcome.report, outcome.packItems)
         let seconds = Format.seconds(since: clock)
         if json {
             try JSONOutput.printReport(
@@ -193,19 +159,42 @@ struct ExportCommand: AsyncParsableCommand {
         }
     }
 
-    /// The exporter, printing its progress on standard error as `--progress` says.
-    private func exporter(directory: URL, settings: ExportSettings, cancellation: CancellationFlag) -> Exporter {
-        var exporter = Exporter(outputDirectory: directory, settings: settings, cancellation: cancellation)
-        exporter.force = force
+    /// What the options say instead of the build's recorded settings.
+    var overrides: ExportOverrides {
+        var overrides = ExportOverrides()
+        overrides.formats = formats
+        overrides.sentencePauseMs = sentencePause
+        overrides.paragraphPauseMs = paragraphPause
+        overrides.chapterPauseMs = chapterPause
+        overrides.maxCueCharacters = maxCueLength
+        overrides.wordLevelOverlays = wordOverlays ? true : nil
+        overrides.epubAudio = epubAudio
+        overrides.title = title
+        overrides.language = language
+        overrides.mastering = mastering.map(\.settings)
+        overrides.author = author
+        overrides.openingCredit = openingCredit
+        overrides.closingCredit = closingCredit
+        overrides.cover = cover.map { URL(fileURLWithPath: $0) }
+        return overrides
+    }
+
+    /// The export job, printing its progress on standard error as `--progress` says.
+    private func job(directory: URL, settings: ExportSettings, cancellation: CancellationFlag) -> ExportJob {
+        var job = ExportJob(
+            outputDirectory: directory, settings: settings, cancellation: cancellation,
+            launch: WorkerPool.Launch(executable: StageRunner.executableURL(), arguments: ["worker"]))
+        job.force = force
+        job.pack = pack.map { URL(fileURLWithPath: $0).standardizedFileURL }
         switch progress {
         case .text:
             let printer = ExportProgressPrinter()
-            exporter.progress = { printer.report($0) }
+            job.progress = { printer.report($0) }
         case .json:
-            exporter.progress = { JSONOutput.writeLine(BuildEventJSON(.exporting($0)), to: .standardError) }
+            job.progress = { JSONOutput.writeLine(BuildEventJSON(.exporting($0)), to: .standardError) }
         case .none:
             break
         }
-        return exporter
+        return job
     }
 }

@@ -429,6 +429,51 @@ struct AudiobookTests {
                 atPath: project.output.appendingPathComponent("exports/m4b").path)) ?? []) == ["short.m4b"])
     }
 
+    /// The cover is read once per export and its bytes are among the export's inputs: a new image
+    /// at the same path makes the M4B and the EPUB again (they were "up to date" when only its path counted).
+    @Test func aNewCoverImageAtTheSamePathMakesNewExports() throws {
+        let project = try TestProject(
+            recipe: Fixtures.recipe(extra: #""title": "Short", "cover": "cover.png", "exports": ["m4b", "epub"]"#))
+        let png = project.directory.file("cover.png")
+        func paint(_ color: String, size: Int) throws {
+            #expect(
+                try Self.run(
+                    try FFmpegEncoder.locate().path,
+                    [
+                        "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(color):s=\(size)x\(size)", "-frames:v",
+                        "1", png.path,
+                    ]
+                ).status == 0)
+        }
+        func pictureWidth() throws -> Int? {
+            let streams =
+                try Self.probe(project.output.appendingPathComponent("exports/m4b/short.m4b"))["streams"]
+                as? [[String: Any]] ?? []
+            return streams.first { ($0["disposition"] as? [String: Any])?["attached_pic"] as? Int == 1 }?["width"]
+                as? Int
+        }
+        func epubCover() throws -> Data {
+            let archive = try Archive(
+                url: project.output.appendingPathComponent("exports/epub/short.epub"), accessMode: .read)
+            let entry = try #require(archive["OEBPS/images/cover.png"])
+            var data = Data()
+            _ = try archive.extract(entry) { data.append($0) }
+            return data
+        }
+        try paint("red", size: 48)
+        #expect(try project.build().status == 0)
+        #expect(try pictureWidth() == 48)
+        #expect(try epubCover() == Data(contentsOf: png))
+
+        try paint("blue", size: 64)
+        let export = try project.forge(["export", "out", "--format", "m4b", "epub"])
+        #expect(export.status == 0 && !export.text.contains("Up to date"), "\(export.text)")
+        #expect(try pictureWidth() == 64)
+        #expect(try epubCover() == Data(contentsOf: png))
+        // Unchanged, it is up to date again.
+        #expect(try project.forge(["export", "out", "--format", "m4b", "epub"]).text.contains("Up to date"))
+    }
+
     /// Two parts whose chapters are numbered from I again, and an epilogue with chapters of its own:
     /// the M4B's chapter titles (by ffprobe) are unique and name their part.
     @Test func anM4BOfABookInPartsHasUniqueChapterTitles() throws {

@@ -236,8 +236,10 @@ struct HostileInputTests {
             !FileManager.default.fileExists(atPath: project.output.path),
             "the build started before the title was checked")
         // An allowed title of 500 characters still names a file a file system accepts.
-        let name = MediaOverlayBook.fileName(
-            forTitle: String(repeating: "ü", count: ExportSettings.maximumTitleCharacters))
+        let name = URL(
+            fileURLWithPath: ExportPaths.epub(
+                title: String(repeating: "ü", count: ExportSettings.maximumTitleCharacters))
+        ).lastPathComponent
         #expect(name.utf8.count < 255 && name.hasSuffix(".epub"))
     }
 

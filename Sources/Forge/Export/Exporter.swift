@@ -17,8 +17,6 @@ package struct Exporter: Sendable {
     /// The book as the build laid it out from this manifest (the timeline stage's): used, and not
     /// laid out again, where it has the settings' pauses.
     var timeline: BookTimeline?
-    /// Export even when `exports/` holds the files of an export from the same inputs.
-    package var force = false
     /// The reader's recording, which an EPUB of their own book carries as it came (a sync of MP3 or
     /// AAC) instead of chapter audio encoded for it.
     package var carriedRecording: CarriedRecording?
@@ -36,33 +34,14 @@ package struct Exporter: Sendable {
         self.progress = progress
     }
 
-    /// Exports from an output directory no build is using (it takes the directory's lock).
-    package func export() throws -> ExportReport {
-        guard FileManager.default.fileExists(atPath: outputDirectory.appendingPathComponent(Manifest.fileName).path)
-        else {
-            throw StoreError.notAnOutputDirectory(path: outputDirectory.path)
-        }
-        // Writable: encoded chapters are recorded in it.
-        let manifest = try Manifest(directory: outputDirectory, create: true)
-        let lock = try OutputLock(directory: outputDirectory)
-        defer { withExtendedLifetime(lock) {} }
-        try OwnedDirectory(root: outputDirectory).leftovers(remove: true)
-        return try exportUnlessUpToDate(using: manifest, force: force)
-    }
-
-    /// Exports unless the last export was made from the same items, timings and settings (a
-    /// stamp under `exports/` records that); returns the files written.
-    /// The export's report; `upToDate` when nothing had to be written.
-    func exportIfChanged(using manifest: Manifest) throws -> ExportReport {
-        try exportUnlessUpToDate(using: manifest, force: false)
-    }
-
     /// The last export's report when it is up to date (and not `force`d), else a new export's,
     /// whose stamp is then recorded.
-    private func exportUnlessUpToDate(using manifest: Manifest, force: Bool) throws -> ExportReport {
-        let stamp = try stamp(manifest)
+    func exportUnlessUpToDate(using manifest: Manifest, force: Bool) throws -> ExportReport {
+        let items = try manifest.items()
+        let cover = cover(items: items)
+        let stamp = try stamp(manifest, items: items, cover: cover)
         if !force, let report = upToDate(stamp) { return report }
-        let report = try export(using: manifest)
+        let report = try export(using: manifest, cover: cover)
         try record(stamp, report)
         return report
     }
@@ -94,6 +73,17 @@ package struct Exporter: Sendable {
     /// A hash of everything exports are derived from: every item's place, audio and alignment,
     /// the chapters, and the settings.
     func stamp(_ manifest: Manifest) throws -> String {
+        let items = try manifest.items()
+        return try stamp(manifest, items: items, cover: cover(items: items))
+    }
+
+    /// The cover the M4B and the EPUB carry, when they are among the formats.
+    private func cover(items: [ItemRecord]) -> BookCover? {
+        guard settings.formats.contains(.m4b) || settings.formats.contains(.epub) else { return nil }
+        return BookCover.resolve(settings, sourcePaths: items.lazy.map(\.sourcePath))
+    }
+
+    private func stamp(_ manifest: Manifest, items: [ItemRecord], cover: BookCover?) throws -> String {
         // The credits' audio by its paths in order: a dictionary's description has no fixed order.
         var described = settings
         described.creditAudio = [:]
@@ -102,11 +92,11 @@ package struct Exporter: Sendable {
         // The M4B and the ACX set are resampled (to 44.1 kHz and the AAC rate): a new resampler
         // makes new files, so books exported by the old one are exported again once.
         if settings.formats.contains(.m4b) || settings.formats.contains(.acx) { text += "|\(Resampler.identity)" }
+        if let cover { text += "|cover:\(cover.digest)" }
         for chapter in try manifest.chapters() { text += "|c\(chapter.ordinal):\(chapter.title)" }
         // The audio's bytes, not only its key: an item rebuilt after `fsck --repair` has the same key
         // but, espeak-ng's output depending on what its process spoke before, maybe other samples and
         // timings — its exports must follow.
-        let items = try manifest.items()
         let objects = try manifest.objects(withKeys: items.compactMap(\.audioKey))
         for item in items {
             let audio = item.audioKey.flatMap { objects[$0]?.sha256 } ?? "-"
@@ -120,6 +110,10 @@ package struct Exporter: Sendable {
     /// the book a chapter at a time (words loaded per chapter, audio streamed item by item to its
     /// file), so memory follows the longest chapter, not the book.
     func export(using manifest: Manifest) throws -> ExportReport {
+        try export(using: manifest, cover: cover(items: try manifest.items()))
+    }
+
+    private func export(using manifest: Manifest, cover: BookCover?) throws -> ExportReport {
         var settings = settings
         if settings.narrator == nil { settings.narrator = try manifest.items().first?.voice }
         let date = try ExportDate.resolve(manifest)
@@ -142,7 +136,7 @@ package struct Exporter: Sendable {
             ? ChapterEncoder(chapters: book.chapters, settings: settings, store: store, manifest: manifest) : nil
         let m4b =
             formats.contains(.m4b) && chapterEncoder == nil
-            ? startM4B(book.chapters, settings: settings, store: store) : nil
+            ? startM4B(book.chapters, settings: settings, cover: cover, store: store) : nil
         var encoded: [[StoredObject]]?
         var encodedChapters = 0
         do {
@@ -153,7 +147,7 @@ package struct Exporter: Sendable {
                 encodedChapters = encoding.made
                 if formats.contains(.m4b) {
                     try AudiobookExport.writeM4B(
-                        book.chapters, settings: settings, store: store, encoded: encoded, to: &writer)
+                        book.chapters, settings: settings, cover: cover, store: store, encoded: encoded, to: &writer)
                 }
             }
             // The HTML page plays the chapter audio, so it needs the audio export beside it.
@@ -172,8 +166,8 @@ package struct Exporter: Sendable {
                         .aac(encoded: encoded, sampleRate: commonRate)
                     } else { .mp3 }
                 try writeEPUB(
-                    book, settings: settings, audio: audio, recording: carriedRecording, modified: date, store: store,
-                    to: &writer)
+                    book, settings: settings, audio: audio, recording: carriedRecording, cover: cover, modified: date,
+                    store: store, to: &writer)
             }
             if formats.contains(.acx) {
                 try writeACXSet(book, settings: settings, store: store, to: &writer)
@@ -213,7 +207,7 @@ package struct Exporter: Sendable {
             chapters.count, jobs: ChapterAudio.encodingJobs(settings), phase: "audio", meter: meter
         ) { index, fileWriter in
             let timeline = chapters[index]
-            let path = "audio/\(timeline.fileStem).\(audioFormat.fileExtension)"
+            let path = ExportPaths.chapterAudio(timeline, format: audioFormat)
             let label = fileWriter.finalPath(path)
             try fileWriter.stream(path) { descriptor in
                 try ChapterAudio.write(
@@ -248,19 +242,21 @@ package struct Exporter: Sendable {
             if !formats.isDisjoint(with: [.vtt, .srt]) {
                 let cues = CaptionCue.cues(for: timeline, maxCharacters: settings.maxCueCharacters)
                 if formats.contains(.vtt) {
-                    try writer.write(Array(CaptionCue.webVTT(cues).utf8), to: "captions/\(timeline.fileStem).vtt")
+                    try writer.write(
+                        Array(CaptionCue.webVTT(cues).utf8), to: ExportPaths.captions(timeline, fileExtension: "vtt"))
                 }
                 if formats.contains(.srt) {
-                    try writer.write(Array(CaptionCue.subRip(cues).utf8), to: "captions/\(timeline.fileStem).srt")
+                    try writer.write(
+                        Array(CaptionCue.subRip(cues).utf8), to: ExportPaths.captions(timeline, fileExtension: "srt"))
                 }
             }
             if formats.contains(.html) {
                 let page = ReadAlongPage.html(
                     timeline, title: settings.title, language: settings.language,
-                    audioPath: "../audio/\(timeline.fileStem).\(audioFormat.fileExtension)",
+                    audioPath: "../" + ExportPaths.chapterAudio(timeline, format: audioFormat),
                     audioType: audioFormat.mimeType,
                     chapters: links, position: position)
-                try writer.write(Array(page.utf8), to: "html/\(timeline.fileStem).html")
+                try writer.write(Array(page.utf8), to: ExportPaths.page(timeline))
             }
         }
     }
@@ -269,7 +265,7 @@ package struct Exporter: Sendable {
     /// overlays; anything else a generated edition.
     private func writeEPUB(
         _ book: BookTimeline, settings: ExportSettings, audio: EPUBAudio, recording: CarriedRecording?,
-        modified date: Date, store: ObjectStore,
+        cover: BookCover?, modified date: Date, store: ObjectStore,
         to writer: inout ExportWriter
     ) throws {
         if let source = NarratedEPUB.sourceBook(of: book.chapters),
@@ -282,11 +278,10 @@ package struct Exporter: Sendable {
                     cancellation: cancellation, progress: progress)
             }
         } else {
-            let fileName = MediaOverlayBook.fileName(forTitle: settings.title)
-            try writer.produce("epub/\(fileName)") { temporary in
+            try writer.produce(ExportPaths.epub(title: settings.title)) { temporary in
                 try MediaOverlayBook.write(
-                    book, settings: settings, audio: audio, store: store, cancellation: cancellation, modified: date,
-                    progress: progress, to: temporary)
+                    book, settings: settings, audio: audio, cover: cover, store: store, cancellation: cancellation,
+                    modified: date, progress: progress, to: temporary)
             }
         }
     }
@@ -353,7 +348,9 @@ package struct Exporter: Sendable {
         }
     }
 
-    private func startM4B(_ chapters: [ChapterTimeline], settings: ExportSettings, store: ObjectStore) -> M4BJob {
+    private func startM4B(
+        _ chapters: [ChapterTimeline], settings: ExportSettings, cover: BookCover?, store: ObjectStore
+    ) -> M4BJob {
         let job = M4BJob()
         let (directory, progress) = (outputDirectory, progress)
         BlockingThreads.start(
@@ -362,7 +359,8 @@ package struct Exporter: Sendable {
                 var writer = ExportWriter(outputDirectory: directory, folder: "exports", cancellation: job.stop)
                 writer.progress = progress
                 let result = Result { () throws -> [String] in
-                    try AudiobookExport.writeM4B(chapters, settings: settings, store: store, encoded: nil, to: &writer)
+                    try AudiobookExport.writeM4B(
+                        chapters, settings: settings, cover: cover, store: store, encoded: nil, to: &writer)
                     return writer.written
                 }
                 job.result.withLock { $0 = result }

@@ -67,6 +67,21 @@ package struct RecordedSettings: Sendable, Equatable, Codable {
         return settings
     }
 
+    /// These settings with `overrides` laid over them: what a command exporting from the directory uses.
+    package func merging(_ overrides: ExportOverrides) -> ExportSettings {
+        overrides.applied(to: exportSettings)
+    }
+
+    /// The export settings of the output directory `directory` as its newest build recorded them
+    /// (the defaults for a directory built before settings were recorded), `overrides` laid over them.
+    package static func exportSettings(
+        inDirectory directory: URL, merging overrides: ExportOverrides = ExportOverrides()
+    )
+        throws -> ExportSettings
+    {
+        try recorded(inDirectory: directory)?.merging(overrides) ?? overrides.applied(to: ExportSettings())
+    }
+
     /// The settings of the newest build of `manifest` that recorded any: what `forge export` and
     /// `forge verify` use where their options are not given. Nil for directories built before them.
     package static func recorded(in manifest: Manifest) throws(StoreError) -> RecordedSettings? {

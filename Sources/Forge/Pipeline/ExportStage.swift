@@ -16,11 +16,11 @@ struct ExportStage: PipelineStage {
         var prepared: [String: URL] = [:]
         defer { for file in prepared.values { unlink(file.path) } }
         do {
-            let settings = try await CreditSpeech(
-                outputDirectory: context.store.root, launch: launch, cancellation: context.cancellation
-            )
-            .prepare(settings, manifest: manifest)
-            let current = Exporter(outputDirectory: context.store.root, settings: settings)
+            var job = ExportJob(
+                outputDirectory: context.store.root, settings: settings, cancellation: context.cancellation,
+                launch: launch)
+            let settings = try await job.prepared(using: manifest)
+            let current = job.exporter(settings)
             // Exports already made from these inputs need nothing from the cache.
             let upToDate = current.upToDate(try current.stamp(manifest)) != nil
             let remoteAudio = try manifest.remoteObjectKeys()
@@ -57,14 +57,12 @@ struct ExportStage: PipelineStage {
             }
             // A long book spends minutes here: each chapter of each phase is reported, as items are.
             let progress = context.progress
-            var exporter = Exporter(
-                outputDirectory: context.store.root, settings: settings, cancellation: context.cancellation,
-                progress: { progress(.exporting($0)) })
-            exporter.preparedFiles = prepared
+            job.progress = { progress(.exporting($0)) }
+            job.preparedFiles = prepared
             // Items made again here (their audio was not to be had) may last otherwise: laid out anew.
-            exporter.timeline = outcome.synthesizedItems == 0 ? book : nil
-            let ready = exporter
-            let report = try await BlockingThreads.run { try ready.exportIfChanged(using: manifest) }
+            job.timeline = outcome.synthesizedItems == 0 ? book : nil
+            let ready = job
+            let report = try await BlockingThreads.run { try ready.export(settings, using: manifest) }
             outcome.files = report.upToDate ? [] : report.files
             outcome.encodedChapters = report.upToDate ? 0 : report.encodedChapters
             return outcome

@@ -145,7 +145,7 @@ package struct NarrationImport: Sendable {
             var warnings = aligned.warnings
             var exported: [String] = []
             if missingItems == 0 || keepsUnnarrated {
-                try TimelineRecorder(store: workspace.store, manifest: manifest, settings: exportSettings)
+                let book = try TimelineRecorder(store: workspace.store, manifest: manifest, settings: exportSettings)
                     .record(touched: Set(split.items.map(\.id)), cancellation: nil)
                 if var exports, !exports.formats.isEmpty, passed {
                     // A narrated book's credits are the narrator's to record: none is synthesized beside them.
@@ -156,12 +156,14 @@ package struct NarrationImport: Sendable {
                                 suggestion: "Record them and add them to the ACX set yourself."))
                         (exports.openingCredit, exports.closingCredit) = (nil, nil)
                     }
-                    var exporter = Exporter(outputDirectory: outputDirectory, settings: exports)
+                    var job = ExportJob(outputDirectory: outputDirectory, settings: exports, launch: nil)
+                    job.timeline = book
                     if exports.formats.contains(.epub) {
-                        exporter.carriedRecording = try recording.carried(
+                        job.carriedRecording = try recording.carried(
                             in: outputDirectory, durationMs: aligned.durationMs)
                     }
-                    exported = try exporter.export(using: manifest).files
+                    // Written whatever an earlier export left: the recording is not among the export's stamped inputs.
+                    exported = try job.exporter(exports).export(using: manifest).files
                 }
             }
             try session.finish(

@@ -19,20 +19,11 @@ enum AudiobookExport {
     /// for a long book); without (chapters at different sample rates), the book is encoded here by
     /// ffmpeg in one stream.
     static func writeM4B(
-        _ timelines: [ChapterTimeline], settings: ExportSettings, store: ObjectStore, encoded: [[StoredObject]]?,
-        to writer: inout ExportWriter
+        _ timelines: [ChapterTimeline], settings: ExportSettings, cover: BookCover?, store: ObjectStore,
+        encoded: [[StoredObject]]?, to writer: inout ExportWriter
     ) throws {
         guard let rate = timelines.first?.sampleRate else { return }
-        let name = MediaOverlayBook.fileName(forTitle: settings.title).replacingOccurrences(of: ".epub", with: ".m4b")
-        // The recipe's cover; without one, a book read from an EPUB brings its own.
-        var cover: (data: Data, fileExtension: String)?
-        if let url = settings.cover {
-            if OwnedDirectory.entry(at: url.path) == .file, let data = try? Data(contentsOf: url) {
-                cover = (data, url.pathExtension.lowercased())
-            }
-        } else if let source = NarratedEPUB.sourceBook(of: timelines) {
-            cover = EPUBReader().coverImage(source, name: source.lastPathComponent)
-        }
+        let path = ExportPaths.m4b(title: settings.title)
         if let encoded {
             // The first piece's leading frame primes the decoder (the file's edit list skips it);
             // every other piece's is left out: the previous piece's last frame is in its place.
@@ -44,22 +35,22 @@ enum AudiobookExport {
             }
             var file = MP4AudioFile(store: store, sampleRate: rate, language: isoLanguage(settings.language))
             file.tags = metadata(settings)
-            file.cover = cover.map { ($0.data, $0.fileExtension == "png") }
-            let (label, cancellation) = (writer.finalPath("m4b/\(name)"), writer.cancellation)
-            try writer.stream("m4b/\(name)") { descriptor in
+            file.cover = cover.map { ($0.data, $0.isPNG) }
+            let (label, cancellation) = (writer.finalPath(path), writer.cancellation)
+            try writer.stream(path) { descriptor in
                 try file.write(chapters, to: descriptor, label: label, cancellation: cancellation)
             }
             writer.progress?(ExportProgress(phase: "m4b", done: timelines.count, total: timelines.count))
         } else {
             try encodeM4B(
-                timelines, rate: rate, name: name, cover: cover, settings: settings, store: store, to: &writer)
+                timelines, rate: rate, path: path, cover: cover, settings: settings, store: store, to: &writer)
         }
     }
 
     /// The M4B of chapters at different sample rates: resampled to the first chapter's rate and
     /// encoded by ffmpeg in one stream, with its chapter list and the cover given as files.
     private static func encodeM4B(
-        _ timelines: [ChapterTimeline], rate: Int, name: String, cover: (data: Data, fileExtension: String)?,
+        _ timelines: [ChapterTimeline], rate: Int, path: String, cover: BookCover?,
         settings: ExportSettings, store: ObjectStore,
         to writer: inout ExportWriter
     ) throws {
@@ -78,7 +69,7 @@ enum AudiobookExport {
         defer { if let coverFile { unlink(coverFile.path) } }
         let cancellation = writer.cancellation
         let meter = PhaseMeter(phase: "m4b", lengths: timelines.map(\.durationMs), sink: writer.progress)
-        try writer.produce("m4b/\(name)") { output in
+        try writer.produce(path) { output in
             var arguments = ["-i", chapterList.path]
             if let coverFile { arguments += ["-i", coverFile.path] }
             arguments += ["-map", "0:a", "-map_metadata", "1", "-map_chapters", "1"]
@@ -161,9 +152,7 @@ enum AudiobookExport {
         let limit = acxPartLimitMs
         return timelines.flatMap { chapter in
             let index = chapter.chapter.ordinal - 1 + opening
-            let slug = MediaOverlayBook.fileName(forTitle: chapter.chapter.title).replacingOccurrences(
-                of: ".epub", with: "")
-            let stem = "acx/\((index + first).zeroPadded(to: width))-\(slug)"
+            let stem = ExportPaths.acx(track: index + first, width: width, title: chapter.chapter.title)
             let track = "\(index + 1)/\(count)"
             let cuts = chapter.pieceCuts(limitMs: limit)
             let bounds = [0] + cuts + [chapter.totalSamples]
@@ -226,7 +215,8 @@ enum AudiobookExport {
         if let credit = credits[0] {
             files.append(
                 (
-                    "acx/\(first.zeroPadded(to: width))-opening-credits.mp3", "Opening Credits", "1/\(count)",
+                    ExportPaths.acx(track: first, width: width, title: "Opening Credits") + ".mp3", "Opening Credits",
+                    "1/\(count)",
                     credit.rate, credit.durationMs, credit.play
                 ))
         }
@@ -253,7 +243,8 @@ enum AudiobookExport {
         if let credit = credits[1] {
             files.append(
                 (
-                    "acx/\((count - 1 + first).zeroPadded(to: width))-closing-credits.mp3", "Closing Credits",
+                    ExportPaths.acx(track: count - 1 + first, width: width, title: "Closing Credits") + ".mp3",
+                    "Closing Credits",
                     "\(count)/\(count)", credit.rate, credit.durationMs, credit.play
                 ))
         }

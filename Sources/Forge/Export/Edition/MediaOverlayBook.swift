@@ -9,31 +9,13 @@ enum MediaOverlayBook {
     /// Between a part's title and its chapter's in a chapter title (the splitter joins them so).
     static let partSeparator = " — "
 
-    /// The EPUB's file name: the title's letters and digits joined by "-", kept under 120 bytes
-    /// (a file name may have 255), e.g. "pride-and-prejudice.epub".
-    static func fileName(forTitle title: String) -> String {
-        var slug = ""
-        for word in title.lowercased().unicodeScalars.map({ CharacterSet.alphanumerics.contains($0) ? String($0) : "-" }
-        ).joined()
-            .split(separator: "-")
-        {
-            let next = slug.isEmpty ? String(word) : slug + "-" + word
-            if next.utf8.count > 120 {
-                if slug.isEmpty { slug = String(scalars: word.unicodeScalars.prefix(30)) }
-                break
-            }
-            slug = next
-        }
-        return (slug.isEmpty ? "book" : slug) + ".epub"
-    }
-
     /// Writes the edition to `url` a chapter at a time: the chapter's audio is made into a file
     /// beside the book (a chapter per core at once) and added to the zip from disk, then its
     /// content document and overlay, so memory holds a few chapters whatever the book's length.
     /// The package and navigation documents, which list every chapter, come last.
     static func write(
-        _ book: BookTimeline, settings: ExportSettings, audio: EPUBAudio = .mp3, store: ObjectStore,
-        cancellation: CancellationFlag?, modified: Date,
+        _ book: BookTimeline, settings: ExportSettings, audio: EPUBAudio = .mp3, cover: BookCover? = nil,
+        store: ObjectStore, cancellation: CancellationFlag?, modified: Date,
         progress: ExportProgress.Sink? = nil, to url: URL
     ) throws {
         let archive = try EPUBArchive(url: url, modified: modified)
@@ -75,13 +57,10 @@ enum MediaOverlayBook {
                 durations.append(
                     "<meta property=\"media:duration\" refines=\"#smil-\(stem)\">\(clock(layout.durationMs))</meta>")
             })
-        if let cover = settings.cover, OwnedDirectory.entry(at: cover.path) == .file,
-            let image = try? Data(contentsOf: cover)
-        {
-            let png = cover.pathExtension.lowercased() == "png"
-            try archive.add(Array(image), as: "OEBPS/images/cover.\(png ? "png" : "jpg")", compressed: false)
+        if let cover {
+            try archive.add(Array(cover.data), as: "OEBPS/images/cover.\(cover.fileExtension)", compressed: false)
             manifestEntries.append(
-                "<item id=\"cover-image\" href=\"images/cover.\(png ? "png" : "jpg")\" media-type=\"image/\(png ? "png" : "jpeg")\" properties=\"cover-image\"/>"
+                "<item id=\"cover-image\" href=\"images/cover.\(cover.fileExtension)\" media-type=\"\(cover.mediaType)\" properties=\"cover-image\"/>"
             )
         }
         try archive.add(Array(navigation(book.chapters, settings: settings).utf8), as: "OEBPS/nav.xhtml")

@@ -29,12 +29,15 @@ struct NarratedEPUB {
     /// The EPUB every item of the timelines came from, when there is exactly one and it is still
     /// there and is EPUB 3 (EPUB 2 has no media overlays: such books get the generated read-along edition).
     static func sourceBook(of timelines: [ChapterTimeline]) -> URL? {
+        sourceBook(ofPaths: timelines.lazy.flatMap { $0.items.lazy.map(\.record.sourcePath) })
+    }
+
+    /// The EPUB the items read from `sourcePaths` all come from, if they come from one.
+    static func sourceBook(ofPaths sourcePaths: some Sequence<String>) -> URL? {
         var books = Set<String>()
-        for timeline in timelines {
-            for item in timeline.items {
-                guard let book = split(item.record.sourcePath)?.book else { return nil }
-                books.insert(book)
-            }
+        for sourcePath in sourcePaths {
+            guard let book = split(sourcePath)?.book else { return nil }
+            books.insert(book)
         }
         guard books.count == 1, let path = books.first, FileManager.default.fileExists(atPath: path) else { return nil }
         return URL(fileURLWithPath: path)

@@ -16,7 +16,7 @@ struct ChapterTimingsDocument: ExportDocument {
         chapter = timeline.chapter.ordinal
         title = timeline.chapter.title
         part = timeline.chapter.part
-        audio = "../audio/\(timeline.fileStem).\(audioFormat.fileExtension)"
+        audio = "../" + ExportPaths.chapterAudio(timeline, format: audioFormat)
         sampleRate = timeline.sampleRate
         durationMs = timeline.durationMs
         items = timeline.items.map { ItemTimingsDocument($0, offsetMs: 0) }

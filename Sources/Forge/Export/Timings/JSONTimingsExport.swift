@@ -6,7 +6,7 @@ enum JSONTimingsExport {
         try book.forEachTimed { timeline in
             try writer.write(
                 try ChapterTimingsDocument(timeline, audioFormat: audioFormat).encodedLine(),
-                to: "json/\(timeline.fileStem).json")
+                to: ExportPaths.timings(timeline))
             for item in timeline.items {
                 try writer.write(
                     try ItemTimingsDocument(item, offsetMs: item.startMs).encodedLine(),
