@@ -141,55 +141,82 @@ struct ArchitectureTests {
         }
     }
 
-    /// docs/architecture.md's layer table: each folder, in order, and the folders it may use ("the
-    /// above", "… above" and "everything": every folder listed before it; "—": none).
-    static func layerTable() throws -> [(folder: String, uses: Set<String>)] {
-        let document = try String(
-            contentsOf: library.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
-                "docs/architecture.md"), encoding: .utf8)
-        var rows: [(folder: String, uses: Set<String>)] = []
-        for line in document.split(separator: "\n") where line.hasPrefix("| `") {
+    /// docs/architecture.md's layer table: each folder, in order, the folders its row lists ("—":
+    /// none), and the listed names that are not folders above it.
+    static func layerTable() throws -> [(folder: String, uses: Set<String>, misplaced: [String])] {
+        var rows: [(folder: String, uses: Set<String>, misplaced: [String])] = []
+        for line in try architectureDocument().split(separator: "\n") where line.hasPrefix("| `") {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
                 $0.trimmingCharacters(in: .whitespaces)
             }
             guard cells.count >= 4 else { continue }
             let folder = cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
-            let listed = cells[3]
             let before = Set(rows.map(\.folder))
-            let uses: Set<String> =
-                listed.contains("above") || listed.contains("everything")
-                ? before
-                : Set(
-                    listed.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
-                        .filter(before.contains))
-            rows.append((folder, uses))
+            let listed =
+                cells[3] == "—"
+                ? []
+                : cells[3].split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
+            rows.append((folder, Set(listed), listed.filter { !before.contains($0) }))
         }
         return rows
     }
 
-    /// The layer table is the rule: a folder uses only what its row lists, directly or through a
-    /// folder listed there, and only folders listed before it; every folder has a row. A type used
-    /// across a line the table does not draw fails here, naming the type.
-    @Test func eachFolderUsesOnlyWhatTheLayerTableAllows() throws {
+    static func architectureDocument() throws -> String {
+        try String(
+            contentsOf: library.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                "docs/architecture.md"), encoding: .utf8)
+    }
+
+    /// The layer table says what is so: each folder's row lists exactly the folders whose types it
+    /// uses, each of them above it (so the layers have no cycle), and every folder has a row. A type
+    /// used across a line the table does not draw fails here naming the type; a line drawn that
+    /// nothing uses any more fails too.
+    @Test func eachFolderUsesExactlyWhatItsRowInTheLayerTableLists() throws {
         let table = try Self.layerTable()
         #expect(table.count >= 15, "the layer table of docs/architecture.md was not found")
-        var reachable: [String: Set<String>] = [:]
-        for row in table {
-            reachable[row.folder] = row.uses.reduce(into: row.uses) { $0.formUnion(reachable[$1] ?? []) }
-        }
         let graph = try Self.folderGraph()
+        let rows = Dictionary(table.map { ($0.folder, $0) }, uniquingKeysWith: { first, _ in first })
         let folders = try FileManager.default.contentsOfDirectory(atPath: Self.library.path).filter {
             !$0.hasSuffix(".swift")
         }
         for folder in folders.sorted() {
-            guard let allowed = reachable[folder] else {
+            guard let row = rows[folder] else {
                 Issue.record("Sources/Forge/\(folder) has no row in docs/architecture.md's layer table")
                 continue
             }
-            for (used, types) in (graph[folder] ?? [:]).sorted(by: { $0.key < $1.key }) where !allowed.contains(used) {
+            for name in row.misplaced {
+                Issue.record("\(folder)'s row lists \(name), which is not a folder above it in the layer table")
+            }
+            let used = graph[folder] ?? [:]
+            for (other, types) in used.sorted(by: { $0.key < $1.key }) where !row.uses.contains(other) {
                 Issue.record(
-                    "\(folder) uses \(used) (\(types.sorted().prefix(4).joined(separator: ", "))), which its row in docs/architecture.md does not allow"
+                    "\(folder) uses \(other) (\(types.sorted().prefix(4).joined(separator: ", "))), which its row in docs/architecture.md does not list"
                 )
+            }
+            for other in row.uses.sorted() where used[other] == nil && !row.misplaced.contains(other) {
+                Issue.record("\(folder)'s row in docs/architecture.md lists \(other), which it does not use")
+            }
+        }
+    }
+
+    /// Each folder has one error enum, or says in docs/architecture.md why it has another: an
+    /// enum named there, or none.
+    @Test func aFoldersSecondErrorEnumIsNamedInTheArchitectureDocument() throws {
+        let document = try Self.architectureDocument()
+        var enums: [String: [String]] = [:]
+        let enumerator = FileManager.default.enumerator(at: Self.library, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            guard url.pathExtension == "swift" else { continue }
+            let folder = String(url.path.dropFirst(Self.library.path.count + 1).split(separator: "/")[0])
+            let code = Self.code(try String(contentsOf: url, encoding: .utf8))
+            for match in code.matches(of: /(?m)^(?:package |public )?enum ([A-Z]\w*Error)\b/) {
+                enums[folder, default: []].append(String(match.1))
+            }
+        }
+        #expect(enums.count >= 10, "the scan found too few error enums")
+        for (folder, names) in enums.sorted(by: { $0.key < $1.key }) where names.count > 1 {
+            for name in names.sorted() where !document.contains("`\(name)`") {
+                Issue.record("\(folder) has \(names.count) error enums; docs/architecture.md does not name \(name)")
             }
         }
     }
