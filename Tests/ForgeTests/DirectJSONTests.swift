@@ -96,7 +96,7 @@ import Testing
         #expect(try JSONDecoder().decode(SpeechJobResult.self, from: Data(body)) == answer)
         // Each object's optional fields, present or not, read back as written.
         for object in [audio, events] {
-            var json = DirectJSON.Writer(capacity: 256)
+            var json = JSONWriter(escaping: .canonical, sortedKeys: false)
             #expect(object.appendDirectJSON(to: &json))
             #expect(try JSONDecoder().decode(StoredObject.self, from: Data(json.bytes)) == object)
             let read = json.bytes.withUnsafeBytes { bytes -> StoredObject? in

@@ -175,8 +175,9 @@ struct ExportTests {
         let values = (0...1000).map { Double($0) / 1000 } + [-1, 2.5, 1e-7, 123_456.789]
         let encoder = JSONEncoder()
         for value in values {
-            var written: [UInt8] = []
-            ItemTimingsDocument.append(value, to: &written)
+            var json = JSONWriter(escaping: ItemTimingsDocument.escaping)
+            json.value(value)
+            let written = json.bytes
             #expect(
                 String(decoding: written, as: UTF8.self) == String(decoding: try encoder.encode(value), as: UTF8.self))
         }

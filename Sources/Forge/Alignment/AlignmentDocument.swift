@@ -26,24 +26,44 @@ package struct AlignmentDocument: Sendable, Equatable {
     }
 
     package func encoded() -> [UInt8] {
-        var text = "{\"version\":1,\"aligner\":\(JSONText.quoted(aligner)),\"durationMs\":\(durationMs),\"words\":["
-        for (index, timing) in alignment.timings.enumerated() {
-            if index > 0 { text += "," }
-            let confidence = alignment.confidences[index].map { String(format: "%.3f", $0) } ?? "null"
-            text += "[\(timing.startMs),\(timing.endMs),\(confidence)]"
+        // Keys in the order this document was always written (its bytes are its objects' digests).
+        var json = JSONWriter(escaping: .canonical, sortedKeys: false, capacity: 64 + alignment.timings.count * 24)
+        json.object { document in
+            document.field("version", 1)
+            document.field("aligner", aligner)
+            document.field("durationMs", durationMs)
+            document.array("words") { words in
+                for (index, timing) in alignment.timings.enumerated() {
+                    words.array { word in
+                        word.value(timing.startMs)
+                        word.value(timing.endMs)
+                        if let confidence = alignment.confidences[index] {
+                            word.json(String(format: "%.3f", confidence).utf8)
+                        } else {
+                            word.null()
+                        }
+                    }
+                }
+            }
+            if let narration {
+                document.field("heard", String(narration.heard.map { $0 ? "1" : "0" }))
+                document.field("speechMs", narration.speechMs)
+                document.field("unmatchedSpeechMs", narration.unmatchedSpeechMs)
+                document.array("spans") { spans in
+                    for span in narration.spans {
+                        spans.array { entry in
+                            entry.value(span.kind.rawValue)
+                            entry.value(span.startMs)
+                            entry.value(span.endMs)
+                            entry.value(span.words.lowerBound)
+                            entry.value(span.words.upperBound)
+                        }
+                    }
+                }
+            }
         }
-        text += "]"
-        if let narration {
-            text +=
-                ",\"heard\":\"" + String(narration.heard.map { $0 ? "1" : "0" })
-                + "\",\"speechMs\":\(narration.speechMs),\"unmatchedSpeechMs\":\(narration.unmatchedSpeechMs),\"spans\":["
-            text += narration.spans.map {
-                "[\"\($0.kind.rawValue)\",\($0.startMs),\($0.endMs),\($0.words.lowerBound),\($0.words.upperBound)]"
-            }.joined(separator: ",")
-            text += "]"
-        }
-        text += "}\n"
-        return Array(text.utf8)
+        json.newline()
+        return json.bytes
     }
 
     /// Reads a stored document; nil when it is not one (a damaged object).

@@ -118,7 +118,7 @@ package struct SpeechCache: Sendable {
             throw .malformedEntry(
                 cache: name, item: item,
                 reason:
-                    "its field \"voice\" is \(JSONText.quoted(String(entry.voice.prefix(80)))), not \(JSONText.quoted(voice))"
+                    "its field \"voice\" is \(JSONWriter.quoted(String(entry.voice.prefix(80)))), not \(JSONWriter.quoted(voice))"
             )
         }
         guard entry.audio.bytes >= 0, entry.audio.bytes <= RemoteCache.blobLimit, entry.events.bytes >= 0,

@@ -10,32 +10,25 @@ extension SpeechEventsDocument {
     func directJSON() -> Data? {
         guard phonemes == nil, [audioKey, engine, engineVersion].allSatisfy({ DirectJSON.isPlain($0, slashes: false) })
         else { return nil }
-        var json = DirectJSON.Writer(capacity: 160 + events.count * 20)
-        json.raw(#"{"audioKey":""#)
-        json.plain(audioKey)
-        json.raw(#"","durationMs":"#)
-        json.integer(durationMs)
-        json.raw(#","engine":""#)
-        json.plain(engine)
-        json.raw(#"","engineVersion":""#)
-        json.plain(engineVersion)
-        json.raw(#"","events":["#)
-        for (index, event) in events.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.raw(#"[""#)
-            json.plain(event.kind.rawValue)
-            json.raw(#"","#)
-            json.integer(event.textPosition)
-            json.raw(",")
-            json.integer(event.length)
-            json.raw(",")
-            json.integer(event.audioMs)
-            json.raw("]")
+        var json = JSONWriter(escaping: .foundation(escapingSlashes: true), capacity: 160 + events.count * 20)
+        json.object { document in
+            document.field("audioKey", audioKey)
+            document.field("durationMs", durationMs)
+            document.field("engine", engine)
+            document.field("engineVersion", engineVersion)
+            document.array("events") { list in
+                for event in events {
+                    list.array { entry in
+                        entry.value(event.kind.rawValue)
+                        entry.value(event.textPosition)
+                        entry.value(event.length)
+                        entry.value(event.audioMs)
+                    }
+                }
+            }
+            document.field("sampleRate", sampleRate)
+            document.field("wordsTimed", ifPresent: wordsTimed)
         }
-        json.raw(#"],"sampleRate":"#)
-        json.integer(sampleRate)
-        if let wordsTimed { json.raw(wordsTimed ? #","wordsTimed":true"# : #","wordsTimed":false"#) }
-        json.raw("}")
         return Data(json.bytes)
     }
 

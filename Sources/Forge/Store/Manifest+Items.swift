@@ -98,12 +98,17 @@ extension Manifest {
     }
 
     static func wordsJSON(_ words: [WordToken]) -> String {
-        var json = "["
-        for (index, word) in words.enumerated() {
-            if index > 0 { json += "," }
-            json += "[" + JSONText.quoted(word.text) + ",\(word.start),\(word.end)]"
+        var json = JSONWriter(escaping: .canonical, capacity: words.count * 24)
+        json.array { list in
+            for word in words {
+                list.array { entry in
+                    entry.value(word.text)
+                    entry.value(word.start)
+                    entry.value(word.end)
+                }
+            }
         }
-        return json + "]"
+        return json.text
     }
 
     package func items() throws(StoreError) -> [ItemRecord] {

@@ -103,14 +103,19 @@ extension Manifest {
     }
 
     static func encodeFlagged(_ items: [ChunkReport.FlaggedItem]) -> String {
-        "["
-            + items.map { item in
-                let extra =
-                    item.extraWords.isEmpty
-                    ? "" : ",\"extra\":[\(item.extraWords.map(JSONText.quoted).joined(separator: ","))]"
-                return
-                    "{\"item\":\(JSONText.quoted(item.itemID)),\"missing\":[\(item.missingWords.map(JSONText.quoted).joined(separator: ","))]\(extra)}"
-            }.joined(separator: ",") + "]"
+        var json = JSONWriter(escaping: .canonical, sortedKeys: false)
+        json.array { list in
+            for item in items {
+                list.object { entry in
+                    entry.field("item", item.itemID)
+                    entry.array("missing") { words in for word in item.missingWords { words.value(word) } }
+                    if !item.extraWords.isEmpty {
+                        entry.array("extra") { words in for word in item.extraWords { words.value(word) } }
+                    }
+                }
+            }
+        }
+        return json.text
     }
 
     static func decodeFlagged(_ text: String) -> [ChunkReport.FlaggedItem] {

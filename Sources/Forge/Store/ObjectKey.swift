@@ -70,15 +70,10 @@ package enum ObjectKey {
     }
 
     static func canonicalJSONBytes(_ fields: [String: String]) -> [UInt8] {
-        var json: [UInt8] = [UInt8(ascii: "{")]
-        json.reserveCapacity(fields.values.reduce(64) { $0 + $1.utf8.count + 16 })
-        for (index, key) in fields.keys.sorted().enumerated() {
-            if index > 0 { json.append(UInt8(ascii: ",")) }
-            JSONText.appendQuoted(key, to: &json)
-            json.append(UInt8(ascii: ":"))
-            JSONText.appendQuoted(fields[key]!, to: &json)
+        var json = JSONWriter(escaping: .canonical, capacity: fields.values.reduce(64) { $0 + $1.utf8.count + 16 })
+        json.object { object in
+            for key in fields.keys.sorted() { object.field(key, fields[key]!) }
         }
-        json.append(UInt8(ascii: "}"))
-        return json
+        return json.bytes
     }
 }

@@ -3,38 +3,29 @@ import Foundation
 /// A stored object as a worker's answer carries it, written and read without Foundation's coders
 /// (``DirectJSON``): two per item of a build.
 extension StoredObject {
+    /// Whether the direct reader (``direct(from:)``) can read the object back: no string needs escaping.
+    var isDirectlyWritable: Bool {
+        [key, path, role.rawValue, sha256, mimeType].allSatisfy { DirectJSON.isPlain($0, slashes: true) }
+    }
+
     /// Appends the object as JSON; false (nothing appended) when a string needs escaping.
-    func appendDirectJSON(to json: inout DirectJSON.Writer) -> Bool {
-        guard [key, path, role.rawValue, sha256, mimeType].allSatisfy({ DirectJSON.isPlain($0, slashes: true) }) else {
-            return false
-        }
-        json.raw(#"{"key":""#)
-        json.plain(key)
-        json.raw(#"","path":""#)
-        json.plain(path)
-        json.raw(#"","role":""#)
-        json.plain(role.rawValue)
-        json.raw(#"","bytes":"#)
-        json.integer(bytes)
-        json.raw(#","sha256":""#)
-        json.plain(sha256)
-        json.raw(#"","mimeType":""#)
-        json.plain(mimeType)
-        json.raw(#"""#)
-        if let durationMs {
-            json.raw(#","durationMs":"#)
-            json.integer(durationMs)
-        }
-        if let sampleRate {
-            json.raw(#","sampleRate":"#)
-            json.integer(sampleRate)
-        }
-        if let frames {
-            json.raw(#","frames":"#)
-            json.integer(frames)
-        }
-        json.raw("}")
+    func appendDirectJSON(to json: inout JSONWriter) -> Bool {
+        guard isDirectlyWritable else { return false }
+        json.object { writeMembers(to: &$0) }
         return true
+    }
+
+    /// Its members in the order of its declaration, as ``direct(from:)`` reads them.
+    func writeMembers(to json: inout JSONWriter) {
+        json.field("key", key)
+        json.field("path", path)
+        json.field("role", role.rawValue)
+        json.field("bytes", bytes)
+        json.field("sha256", sha256)
+        json.field("mimeType", mimeType)
+        json.field("durationMs", ifPresent: durationMs)
+        json.field("sampleRate", ifPresent: sampleRate)
+        json.field("frames", ifPresent: frames)
     }
 
     /// Reads an object as ``appendDirectJSON(to:)`` writes it; nil for anything else.

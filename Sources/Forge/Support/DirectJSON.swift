@@ -1,10 +1,10 @@
 import Foundation
 
-/// JSON written and read directly for the few fixed shapes that cross a build's pipes and store
-/// thousands of times (events documents, workers' answers and notices), where Foundation's coders
-/// cost about a second of a book's CPU. Only strings that need no escaping are written this way;
-/// anything else is left to Foundation, and a reader that meets anything but the exact shape its
-/// writer makes gives up, so the caller decodes with Foundation instead.
+/// JSON read directly for the few fixed shapes that cross a build's pipes and store thousands of
+/// times (events documents, workers' answers and notices), where Foundation's coders cost about a
+/// second of a book's CPU; they are written by ``JSONWriter``. Only strings that need no escaping
+/// are written in these shapes; anything else is left to Foundation, and a reader that meets
+/// anything but the exact shape its writer makes gives up, so the caller decodes with Foundation instead.
 package enum DirectJSON {
     /// `value` as Foundation encodes it, as one line ending in a newline: what a writer falls back to.
     static func foundationLine(_ value: some Encodable) -> Data? {
@@ -22,41 +22,6 @@ package enum DirectJSON {
     static func isPlain(_ byte: UInt8, slashes: Bool) -> Bool {
         byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
             && (slashes || byte != UInt8(ascii: "/"))
-    }
-
-    /// Appends to UTF-8 bytes.
-    struct Writer {
-        var bytes: [UInt8] = []
-
-        init(capacity: Int) {
-            bytes.reserveCapacity(capacity)
-        }
-
-        mutating func raw(_ literal: StaticString) {
-            literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        }
-
-        /// A string's characters, unquoted: the caller has checked that they are plain.
-        mutating func plain(_ string: String) {
-            bytes.append(contentsOf: string.utf8)
-        }
-
-        /// Any string, quoted and escaped.
-        mutating func quoted(_ string: String) {
-            JSONText.appendQuoted(string, to: &bytes)
-        }
-
-        mutating func integer(_ value: Int) {
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            var magnitude = value.magnitude
-            var divisor: UInt = 1
-            while magnitude / divisor >= 10 { divisor *= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(magnitude / divisor))
-                magnitude %= divisor
-                divisor /= 10
-            }
-        }
     }
 
     /// Reads bytes front to back; every method leaves the position unchanged on a mismatch.

@@ -11,34 +11,29 @@ extension SpeechJob {
                 DirectJSON.isPlain($0, slashes: true)
             })
         {
-            var json = DirectJSON.Writer(capacity: text.utf8.count + 420)
-            json.raw(#"{"itemID":""#)
-            json.plain(itemID)
-            json.raw(#"","text":"#)
-            json.quoted(text)
-            json.raw(#","voice":{"engine":""#)
-            json.plain(voice.engine)
-            json.raw(#"","id":""#)
-            json.plain(voice.id)
-            json.raw(#"","rate":"#)
-            json.integer(voice.rate)
-            json.raw(#","pitch":"#)
-            json.integer(voice.pitch)
-            json.raw(#","volume":"#)
-            json.integer(voice.volume)
-            json.raw(#","options":{}},"audio":{"format":""#)
-            json.plain(audio.format.rawValue)
-            json.raw(#"","sampleRate":"#)
-            json.integer(audio.sampleRate)
-            json.raw(#"},"audioKey":""#)
-            json.plain(audioKey)
-            json.raw(#"","eventsKey":""#)
-            json.plain(eventsKey)
-            json.raw(
-                phonemeInput
-                    ? #"","phonemeInput":true,"engineVersion":""# : #"","phonemeInput":false,"engineVersion":""#)
-            json.plain(engineVersion)
-            json.raw("\"}\n")
+            // Declaration order, as the direct reader expects; the text is the one string that may need escapes.
+            var json = JSONWriter(escaping: .canonical, sortedKeys: false, capacity: text.utf8.count + 420)
+            json.object { line in
+                line.field("itemID", itemID)
+                line.field("text", text)
+                line.object("voice") { entry in
+                    entry.field("engine", voice.engine)
+                    entry.field("id", voice.id)
+                    entry.field("rate", voice.rate)
+                    entry.field("pitch", voice.pitch)
+                    entry.field("volume", voice.volume)
+                    entry.object("options") { _ in }
+                }
+                line.object("audio") { entry in
+                    entry.field("format", audio.format.rawValue)
+                    entry.field("sampleRate", audio.sampleRate)
+                }
+                line.field("audioKey", audioKey)
+                line.field("eventsKey", eventsKey)
+                line.field("phonemeInput", phonemeInput)
+                line.field("engineVersion", engineVersion)
+            }
+            json.newline()
             return Data(json.bytes)
         }
         return DirectJSON.foundationLine(self)

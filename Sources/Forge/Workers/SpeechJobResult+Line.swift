@@ -8,21 +8,19 @@ extension SpeechJobResult {
     /// The answer as one JSON line, ending in a newline; `documentJSON` is ``document`` as already
     /// encoded (nil to encode it here).
     package func line(documentJSON: Data? = nil) -> Data? {
-        if error == nil, let audio, let events, let document, DirectJSON.isPlain(itemID, slashes: true) {
+        if error == nil, let audio, let events, let document, DirectJSON.isPlain(itemID, slashes: true),
+            audio.isDirectlyWritable, events.isDirectlyWritable
+        {
             let documentBytes = documentJSON ?? document.encoded()
-            var json = DirectJSON.Writer(capacity: 700 + documentBytes.count)
-            json.raw(#"{"itemID":""#)
-            json.plain(itemID)
-            json.raw(#"","audio":"#)
-            if audio.appendDirectJSON(to: &json) {
-                json.raw(#","events":"#)
-                if events.appendDirectJSON(to: &json) {
-                    json.raw(#","document":"#)
-                    json.bytes.append(contentsOf: documentBytes)
-                    json.raw("}\n")
-                    return Data(json.bytes)
-                }
+            var json = JSONWriter(escaping: .canonical, sortedKeys: false, capacity: 700 + documentBytes.count)
+            json.object { line in
+                line.field("itemID", itemID)
+                line.object("audio") { audio.writeMembers(to: &$0) }
+                line.object("events") { events.writeMembers(to: &$0) }
+                line.field("document", json: documentBytes)
             }
+            json.newline()
+            return Data(json.bytes)
         }
         return DirectJSON.foundationLine(self)
     }

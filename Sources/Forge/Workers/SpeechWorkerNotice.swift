@@ -16,10 +16,9 @@ package struct SpeechWorkerNotice: Sendable, Equatable, Codable {
     /// one per item of a build).
     var line: Data? {
         if DirectJSON.isPlain(started, slashes: true) {
-            var json = DirectJSON.Writer(capacity: started.utf8.count + 16)
-            json.raw(#"{"started":""#)
-            json.plain(started)
-            json.raw("\"}\n")
+            var json = JSONWriter(escaping: .canonical, capacity: started.utf8.count + 16)
+            json.object { $0.field("started", started) }
+            json.newline()
             return Data(json.bytes)
         }
         return DirectJSON.foundationLine(self)

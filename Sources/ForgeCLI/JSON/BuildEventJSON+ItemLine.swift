@@ -18,12 +18,19 @@ extension BuildEventJSON {
             while fraction.hasSuffix("0") { fraction.removeLast() }
             elapsed += "." + fraction
         }
-        let duration = item.durationMs.map { "\"durationMs\":\($0)," } ?? ""
-        let line = """
-            {"audioMs":\(item.audioMs),\(duration)"elapsedSeconds":\(elapsed),"event":"item","finished":\(item.finished),\
-            "id":"\(item.itemID)","ordinal":\(item.ordinal),"outcome":"\(item.outcome.rawValue)","toFinish":\(item.toFinish)}
-
-            """
-        return Data(line.utf8)
+        var json = JSONWriter(escaping: .foundation(escapingSlashes: false), capacity: 200)
+        json.object { line in
+            line.field("audioMs", item.audioMs)
+            line.field("durationMs", ifPresent: item.durationMs)
+            line.field("elapsedSeconds", number: elapsed)
+            line.field("event", "item")
+            line.field("finished", item.finished)
+            line.field("id", item.itemID)
+            line.field("ordinal", item.ordinal)
+            line.field("outcome", item.outcome.rawValue)
+            line.field("toFinish", item.toFinish)
+        }
+        json.newline()
+        return Data(json.bytes)
     }
 }
