@@ -35,15 +35,17 @@ struct ExportStage: PipelineStage {
                 let acxFiles = try AudiobookExport.acxChapterFiles(
                     acxTimelines, chapterCount: acxTimelines.count, settings: acx)
                 if let remote = context.speechCache?.remote {
-                    let objects = ChapterObjectCache(remote: remote)
+                    var cache = work.cacheSession(remote)
                     if let encoder {
-                        outcome.downloadedEncodings = try await work.downloadEncodings(
-                            encoder, pieces: Array(encoder.pieces.indices), from: objects)
+                        outcome.downloadedEncodings = try await cache.downloadEncodings(
+                            encoder, pieces: Array(encoder.pieces.indices), from: cache.objects)
                     }
                     if !acxFiles.isEmpty {
-                        prepared = try await work.downloadACXFiles(acxFiles, timelines: acxTimelines, from: objects)
+                        prepared = try await cache.downloadACXFiles(
+                            acxFiles, timelines: acxTimelines, from: cache.objects)
                         outcome.downloadedACXFiles = prepared.count
                     }
+                    work.traffic = work.traffic + cache.traffic
                 }
                 if !remoteAudio.isEmpty {
                     let needed = try Self.audioRead(

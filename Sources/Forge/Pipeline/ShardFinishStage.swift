@@ -90,15 +90,16 @@ struct ShardFinishStage: PipelineStage {
                 chapter: piece.chapter.ordinal, stretch: place.start..<(place.start + piece.totalSamples),
                 of: book.chapters[place.chapter].totalSamples, whole: place.of == 1)
         }
-        let objects = ChapterObjectCache(remote: remote)
-        outcome.downloadedEncodings = try await work.downloadEncodings(encoder, pieces: pieces, from: objects)
+        var cache = work.cacheSession(remote)
+        defer { work.traffic = work.traffic + cache.traffic }
+        outcome.downloadedEncodings = try await cache.downloadEncodings(encoder, pieces: pieces, from: cache.objects)
         let jobs = ChapterAudio.encodingJobs(exports)
         outcome.encodedChapters = try await BlockingThreads.run {
             try encoder.encodeAll(
                 jobs: jobs, cancellation: cancellation, progress: { progress(.exporting($0)) }, only: pieces
             ).made
         }
-        outcome.uploadedEncodings = try await work.uploadEncodings(encoder, pieces: pieces, to: objects)
+        outcome.uploadedEncodings = try await cache.uploadEncodings(encoder, pieces: pieces, to: cache.objects)
     }
 
     /// Masters the shard's ACX files (its chapters', and its parts of a chapter too long for one
@@ -111,7 +112,7 @@ struct ShardFinishStage: PipelineStage {
             return (0, 0, CacheTraffic())
         }
         let (manifest, cancellation, progress) = (context.manifest, context.cancellation, context.progress)
-        var work = StageWork(context: context)
+        var cache = StageWork(context: context).cacheSession(remote)
         let acx = Exporter.acxSettings(exports)
         let timelines = book.laidOut(with: acx).chapters
         let chapterCount = try manifest.chapters().count
@@ -123,11 +124,10 @@ struct ShardFinishStage: PipelineStage {
             return assignment.owns(
                 chapter: file.ordinal, stretch: file.part ?? 0..<length, of: length, whole: file.part == nil)
         }
-        let objects = ChapterObjectCache(remote: remote)
         // Made before (a rerun of this shard): in the cache already, asked without downloading.
-        let cached = try await work.acxFilesInCache(files, timelines: timelines, from: objects)
+        let cached = try await cache.acxFilesInCache(files, timelines: timelines, from: cache.objects)
         let missing = files.filter { !cached.contains($0.path) }
-        guard !missing.isEmpty else { return (0, 0, work.traffic) }
+        guard !missing.isEmpty else { return (0, 0, cache.traffic) }
         let (root, store) = (context.store.root, context.store)
         try await BlockingThreads.run {
             var writer = ExportWriter(outputDirectory: root, folder: "exports", cancellation: cancellation)
@@ -136,7 +136,7 @@ struct ShardFinishStage: PipelineStage {
                 timelines, settings: acx, store: store, to: &writer, only: Set(missing.map(\.path)),
                 chapterCount: chapterCount)
         }
-        let uploaded = try await work.uploadACXFiles(missing, timelines: timelines, to: objects)
-        return (missing.count, uploaded, work.traffic)
+        let uploaded = try await cache.uploadACXFiles(missing, timelines: timelines, to: cache.objects)
+        return (missing.count, uploaded, cache.traffic)
     }
 }

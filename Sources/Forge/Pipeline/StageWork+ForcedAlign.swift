@@ -92,8 +92,8 @@ extension StageWork {
         }
         try save()
         if let remote {
-            traffic.uploadedAlignments += try await uploadEntries(
-                aligned.map { ($0.key, Data($0.document)) }, to: remote)
+            let entries = aligned.map { ($0.key, Data($0.document)) }
+            traffic.uploadedAlignments += try await withCache(remote) { try await $0.putEntries(entries) }
         }
     }
 
@@ -144,7 +144,7 @@ extension StageWork {
     mutating func downloadAlignments(_ jobs: [ForcedAlignmentJob], keys: [String: String], from cache: RemoteCache)
         async throws -> [ForcedAlignmentJob]
     {
-        let found = try await downloadEntries(jobs.compactMap { keys[$0.alignmentKey] }, from: cache)
+        let found = try await withCache(cache) { try await $0.entries(jobs.compactMap { keys[$0.alignmentKey] }) }
         var remaining: [ForcedAlignmentJob] = []
         for job in jobs {
             guard let data = keys[job.alignmentKey].flatMap({ found[$0] }),

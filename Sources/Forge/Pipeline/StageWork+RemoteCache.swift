@@ -196,15 +196,9 @@ extension StageWork {
 
     /// One warning and no more use of the cache in this build; with `cache.required`, the build stops.
     mutating func cacheFailed(_ error: RemoteCacheError) throws {
-        guard context.remoteCacheHealth.markFailed() else { return }
-        // Requests cut short by Ctrl-C are not the cache's failure.
-        guard !cancellation.isCancelled else { return }
-        if recipe.cache?.required == true {
-            throw RemoteCacheError.required(cache: recipe.cache?.name ?? "", reason: error.detail)
-        }
-        progress(
-            .diagnostic(
-                .warning("\(ErrorReason.message(error)) Building locally; the cache is not used again in this build.")))
+        try CacheSession.fail(
+            error, health: context.remoteCacheHealth, required: recipe.cache?.required == true,
+            cache: recipe.cache?.name ?? "", cancellation: cancellation, warn: { progress(.diagnostic($0)) })
     }
 
     /// Starts uploading in the background (a writable cache that has not failed).
@@ -252,59 +246,21 @@ extension StageWork {
         return keys
     }
 
-    /// Fetches the cache's entries at `keys` (up to ``RemoteCache/connections`` at once): those it
-    /// has, by key. A failing cache stops the lookups (one warning, or the build when required);
-    /// Ctrl-C cancels the requests in flight.
-    mutating func downloadEntries(_ keys: [String], from cache: RemoteCache) async throws -> [String: Data] {
-        guard !keys.isEmpty, !cacheUnavailable else { return [:] }
-        let cancellation = cancellation
-        var found: [String: Data] = [:]
-        var failure: RemoteCacheError?
-        await BoundedTasks.run(
-            keys, limit: RemoteCache.connections, cancellation: cancellation,
-            perform: { key -> Result<Data?, RemoteCacheError> in
-                do throws(RemoteCacheError) { return .success(try await cache.get(.actionCache, key)) } catch {
-                    return .failure(error)
-                }
-            },
-            take: { key, result in
-                switch result {
-                case .success(let data?): found[key] = data
-                case .success(nil): break
-                case .failure(let error):
-                    failure = failure ?? error
-                    return .startNoMore
-                }
-                return .goOn
-            })
-        if let failure { try cacheFailed(failure) }
-        return found
+    /// The remote cache as this stage uses it (its traffic is the session's to add to the stage's).
+    func cacheSession(_ remote: RemoteCache) -> CacheSession {
+        CacheSession(
+            remote: remote, health: context.remoteCacheHealth, required: recipe.cache?.required == true,
+            store: store, manifest: manifest, cancellation: cancellation,
+            warn: { [progress] in progress(.diagnostic($0)) })
     }
 
-    /// Stores entries (small JSON documents without blobs) in a writable cache; returns how many arrived.
-    mutating func uploadEntries(_ entries: [(String, Data)], to cache: RemoteCache) async throws -> Int {
-        guard !cache.settings.readOnly, !cacheUnavailable, !cancellation.isCancelled, !entries.isEmpty else { return 0 }
-        let cancellation = cancellation
-        var failure: RemoteCacheError?
-        var count = 0
-        await BoundedTasks.run(
-            entries, limit: RemoteCache.connections, cancellation: cancellation,
-            perform: { entry -> RemoteCacheError? in
-                do throws(RemoteCacheError) {
-                    try await cache.put(.actionCache, entry.0, data: entry.1)
-                    return nil
-                } catch { return error }
-            },
-            take: { _, error in
-                guard let error else {
-                    count += 1
-                    return .goOn
-                }
-                failure = failure ?? error
-                return .startNoMore
-            })
-        if let failure { try cacheFailed(failure) }
-        return count
+    /// Runs `body` with a session on `remote`, adding what it moved to this stage's traffic.
+    mutating func withCache<Result>(
+        _ remote: RemoteCache, _ body: (inout CacheSession) async throws -> Result
+    ) async throws -> Result {
+        var session = cacheSession(remote)
+        defer { traffic = traffic + session.traffic }
+        return try await body(&session)
     }
 
     /// Takes from the remote cache the verification of chunks it holds (heard from the same audio
@@ -312,7 +268,7 @@ extension StageWork {
     mutating func downloadChunks(
         _ plan: inout VerificationRun.Plan, keys: [String: String], from cache: RemoteCache, maxWordErrorRate: Double?
     ) async throws {
-        let found = try await downloadEntries(plan.work.compactMap { keys[$0.key] }, from: cache)
+        let found = try await withCache(cache) { try await $0.entries(plan.work.compactMap { keys[$0.key] }) }
         var remaining: [VerificationRun.Chunk] = []
         for chunk in plan.work {
             let timeline = plan.timelines[chunk.timeline]
@@ -374,6 +330,6 @@ extension StageWork {
                 }, sentences: sentences)
             entries.append((actionKey, entry.encoded()))
         }
-        traffic.uploadedChunks += try await uploadEntries(entries, to: cache)
+        traffic.uploadedChunks += try await withCache(cache) { try await $0.putEntries(entries) }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-extension StageWork {
+extension CacheSession {
     /// The role under which chapters' AAC encodings are filed in the remote cache.
     static let encodedRole = "encoded"
 
@@ -18,7 +18,7 @@ extension StageWork {
     mutating func downloadEncodings(_ encoder: ChapterEncoder, pieces: [Int], from cache: ChapterObjectCache)
         async throws -> Int
     {
-        guard !cacheUnavailable, !cancellation.isCancelled else { return 0 }
+        guard !isUnavailable, !cancellation.isCancelled else { return 0 }
         let identity = try ChapterEncoder.identity(encoder.settings)
         var wanted: [(index: Int, key: String, actionKey: String)] = []
         for index in pieces {
@@ -42,11 +42,10 @@ extension StageWork {
             switch result {
             case .success((let entry, let data)?):
                 guard encoder.fits([UInt8](data), piece: next.index) else {
-                    progress(
-                        .diagnostic(
-                            .warning(
-                                "the remote cache's encoding of \(encoder.label(next.index)) is not whole AAC frames of its length; it was refused and encoded here."
-                            )))
+                    warn(
+                        .warning(
+                            "the remote cache's encoding of \(encoder.label(next.index)) is not whole AAC frames of its length; it was refused and encoded here."
+                        ))
                     return true
                 }
                 do {
@@ -70,7 +69,7 @@ extension StageWork {
             }
         }
         traffic.downloadedBytes += bytes
-        if let failure { try cacheFailed(failure) }
+        if let failure { try failed(failure) }
         return taken
     }
 
@@ -103,7 +102,7 @@ extension StageWork {
     func refuse(_ error: RemoteCacheError, chapter: Int, making: String, failure: inout RemoteCacheError?) -> Bool {
         switch error {
         case .digestMismatch, .blobSize, .malformedEntry, .badAnswer:
-            progress(.diagnostic(.warning("chapter \(chapter): \(ErrorReason.message(error)) \(making)")))
+            warn(.warning("chapter \(chapter): \(ErrorReason.message(error)) \(making)"))
             return true
         default:
             failure = failure ?? error
@@ -116,7 +115,7 @@ extension StageWork {
     mutating func uploadEncodings(_ encoder: ChapterEncoder, pieces: [Int], to cache: ChapterObjectCache) async throws
         -> Int
     {
-        guard !cache.remote.settings.readOnly, !cacheUnavailable, !cancellation.isCancelled else { return 0 }
+        guard !cache.remote.settings.readOnly, !isUnavailable, !cancellation.isCancelled else { return 0 }
         let identity = try ChapterEncoder.identity(encoder.settings)
         var uploads: [(object: StoredObject, actionKey: String)] = []
         for index in pieces {
@@ -159,12 +158,12 @@ extension StageWork {
                     return .startNoMore
                 }
             })
-        if let failure { try cacheFailed(failure) }
+        if let failure { try failed(failure) }
         return count
     }
 }
 
-extension StageWork {
+extension CacheSession {
     /// The role under which chapters' ACX files are filed in the remote cache.
     static let acxRole = "acx"
 
@@ -206,7 +205,7 @@ extension StageWork {
         presenceOnly: Bool,
         found: (AudiobookExport.ACXChapterFile, Data) throws -> Void
     ) async throws {
-        guard !cacheUnavailable, !cancellation.isCancelled, !files.isEmpty else { return }
+        guard !isUnavailable, !cancellation.isCancelled, !files.isEmpty else { return }
         let byOrdinal = Dictionary(timelines.map { ($0.chapter.ordinal, $0) }, uniquingKeysWith: { first, _ in first })
         var wanted: [(file: AudiobookExport.ACXChapterFile, actionKey: String)] = []
         for file in files {
@@ -238,7 +237,7 @@ extension StageWork {
                     error, chapter: next.file.ordinal, making: "Its ACX file is mastered here.", failure: &failure)
             }
         }
-        if let failure { try cacheFailed(failure) }
+        if let failure { try failed(failure) }
     }
 
     /// Uploads the ACX files of `files` written under this build's `exports/` (a shard's chapters).
@@ -246,7 +245,7 @@ extension StageWork {
     mutating func uploadACXFiles(
         _ files: [AudiobookExport.ACXChapterFile], timelines: [ChapterTimeline], to cache: ChapterObjectCache
     ) async throws -> Int {
-        guard !cache.remote.settings.readOnly, !cacheUnavailable, !cancellation.isCancelled else { return 0 }
+        guard !cache.remote.settings.readOnly, !isUnavailable, !cancellation.isCancelled else { return 0 }
         let byOrdinal = Dictionary(timelines.map { ($0.chapter.ordinal, $0) }, uniquingKeysWith: { first, _ in first })
         let owned = OwnedDirectory(root: store.root)
         var count = 0
@@ -263,7 +262,7 @@ extension StageWork {
                 traffic.uploadedBytes += try await cache.upload(entry, data: data, actionKey: actionKey)
                 count += 1
             } catch {
-                try cacheFailed(error)
+                try failed(error)
                 break
             }
         }
