@@ -1,9 +1,8 @@
 import Foundation
 
 /// One stage's work in progress, made by the stage for itself and turned into its result
-/// (``SpeechOutcome``, ``AlignmentOutcome``, ``VerificationOutcome``): the items it records, in
-/// batches committed every `saveInterval` items (by default every second or 64 items), its
-/// counts, and its remote-cache traffic. What the whole build shares is the ``BuildContext``,
+/// (``SpeechOutcome``, ``AlignmentOutcome``, ``VerificationOutcome``): the items it records
+/// (through an ``ItemRecorder``, in batches), its counts, and its remote-cache traffic. What the whole build shares is the ``BuildContext``,
 /// which no stage changes.
 struct StageWork {
     let context: BuildContext
@@ -16,11 +15,8 @@ struct StageWork {
     var failures: [ItemFailure] = []
     var cancelled = false
 
-    /// Updates waiting for the next save, and how many items they finish.
-    var pendingUpdates: [ItemUpdate] = []
-    var pendingItems = 0
-    /// When this stage last committed (or started): an automatic save waits at most a second.
-    var lastCommit = ContinuousClock.now
+    /// The items' updates on their way to the manifest.
+    var recorder: ItemRecorder
     var finished = 0
     var toFinish = 0
     var audioMadeMs = 0
@@ -51,6 +47,9 @@ struct StageWork {
 
     init(context: BuildContext) {
         self.context = context
+        recorder = ItemRecorder(
+            manifest: context.manifest, buildID: context.buildID, saveInterval: context.recipe.build.saveInterval,
+            pin: context.pin, outputDirectory: context.recipe.outputDirectory)
         // Forced alignment reads every item's samples: its items' audio is downloaded.
         leavesAudioInCache =
             context.shard == nil && context.recipe.cache?.downloadAll == false
@@ -78,8 +77,7 @@ struct StageWork {
         _ updates: [ItemUpdate], itemID: String, ordinal: Int, outcome: ItemProgress.Outcome, error: String? = nil,
         audioMs: Int = 0
     ) throws {
-        pendingUpdates.append(contentsOf: updates)
-        pendingItems += 1
+        recorder.add(updates)
         touchedItems.insert(itemID)
         finished += 1
         audioMadeMs += audioMs
@@ -90,7 +88,7 @@ struct StageWork {
         case .aligned: alignedOnly += 1
         case .failed: failures.append(ItemFailure(itemID: itemID, error: error ?? "unknown error"))
         }
-        let committed = saveIsDue ? try commit() : 0
+        let committed = recorder.isDue ? try recorder.commit() : 0
         progress(
             .item(
                 ItemProgress(
@@ -103,30 +101,8 @@ struct StageWork {
 
     /// Commits every waiting update in one transaction and reports it.
     mutating func save() throws {
-        let committed = try commit()
+        let committed = try recorder.commit()
         if committed > 0 { progress(.saved(committedItems: committed)) }
-    }
-
-    private var saveIsDue: Bool {
-        if let interval = recipe.build.saveInterval { return pendingItems >= interval }
-        return pendingItems >= BuildSettings.automaticSaveItems
-            || lastCommit.duration(to: .now) >= BuildSettings.automaticSaveSeconds
-    }
-
-    /// Commits every waiting update in one transaction; returns how many items it finished.
-    private mutating func commit() throws -> Int {
-        guard !pendingUpdates.isEmpty else { return 0 }
-        try manifest.apply(pendingUpdates, build: buildID)
-        lastCommit = .now
-        let committed = pendingItems
-        pendingUpdates.removeAll(keepingCapacity: true)
-        pendingItems = 0
-        // What was just committed went with the directory (the manifest and the workers' objects
-        // are reached through descriptors); nothing more is written once its name leads elsewhere.
-        if let pin, !pin.isStill(at: recipe.outputDirectory) {
-            throw StoreError.outputMoved(path: recipe.outputDirectory.path)
-        }
-        return committed
     }
 }
 
