@@ -38,34 +38,25 @@ extension CacheSession {
         await fetchChapterObjects(wanted, from: cache) { next in
             (next.actionKey, Self.encodedRole, next.key, encoder.label(next.index))
         } take: { next, result in
-            let chapter = encoder.pieces[next.index].chapter.ordinal
-            switch result {
-            case .success((let entry, let data)?):
+            answer(
+                result, chapter: encoder.pieces[next.index].chapter.ordinal, making: "The chapter is encoded here.",
+                failure: &failure
+            ) { entry, data in
                 guard encoder.fits([UInt8](data), piece: next.index) else {
                     warn(
                         .warning(
                             "the remote cache's encoding of \(encoder.label(next.index)) is not whole AAC frames of its length; it was refused and encoded here."
                         ))
-                    return true
+                    return
                 }
-                do {
-                    let timeline = encoder.pieces[next.index]
-                    let object = try store.store(
-                        key: entry.key, fileExtension: ChapterEncoder.fileExtension, role: .encoded,
-                        mimeType: ChapterEncoder.mimeType, data: data,
-                        durationMs: timeline.durationMs, sampleRate: timeline.sampleRate, frames: timeline.totalSamples)
-                    try manifest.recordEncoded(object)
-                    taken += 1
-                    bytes += data.count
-                    return true
-                } catch {
-                    failure = failure ?? .localStore(reason: ErrorReason.message(error))
-                    return false
-                }
-            case .success(nil):
-                return true
-            case .failure(let error):
-                return refuse(error, chapter: chapter, making: "The chapter is encoded here.", failure: &failure)
+                let timeline = encoder.pieces[next.index]
+                let object = try store.store(
+                    key: entry.key, fileExtension: ChapterEncoder.fileExtension, role: .encoded,
+                    mimeType: ChapterEncoder.mimeType, data: data,
+                    durationMs: timeline.durationMs, sampleRate: timeline.sampleRate, frames: timeline.totalSamples)
+                try manifest.recordEncoded(object)
+                taken += 1
+                bytes += data.count
             }
         }
         traffic.downloadedBytes += bytes
@@ -95,6 +86,30 @@ extension CacheSession {
                 }
             },
             take: { job, result in take(job, result) ? .goOn : .startNoMore })
+    }
+
+    /// What one answer of ``fetchChapterObjects(_:from:presenceOnly:request:take:)`` does: what
+    /// arrived goes to `keep` (whose error, the local disk's, ends the lookups), what the cache lacks
+    /// is passed over, and what it sent wrong is refused (``refuse(_:chapter:making:failure:)``).
+    /// Whether to go on asking.
+    func answer(
+        _ result: Result<(ChapterObjectEntry, Data)?, RemoteCacheError>, chapter: Int, making: String,
+        failure: inout RemoteCacheError?, keep: (ChapterObjectEntry, Data) throws -> Void
+    ) -> Bool {
+        switch result {
+        case .success((let entry, let data)?):
+            do {
+                try keep(entry, data)
+                return true
+            } catch {
+                failure = failure ?? .localStore(reason: ErrorReason.message(error))
+                return false
+            }
+        case .success(nil):
+            return true
+        case .failure(let error):
+            return refuse(error, chapter: chapter, making: making, failure: &failure)
+        }
     }
 
     /// A refused entry or blob is a warning naming its chapter (true: go on); another failure ends
@@ -221,20 +236,8 @@ extension CacheSession {
         await fetchChapterObjects(wanted, from: cache, presenceOnly: presenceOnly) { next in
             (next.actionKey, Self.acxRole, next.file.key, "chapter \(next.file.ordinal)")
         } take: { next, result in
-            switch result {
-            case .success((_, let data)?):
-                do {
-                    try found(next.file, data)
-                    return true
-                } catch {
-                    failure = failure ?? .localStore(reason: ErrorReason.message(error))
-                    return false
-                }
-            case .success(nil):
-                return true
-            case .failure(let error):
-                return refuse(
-                    error, chapter: next.file.ordinal, making: "Its ACX file is mastered here.", failure: &failure)
+            answer(result, chapter: next.file.ordinal, making: "Its ACX file is mastered here.", failure: &failure) {
+                try found(next.file, $1)
             }
         }
         if let failure { try failed(failure) }
