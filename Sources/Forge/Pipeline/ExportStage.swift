@@ -26,6 +26,8 @@ struct ExportStage: PipelineStage {
             let remoteAudio = try manifest.remoteObjectKeys()
             if !upToDate && (context.speechCache != nil || !remoteAudio.isEmpty) {
                 var work = StageWork(context: context)
+                // The exporter's own layout of these settings (the same book unless their pauses differ).
+                let book = book.laidOut(with: settings)
                 let encoder =
                     Exporter.sharesAAC(settings) && ChapterEncoder.commonRate(book.chapters) != nil
                     ? ChapterEncoder(
