@@ -158,7 +158,7 @@ import ZIPFoundation
         #expect(records.map { $0.name ?? "" } == ["a-1", "a-2", "b", "c"])
         let settings = ExportSettings()
         let pauses = zip(records, records.dropFirst().map(Optional.some) + [nil]).map {
-            TimelineBuilder.pause(after: $0, before: $1, settings: settings)
+            TimelinePauses(settings).after($0, before: $1)
         }
         #expect(
             pauses == [

@@ -68,21 +68,6 @@ package struct CreditSpeech: Sendable {
         return prepared
     }
 
-    /// ``prepare(_:manifest:)`` for an output directory no build is using: takes its lock while
-    /// the credits are spoken and recorded (only when there are credits to speak).
-    package func prepare(_ settings: ExportSettings, in directory: URL) async throws -> ExportSettings {
-        guard settings.formats.contains(.acx), settings.openingCredit != nil || settings.closingCredit != nil else {
-            return settings
-        }
-        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent(Manifest.fileName).path) else {
-            throw StoreError.notAnOutputDirectory(path: directory.path)
-        }
-        let manifest = try Manifest(directory: directory, create: true)
-        let lock = try OutputLock(directory: directory)
-        defer { withExtendedLifetime(lock) {} }
-        return try await prepare(settings, manifest: manifest)
-    }
-
     /// Speaks `jobs` with one worker; each job's objects, as the worker stored them.
     private func speak(_ jobs: [SpeechJob]) async throws -> [(SpeechJob, [StoredObject])] {
         guard !jobs.isEmpty else { return [] }

@@ -81,12 +81,6 @@ struct TimelineBuilder {
         return timeline
     }
 
-    /// The pause after `item`: short inside a paragraph cut into several items, longer between
-    /// paragraphs (and between a recipe's inline items), longest at the chapter's end.
-    static func pause(after item: ItemRecord, before next: ItemRecord?, settings: ExportSettings) -> Int {
-        TimelinePauses(settings).after(item, before: next)
-    }
-
     /// The item's sentences, each timed from its first word's start to its last word's end.
     static func sentences(of text: String, words: [TimedWord]) -> [TimedSentence] {
         let scalars = Array(text.unicodeScalars)
