@@ -276,6 +276,59 @@ struct ForcedAlignmentTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).isEmpty)
     }
 
+    /// A window's search that may pass over words runs on at most ``WindowAligner/skipSearchSeconds``
+    /// of audio at a time (its memory grows with its audio): a minute read with a paragraph left
+    /// out is searched in pieces, and the words read after the paragraph, in a later piece than
+    /// the first, are heard where they were read; the paragraph's are not.
+    @Test func aSkipSearchGoesOnPieceByPieceAndFindsTheTextAfterTheSkip() throws {
+        let engine = try EspeakEngine()
+        let paragraphs = Fixtures.firstChapter.components(separatedBy: "\n\n").map {
+            $0.replacingOccurrences(of: "\n", with: " ")
+        }
+        .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let rate = PocketSphinxDecoder.sampleRate
+        var samples: [Int16] = []
+        var texts: [String] = []
+        var skipped: Range<Int>?
+        var readAfterSkip: (words: Range<Int>, sample: Int)?
+        for paragraph in paragraphs where samples.count < 58 * rate {
+            let words = Tokenizer.words(in: paragraph).map(\.text)
+            let range = texts.count..<(texts.count + words.count)
+            texts += words
+            if skipped == nil && samples.count > 30 * rate {
+                skipped = range
+                continue
+            }
+            if skipped != nil && readAfterSkip == nil { readAfterSkip = (range, samples.count) }
+            let audio = try engine.synthesize(paragraph, voice: VoiceSettings(id: "en-us+klatt"), itemID: "p")
+            samples += RecognizerInput.samples(audio.samples[...], from: audio.sampleRate)
+            samples += [Int16](repeating: 0, count: rate / 2)
+        }
+        let skip = try #require(skipped)
+        let after = try #require(readAfterSkip)
+        #expect(samples.count > 2 * WindowAligner.skipSearchSeconds * rate, "more than two pieces of audio")
+        let aligner = try ForcedAligner(model: .standard, language: "en-us", fillers: false)
+        let window = WindowAligner(
+            aligner: aligner,
+            settings: .init(windowSeconds: 60, marginSeconds: 12, anchorConfidence: 0.5, wordsPerWindow: texts.count))
+        let (found, pieces) = try window.placeAllowingSkips(
+            texts, in: samples[...], reference: try aligner.phoneLoop(samples[...]))
+        #expect(pieces.count >= 3, "\(pieces)")
+        #expect(pieces.allSatisfy { $0.count <= WindowAligner.skipSearchSeconds * rate }, "\(pieces)")
+        #expect(pieces.first?.lowerBound == 0 && pieces.last?.upperBound == samples.count, "\(pieces)")
+        let heardSkipped = skip.filter { NarrationAligner.isHeard(found[$0]) }.count
+        #expect(heardSkipped <= skip.count / 10, "\(heardSkipped) of the \(skip.count) skipped words heard")
+        let afterMs = after.sample * 1000 / rate
+        let heardAfter = after.words.filter { NarrationAligner.isHeard(found[$0]) }
+        #expect(heardAfter.count >= after.words.count * 8 / 10, "\(heardAfter.count) of \(after.words.count) heard")
+        let first = try #require(heardAfter.first.flatMap { found[$0] })
+        #expect(
+            abs(first.startMs - afterMs) < 300 && heardAfter.first == after.words.lowerBound,
+            "the paragraph after the skip starts at \(afterMs) ms; its first word heard at \(first.startMs) ms")
+        let starts = found.compactMap { $0?.startMs }
+        #expect(starts == starts.sorted() && (starts.last ?? 0) < samples.count * 1000 / rate, "placements in order")
+    }
+
     /// A narrator who skips a long paragraph (as readers of a letter in a novel do): one span of
     /// exactly its words, not spans spilling over the words read after it, and no speech left
     /// "not in the text". Known to fail (issue 55) when the skip starts where a window starts:

@@ -30,6 +30,16 @@ struct PhoneLoopReference {
         }
     }
 
+    /// The reference of the frames in `range` alone, renumbered from 0: for a search of part of
+    /// the audio this reference was made for.
+    func frames(_ range: Range<Int>) -> PhoneLoopReference {
+        let range = range.clamped(to: 0..<frameScores.count)
+        var part = self
+        part.frameScores = Array(frameScores[range])
+        part.speech = Array(speech[range])
+        return part
+    }
+
     /// How well a forced word scoring `score` over `frames` fits against the phone loop, per
     /// frame: about 0 or above where the word was spoken, several units below where it was not.
     func fit(score: Double, frames: ClosedRange<Int>) -> Double {

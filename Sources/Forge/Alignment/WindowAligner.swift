@@ -276,9 +276,7 @@ final class WindowAligner {
             // One such search at a time in the process: each holds far more than a window's
             // plain search, and two at once on both threads set the sync's peak.
             let retry = try Self.skipSearch.withLock { _ in
-                defer { MemoryTrim.release() }
-                return try aligner.place(
-                    windowTexts, in: windowSamples, openEnded: true, allowSkips: true, reference: reference)
+                try placeAllowingSkips(windowTexts, in: windowSamples, reference: reference).placements
             }
             if NarrationAligner.quality(retry) > NarrationAligner.quality(found) { found = retry }
         }
@@ -295,6 +293,54 @@ final class WindowAligner {
             }
         }
         return found
+    }
+
+    /// The most audio one search that may skip words is given: its memory grows with its audio
+    /// (about 2.4 MB a second with a window's words; a whole window's held 140 MB on top of the
+    /// other thread's work and set the sync's peak). A window is searched in pieces this long.
+    static let skipSearchSeconds = 24
+    /// The stretch at a piece's end whose words are left for the next piece (as a window's are
+    /// for the next window: the search hurries through the last words of its audio).
+    static let skipMarginSeconds = 8
+
+    /// `texts` placed in `samples` by searches that may pass over words, piece by piece
+    /// (``skipSearchSeconds``): each piece after the first starts at the end of the last
+    /// confidently heard word the piece before settled (as windows do), and ends the search
+    /// where none was. Words no piece reached stay nil. `pieces` are the stretches of `samples`
+    /// searched (offsets from its start).
+    func placeAllowingSkips(
+        _ texts: [String], in samples: ArraySlice<Int16>, reference: PhoneLoopReference
+    ) throws -> (placements: [WordPlacement?], pieces: [Range<Int>]) {
+        let rate = PocketSphinxDecoder.sampleRate
+        let samplesPerFrame = rate / PocketSphinxDecoder.framesPerSecond
+        var placements = [WordPlacement?](repeating: nil, count: texts.count)
+        var pieces: [Range<Int>] = []
+        var start = 0
+        var next = 0
+        while next < texts.count && start < samples.count {
+            var end = min(samples.count, start + Self.skipSearchSeconds * rate)
+            let isLast = samples.count - end < Self.skipMarginSeconds * rate
+            if isLast { end = samples.count }
+            pieces.append(start..<end)
+            let piece = samples[(samples.startIndex + start)..<(samples.startIndex + end)]
+            let found = try aligner.place(
+                Array(texts[next...]), in: piece, openEnded: true, allowSkips: true,
+                reference: reference.frames((start / samplesPerFrame)..<(end / samplesPerFrame + 1)))
+            MemoryTrim.release()
+            let offsetMs = start * 1000 / rate
+            let keepBeforeMs = (end - start) * 1000 / rate - Self.skipMarginSeconds * 1000
+            // Where no run was heard before the margin, the piece's placements stand as found
+            // and the search ends there: the window settles what it can of them.
+            let settled = anchor(in: found, isLast: isLast, keepBeforeMs: keepBeforeMs)
+            for (index, placement) in found.prefix(settled.map { $0 + 1 } ?? found.count).enumerated() {
+                placements[next + index] = placement.map { Self.shifted($0, by: offsetMs) }
+            }
+            guard !isLast, let settled, let settledEnd = found[settled]?.endMs else { break }
+            next += settled + 1
+            // Word ends fall on frame edges (10 ms), so the next piece's frames are the reference's.
+            start += settledEnd * rate / 1000
+        }
+        return (placements, pieces)
     }
 
     /// Where a window's settled words end: the last word of a run of confidently heard words
