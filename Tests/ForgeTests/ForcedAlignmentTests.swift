@@ -151,6 +151,55 @@ struct ForcedAlignmentTests {
         #expect(two == one, "two threads: \(two) against one: \(one)")
     }
 
+    /// A narration's cuts are looked for a round at a time, each between the places found for
+    /// the cuts around it: every cut once, after both its neighbours' rounds, and in the stretch
+    /// of words their places and its share of the audio between them give, not the whole book's.
+    @Test func aCutIsLookedForBetweenThePlacesFoundAroundIt() {
+        for count in [1, 2, 3, 10, 76, 200] {
+            let rounds = NarrationAligner.locatingRounds(cuts: count)
+            #expect(rounds.flatMap { $0 }.sorted() == Array(1..<count), "\(count) cuts: \(rounds)")
+            var looked: Set<Int> = [0, count]
+            for (number, round) in rounds.enumerated() {
+                for cut in round {
+                    // The nearest cuts looked for before it: each round halves the stretches.
+                    let before = looked.filter { $0 < cut }.max()!
+                    let after = looked.filter { $0 > cut }.min()!
+                    #expect(after - before <= (count + (1 << number) - 1) >> number, "cut \(cut) of \(count)")
+                    #expect(cut - before >= (after - before) / 2 && after - cut >= (after - before) / 2)
+                }
+                looked.formUnion(round)
+            }
+            #expect(rounds.count <= Int(log2(Double(max(1, count)))) + 1, "\(count) cuts: \(rounds.count) rounds")
+        }
+        // 76 cuts through 12.6 hours and 121,870 words, read at an even pace after a 40 s intro:
+        // cut 38 between the start (word 0 at 40 s) and the end.
+        let samples = 45_450 * 16_000
+        var found = [(word: Int, sample: Int)?](repeating: nil, count: 76)
+        found[0] = (0, 40 * 16_000)
+        let wide = NarrationAligner.locateGuess(cut: 38, of: 76, found: found, words: 121_870, samples: samples)
+        #expect(abs(wide.guess - 60_935) < 200, "\(wide)")
+        #expect(wide.slack == NarrationAligner.widestLocateSlack && wide.bounds == 1..<121_870)
+        // Cut 37 once 36 and 38 are found, 38 found later than its share (a slower chapter):
+        // looked for between them, at its share of the audio between them, in one piece.
+        found[36] = (57_500, samples / 76 * 36 + 16_000 * 30)
+        found[38] = (61_000, samples / 76 * 38 + 16_000 * 60)
+        found[37] = nil
+        let narrow = NarrationAligner.locateGuess(cut: 37, of: 76, found: found, words: 121_870, samples: samples)
+        #expect(narrow.bounds == 57_501..<61_000, "\(narrow)")
+        #expect(narrow.guess > 57_500 + 1_500 && narrow.guess < 57_500 + 1_800, "\(narrow)")
+        let pieces = NarrationAligner.locatePieces(around: narrow.guess, slack: narrow.slack, within: narrow.bounds)
+        #expect(pieces.count == 1 && pieces[0].contains(narrow.guess), "\(pieces)")
+        #expect(pieces[0].count <= NarrationAligner.locatePiece && pieces[0].count >= 2 * 500)
+        // Not found between its neighbours' words, a cut is never looked for outside them.
+        let all = NarrationAligner.locatePieces(around: 100, slack: 5_000, within: 50..<9_000)
+        #expect(all.first?.contains(100) == true)
+        #expect(
+            all.allSatisfy { $0.lowerBound >= 50 && $0.upperBound <= 5_100 && $0.count <= NarrationAligner.locatePiece }
+        )
+        #expect(all.map(\.count).reduce(0, +) == 5_050, "\(all)")
+        #expect(NarrationAligner.locatePieces(around: 10, slack: 100, within: 40..<40).isEmpty)
+    }
+
     /// A cut the locating search found is kept only where the text is heard from it on: the
     /// true place of a word is confirmed, the same audio given words read a minute later is not.
     @Test func aCutIsConfirmedOnlyWhereItsTextIsHeard() throws {

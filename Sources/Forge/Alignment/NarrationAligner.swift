@@ -16,8 +16,9 @@ import Synchronization
 ///
 /// A recording of a few minutes or more is cut into segments aligned side by side, one per
 /// thread: where each segment starts in the text is found first (``WindowAligner/boundary(near:words:texts:samples:)``,
-/// a short snippet searched in the stretch of text its place in the recording suggests), and the
-/// segments' windows then run independently. Segments depend only on the recording and the text,
+/// a short snippet searched in the stretch of text its place in the recording suggests: between
+/// the places found for the cuts around it, a round at a time), and the segments' windows then
+/// run independently. Segments depend only on the recording and the text,
 /// never on how many run at once, so the result does not either.
 package final class NarrationAligner {
     package var windowSeconds = 60
@@ -52,19 +53,23 @@ package final class NarrationAligner {
 
     /// The most words before the narrator's first (front matter not read) the start is found after.
     static let longestUnreadStart = 1_000
-    /// How far from its share of the words a cut's text is looked for, at most, each way.
+    /// How far from its guess a cut's text is looked for, at most, each way.
     static let widestLocateSlack = 12_000
-    /// The words one locating search is given: its memory grows with them (two searches side by
-    /// side among 5,000 words held 280 MB with the recording's other work). Narrower pieces let
-    /// a run of six words in the wrong place (a phrase the book repeats) pass unchallenged: a
-    /// path matching twice in one piece is refused.
-    static let locatePiece = 5_000
+    /// The words one locating search is given: its memory and time grow with them (two
+    /// searches side by side among 5,000 words each held up to 350 MB with the recording's
+    /// other work, 2.5–3 s each on 20 s of audio). A path matching twice in one piece is
+    /// refused, and a place found is confirmed by a window's search
+    /// (``WindowAligner/isConfirmed(_:texts:samples:)``), so a phrase the book repeats
+    /// elsewhere in a piece does not make a false cut.
+    static let locatePiece = 2_500
 
     /// The stretches of words a cut guessed at `guess` is looked for in, in order: the piece
-    /// around the guess, then the next ones after and before it in turn, out to `slack`.
-    static func locatePieces(around guess: Int, slack: Int, words: Int) -> [Range<Int>] {
-        let low = max(0, guess - slack)
-        let high = min(words, guess + slack)
+    /// around the guess, then the next ones after and before it in turn, out to `slack` each
+    /// way and never outside `bounds`.
+    static func locatePieces(around guess: Int, slack: Int, within bounds: Range<Int>) -> [Range<Int>] {
+        let low = max(bounds.lowerBound, guess - slack)
+        let high = min(bounds.upperBound, guess + slack)
+        guard low < high else { return [] }
         let first =
             max(
                 low, min(guess - locatePiece / 2, high - locatePiece))..<min(
@@ -83,6 +88,48 @@ package final class NarrationAligner {
             }
         }
         return pieces
+    }
+
+    /// The order cuts `1..<count` are looked for in, a round at a time: each round's cuts halve
+    /// the stretches between the cuts of the rounds before (the recording's start and end count
+    /// as cuts): a cut of round `r` lies midway between two cuts looked for before it, at most
+    /// `count / 2^r` (rounded up) apart.
+    static func locatingRounds(cuts count: Int) -> [[Int]] {
+        var rounds: [[Int]] = []
+        var stretches = [(0, count)]
+        while true {
+            var round: [Int] = []
+            var halves: [(Int, Int)] = []
+            for (start, end) in stretches where end - start >= 2 {
+                let middle = (start + end) / 2
+                round.append(middle)
+                halves += [(start, middle), (middle, end)]
+            }
+            guard !round.isEmpty else { return rounds }
+            rounds.append(round)
+            stretches = halves
+        }
+    }
+
+    /// Where cut `cut` of `count` is guessed in the text and how widely it is looked for,
+    /// from the places found for the cuts before and after it (`found`, the start's at 0; the
+    /// text's and recording's ends stand after the last): the word its share of the audio
+    /// between the nearest found on each side gives, looked for a fifth of the words between
+    /// them and 500 more each way, between those two words.
+    static func locateGuess(
+        cut: Int, of count: Int, found: [(word: Int, sample: Int)?], words: Int, samples: Int
+    ) -> (guess: Int, slack: Int, bounds: Range<Int>) {
+        let sample = samples / count * cut
+        let before = found[..<cut].last { $0 != nil }.flatMap { $0 } ?? (word: 0, sample: 0)
+        let after = found[(cut + 1)...].first { $0 != nil }.flatMap { $0 } ?? (word: words, sample: samples)
+        let span = max(0, after.word - before.word)
+        let share =
+            after.sample > before.sample
+            ? Double(min(max(sample, before.sample), after.sample) - before.sample)
+                / Double(after.sample - before.sample) : 0.5
+        let guess = before.word + Int(Double(span) * share)
+        let slack = min(widestLocateSlack, span / 5 + 500)
+        return (guess, slack, min(before.word + 1, after.word)..<after.word)
     }
 
     /// The share of the progress reported while segments are found.
@@ -202,25 +249,35 @@ package final class NarrationAligner {
         }
         let found = Mutex([(word: Int, sample: Int)?](repeating: nil, count: count))
         let located = Atomic(0)
-        // Where a cut's text is looked for: around its share of the words, widely (unread front
-        // matter, an intro or a slower chapter move it), in pieces nearest the guess first.
-        let slack = min(Self.widestLocateSlack, texts.count / 10 + 500)
-        let locate: @Sendable (Int, WindowAligner) throws -> Void = { cut, aligner in
-            let guess = texts.count * cut / count
+        // Each cut is looked for between the places found for the cuts around it, at its share of
+        // the words between them (a narrator's pace changes little over minutes), so all but the
+        // first rounds search a few thousand words in one piece. Every round is looked for from
+        // the rounds before it only, so no result depends on the threads.
+        let locate: @Sendable (Int, [(word: Int, sample: Int)?], WindowAligner) throws -> Void = {
+            cut, known, aligner in
             // The text's start is looked for after any speech (an intro), which every word of
             // the range can follow at any frame: in the first words only.
-            let ranges =
-                cut == 0
-                ? [0..<min(texts.count, Self.longestUnreadStart)]
-                : Self.locatePieces(around: guess, slack: slack, words: texts.count)
+            let ranges: [Range<Int>]
+            if cut == 0 {
+                ranges = [0..<min(texts.count, Self.longestUnreadStart)]
+            } else {
+                let (guess, slack, bounds) = Self.locateGuess(
+                    cut: cut, of: count, found: known, words: texts.count, samples: samples.count)
+                ranges = Self.locatePieces(around: guess, slack: slack, within: bounds)
+            }
             let boundary = try aligner.boundary(
                 near: samples.count / count * cut, words: ranges, texts: texts, samples: samples, pathStart: cut == 0)
             found.withLock { $0[cut] = boundary }
             progress(Double(located.add(1, ordering: .relaxed).newValue) / Double(count))
         }
-        // The start first, alone (its search is the largest), then the other cuts side by side.
-        try onThreads(1, settings: settings) { _, aligner in try locate(0, aligner) }
-        try onThreads(count - 1, settings: settings) { index, aligner in try locate(index + 1, aligner) }
+        // The start first, alone (its search is the largest).
+        try onThreads(1, settings: settings) { _, aligner in try locate(0, [], aligner) }
+        for round in Self.locatingRounds(cuts: count) {
+            let known = found.withLock { $0 }
+            try onThreads(round.count, settings: settings) { index, aligner in
+                try locate(round[index], known, aligner)
+            }
+        }
         // The text before the first found can have been read only just before it, at a slow
         // narrator's pace (a word a second) at the earliest: the audio before that (an intro,
         // music) is not aligned.

@@ -152,9 +152,13 @@ final class WindowAligner {
             let audio = samples.samples(start..<(start + snippet))[...]
             let reference = try aligner.phoneLoop(audio)
             for range in ranges {
+                let clock = ContinuousClock.now
                 let found = try aligner.locate(
                     Array(texts[range]), in: audio, reference: reference, afterOtherSpeech: pathStart)
                 MemoryTrim.release()
+                ForgeLog.debug(
+                    "narration cut near sample \(sample): words \(range) searched at sample \(start) in \(ContinuousClock.now - clock), \(found.compactMap { $0 }.count) placed"
+                )
                 guard let runStart = firstRun(of: run, in: found) else { continue }
                 let first = pathStart ? found.firstIndex { $0 != nil } ?? runStart : runStart
                 guard let word = found[first] else { continue }
