@@ -212,9 +212,9 @@ struct ForcedAlignmentTests {
                 windowSeconds: 60, marginSeconds: 12, anchorConfidence: 0.5, wordsPerWindow: 4 * 60 * 3 / 2 + 20))
         let word = 40
         let sample = reference[word] * PocketSphinxDecoder.sampleRate / 1000
-        #expect(try aligner.isConfirmed((word, sample), texts: texts, samples: samples))
-        #expect(try !aligner.isConfirmed((word + 150, sample), texts: texts, samples: samples))
-        #expect(try !aligner.isConfirmed((word + 60, sample), texts: texts, samples: samples))
+        #expect(try aligner.isConfirmed((word, sample), texts: texts[...], samples: samples))
+        #expect(try !aligner.isConfirmed((word + 150, sample), texts: texts[...], samples: samples))
+        #expect(try !aligner.isConfirmed((word + 60, sample), texts: texts[...], samples: samples))
     }
 
     @Test func aNarrationIsAlignedInAnchoredWindowsWithoutDrift() throws {
@@ -378,15 +378,13 @@ struct ForcedAlignmentTests {
         #expect(starts == starts.sorted() && (starts.last ?? 0) < samples.count * 1000 / rate, "placements in order")
     }
 
-    /// A narrator who skips a long paragraph (as readers of a letter in a novel do): one span of
-    /// exactly its words, not spans spilling over the words read after it, and no speech left
-    /// "not in the text". Known to fail (issue 55): the skip is a few seconds into a window, whose
-    /// first words are heard; its search then stretches the skipped paragraph's first words over
-    /// half a minute of what was read instead, one word per pause, so no run of unheard words
-    /// starts a skip retry, and three words heard by chance anchor the next window there. (A skip
-    /// retry would not find it either: a jump passes at most 8 words and says the one it lands
-    /// on, and 79 words take 10 jumps.) A 66-word skip inside a window is found (the Piper
-    /// benchmark's).
+    /// A narrator who skips a long paragraph a few seconds into a window (as readers of a letter
+    /// in a novel do): one span of its words, give or take the few words at its edges, not spans
+    /// spilling over the words read after it. The window's search would stretch the paragraph's
+    /// words over what was read instead, one word per pause; it is settled only up to the first
+    /// two seconds of speech its words leave out, and the next window, whose first words are not
+    /// what it starts with, finds where the text goes on with a locating search among the words
+    /// ahead (the short lines of dialogue right after the skip included).
     @Test func aParagraphSkippedAtAWindowsStartIsOneSpanOfItsWords() throws {
         let project = try TestProject()
         let paragraphs = Fixtures.sampleText.components(separatedBy: "\n\n").map {
@@ -406,17 +404,30 @@ struct ForcedAlignmentTests {
         let report = try #require(result.events("narration").first, "\(result.text) \(result.errors)")
         let spans = (report["spans"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String != "matched" }
         let items = try Manifest(directory: project.directory.file("aligned"), create: false).items()
-        let paragraph = try #require(items.first { $0.text.hasPrefix("\"Why, my dear") })
+        let index = try #require(items.firstIndex { $0.text.hasPrefix("\"Why, my dear") })
+        let (before, paragraph, after) = (items[index - 1], items[index], items[index + 1])
         let words = Tokenizer.words(in: paragraph.text).count
-        withKnownIssue("a long skip a few seconds into a window is not found (issue 55)") {
+        let order = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($0.element.id, $0.offset) })
+        let touching = spans.filter { span in
+            (order[span["firstItem"] as? String ?? ""] ?? .max) <= index
+                && (order[span["lastItem"] as? String ?? ""] ?? -1) >= index
+        }
+        #expect(touching.count == 1, "\(touching)")
+        let span = touching.first ?? [:]
+        #expect(span["kind"] as? String == "text-not-in-audio", "\(span)")
+        // It starts at most three words before the paragraph and ends at most three after it.
+        let firstItem = span["firstItem"] as? String
+        let firstWord = span["firstWord"] as? Int ?? 99
+        let lastItem = span["lastItem"] as? String
+        let lastWord = span["lastWord"] as? Int ?? 0
+        #expect(
+            firstItem == paragraph.id && firstWord == 0
+                || firstItem == before.id && firstWord >= Tokenizer.words(in: before.text).count - 3, "\(span)")
+        #expect(
+            lastItem == paragraph.id && lastWord == words - 1 || lastItem == after.id && lastWord <= 2,
+            "\(words) words: \(span)")
+        withKnownIssue("a few words elsewhere in this espeak-ng reading are reported unheard (issue 55)") {
             #expect(spans.count == 1, "\(spans)")
-            let span = spans.first ?? [:]
-            #expect(
-                span["kind"] as? String == "text-not-in-audio" && span["firstItem"] as? String == paragraph.id
-                    && span["lastItem"] as? String == paragraph.id, "\(span)")
-            #expect(
-                (span["firstWord"] as? Int ?? 99) <= 1 && (span["lastWord"] as? Int ?? 0) >= words - 2,
-                "\(words) words: \(span)")
         }
     }
 

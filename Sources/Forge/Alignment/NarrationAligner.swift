@@ -15,7 +15,7 @@ import Synchronization
 /// end of the recording is never searched, only reported.
 ///
 /// A recording of a few minutes or more is cut into segments aligned side by side, one per
-/// thread: where each segment starts in the text is found first (``WindowAligner/boundary(near:words:texts:samples:)``,
+/// thread: where each segment starts in the text is found first (``WindowAligner/boundary(near:words:texts:samples:pathStart:attempts:)``,
 /// a short snippet searched in the stretch of text its place in the recording suggests: between
 /// the places found for the cuts around it, a round at a time), and the segments' windows then
 /// run independently. Segments depend only on the recording and the text,
@@ -179,7 +179,8 @@ package final class NarrationAligner {
         let wordsPerSecond = min(maxWordsPerSecond, Double(words.count) / max(1, audioSeconds))
         let settings = WindowAligner.Settings(
             windowSeconds: windowSeconds, marginSeconds: marginSeconds, anchorConfidence: anchorConfidence,
-            wordsPerWindow: Int(wordsPerSecond * Double(windowSeconds) * 1.5) + 20)
+            wordsPerWindow: WindowAligner.Settings.wordsPerWindow(
+                wordsPerSecond: wordsPerSecond, seconds: windowSeconds))
         let texts = words.map(\.text)
         // Looking for the segments' places is the first 2% of the work, aligning them the rest.
         let segments = try segments(texts: texts, samples: samples, settings: settings) {
@@ -266,7 +267,8 @@ package final class NarrationAligner {
                 ranges = Self.locatePieces(around: guess, slack: slack, within: bounds)
             }
             let boundary = try aligner.boundary(
-                near: samples.count / count * cut, words: ranges, texts: texts, samples: samples, pathStart: cut == 0)
+                near: samples.count / count * cut, words: ranges, texts: texts[...], samples: samples,
+                pathStart: cut == 0)
             found.withLock { $0[cut] = boundary }
             progress(Double(located.add(1, ordering: .relaxed).newValue) / Double(count))
         }

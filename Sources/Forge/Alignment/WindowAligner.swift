@@ -10,6 +10,15 @@ final class WindowAligner {
         var anchorConfidence: Double
         /// The most words one window is given.
         var wordsPerWindow: Int
+
+        /// The words a window of `seconds` is given for a narrator reading `wordsPerSecond`: half
+        /// as many again, and a few more (a window must not run out of words before its audio does).
+        static func wordsPerWindow(wordsPerSecond: Double, seconds: Int) -> Int {
+            Int(wordsPerSecond * Double(seconds) * 1.5) + 20
+        }
+
+        /// The narrator's pace the windows were sized for, in words a second.
+        var wordsPerSecond: Double { Double(max(0, wordsPerWindow - 20)) / (1.5 * Double(windowSeconds)) }
     }
 
     /// What a segment settled: placements of its words, and the frames heard as speech from
@@ -85,10 +94,37 @@ final class WindowAligner {
             let offsetMs = cursor * 1000 / rate
             // Keep the words before the margin (all of them in the last window); the next window
             // starts at the end of the last confident one.
-            let keepBeforeMs = (windowEnd - margin - cursor) * 1000 / rate
-            let anchor = anchor(in: found, isLast: isLast, keepBeforeMs: keepBeforeMs)
+            var keepBeforeMs = (windowEnd - margin - cursor) * 1000 / rate
+            var settlesAll = isLast
+            if stopsFitting(found, seconds: (windowEnd - cursor) / rate),
+                let uncovered = Self.uncoveredSpeech(in: found, speech: windowSpeech)
+            {
+                // Only the words before the speech they leave out are the text; the next window
+                // starts there, and finds where the text goes on.
+                keepBeforeMs = min(keepBeforeMs, uncovered)
+                settlesAll = false
+            }
+            let anchor = anchor(in: found, isLast: settlesAll, keepBeforeMs: keepBeforeMs)
             var settled: [WordPlacement?] = []
-            if let anchor, let anchorEnd = found[anchor]?.endMs {
+            // Where the window's first words are not what it starts with, or nothing settles,
+            // the narrator may have skipped ahead: the text is looked for further on first.
+            let startsElsewhere =
+                firstRun(of: NarrationAligner.shortestMissingRun, in: found).map { $0 >= Self.confirmingLeadWords }
+                ?? true
+            if startsElsewhere || anchor == nil,
+                hearsFewWords(found, seconds: (windowEnd - cursor) / rate),
+                let resumed = try skippedAhead(from: next, at: cursor, texts: texts, samples: samples)
+            {
+                // The window's first words are not what it starts with: the narrator skipped
+                // ahead (a paragraph left out where this window starts). The words passed over
+                // stay unheard, and the text goes on where the recording is (an anchor found
+                // further on would be words of the skipped text fitted to what was read instead).
+                ForgeLog.debug(
+                    "narration window at \(offsetMs) ms, words \(next)..<\(next + count): \(NarrationAligner.heardShare(found)) heard, not from its first words; the text goes on at word \(resumed.word), sample \(resumed.sample)"
+                )
+                next = resumed.word
+                cursor = resumed.sample
+            } else if let anchor, let anchorEnd = found[anchor]?.endMs {
                 settled = found[...anchor].map { $0.map { Self.shifted($0, by: offsetMs) } }
                 for (index, placement) in settled.enumerated() {
                     placements[next + index - segment.words.lowerBound] = placement
@@ -139,14 +175,18 @@ final class WindowAligner {
     /// there); nil when none finds the text.
     /// With `pathStart` (the recording's start), the path may begin after other speech (an
     /// intro), and the word it begins with is returned instead (the words between it and the
-    /// run are the text too, only heard less surely: the text's start is not later).
+    /// run are the text too, only heard less surely: the text's start is not later). With
+    /// `leadingWords`, the words the path places right before the run, each within
+    /// ``leadingWordGapMs`` of the next, are taken for the text too (short lines of dialogue
+    /// after a skip, heard less surely than a run of six).
     func boundary(
-        near sample: Int, words ranges: [Range<Int>], texts: [String], samples: RecognizerAudio, pathStart: Bool = false
+        near sample: Int, words ranges: [Range<Int>], texts: ArraySlice<String>, samples: RecognizerAudio,
+        pathStart: Bool = false, leadingWords: Bool = false, attempts: Int = 3
     ) throws -> (word: Int, sample: Int)? {
         let rate = PocketSphinxDecoder.sampleRate
         let snippet = Self.locateSeconds * rate
         let run = 2 * NarrationAligner.shortestMissingRun
-        for attempt in 0..<3 {
+        for attempt in 0..<attempts {
             let start = sample + attempt * snippet
             guard start + snippet <= samples.count else { return nil }
             let audio = samples.samples(start..<(start + snippet))[...]
@@ -160,7 +200,12 @@ final class WindowAligner {
                     "narration cut near sample \(sample): words \(range) searched at sample \(start) in \(ContinuousClock.now - clock), \(found.compactMap { $0 }.count) placed"
                 )
                 guard let runStart = firstRun(of: run, in: found) else { continue }
-                let first = pathStart ? found.firstIndex { $0 != nil } ?? runStart : runStart
+                var first = pathStart ? found.firstIndex { $0 != nil } ?? runStart : runStart
+                while leadingWords, first > 0, let before = found[first - 1], let current = found[first],
+                    current.startMs - before.endMs < Self.leadingWordGapMs
+                {
+                    first -= 1
+                }
                 guard let word = found[first] else { continue }
                 var startMs = word.startMs
                 if first > 0, let before = found[first - 1], before.endMs <= startMs {
@@ -179,17 +224,40 @@ final class WindowAligner {
         return nil
     }
 
+    /// The longest pause between the words a path places before its first confidently heard
+    /// run that are still taken for the text (see ``boundary(near:words:texts:samples:pathStart:leadingWords:attempts:)``).
+    static let leadingWordGapMs = 1_500
+
+    /// Where the text picks up when a window's audio is not at its first words `next`: the
+    /// narrator skipped ahead. Looked for as a segment's start is (a locating search of the
+    /// window's first ``locateSeconds`` among the words up to three half-windows on, confirmed by
+    /// a plain search from there), so the words read right after the skip are placed, not passed
+    /// over with it. Nil when the text is not found further on there.
+    func skippedAhead(from next: Int, at cursor: Int, texts: ArraySlice<String>, samples: RecognizerAudio) throws
+        -> (word: Int, sample: Int)?
+    {
+        let upper = min(texts.endIndex, next + 3 * max(1, settings.wordsPerWindow / 2) + settings.wordsPerWindow)
+        guard upper - next > 2 * NarrationAligner.shortestMissingRun,
+            let place = try boundary(
+                near: cursor, words: [next..<upper], texts: texts, samples: samples, leadingWords: true, attempts: 1),
+            place.word > next
+        else { return nil }
+        return place
+    }
+
     /// Whether the text from `place.word` on is heard from `place.sample` on, by a plain window's
     /// search of ``locateSeconds``. A locating search (narrow beams, entered anywhere in
     /// thousands of words) now and then ends on a run of words said a few minutes away whose
     /// durations and fit pass: the 10-chapter benchmark's sixth cut put word 9163 where words
     /// ~9,500 are read, and the segments on either side lost 381 words. A true place hears the
     /// words a narrator says from its first few on; a false one hears a few here and there.
-    func isConfirmed(_ place: (word: Int, sample: Int), texts: [String], samples: RecognizerAudio) throws -> Bool {
+    func isConfirmed(_ place: (word: Int, sample: Int), texts: ArraySlice<String>, samples: RecognizerAudio) throws
+        -> Bool
+    {
         let rate = PocketSphinxDecoder.sampleRate
         let end = min(samples.count, place.sample + Self.locateSeconds * rate)
         let count = min(
-            texts.count - place.word,
+            texts.endIndex - place.word,
             settings.wordsPerWindow * Self.locateSeconds / settings.windowSeconds + NarrationAligner.shortestMissingRun)
         // Too little audio or text left to judge by: the locating search's own run stands.
         guard end - place.sample >= Self.locateSeconds * rate / 2, count >= 4 * NarrationAligner.shortestMissingRun
@@ -298,6 +366,41 @@ final class WindowAligner {
         }
         return found
     }
+
+    /// Whether a window's text stops fitting its audio a little way in: its first words were
+    /// heard, but far fewer words in all than the narrator says in `seconds` (a paragraph
+    /// skipped a few seconds into the window, the rest of its words stretched over what was
+    /// read instead).
+    private func stopsFitting(_ found: [WordPlacement?], seconds: Int) -> Bool {
+        guard let run = firstRun(of: NarrationAligner.shortestMissingRun, in: found), run < Self.confirmingLeadWords
+        else { return false }
+        return hearsFewWords(found, seconds: seconds)
+    }
+
+    /// Whether a window heard fewer than half the words the narrator says in `seconds`: its text
+    /// is not what it holds, from some point on or throughout.
+    private func hearsFewWords(_ found: [WordPlacement?], seconds: Int) -> Bool {
+        Double(found.filter(NarrationAligner.isHeard).count) < 0.5 * settings.wordsPerSecond * Double(seconds)
+    }
+
+    /// Where a window's placed words stop covering its speech: the end of the last word before
+    /// the first stretch of ``uncoveredSpeechMs`` of speech (the phone loop's) between two
+    /// placed words. Nil when the words cover the speech.
+    static func uncoveredSpeech(in found: [WordPlacement?], speech: [Bool]) -> Int? {
+        let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
+        var previousEnd: Int?
+        for placement in found.compactMap({ $0 }) {
+            if let end = previousEnd {
+                let frames = (end / frameMs)..<max(end / frameMs, min(speech.count, placement.startMs / frameMs))
+                if frames.filter({ speech[$0] }).count * frameMs >= uncoveredSpeechMs { return end }
+            }
+            previousEnd = placement.endMs
+        }
+        return nil
+    }
+
+    /// Speech between two placed words that says the text stopped fitting there.
+    static let uncoveredSpeechMs = 2_000
 
     /// The most audio one search that may skip words is given: its memory grows with its audio
     /// (about 2.4 MB a second with a window's words; a whole window's held 140 MB on top of the
