@@ -96,11 +96,18 @@ final class WindowAligner {
             // starts at the end of the last confident one.
             var keepBeforeMs = (windowEnd - margin - cursor) * 1000 / rate
             var settlesAll = isLast
-            if stopsFitting(found, seconds: (windowEnd - cursor) / rate),
-                let uncovered = Self.uncoveredSpeech(in: found, speech: windowSpeech)
-            {
-                // Only the words before the speech they leave out are the text; the next window
-                // starts there, and finds where the text goes on.
+            // Far fewer words heard than the narrator says in the window: its text is not what it
+            // holds, from its start (the first heard run comes late or never) or a little way in.
+            let hearsFewWords =
+                Double(found.filter(NarrationAligner.isHeard).count)
+                < 0.5 * settings.wordsPerSecond * Double((windowEnd - cursor) / rate)
+            let startsElsewhere =
+                firstRun(of: NarrationAligner.shortestMissingRun, in: found).map { $0 >= Self.confirmingLeadWords }
+                ?? true
+            if hearsFewWords, !startsElsewhere, let uncovered = Self.uncoveredSpeech(in: found, speech: windowSpeech) {
+                // The words stop fitting after a heard start: only the words before the speech
+                // they leave out are the text; the next window starts there, and finds where the
+                // text goes on.
                 keepBeforeMs = min(keepBeforeMs, uncovered)
                 settlesAll = false
             }
@@ -108,11 +115,7 @@ final class WindowAligner {
             var settled: [WordPlacement?] = []
             // Where the window's first words are not what it starts with, or nothing settles,
             // the narrator may have skipped ahead: the text is looked for further on first.
-            let startsElsewhere =
-                firstRun(of: NarrationAligner.shortestMissingRun, in: found).map { $0 >= Self.confirmingLeadWords }
-                ?? true
-            if startsElsewhere || anchor == nil,
-                hearsFewWords(found, seconds: (windowEnd - cursor) / rate),
+            if startsElsewhere || anchor == nil, hearsFewWords,
                 let resumed = try skippedAhead(from: next, at: cursor, texts: texts, samples: samples)
             {
                 // The window's first words are not what it starts with: the narrator skipped
@@ -365,22 +368,6 @@ final class WindowAligner {
             }
         }
         return found
-    }
-
-    /// Whether a window's text stops fitting its audio a little way in: its first words were
-    /// heard, but far fewer words in all than the narrator says in `seconds` (a paragraph
-    /// skipped a few seconds into the window, the rest of its words stretched over what was
-    /// read instead).
-    private func stopsFitting(_ found: [WordPlacement?], seconds: Int) -> Bool {
-        guard let run = firstRun(of: NarrationAligner.shortestMissingRun, in: found), run < Self.confirmingLeadWords
-        else { return false }
-        return hearsFewWords(found, seconds: seconds)
-    }
-
-    /// Whether a window heard fewer than half the words the narrator says in `seconds`: its text
-    /// is not what it holds, from some point on or throughout.
-    private func hearsFewWords(_ found: [WordPlacement?], seconds: Int) -> Bool {
-        Double(found.filter(NarrationAligner.isHeard).count) < 0.5 * settings.wordsPerSecond * Double(seconds)
     }
 
     /// Where a window's placed words stop covering its speech: the end of the last word before
