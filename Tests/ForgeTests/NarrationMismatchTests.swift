@@ -107,6 +107,51 @@ struct NarrationMismatchTests {
             spans(long.report, .matched).count == 1 && long.report["unmatchedSpeechMs"] as? Int == 0, "\(long.report)")
     }
 
+    /// Three or four words the narrator did not read, added to the text mid-sentence: each is
+    /// reported as one span of exactly them, however quickly the words around them are said.
+    @Test func afewWordsTheNarratorLeftOutAreOneSpanOfThem() throws {
+        let project = try TestProject()
+        try FileManager.default.copyItem(at: Self.recording, to: project.directory.file("recording.flac"))
+        let right = try String(contentsOf: Self.transcript, encoding: .utf8)
+        for (index, (read, written, added)) in [
+            ("Unless to be rather", "Unless to be in every way rather", "in every way"),
+            ("an ill disposed young man", "an ill disposed and very rich young man", "and very rich"),
+        ].enumerated() {
+            let text = right.replacingOccurrences(of: read, with: written)
+            let result = try align(project, text: text, output: "added-\(index)")
+            let missing = spans(result.report, .textNotInAudio)
+            #expect(missing.map { $0["text"] as? String } == [added], "\(result.report)")
+        }
+    }
+
+    /// Runs of unheard words between heard ones, as the search left them: a short run that fits
+    /// its audio about as well as a quickly said phrase is heard text; one that fits as words of
+    /// another text do, or a longer one, is text not in the recording.
+    @Test func aShortRunIsMissingTextOnlyWhenItFitsLikeAnotherText() {
+        func spans(_ run: [(confidence: Double, fit: Double)]) -> [NarrationSpan] {
+            let count = 10 + run.count
+            let words = (0..<count).map { WordToken(index: $0, text: "word", start: 5 * $0, end: 5 * $0 + 4) }
+            var placements: [WordPlacement?] = []
+            for index in 0..<count {
+                let (confidence, fit) = (5..<(5 + run.count)).contains(index) ? run[index - 5] : (1, 0)
+                placements.append(
+                    WordPlacement(startMs: 300 * index, endMs: 300 * index + 250, confidence: confidence, fit: fit))
+            }
+            let speech = [Bool](repeating: true, count: 30 * count + 1)
+            return NarrationAligner.result(
+                words: words, placements: placements, speech: speech, durationMs: 300 * count
+            )
+            .spans.filter { $0.kind == .textNotInAudio }
+        }
+        // The Piper benchmark's "to her it", said quickly: heard.
+        #expect(spans([(0, -1.2), (1, -3.4), (0, -6.0)]).isEmpty)
+        // Words added to a LibriVox reading's text, forced onto the speech around them: missing.
+        #expect(spans([(0, -9.2), (0, -12.4), (0, -16.8)]).map(\.words) == [5..<8])
+        #expect(spans([(0, -6.7), (0, -14.4), (0, -9.9), (0, -8.0)]).map(\.words) == [5..<9])
+        // Five words in a row not heard are missing however well they fit.
+        #expect(spans([(0.33, -3.5), (0.33, -3.5), (0.33, -3.5), (0.33, -3.5), (0.33, -3.5)]).map(\.words) == [5..<10])
+    }
+
     /// A page of the text the narrator skipped: in windows shorter than the recording, the window
     /// after the page finds the text further on and the alignment goes on from there, rather than
     /// waiting at the page while the rest of the recording goes by.
