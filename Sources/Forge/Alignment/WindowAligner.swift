@@ -118,10 +118,9 @@ final class WindowAligner {
             if startsElsewhere || anchor == nil, hearsFewWords,
                 let resumed = try skippedAhead(from: next, at: cursor, texts: texts, samples: samples)
             {
-                // The window's first words are not what it starts with: the narrator skipped
-                // ahead (a paragraph left out where this window starts). The words passed over
-                // stay unheard, and the text goes on where the recording is (an anchor found
-                // further on would be words of the skipped text fitted to what was read instead).
+                // A paragraph left out where this window starts: the words passed over stay
+                // unheard, and the text goes on where the recording is (an anchor found further
+                // on would be words of the skipped text fitted to what was read instead).
                 ForgeLog.debug(
                     "narration window at \(offsetMs) ms, words \(next)..<\(next + count): \(NarrationAligner.heardShare(found)) heard, not from its first words; the text goes on at word \(resumed.word), sample \(resumed.sample)"
                 )
