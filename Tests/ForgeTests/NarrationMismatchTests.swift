@@ -152,6 +152,72 @@ struct NarrationMismatchTests {
         #expect(spans([(0.33, -3.5), (0.33, -3.5), (0.33, -3.5), (0.33, -3.5), (0.33, -3.5)]).map(\.words) == [5..<10])
     }
 
+    /// Audio without text is speech no matched span covers, by its definition frame by frame
+    /// (a flag per frame, as it was computed before the covered frames became ranges): random
+    /// heard runs, timings that touch and overlap by a frame, and speech with gaps, 300 times.
+    @Test func audioWithoutTextIsTheSpeechNoMatchedSpanCovers() {
+        var generator = SystemRandomNumberGenerator()
+        var reportedSpeech = 0
+        for _ in 0..<300 {
+            let count = Int.random(in: 1...60, using: &generator)
+            var heard: [Bool] = []
+            while heard.count < count {
+                heard += repeatElement(Bool.random(using: &generator), count: Int.random(in: 1...8, using: &generator))
+            }
+            heard = Array(heard.prefix(count))
+            var timings: [WordTiming] = []
+            var at = Int.random(in: 0...3_000, using: &generator)
+            for _ in 0..<count {
+                let start = at + Int.random(in: 0...1_500, using: &generator) - 10
+                let end = max(start + 1, start + Int.random(in: 1...700, using: &generator))
+                timings.append(WordTiming(startMs: max(0, start), endMs: end))
+                at = end
+            }
+            let durationMs = at + Int.random(in: 0...5_000, using: &generator)
+            var speech: [Bool] = []
+            while speech.count < durationMs / 10 + 1 {
+                speech += repeatElement(
+                    Bool.random(using: &generator), count: Int.random(in: 1...150, using: &generator))
+            }
+            speech = Array(speech.prefix(durationMs / 10 + 1))
+            let (spans, unmatched) = NarrationAligner.spans(
+                heard: heard, timings: timings, speech: speech, durationMs: durationMs)
+            // The definition: a frame is covered when a matched span's milliseconds reach it.
+            var covered = [Bool](repeating: false, count: speech.count)
+            for span in spans where span.kind == .matched {
+                let first = max(0, span.startMs / 10)
+                let last = min(speech.count, span.endMs / 10 + 1)
+                if first < last { for frame in first..<last { covered[frame] = true } }
+            }
+            let uncovered = speech.indices.filter { speech[$0] && !covered[$0] }
+            var expected: [NarrationSpan] = []
+            var expectedFrames = 0
+            var run: [Int] = []
+            func close() {
+                if let first = run.first, let last = run.last,
+                    run.count * 10 >= NarrationAligner.shortestUnmatchedSpeechMs
+                {
+                    expected.append(
+                        NarrationSpan(
+                            kind: .audioWithoutText, startMs: first * 10, endMs: min(durationMs, (last + 1) * 10),
+                            words: 0..<0))
+                    expectedFrames += run.count
+                }
+                run = []
+            }
+            for frame in uncovered {
+                if let last = run.last, (frame - last) * 10 > NarrationAligner.speechGapMs { close() }
+                run.append(frame)
+            }
+            close()
+            #expect(spans.filter { $0.kind == .audioWithoutText } == expected)
+            #expect(unmatched == expectedFrames)
+            reportedSpeech += expected.count
+        }
+        // The cases reach the rule: speech is reported in some of them.
+        #expect(reportedSpeech > 0)
+    }
+
     /// A page of the text the narrator skipped: in windows shorter than the recording, the window
     /// after the page finds the text further on and the alignment goes on from there, rather than
     /// waiting at the page while the rest of the recording goes by.

@@ -226,9 +226,16 @@ package final class NarrationAligner {
             }
         }
         progress(1)
+        // Taken out, not copied: each is as long as the book or the recording.
         return Self.result(
-            words: words, placements: placements.withLock { $0 }, speech: speech.withLock { $0 }, durationMs: durationMs
-        )
+            words: words, placements: placements.withLock { Self.taken(&$0) },
+            speech: speech.withLock { Self.taken(&$0) },
+            durationMs: durationMs)
+    }
+
+    private static func taken<Element>(_ array: inout [Element]) -> [Element] {
+        defer { array = [] }
+        return array
     }
 
     /// The stretches of words and samples aligned independently: cut at an even number of
@@ -467,8 +474,10 @@ package final class NarrationAligner {
         // get a 1 ms mark where the recording ends.
         let kept = zip(placements, heard).map { placement, isHeard in isHeard ? placement.map(withConfidence) : nil }
         let head = (heard.lastIndex(of: true) ?? -1) + 1
+        // (No copies when every word up to the last is in: a 600,000-word book's are 50 MB.)
         var alignment = ForcedAlignment.complete(
-            words: Array(words[..<head]), placements: Array(kept[..<head]), durationMs: durationMs)
+            words: head == words.count ? words : Array(words[..<head]),
+            placements: head == kept.count ? kept : Array(kept[..<head]), durationMs: durationMs)
         // An unheard word's timing is spread between heard ones, pauses included: one that
         // would start in a pause starts where the speech after it does, if inside the word.
         let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
@@ -503,7 +512,8 @@ package final class NarrationAligner {
         let (spans, unmatchedSpeechFrames) = Self.spans(
             heard: heard, timings: alignment.timings, speech: speech, durationMs: durationMs)
         return NarrationAlignment(
-            alignment: alignment, heard: heard, spans: spans, speechMs: speech.filter { $0 }.count * frameMs,
+            alignment: alignment, heard: heard, spans: spans,
+            speechMs: speech.reduce(0) { $1 ? $0 + 1 : $0 } * frameMs,
             unmatchedSpeechMs: unmatchedSpeechFrames * frameMs)
     }
 
@@ -541,13 +551,28 @@ package final class NarrationAligner {
             }
             index = end
         }
-        // Speech outside matched spans.
+        // Speech outside matched spans. The frames the matched spans cover, as ordered disjoint
+        // ranges walked beside the frames: a flag per frame of a 63-hour recording is 23 MB.
         let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
-        var covered = [Bool](repeating: false, count: speech.count)
+        var coveredRanges: [Range<Int>] = []
         for span in spans where span.kind == .matched {
             let first = max(0, span.startMs / frameMs)
             let last = min(speech.count, span.endMs / frameMs + 1)
-            if first < last { for frame in first..<last { covered[frame] = true } }
+            if first < last { coveredRanges.append(first..<last) }
+        }
+        coveredRanges.sort { $0.lowerBound < $1.lowerBound }
+        var merged: [Range<Int>] = []
+        for range in coveredRanges {
+            if let last = merged.last, range.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        var nextCovered = 0
+        func isCovered(_ frame: Int) -> Bool {
+            while nextCovered < merged.count && merged[nextCovered].upperBound <= frame { nextCovered += 1 }
+            return nextCovered < merged.count && merged[nextCovered].contains(frame)
         }
         var unmatched: [NarrationSpan] = []
         var runStart: Int?
@@ -565,7 +590,7 @@ package final class NarrationAligner {
             runStart = nil
             runSpeech = 0
         }
-        for frame in speech.indices where speech[frame] && !covered[frame] {
+        for frame in speech.indices where speech[frame] && !isCovered(frame) {
             if runStart != nil, (frame - runEnd) * frameMs > speechGapMs { close() }
             if runStart == nil { runStart = frame }
             runEnd = frame

@@ -140,8 +140,13 @@ struct BlockAssembler {
         if hasText {
             for id in pendingIDs where blockIndexByID[id] == nil { blockIndexByID[id] = blocks.count }
             pendingIDs.removeAll()
+            // Copies of exactly the block's size: the buffers kept for the next block are as long
+            // as the longest block so far, and a 600,000-word book's 10,000 blocks held 190 MB
+            // sharing them.
             blocks.append(
-                DocumentBlock(role: role, text: text, origins: origins, elementID: elementID, element: element))
+                DocumentBlock(
+                    role: role, text: Self.exactCopy(text), origins: Self.exactCopy(origins), elementID: elementID,
+                    element: element))
             linkOnly.append(otherScalars == 0 && linkScalars > 0)
             elementID = nil
             element = nil
@@ -149,6 +154,13 @@ struct BlockAssembler {
         text.removeAll(keepingCapacity: true)
         origins.removeAll(keepingCapacity: true)
         (linkScalars, otherScalars) = (0, 0)
+    }
+
+    private static func exactCopy<Element>(_ elements: [Element]) -> [Element] {
+        var copy: [Element] = []
+        copy.reserveCapacity(elements.count)
+        copy.append(contentsOf: elements)
+        return copy
     }
 
     /// The end of the document: the last block, and ids after it point at it.
