@@ -12,20 +12,28 @@ enum NarrationPrinter {
         let interactive = !json && isatty(STDOUT_FILENO) != 0
         do {
             let report = try job.run(commandLine: CommandLine.arguments.joined(separator: " "), exports: exports) {
-                fraction in
-                // Windows are saved as they are done: a stop keeps them, and says so.
-                if fraction > NarrationAligner.locatingShare {
-                    InterruptMonitor.stopNote =
-                        fraction < 1
-                        ? "The alignment up to \(Int(fraction * 100))% of the recording is kept; run the same command again to resume there."
-                        : "The alignment is kept; run the same command again to finish."
+                event in
+                let line: String
+                switch event {
+                case .joining(let joined, let files):
+                    line = "Joining the recording's \(files) files… \(joined) of \(files)"
+                    if json { JSONOutput.writeLine(JoiningEventJSON(joined: joined, files: files)) }
+                case .reading(let fraction):
+                    line = String(format: "Reading the recording… %.0f%%", fraction * 100)
+                    if json { JSONOutput.writeLine(ReadingEventJSON(fraction: fraction)) }
+                case .aligning(let fraction):
+                    // Windows are saved as they are done: a stop keeps them, and says so.
+                    if fraction > NarrationAligner.locatingShare {
+                        InterruptMonitor.stopNote =
+                            fraction < 1
+                            ? "The alignment up to \(Int(fraction * 100))% of the recording is kept; run the same command again to resume there."
+                            : "The alignment is kept; run the same command again to finish."
+                    }
+                    line = String(format: "Aligning… %.0f%%", fraction * 100)
+                    // One line per window saved: what a CI log or a wrapper can follow.
+                    if json { JSONOutput.writeLine(AligningEventJSON(fraction: fraction)) }
                 }
-                if interactive {
-                    try? FileHandle.standardOutput.write(
-                        contentsOf: Data(String(format: "\r\u{1B}[2KAligning… %.0f%%", fraction * 100).utf8))
-                }
-                // One line per window saved: what a CI log or a wrapper can follow.
-                if json { JSONOutput.writeLine(AligningEventJSON(fraction: fraction)) }
+                if interactive { try? FileHandle.standardOutput.write(contentsOf: Data("\r\u{1B}[2K\(line)".utf8)) }
             }
             if interactive { Swift.print("\r\u{1B}[2K", terminator: "") }
             return report

@@ -95,6 +95,26 @@ struct SyncTests {
         ])
         #expect(synced.status == 0, "\(synced.text) \(synced.errors)")
         let report = try #require(synced.events("narration").first, "\(synced.text) \(synced.errors)")
+        // The join and the reading show their progress: a line per track joined, in order, then the reading's.
+        #expect(synced.events("joining").map { $0["joined"] as? Int } == [1, 2])
+        #expect(synced.events("joining").allSatisfy { $0["files"] as? Int == 2 })
+        #expect(synced.events("reading").last?["fraction"] as? Double == 1)
+        // The joined recording is the tracks decoded one by one, end to end, sample for sample.
+        for track in ["Track 1", "Track 10"] {
+            try Self.ffmpeg(
+                ["-i", "tracks/\(track).mp3", "-ac", "1", "-c:a", "pcm_s16le", "\(track).wav"], in: directory)
+        }
+        let joined = try SoundFile.decode(fileAt: project.directory.file("synced/recording/joined.flac"))
+        let decoded = try ["Track 1", "Track 10"].map {
+            try SoundFile.decode(fileAt: directory.appendingPathComponent("\($0).wav")).samples
+        }
+        #expect(joined.samples == decoded[0] + decoded[1])
+        let lengths = try String(
+            contentsOf: project.directory.file("synced/recording/joined.lengths"), encoding: .utf8)
+        #expect(lengths == "44100\n\(decoded[0].count)\n\(decoded[1].count)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: project.directory.file("synced/recording").path)
+                .filter { $0.hasPrefix(".") }.isEmpty)
         // The intro is reported as speech not in the text, at the start; the book's words were all heard.
         let spans = report["spans"] as? [[String: Any]] ?? []
         let introSpan = spans.first { $0["kind"] as? String == NarrationSpan.Kind.audioWithoutText.rawValue }
@@ -217,6 +237,20 @@ struct SyncTests {
         try project.directory.write("noise.mp3", "not audio at all")
         let noise = try project.forge(["sync", "book.epub", "noise.mp3", "-o", "bad"])
         #expect(noise.status == 2 && noise.errors.contains("noise.mp3"), "\(noise.errors)")
+        // Among tracks that are: the join names it, and leaves nothing of its own behind.
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("mixed"), withIntermediateDirectories: true)
+        for index in [1, 2, 4] {
+            try FileManager.default.copyItem(
+                at: directory.appendingPathComponent("tracks/Track 1.mp3"),
+                to: directory.appendingPathComponent("mixed/\(index).mp3"))
+        }
+        try project.directory.write("mixed/3.mp3", "not audio at all")
+        let mixed = try project.forge(["sync", "book.epub", "mixed", "-o", "mixed-out"])
+        #expect(mixed.status == 2 && mixed.errors.contains("mixed/3.mp3"), "\(mixed.errors)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: project.directory.file("mixed-out/recording").path)
+                .isEmpty)
         // A folder of 10,000 tracks: refused before any is decoded, within seconds.
         let many = directory.appendingPathComponent("many")
         try FileManager.default.createDirectory(at: many, withIntermediateDirectories: true)

@@ -5,7 +5,7 @@ import Synchronization
 /// done so a stopped run resumes; or takes the whole alignment from the store when the same
 /// recording and text were aligned before.
 struct NarrationAlignStage: PipelineStage {
-    let progress: @Sendable (Double) -> Void
+    let progress: @Sendable (NarrationProgress) -> Void
 
     func run(_ text: NarratedText, in context: NarrationContext) throws -> AlignedNarration {
         let (store, manifest, reader, audioFile) = (context.store, context.manifest, context.reader, context.audioFile)
@@ -29,7 +29,9 @@ struct NarrationAlignStage: PipelineStage {
             unlink(store.url(forRelativePath: scratch).path)
             let samples: RecognizerAudio
             do {
-                samples = try RecognizerAudio(reading: reader, into: descriptor, label: audioFile.path)
+                samples = try RecognizerAudio(reading: reader, into: descriptor, label: audioFile.path) {
+                    progress(.reading($0))
+                }
             } catch let error as AudioError {
                 guard case .unreadable(_, let reason) = error else { throw error }
                 throw PipelineError.unreadableRecording(path: audioFile.path, reason: reason)
@@ -68,7 +70,7 @@ struct NarrationAlignStage: PipelineStage {
                         try manifest.recordNarrationWindow(key: key, index: index, window)
                         index += 1
                     }
-                }, progress: progress)
+                }, progress: { progress(.aligning($0)) })
             realigned = true
         }
         let (sampleRate, frames) = (reader.sampleRate, reader.framesRead)

@@ -102,7 +102,8 @@ package struct NarrationImport: Sendable {
     /// and, when every item was heard, records the chapters' timelines and writes `exports`
     /// (only when the recording passes).
     package func run(
-        commandLine: String, exports: ExportSettings?, progress: @escaping @Sendable (Double) -> Void = { _ in }
+        commandLine: String, exports: ExportSettings?,
+        progress: @escaping @Sendable (NarrationProgress) -> Void = { _ in }
     ) throws -> NarrationReport {
         let clock = ContinuousClock.now
         let (split, textHash) = try readText()
@@ -118,7 +119,9 @@ package struct NarrationImport: Sendable {
 
         let workspace = try OutputWorkspace(directory: outputDirectory)
         defer { withExtendedLifetime(workspace) {} }
-        let audioFile = try recording.prepared(in: outputDirectory)
+        let audioFile = try recording.prepared(in: outputDirectory) {
+            progress(.joining(joined: $0, files: recording.files.count))
+        }
         if reader == nil { reader = try Self.openRecording(audioFile) }
         let audioHash = try ContentHash.sha256Hex(fileAt: audioFile)
         let manifest = workspace.manifest

@@ -9,8 +9,8 @@ extension RecordingFiles {
     /// MP3, or every file AAC in MP4 (an M4B, M4A tracks). Nil for anything else (FLAC, Opus, WAV,
     /// a mix), which the export encodes once, and when the files decoded one by one do not add up
     /// to the recording the aligner read (`durationMs` long), since clips would then drift.
-    /// A joined recording's file lengths are measured by decoding each (two at a time) and kept
-    /// in `recording/tracks.txt` with the join's stamp, so a rerun measures nothing.
+    /// A joined recording's file lengths are the join's (or, for a join that kept none, measured
+    /// by decoding each, two at a time), kept in `recording/tracks.txt` with the join's stamp.
     package func carried(in directory: URL, durationMs: Int) throws -> CarriedRecording? {
         let extensions = Set(files.map { $0.pathExtension.lowercased() })
         let kind: (codec: String, mediaType: String, fileExtension: String)
@@ -62,10 +62,16 @@ extension RecordingFiles {
         }
         let rate = FFmpegEncoder.sampleRate(of: files[0]) ?? Self.sampleRate
         let files = self.files
+        // The join measured them as it decoded them: only an older join's files are decoded again.
+        let joined = joinedLengths(in: directory)
         let measured = Mutex<[Int: Int64?]>([:])
         try BlockingThreads.forEachIndex(files.count, threads: 2, cancellation: nil) { index in
             guard FFmpegEncoder.codec(of: files[index]) == codec else {
                 measured.withLock { $0[index] = .some(nil) }
+                return
+            }
+            if let joined {
+                measured.withLock { $0[index] = joined[index] }
                 return
             }
             let length = try FFmpegEncoder.decodedMicroseconds(of: files[index], sampleRate: rate) { detail in

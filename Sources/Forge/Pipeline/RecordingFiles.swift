@@ -3,8 +3,8 @@ import Foundation
 /// The audio of a recording as a reader has it — one file, a folder of numbered tracks, several
 /// files in order — made into one file the aligner reads: kept as it is when it is one file
 /// libsndfile reads (WAV, FLAC, Ogg Vorbis, MP3), else each decoded by ffmpeg and joined into one
-/// mono FLAC at the first file's rate in the output directory (M4B/M4A, Opus, several tracks), made
-/// again only when an input changed.
+/// mono FLAC at the first file's rate in the output directory (M4B/M4A, Opus, several tracks;
+/// ``TrackJoiner``), made again only when an input changed.
 package struct RecordingFiles: Sendable {
     /// The audio files in reading order.
     package let files: [URL]
@@ -17,7 +17,6 @@ package struct RecordingFiles: Sendable {
     static let directExtensions: Set<String> = ["wav", "flac", "ogg", "oga", "mp3"]
     /// The most files one recording is made of: a long audiobook has a few hundred tracks; more
     /// is a wrong folder, refused at once.
-    /// ffmpeg opens every file at once to join them.
     package static let maximumFiles = 1_000
     /// The joined recording's sample rate when the first file's cannot be read.
     static let sampleRate = 44_100
@@ -72,52 +71,67 @@ package struct RecordingFiles: Sendable {
     }
 
     /// The file to align: the one input, or the inputs joined into `recording/joined.flac` in
-    /// `directory` (reused when it was joined from the same files, sizes and times).
-    package func prepared(in directory: URL) throws -> URL {
+    /// `directory` (reused when it was joined from the same files, sizes and times). `progress`
+    /// is told how many files are in after each one joined.
+    package func prepared(in directory: URL, progress: (Int) -> Void = { _ in }) throws -> URL {
         if isOneDirectFile { return files[0] }
         let owned = OwnedDirectory(root: directory)
         try owned.makeDirectory(Self.folder)
         let target = "\(Self.folder)/\(Self.joinedName)"
         let stampPath = "\(Self.folder)/joined.stamp"
+        let lengthsPath = "\(Self.folder)/\(Self.joinedLengthsName)"
         let stamp = try self.stamp()
         if OwnedDirectory.entry(at: owned.url(target).path) == .file, (try? owned.read(stampPath)) == Data(stamp.utf8) {
             return owned.url(target)
         }
-        let scratch = "\(Self.folder)/.joined.\(getpid()).tmp"
-        for path in [scratch, stampPath] { unlink(owned.url(path).path) }
-        defer { unlink(owned.url(scratch).path) }
-        close(try owned.createFile(scratch))
-        // Each file decoded on its own, as a player decodes it (its encoder delay and padding dropped,
-        // whatever its codec), then joined at the first file's rate: an audiobook's tracks share one,
-        // and resampling changes what the recognizer hears.
-        let rate = FFmpegEncoder.sampleRate(of: files[0]) ?? Self.sampleRate
-        var inputs: [String] = []
-        var graph = ""
-        for (index, file) in files.enumerated() {
-            inputs += ["-i", file.path]
-            graph += "[\(index):a:0]aformat=sample_fmts=s16:channel_layouts=mono,aresample=\(rate)[a\(index)];"
+        // What an earlier join killed on the way left (files of this folder's own making).
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: owned.url(Self.folder).path)) ?? []
+        where name.hasPrefix(".part.") || name.hasPrefix(".joined.") {
+            unlink(owned.url("\(Self.folder)/\(name)").path)
         }
-        graph += (0..<files.count).map { "[a\($0)]" }.joined() + "concat=n=\(files.count):v=0:a=1[out]"
-        try FFmpegEncoder.run(
-            inputs + [
-                "-filter_complex", graph, "-map", "[out]", "-c:a", "flac", "-f", "flac", owned.url(scratch).path,
-            ],
-            failure: { detail in
-                PipelineError.unreadableRecording(
-                    path: files.count == 1 ? files[0].path : files[0].deletingLastPathComponent().path,
-                    reason: "ffmpeg could not decode it: \(detail)")
-            })
+        let scratch = "\(Self.folder)/.joined.\(getpid()).tmp"
+        for path in [scratch, stampPath, lengthsPath] { unlink(owned.url(path).path) }
+        defer { unlink(owned.url(scratch).path) }
+        // Joined at the first file's rate: an audiobook's tracks share one, and resampling
+        // changes what the recognizer hears.
+        let rate = FFmpegEncoder.sampleRate(of: files[0]) ?? Self.sampleRate
+        let writer = try SoundFile.Writer(
+            descriptor: try owned.createFile(scratch, readable: true), format: .flac, sampleRate: rate,
+            label: owned.url(target).path)
+        let lengths = try TrackJoiner(
+            files: files, sampleRate: rate, folder: owned, partPrefix: "\(Self.folder)/.part.\(getpid())."
+        ).join(into: writer, progress: progress)
+        try writer.finish()
         guard rename(owned.url(scratch).path, owned.url(target).path) == 0 else {
             throw StoreError.writeFailed(path: owned.url(target).path, reason: String(cString: strerror(errno)))
         }
+        // Each file's length as joined (what an EPUB carrying the files cuts its clips by), then
+        // the stamp that says the join is whole.
+        try owned.replaceFile(
+            lengthsPath, with: Array(([String(rate)] + lengths.map(String.init)).joined(separator: "\n").utf8))
         try owned.replaceFile(stampPath, with: Array(stamp.utf8))
         return owned.url(target)
+    }
+
+    /// Beside the joined recording: its sample rate, then each file's length in samples.
+    static let joinedLengthsName = "joined.lengths"
+
+    /// Each file's length in microseconds as the join decoded it, when the join in `directory`
+    /// is of these files (nil when there is none, or it is another's).
+    func joinedLengths(in directory: URL) -> [Int64]? {
+        let owned = OwnedDirectory(root: directory)
+        guard let stamp = try? self.stamp(), (try? owned.read("\(Self.folder)/joined.stamp")) == Data(stamp.utf8),
+            let saved = try? owned.read("\(Self.folder)/\(Self.joinedLengthsName)")
+        else { return nil }
+        let values = String(decoding: saved, as: UTF8.self).split(separator: "\n").compactMap { Int64($0) }
+        guard values.count == files.count + 1, let rate = values.first, rate > 0 else { return nil }
+        return values.dropFirst().map { $0 * 1_000_000 / rate }
     }
 
     /// What the joined file was made from: each input's path, size and modification time, and ffmpeg.
     func stamp() throws -> String {
         var text =
-            "ffmpeg: \(try FFmpegEncoder.identity())\njoined: each decoded, concat filter, the first file's rate, mono\n"
+            "ffmpeg: \(try FFmpegEncoder.identity())\njoined: each decoded by ffmpeg to s16 mono at the first file's rate, appended as FLAC by libsndfile\n"
         for file in files {
             var status = stat()
             guard stat(file.path, &status) == 0 else {

@@ -24,10 +24,14 @@ final class RecognizerAudio: Sendable {
 
     /// Converts `reader`'s recording to 16 kHz into `descriptor` (an empty file open for reading
     /// and writing, already unlinked, which this owns and closes; `label` names it in errors),
-    /// block by block.
-    init(reading reader: SoundFile.Reader, into descriptor: Int32, label: String) throws {
+    /// block by block; `progress` is told the share read, each hundredth (when the file says its length).
+    init(
+        reading reader: SoundFile.Reader, into descriptor: Int32, label: String,
+        progress: (Double) -> Void = { _ in }
+    ) throws {
         let stream = RecognizerInputStream(sourceRate: reader.sampleRate)
         var written = 0
+        var reported = 0
         func write(_ samples: [Int16]) throws {
             try samples.withUnsafeBytes { bytes in
                 var offset = 0
@@ -46,6 +50,13 @@ final class RecognizerAudio: Sendable {
                 let block = try reader.read()
                 if block.isEmpty { break }
                 try write(stream.process(block))
+                if reader.promisedFrames > 0 {
+                    let hundredths = min(100, reader.framesRead * 100 / reader.promisedFrames)
+                    if hundredths > reported {
+                        reported = hundredths
+                        progress(Double(hundredths) / 100)
+                    }
+                }
             }
             try write(stream.finish())
         } catch {
