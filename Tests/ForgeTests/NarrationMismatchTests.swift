@@ -152,6 +152,42 @@ struct NarrationMismatchTests {
         #expect(spans([(0.33, -3.5), (0.33, -3.5), (0.33, -3.5), (0.33, -3.5), (0.33, -3.5)]).map(\.words) == [5..<10])
     }
 
+    /// The packed frame flags and placements a long alignment keeps give back exactly what was
+    /// stored: every frame (across word boundaries of the bits, set and cleared again) and every
+    /// placement, with and without its confidence and fit.
+    @Test func packedFramesAndPlacementsGiveBackWhatWasStored() {
+        var generator = SystemRandomNumberGenerator()
+        for count in [0, 1, 63, 64, 65, 1_000] {
+            var flags = FrameFlags(count: count)
+            var expected = [Bool](repeating: false, count: count)
+            for _ in 0..<(3 * count) {
+                let frame = Int.random(in: 0..<max(1, count), using: &generator)
+                guard frame < count else { break }
+                let value = Bool.random(using: &generator)
+                flags[frame] = value
+                expected[frame] = value
+            }
+            #expect(flags.drained() == expected)
+            var list = PlacementList(count: count)
+            var placements = [WordPlacement?](repeating: nil, count: count)
+            for _ in 0..<(2 * count) {
+                let word = Int.random(in: 0..<max(1, count), using: &generator)
+                guard word < count else { break }
+                let start = Int.random(in: 0...100_000_000, using: &generator)
+                let placement: WordPlacement? =
+                    Bool.random(using: &generator)
+                    ? nil
+                    : WordPlacement(
+                        startMs: start, endMs: start + Int.random(in: 1...2_000, using: &generator),
+                        confidence: Bool.random(using: &generator) ? nil : Double.random(in: 0...1, using: &generator),
+                        fit: Bool.random(using: &generator) ? nil : Double.random(in: -20...2, using: &generator))
+                list[word] = placement
+                placements[word] = placement
+            }
+            #expect(list.drained() == placements)
+        }
+    }
+
     /// Audio without text is speech no matched span covers, by its definition frame by frame
     /// (a flag per frame, as it was computed before the covered frames became ranges): random
     /// heard runs, timings that touch and overlap by a frame, and speech with gaps, 300 times.

@@ -186,8 +186,8 @@ package final class NarrationAligner {
         let segments = try segments(texts: texts, samples: samples, settings: settings) {
             progress(Self.locatingShare * $0)
         }
-        let placements = Mutex([WordPlacement?](repeating: nil, count: words.count))
-        let speech = Mutex([Bool](repeating: false, count: frames))
+        let placements = Mutex(PlacementList(count: words.count))
+        let speech = Mutex(FrameFlags(count: frames))
         let done = Mutex([Int](repeating: 0, count: segments.count))
         let total = samples.count
         try onThreads(segments.count, settings: settings) { index, aligner in
@@ -226,16 +226,10 @@ package final class NarrationAligner {
             }
         }
         progress(1)
-        // Taken out, not copied: each is as long as the book or the recording.
+        // Unpacked only now, when no search holds memory: each is as long as the book or the recording.
         return Self.result(
-            words: words, placements: placements.withLock { Self.taken(&$0) },
-            speech: speech.withLock { Self.taken(&$0) },
+            words: words, placements: placements.withLock { $0.drained() }, speech: speech.withLock { $0.drained() },
             durationMs: durationMs)
-    }
-
-    private static func taken<Element>(_ array: inout [Element]) -> [Element] {
-        defer { array = [] }
-        return array
     }
 
     /// The stretches of words and samples aligned independently: cut at an even number of
