@@ -105,6 +105,7 @@ package final class ForcedAligner {
             try decoder.useGrammar(Self.grammar(entries.map(\.key)))
         }
         let segments = try decoder.decode(samples, posteriors: false)
+        decoder.releaseWordSearch()
         var next = 0
         let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
         var previousEndMs = 0
@@ -167,6 +168,7 @@ package final class ForcedAligner {
             leading: afterOtherSpeech
                 ? (Self.phones.map { Self.phoneWordPrefix + $0 }, Self.leadingPhoneProbability) : nil)
         let path = try decoder.decode(samples, posteriors: false).filter { !Self.isFiller(Self.baseWord($0.word)) }
+        decoder.releaseWordSearch()
         guard !path.isEmpty else { return placements }
         // The grammar is a straight sequence entered anywhere: the path is a run of entries.
         let keys = path.map { Self.baseWord($0.word) }

@@ -175,6 +175,17 @@ final class PocketSphinxDecoder {
         searchName = name
     }
 
+    /// Frees the active grammar or word-sequence search once its path has been read: its grammar,
+    /// lexical tree and word history are held until the next search replaces them otherwise, and
+    /// a thread's decoders each held their last (a locating search's 16 MB grammar and 30 MB of
+    /// history) while another of them searched. The phone loop, kept on purpose, and a language
+    /// model, loaded once, stay.
+    func releaseWordSearch() {
+        guard let name = searchName, name == "grammar" || name == "sequence" else { return }
+        ps_unset_search(decoder, name)
+        searchName = nil
+    }
+
     /// Makes a phone loop the active search: any phone may follow any other, so its path is the
     /// best the acoustic model can explain the audio with, whatever was said. A forced path's
     /// acoustic score against this one says whether the forced words were spoken.
