@@ -11,7 +11,7 @@ import Synchronization
 struct TrackJoiner {
     let files: [URL]
     let sampleRate: Int
-    /// Where each file's decoded samples wait for their turn (named `<prefix><index>.s16`).
+    /// Where each file's decoded samples wait for their turn (WAV files named `<prefix><index>.wav`).
     let folder: OwnedDirectory
     let partPrefix: String
     var decoders = 2
@@ -23,7 +23,7 @@ struct TrackJoiner {
     /// its path and ffmpeg's message.
     func join(into writer: SoundFile.Writer, progress: (Int) -> Void = { _ in }) throws -> [Int] {
         let count = files.count
-        let parts = (0..<count).map { "\(partPrefix)\($0).s16" }
+        let parts = (0..<count).map { "\(partPrefix)\($0).wav" }
         defer { for part in parts { unlink(folder.url(part).path) } }
         let ready = (0..<count).map { _ in DispatchSemaphore(value: 0) }
         let room = DispatchSemaphore(value: max(decoders, lookahead))
@@ -48,7 +48,8 @@ struct TrackJoiner {
                             [
                                 "-i", files[index].path, "-map", "0:a:0", "-af",
                                 "aformat=sample_fmts=s16:channel_layouts=mono,aresample=\(rate)",
-                                "-c:a", "pcm_s16le", "-f", "s16le", folder.url(parts[index]).path,
+                                // RF64 past 4 GB: one file may be a whole audiobook (an M4B).
+                                "-c:a", "pcm_s16le", "-rf64", "auto", "-f", "wav", folder.url(parts[index]).path,
                             ],
                             failure: { detail in
                                 PipelineError.unreadableRecording(
@@ -84,33 +85,11 @@ struct TrackJoiner {
 
     /// Appends one decoded file to `writer` a block at a time; its length in samples.
     private func append(_ part: String, to writer: SoundFile.Writer) throws -> Int {
-        let path = folder.url(part).path
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw StoreError.writeFailed(path: path, reason: String(cString: strerror(errno)))
-        }
-        defer { close(descriptor) }
-        var block = [Int16](repeating: 0, count: Self.blockSamples)
-        var total = 0
-        var carried = 0
+        let reader = try SoundFile.Reader(url: folder.url(part))
         while true {
-            let read = block.withUnsafeMutableBytes { bytes in
-                Foundation.read(descriptor, bytes.baseAddress! + carried, bytes.count - carried)
-            }
-            guard read >= 0 else { throw StoreError.writeFailed(path: path, reason: String(cString: strerror(errno))) }
-            let bytes = carried + read
-            let samples = bytes / 2
-            if samples > 0 { try writer.write(block[..<samples]) }
-            total += samples
-            if read == 0 { break }
-            // An odd byte (a read ending mid-sample) waits for the next read.
-            carried = bytes % 2
-            if carried == 1 {
-                block.withUnsafeMutableBytes { $0[0] = $0[bytes - 1] }
-            }
+            let block = try reader.read()
+            if block.isEmpty { return reader.framesRead }
+            try writer.write(block[...])
         }
-        return total
     }
-
-    static let blockSamples = 1 << 18
 }
