@@ -229,9 +229,12 @@ struct ForcedAlignmentTests {
         aligner.shortestSplitSeconds = 30
         aligner.segmentSeconds = 30
         let saved = Mutex<[NarrationCheckpoint]>([])
+        var found: [NarrationSegment] = []
         let alignment = try aligner.align(
             words: words, samples: recognizerAudio, durationMs: audio.durationMs,
+            segmentsFound: { found = $0 },
             checkpoint: { checkpoint in saved.withLock { $0.append(checkpoint) } })
+        #expect(found.count >= 2, "\(found)")
         let checkpoints = saved.withLock { $0 }
         // Resumed from its first windows' checkpoints (a run stopped there), by a fresh aligner as in
         // the process that resumes, the result is the same: the same words heard, each within a
@@ -242,9 +245,13 @@ struct ForcedAlignmentTests {
         resumer.marginSeconds = 5
         resumer.shortestSplitSeconds = 30
         resumer.segmentSeconds = 30
+        // The segments found are saved, and taken as they are: not looked for again.
+        var foundAgain = false
         let resumed = try resumer.align(
             words: words, samples: recognizerAudio, durationMs: audio.durationMs,
-            resumingFrom: Array(checkpoints.prefix(checkpoints.count / 2)))
+            resumingFrom: Array(checkpoints.prefix(checkpoints.count / 2)), segments: found,
+            segmentsFound: { _ in foundAgain = true })
+        #expect(!foundAgain, "the saved segments were looked for again")
         // espeak-ng's audio varies with what the process synthesized before (other suites run in
         // this process), and where the recognizer is unsure a fresh decoder may settle a word or two
         // differently: 2% of the words may differ; a resume that ignored its checkpoints moves far more.
@@ -313,11 +320,23 @@ struct ForcedAlignmentTests {
         #expect((saved ?? 0) >= 1, "the windows aligned before the signal are saved")
         let tmp = project.directory.file("aligned/objects/tmp").path
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).isEmpty)
+        // The recognizer's 16 kHz copy is kept for the resume: 80 s at 16 kHz, two bytes a sample.
+        let copy = project.directory.file("aligned/recording/recognizer.s16").path
+        let copyBytes = (try? FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int) ?? 0
+        #expect(copyBytes > 16_000 * 2 * 60, "\(copyBytes)")
+        #expect(
+            FileManager.default.fileExists(atPath: project.directory.file("aligned/recording/recognizer.stamp").path))
+        #expect(!stopped.events("reading").isEmpty)
 
         let rerun = try project.forge(arguments)
         #expect(rerun.status == 0, "\(rerun.text) \(rerun.errors)")
         let report = try #require(rerun.events("narration").first)
         #expect((report["resumedFromMs"] as? Int ?? 0) > 30_000, "\(report)")
+        #expect(rerun.events("reading").isEmpty, "the recording was read again: its kept copy was not taken")
+        let recording = project.directory.file("aligned/recording").path
+        #expect(
+            ((try? FileManager.default.contentsOfDirectory(atPath: recording)) ?? []).isEmpty,
+            "the copy is deleted once the alignment is stored")
         let manifest = try Manifest(directory: project.directory.file("aligned"), create: false)
         #expect(
             try manifest.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM narration_windows") } == 0,

@@ -157,12 +157,14 @@ package final class NarrationAligner {
     /// Aligns `words` to `samples` (16 kHz), reading one window at a time.
     ///
     /// `resumingFrom` are the checkpoints an interrupted run of the same words and samples
-    /// saved, in the order each segment saved them: each segment goes on after its last.
-    /// `checkpoint` is given each window's as it is done, from the segments' threads (what it
-    /// throws stops the alignment).
+    /// saved, in the order each segment saved them: each segment goes on after its last, in the
+    /// `segments` that run found (when they cover these words and samples; else they are looked
+    /// for again and handed to `segmentsFound`). `checkpoint` is given each window's as it is
+    /// done, from the segments' threads (what it throws stops the alignment).
     func align(
         words: [WordToken], samples: RecognizerAudio, durationMs: Int,
-        resumingFrom checkpoints: [NarrationCheckpoint] = [],
+        resumingFrom checkpoints: [NarrationCheckpoint] = [], segments known: [NarrationSegment] = [],
+        segmentsFound: ([NarrationSegment]) throws -> Void = { _ in },
         checkpoint: @escaping @Sendable (NarrationCheckpoint) throws -> Void = { _ in },
         progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) throws -> NarrationAlignment {
@@ -183,8 +185,15 @@ package final class NarrationAligner {
                 wordsPerSecond: wordsPerSecond, seconds: windowSeconds))
         let texts = words.map(\.text)
         // Looking for the segments' places is the first 2% of the work, aligning them the rest.
-        let segments = try segments(texts: texts, samples: samples, settings: settings) {
-            progress(Self.locatingShare * $0)
+        let segments: [NarrationSegment]
+        if Self.covers(known, words: words.count, samples: samples.count) {
+            segments = known
+            progress(Self.locatingShare)
+        } else {
+            segments = try self.segments(texts: texts, samples: samples, settings: settings) {
+                progress(Self.locatingShare * $0)
+            }
+            try segmentsFound(segments)
         }
         let placements = Mutex(PlacementList(count: words.count))
         let speech = Mutex(FrameFlags(count: frames))
@@ -317,6 +326,18 @@ package final class NarrationAligner {
                 WindowAligner(
                     aligner: try ForcedAligner(model: model, language: language, fillers: false), settings: settings))
         }
+    }
+
+    /// Whether `segments` cut this many words and samples in order, each starting where the one
+    /// before it ends (a damaged or foreign list is looked for again).
+    static func covers(_ segments: [NarrationSegment], words: Int, samples: Int) -> Bool {
+        guard let first = segments.first, let last = segments.last else { return false }
+        return first.words.lowerBound == 0 && first.samples.lowerBound >= 0 && last.words.upperBound == words
+            && last.samples.upperBound == samples
+            && zip(segments, segments.dropFirst()).allSatisfy { before, after in
+                before.words.upperBound == after.words.lowerBound
+                    && before.samples.upperBound == after.samples.lowerBound
+            }
     }
 
     /// Whether `checkpoints` can be from a run over this many words and samples (a damaged or

@@ -17,26 +17,33 @@ struct NarrationAlignStage: PipelineStage {
         var realigned = false
         var resumedFromMs: Int?
         let stored = (try? store.read(relativePath: documentPath)).flatMap(AlignmentDocument.decode)?.narration
+        var frames: Int
+        var missingFrames: Int
         if let stored, stored.heard.count == text.words.count {
             narration = stored
             // Its length and any damage are known only at its end.
             try reader.skip(.max)
+            (frames, missingFrames) = (reader.framesRead, reader.missingFrames)
         } else {
-            // The recognizer's 16 kHz copy goes to a nameless scratch file in the output
-            // directory (unlinked at once: nothing is left behind, even by a kill).
-            let scratch = "objects/tmp/narration.\(getpid()).s16"
-            let descriptor = try store.owned.createFile(scratch, readable: true)
-            unlink(store.url(forRelativePath: scratch).path)
-            let samples: RecognizerAudio
-            do {
-                samples = try RecognizerAudio(reading: reader, into: descriptor, label: audioFile.path) {
-                    progress(.reading($0))
+            // The recognizer's 16 kHz copy, kept while the alignment is unfinished: a resumed run
+            // takes it as it is.
+            let copy: RecognizerCopy
+            if let kept = RecognizerCopy.kept(for: context.audioHash, in: store.owned) {
+                copy = kept
+            } else {
+                do {
+                    copy = try RecognizerCopy.make(
+                        from: reader, audioHash: context.audioHash, label: audioFile.path, in: store.owned
+                    ) { progress(.reading($0)) }
+                } catch let error as AudioError {
+                    guard case .unreadable(_, let reason) = error else { throw error }
+                    throw PipelineError.unreadableRecording(path: audioFile.path, reason: reason)
                 }
-            } catch let error as AudioError {
-                guard case .unreadable(_, let reason) = error else { throw error }
-                throw PipelineError.unreadableRecording(path: audioFile.path, reason: reason)
             }
-            guard reader.framesRead > 0 else {
+            (frames, missingFrames) = (copy.stamp.frames, copy.stamp.missingFrames)
+            let samples = copy.audio
+            guard frames > 0 else {
+                RecognizerCopy.remove(in: store.owned)
                 throw PipelineError.unreadableRecording(path: audioFile.path, reason: "it holds no audio frames")
             }
             // Windows an interrupted run of this alignment saved: it goes on after them.
@@ -63,8 +70,9 @@ struct NarrationAlignStage: PipelineStage {
             model.dictionary = URL(fileURLWithPath: "/proc/self/fd/\(dictionaryFile)")
             narration = try NarrationAligner(model: model, language: context.language).align(
                 words: text.words, samples: samples,
-                durationMs: NarrationImport.milliseconds(reader.framesRead, rate: reader.sampleRate),
-                resumingFrom: saved,
+                durationMs: NarrationImport.milliseconds(frames, rate: reader.sampleRate),
+                resumingFrom: saved, segments: try manifest.narrationSegments(key: key),
+                segmentsFound: { try manifest.recordNarrationSegments(key: key, $0) },
                 checkpoint: { window in
                     try windowIndex.withLock { index in
                         try manifest.recordNarrationWindow(key: key, index: index, window)
@@ -73,21 +81,22 @@ struct NarrationAlignStage: PipelineStage {
                 }, progress: { progress(.aligning($0)) })
             realigned = true
         }
-        let (sampleRate, frames) = (reader.sampleRate, reader.framesRead)
+        let sampleRate = reader.sampleRate
         let durationMs = NarrationImport.milliseconds(frames, rate: sampleRate)
         var warnings: [Diagnostic] = []
-        if reader.missingFrames > 0 {
-            let total = NarrationImport.milliseconds(frames + reader.missingFrames, rate: sampleRate)
+        if missingFrames > 0 {
+            let total = NarrationImport.milliseconds(frames + missingFrames, rate: sampleRate)
             warnings.append(
                 .warning(
                     "\(audioFile.path): decoding stopped at \(NarrationImport.clock(durationMs)) of \(NarrationImport.clock(total)) (a damaged or cut file); "
-                        + "the last \(String(format: "%.1f", Double(reader.missingFrames) / Double(sampleRate))) s were not aligned.",
+                        + "the last \(String(format: "%.1f", Double(missingFrames) / Double(sampleRate))) s were not aligned.",
                     file: audioFile.path, suggestion: "Re-export the recording and align again."))
         }
         let document = try store.store(
             key: key, fileExtension: "json", role: .alignment, mimeType: "application/json",
             data: AlignmentDocument(aligner: context.identity, durationMs: durationMs, narration: narration).encoded())
         try manifest.clearNarrationWindows()
+        RecognizerCopy.remove(in: store.owned)
         return AlignedNarration(
             narration: narration, key: key, document: document, realigned: realigned, resumedFromMs: resumedFromMs,
             sampleRate: sampleRate,

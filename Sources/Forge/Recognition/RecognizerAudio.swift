@@ -9,7 +9,7 @@ import Foundation
 final class RecognizerAudio: Sendable {
     private enum Storage {
         case memory([Int16])
-        /// An open file with no name (unlinked at once, so nothing is left behind even by a kill).
+        /// An open file of 16-bit samples, which this owns and closes.
         case file(descriptor: Int32)
     }
 
@@ -22,8 +22,14 @@ final class RecognizerAudio: Sendable {
         count = samples.count
     }
 
+    /// The `count` samples already in the file open as `descriptor` (which this owns and closes).
+    init(descriptor: Int32, count: Int) {
+        storage = .file(descriptor: descriptor)
+        self.count = count
+    }
+
     /// Converts `reader`'s recording to 16 kHz into `descriptor` (an empty file open for reading
-    /// and writing, already unlinked, which this owns and closes; `label` names it in errors),
+    /// and writing, which this owns and closes; `label` names it in errors),
     /// block by block; `progress` is told the share read, each hundredth (when the file says its length).
     init(
         reading reader: SoundFile.Reader, into descriptor: Int32, label: String,

@@ -120,8 +120,50 @@ extension Manifest {
         }
     }
 
-    /// Drops every saved window (the alignment is stored whole).
+    /// Saves the segments the alignment keyed `key` is cut into, in place of any saved before.
+    func recordNarrationSegments(key: String, _ segments: [NarrationSegment]) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM narration_segments")
+            let insert = try db.makeStatement(
+                sql: """
+                    INSERT INTO narration_segments (alignment_key, idx, first_word, end_word, first_sample, end_sample)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """)
+            for (index, segment) in segments.enumerated() {
+                try insert.execute(arguments: [
+                    key, index, segment.words.lowerBound, segment.words.upperBound, segment.samples.lowerBound,
+                    segment.samples.upperBound,
+                ])
+            }
+        }
+    }
+
+    /// The saved segments of the alignment keyed `key`, in order (empty when there are none, or
+    /// a row is not a range).
+    func narrationSegments(key: String) throws(StoreError) -> [NarrationSegment] {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT first_word, end_word, first_sample, end_sample FROM narration_segments WHERE alignment_key = ? ORDER BY idx",
+                arguments: [key])
+            var segments: [NarrationSegment] = []
+            for row in rows {
+                let (firstWord, endWord, firstSample, endSample): (Int, Int, Int, Int) = (
+                    row[0], row[1], row[2], row[3]
+                )
+                guard firstWord <= endWord, firstSample <= endSample else { return [] }
+                segments.append(NarrationSegment(words: firstWord..<endWord, samples: firstSample..<endSample))
+            }
+            return segments
+        }
+    }
+
+    /// Drops every saved window and segment (the alignment is stored whole).
     func clearNarrationWindows() throws(StoreError) {
-        try write { db in try db.execute(sql: "DELETE FROM narration_windows") }
+        try write { db in
+            try db.execute(sql: "DELETE FROM narration_windows")
+            try db.execute(sql: "DELETE FROM narration_segments")
+        }
     }
 }

@@ -28,6 +28,7 @@ enum ManifestSchema {
         ("v15", addChapterParts),
         ("v16", addEncodedChapters),
         ("v17", addRemoteObjects),
+        ("v18", addNarrationSegments),
     ]
 
     /// v1: builds, chapters, items, their words, and the store's objects.
@@ -332,6 +333,24 @@ enum ManifestSchema {
                     cache TEXT NOT NULL,
                     signal TEXT NOT NULL
                 );
+                """)
+    }
+
+    /// v18: where a narration alignment in progress cut the recording and text into segments
+    /// (what its first minutes of a long audiobook are spent finding), so a stopped run resumes
+    /// without looking again (rows of one alignment, deleted with its windows).
+    private static func addNarrationSegments(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE narration_segments (
+                    alignment_key TEXT NOT NULL,
+                    idx INTEGER NOT NULL,
+                    first_word INTEGER NOT NULL,
+                    end_word INTEGER NOT NULL,
+                    first_sample INTEGER NOT NULL,
+                    end_sample INTEGER NOT NULL,
+                    PRIMARY KEY (alignment_key, idx)
+                ) WITHOUT ROWID;
                 """)
     }
 }
