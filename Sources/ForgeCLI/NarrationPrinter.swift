@@ -32,6 +32,14 @@ enum NarrationPrinter {
                     line = String(format: "Aligning… %.0f%%", fraction * 100)
                     // One line per window saved: what a CI log or a wrapper can follow.
                     if json { JSONOutput.writeLine(AligningEventJSON(fraction: fraction)) }
+                case .cutting(let fraction):
+                    line = String(format: "Cutting the recording into the items' pieces… %.0f%%", fraction * 100)
+                    if json { JSONOutput.writeLine(CuttingEventJSON(fraction: fraction)) }
+                case .exporting(let step):
+                    line =
+                        "Exporting: \(step.phase) chapter \(step.done) of \(step.total) (\(Int(step.fraction * 100))%)"
+                    // The build's and `forge export --progress json`'s own event.
+                    if json { JSONOutput.writeLine(BuildEventJSON(.exporting(step))) }
                 }
                 if interactive { try? FileHandle.standardOutput.write(contentsOf: Data("\r\u{1B}[2K\(line)".utf8)) }
             }

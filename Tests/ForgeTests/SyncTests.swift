@@ -99,6 +99,9 @@ struct SyncTests {
         #expect(synced.events("joining").map { $0["joined"] as? Int } == [1, 2])
         #expect(synced.events("joining").allSatisfy { $0["files"] as? Int == 2 })
         #expect(synced.events("reading").last?["fraction"] as? Double == 1)
+        // Then the cut into the items' pieces and the EPUB's export show theirs.
+        #expect(synced.events("cutting").last?["fraction"] as? Double == 1)
+        #expect(synced.events("exporting").contains { $0["phase"] as? String == "epub" })
         // The joined recording is the tracks decoded one by one, end to end, sample for sample.
         for track in ["Track 1", "Track 10"] {
             try Self.ffmpeg(
@@ -156,6 +159,35 @@ struct SyncTests {
                     result.status == 0 && result.report.contains("0 fatals / 0 errors / 0 warnings"), "\(result.report)"
                 )
             }
+        }
+
+        // The same command again takes the alignment and the pieces from the store; pieces that
+        // were lost are cut again from the recording, the same bytes at the same places.
+        let pieces = try Manifest(directory: project.directory.file("synced"), create: false).allObjects()
+            .filter { $0.role == .audio }.sorted { $0.path < $1.path }
+        #expect(pieces.count >= 4)
+        var lost: [String: Data] = [:]
+        for piece in pieces.enumerated().filter({ $0.offset % 3 == 1 }).map(\.element) {
+            let url = project.directory.file("synced/\(piece.path)")
+            lost[piece.path] = try Data(contentsOf: url)
+            try FileManager.default.removeItem(at: url)
+        }
+        let again = try project.forge([
+            "sync", "book.epub", "tracks", "-o", "synced", "--max-unmatched", "0.4", "--json",
+        ])
+        #expect(again.status == 0, "\(again.text) \(again.errors)")
+        #expect(again.events("narration").first?["reusedAlignment"] as? Bool == true)
+        // The stored alignment keeps the recording's length, so the run again did not decode it to learn it.
+        let document = try #require(
+            try Manifest(directory: project.directory.file("synced"), create: false).allObjects()
+                .first { $0.role == .alignment })
+        let stored = try #require(
+            AlignmentDocument.decode(try Data(contentsOf: project.directory.file("synced/\(document.path)"))))
+        #expect(stored.recording?.frames == joined.samples.count && stored.recording?.missingFrames == 0)
+        #expect(again.events("narration").first?["durationMs"] as? Int == report["durationMs"] as? Int)
+        #expect(again.events("reading").isEmpty && again.events("cutting").last?["fraction"] as? Double == 1)
+        for (path, data) in lost {
+            #expect((try? Data(contentsOf: project.directory.file("synced/\(path)"))) == data, "\(path) cut again")
         }
 
         // The tracks are carried as they came (MP3 is an EPUB core media type): not re-encoded.
@@ -255,7 +287,7 @@ struct SyncTests {
         let many = directory.appendingPathComponent("many")
         try FileManager.default.createDirectory(at: many, withIntermediateDirectories: true)
         for index in 1...10_000 {
-            FileManager.default.createFile(atPath: many.appendingPathComponent("\(index).mp3").path, contents: nil)
+            _ = FileManager.default.createFile(atPath: many.appendingPathComponent("\(index).mp3").path, contents: nil)
         }
         let started = Date()
         let tooMany = try project.forge(["sync", "book.epub", "many", "-o", "bad"])

@@ -6,13 +6,24 @@ import Foundation
 /// JSON: `{"version":1,"aligner":"forced-1/…","durationMs":5120,"words":[[0,340,0.98],[340,610,null],…]}`
 /// — `[startMs, endMs, confidence]` per word in order; confidence null where interpolated.
 /// A narration's document adds `"heard":"1101…"` (one digit per word), `"speechMs"`, `"unmatchedSpeechMs"` and
-/// `"spans":[["matched",startMs,endMs,firstWord,endWord],…]`.
+/// `"spans":[["matched",startMs,endMs,firstWord,endWord],…]`, and, when the recording's length was
+/// recorded with it, `"frames"` and `"missingFrames"` (its frames at its own rate, and those its
+/// header promised that could not be decoded), so a run that takes the alignment from the store
+/// need not decode the recording to learn them.
 package struct AlignmentDocument: Sendable, Equatable {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.aligner == rhs.aligner && lhs.durationMs == rhs.durationMs && lhs.alignment == rhs.alignment
+            && lhs.narration == rhs.narration && lhs.recording?.frames == rhs.recording?.frames
+            && lhs.recording?.missingFrames == rhs.recording?.missingFrames
+    }
+
     package var aligner: String
     package var durationMs: Int
     package var alignment: ForcedAlignment
     /// For a narration: which words were heard, and where recording and text agree.
     package var narration: NarrationAlignment?
+    /// For a narration: the recording's frames (at its own rate) and those that could not be decoded.
+    package var recording: (frames: Int, missingFrames: Int)?
 
     package init(aligner: String, durationMs: Int, alignment: ForcedAlignment) {
         self.aligner = aligner
@@ -20,9 +31,13 @@ package struct AlignmentDocument: Sendable, Equatable {
         self.alignment = alignment
     }
 
-    package init(aligner: String, durationMs: Int, narration: NarrationAlignment) {
+    package init(
+        aligner: String, durationMs: Int, narration: NarrationAlignment,
+        recording: (frames: Int, missingFrames: Int)? = nil
+    ) {
         self.init(aligner: aligner, durationMs: durationMs, alignment: narration.alignment)
         self.narration = narration
+        self.recording = recording
     }
 
     package func encoded() -> [UInt8] {
@@ -59,6 +74,10 @@ package struct AlignmentDocument: Sendable, Equatable {
                             entry.value(span.words.upperBound)
                         }
                     }
+                }
+                if let recording {
+                    document.field("frames", recording.frames)
+                    document.field("missingFrames", recording.missingFrames)
                 }
             }
         }
@@ -100,6 +119,11 @@ package struct AlignmentDocument: Sendable, Equatable {
             document.narration = NarrationAlignment(
                 alignment: document.alignment, heard: heard.map { $0 == "1" }, spans: spans, speechMs: speechMs,
                 unmatchedSpeechMs: unmatchedSpeechMs)
+            if let frames = object["frames"] as? Int, let missing = object["missingFrames"] as? Int, frames > 0,
+                missing >= 0
+            {
+                document.recording = (frames, missing)
+            }
         }
         return document
     }

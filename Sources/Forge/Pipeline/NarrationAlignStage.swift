@@ -16,14 +16,18 @@ struct NarrationAlignStage: PipelineStage {
         let narration: NarrationAlignment
         var realigned = false
         var resumedFromMs: Int?
-        let stored = (try? store.read(relativePath: documentPath)).flatMap(AlignmentDocument.decode)?.narration
+        let storedDocument = (try? store.read(relativePath: documentPath)).flatMap(AlignmentDocument.decode)
         var frames: Int
         var missingFrames: Int
-        if let stored, stored.heard.count == text.words.count {
+        if let stored = storedDocument?.narration, stored.heard.count == text.words.count {
             narration = stored
-            // Its length and any damage are known only at its end.
-            try reader.skip(.max)
-            (frames, missingFrames) = (reader.framesRead, reader.missingFrames)
+            if let recording = storedDocument?.recording {
+                (frames, missingFrames) = recording
+            } else {
+                // Its length and any damage are known only at its end (a document from before they were kept).
+                try reader.skip(.max)
+                (frames, missingFrames) = (reader.framesRead, reader.missingFrames)
+            }
         } else {
             // The recognizer's 16 kHz copy, kept while the alignment is unfinished: a resumed run
             // takes it as it is.
@@ -94,7 +98,10 @@ struct NarrationAlignStage: PipelineStage {
         }
         let document = try store.store(
             key: key, fileExtension: "json", role: .alignment, mimeType: "application/json",
-            data: AlignmentDocument(aligner: context.identity, durationMs: durationMs, narration: narration).encoded())
+            data: AlignmentDocument(
+                aligner: context.identity, durationMs: durationMs, narration: narration,
+                recording: (frames, missingFrames)
+            ).encoded())
         try manifest.clearNarrationWindows()
         RecognizerCopy.remove(in: store.owned)
         return AlignedNarration(

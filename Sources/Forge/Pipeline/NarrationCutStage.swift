@@ -5,6 +5,8 @@
 /// audio (an empty piece where the recording passes them), which exports leave out of the overlays.
 struct NarrationCutStage: PipelineStage {
     var keepsUnnarrated = false
+    /// Told the share of the items cut, each hundredth.
+    var progress: @Sendable (Double) -> Void = { _ in }
 
     func run(_ input: (text: NarratedText, aligned: AlignedNarration), in context: NarrationContext) throws
         -> NarrationPieces
@@ -35,12 +37,40 @@ struct NarrationCutStage: PipelineStage {
                 if let cut = cuts[index] { at = cut.to } else { cuts[index] = (at, at) }
             }
         }
+        // A piece stored before (a run again over the same recording) is taken as it is: a
+        // 63-hour recording's pieces are minutes of decoding and encoding.
+        func pieceKey(_ cut: (from: Int, to: Int)) -> String {
+            ObjectKey.digest([
+                "stage": "narration-piece", "audio": context.audioHash, "from": String(cut.from), "to": String(cut.to),
+            ])
+        }
+        let keys = text.split.items.indices.map { cuts[$0].map(pieceKey) }
+        // Items the recording passes without a word of theirs share one empty piece.
+        let stored = try context.manifest.objects(withKeys: Array(Set(keys.compactMap { $0 })))
+            .filter { context.store.contains(relativePath: $0.value.path) }
+        var objects: [Int: StoredObject] = [:]
+        for (index, key) in keys.enumerated() { if let key, let object = stored[key] { objects[index] = object } }
+        let writer = NarrationPieceWriter(store: context.store, sampleRate: sampleRate)
+        defer { writer.close() }
+        let pieces = try SoundFile.Reader(url: context.audioFile)
+        var reported = 0
+        for index in text.split.items.indices {
+            if let cut = cuts[index], let key = keys[index], objects[index] == nil {
+                try pieces.skip(cut.from - pieces.framesRead)
+                try writer.add(.init(index: index, key: key, samples: try pieces.read(upTo: max(0, cut.to - cut.from))))
+            }
+            let hundredths = (index + 1) * 100 / text.split.items.count
+            if hundredths > reported {
+                reported = hundredths
+                progress(Double(hundredths) / 100)
+            }
+        }
+        objects.merge(try writer.finish()) { kept, _ in kept }
         var updates: [ItemUpdate] = []
         var unheard: [NarrationReport.UnheardWord] = []
         let voice = "narration:" + context.audioFile.lastPathComponent
-        let pieces = try SoundFile.Reader(url: context.audioFile)
         for (index, item) in text.split.items.enumerated() {
-            guard let cut = cuts[index] else {
+            guard let cut = cuts[index], let object = objects[index] else {
                 let at = NarrationImport.clock(alignment.timings[ranges[index].lowerBound].startMs)
                 updates.append(
                     .failed(
@@ -50,17 +80,8 @@ struct NarrationCutStage: PipelineStage {
                     ))
                 continue
             }
-            try pieces.skip(cut.from - pieces.framesRead)
-            let piece = try pieces.read(upTo: max(0, cut.to - cut.from))
             let startMs = NarrationImport.milliseconds(cut.from, rate: sampleRate)
-            let pieceKey = ObjectKey.digest([
-                "stage": "narration-piece", "audio": context.audioHash, "from": String(cut.from), "to": String(cut.to),
-            ])
-            let pieceMs = NarrationImport.milliseconds(piece.count, rate: sampleRate)
-            let object = try context.store.store(
-                key: pieceKey, fileExtension: "flac", role: .audio, mimeType: AudioSettings.Format.flac.mimeType,
-                data: try SoundFile.encode(piece.isEmpty ? [0] : piece, sampleRate: sampleRate, format: .flac),
-                durationMs: pieceMs, sampleRate: sampleRate)
+            let pieceMs = object.durationMs ?? NarrationImport.milliseconds(cut.to - cut.from, rate: sampleRate)
             let narrated = cut.to > cut.from
             let placements =
                 !narrated

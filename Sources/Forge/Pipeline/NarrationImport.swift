@@ -144,7 +144,8 @@ package struct NarrationImport: Sendable {
             _ = try manifest.synchronize(with: split)
             let text = NarratedText(split)
             let aligned = try NarrationAlignStage(progress: progress).run(text, in: context)
-            let pieces = try NarrationCutStage(keepsUnnarrated: keepsUnnarrated).run((text, aligned), in: context)
+            let pieces = try NarrationCutStage(keepsUnnarrated: keepsUnnarrated) { progress(.cutting($0)) }
+                .run((text, aligned), in: context)
             let spans = Self.rows(aligned.narration.spans, items: split.items, ranges: text.ranges, words: text.words)
             try manifest.recordNarrationSpans(spans)
             let missingItems = split.items.count - pieces.keptItems
@@ -165,6 +166,7 @@ package struct NarrationImport: Sendable {
                     }
                     var job = ExportJob(outputDirectory: outputDirectory, settings: exports, launch: nil)
                     job.timeline = book
+                    job.progress = { progress(.exporting($0)) }
                     if exports.formats.contains(.epub) {
                         job.carriedRecording = try recording.carried(
                             in: outputDirectory, durationMs: aligned.durationMs)
