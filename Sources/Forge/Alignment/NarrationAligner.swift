@@ -57,11 +57,12 @@ package final class NarrationAligner {
     static let widestLocateSlack = 12_000
     /// The words one locating search is given: its memory and time grow with them (two
     /// searches side by side among 5,000 words each held up to 350 MB with the recording's
-    /// other work, 2.5–3 s each on 20 s of audio). A path matching twice in one piece is
+    /// other work, 2.5–3 s each on 20 s of audio; among 2,500 words, a 600,000-word book's
+    /// sync peaked at 333 MB while they ran, 150 MB over the rest of its work). A path matching twice in one piece is
     /// refused, and a place found is confirmed by a window's search
     /// (``WindowAligner/isConfirmed(_:texts:samples:)``), so a phrase the book repeats
     /// elsewhere in a piece does not make a false cut.
-    static let locatePiece = 2_500
+    static let locatePiece = 1_500
 
     /// The stretches of words a cut guessed at `guess` is looked for in, in order: the piece
     /// around the guess, then the next ones after and before it in turn, out to `slack` each
