@@ -11,10 +11,16 @@ import Foundation
 /// header promised that could not be decoded), so a run that takes the alignment from the store
 /// need not decode the recording to learn them.
 package struct AlignmentDocument: Sendable, Equatable {
-    package static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.aligner == rhs.aligner && lhs.durationMs == rhs.durationMs && lhs.alignment == rhs.alignment
-            && lhs.narration == rhs.narration && lhs.recording?.frames == rhs.recording?.frames
-            && lhs.recording?.missingFrames == rhs.recording?.missingFrames
+    /// A narration's recording as it was decoded: its frames (at its own rate) and those its
+    /// header promised that could not be decoded.
+    package struct RecordingLength: Sendable, Equatable {
+        package var frames: Int
+        package var missingFrames: Int
+
+        package init(frames: Int, missingFrames: Int) {
+            self.frames = frames
+            self.missingFrames = missingFrames
+        }
     }
 
     package var aligner: String
@@ -22,8 +28,8 @@ package struct AlignmentDocument: Sendable, Equatable {
     package var alignment: ForcedAlignment
     /// For a narration: which words were heard, and where recording and text agree.
     package var narration: NarrationAlignment?
-    /// For a narration: the recording's frames (at its own rate) and those that could not be decoded.
-    package var recording: (frames: Int, missingFrames: Int)?
+    /// For a narration: the recording's length, when it was kept with the alignment.
+    package var recording: RecordingLength?
 
     package init(aligner: String, durationMs: Int, alignment: ForcedAlignment) {
         self.aligner = aligner
@@ -33,7 +39,7 @@ package struct AlignmentDocument: Sendable, Equatable {
 
     package init(
         aligner: String, durationMs: Int, narration: NarrationAlignment,
-        recording: (frames: Int, missingFrames: Int)? = nil
+        recording: RecordingLength? = nil
     ) {
         self.init(aligner: aligner, durationMs: durationMs, alignment: narration.alignment)
         self.narration = narration
@@ -122,7 +128,7 @@ package struct AlignmentDocument: Sendable, Equatable {
             if let frames = object["frames"] as? Int, let missing = object["missingFrames"] as? Int, frames > 0,
                 missing >= 0
             {
-                document.recording = (frames, missing)
+                document.recording = RecordingLength(frames: frames, missingFrames: missing)
             }
         }
         return document

@@ -22,7 +22,7 @@ struct NarrationAlignStage: PipelineStage {
         if let stored = storedDocument?.narration, stored.heard.count == text.words.count {
             narration = stored
             if let recording = storedDocument?.recording {
-                (frames, missingFrames) = recording
+                (frames, missingFrames) = (recording.frames, recording.missingFrames)
             } else {
                 // Its length and any damage are known only at its end (a document from before they were kept).
                 try reader.skip(.max)
@@ -100,7 +100,7 @@ struct NarrationAlignStage: PipelineStage {
             key: key, fileExtension: "json", role: .alignment, mimeType: "application/json",
             data: AlignmentDocument(
                 aligner: context.identity, durationMs: durationMs, narration: narration,
-                recording: (frames, missingFrames)
+                recording: .init(frames: frames, missingFrames: missingFrames)
             ).encoded())
         try manifest.clearNarrationWindows()
         RecognizerCopy.remove(in: store.owned)
