@@ -349,6 +349,49 @@ struct ForcedAlignmentTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).isEmpty)
     }
 
+    /// A segment's phone loop is decoded once, in chunks counted from the segment's start, and a
+    /// window takes its frames from them: the frames of any range are the chunks' own, across a
+    /// chunk's edge too, as many as a reference of the range's samples has, and nothing heard
+    /// past the segment's end.
+    @Test func aWindowTakesItsPhoneLoopFromTheSegmentsChunks() throws {
+        let engine = try EspeakEngine()
+        let rate = PocketSphinxDecoder.sampleRate
+        let perFrame = rate / PocketSphinxDecoder.framesPerSecond
+        var samples: [Int16] = [Int16](repeating: 0, count: 123)
+        for paragraph in Fixtures.firstChapter.components(separatedBy: "\n\n") where samples.count < 80 * rate {
+            let audio = try engine.synthesize(paragraph, voice: VoiceSettings(id: "en-us"), itemID: "p")
+            samples += RecognizerInput.samples(audio.samples[...], from: audio.sampleRate)
+        }
+        // The segment starts off the 10 ms grid of the recording and ends before its end.
+        let segment = 123..<(samples.count - rate)
+        let chunk = SegmentPhoneLoop.chunkFrames * perFrame
+        #expect(segment.count > chunk + 10 * rate, "more than one chunk")
+        let aligner = try ForcedAligner(model: .standard, language: "en-us", fillers: false)
+        let loop = SegmentPhoneLoop(aligner: aligner, samples: RecognizerAudio(samples: samples), range: segment)
+        // A decoder's phone loop depends on what it decoded before (its noise and mean
+        // estimates go on): the chunks are decoded in order by a decoder of their own, as a
+        // segment's windows ask for them.
+        let expected = try ForcedAligner(model: .standard, language: "en-us", fillers: false)
+        let first = try expected.phoneLoop(samples[segment.lowerBound..<(segment.lowerBound + chunk)])
+        let second = try expected.phoneLoop(samples[(segment.lowerBound + chunk)..<segment.upperBound])
+        let frames = Array(first.frameScores.prefix(SegmentPhoneLoop.chunkFrames)) + second.frameScores
+        let speech = Array(first.speech.prefix(SegmentPhoneLoop.chunkFrames)) + second.speech
+        for start in [0, 3_000, SegmentPhoneLoop.chunkFrames - 1, SegmentPhoneLoop.chunkFrames + 7] {
+            let lower = segment.lowerBound + start * perFrame
+            let range = lower..<min(segment.upperBound, lower + 60 * rate)
+            let reference = try loop.reference(range)
+            #expect(reference.frameScores.count == range.count / perFrame + 1, "frames of \(range)")
+            let known = min(reference.frameScores.count, frames.count - start)
+            #expect(
+                Array(reference.frameScores.prefix(known)) == Array(frames[start..<(start + known)]),
+                "scores from frame \(start)")
+            #expect(
+                Array(reference.speech.prefix(known)) == Array(speech[start..<(start + known)]),
+                "speech from frame \(start)")
+            #expect(reference.speech.dropFirst(known).allSatisfy { !$0 }, "nothing heard past the segment")
+        }
+    }
+
     /// A window's search that may pass over words runs on at most ``WindowAligner/skipSearchSeconds``
     /// of audio at a time (its memory grows with its audio): a minute read with a paragraph left
     /// out is searched in pieces, and the words read after the paragraph, in a later piece than

@@ -11,6 +11,12 @@ struct PhoneLoopReference {
     /// Whether each frame lies in a speech phone (not silence or one of the model's noise fillers).
     var speech: [Bool]
 
+    /// A reference of these frames (taken from references of longer audio).
+    init(frameScores: [Double], speech: [Bool]) {
+        self.frameScores = frameScores
+        self.speech = speech
+    }
+
     /// The reference for `samples` (16 kHz), decoded with `decoder`'s phone-loop search.
     init(samples: ArraySlice<Int16>, decoder: PocketSphinxDecoder) throws(RecognitionError) {
         let frames = samples.count / (PocketSphinxDecoder.sampleRate / PocketSphinxDecoder.framesPerSecond) + 1

@@ -74,6 +74,7 @@ final class WindowAligner {
             next = saved.nextWord
         }
         if !checkpoints.isEmpty { progress(cursor) }
+        let loop = SegmentPhoneLoop(aligner: aligner, samples: samples, range: segment.samples)
         while next < segment.words.upperBound && cursor < end {
             var windowEnd = min(end, cursor + window)
             let isLast = end - windowEnd < margin
@@ -81,7 +82,7 @@ final class WindowAligner {
             let count = min(segment.words.upperBound - next, settings.wordsPerWindow)
             let windowTexts = Array(texts[next..<(next + count)])
             let windowSamples = samples.samples(cursor..<windowEnd)[...]
-            let reference = try aligner.phoneLoop(windowSamples)
+            let reference = try loop.reference(cursor..<windowEnd)
             let onsets = SpeechOnsets(samples: windowSamples)
             let speechFrame = cursor / samplesPerFrame
             let firstWord = next

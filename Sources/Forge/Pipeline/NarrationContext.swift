@@ -16,5 +16,5 @@ struct NarrationContext {
     /// The aligner's identity, part of every key the import makes.
     var identity: String { Self.identity(model: model) }
 
-    static func identity(model: RecognizerModel) -> String { ForcedAligner.identity(model: model) + "/narration-10" }
+    static func identity(model: RecognizerModel) -> String { ForcedAligner.identity(model: model) + "/narration-11" }
 }
