@@ -45,19 +45,14 @@ final class SegmentPhoneLoop {
             let index = frame / Self.chunkFrames
             let chunk = try self.chunk(index)
             let offset = frame - index * Self.chunkFrames
-            // A chunk's frames past its own (the last, partial one, or none past the segment's
-            // end) are taken from it only when no chunk follows.
-            let usable =
-                (index + 1) * Self.chunkFrames * Self.samplesPerFrame + origin < end
-                ? Self.chunkFrames : chunk.frameScores.count
-            guard offset < usable else {
+            guard offset < chunk.frameScores.count else {
                 // Past the segment's audio: nothing heard, as a reference of these samples has.
                 frameScores.append(0)
                 speech.append(false)
                 frame += 1
                 continue
             }
-            let taken = min(usable - offset, count - frameScores.count)
+            let taken = min(chunk.frameScores.count - offset, count - frameScores.count)
             frameScores += chunk.frameScores[offset..<(offset + taken)]
             speech += chunk.speech[offset..<(offset + taken)]
             frame += taken
@@ -71,10 +66,13 @@ final class SegmentPhoneLoop {
         if let chunk = chunks[index] { return chunk }
         let start = origin + index * Self.chunkFrames * Self.samplesPerFrame
         let stop = min(end, start + Self.chunkFrames * Self.samplesPerFrame)
-        let chunk =
+        var chunk =
             start < stop
             ? try aligner.phoneLoop(samples.samples(start..<stop)[...])
             : PhoneLoopReference(frameScores: [], speech: [])
+        // A reference's last frame holds the samples left over; where a chunk follows, its
+        // first frame holds them whole.
+        if stop < end { chunk = chunk.frames(0..<Self.chunkFrames) }
         chunks[index] = chunk
         return chunk
     }
