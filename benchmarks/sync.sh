@@ -3,7 +3,7 @@
 # CHAPTERS chapters (10 by default) as an EPUB 3, narrated by another voice and pace than forge's
 # default (espeak-ng en-gb at 150 wpm, built once and kept in out/sync/chapters-N), with a spoken
 # intro not in the book, cut into MP3 tracks of TRACK_MINUTES (15) minutes — elsewhere than the
-# chapters. Prints the sync's speed (x real time), CPU/wall, peak RSS (the process tree), the spans
+# chapters. Prints the sync's speed (x real time), CPU/wall, peak memory (the process tree's PSS), the spans
 # it reports, and its accuracy against the synthesizer's own word times: word and item (sentence)
 # starts, median and p99, both as the aligner placed them and as the reader's EPUB plays them (its
 # SMIL clips in the carried MP3 tracks). VOICE=piper narrates with Piper (joe-us, from PyPI, as
@@ -61,15 +61,18 @@ rm -f "$work/whole.wav"
 intro_ms=$(python3 -c "import wave;w=wave.open('$work/intro.wav');print(w.getnframes()*1000//w.getframerate())")
 audio_s=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$work/narration.wav")
 echo "narration: $(ls "$work/tracks" | wc -l) MP3 tracks of ${minutes} min, $(printf %.0f "$audio_s") s of reading after a ${intro_ms} ms intro; load $(cut -d' ' -f1-3 /proc/loadavg)"
-/usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$forge" sync "$work/book.epub" "$work/tracks" -o "$work/synced" --json > "$work/sync.jsonl" || true
-# time writes "Command exited with non-zero status" first when the sync fails: its figures are the last line.
-read -r wall user sys peak < <(tail -1 "$work/time.txt")
-python3 - "$work" "$wall" "$user" "$sys" "$peak" "$audio_s" "$intro_ms" <<'PY'
+# Peak memory is the process tree's (proportional set sizes summed, sampled every half second):
+# the sync and espeak-ng's zygote, which GNU time's maximum (of the largest process alone) left out.
+# A failed sync (exit 1) still prints its report.
+source benchmarks/lib/measure.sh
+sample_every=0.5 allowed_status=1 measure "$forge" sync "$work/book.epub" "$work/tracks" -o "$work/synced" --json
+cp "$work/stdout" "$work/sync.jsonl"
+python3 - "$work" "$wall" "$cpu" "$peak_kb" "$audio_s" "$intro_ms" <<'PY'
 import difflib, glob, json, os, re, sqlite3, statistics, subprocess, sys, zipfile
-work, wall, user, sys_, peak, audio_s, intro_ms = sys.argv[1:8]
-wall, cpu, audio_s, intro_ms = float(wall), float(user) + float(sys_), float(audio_s), int(intro_ms)
+work, wall, cpu, peak, audio_s, intro_ms = sys.argv[1:7]
+wall, cpu, audio_s, intro_ms = float(wall), float(cpu), float(audio_s), int(intro_ms)
 report = next(json.loads(l) for l in open(os.path.join(work, "sync.jsonl")) if '"event":"narration"' in l)
-print(f"sync: {wall:.1f} s wall, {cpu:.1f} s CPU, CPU/wall {cpu / wall:.2f}, peak {int(peak) // 1024} MB; "
+print(f"sync: {wall:.1f} s wall, {cpu:.1f} s CPU, CPU/wall {cpu / wall:.2f}, peak {int(peak) // 1024} MB (process tree); "
       f"{(audio_s + intro_ms / 1000) / wall:.1f}x real time; passed {report['passed']}, exported {report['exported']}")
 spans = [s for s in report["spans"] if s["kind"] != "matched"]
 skipped_path = os.path.join(work, "reference.skipped.json")

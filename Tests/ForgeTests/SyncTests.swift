@@ -310,6 +310,27 @@ struct SyncTests {
         #expect(!FileManager.default.fileExists(atPath: project.directory.file("bombed").path))
     }
 
+    /// espeak-ng (which a sync asks for the words the dictionary lacks) starts, forking its
+    /// synthesis zygote, before the book is read: a zygote forked later keeps a copy of the
+    /// book's memory for the whole run (75 MB resident beside a 600,000-word sync).
+    @Test func espeakNGsZygoteIsForkedBeforeTheBookIsRead() throws {
+        let project = try TestProject()
+        let text = Fixtures.sampleText.split(separator: "\n", omittingEmptySubsequences: false).prefix(12)
+            .joined(separator: "\n")
+        try project.directory.write("book.txt", text)
+        try project.directory.write("reading.txt", text)
+        try Self.espeak(
+            voice: "en-gb", wordsPerMinute: 160, text: "reading.txt", to: "reading.wav", in: project.directory.url)
+        let sync = try project.forge(
+            ["sync", "book.txt", "reading.wav", "-o", "synced", "--max-unmatched", "0.2"],
+            environment: [ForgeLog.levelVariable: "debug"])
+        let lines = sync.errors.split(separator: "\n")
+        let forked = lines.indices.filter { lines[$0].contains("synthesis zygote is forked") }
+        let reading = lines.firstIndex { $0.contains("reading the text") }
+        #expect(sync.status == 0, "\(sync.text) \(sync.errors.suffix(2_000))")
+        #expect(forked.count == 1 && reading != nil && forked[0] < reading!, "\(forked) \(String(describing: reading))")
+    }
+
     /// Ctrl-C during a sync keeps the windows aligned so far (exit 130, saying how to resume); the
     /// same command again resumes there and finishes.
     @Test func aStoppedSyncResumesWhereItStopped() throws {

@@ -106,6 +106,10 @@ package struct NarrationImport: Sendable {
         progress: @escaping @Sendable (NarrationProgress) -> Void = { _ in }
     ) throws -> NarrationReport {
         let clock = ContinuousClock.now
+        // Before the book is read: the zygote forked on espeak-ng's first use keeps a copy of
+        // the process's pages as they are then.
+        EspeakEngine.start()
+        ForgeLog.debug("reading the text \(textFile.path)")
         let (split, textHash) = try readText()
         // The documents the split was made from are gone: hand their memory back (a 600,000-word
         // EPUB's held 150 MB that the alignment's threads, allocating from arenas of their own,
