@@ -34,6 +34,8 @@ final class InterruptMonitor {
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 if flag.isCancelled || !flag.hasWorkToKeep {
+                    // The temporary files of a phase that starts over (a join, a recording's copy).
+                    StopCleanup.runAll()
                     if !flag.hasWorkToKeep {
                         let kept = Self.stopNote.map { " " + $0 } ?? ""
                         try? FileHandle.standardError.write(contentsOf: Data("Stopped.\(kept)\n".utf8))

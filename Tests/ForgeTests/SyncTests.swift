@@ -331,6 +331,50 @@ struct SyncTests {
         #expect(forked.count == 1 && reading != nil && forked[0] < reading!, "\(forked) \(String(describing: reading))")
     }
 
+    /// Ctrl-C while a sync joins the tracks, and while it reads the joined recording for the
+    /// recognizer, leaves none of those phases' temporary files (they start over): a 63-hour
+    /// audiobook's are gigabytes.
+    @Test func aStopWhileJoiningOrReadingLeavesNoTemporaryFiles() throws {
+        let project = try TestProject()
+        let words = Fixtures.sampleText.split(whereSeparator: \.isWhitespace).prefix(200).joined(separator: " ")
+        try project.directory.write("book.txt", "Chapter 1\n\n" + words + "\n")
+        let tracks = project.directory.file("tracks")
+        try FileManager.default.createDirectory(at: tracks, withIntermediateDirectories: true)
+        // 150 tracks of 30 s: a join of a few seconds, a recording of 75 minutes to read.
+        try Self.ffmpeg(
+            ["-f", "lavfi", "-i", "sine=frequency=220:duration=30", "-c:a", "libmp3lame", "-b:a", "32k", "track.mp3"],
+            in: project.directory.url)
+        for index in 1...150 {
+            try FileManager.default.copyItem(
+                at: project.directory.file("track.mp3"),
+                to: tracks.appendingPathComponent(String(format: "%03d.mp3", index)))
+        }
+        let recording = project.directory.file("synced/recording")
+        func temporaries() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: recording.path).filter { $0.hasPrefix(".") }
+        }
+        for phase in ["joining", "reading"] {
+            let sync = try project.start(["sync", "book.txt", "tracks", "-o", "synced", "--json"])
+            let reached = sync.waitForLines(count: 1) { $0.contains(#""event":"\#(phase)""#) }
+            // Mid-phase: after its first line, before the files it writes are whole.
+            let before = try temporaries()
+            sync.signal(SIGINT)
+            let stopped = sync.wait()
+            #expect(reached && stopped.status == 130, "\(phase): \(stopped.text) \(stopped.errors)")
+            #expect(!before.isEmpty, "\(phase): stopped after its temporary files were gone")
+            let after = try temporaries()
+            #expect(after.isEmpty, "\(phase): \(after)")
+            if phase == "joining" {
+                // The next run joins the tracks whole, and is stopped while it reads them; what
+                // a killed run left (a stop by SIGKILL removes nothing) is removed by it.
+                #expect(!stopped.text.contains(#""joined":150"#))
+                for name in [".recognizer.1.tmp", ".joined.1.tmp", ".part.1.7.wav"] {
+                    try Data("left".utf8).write(to: recording.appendingPathComponent(name))
+                }
+            }
+        }
+    }
+
     /// Ctrl-C during a sync keeps the windows aligned so far (exit 130, saying how to resume); the
     /// same command again resumes there and finishes.
     @Test func aStoppedSyncResumesWhereItStopped() throws {

@@ -5,8 +5,8 @@ import Foundation
 /// without reading the recording again (100 s for a 63-hour audiobook), and a stop does not wait
 /// for the kernel to free gigabytes of nameless scratch (7.3 GB at 63 hours) as the process ends.
 ///
-/// The copy is written under a temporary name (a leftover the next run removes if the process
-/// dies) and renamed when whole; its stamp, written last, names the recording's digest and what
+/// The copy is written under a temporary name (removed when a stop ends the process, and by the
+/// next run if the process dies) and renamed when whole; its stamp, written last, names the recording's digest and what
 /// reading it found. ``remove(in:)`` deletes both once the alignment is stored.
 struct RecognizerCopy {
     /// What the stamp says: the copy is of the recording with this digest, made by this
@@ -51,10 +51,13 @@ struct RecognizerCopy {
     ) throws -> RecognizerCopy {
         remove(in: owned)
         _ = try owned.makeDirectory(RecordingFiles.folder)
+        // Copies a killed run left (up to 7 GB each) are not kept beside this one.
+        RecordingFiles.removeLeftovers(in: owned)
         let scratch = "\(RecordingFiles.folder)/.recognizer.\(getpid()).tmp"
-        unlink(owned.url(scratch).path)
-        let audio = try RecognizerAudio(
-            reading: reader, into: try owned.createFile(scratch, readable: true), label: label, progress: progress)
+        let audio = try StopCleanup.removing({ unlink(owned.url(scratch).path) }) {
+            try RecognizerAudio(
+                reading: reader, into: try owned.createFile(scratch, readable: true), label: label, progress: progress)
+        }
         guard rename(owned.url(scratch).path, owned.url(samplesPath).path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(owned.url(scratch).path)

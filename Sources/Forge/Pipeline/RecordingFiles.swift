@@ -84,24 +84,25 @@ package struct RecordingFiles: Sendable {
         if OwnedDirectory.entry(at: owned.url(target).path) == .file, (try? owned.read(stampPath)) == Data(stamp.utf8) {
             return owned.url(target)
         }
-        // What an earlier join killed on the way left (files of this folder's own making).
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: owned.url(Self.folder).path)) ?? []
-        where name.hasPrefix(".part.") || name.hasPrefix(".joined.") {
-            unlink(owned.url("\(Self.folder)/\(name)").path)
-        }
+        // What an earlier join or copy killed on the way left.
+        Self.removeLeftovers(in: owned)
         let scratch = "\(Self.folder)/.joined.\(getpid()).tmp"
-        for path in [scratch, stampPath, lengthsPath] { unlink(owned.url(path).path) }
+        for path in [stampPath, lengthsPath] { unlink(owned.url(path).path) }
         defer { unlink(owned.url(scratch).path) }
         // Joined at the first file's rate: an audiobook's tracks share one, and resampling
         // changes what the recognizer hears.
         let rate = FFmpegEncoder.sampleRate(of: files[0]) ?? Self.sampleRate
-        let writer = try SoundFile.Writer(
-            descriptor: try owned.createFile(scratch, readable: true), format: .flac, sampleRate: rate,
-            label: owned.url(target).path)
-        let lengths = try TrackJoiner(
-            files: files, sampleRate: rate, folder: owned, partPrefix: "\(Self.folder)/.part.\(getpid())."
-        ).join(into: writer, progress: progress)
-        try writer.finish()
+        let pid = getpid()
+        let lengths = try StopCleanup.removing({ Self.removeLeftovers(in: owned, of: pid) }) {
+            let writer = try SoundFile.Writer(
+                descriptor: try owned.createFile(scratch, readable: true), format: .flac, sampleRate: rate,
+                label: owned.url(target).path)
+            let lengths = try TrackJoiner(
+                files: files, sampleRate: rate, folder: owned, partPrefix: "\(Self.folder)/.part.\(pid)."
+            ).join(into: writer, progress: progress)
+            try writer.finish()
+            return lengths
+        }
         guard rename(owned.url(scratch).path, owned.url(target).path) == 0 else {
             throw StoreError.writeFailed(path: owned.url(target).path, reason: String(cString: strerror(errno)))
         }
@@ -111,6 +112,17 @@ package struct RecordingFiles: Sendable {
             lengthsPath, with: Array(([String(rate)] + lengths.map(String.init)).joined(separator: "\n").utf8))
         try owned.replaceFile(stampPath, with: Array(stamp.utf8))
         return owned.url(target)
+    }
+
+    /// Removes the temporary files of `recording/` — a join's decoded files and joined FLAC, a
+    /// recognizer's copy (``RecognizerCopy``) — of the process `pid`, or of any process when nil
+    /// (what a killed run left: a run holds the output directory's lock while it writes them).
+    static func removeLeftovers(in owned: OwnedDirectory, of pid: pid_t? = nil) {
+        let prefixes = [".part.", ".joined.", ".recognizer."].map { prefix in pid.map { "\(prefix)\($0)." } ?? prefix }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: owned.url(folder).path)) ?? []
+        where prefixes.contains(where: name.hasPrefix) {
+            unlink(owned.url("\(folder)/\(name)").path)
+        }
     }
 
     /// Beside the joined recording: its sample rate, then each file's length in samples.
