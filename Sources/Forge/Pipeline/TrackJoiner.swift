@@ -43,18 +43,21 @@ struct TrackJoiner {
                     defer { ready[index].signal() }
                     guard failure.withLock({ $0 == nil }) else { continue }
                     do {
-                        close(try folder.createFile(parts[index]))
-                        try FFmpegEncoder.run(
-                            [
-                                "-i", files[index].path, "-map", "0:a:0", "-af",
-                                "aformat=sample_fmts=s16:channel_layouts=mono,aresample=\(rate)",
-                                // RF64 past 4 GB: one file may be a whole audiobook (an M4B).
-                                "-c:a", "pcm_s16le", "-rf64", "auto", "-f", "wav", folder.url(parts[index]).path,
-                            ],
-                            failure: { detail in
-                                PipelineError.unreadableRecording(
-                                    path: files[index].path, reason: "ffmpeg could not decode it: \(detail)")
-                            })
+                        let part = folder.url(parts[index]).path
+                        try StopCleanup.removing({ unlink(part) }) {
+                            close(try folder.createFile(parts[index]))
+                            try FFmpegEncoder.run(
+                                [
+                                    "-i", files[index].path, "-map", "0:a:0", "-af",
+                                    "aformat=sample_fmts=s16:channel_layouts=mono,aresample=\(rate)",
+                                    // RF64 past 4 GB: one file may be a whole audiobook (an M4B).
+                                    "-c:a", "pcm_s16le", "-rf64", "auto", "-f", "wav", folder.url(parts[index]).path,
+                                ],
+                                failure: { detail in
+                                    PipelineError.unreadableRecording(
+                                        path: files[index].path, reason: "ffmpeg could not decode it: \(detail)")
+                                })
+                        }
                     } catch {
                         failure.withLock { $0 = $0 ?? error }
                     }

@@ -1,31 +1,55 @@
+import Foundation
 import Synchronization
 
 /// What a stop that ends the process at once (before a command has work to keep, see
 /// ``CancellationFlag``) must not leave behind: the temporary files of a phase that starts over
-/// rather than resumes. A recording's join left its decoded tracks and half-written FLAC (290 MB
-/// nine tracks into a 255-track audiobook), and reading it for the recognizer a 16 kHz copy of up
-/// to 7.3 GB under a name no later run removed. The command-line front end runs the removals
-/// registered here right before it exits; a phase that ends any other way removes its own.
+/// rather than resumes, and the children writing them. A recording's join left its decoded tracks
+/// and half-written FLAC (290 MB nine tracks into a 255-track audiobook), and an ffmpeg decoding
+/// the next track went on writing after forge had exited; reading the recording for the
+/// recognizer left a 16 kHz copy of up to 7.3 GB under a name no later run removed.
+///
+/// The command-line front end calls ``runAll()`` right before it exits. Removals run newest
+/// first, so a phase's children are stopped before the files they write are removed; a thread
+/// that registers after that waits for the exit instead of starting anything.
 package enum StopCleanup {
-    private static let removals = Mutex<[Int: @Sendable () -> Void]>([:])
-    private static let lastKey = Atomic<Int>(0)
+    private struct State {
+        var removals: [(key: Int, removal: @Sendable () -> Void)] = []
+        var lastKey = 0
+        var stopping = false
+    }
+    private static let state = Mutex(State())
 
-    /// Runs `body`; a stop that ends the process while it runs runs `removal` first.
+    /// Runs `body`; a stop that ends the process while it runs runs `removal` first. After such
+    /// a stop has begun, runs `removal` and never returns (the process is exiting).
     package static func removing<Result>(
         _ removal: @escaping @Sendable () -> Void, whileRunning body: () throws -> Result
     ) rethrows -> Result {
-        let key = lastKey.add(1, ordering: .relaxed).newValue
-        removals.withLock { $0[key] = removal }
-        defer { removals.withLock { _ = $0.removeValue(forKey: key) } }
+        let key: Int? = state.withLock { state in
+            guard !state.stopping else { return nil }
+            state.lastKey += 1
+            state.removals.append((state.lastKey, removal))
+            return state.lastKey
+        }
+        guard let key else {
+            removal()
+            waitForTheExit()
+        }
+        defer { state.withLock { $0.removals.removeAll { $0.key == key } } }
         return try body()
     }
 
-    /// Runs every removal registered now, once (the front end, right before a stop ends the process).
+    /// Runs every removal registered, newest first, once; from then on nothing registers. Only
+    /// right before the process exits: the front end's stop.
     package static func runAll() {
-        let pending = removals.withLock { removals in
-            defer { removals = [:] }
-            return Array(removals.values)
+        let pending = state.withLock { state in
+            state.stopping = true
+            defer { state.removals = [] }
+            return state.removals
         }
-        for removal in pending { removal() }
+        for (_, removal) in pending.reversed() { removal() }
+    }
+
+    private static func waitForTheExit() -> Never {
+        while true { sleep(60) }
     }
 }

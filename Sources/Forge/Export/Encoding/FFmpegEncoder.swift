@@ -154,7 +154,8 @@ final class FFmpegEncoder {
     }
 
     /// Runs ffmpeg with `arguments` (its own inputs and output; nothing on standard input) and
-    /// waits. It runs in forge's process group, so the Ctrl-C that ends forge ends it too. Throws
+    /// waits. It runs in forge's process group, so the Ctrl-C that ends forge ends it too, and
+    /// a stop that ends forge at once kills it first (``StopCleanup``). Throws
     /// `failure(ffmpeg's message)` when it fails.
     static func run(_ arguments: [String], failure: (String) -> Error) throws {
         let executable = try locate()
@@ -167,8 +168,15 @@ final class FFmpegEncoder {
         } catch {
             throw ExportError.toolMissing(tool: "ffmpeg", detail: error.localizedDescription)
         }
-        child.finishInputWaiting()
-        let ended = child.exitedWaiting()
+        // A stop that ends forge at once ends this ffmpeg first, or it goes on writing its
+        // output after forge is gone (a SIGTERM reaches forge alone).
+        let ended = StopCleanup.removing({
+            child.send(.kill)
+            _ = child.exitedWaiting()
+        }) {
+            child.finishInputWaiting()
+            return child.exitedWaiting()
+        }
         guard ended.succeeded else {
             throw failure(
                 child.errorTail(waitingUpTo: 1)
