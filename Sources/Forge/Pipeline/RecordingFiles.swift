@@ -115,8 +115,9 @@ package struct RecordingFiles: Sendable {
     }
 
     /// Removes the temporary files of `recording/` — a join's decoded files and joined FLAC, a
-    /// recognizer's copy (``RecognizerCopy``) — of the process `pid`, or of any process when nil
-    /// (what a killed run left: a run holds the output directory's lock while it writes them).
+    /// recognizer's copy (``RecognizerCopy``) — of the process `pid`, or of any process when nil:
+    /// what a killed run left (a run holds the output directory's lock while it writes them, so
+    /// no running forge's are among them, whatever process now has that pid).
     static func removeLeftovers(in owned: OwnedDirectory, of pid: pid_t? = nil) {
         let prefixes = [".part.", ".joined.", ".recognizer."].map { prefix in pid.map { "\(prefix)\($0)." } ?? prefix }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: owned.url(folder).path)) ?? []

@@ -6,7 +6,7 @@ import Synchronization
 /// rather than resumes, and the children writing them. A recording's join left its decoded tracks
 /// and half-written FLAC (290 MB nine tracks into a 255-track audiobook), and an ffmpeg decoding
 /// the next track went on writing after forge had exited; reading the recording for the
-/// recognizer left a 16 kHz copy of up to 7.3 GB under a name no later run removed.
+/// recognizer left a 16 kHz copy of up to 7.3 GB until the next run.
 ///
 /// The command-line front end calls ``runAll()`` right before it exits. Removals run newest
 /// first, so a phase's children are stopped before the files they write are removed; a thread
