@@ -6,8 +6,9 @@ import Foundation
 /// for the kernel to free gigabytes of nameless scratch (7.3 GB at 63 hours) as the process ends.
 ///
 /// The copy is written under a temporary name (removed when a stop ends the process, and by the
-/// next run if the process dies) and renamed when whole; its stamp, written last, names the recording's digest and what
-/// reading it found. ``remove(in:)`` deletes both once the alignment is stored.
+/// next run if the process dies) and renamed when whole; its stamp, written last, names the
+/// recording's digest and what reading it found. ``remove(in:)`` deletes both once the alignment
+/// is stored.
 struct RecognizerCopy {
     /// What the stamp says: the copy is of the recording with this digest, made by this
     /// conversion, and reading that recording found this many frames (and this many missing).
