@@ -122,6 +122,8 @@ package struct NarrationImport: Sendable {
         try model.checkAvailable()
 
         let workspace = try OutputWorkspace(directory: outputDirectory)
+        // Beside the workspace's own sweep: the recording's temporary files a killed run left.
+        RecordingFiles.removeLeftovers(in: workspace.store.owned)
         defer { withExtendedLifetime(workspace) {} }
         let audioFile = try recording.prepared(in: outputDirectory) {
             progress(.joining(joined: $0, files: recording.files.count))

@@ -52,9 +52,6 @@ struct RecognizerCopy {
     ) throws -> RecognizerCopy {
         remove(in: owned)
         _ = try owned.makeDirectory(RecordingFiles.folder)
-        // What a killed run left, whatever its process id: the workspace's sweep keeps the
-        // files of pids that are running, and a reused pid would keep a 7 GB copy for good.
-        RecordingFiles.removeLeftovers(in: owned)
         let scratch = "\(RecordingFiles.folder)/.recognizer.\(getpid()).tmp"
         let audio = try StopCleanup.removing({ unlink(owned.url(scratch).path) }) {
             try RecognizerAudio(

@@ -84,8 +84,6 @@ package struct RecordingFiles: Sendable {
         if OwnedDirectory.entry(at: owned.url(target).path) == .file, (try? owned.read(stampPath)) == Data(stamp.utf8) {
             return owned.url(target)
         }
-        // What an earlier join or copy killed on the way left.
-        Self.removeLeftovers(in: owned)
         let scratch = "\(Self.folder)/.joined.\(getpid()).tmp"
         for path in [stampPath, lengthsPath] { unlink(owned.url(path).path) }
         defer { unlink(owned.url(scratch).path) }
@@ -117,7 +115,8 @@ package struct RecordingFiles: Sendable {
     /// Removes the temporary files of `recording/` — a join's decoded files and joined FLAC, a
     /// recognizer's copy (``RecognizerCopy``) — of the process `pid`, or of any process when nil:
     /// what a killed run left (a run holds the output directory's lock while it writes them, so
-    /// no running forge's are among them, whatever process now has that pid).
+    /// no running forge's are among them, whatever process now has that pid; the workspace's
+    /// sweep keeps files whose pid is running again, and a reused pid would keep a 7 GB copy).
     static func removeLeftovers(in owned: OwnedDirectory, of pid: pid_t? = nil) {
         let prefixes = [".part.", ".joined.", ".recognizer."].map { prefix in pid.map { "\(prefix)\($0)." } ?? prefix }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: owned.url(folder).path)) ?? []

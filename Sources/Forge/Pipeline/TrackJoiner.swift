@@ -51,7 +51,7 @@ struct TrackJoiner {
                                     "-i", files[index].path, "-map", "0:a:0", "-af",
                                     "aformat=sample_fmts=s16:channel_layouts=mono,aresample=\(rate)",
                                     // RF64 past 4 GB: one file may be a whole audiobook (an M4B).
-                                    "-c:a", "pcm_s16le", "-rf64", "auto", "-f", "wav", folder.url(parts[index]).path,
+                                    "-c:a", "pcm_s16le", "-rf64", "auto", "-f", "wav", part,
                                 ],
                                 failure: { detail in
                                     PipelineError.unreadableRecording(
