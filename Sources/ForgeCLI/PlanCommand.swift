@@ -28,6 +28,7 @@ struct PlanCommand: AsyncParsableCommand, VerboseCommand {
             return
         }
         print("Plan for \(report.recipePath) → \(report.outputDirectory)")
+        for source in report.sources { print(Self.describe(source)) }
         // Chapters in parts (`part`, as the splitter found them) are listed under their part's line,
         // each by its own name, so a user sees before building that the parts were found; a part
         // with text of its own is a chapter row that heads its chapters.
@@ -67,5 +68,16 @@ struct PlanCommand: AsyncParsableCommand, VerboseCommand {
                 .warning(BuildPipeline.uncastWarning(report.uncastCharacters), file: report.recipePath))
         }
         for warning in report.warnings { DiagnosticPrinter.print(warning) }
+    }
+
+    /// "Source book.txt: Windows-1252; 3,112 words not spoken (Project Gutenberg licence, contents)."
+    static func describe(_ source: SourceReading) -> String {
+        var line = "Source \(source.path)"
+        if let encoding = source.encoding { line += ": read as \(encoding.rawValue)" }
+        if source.unspokenWords > 0 {
+            line += "\(source.encoding == nil ? ":" : ";") \(source.unspokenWords) words not spoken ("
+            line += source.unspokenKinds.joined(separator: ", ") + "; split.keepFrontMatter keeps them)"
+        }
+        return line + "."
     }
 }

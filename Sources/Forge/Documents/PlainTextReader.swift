@@ -26,10 +26,16 @@ package struct PlainTextReader: DocumentReader {
     package var keepsGutenbergMatter: Bool
     /// The recipe's heading rules (`split.headings`), replacing the built-in shapes; nil: the shapes.
     package var headingPatterns: HeadingPatterns?
+    /// Speak the title page, imprint and other front matter before the first chapter too
+    /// (``FrontMatter``): the recipe's `split.keepFrontMatter`.
+    package var keepsFrontMatter: Bool
 
-    package init(keepsGutenbergMatter: Bool = false, headingPatterns: HeadingPatterns? = nil) {
+    package init(
+        keepsGutenbergMatter: Bool = false, headingPatterns: HeadingPatterns? = nil, keepsFrontMatter: Bool = false
+    ) {
         self.keepsGutenbergMatter = keepsGutenbergMatter
         self.headingPatterns = headingPatterns
+        self.keepsFrontMatter = keepsFrontMatter
     }
 
     package func read(_ text: String, path: String) -> StructuredDocument {
@@ -74,8 +80,19 @@ package struct PlainTextReader: DocumentReader {
             current = []
         }
         let lines = TextLines.lines(scalars)
+        var unspoken = UnspokenMatter()
         let body = keepsGutenbergMatter ? lines.indices : Self.gutenbergBody(lines, scalars)
-        for line in lines[body] {
+        for index in lines.indices where !body.contains(index) {
+            unspoken.add("Project Gutenberg header and licence", text: scalars[lines[index]])
+        }
+        let contents = patterns == nil ? ContentsList.find(lines, scalars, in: body) : nil
+        for index in body {
+            let line = lines[index]
+            if let contents, contents.lines.contains(index) {
+                flush()
+                unspoken.add("contents", text: scalars[line])
+                continue
+            }
             guard let trimmed = SentenceSegmenter.trim(scalars, line) else {
                 flush()
                 continue
@@ -85,6 +102,25 @@ package struct PlainTextReader: DocumentReader {
         flush()
         if patterns == nil { Self.addCounterHeadings(&blocks, &shapes, singleLines: singleLines) }
         Self.dropContentsHeadings(&blocks, &shapes)
+        var warnings: [String] = []
+        if let contents {
+            let found = contents.locate(in: blocks)
+            if found.count >= max(2, (contents.entries.count + 1) / 2) {
+                for (index, entry) in found {
+                    blocks[index].chapterTitle = entry.displayTitle
+                    if shapes[index] == nil || (entry.isPart && shapes[index] != .part) {
+                        shapes[index] = entry.isPart ? .part : .chapter
+                        blocks[index].role = .heading(level: 1)
+                    }
+                }
+            } else {
+                warnings.append(
+                    "\(path): the contents list names \(contents.entries.count) chapters, but only \(found.count) of them were found in the text (a different edition's contents?); chapters come from the headings instead."
+                )
+            }
+        }
+        if patterns == nil { Self.titleNumberedHeadings(&blocks, shapes) }
+        if !keepsFrontMatter, !keepsGutenbergMatter { Self.dropFrontMatter(&blocks, &shapes, &unspoken) }
         if shapes.contains(.part) {
             for index in blocks.indices {
                 switch shapes[index] {
@@ -94,7 +130,63 @@ package struct PlainTextReader: DocumentReader {
                 }
             }
         }
-        return StructuredDocument(path: path, language: nil, title: nil, blocks: blocks)
+        var document = StructuredDocument(path: path, language: nil, title: nil, blocks: blocks)
+        document.unspoken = unspoken
+        document.warnings = warnings
+        return document
+    }
+
+    /// The title page, imprint and notes before the first heading (``FrontMatter``), in a text with
+    /// two headings at least.
+    static func dropFrontMatter(
+        _ blocks: inout [DocumentBlock], _ shapes: inout [HeadingShape?], _ unspoken: inout UnspokenMatter
+    ) {
+        guard shapes.lazy.filter({ $0 != nil }).count >= 2, let first = shapes.firstIndex(where: { $0 != nil }) else {
+            return
+        }
+        let dropped = FrontMatter.drop(before: first, in: blocks, &unspoken)
+        guard !dropped.isEmpty else { return }
+        blocks = blocks.indices.filter { !dropped.contains($0) }.map { blocks[$0] }
+        shapes = shapes.indices.filter { !dropped.contains($0) }.map { shapes[$0] }
+    }
+
+    /// A chapter heading that is only a number ("CHAPTER I") over a title line of its own
+    /// ("JONATHAN HARKER'S JOURNAL") is titled by both: "Chapter I: JONATHAN HARKER'S JOURNAL".
+    /// A part's title line ("BOOK I." over "MISS BROOKE.") is a heading too, so the part's first
+    /// chapter, not a chapter of its title alone, follows it.
+    static func titleNumberedHeadings(_ blocks: inout [DocumentBlock], _ shapes: [HeadingShape?]) {
+        for index in blocks.indices.dropLast() where shapes[index] != nil && shapes[index + 1] == nil {
+            let heading = blocks[index].foldedText
+            let isPart = shapes[index] == .part
+            let label = ContentsList.Entry.casedLabel(heading)
+            if blocks[index].chapterTitle == label { blocks[index].chapterTitle = nil }
+            guard isPart || blocks[index].chapterTitle == nil,
+                isPart || ContentsList.isNumberLabel(heading) || (isChapterLine(heading) && heading.count <= 20),
+                let title = titleLine(blocks[index + 1])
+            else { continue }
+            if blocks[index].chapterTitle == nil {
+                blocks[index].chapterTitle = label + ": " + title
+            }
+            if isPart { blocks[index + 1].role = .heading(level: 3) }
+        }
+    }
+
+    /// A paragraph that reads as a chapter's title: one short line, capitalized as a title, not a
+    /// sentence of dialogue ("“TOM!”") nor a first sentence ("It was night.").
+    static func titleLine(_ block: DocumentBlock) -> String? {
+        guard block.text.count <= 70, block.text.filter({ $0 == "\n" }).count <= 1 else { return nil }
+        var title = block.foldedText
+        guard let first = title.unicodeScalars.first, first.properties.isUppercase else { return nil }
+        let words = title.split(separator: " ")
+        guard (1...10).contains(words.count), !"!?,;:".contains(title.last ?? " ") else { return nil }
+        // A title with a full stop is in capitals ("MISS BROOKE."); "One." and "To Mrs. Saville." are text.
+        if title.hasSuffix("."), title != title.uppercased() || words.count < 2 { return nil }
+        let isTitleCase = words.allSatisfy { word in
+            word.count < 4 || word.first.map { $0.isUppercase || !$0.isLetter } ?? true
+        }
+        guard isTitleCase else { return nil }
+        if title.hasSuffix(".") { title.removeLast() }
+        return title
     }
 
     /// Headings of series the book itself shows (``CounterHeadings``): `~ 1 ~`, `[ 2 ]`, `IV.`, `Canto III`.
@@ -155,27 +247,33 @@ package struct PlainTextReader: DocumentReader {
             !(last.properties.isAlphabetic || last.properties.numericType != nil || ",;-".unicodeScalars.contains(last))
     }
 
-    /// The lines between Project Gutenberg's `*** START OF THE (or THIS) PROJECT GUTENBERG EBOOK …`
-    /// and `*** END OF …` lines (all lines when there is no start line).
+    /// The lines between Project Gutenberg's start line (`*** START OF THE (or THIS) PROJECT GUTENBERG
+    /// EBOOK … ***`, with or without its asterisks, or an older header's `*END*THE SMALL PRINT!` line) and
+    /// its end (`*** END OF …`, or the `End of the Project Gutenberg EBook of …` line before it, in the
+    /// wordings used over the years); all lines when there is no start line.
     static func gutenbergBody(_ lines: [Range<Int>], _ scalars: [Unicode.Scalar]) -> Range<Int> {
-        func marker(_ line: Range<Int>) -> String? {
-            guard let first = line.first(where: { scalars[$0] != " " && scalars[$0] != "\t" }), scalars[first] == "*",
-                line.count <= 200
-            else { return nil }
+        func text(_ line: Range<Int>) -> String? {
+            guard line.count <= 200, line.count >= 12 else { return nil }
             return String(scalars: scalars[line]).uppercased()
         }
-        guard
-            let start = lines.firstIndex(where: { line in
-                marker(line).map {
-                    $0.contains("START OF THE PROJECT GUTENBERG") || $0.contains("START OF THIS PROJECT GUTENBERG")
-                } ?? false
+        let head = lines.prefix(max(400, lines.count / 3))
+        if let start = head.firstIndex(where: { text($0).map(GutenbergMarkers.isStart) ?? false }) {
+            let end =
+                lines[(start + 1)...].firstIndex { text($0).map(GutenbergMarkers.isEnd) ?? false } ?? lines.count
+            return (start + 1)..<end
+        }
+        // An older file: its header opens with "The Project Gutenberg Etext of …" and ends at a line of
+        // asterisks; its footer opens with that first line again.
+        guard let first = lines.prefix(10).lazy.compactMap(text).first(where: { !$0.allSatisfy(\.isWhitespace) }),
+            first.contains("PROJECT GUTENBERG"),
+            let start = lines.prefix(400).firstIndex(where: { line in
+                let trimmed = String(scalars: scalars[line]).trimmingCharacters(in: .whitespacesAndNewlines)
+                return trimmed.count >= 3 && trimmed.allSatisfy { $0 == "*" }
             })
         else { return lines.indices }
         let end =
             lines[(start + 1)...].firstIndex { line in
-                marker(line).map {
-                    $0.contains("END OF THE PROJECT GUTENBERG") || $0.contains("END OF THIS PROJECT GUTENBERG")
-                } ?? false
+                text(line).map { $0 == first || GutenbergMarkers.isEnd($0) } ?? false
             } ?? lines.count
         return (start + 1)..<end
     }
@@ -306,14 +404,26 @@ package struct PlainTextReader: DocumentReader {
         }
         // In capitals a section's title may run on ("INTRODUCTION AND ANALYSIS", "PREFACE TO THE SECOND EDITION").
         let inCapitals = head == head.uppercased() && head.contains(where: \.isLetter)
-        guard !words.isEmpty, words.count <= (inCapitals ? 6 : 4), words.allSatisfy({ $0.first?.isUppercase ?? false })
+        guard !words.isEmpty, words.count <= (inCapitals ? 8 : 4), words.allSatisfy({ $0.first?.isUppercase ?? false })
         else { return false }
         let ordinals: Set<String> = ["first", "second", "third", "fourth", "fifth", "final", "last"]
         if words.count > 1, ordinals.contains(words[0].lowercased()) { words.removeFirst() }
+        // "THE PREFACE", "AUTHOR'S PREFACE", "EDITOR'S NOTE", "PREFATORY NOTE".
+        let owners: Set<String> = [
+            "the", "author's", "author’s", "authors'", "editor's", "editor’s", "translator's", "translator’s",
+            "prefatory", "introductory",
+        ]
+        var owned = false
+        if words.count > 1, owners.contains(words[0].lowercased()) {
+            words.removeFirst()
+            owned = true
+        }
         let sections: Set<String> = [
             "epilogue", "prologue", "preface", "introduction", "foreword", "afterword", "appendix", "postscript",
+            "prelude", "finale", "envoi", "advertisement",
         ]
-        guard sections.contains(words[0].lowercased()) else { return false }
+        let first = words[0].lowercased()
+        guard sections.contains(first) || (owned && (first == "note" || first == "notes")) else { return false }
         if inCapitals { return true }
         // "Appendix A", "APPENDIX II", "Epilogue 2": one designator at most.
         return words.count == 1

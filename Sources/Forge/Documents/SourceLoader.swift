@@ -10,6 +10,8 @@ package struct SourceLoader: Sendable {
     package var headingPatterns: HeadingPatterns?
     /// Read plain-text sources as Markdown (`"headings": "markdown"`: `#` lines are the headings).
     package var readsTextAsMarkdown = false
+    /// Speak front and back matter (title pages, imprints, contents, colophons) too.
+    package var keepsFrontMatter = false
 
     package init(
         limits: EPUBReader.Limits = EPUBReader.Limits(), keepsGutenbergMatter: Bool = false,
@@ -20,9 +22,13 @@ package struct SourceLoader: Sendable {
         self.headingPatterns = headingPatterns
     }
 
-    /// The sources in reading order, plus the first language a document declares (`<html lang>`, `dc:language`).
-    package func load(_ sources: [SourceFile]) throws -> (documents: [SourceDocument], declaredLanguage: String?) {
+    /// The sources in reading order, plus the first language a document declares (`<html lang>`,
+    /// `dc:language`) and how each source was read.
+    package func load(_ sources: [SourceFile]) throws -> (
+        documents: [SourceDocument], declaredLanguage: String?, readings: [SourceReading]
+    ) {
         var documents: [SourceDocument] = []
+        var readings: [SourceReading] = []
         var language: String?
         for source in sources {
             let name = source.displayPath
@@ -30,17 +36,23 @@ package struct SourceLoader: Sendable {
                 switch source.format {
                 case .text where readsTextAsMarkdown: MarkdownReader()
                 case .text:
-                    PlainTextReader(keepsGutenbergMatter: keepsGutenbergMatter, headingPatterns: headingPatterns)
+                    PlainTextReader(
+                        keepsGutenbergMatter: keepsGutenbergMatter, headingPatterns: headingPatterns,
+                        keepsFrontMatter: keepsFrontMatter)
                 case .html: HTMLReader(mode: .html, keepsGutenbergMatter: keepsGutenbergMatter)
                 case .xhtml: HTMLReader(mode: .xhtml, keepsGutenbergMatter: keepsGutenbergMatter)
                 default: source.format.textReader
                 }
             if let reader {
-                let text = try SourceReader.decodeText(
+                let decoded = try SourceReader.decodeText(
                     source.standardInput ?? SourceReader.bytes(of: source.url), file: name)
-                let document = try reader.read(text, path: name)
+                let document = try reader.read(decoded.text, path: name)
                 language = language ?? document.language
                 documents.append(SourceDocument(documents: [document]))
+                readings.append(
+                    SourceReading(
+                        path: name, encoding: decoded.encoding, unspokenWords: document.unspoken.words,
+                        unspokenKinds: document.unspoken.kinds, warnings: document.warnings))
             } else {
                 let reader = EPUBReader(
                     limits: limits, include: source.include, exclude: source.exclude,
@@ -51,9 +63,14 @@ package struct SourceLoader: Sendable {
                 language = language ?? book.language ?? book.documents.lazy.compactMap(\.language).first
                 documents.append(
                     SourceDocument(documents: book.documents, chaptersFromContents: book.chaptersFromContents))
+                let unspoken = book.documents.reduce(into: UnspokenMatter()) { $0.add($1.unspoken) }
+                readings.append(
+                    SourceReading(
+                        path: name, encoding: nil, unspokenWords: unspoken.words, unspokenKinds: unspoken.kinds,
+                        warnings: book.documents.flatMap(\.warnings)))
             }
         }
-        return (documents, language)
+        return (documents, language, readings)
     }
 
     /// What the sources declare of themselves, read cheaply and without reporting problems (reading

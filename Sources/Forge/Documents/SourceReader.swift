@@ -13,13 +13,14 @@ package enum SourceReader {
     /// is cut at sentences, and one of this size costs ~200 MB to split.
     package static let maximumLineBytes = 8 << 20
 
+    /// A text file in whichever encoding it has (``TextEncoding``).
     package static func read(_ url: URL) throws(TextError) -> String {
-        try decode(bytes(of: url), file: url.path)
+        try decodeText(bytes(of: url), file: url.path).text
     }
 
     /// Decodes a text source after checking it against ``maximumTextBytes`` and ``maximumLineBytes``,
     /// before any of it is split: a 100 MB line would cost gigabytes.
-    package static func decodeText(_ data: Data, file: String) throws(TextError) -> String {
+    package static func decodeText(_ data: Data, file: String) throws(TextError) -> TextEncoding.Decoded {
         guard data.count <= maximumTextBytes else {
             throw .tooLarge(file: file, bytes: data.count, limit: maximumTextBytes)
         }
@@ -38,7 +39,7 @@ package enum SourceReader {
         if let longest {
             throw .lineTooLong(file: file, line: longest.line, bytes: longest.bytes, limit: maximumLineBytes)
         }
-        return try decode(data, file: file)
+        return try TextEncoding.decode(data, file: file)
     }
 
     /// A source file's bytes, once it is known to be a regular file (a FIFO or a device such as
@@ -64,27 +65,14 @@ package enum SourceReader {
         }
     }
 
+    /// A document of a format that must be Unicode (XHTML in an EPUB): UTF-8 or UTF-16, never 8-bit.
     package static func decode(_ data: Data, file: String) throws(TextError) -> String {
-        var bytes = [UInt8](data)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        if isUTF16(bytes) { throw .utf16(file: file) }
-        if let nul = bytes.firstIndex(of: 0) {
-            throw .binary(file: file, byteOffset: nul)
+        let bytes = [UInt8](data)
+        let decoded = try TextEncoding.decode(bytes, file: file)
+        switch decoded.encoding {
+        case .windows1252, .latin1: throw .notUTF8(file: file, byteOffset: firstInvalidUTF8Offset(bytes))
+        default: return decoded.text
         }
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
-        throw .notUTF8(file: file, byteOffset: firstInvalidUTF8Offset(bytes))
-    }
-
-    /// UTF-16 by its byte-order mark, or (without one) by NUL bytes in every other position of
-    /// its first 64 bytes, as ASCII-range text in UTF-16 has.
-    static func isUTF16(_ bytes: [UInt8]) -> Bool {
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return true }
-        let head = bytes.prefix(64)
-        guard head.count >= 8, head.count % 2 == 0 else { return false }
-        let evens = stride(from: 0, to: head.count, by: 2).map { head[$0] }
-        let odds = stride(from: 1, to: head.count, by: 2).map { head[$0] }
-        return (evens.allSatisfy { $0 == 0 } && !odds.contains(0))
-            || (odds.allSatisfy { $0 == 0 } && !evens.contains(0))
     }
 
     /// The offset of the first byte that does not begin or continue a valid UTF-8 sequence.

@@ -9,6 +9,10 @@ package struct StructuredDocument: Sendable, Equatable {
     package var blocks: [DocumentBlock]
     /// Where each element id sits: the index of the first block at or after the element.
     package var blockIndexByID: [String: Int]
+    /// What the reader left out as not the book (front and back matter, contents, a licence).
+    package var unspoken = UnspokenMatter()
+    /// What the reader found doubtful but read anyway (a contents list not found in the body).
+    package var warnings: [String] = []
 
     package init(
         path: String, language: String?, title: String?, blocks: [DocumentBlock], blockIndexByID: [String: Int] = [:]

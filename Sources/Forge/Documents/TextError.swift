@@ -7,7 +7,8 @@ package enum TextError: LocalizedError, Sendable, Equatable {
     case binary(file: String, byteOffset: Int)
     case noSpeakableText(files: [String])
     case notAFile(file: String, kind: String)
-    case utf16(file: String)
+    case badUTF16(file: String, byteOffset: Int)
+    case unknownEncoding(file: String, byteOffset: Int)
     case tooLarge(file: String, bytes: Int, limit: Int)
     /// A line (a paragraph, in most plain text) longer than ``SourceReader/maximumLineBytes``.
     case lineTooLong(file: String, line: Int, bytes: Int, limit: Int)
@@ -39,10 +40,15 @@ package enum TextError: LocalizedError, Sendable, Equatable {
                 "\(file): this is \(kind), not a regular file; forge reads sources only from files.",
                 "Save the text to a file and name that in \"sources\" (or use \"-\" for standard input)."
             )
-        case .utf16(let file):
+        case .badUTF16(let file, let byteOffset):
             return (
-                "\(file): the text is UTF-16; forge reads UTF-8.",
-                "Convert it first, e.g. `iconv -f UTF-16 -t UTF-8 in.txt > out.txt`."
+                "\(file): the text is UTF-16 (by its byte-order mark or its NUL bytes) but breaks off or has a broken character at byte offset \(byteOffset).",
+                "Save the file again from its editor, or convert it, e.g. `iconv -f UTF-16 -t UTF-8 in.txt > out.txt`."
+            )
+        case .unknownEncoding(let file, let byteOffset):
+            return (
+                "\(file): the text is not UTF-8, UTF-16 or Western 8-bit text (Latin-1, Windows-1252), the encodings forge reads; the first byte outside ASCII is at byte offset \(byteOffset).",
+                "Convert it to UTF-8 from the encoding it is in, e.g. `iconv -f KOI8-R -t UTF-8 in.txt > out.txt` (or CP1251, ISO-8859-7, SHIFT-JIS …)."
             )
         case .lineTooLong(let file, let line, let bytes, let limit):
             return (
@@ -67,7 +73,9 @@ extension TextError: ClassifiedFailure {
     /// Which kind of failure each case is (the exit code the command line gives it).
     package var failureKind: FailureKind {
         switch self {
-        case .unreadable, .notUTF8, .binary, .noSpeakableText, .notAFile, .utf16, .tooLarge, .lineTooLong: .badInput
+        case .unreadable, .notUTF8, .binary, .noSpeakableText, .notAFile, .badUTF16, .unknownEncoding, .tooLarge,
+            .lineTooLong:
+            .badInput
         }
     }
 }

@@ -67,10 +67,14 @@ package struct BuildPlanner: Sendable {
             items: split.items.count, words: split.wordCount, itemsBuilt: itemsBuilt, itemsToSynthesize: toSynthesize,
             durationMs: chapters.reduce(0) { $0 + $1.durationMs }, wordsPerMinute: recipe.voice.rate)
         report.uncastCharacters = recipe.uncastCharacters(split.items.map(\.character))
+        report.sources = split.readings
         report.warnings = ChapterLengthCheck(recipeFile: recipe.file.path).warnings(
             chapters.map {
                 ChapterLengthCheck.ChapterLength(ordinal: $0.ordinal, title: $0.title, durationMs: $0.durationMs)
             }, items: split.items)
+        report.warnings += split.readings.flatMap { reading in
+            reading.warnings.map { Diagnostic.warning($0, file: recipe.file.path) }
+        }
         return report
     }
 

@@ -27,6 +27,8 @@ package struct PlanReport: Sendable, Equatable {
     package var uncastCharacters: [String] = []
     /// Chapters that are probably several whose headings were not found (``ChapterLengthCheck``).
     package var warnings: [Diagnostic] = []
+    /// How each source was read: its encoding, and its words left unspoken as front or back matter.
+    package var sources: [SourceReading] = []
 
     /// True when every item is built, so `durationMs` is measured, not estimated.
     package var isExact: Bool { itemsBuilt == items }

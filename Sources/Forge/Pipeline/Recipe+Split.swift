@@ -6,9 +6,11 @@ extension Recipe {
     package func splitSources() throws -> SplitResult {
         var loader = SourceLoader(keepsGutenbergMatter: split.keepGutenbergMatter, headingPatterns: split.headings)
         loader.readsTextAsMarkdown = split.headingsFromMarkup
-        var documents = try loader.load(sources).documents.map(SplitSource.document)
+        let loaded = try loader.load(sources)
+        var documents = loaded.documents.map(SplitSource.document)
         if !items.isEmpty { documents.append(.inline(items, title: title ?? "Items", path: file.path)) }
-        let result = Splitter(settings: split, language: language).split(documents)
+        var result = Splitter(settings: split, language: language).split(documents)
+        result.readings = loaded.readings
         guard !result.items.isEmpty else {
             throw TextError.noSpeakableText(files: sources.map(\.displayPath) + (items.isEmpty ? [] : [file.path]))
         }

@@ -71,7 +71,9 @@ package struct Splitter: Sendable {
                         }
                         startedChapter = true
                     } else if !chaptersFromContents, case .heading(let level) = block.role, level <= 2 {
-                        startChapter(heading: folded, isPart: block.isPart, path: document.path)
+                        // A reader may title the chapter more fully than its heading reads ("CHAPTER I"
+                        // over its title line, a contents entry).
+                        startChapter(heading: block.chapterTitle ?? folded, isPart: block.isPart, path: document.path)
                         startedChapter = true
                     } else if !startedChapter {
                         startChapter(untitledFrom: document.path, title: document.title)
@@ -189,7 +191,20 @@ package struct Splitter: Sendable {
 
         func finish() -> SplitResult {
             // Chapters that ended up with no items (a heading-only source) are kept: they carry their heading item.
-            SplitResult(chapters: chapters, items: items)
+            SplitResult(chapters: Self.distinctlyTitled(chapters), items: items)
+        }
+
+        /// Chapters whose titles repeat an earlier one's get " (2)", " (3)" …: a player's chapter list
+        /// and an EPUB's navigation tell chapters apart by title.
+        static func distinctlyTitled(_ chapters: [Chapter]) -> [Chapter] {
+            var seen: [String: Int] = [:]
+            return chapters.map { chapter in
+                var chapter = chapter
+                let count = seen[chapter.title, default: 0] + 1
+                seen[chapter.title] = count
+                if count > 1 { chapter.title += " (\(count))" }
+                return chapter
+            }
         }
 
         // MARK: Items

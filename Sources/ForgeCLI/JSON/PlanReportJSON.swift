@@ -15,6 +15,15 @@ struct PlanReportJSON: Encodable {
     var chapters: [Chapter]
     /// Chapters that are probably several whose headings were not found.
     var warnings: [Warning]
+    /// How each source was read: its encoding (null for an EPUB) and its words not spoken.
+    var sources: [Source]
+
+    struct Source: Encodable {
+        var path: String
+        var encoding: JSONNull<String>
+        var unspokenWords: Int
+        var unspoken: [String]
+    }
 
     struct Warning: Encodable {
         var message: String
@@ -46,6 +55,11 @@ struct PlanReportJSON: Encodable {
         uncastCharacters = report.uncastCharacters
         warnings = report.warnings.map {
             Warning(message: $0.message, field: JSONNull($0.field), suggestion: JSONNull($0.suggestion))
+        }
+        sources = report.sources.map {
+            Source(
+                path: $0.path, encoding: JSONNull($0.encoding?.rawValue), unspokenWords: $0.unspokenWords,
+                unspoken: $0.unspokenKinds)
         }
         chapters = report.chapters.map {
             Chapter(

@@ -1,0 +1,310 @@
+import Foundation
+
+/// A plain text's own table of contents, read as its chapter list: the entries under a "CONTENTS"
+/// line — one line or two per entry ("CHAPTER I" over "Jonathan Harker's Journal"), with or without
+/// page numbers and dotted leaders, numbered or not — each found again in the body, where its
+/// chapter starts. The list itself is not spoken.
+struct ContentsList {
+    /// One entry: a number ("CHAPTER I", "I.", "Stave I"), a title, or both.
+    struct Entry: Equatable {
+        var label: String?
+        var title: String?
+        /// "BOOK THE FIRST", "Part II": a part above the chapters after it.
+        var isPart: Bool
+        /// The entry's line when it was one ("I. The Period"): the title as the book writes it.
+        var line: String?
+
+        /// How the chapter is titled: the entry's line, or its number and the title line under it
+        /// joined ("Chapter I: Jonathan Harker's Journal").
+        var displayTitle: String {
+            if let line { return line }
+            let label = label.map { Self.casedLabel($0) }
+            switch (label, title) {
+            case (let label?, let title?): return label + ": " + title
+            case (let label?, nil): return label
+            case (nil, let title?): return title
+            case (nil, nil): return ""
+            }
+        }
+
+        /// "CHAPTER I." → "Chapter I"; numerals keep their capitals.
+        static func casedLabel(_ label: String) -> String {
+            var trimmed = Substring(label)
+            while let last = trimmed.last, ".:".contains(last) { trimmed = trimmed.dropLast() }
+            return Splitter.Builder.partTitle(String(trimmed))
+        }
+    }
+
+    var entries: [Entry]
+    /// The lines (indices into the text's lines) the list takes, its "CONTENTS" line included.
+    var lines: Range<Int>
+
+    /// The most lines a contents list may run to, and how far into the text its title may stand.
+    static let maximumLines = 4_000
+    static let searchedLines = 1_500
+
+    /// The contents list in the first lines of `body`, if the text has one.
+    static func find(_ lines: [Range<Int>], _ scalars: [Unicode.Scalar], in body: Range<Int>) -> ContentsList? {
+        func text(_ index: Int) -> String {
+            let line = lines[index]
+            guard line.count <= 400 else { return String(repeating: "x", count: 401) }
+            return String(scalars: scalars[line]).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let searched = body.lowerBound..<min(body.upperBound, body.lowerBound + max(searchedLines, body.count / 10))
+        guard let titleLine = searched.first(where: { isContentsTitle(text($0)) }) else { return nil }
+        var entryLines: [(text: String, line: Int, startsParagraph: Bool)] = []
+        var blanks = 1
+        var paragraphStart = 0
+        var longLinesInParagraph = 0
+        var end = titleLine + 1
+        let limit = min(body.upperBound, titleLine + maximumLines)
+        while end < limit {
+            let line = text(end)
+            if line.isEmpty {
+                blanks += 1
+                if blanks >= 3, entryLines.count >= 2 { break }
+                end += 1
+                continue
+            }
+            // The body starts where the first entry comes again, or its number does after a gap
+            // ("I. THERE IS NO ONE LEFT" … "CHAPTER I"), unless a part's line comes just before.
+            if let first = entryLines.first {
+                if normalized(line) == normalized(first.text) { break }
+                if blanks >= 2, let number = number(of: line), number == self.number(of: first.text),
+                    let previous = entryLines.last, !PlainTextReader.isPartLine(previous.text)
+                {
+                    break
+                }
+            }
+            if line.count > 120 { break }
+            let startsParagraph = blanks > 0
+            if startsParagraph {
+                paragraphStart = entryLines.count
+                longLinesInParagraph = 0
+            }
+            blanks = 0
+            if isPageColumnHeading(line) {
+                end += 1
+                continue
+            }
+            // Prose: a paragraph of three or more full lines without page numbers.
+            if line.count >= 55, strippingPageNumber(line) == line { longLinesInParagraph += 1 }
+            if longLinesInParagraph >= 3 {
+                entryLines.removeSubrange(paragraphStart...)
+                break
+            }
+            entryLines.append((line, end, startsParagraph))
+            end += 1
+        }
+        let entries = parse(entryLines)
+        guard entries.count >= 2 else { return nil }
+        let lastLine = entryLines.last.map { $0.line + 1 } ?? titleLine + 1
+        return ContentsList(entries: entries, lines: titleLine..<lastLine)
+    }
+
+    /// The number an entry starts with ("CHAPTER IV." and "IV. Martha" both "iv"), if it starts with one.
+    static func number(of line: String) -> String? {
+        guard let label = splitLabel(strippingPageNumber(line))?.label else { return nil }
+        return label.split(separator: " ").last.map {
+            $0.trimmingCharacters(in: CharacterSet(charactersIn: ".:,")).lowercased()
+        }
+    }
+
+    /// "CHAPTER I CHAPTER II CHAPTER III": several numbered entries on one line, or nil.
+    static func labelRun(_ line: String) -> [String]? {
+        let words = line.split(separator: " ")
+        guard words.count >= 4, words.count % 2 == 0 else { return nil }
+        let labels = stride(from: 0, to: words.count, by: 2).map { String(words[$0] + " " + words[$0 + 1]) }
+        let word = words[0].lowercased()
+        guard labels.allSatisfy({ $0.split(separator: " ")[0].lowercased() == word && isNumberLabel(String($0)) })
+        else { return nil }
+        return labels
+    }
+
+    /// Groups the list's lines into entries: a number line takes the title line under it; a line
+    /// that goes on from a long one in the same paragraph continues its title.
+    static func parse(_ lines: [(text: String, line: Int, startsParagraph: Bool)]) -> [Entry] {
+        var entries: [Entry] = []
+        var previousLength = 0
+        var currentHasTitleLine = false
+        for (text, _, startsParagraph) in lines {
+            let line = strippingPageNumber(text)
+            defer { previousLength = text.count }
+            guard !line.isEmpty else { continue }
+            if let labels = labelRun(line) {
+                entries += labels.map { Entry(label: $0, title: nil, isPart: false) }
+                currentHasTitleLine = true
+            } else if let (label, title) = splitLabel(line) {
+                let isPart = PlainTextReader.isPartLine(label) || PlainTextReader.isPartLine(line)
+                entries.append(Entry(label: label, title: title, isPart: isPart, line: title == nil ? nil : line))
+                currentHasTitleLine = title != nil
+            } else if var last = entries.last, last.label != nil, last.title == nil {
+                last.title = line
+                entries[entries.count - 1] = last
+                currentHasTitleLine = true
+            } else if var last = entries.last, currentHasTitleLine, !startsParagraph, previousLength >= 55 {
+                last.title = (last.title ?? "") + " " + line
+                last.line = last.line.map { $0 + " " + line }
+                entries[entries.count - 1] = last
+            } else {
+                entries.append(Entry(label: nil, title: line, isPart: PlainTextReader.isPartLine(line)))
+                currentHasTitleLine = true
+            }
+        }
+        return entries
+    }
+
+    /// The blocks where the entries' chapters start, from `start` on, in the list's order: a block
+    /// that reads as the entry's number and title, its number alone (the title under it) or its
+    /// title alone. An entry not found is passed over; the next is looked for after the last found.
+    func locate(in blocks: [DocumentBlock], from start: Int = 0) -> [(block: Int, entry: Entry)] {
+        var positions: [String: [Int]] = [:]
+        for index in blocks.indices.dropFirst(start) where blocks[index].text.count <= 300 {
+            positions[Self.normalized(String(scalars: blocks[index].text)), default: []].append(index)
+        }
+        func first(_ key: String?, after position: Int) -> Int? {
+            guard let key, !key.isEmpty, let indices = positions[key] else { return nil }
+            return indices.first { $0 > position }
+        }
+        var found: [(block: Int, entry: Entry)] = []
+        var position = start - 1
+        for entry in entries {
+            let label = entry.label.map(Self.normalized)
+            let title = entry.title.map(Self.normalized)
+            let both = label.flatMap { label in title.map { label + " " + $0 } }
+            guard
+                let block = first(both, after: position) ?? first(label, after: position)
+                    ?? first(title, after: position)
+            else { continue }
+            // Found by its title under a number heading of the body's own ("CHAPTER I" over "THERE IS
+            // NO ONE LEFT", listed as "I. THERE IS NO ONE LEFT"): the chapter starts at the number.
+            var start = block
+            if block - 1 > position, blocks[block - 1].text.count <= 40 {
+                let above = blocks[block - 1].foldedText
+                if Self.isNumberLabel(above) || PlainTextReader.isChapterLine(above) { start = block - 1 }
+            }
+            found.append((start, entry))
+            position = block
+        }
+        return found
+    }
+
+    /// "CHAPTER I", "I.", "Stave III:", "Chapter 12", "BOOK THE FIRST—Recalled to Life", "1. The
+    /// Cyclone": the entry's number and what follows it (nil: the line is not numbered).
+    static func splitLabel(_ line: String) -> (label: String, title: String?)? {
+        let words = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard !words.isEmpty else { return nil }
+        // "Book the First—Recalled to Life": a part line whose subtitle follows a dash.
+        for dash in ["—", "--", " - ", ": "] {
+            if let range = line.range(of: dash) {
+                let head = line[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
+                let tail = line[range.upperBound...].trimmingCharacters(in: .whitespaces)
+                if PlainTextReader.isPartLine(head) || PlainTextReader.isChapterLine(head) || isNumberLabel(head) {
+                    return (head, tail.isEmpty ? nil : tail)
+                }
+            }
+        }
+        if isNumberLabel(line) || (words.count <= 4 && PlainTextReader.isChapterLine(line) && !hasTitleWords(words)) {
+            return (line, nil)
+        }
+        // A numeral set apart by a wide gap: "I  TREATS OF THE PLACE WHERE OLIVER TWIST WAS BORN".
+        if let gap = line.range(of: "  "), isNumberLabel(String(line[..<gap.lowerBound]) + ".") {
+            let title = line[gap.upperBound...].trimmingCharacters(in: .whitespaces)
+            if !title.isEmpty { return (String(line[..<gap.lowerBound]), title) }
+        }
+        // A word and a number, then the title: "CHAPTER I. Down the Rabbit-Hole", "Chapter 1 PETER BREAKS THROUGH".
+        for count in [2, 1] where words.count > count {
+            let head = words.prefix(count).joined(separator: " ")
+            let headCore = head.trimmingCharacters(in: CharacterSet(charactersIn: ".:,"))
+            guard
+                isNumberLabel(headCore) || isNumberLabel(head)
+                    || (count == 2 && PlainTextReader.isChapterLine(headCore))
+            else { continue }
+            // A bare numeral needs its full stop ("I. The Period", not "I went").
+            if count == 1, !(head.hasSuffix(".") || head.hasSuffix(":")) { continue }
+            let title = words.dropFirst(count).joined(separator: " ")
+            return (headCore, title)
+        }
+        return nil
+    }
+
+    /// "I", "XII.", "12", "Stave I", "LETTER 4", "Chapter the First": a number with at most one word before it.
+    static func isNumberLabel(_ text: String) -> Bool {
+        let words = text.split(separator: " ")
+        guard (1...2).contains(words.count) else { return PlainTextReader.isChapterLine(text) && words.count <= 3 }
+        let number = words.last!.trimmingCharacters(in: CharacterSet(charactersIn: ".:,"))
+        let isNumeral =
+            (!number.isEmpty && number.count <= 4 && number.allSatisfy(\.isNumber))
+            || (!number.isEmpty && number.count <= 8 && number.allSatisfy { "IVXLCDM".contains($0) })
+        guard isNumeral else { return false }
+        if words.count == 1 { return number.count > 1 || text.hasSuffix(".") || number.allSatisfy(\.isNumber) }
+        return words[0].first?.isUppercase ?? false
+    }
+
+    /// Title words after a chapter line's number ("Chapter 1 The Storm" has them; "Chapter the First" not).
+    static func hasTitleWords(_ words: [Substring]) -> Bool {
+        words.count > 2 && words[1].lowercased() != "the"
+    }
+
+    /// "Contents", "CONTENTS.", "Table of Contents", "CONTENTS:".
+    static func isContentsTitle(_ line: String) -> Bool {
+        guard line.count <= 30 else { return false }
+        let folded = line.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".: "))
+        return ["contents", "table of contents", "the contents", "list of contents"].contains(folded)
+    }
+
+    /// A column heading over page numbers: "Page", "PAGE", "CHAPTER    PAGE".
+    static func isPageColumnHeading(_ line: String) -> Bool {
+        let words = line.lowercased().split(separator: " ")
+        return !words.isEmpty && words.count <= 2 && words.last.map { $0.hasPrefix("page") || $0 == "p." } == true
+    }
+
+    /// The line without its page number: "Jonathan Harker's Journal     1" and "The Period ....... 3"
+    /// lose it; "Chapter 12" keeps its number.
+    static func strippingPageNumber(_ line: String) -> String {
+        var scalars = Array(line.unicodeScalars)
+        var end = scalars.count
+        while end > 0, CharacterSet.decimalDigits.contains(scalars[end - 1]) { end -= 1 }
+        var numberStart = end
+        if end == scalars.count {
+            // A Roman page number counts only after a leader or a wide gap.
+            while numberStart > 0, "ivxlcdm".unicodeScalars.contains(scalars[numberStart - 1]) { numberStart -= 1 }
+            guard numberStart < scalars.count else { return line }
+        }
+        let digits = end < scalars.count
+        let numberBegin = digits ? end : numberStart
+        var leaderStart = numberBegin
+        while leaderStart > 0, " .·…_\t".unicodeScalars.contains(scalars[leaderStart - 1]) { leaderStart -= 1 }
+        let leader = scalars[leaderStart..<numberBegin]
+        let isLeader = leader.count >= 2 || leader.contains(where: { $0 == "." || $0 == "…" || $0 == "_" })
+        guard leaderStart > 0, !leader.isEmpty else { return line }
+        let head = String(String.UnicodeScalarView(scalars[..<leaderStart]))
+        if !isLeader {
+            // One space before digits: a page number only after a title, not after a label word.
+            guard digits, head.split(separator: " ").count >= 2, !PlainTextReader.isChapterLine(line) else {
+                return line
+            }
+        }
+        scalars.removeSubrange(leaderStart...)
+        return String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Lower case, letters and digits only, one space between words: how an entry and a heading
+    /// are compared ("Jonathan Harker's Journal" and "JONATHAN HARKER’S JOURNAL." are the same).
+    static func normalized(_ text: String) -> String {
+        var result = ""
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                if pendingSpace, !result.isEmpty { result.append(" ") }
+                pendingSpace = false
+                result.unicodeScalars.append(contentsOf: String(scalar).lowercased().unicodeScalars)
+            } else if scalar == "'" || scalar == "’" || scalar == "_" {
+                continue
+            } else {
+                pendingSpace = true
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,64 @@
+/// What comes before a book's first chapter and is not the book as a listener hears it: the title
+/// page ("DRACULA" / "by" / "Bram Stoker"), the publisher's imprint, copyright lines, a dedication of
+/// a line, Project Gutenberg's production notes and transcriber's notes. Prefaces, introductions
+/// and longer dedications are the book and stay. Readers call ``kind(of:)`` on each block before the
+/// first chapter; the recipe's `split.keepFrontMatter` keeps them all.
+enum FrontMatter {
+    /// Words of text before the first chapter under which all of it is a title page: less than ten
+    /// seconds of audio is no chapter.
+    static let titlePageWords = 40
+
+    /// The kind of front matter a block before the first chapter is, or nil when it is the book.
+    static func kind(of block: DocumentBlock) -> String? {
+        guard block.text.count <= 2_000 else { return nil }
+        let text = block.foldedText
+        let lower = text.lowercased()
+        if lower.hasPrefix("produced by") || lower.hasPrefix("e-text prepared by")
+            || lower.hasPrefix("etext prepared by")
+            || lower.hasPrefix("this etext was prepared") || lower.hasPrefix("this ebook was produced")
+            || lower.hasPrefix("transcribed from") || lower.contains("online distributed proofreading")
+            || lower.contains("www.pgdp.net")
+        {
+            return "production notes"
+        }
+        if lower.hasPrefix("transcriber's note") || lower.hasPrefix("transcriber’s note")
+            || lower.hasPrefix("[transcriber") || lower.hasPrefix("[note:")
+        {
+            return "transcriber's notes"
+        }
+        // A part's or a section's heading the book's own heading rules did not take is still not a title page.
+        if PlainTextReader.headingShape([text]) != nil { return nil }
+        let words = PlainTextReader.wordCount(block.text)
+        if words <= 60, lower.contains("copyright") || lower.contains("all rights reserved") { return "copyright" }
+        if words <= 15 { return "title page" }
+        return nil
+    }
+
+    /// Drops the front matter before `firstChapter` (a block index), counting it in `unspoken`;
+    /// returns the indices dropped. When what stays before the first chapter is still under
+    /// ``titlePageWords``, it goes too.
+    static func drop(before firstChapter: Int, in blocks: [DocumentBlock], _ unspoken: inout UnspokenMatter) -> Set<Int>
+    {
+        var dropped = Set<Int>()
+        var kept: [Int] = []
+        for index in 0..<firstChapter {
+            if blocks[index].text.count <= 80, PlainTextReader.headingShape([blocks[index].foldedText]) != nil {
+                continue
+            }
+            if let kind = kind(of: blocks[index]) {
+                dropped.insert(index)
+                unspoken.add(kind, text: blocks[index].text)
+            } else {
+                kept.append(index)
+            }
+        }
+        let keptWords = kept.reduce(0) { $0 + PlainTextReader.wordCount(blocks[$1].text) }
+        if keptWords < titlePageWords {
+            for index in kept {
+                dropped.insert(index)
+                unspoken.add("title page", text: blocks[index].text)
+            }
+        }
+        return dropped
+    }
+}
