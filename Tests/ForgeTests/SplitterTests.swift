@@ -73,18 +73,29 @@ struct SplitterTests {
 
             PART II
 
-            A word before the chapters.
+            A word before the chapters, long enough to be heard as the part's own: the part opens with it, and its
+            first chapter follows, as a listener expects of a book whose parts have prefaces of their own.
 
             Chapter 1
 
             Third text.
+
+            PART III
+
+            An epigraph.
+
+            Chapter 1
+
+            Fourth text.
             """
         let result = split(text)
         #expect(
             result.chapters.map(\.title) == [
                 "Book One — Chapter 1", "Book One — CHAPTER II.", "Part II", "Part II — Chapter 1",
+                "Part III — Chapter 1",
             ])
-        #expect(result.items.filter { $0.kind == .heading }.map(\.chapter) == [1, 1, 2, 3, 4])
+        // A line or two under a part's heading (an epigraph) opens its first chapter: no chapter of a few seconds.
+        #expect(result.items.filter { $0.kind == .heading }.map(\.chapter) == [1, 1, 2, 3, 4, 5, 5])
         // Without part lines, chapter lines and a one-line "Book one" mention stay as they were.
         #expect(split("Chapter 1\n\nText.\n\nChapter 2\n\nMore.").chapters.map(\.title) == ["Chapter 1", "Chapter 2"])
 
@@ -92,15 +103,15 @@ struct SplitterTests {
             ChapterTimeline(chapter: $0, items: [], sampleRate: 22050, durationMs: 0, totalSamples: 0)
         }
         let navigation = XMLElements(Data(MediaOverlayBook.navigation(timelines, settings: ExportSettings()).utf8))
-        #expect(navigation.named("ol").count == 3, "the book's list and one per part")
-        #expect(navigation.named("a").count == 6)
+        #expect(navigation.named("ol").count == 4, "the book's list and one per part")
+        #expect(navigation.named("a").count == 8)
         // The HTML read-along's contents page has the same two levels.
         let links = result.chapters.map {
             ReadAlongPage.ChapterLink(fileStem: "chapter-\($0.ordinal)", title: $0.title, part: $0.part)
         }
         let contents = ReadAlongPage.contents(title: "Book", language: "en", chapters: links)
         #expect(
-            contents.components(separatedBy: "<ol>").count - 1 == 3 && contents.contains(">Book One</a>")
+            contents.components(separatedBy: "<ol>").count - 1 == 4 && contents.contains(">Book One</a>")
                 && contents.contains(">CHAPTER II.</a>"))
         // A dash in a chapter's own title is not a part: the contents nest by the chapters' parts.
         let dashed = split("Chapter 1 — The Ball\n\nText.\n\nChapter 2 — The Letter\n\nMore.").chapters
@@ -435,8 +446,9 @@ struct SplitterTests {
             let result = Splitter(settings: SplitSettings()).split([
                 .structured([document], chaptersFromContents: false)
             ])
+            // The book's title above the contents is its title page: not a chapter of its own.
             #expect(
-                result.chapters.map(\.title) == ["Pride and Prejudice", "CHAPTER I", "CHAPTER II", "CHAPTER III"],
+                result.chapters.map(\.title) == ["CHAPTER I", "CHAPTER II", "CHAPTER III"],
                 "\(name): \(result.chapters)")
             #expect(
                 result.items.filter { $0.kind == .paragraph }.map(\.text)

@@ -12,7 +12,14 @@ struct BlockAssembler {
         var headingLevel: Int?
         /// Inside a link to a place in the book (`<a href="#chapter-1">`, `chapter-1.xhtml`).
         var inBookLink = false
+        /// Inside front or back matter that is not spoken (``FrontMatter/unspokenTypes``): its kind.
+        var matter: String?
     }
+
+    /// Words of front and back matter left unspoken, by kind (`epub:type` titlepage, imprint …).
+    private(set) var unspoken = UnspokenMatter()
+    /// The text of the unspoken matter being read, counted when its element closes.
+    private var matterText: [Unicode.Scalar] = []
 
     private var stack: [OpenElement] = []
     /// How many elements of each name are open: an end tag for a name that is not open is
@@ -21,6 +28,13 @@ struct BlockAssembler {
     private(set) var blocks: [DocumentBlock] = []
     /// For each block: all its text is the text of links into the book (a contents entry's shape).
     private(set) var linkOnly: [Bool] = []
+    /// For each block: its links to places in the book, in order (a contents entry's target and title).
+    private(set) var links: [[BookLink]] = []
+    /// The links of the block being read; the last one is still open while `openLink` is true.
+    private var blockLinks: [BookLink] = []
+    private var openLink = false
+    /// Text after the last link is its tail until a line break.
+    private var collectsTail = false
     private var linkScalars = 0
     private var otherScalars = 0
     private(set) var blockIndexByID: [String: Int] = [:]
@@ -37,9 +51,11 @@ struct BlockAssembler {
     private var role: DocumentBlock.Role = .paragraph
 
     private let dropsGutenbergMatter: Bool
+    private let keepsFrontMatter: Bool
 
-    init(dropsGutenbergMatter: Bool) {
+    init(dropsGutenbergMatter: Bool, keepsFrontMatter: Bool = false) {
         self.dropsGutenbergMatter = dropsGutenbergMatter
+        self.keepsFrontMatter = keepsFrontMatter
     }
 
     /// Inside an element whose content is not spoken.
@@ -57,36 +73,54 @@ struct BlockAssembler {
             language = attributes["xml:lang"] ?? attributes["lang"] ?? language
         }
         if name == "title", title == nil, titleText == nil, !isEmpty { titleText = [] }
+        let matter = stack.last?.matter ?? (keepsFrontMatter ? nil : FrontMatter.unspokenType(attributes["epub:type"]))
         let isHidden =
-            isHidden || Self.isUnspoken(name, attributes)
+            isHidden || Self.isUnspoken(name, attributes) || matter != nil
             || (dropsGutenbergMatter && Self.isGutenbergMatter(attributes))
         let isBlock = HTMLReader.blockElements.contains(name)
         if !isHidden {
             if isBlock {
                 flush()
-                if let level = Self.headingLevel(name) { role = .heading(level: level) }
+                if let level = Self.headingLevel(name) {
+                    role = .heading(level: level)
+                } else if openCounts["hgroup", default: 0] > 0 {
+                    // A heading group's subtitle (`<hgroup><h2>I</h2><p>The Period</p></hgroup>`) is heading.
+                    role = .heading(level: 6)
+                }
                 if name != "body", name != "html" {
                     elementID = attributes["id"]
                     element = (offset, name)
                 }
             } else if name == "br" {
                 append("\n", origin: offset)
+                collectsTail = false
             }
             if let id = attributes["id"] {
                 pendingIDs.append(id)
                 if elementID == nil, !hasText, !isBlock { elementID = id }
+            } else if name == "a", let anchor = attributes["name"] {
+                // HTML 4's `<a name="chap01">`: a place links point at, though not an id exports use.
+                pendingIDs.append(anchor)
             }
         }
         if isEmpty {
             if name == "hr", !isHidden { flush() }
             return
         }
-        let inBookLink = (stack.last?.inBookLink ?? false) || (name == "a" && Self.isBookLink(attributes["href"]))
+        let opensLink = name == "a" && Self.isBookLink(attributes["href"])
+        let inBookLink = (stack.last?.inBookLink ?? false) || opensLink
+        if opensLink, !openLink, !isHidden, let href = attributes["href"] {
+            let fragment = href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first
+            blockLinks.append(
+                BookLink(target: fragment.map(String.init) ?? "", file: String(href.prefix { $0 != "#" })))
+            openLink = true
+            collectsTail = false
+        }
         stack.append(
             OpenElement(
                 name: name, offset: offset, hidden: isHidden, isBlock: isBlock,
                 headingLevel: Self.headingLevel(name) ?? stack.last?.headingLevel,
-                inBookLink: inBookLink))
+                inBookLink: inBookLink, matter: matter))
         openCounts[name, default: 0] += 1
     }
 
@@ -100,6 +134,14 @@ struct BlockAssembler {
         while stack.count > position {
             let closed = stack.removeLast()
             openCounts[closed.name, default: 1] -= 1
+            if closed.name == "a", closed.inBookLink, !(stack.last?.inBookLink ?? false) {
+                openLink = false
+                collectsTail = true
+            }
+            if let matter = closed.matter, stack.last?.matter == nil {
+                unspoken.add(matter, text: matterText)
+                matterText.removeAll()
+            }
             if closed.name == "title", let titleText {
                 title = DocumentBlock(role: .paragraph, text: titleText, origins: [], elementID: nil).foldedText
                 self.titleText = nil
@@ -123,7 +165,11 @@ struct BlockAssembler {
             titleText?.append(scalar)
             return
         }
-        if !isHidden { append(scalar, origin: origin) }
+        if !isHidden {
+            append(scalar, origin: origin)
+        } else if stack.last?.matter != nil {
+            matterText.append(scalar)
+        }
     }
 
     private mutating func append(_ scalar: Unicode.Scalar, origin: Int) {
@@ -131,6 +177,11 @@ struct BlockAssembler {
         origins.append(origin)
         if !scalar.isWhiteSpace {
             if stack.last?.inBookLink ?? false { linkScalars += 1 } else { otherScalars += 1 }
+        }
+        if openLink, !blockLinks.isEmpty {
+            blockLinks[blockLinks.count - 1].text.append(scalar)
+        } else if collectsTail, !blockLinks.isEmpty, blockLinks[blockLinks.count - 1].tail.count < 200 {
+            blockLinks[blockLinks.count - 1].tail.append(scalar)
         }
     }
 
@@ -148,12 +199,16 @@ struct BlockAssembler {
                     role: role, text: Self.exactCopy(text), origins: Self.exactCopy(origins), elementID: elementID,
                     element: element))
             linkOnly.append(otherScalars == 0 && linkScalars > 0)
+            links.append(blockLinks)
             elementID = nil
             element = nil
         }
         text.removeAll(keepingCapacity: true)
         origins.removeAll(keepingCapacity: true)
         (linkScalars, otherScalars) = (0, 0)
+        blockLinks.removeAll()
+        collectsTail = false
+        if openLink { blockLinks.append(BookLink(target: "", file: "")) }
     }
 
     private static func exactCopy<Element>(_ elements: [Element]) -> [Element] {

@@ -52,14 +52,18 @@ package struct EPUBReader: Sendable {
 
     /// Read Project Gutenberg's boilerplate in content documents too (``HTMLReader/keepsGutenbergMatter``).
     package var keepsGutenbergMatter: Bool
+    /// Speak title pages, imprints, colophons and copyright pages too (``FrontMatter/unspokenTypes``).
+    package var keepsFrontMatter: Bool
 
     package init(
-        limits: Limits = Limits(), include: [String] = [], exclude: [String] = [], keepsGutenbergMatter: Bool = false
+        limits: Limits = Limits(), include: [String] = [], exclude: [String] = [], keepsGutenbergMatter: Bool = false,
+        keepsFrontMatter: Bool = false
     ) {
         self.limits = limits
         self.include = include
         self.exclude = exclude
         self.keepsGutenbergMatter = keepsGutenbergMatter
+        self.keepsFrontMatter = keepsFrontMatter
     }
 
     /// Reads the EPUB at `url`; `name` is how messages and item source paths call it.
@@ -258,9 +262,11 @@ package struct EPUBReader: Sendable {
         for item in selected where Self.isContentDocument(item.mediaType) {
             let text = try reader.text(item.path, referencedBy: "the spine item \"\(item.idref)\"")
             let mode: HTMLReader.Mode = item.mediaType == "text/html" ? .html : .xhtml
-            var document = try HTMLReader(mode: mode, keepsGutenbergMatter: keepsGutenbergMatter).read(
-                text, path: "\(name)!/\(item.path)")
+            var document = try HTMLReader(
+                mode: mode, keepsGutenbergMatter: keepsGutenbergMatter, keepsFrontMatter: keepsFrontMatter
+            ).read(text, path: "\(name)!/\(item.path)")
             if document.language == nil { document.language = language }
+            if !keepsFrontMatter { Self.dropShortDedication(&document, text: text) }
             documents.append(document)
         }
 
@@ -283,6 +289,7 @@ package struct EPUBReader: Sendable {
                     folder: Self.folder(of: ncx.path))
             }
         }
+        contents = Self.unwrapped(contents, documents: documents, name: name)
         // A book in parts: two or more top-level entries with chapters nested under them. Then every
         // top-level entry is at the parts' level (a prologue or epilogue beside them, as in text).
         let nestedUnder = contents.indices.filter { index in
@@ -310,6 +317,62 @@ package struct EPUBReader: Sendable {
         return Book(
             title: package.first("title")?.text.nilIfEmpty, language: language, spine: spine, documents: documents,
             chaptersFromContents: placed)
+    }
+
+    /// A dedication of a line or two ("To My Dear Friend Hommy-Beg") is front matter, not a chapter;
+    /// a longer one is the author speaking and stays.
+    static func dropShortDedication(_ document: inout StructuredDocument, text: String) {
+        guard text.contains("dedication"), text.count < 20_000,
+            text.range(of: #"epub:type="[^"]*\bdedication\b"#, options: .regularExpression) != nil
+        else { return }
+        let words = document.blocks.reduce(0) { $0 + PlainTextReader.wordCount($1.text) }
+        guard words > 0, words <= 25 else { return }
+        document.unspoken.add("dedication", words: words)
+        document.blocks = []
+        document.blockIndexByID = [:]
+    }
+
+    /// The contents with wrappers taken off: an entry at the top that points at a page with nothing
+    /// spoken (a half-title page, as Standard Ebooks nest the whole book under one) and holds entries
+    /// of its own gives way to them, one level up; then only the two top levels are kept.
+    static func unwrapped(_ contents: [ContentsEntry], documents: [StructuredDocument], name: String) -> [ContentsEntry]
+    {
+        var entries = contents
+        var index = 0
+        while index < entries.count {
+            let entry = entries[index]
+            let children = entries[(index + 1)...].prefix { $0.level > entry.level }
+            let target = documents.first { $0.path == "\(name)!/\(entry.path)" }
+            let isEmpty = target.map { $0.blocks.isEmpty } ?? true
+            if entry.level == 1, isEmpty, !children.isEmpty {
+                for child in children.indices { entries[child].level -= 1 }
+                entries.remove(at: index)
+                continue
+            }
+            index += 1
+        }
+        // Books of parts of chapters (volumes holding parts): the parts carry their book's title.
+        if entries.contains(where: { $0.level >= 3 }) {
+            var book: String?
+            var flattened: [ContentsEntry] = []
+            for (index, entry) in entries.enumerated() {
+                let holdsParts = entries[(index + 1)...].prefix { $0.level > entry.level }.contains { $0.level >= 3 }
+                if entry.level == 1, holdsParts {
+                    book = entry.title
+                    continue
+                }
+                var entry = entry
+                if let book, entry.level > 1 {
+                    entry.level -= 1
+                    if entry.level == 1 { entry.title = book + " — " + entry.title }
+                } else if entry.level == 1 {
+                    book = nil
+                }
+                flattened.append(entry)
+            }
+            entries = flattened
+        }
+        return entries.filter { $0.level <= 2 }
     }
 
     /// The spine items to read: linear ones and included ones, minus excluded ones.
@@ -342,7 +405,8 @@ package struct EPUBReader: Sendable {
         var level: Int
     }
 
-    /// Entries of the EPUB 3 navigation document's `toc` nav, two levels deep (parts and chapters, not sections).
+    /// Entries of the EPUB 3 navigation document's `toc` nav, every level (``unwrapped(_:documents:name:)``
+    /// keeps parts and chapters, not sections).
     static func navigationEntries(_ xml: PackageXML, folder: String) -> [ContentsEntry] {
         let elements = xml.elements
         guard
@@ -360,14 +424,14 @@ package struct EPUBReader: Sendable {
             if element.name == "li" { items.append(element.depth) }
             guard element.name == "a", let href = element.attributes["href"], !element.text.isEmpty else { continue }
             let level = max(1, items.count)
-            guard level <= 2, let target = target(href, folder: folder) else { continue }
+            guard let target = target(href, folder: folder) else { continue }
             result.append(
                 ContentsEntry(title: element.text, path: target.path, fragment: target.fragment, level: level))
         }
         return result
     }
 
-    /// Entries of an EPUB 2 NCX's navMap, two levels deep.
+    /// Entries of an EPUB 2 NCX's navMap, every level.
     static func ncxEntries(_ xml: PackageXML, folder: String) -> [ContentsEntry] {
         let elements = xml.elements
         var result: [ContentsEntry] = []
@@ -375,7 +439,7 @@ package struct EPUBReader: Sendable {
         for (index, element) in elements.enumerated() where element.name == "navPoint" {
             while let last = pointDepths.last, last >= element.depth { pointDepths.removeLast() }
             pointDepths.append(element.depth)
-            guard pointDepths.count <= 2 else { continue }
+
             let children = elements[(index + 1)...].prefix { $0.depth > element.depth }.filter {
                 $0.depth == element.depth + 1
             }

@@ -4,9 +4,28 @@
 /// and longer dedications are the book and stay. Readers call ``kind(of:)`` on each block before the
 /// first chapter; the recipe's `split.keepFrontMatter` keeps them all.
 enum FrontMatter {
-    /// Words of text before the first chapter under which all of it is a title page: less than ten
-    /// seconds of audio is no chapter.
-    static let titlePageWords = 40
+    /// EPUB 3 structural semantics (`epub:type`) of matter that is not spoken, and what each is called
+    /// in `forge plan`: title pages, the publisher's imprint, colophon and copyright page, the
+    /// contents and the lists of illustrations and tables.
+    static let unspokenTypes: [String: String] = [
+        "titlepage": "title page", "halftitlepage": "title page", "imprint": "imprint", "colophon": "colophon",
+        "copyright-page": "copyright", "toc": "contents", "landmarks": "contents", "loi": "list of illustrations",
+        "lot": "list of tables", "se:loi": "list of illustrations", "seriespage": "series page",
+        "endnotes": "endnotes", "rearnotes": "endnotes",
+    ]
+
+    /// The kind of unspoken matter an element's `epub:type` names, if any.
+    static func unspokenType(_ types: String?) -> String? {
+        guard let types else { return nil }
+        for type in types.split(separator: " ") {
+            if let kind = unspokenTypes[type.lowercased()] { return kind }
+        }
+        return nil
+    }
+
+    /// Words of text before the first chapter under which all of it is a title page: twenty seconds
+    /// of audio before the first chapter is a title page and a note, not a chapter.
+    static let titlePageWords = 60
 
     /// The kind of front matter a block before the first chapter is, or nil when it is the book.
     static func kind(of block: DocumentBlock) -> String? {
@@ -17,7 +36,8 @@ enum FrontMatter {
             || lower.hasPrefix("etext prepared by")
             || lower.hasPrefix("this etext was prepared") || lower.hasPrefix("this ebook was produced")
             || lower.hasPrefix("transcribed from") || lower.contains("online distributed proofreading")
-            || lower.contains("www.pgdp.net")
+            || lower.contains("www.pgdp.net") || lower.hasPrefix("note from the original file")
+            || lower.hasPrefix("scanned by") || lower.hasPrefix("html version by")
         {
             return "production notes"
         }
@@ -29,8 +49,15 @@ enum FrontMatter {
         // A part's or a section's heading the book's own heading rules did not take is still not a title page.
         if PlainTextReader.headingShape([text]) != nil { return nil }
         let words = PlainTextReader.wordCount(block.text)
-        if words <= 60, lower.contains("copyright") || lower.contains("all rights reserved") { return "copyright" }
-        if words <= 15 { return "title page" }
+        if words <= 60,
+            lower.contains("copyright") || lower.contains("all rights reserved")
+                || lower.contains("according to act of congress")
+        {
+            return "copyright"
+        }
+        // A title page's lines are no sentences: "By Charles Dickens", "DRACULA", "NEW YORK".
+        let endsSentence = text.last.map { ".!?”\"".contains($0) } ?? false
+        if words <= 15, !endsSentence || text == text.uppercased() { return "title page" }
         return nil
     }
 
@@ -42,6 +69,7 @@ enum FrontMatter {
         var dropped = Set<Int>()
         var kept: [Int] = []
         for index in 0..<firstChapter {
+            // A part's or a section's heading is the book's, whatever precedes it.
             if blocks[index].text.count <= 80, PlainTextReader.headingShape([blocks[index].foldedText]) != nil {
                 continue
             }

@@ -23,14 +23,17 @@ package struct HTMLReader: DocumentReader {
     /// spoken, nor, in older files, the blocks before its `*** START OF …` line and from its
     /// `*** END OF …` line on.
     package var keepsGutenbergMatter: Bool
+    /// Speak the title page and other front matter before the first chapter too (``FrontMatter``).
+    package var keepsFrontMatter: Bool
 
-    package init(mode: Mode, keepsGutenbergMatter: Bool = false) {
+    package init(mode: Mode, keepsGutenbergMatter: Bool = false, keepsFrontMatter: Bool = false) {
         self.mode = mode
         self.keepsGutenbergMatter = keepsGutenbergMatter
+        self.keepsFrontMatter = keepsFrontMatter
     }
 
     package func read(_ text: String, path: String) throws(DocumentError) -> StructuredDocument {
-        var assembler = BlockAssembler(dropsGutenbergMatter: !keepsGutenbergMatter)
+        var assembler = BlockAssembler(dropsGutenbergMatter: !keepsGutenbergMatter, keepsFrontMatter: keepsFrontMatter)
         switch mode {
         case .html:
             var tokenizer = HTMLTokenizer(scalars: Array(text.unicodeScalars), path: path, assembler: assembler)
@@ -48,18 +51,143 @@ package struct HTMLReader: DocumentReader {
             assembler.finish()
         }
         var (blocks, blockIndexByID) = (assembler.blocks, assembler.blockIndexByID)
-        Self.dropContents(&blocks, &blockIndexByID, linkOnly: assembler.linkOnly)
+        var unspoken = assembler.unspoken
+        let contents = Self.dropContents(
+            &blocks, &blockIndexByID, linkOnly: assembler.linkOnly, blockLinks: assembler.links, unspoken: &unspoken)
         if !keepsGutenbergMatter { Self.dropGutenbergMatter(&blocks, &blockIndexByID) }
-        return StructuredDocument(
+        var document = StructuredDocument(
             path: path, language: assembler.language, title: assembler.title, blocks: blocks,
             blockIndexByID: blockIndexByID)
+        document.unspoken = unspoken
+        if mode == .html {
+            Self.applyContents(contents, to: &document)
+            if !document.chaptersFromContents { Self.raiseChapterHeadings(&document.blocks) }
+        }
+        if mode == .html, !keepsFrontMatter, !keepsGutenbergMatter { Self.dropFrontMatter(&document) }
+        return document
+    }
+
+    /// A contents list of links into the document is its chapter list: each entry's target block
+    /// starts a chapter titled by the entry (or by the heading there, when the entry is only its
+    /// number or a page number); an entry that names a part ("Book the First—Recalled to Life")
+    /// starts a part. Used when at least three entries, and half of them, point at blocks in order.
+    static func applyContents(_ entries: [BookLink], to document: inout StructuredDocument) {
+        var placed: [(block: Int, title: String)] = []
+        var last = -1
+        var lastIsPart = false
+        for entry in entries where entry.file.isEmpty && !entry.target.isEmpty {
+            // A part and its first chapter may point at one block (their anchors side by side).
+            guard let block = document.blockIndexByID[entry.target], block > last || (block == last && lastIsPart),
+                block < document.blocks.count
+            else { continue }
+            var title = ContentsList.strippingPageNumber(entry.title)
+            let heading = document.blocks[block]
+            if case .heading = heading.role {
+                let headingText = heading.foldedText
+                let isNumberOnly =
+                    title.count <= 4 && title.allSatisfy { $0.isNumber || "IVXLCDMivxlcdm.".contains($0) }
+                if title.isEmpty || isNumberOnly
+                    || ContentsList.normalized(headingText).hasPrefix(ContentsList.normalized(title) + " ")
+                {
+                    title = headingText
+                }
+            }
+            guard !title.isEmpty else { continue }
+            placed.append((block, title))
+            last = block
+            lastIsPart = isPartTitle(title)
+        }
+        guard placed.count >= 3, placed.count * 2 >= entries.count else { return }
+        for (block, title) in placed {
+            if isPartTitle(title) {
+                document.blocks[block].partTitle = title
+            } else {
+                document.blocks[block].chapterTitle = title
+            }
+        }
+        document.chaptersFromContents = true
+    }
+
+    /// Chapters marked at a deeper level than `h2` (Gutenberg HTML has them at any level, `h3`
+    /// "CHAPTER I" under an `h1` title and an `h2` author) are raised to `h2`, and the levels above
+    /// them to `h1`: the shallowest level with three headings of a chapter's or section's shape is
+    /// the chapters' level.
+    static func raiseChapterHeadings(_ blocks: inout [DocumentBlock]) {
+        var shaped: [Int: Int] = [:]
+        for block in blocks {
+            guard case .heading(let level) = block.role, block.text.count <= 80 else { continue }
+            let text = block.foldedText
+            if PlainTextReader.headingShape([text]) != nil || ContentsList.splitLabel(text) != nil {
+                shaped[level, default: 0] += 1
+            }
+        }
+        guard let chapterLevel = shaped.filter({ $0.value >= 3 }).keys.min(), chapterLevel > 2 else { return }
+        for index in blocks.indices {
+            guard case .heading(let level) = blocks[index].role else { continue }
+            let raised = level < chapterLevel ? 1 : level == chapterLevel ? 2 : 3
+            blocks[index].role = .heading(level: raised)
+        }
+    }
+
+    /// "Book the First—Recalled to Life", "PART II", "Volume One": an entry above chapters.
+    static func isPartTitle(_ title: String) -> Bool {
+        PlainTextReader.isPartLine(title)
+            || (ContentsList.splitLabel(title).map { PlainTextReader.isPartLine($0.label) } ?? false)
+    }
+
+    /// The title page, imprint and notes before the first chapter (``FrontMatter``): before the
+    /// first contents entry, or else before the first heading followed by text of a chapter's length.
+    static func dropFrontMatter(_ document: inout StructuredDocument) {
+        let blocks = document.blocks
+        let first: Int?
+        if document.chaptersFromContents {
+            first = blocks.firstIndex { $0.chapterTitle != nil || $0.partTitle != nil }
+        } else {
+            // The first heading with text of the book under it, not a title page's lines.
+            var candidate: Int?
+            first = blocks.indices.first { index in
+                if case .heading(let level) = blocks[index].role, level <= 2 {
+                    candidate = index
+                    return false
+                }
+                return candidate != nil && FrontMatter.kind(of: blocks[index]) == nil
+            }.flatMap { _ in candidate }
+        }
+        guard let first, first > 0 else { return }
+        var unspoken = document.unspoken
+        let dropped = FrontMatter.drop(before: first, in: blocks, &unspoken)
+        document.unspoken = unspoken
+        remove(dropped, from: &document.blocks, &document.blockIndexByID)
     }
 
     /// A table of contents is not read aloud: a run of blocks that are links into the book (three or
     /// more; short unlinked blocks such as "CHAPTER I." or page numbers between them allowed), and a
-    /// "Contents" title just before it.
-    static func dropContents(_ blocks: inout [DocumentBlock], _ blockIndexByID: inout [String: Int], linkOnly: [Bool]) {
+    /// "Contents" title just before it; or one paragraph of five links or more with titles' text
+    /// around them. Returns the entries of the contents list (the run after a "Contents" title, else the first
+    /// run that is not a list of illustrations).
+    @discardableResult
+    static func dropContents(
+        _ blocks: inout [DocumentBlock], _ blockIndexByID: inout [String: Int], linkOnly: [Bool],
+        blockLinks: [[BookLink]] = [], unspoken: inout UnspokenMatter
+    ) -> [BookLink] {
         var drop = Set<Int>()
+        var runs: [(entries: [BookLink], titled: Bool, illustrations: Bool)] = []
+        // A contents list set as one paragraph: five links or more, each with a title's length of
+        // text around it (`<a href="#ch1">I.</a> The Period<br/>`).
+        func isContentsParagraph(_ index: Int) -> Bool {
+            guard index < blockLinks.count, blockLinks[index].count >= 5 else { return false }
+            return blocks[index].text.count <= blockLinks[index].count * 90
+        }
+        for index in blocks.indices where !linkOnly[index] && isContentsParagraph(index) {
+            drop.insert(index)
+            unspoken.add("contents", text: blocks[index].text)
+            let titled = index > 0 && PlainTextReader.isContentsTitle(blocks[index - 1].text)
+            if titled {
+                drop.insert(index - 1)
+                unspoken.add("contents", text: blocks[index - 1].text)
+            }
+            runs.append((blockLinks[index], titled, false))
+        }
         var index = 0
         while index < blocks.count {
             guard linkOnly[index] else {
@@ -88,11 +216,20 @@ package struct HTMLReader: DocumentReader {
             }
             if links >= 3 {
                 drop.formUnion(index...end)
-                if index > 0, PlainTextReader.isContentsTitle(blocks[index - 1].text) { drop.insert(index - 1) }
+                let title = index > 0 ? blocks[index - 1].foldedText.lowercased() : ""
+                let titled = index > 0 && PlainTextReader.isContentsTitle(blocks[index - 1].text)
+                let illustrations = title.count < 60 && (title.contains("illustration") || title.contains("plates"))
+                if titled || (illustrations && blocks[index - 1].text.count < 60) { drop.insert(index - 1) }
+                let entries = (index...end).flatMap { blockLinks.indices.contains($0) ? blockLinks[$0] : [] }
+                runs.append((entries, titled, illustrations))
+                for block in drop.sorted() where block >= index - 1 && block <= end {
+                    unspoken.add(illustrations ? "list of illustrations" : "contents", text: blocks[block].text)
+                }
             }
             index = end + 1
         }
         remove(drop, from: &blocks, &blockIndexByID)
+        return (runs.first { $0.titled } ?? runs.first { !$0.illustrations })?.entries ?? []
     }
 
     /// Removes the blocks at `drop`, keeping every id pointing at the block it named.

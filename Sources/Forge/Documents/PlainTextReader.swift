@@ -100,7 +100,10 @@ package struct PlainTextReader: DocumentReader {
             current.append(trimmed)
         }
         flush()
-        if patterns == nil { Self.addCounterHeadings(&blocks, &shapes, singleLines: singleLines) }
+        if patterns == nil {
+            Self.addCounterHeadings(&blocks, &shapes, singleLines: singleLines)
+            Self.addCapitalTitleHeadings(&blocks, &shapes, singleLines: singleLines)
+        }
         Self.dropContentsHeadings(&blocks, &shapes)
         var warnings: [String] = []
         if let contents {
@@ -178,7 +181,7 @@ package struct PlainTextReader: DocumentReader {
         var title = block.foldedText
         guard let first = title.unicodeScalars.first, first.properties.isUppercase else { return nil }
         let words = title.split(separator: " ")
-        guard (1...10).contains(words.count), !"!?,;:".contains(title.last ?? " ") else { return nil }
+        guard (2...10).contains(words.count), !"!?,;:".contains(title.last ?? " ") else { return nil }
         // A title with a full stop is in capitals ("MISS BROOKE."); "One." and "To Mrs. Saville." are text.
         if title.hasSuffix("."), title != title.uppercased() || words.count < 2 { return nil }
         let isTitleCase = words.allSatisfy { word in
@@ -220,6 +223,52 @@ package struct PlainTextReader: DocumentReader {
             shapes[index] = shape
         }
     }
+
+    /// Chapters titled in capitals and nothing else ("STORY OF THE DOOR", "THE SON OF THE BRAHMAN"),
+    /// in a text where no other chapter headings were found: three or more one-line paragraphs in
+    /// capitals with a chapter's length of text between them (a median of ``capitalTitleGap`` words).
+    static func addCapitalTitleHeadings(
+        _ blocks: inout [DocumentBlock], _ shapes: inout [HeadingShape?], singleLines: [String?]
+    ) {
+        guard shapes.lazy.filter({ $0 == .chapter }).count < 2 else { return }
+        func isCapitalTitle(_ line: String) -> Bool {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let words = trimmed.split(separator: " ")
+            guard trimmed.count >= 4, trimmed.count <= 60, (1...10).contains(words.count),
+                let first = trimmed.unicodeScalars.first, first.properties.isUppercase,
+                trimmed.contains(where: \.isLetter), trimmed == trimmed.uppercased(),
+                !"!?,;:-".contains(trimmed.last ?? " "), trimmed.filter(\.isLetter).count >= 4,
+                !["THE END", "FINIS", "THE END."].contains(trimmed)
+            else { return false }
+            return true
+        }
+        let all = blocks.indices.filter { index in
+            shapes[index] == nil && index < singleLines.count && singleLines[index].map(isCapitalTitle) == true
+                && index + 1 < blocks.count && shapes[index + 1] == nil
+        }
+        // A title with hardly any text under it (the book's own title over its first chapter's) heads nothing.
+        let candidates = all.indices.filter { position in
+            let end = position + 1 < all.count ? all[position + 1] : blocks.count
+            return blocks[(all[position] + 1)..<end].reduce(0) { $0 + wordCount($1.text) } >= capitalTitleGap / 8
+        }.map { all[$0] }
+        guard candidates.count >= 3 else { return }
+        var gaps: [Int] = []
+        for (from, to) in zip(candidates, candidates.dropFirst()) {
+            gaps.append(blocks[(from + 1)..<to].reduce(0) { $0 + wordCount($1.text) })
+        }
+        gaps.append(blocks[(candidates.last! + 1)...].reduce(0) { $0 + wordCount($1.text) })
+        let sorted = gaps.sorted()
+        guard sorted[sorted.count / 2] >= capitalTitleGap, sorted[sorted.count / 5] >= capitalTitleGap / 4 else {
+            return
+        }
+        for index in candidates {
+            shapes[index] = .chapter
+            blocks[index].role = .heading(level: 1)
+        }
+    }
+
+    /// The median words between capital titles that makes them chapters: a few pages.
+    static let capitalTitleGap = 800
 
     /// Runs of letters or digits in `text`.
     static func wordCount(_ text: [Unicode.Scalar]) -> Int {
@@ -379,6 +428,7 @@ package struct PlainTextReader: DocumentReader {
     /// ("PART THE FIRST"), so a one-line paragraph such as "Book two was better." is not one.
     static func isPartLine(_ line: String) -> Bool {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        if isOrdinalFirst(words, ["book", "part", "volume"]) { return true }
         guard line.count <= 60, words.count >= 2, ["book", "part", "volume"].contains(words[0].lowercased()) else {
             return false
         }
@@ -443,6 +493,7 @@ package struct PlainTextReader: DocumentReader {
     static func isChapterLine(_ line: String) -> Bool {
         if isCJKChapterLine(line) { return true }
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        if isOrdinalFirst(words, ["chapter", "act"]) { return true }
         let chapterWords: Set<String> = [
             "chapter", "chapitre", "kapitel", "capítulo", "capitulo", "capitolo", "hoofdstuk", "глава", "rozdział",
         ]
@@ -456,6 +507,17 @@ package struct PlainTextReader: DocumentReader {
             "first", "second", "third", "last", "the",
         ]
         return numberWords.contains(number)
+    }
+
+    /// "FIRST PART", "Second Act", "THIRD BOOK.": an ordinal, then the word, and nothing after.
+    static func isOrdinalFirst(_ words: [Substring], _ nouns: Set<String>) -> Bool {
+        guard words.count == 2 else { return false }
+        let ordinals: Set<String> = [
+            "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last",
+        ]
+        let noun = words[1].lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".:"))
+        return ordinals.contains(words[0].lowercased()) && nouns.contains(noun)
+            && words.allSatisfy { $0.first?.isUppercase ?? false }
     }
 
     /// "第一章", "第12回", "第三节": a Chinese or Japanese chapter line.

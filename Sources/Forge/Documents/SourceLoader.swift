@@ -39,8 +39,12 @@ package struct SourceLoader: Sendable {
                     PlainTextReader(
                         keepsGutenbergMatter: keepsGutenbergMatter, headingPatterns: headingPatterns,
                         keepsFrontMatter: keepsFrontMatter)
-                case .html: HTMLReader(mode: .html, keepsGutenbergMatter: keepsGutenbergMatter)
-                case .xhtml: HTMLReader(mode: .xhtml, keepsGutenbergMatter: keepsGutenbergMatter)
+                case .html:
+                    HTMLReader(
+                        mode: .html, keepsGutenbergMatter: keepsGutenbergMatter, keepsFrontMatter: keepsFrontMatter)
+                case .xhtml:
+                    HTMLReader(
+                        mode: .xhtml, keepsGutenbergMatter: keepsGutenbergMatter, keepsFrontMatter: keepsFrontMatter)
                 default: source.format.textReader
                 }
             if let reader {
@@ -48,7 +52,8 @@ package struct SourceLoader: Sendable {
                     source.standardInput ?? SourceReader.bytes(of: source.url), file: name)
                 let document = try reader.read(decoded.text, path: name)
                 language = language ?? document.language
-                documents.append(SourceDocument(documents: [document]))
+                documents.append(
+                    SourceDocument(documents: [document], chaptersFromContents: document.chaptersFromContents))
                 readings.append(
                     SourceReading(
                         path: name, encoding: decoded.encoding, unspokenWords: document.unspoken.words,
@@ -56,7 +61,7 @@ package struct SourceLoader: Sendable {
             } else {
                 let reader = EPUBReader(
                     limits: limits, include: source.include, exclude: source.exclude,
-                    keepsGutenbergMatter: keepsGutenbergMatter)
+                    keepsGutenbergMatter: keepsGutenbergMatter, keepsFrontMatter: keepsFrontMatter)
                 let book =
                     try source.standardInput.map { data throws(DocumentError) in try reader.read(data, name: name) }
                     ?? reader.read(source.url, name: name)

@@ -13,6 +13,8 @@ package struct StructuredDocument: Sendable, Equatable {
     package var unspoken = UnspokenMatter()
     /// What the reader found doubtful but read anyway (a contents list not found in the body).
     package var warnings: [String] = []
+    /// Chapters start where the document's own contents list points (blocks with a `chapterTitle`).
+    package var chaptersFromContents = false
 
     package init(
         path: String, language: String?, title: String?, blocks: [DocumentBlock], blockIndexByID: [String: Int] = [:]

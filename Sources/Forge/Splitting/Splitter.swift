@@ -148,7 +148,14 @@ package struct Splitter: Sendable {
                 startChapter(titled: part!, path: path)
                 chapters[chapters.count - 1].part = part
             } else if let part {
-                if !partHasOwnText, let last = chapters.indices.last, chapters[last].title == part {
+                // A line or two under the part's heading (a dedication, an epigraph) opens its first
+                // chapter rather than making a chapter of a few seconds.
+                let partWords = items.reversed().prefix { $0.chapter == chapters.count }.reduce(0) {
+                    $0 + ($1.kind == .heading ? 0 : $1.wordCount)
+                }
+                if !partHasOwnText || partWords < Self.shortPartWords, let last = chapters.indices.last,
+                    chapters[last].title == part
+                {
                     chapters[last].title = part + " — " + heading
                     partHasOwnText = true
                 } else {
@@ -159,6 +166,9 @@ package struct Splitter: Sendable {
                 startChapter(titled: heading, path: path)
             }
         }
+
+        /// Fewer words than this under a part's heading join its first chapter.
+        static let shortPartWords = 30
 
         /// "BOOK ONE" → "Book One", "PART II" → "Part II": capitals kept only for Roman numerals.
         static func partTitle(_ heading: String) -> String {
