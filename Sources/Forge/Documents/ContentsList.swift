@@ -17,7 +17,7 @@ struct ContentsList {
         /// How the chapter is titled: the entry's line, or its number and the title line under it
         /// joined ("Chapter I: Jonathan Harker's Journal").
         var displayTitle: String {
-            if let line { return line }
+            if let line { return line.split(separator: " ").joined(separator: " ") }
             let label = label.map { Self.casedLabel($0) }
             switch (label, title) {
             case (let label?, let title?): return label + ": " + title
@@ -45,6 +45,10 @@ struct ContentsList {
 
     /// The contents list in the first lines of `body`, if the text has one.
     static func find(_ lines: [Range<Int>], _ scalars: [Unicode.Scalar], in body: Range<Int>) -> ContentsList? {
+        func isIndented(_ index: Int) -> Bool {
+            let line = lines[index]
+            return line.count > 2 && (scalars[line.lowerBound] == "\t" || scalars[line.lowerBound + 1] == " ")
+        }
         func text(_ index: Int) -> String {
             let line = lines[index]
             guard line.count <= 400 else { return String(repeating: "x", count: 401) }
@@ -70,13 +74,21 @@ struct ContentsList {
             // ("I. THERE IS NO ONE LEFT" … "CHAPTER I"), unless a part's line comes just before.
             if let first = entryLines.first {
                 if normalized(line) == normalized(first.text) { break }
-                if blanks >= 2, let number = number(of: line), number == self.number(of: first.text),
-                    let previous = entryLines.last, !PlainTextReader.isPartLine(previous.text)
+                let firstChapter = entryLines.first { !isPartEntry($0.text) && splitLabel($0.text) != nil }
+                if blanks >= 1, !isPartEntry(line), let number = number(of: line).flatMap(value),
+                    number == firstChapter.flatMap({ self.number(of: $0.text) }).flatMap(value),
+                    let previous = entryLines.last, !isPartEntry(previous.text)
                 {
                     break
                 }
             }
-            if line.count > 120 { break }
+            // A sentence of running text: the body has begun.
+            if line.count > 120
+                || (isMostlyLowerCase(line) && line.split(separator: " ").count >= 4
+                    && ".!?\"”".contains(line.last ?? " ") && strippingPageNumber(line) == line)
+            {
+                break
+            }
             let startsParagraph = blanks > 0
             if startsParagraph {
                 paragraphStart = entryLines.count
@@ -87,8 +99,11 @@ struct ContentsList {
                 end += 1
                 continue
             }
-            // Prose: a paragraph of three or more full lines without page numbers.
-            if line.count >= 55, strippingPageNumber(line) == line { longLinesInParagraph += 1 }
+            // Prose: a paragraph of three or more full lines without page numbers, set flush left and
+            // mostly in lower case (contents are indented, or in capitals, or carry page numbers).
+            if line.count >= 55, strippingPageNumber(line) == line, !isIndented(end), isMostlyLowerCase(line) {
+                longLinesInParagraph += 1
+            }
             if longLinesInParagraph >= 3 {
                 entryLines.removeSubrange(paragraphStart...)
                 break
@@ -110,6 +125,21 @@ struct ContentsList {
         }
     }
 
+    /// "Book the Second--the Golden Thread", "PART TWO": an entry above chapters.
+    static func isPartEntry(_ line: String) -> Bool {
+        PlainTextReader.isPartLine(line) || (splitLabel(line).map { PlainTextReader.isPartLine($0.label) } ?? false)
+    }
+
+    /// A number as a number: "IV", "4" and "Four" are 4.
+    static func value(_ number: String) -> Int? {
+        if let digits = Int(number) { return digits }
+        if let written = WrittenNumber.value(of: number) { return written }
+        let values: [Character: Int] = ["i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000]
+        let digits = number.lowercased().compactMap { values[$0] }
+        guard !digits.isEmpty, digits.count == number.count else { return nil }
+        return zip(digits, digits.dropFirst() + [0]).reduce(0) { $0 + ($1.0 < $1.1 ? -$1.0 : $1.0) }
+    }
+
     /// "CHAPTER I CHAPTER II CHAPTER III": several numbered entries on one line, or nil.
     static func labelRun(_ line: String) -> [String]? {
         let words = line.split(separator: " ")
@@ -119,6 +149,12 @@ struct ContentsList {
         guard labels.allSatisfy({ $0.split(separator: " ")[0].lowercased() == word && isNumberLabel(String($0)) })
         else { return nil }
         return labels
+    }
+
+    /// Most of the line's letters are lower case, as running text's are.
+    static func isMostlyLowerCase(_ line: String) -> Bool {
+        let letters = line.filter(\.isLetter)
+        return letters.filter(\.isLowercase).count * 2 > letters.count
     }
 
     /// Groups the list's lines into entries: a number line takes the title line under it; a line
@@ -138,7 +174,9 @@ struct ContentsList {
                 let isPart = PlainTextReader.isPartLine(label) || PlainTextReader.isPartLine(line)
                 entries.append(Entry(label: label, title: title, isPart: isPart, line: title == nil ? nil : line))
                 currentHasTitleLine = title != nil
-            } else if var last = entries.last, last.label != nil, last.title == nil {
+            } else if var last = entries.last, last.label != nil, last.title == nil,
+                PlainTextReader.headingShape([line]) == nil
+            {
                 last.title = line
                 entries[entries.count - 1] = last
                 currentHasTitleLine = true
@@ -172,9 +210,17 @@ struct ContentsList {
             let label = entry.label.map(Self.normalized)
             let title = entry.title.map(Self.normalized)
             let both = label.flatMap { label in title.map { label + " " + $0 } }
+            // A bare numeral ("I") is too common a paragraph to look for before the title; a titled
+            // number ("CHAPTER I") comes before a title that may repeat ("Jonathan Harker's Journal").
+            let isBare = entry.label.map { !$0.contains(" ") } ?? true
+            // "CHAPTER I. THE PRISON-DOOR" listed, "I. THE PRISON DOOR" in the body.
+            let numbered = entry.label.flatMap { Self.number(of: $0) }.flatMap { number in
+                title.map { Self.normalized(number) + " " + $0 }
+            }
             guard
-                let block = first(both, after: position) ?? first(label, after: position)
-                    ?? first(title, after: position)
+                let block = first(both, after: position) ?? first(numbered, after: position)
+                    ?? (isBare ? first(title, after: position) : first(label, after: position))
+                    ?? (isBare ? first(label, after: position) : first(title, after: position))
             else { continue }
             // Found by its title under a number heading of the body's own ("CHAPTER I" over "THERE IS
             // NO ONE LEFT", listed as "I. THERE IS NO ONE LEFT"): the chapter starts at the number.
@@ -208,7 +254,9 @@ struct ContentsList {
             return (line, nil)
         }
         // A numeral set apart by a wide gap: "I  TREATS OF THE PLACE WHERE OLIVER TWIST WAS BORN".
-        if let gap = line.range(of: "  "), isNumberLabel(String(line[..<gap.lowerBound]) + ".") {
+        if let gap = line.range(of: "  "), line[..<gap.lowerBound].split(separator: " ").count <= 2,
+            !line[..<gap.lowerBound].isEmpty
+        {
             let title = line[gap.upperBound...].trimmingCharacters(in: .whitespaces)
             if !title.isEmpty { return (String(line[..<gap.lowerBound]), title) }
         }
@@ -231,11 +279,16 @@ struct ContentsList {
     /// "I", "XII.", "12", "Stave I", "LETTER 4", "Chapter the First": a number with at most one word before it.
     static func isNumberLabel(_ text: String) -> Bool {
         let words = text.split(separator: " ")
-        guard (1...2).contains(words.count) else { return PlainTextReader.isChapterLine(text) && words.count <= 3 }
+        guard (1...2).contains(words.count) else {
+            // "Chapter the First"; "Chapter 1 Storm" is a number and a title.
+            return words.count == 3 && words[1].lowercased() == "the" && PlainTextReader.isChapterLine(text)
+        }
         let number = words.last!.trimmingCharacters(in: CharacterSet(charactersIn: ".:,"))
         let isNumeral =
             (!number.isEmpty && number.count <= 4 && number.allSatisfy(\.isNumber))
             || (!number.isEmpty && number.count <= 8 && number.allSatisfy { "IVXLCDM".contains($0) })
+            || (number == number.uppercased() || number.first?.isUppercase == true)
+                && WrittenNumber.value(of: number) != nil
         guard isNumeral else { return false }
         if words.count == 1 { return number.count > 1 || text.hasSuffix(".") || number.allSatisfy(\.isNumber) }
         return words[0].first?.isUppercase ?? false

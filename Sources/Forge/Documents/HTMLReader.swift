@@ -201,7 +201,13 @@ package struct HTMLReader: DocumentReader {
                 if case .heading = block.role { return false }
                 return block.text.count <= 16
             }
-            while next < blocks.count, linkOnly[next] || isShortText(blocks[next]) {
+            // An entry's title in a cell or line of its own beside the link ("Chapter 1." | "Mr.
+            // Sherlock Holmes"): one such block after each link.
+            func isEntryTitle(_ position: Int) -> Bool {
+                if case .heading = blocks[position].role { return false }
+                return blocks[position].text.count <= 120 && linkOnly[position - 1]
+            }
+            while next < blocks.count, linkOnly[next] || isShortText(blocks[next]) || isEntryTitle(next) {
                 if linkOnly[next] {
                     links += 1
                     end = next
@@ -220,13 +226,41 @@ package struct HTMLReader: DocumentReader {
                 let titled = index > 0 && PlainTextReader.isContentsTitle(blocks[index - 1].text)
                 let illustrations = title.count < 60 && (title.contains("illustration") || title.contains("plates"))
                 if titled || (illustrations && blocks[index - 1].text.count < 60) { drop.insert(index - 1) }
-                let entries = (index...end).flatMap { blockLinks.indices.contains($0) ? blockLinks[$0] : [] }
+                var entries: [BookLink] = []
+                for position in index...end where blockLinks.indices.contains(position) {
+                    var links = blockLinks[position]
+                    if links.count == 1, linkOnly[position], position + 1 <= end, !linkOnly[position + 1] {
+                        links[0].tail = blocks[position + 1].text
+                    }
+                    entries += links
+                }
                 runs.append((entries, titled, illustrations))
                 for block in drop.sorted() where block >= index - 1 && block <= end {
                     unspoken.add(illustrations ? "list of illustrations" : "contents", text: blocks[block].text)
                 }
             }
             index = end + 1
+        }
+        // A "Contents" or "Illustrations" heading over short lines only (a list without links, or
+        // one whose links the run above did not take): the list is not spoken either.
+        for index in blocks.indices where !drop.contains(index) {
+            guard case .heading = blocks[index].role, blocks[index].text.count <= 40 else { continue }
+            let title = blocks[index].foldedText.lowercased().trimmingCharacters(in: .punctuationCharacters)
+            let isList =
+                PlainTextReader.isContentsTitle(blocks[index].text)
+                || ["illustrations", "list of illustrations", "list of plates"].contains(title)
+            guard isList else { continue }
+            var end = index + 1
+            while end < blocks.count, blocks[end].text.count <= 100 {
+                if case .heading = blocks[end].role, !linkOnly[end] { break }
+                end += 1
+            }
+            guard end - index >= 3 else { continue }
+            for block in index..<end {
+                drop.insert(block)
+                unspoken.add(
+                    title.contains("contents") ? "contents" : "list of illustrations", text: blocks[block].text)
+            }
         }
         remove(drop, from: &blocks, &blockIndexByID)
         return (runs.first { $0.titled } ?? runs.first { !$0.illustrations })?.entries ?? []
@@ -254,14 +288,15 @@ package struct HTMLReader: DocumentReader {
     /// with `*** START OF THE PROJECT GUTENBERG EBOOK …` and from the one with `*** END OF …` go.
     static func dropGutenbergMatter(_ blocks: inout [DocumentBlock], _ blockIndexByID: inout [String: Int]) {
         func marker(_ block: DocumentBlock, _ word: String) -> Bool {
-            guard block.text.count < 20_000 else { return false }
-            let text = block.foldedText.uppercased()
-            return text.contains("*** \(word) OF THE PROJECT GUTENBERG")
-                || text.contains("*** \(word) OF THIS PROJECT GUTENBERG")
+            // The marker opens its block, which may hold the whole licence after it.
+            let text = GutenbergMarkers.fold(String(foldingWhiteSpaceOf: block.text.prefix(3_000)).uppercased())
+            return text.contains("\(word) OF THE PROJECT GUTENBERG")
+                || text.contains("\(word) OF THIS PROJECT GUTENBERG")
         }
-        guard let start = blocks.firstIndex(where: { marker($0, "START") }) else { return }
-        let end = blocks[(start + 1)...].firstIndex { marker($0, "END") } ?? blocks.count
-        remove(Set(0...start).union(end..<blocks.count), from: &blocks, &blockIndexByID)
+        let start = blocks.firstIndex { marker($0, "START") }
+        let end = blocks[((start ?? -1) + 1)...].firstIndex { marker($0, "END") } ?? blocks.count
+        guard start != nil || end < blocks.count else { return }
+        remove((start.map { Set(0...$0) } ?? []).union(end..<blocks.count), from: &blocks, &blockIndexByID)
     }
 
     static let blockElements: Set<String> = [

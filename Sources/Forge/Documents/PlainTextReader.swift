@@ -102,7 +102,7 @@ package struct PlainTextReader: DocumentReader {
         flush()
         if patterns == nil {
             Self.addCounterHeadings(&blocks, &shapes, singleLines: singleLines)
-            Self.addCapitalTitleHeadings(&blocks, &shapes, singleLines: singleLines)
+            if contents == nil { Self.addCapitalTitleHeadings(&blocks, &shapes, singleLines: singleLines) }
         }
         Self.dropContentsHeadings(&blocks, &shapes)
         var warnings: [String] = []
@@ -122,7 +122,7 @@ package struct PlainTextReader: DocumentReader {
                 )
             }
         }
-        if patterns == nil { Self.titleNumberedHeadings(&blocks, shapes) }
+        if patterns == nil { Self.titleNumberedHeadings(&blocks, &shapes) }
         if !keepsFrontMatter, !keepsGutenbergMatter { Self.dropFrontMatter(&blocks, &shapes, &unspoken) }
         if shapes.contains(.part) {
             for index in blocks.indices {
@@ -157,7 +157,15 @@ package struct PlainTextReader: DocumentReader {
     /// ("JONATHAN HARKER'S JOURNAL") is titled by both: "Chapter I: JONATHAN HARKER'S JOURNAL".
     /// A part's title line ("BOOK I." over "MISS BROOKE.") is a heading too, so the part's first
     /// chapter, not a chapter of its title alone, follows it.
-    static func titleNumberedHeadings(_ blocks: inout [DocumentBlock], _ shapes: [HeadingShape?]) {
+    static func titleNumberedHeadings(_ blocks: inout [DocumentBlock], _ shapes: inout [HeadingShape?]) {
+        for index in blocks.indices.dropLast() where shapes[index] == .chapter && shapes[index + 1] == .section {
+            // "CHAPTER TEN" over "The Epilogue": the chapter's title, not a section of its own.
+            let heading = blocks[index].foldedText
+            guard blocks[index].chapterTitle == nil, ContentsList.isNumberLabel(heading) else { continue }
+            blocks[index].chapterTitle = ContentsList.Entry.casedLabel(heading) + ": " + blocks[index + 1].foldedText
+            blocks[index + 1].role = .heading(level: 3)
+            shapes[index + 1] = nil
+        }
         for index in blocks.indices.dropLast() where shapes[index] != nil && shapes[index + 1] == nil {
             let heading = blocks[index].foldedText
             let isPart = shapes[index] == .part
@@ -268,7 +276,7 @@ package struct PlainTextReader: DocumentReader {
     }
 
     /// The median words between capital titles that makes them chapters: a few pages.
-    static let capitalTitleGap = 800
+    static let capitalTitleGap = 400
 
     /// Runs of letters or digits in `text`.
     static func wordCount(_ text: [Unicode.Scalar]) -> Int {
@@ -501,12 +509,7 @@ package struct PlainTextReader: DocumentReader {
         let number = words[1].trimmingCharacters(in: .punctuationCharacters).lowercased()
         if !number.isEmpty, number.allSatisfy(\.isNumber) { return true }
         if !number.isEmpty, number.allSatisfy({ "ivxlcdm".contains($0) }) { return true }
-        let numberWords: Set<String> = [
-            "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-            "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
-            "first", "second", "third", "last", "the",
-        ]
-        return numberWords.contains(number)
+        return ["last", "the"].contains(number) || WrittenNumber.value(of: number) != nil
     }
 
     /// "FIRST PART", "Second Act", "THIRD BOOK.": an ordinal, then the word, and nothing after.

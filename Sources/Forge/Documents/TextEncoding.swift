@@ -13,6 +13,11 @@ package enum TextEncoding: String, Sendable, Equatable, CaseIterable {
     package struct Decoded: Sendable, Equatable {
         package var text: String
         package var encoding: TextEncoding
+
+        package init(text: String, encoding: TextEncoding) {
+            self.text = text
+            self.encoding = encoding
+        }
     }
 
     /// What the bytes of a text are, in this order: a byte-order mark; UTF-16 by its NUL bytes; a NUL

@@ -6,6 +6,7 @@ extension Recipe {
     package func splitSources() throws -> SplitResult {
         var loader = SourceLoader(keepsGutenbergMatter: split.keepGutenbergMatter, headingPatterns: split.headings)
         loader.readsTextAsMarkdown = split.headingsFromMarkup
+        loader.keepsFrontMatter = split.keepFrontMatter
         let loaded = try loader.load(sources)
         var documents = loaded.documents.map(SplitSource.document)
         if !items.isEmpty { documents.append(.inline(items, title: title ?? "Items", path: file.path)) }

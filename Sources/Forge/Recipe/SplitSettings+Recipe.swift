@@ -7,6 +7,7 @@ extension SplitSettings: RecipeSection {
             .maxCharacters, in: Self.allowedMaxCharacters, default: maxCharacters, unit: "characters")
         announceCharacters = try reader.choice(.announceCharacters, default: announceCharacters)
         keepGutenbergMatter = try reader.boolean(.keepGutenbergMatter, default: false)
+        keepFrontMatter = try reader.boolean(.keepFrontMatter, default: false)
         if case .string(let rule)? = reader.value(.headings) {
             guard rule == "markdown" else {
                 throw .invalidValue(

@@ -2,7 +2,7 @@
 package struct SplitSettings: Sendable, Equatable {
     /// The keys of the recipe's `split` object (read by `SplitSettings(recipe:)`); others are refused.
     package enum RecipeKey: String, CaseIterable, Sendable {
-        case unit, maxCharacters, announceCharacters, keepGutenbergMatter, headings
+        case unit, maxCharacters, announceCharacters, keepGutenbergMatter, keepFrontMatter, headings
     }
 
     /// The unit one item holds.
@@ -36,6 +36,9 @@ package struct SplitSettings: Sendable, Equatable {
     package var announceCharacters: Announcement
     /// Read a Project Gutenberg text's header, licence and footer too (dropped by default).
     package var keepGutenbergMatter = false
+    /// Speak a book's front and back matter too: title pages, imprints, copyright lines, colophons,
+    /// one-line dedications, contents lists (not spoken by default).
+    package var keepFrontMatter = false
     /// The recipe's own heading rules for plain text; nil: the built-in shapes.
     package var headings: HeadingPatterns?
     /// `"headings": "markdown"`: headings only where the markup puts them — a plain-text source is
