@@ -28,8 +28,8 @@ ORDINALS = {w: i + 1 for i, w in enumerate(
     "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split())}
 ROMAN = re.compile(r"^(m{0,3})(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 MATTER = re.compile(
-    r"project gutenberg|gutenberg\.org|gutenberg-tm|produced by|standard ebooks|this ebook is for the use"
-    r"|^(table of )?contents\.?$|^colophon$|^imprint$|uncopyright|transcriber|^illustrations\.?$"
+    r"project gutenberg|gutenberg\.org|gutenberg-tm|^produced by|standard ebooks|this ebook is for the use"
+    r"|^(table of )?contents\.?$|^colophon$|^imprint$|uncopyright|^\[?transcriber|^illustrations\.?$"
     r"|^list of illustrations", re.IGNORECASE)
 
 

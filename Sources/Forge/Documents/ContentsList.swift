@@ -31,7 +31,7 @@ struct ContentsList {
         static func casedLabel(_ label: String) -> String {
             var trimmed = Substring(label)
             while let last = trimmed.last, ".:".contains(last) { trimmed = trimmed.dropLast() }
-            return Splitter.Builder.partTitle(String(trimmed))
+            return HeadingCase.titled(String(trimmed))
         }
     }
 

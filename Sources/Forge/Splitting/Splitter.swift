@@ -171,13 +171,7 @@ package struct Splitter: Sendable {
         static let shortPartWords = 30
 
         /// "BOOK ONE" → "Book One", "PART II" → "Part II": capitals kept only for Roman numerals.
-        static func partTitle(_ heading: String) -> String {
-            guard heading == heading.uppercased() else { return heading }
-            return heading.split(separator: " ").map { word in
-                word.allSatisfy({ "IVXLCDM.".contains($0) })
-                    ? String(word) : word.prefix(1) + word.dropFirst().lowercased()
-            }.joined(separator: " ")
-        }
+        static func partTitle(_ heading: String) -> String { HeadingCase.titled(heading) }
 
         mutating func startChapter(titled title: String, path: String) {
             lastSpeaker = nil
