@@ -132,12 +132,7 @@ struct ContentsList {
 
     /// A number as a number: "IV", "4" and "Four" are 4.
     static func value(_ number: String) -> Int? {
-        if let digits = Int(number) { return digits }
-        if let written = WrittenNumber.value(of: number) { return written }
-        let values: [Character: Int] = ["i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000]
-        let digits = number.lowercased().compactMap { values[$0] }
-        guard !digits.isEmpty, digits.count == number.count else { return nil }
-        return zip(digits, digits.dropFirst() + [0]).reduce(0) { $0 + ($1.0 < $1.1 ? -$1.0 : $1.0) }
+        Int(number) ?? HeadingCounter.romanValue(number) ?? HeadingCounter.wordValue(number)
     }
 
     /// "CHAPTER I CHAPTER II CHAPTER III": several numbered entries on one line, or nil.
@@ -288,7 +283,7 @@ struct ContentsList {
             (!number.isEmpty && number.count <= 4 && number.allSatisfy(\.isNumber))
             || (!number.isEmpty && number.count <= 8 && number.allSatisfy { "IVXLCDM".contains($0) })
             || (number == number.uppercased() || number.first?.isUppercase == true)
-                && WrittenNumber.value(of: number) != nil
+                && HeadingCounter.wordValue(number) != nil
         guard isNumeral else { return false }
         if words.count == 1 { return number.count > 1 || text.hasSuffix(".") || number.allSatisfy(\.isNumber) }
         return words[0].first?.isUppercase ?? false
@@ -301,9 +296,7 @@ struct ContentsList {
 
     /// "Contents", "CONTENTS.", "Table of Contents", "CONTENTS:".
     static func isContentsTitle(_ line: String) -> Bool {
-        guard line.count <= 30 else { return false }
-        let folded = line.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".: "))
-        return ["contents", "table of contents", "the contents", "list of contents"].contains(folded)
+        PlainTextReader.isContentsTitle(Array(line.unicodeScalars))
     }
 
     /// A column heading over page numbers: "Page", "PAGE", "CHAPTER    PAGE".

@@ -171,7 +171,22 @@ package struct HTMLReader: DocumentReader {
         blockLinks: [[BookLink]] = [], unspoken: inout UnspokenMatter
     ) -> [BookLink] {
         var drop = Set<Int>()
-        var runs: [(entries: [BookLink], titled: Bool, illustrations: Bool)] = []
+        var runs = contentsParagraphs(blocks, linkOnly: linkOnly, blockLinks: blockLinks, &drop, &unspoken)
+        runs += linkRuns(blocks, linkOnly: linkOnly, blockLinks: blockLinks, &drop, &unspoken)
+        dropListsUnderHeadings(blocks, linkOnly: linkOnly, &drop, &unspoken)
+        remove(drop, from: &blocks, &blockIndexByID)
+        return (runs.first { $0.titled } ?? runs.first { !$0.illustrations })?.entries ?? []
+    }
+
+    /// A contents list's links, whether a "Contents" title heads it, and whether it lists illustrations.
+    typealias ContentsRun = (entries: [BookLink], titled: Bool, illustrations: Bool)
+
+    /// Contents lists set as one paragraph each.
+    static func contentsParagraphs(
+        _ blocks: [DocumentBlock], linkOnly: [Bool], blockLinks: [[BookLink]], _ drop: inout Set<Int>,
+        _ unspoken: inout UnspokenMatter
+    ) -> [ContentsRun] {
+        var runs: [ContentsRun] = []
         // A contents list set as one paragraph: five links or more, each with a title's length of
         // text around it (`<a href="#ch1">I.</a> The Period<br/>`).
         func isContentsParagraph(_ index: Int) -> Bool {
@@ -188,6 +203,15 @@ package struct HTMLReader: DocumentReader {
             }
             runs.append((blockLinks[index], titled, false))
         }
+        return runs
+    }
+
+    /// Runs of link blocks: contents lists and lists of illustrations.
+    static func linkRuns(
+        _ blocks: [DocumentBlock], linkOnly: [Bool], blockLinks: [[BookLink]], _ drop: inout Set<Int>,
+        _ unspoken: inout UnspokenMatter
+    ) -> [ContentsRun] {
+        var runs: [ContentsRun] = []
         var index = 0
         while index < blocks.count {
             guard linkOnly[index] else {
@@ -241,6 +265,13 @@ package struct HTMLReader: DocumentReader {
             }
             index = end + 1
         }
+        return runs
+    }
+
+    /// Lists under a "Contents" or "Illustrations" heading not already dropped.
+    static func dropListsUnderHeadings(
+        _ blocks: [DocumentBlock], linkOnly: [Bool], _ drop: inout Set<Int>, _ unspoken: inout UnspokenMatter
+    ) {
         // A "Contents" or "Illustrations" heading over short lines only (a list without links, or
         // one whose links the run above did not take): the list is not spoken either.
         for index in blocks.indices where !drop.contains(index) {
@@ -262,8 +293,6 @@ package struct HTMLReader: DocumentReader {
                     title.contains("contents") ? "contents" : "list of illustrations", text: blocks[block].text)
             }
         }
-        remove(drop, from: &blocks, &blockIndexByID)
-        return (runs.first { $0.titled } ?? runs.first { !$0.illustrations })?.entries ?? []
     }
 
     /// Removes the blocks at `drop`, keeping every id pointing at the block it named.

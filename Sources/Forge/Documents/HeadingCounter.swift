@@ -1,3 +1,5 @@
+import Foundation
+
 /// A heading's counter, read from the first words of what follows its label: digits (`12`),
 /// a Roman numeral (`XII`, `xii`), a letter (`C`), or number words (`Twelve`, `the Twelfth`,
 /// `Twenty-One`, `One Hundred and Five`).
@@ -29,6 +31,13 @@ struct HeadingCounter: Equatable {
             readings.append(HeadingCounter(kind: .words, value: value, wordCount: count))
         }
         return readings
+    }
+
+    /// The value of one word that writes a number ("Twenty-One", "FORTY", "third"), or nil.
+    static func wordValue(_ word: some StringProtocol) -> Int? {
+        let folded = word.trimmingCharacters(in: CharacterSet(charactersIn: ".:,"))
+        guard !folded.isEmpty, let (value, count) = numberWordsValue([folded]), count == 1 else { return nil }
+        return value
     }
 
     /// The value of a Roman numeral written the usual way (`XIV`, not `XIIII` or `IXX`), in one case.

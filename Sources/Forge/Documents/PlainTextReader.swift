@@ -105,23 +105,7 @@ package struct PlainTextReader: DocumentReader {
             if contents == nil { Self.addCapitalTitleHeadings(&blocks, &shapes, singleLines: singleLines) }
         }
         Self.dropContentsHeadings(&blocks, &shapes)
-        var warnings: [String] = []
-        if let contents {
-            let found = contents.locate(in: blocks)
-            if found.count >= max(2, (contents.entries.count + 1) / 2) {
-                for (index, entry) in found {
-                    blocks[index].chapterTitle = entry.displayTitle
-                    if shapes[index] == nil || (entry.isPart && shapes[index] != .part) {
-                        shapes[index] = entry.isPart ? .part : .chapter
-                        blocks[index].role = .heading(level: 1)
-                    }
-                }
-            } else {
-                warnings.append(
-                    "\(path): the contents list names \(contents.entries.count) chapters, but only \(found.count) of them were found in the text (a different edition's contents?); chapters come from the headings instead."
-                )
-            }
-        }
+        let warnings = contents.map { Self.apply($0, to: &blocks, &shapes, path: path) } ?? []
         if patterns == nil { Self.titleNumberedHeadings(&blocks, &shapes) }
         if !keepsFrontMatter, !keepsGutenbergMatter { Self.dropFrontMatter(&blocks, &shapes, &unspoken) }
         if shapes.contains(.part) {
@@ -137,6 +121,28 @@ package struct PlainTextReader: DocumentReader {
         document.unspoken = unspoken
         document.warnings = warnings
         return document
+    }
+
+    /// Starts a chapter (or a part) at every block where the contents list's entries are found,
+    /// titled by the entry; when most entries are not in the text, leaves the headings to decide and
+    /// returns the warning that says so.
+    static func apply(
+        _ contents: ContentsList, to blocks: inout [DocumentBlock], _ shapes: inout [HeadingShape?], path: String
+    ) -> [String] {
+        let found = contents.locate(in: blocks)
+        guard found.count >= max(2, (contents.entries.count + 1) / 2) else {
+            return [
+                "\(path): the contents list names \(contents.entries.count) chapters, but only \(found.count) of them were found in the text (a different edition's contents?); chapters come from the headings instead."
+            ]
+        }
+        for (index, entry) in found {
+            blocks[index].chapterTitle = entry.displayTitle
+            if shapes[index] == nil || (entry.isPart && shapes[index] != .part) {
+                shapes[index] = entry.isPart ? .part : .chapter
+                blocks[index].role = .heading(level: 1)
+            }
+        }
+        return []
     }
 
     /// The title page, imprint and notes before the first heading (``FrontMatter``), in a text with
@@ -335,11 +341,12 @@ package struct PlainTextReader: DocumentReader {
         return (start + 1)..<end
     }
 
-    /// "Contents", "CONTENTS.", "Table of Contents".
+    /// "Contents", "CONTENTS.", "Table of Contents", "CONTENTS:", "List of Contents".
     static func isContentsTitle(_ text: [Unicode.Scalar]) -> Bool {
-        guard text.count <= 24 else { return false }
-        return ["contents", "contents.", "table of contents", "table of contents."].contains(
-            String(foldingWhiteSpaceOf: text).lowercased())
+        guard text.count <= 30 else { return false }
+        let folded = String(foldingWhiteSpaceOf: text).lowercased().trimmingCharacters(
+            in: CharacterSet(charactersIn: ".: "))
+        return ["contents", "table of contents", "the contents", "list of contents"].contains(folded)
     }
 
     /// A cheap first look at a line of a paragraph: short (50 characters) and starting with a
@@ -509,7 +516,7 @@ package struct PlainTextReader: DocumentReader {
         let number = words[1].trimmingCharacters(in: .punctuationCharacters).lowercased()
         if !number.isEmpty, number.allSatisfy(\.isNumber) { return true }
         if !number.isEmpty, number.allSatisfy({ "ivxlcdm".contains($0) }) { return true }
-        return ["last", "the"].contains(number) || WrittenNumber.value(of: number) != nil
+        return ["last", "the"].contains(number) || HeadingCounter.wordValue(number) != nil
     }
 
     /// "FIRST PART", "Second Act", "THIRD BOOK.": an ordinal, then the word, and nothing after.
