@@ -108,19 +108,24 @@ package struct PlainTextReader: DocumentReader {
         let warnings = contents.map { Self.apply($0, to: &blocks, &shapes, path: path) } ?? []
         if patterns == nil { Self.titleNumberedHeadings(&blocks, &shapes) }
         if !keepsFrontMatter, !keepsGutenbergMatter { Self.dropFrontMatter(&blocks, &shapes, &unspoken) }
-        if shapes.contains(.part) {
-            for index in blocks.indices {
-                switch shapes[index] {
-                case .part?, .section?: blocks[index].isPart = true
-                case .chapter?: blocks[index].role = .heading(level: 2)
-                case nil: break
-                }
-            }
-        }
+        Self.setLevels(&blocks, shapes)
         var document = StructuredDocument(path: path, language: nil, title: nil, blocks: blocks)
         document.unspoken = unspoken
         document.warnings = warnings
         return document
+    }
+
+    /// In a book with parts, parts and sections are level 1 (``DocumentBlock/isPart``) and chapters
+    /// level 2; without parts every heading stays level 1.
+    static func setLevels(_ blocks: inout [DocumentBlock], _ shapes: [HeadingShape?]) {
+        guard shapes.contains(.part) else { return }
+        for index in blocks.indices {
+            switch shapes[index] {
+            case .part?, .section?: blocks[index].isPart = true
+            case .chapter?: blocks[index].role = .heading(level: 2)
+            case nil: break
+            }
+        }
     }
 
     /// Starts a chapter (or a part) at every block where the contents list's entries are found,
