@@ -13,6 +13,7 @@ enum CommandAdvice {
         case let error as PipelineError: advice(for: error)
         case let error as ExportError: advice(for: error)
         case let error as RemoteCacheError: advice(for: error)
+        case let error as SpeechServiceError: advice(for: error)
         default: nil
         }
     }
@@ -49,6 +50,13 @@ enum CommandAdvice {
     private static func advice(for error: CommandEngineError) -> String? {
         if case .notAllowed = error {
             return "Forge runs recipe programs only with --allow-commands. Pass it if you trust this recipe."
+        }
+        return nil
+    }
+
+    private static func advice(for error: SpeechServiceError) -> String? {
+        if case .keyNotAllowed(_, let variable, let host) = error {
+            return "Pass --engine-key \(variable)=\(host) if you trust this recipe with that key."
         }
         return nil
     }

@@ -63,6 +63,13 @@ struct PlanCommand: AsyncParsableCommand, VerboseCommand {
             "\(report.chapters.count) chapters, \(report.items) items, \(report.words) words, \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio: \(kind)."
         )
         print("A build would synthesize \(report.itemsToSynthesize) item(s).")
+        for service in report.services {
+            let cost =
+                service.cost.map { String(format: ", about %.\($0 < 1 ? 4 : 2)f at the recipe's price", $0) } ?? ""
+            print(
+                "Service \(service.engine): \(service.items) item(s), \(service.characters) characters to send\(cost) (items in the remote cache are downloaded, not sent)."
+            )
+        }
         if !report.uncastCharacters.isEmpty {
             DiagnosticPrinter.print(
                 .warning(BuildPipeline.uncastWarning(report.uncastCharacters), file: report.recipePath))

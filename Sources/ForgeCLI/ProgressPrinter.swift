@@ -206,6 +206,11 @@ final class ProgressPrinter: Sendable {
                 "  remote cache \(cache.cache): downloaded \(cache.downloaded) (\(Format.bytes(cache.downloadedBytes))), uploaded \(cache.uploaded) (\(Format.bytes(cache.uploadedBytes)))\(cache.downloadedChunks + cache.uploadedChunks > 0 ? "; verification chunks downloaded \(cache.downloadedChunks), uploaded \(cache.uploadedChunks)" : "")\(cache.downloadedAlignments + cache.uploadedAlignments > 0 ? "; forced alignments downloaded \(cache.downloadedAlignments), uploaded \(cache.uploadedAlignments)" : "")\(cache.leftInCache > 0 ? "; audio of \(cache.leftInCache) items left in the cache (\(Format.bytes(cache.leftInCacheBytes)))" : "")\(cache.fetchedAudio > 0 ? "; audio fetched for later stages \(cache.fetchedAudio) (\(Format.bytes(cache.fetchedAudioBytes)))" : "")\(cache.available ? "" : "; unavailable during the build (see the warning)")"
             )
         }
+        for service in summary.services {
+            print(
+                "  service \(service.engine): \(service.requests) request(s), \(service.characters) characters sent, \(service.retries) retried, \(service.failedItems) item(s) without audio"
+            )
+        }
         if let shard = summary.shard {
             print(
                 "  shard \(shard): \(summary.leftToOtherShards) items left to the other shards; its chapters finished: \(summary.shardTranscribedChunks) verification chunk(s) transcribed, \(summary.encodedChapters) encoding(s) made (\(summary.downloadedEncodings) taken from the cache, \(summary.uploadedEncodings) sent to it), \(summary.masteredACXFiles) ACX file(s) mastered (\(summary.uploadedACXFiles) sent)"

@@ -30,6 +30,21 @@ struct RecipeOptions: ParsableArguments {
     )
     var allowCommands = false
 
+    @Option(
+        name: .customLong("engine-key"),
+        help: ArgumentHelp(
+            "Allow the environment variable VARIABLE, the API key a speech service in the recipe names, to be sent to HOST (repeatable). Without it no key leaves this machine.",
+            valueName: "VARIABLE=HOST"))
+    var engineKeys: [String] = []
+
+    func validate() throws {
+        if SpeechServiceKeyGrants(engineKeys) == nil {
+            throw ValidationError(
+                "--engine-key takes VARIABLE=HOST, e.g. --engine-key OPENAI_API_KEY=api.openai.com (a host name, no scheme or path)"
+            )
+        }
+    }
+
     /// Loads and validates the recipe with the command-line overrides applied.
     func load() throws -> Recipe {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -39,6 +54,7 @@ struct RecipeOptions: ParsableArguments {
                 from: URL(fileURLWithPath: recipe, relativeTo: cwd), outputOverride: outputURL,
                 allowOutsidePaths: allowOutsidePaths)
             recipe.allowCommands = allowCommands
+            recipe.serviceKeyGrants = SpeechServiceKeyGrants(engineKeys) ?? SpeechServiceKeyGrants()
             return recipe
         } catch {
             throw CommandFailure(error)

@@ -314,12 +314,16 @@ struct ArchitectureTests {
 
     /// Every sound is made by a synthesis worker: outside Speech/ (the engines) and Workers/ (the
     /// worker that runs them), nothing in the library synthesizes — an export reads the ACX credits
-    /// from the store, where a worker spoke them.
+    /// from the store, where a worker spoke them. The one exception is the speak stage's requests
+    /// to speech services (`StageWork+SpeechService.swift`): their work is waiting on a network, and
+    /// their limits hold for the build as a whole, so they run in the build's own process.
     @Test func onlyTheWorkersSynthesize() throws {
         let enumerator = FileManager.default.enumerator(at: Self.library, includingPropertiesForKeys: nil)
         var offenders: [String] = []
         while let url = enumerator?.nextObject() as? URL {
-            guard url.pathExtension == "swift", !url.path.contains("/Speech/"), !url.path.contains("/Workers/") else {
+            guard url.pathExtension == "swift", !url.path.contains("/Speech/"), !url.path.contains("/Workers/"),
+                url.lastPathComponent != "StageWork+SpeechService.swift"
+            else {
                 continue
             }
             if Self.code(try String(contentsOf: url, encoding: .utf8)).contains(".synthesize(") {

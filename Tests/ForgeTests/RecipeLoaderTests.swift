@@ -261,6 +261,7 @@ struct RecipeLoaderTests {
         let described: [String] =
             names(MasteringSettings.RecipeKey.self) + names(ExportSettings.CreditRecipeKey.self)
             + names(CommandEngineSettings.RecipeKey.self) + names(RemoteCacheSettings.RecipeKey.self)
+            + names(SpeechServiceSettings.RecipeKey.self)
         let reference = try String(
             contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/recipe.md"), encoding: .utf8)
         let keyTable = reference.components(separatedBy: "\n## ")[0]

@@ -34,6 +34,11 @@ package struct BuildPipeline: Sendable {
         let engines = SpeechEngines(commands: recipe.engines)
         var versions: [String: String] = [:]
         for name in [SpeechEngines.builtInName] + recipe.allVoices.map(\.voice.engine) where versions[name] == nil {
+            // A service's version is its settings': nothing is asked of it until there is something to speak.
+            if let service = recipe.services[name] {
+                versions[name] = service.engineVersion
+                continue
+            }
             if let settings = recipe.engines[name], !recipe.allowCommands {
                 throw CommandEngineError.notAllowed(engine: settings.name, command: settings.command)
             }
@@ -44,7 +49,7 @@ package struct BuildPipeline: Sendable {
                 throw PipelineError.engineUnavailable(ErrorReason.message(error))
             }
         }
-        for (path, voice) in recipe.allVoices {
+        for (path, voice) in recipe.allVoices where recipe.services[voice.engine] == nil {
             if let suggestions = try engines.engine(named: voice.engine).suggestionsIfUnknown(voice) {
                 throw RecipeError.unknownVoice(
                     file: recipe.file.path, path: path == "voice" ? "voice.id" : path, found: voice.id,
@@ -52,6 +57,18 @@ package struct BuildPipeline: Sendable {
             }
         }
         return versions
+    }
+
+    /// Refuses a service whose key variable the command line did not allow to go to its host:
+    /// checked before anything is written, though the key itself is read only when there is
+    /// something to speak.
+    package static func checkServiceKeys(of recipe: Recipe) throws(SpeechServiceError) {
+        for name in Set(recipe.allVoices.map(\.voice.engine)).sorted() {
+            guard let settings = recipe.services[name], let variable = settings.keyVariable else { continue }
+            if !recipe.serviceKeyGrants.allows(variable, to: settings.host) {
+                throw .keyNotAllowed(engine: name, variable: variable, host: settings.host)
+            }
+        }
     }
 
     /// The engines the recipe's voices use, narrator's first, each once: what a build row records.
@@ -76,6 +93,7 @@ package struct BuildPipeline: Sendable {
     {
         let clock = ContinuousClock.now
         let engineVersions = try Self.engineVersions(of: recipe)
+        try Self.checkServiceKeys(of: recipe)
         let engines = Self.enginesUsed(by: recipe)
         // With `verify`, every rebuild re-checks each chunk's audio files (changes behind the
         // store's back), so only recipes without it answer from the fingerprint.
@@ -253,6 +271,7 @@ package struct BuildPipeline: Sendable {
         summary.remoteCache?.fetchedAudio = traffic.fetchedAudio
         summary.remoteCache?.fetchedAudioBytes = traffic.fetchedAudioBytes
         summary.shard = shard
+        summary.services = results.speech?.serviceUsage ?? []
         summary.leftToOtherShards = results.speech?.leftToOtherShards ?? 0
         return summary
     }

@@ -36,6 +36,9 @@ package struct BuildPlanner: Sendable {
         }
         var itemsBuilt = 0
         var toSynthesize = 0
+        // Identical text in one voice is one object: sent once.
+        var sent = Set<String>()
+        var services: [String: (items: Int, characters: Int)] = [:]
         for item in split.items {
             let speech = recipe.speech(text: item.text, character: item.character, engineVersions: engineVersions)
             let audioKey = speech.audioKey
@@ -58,6 +61,10 @@ package struct BuildPlanner: Sendable {
                     relativePath: ObjectStore.relativePath(
                         key: audioKey, fileExtension: recipe.audio.format.fileExtension))
                 if !stored { toSynthesize += 1 }
+                if !stored, recipe.services[speech.voice.engine] != nil, sent.insert(audioKey).inserted {
+                    services[speech.voice.engine, default: (0, 0)].items += 1
+                    services[speech.voice.engine, default: (0, 0)].characters += speech.rendering.spoken.count
+                }
             }
             lines[item.chapter] = line
         }
@@ -66,6 +73,12 @@ package struct BuildPlanner: Sendable {
             recipePath: recipe.file.path, outputDirectory: recipe.outputDirectory.path, chapters: chapters,
             items: split.items.count, words: split.wordCount, itemsBuilt: itemsBuilt, itemsToSynthesize: toSynthesize,
             durationMs: chapters.reduce(0) { $0 + $1.durationMs }, wordsPerMinute: recipe.voice.rate)
+        report.services = services.keys.sorted().map { name in
+            let (items, characters) = services[name] ?? (0, 0)
+            return PlanReport.ServiceEstimate(
+                engine: name, items: items, characters: characters,
+                cost: recipe.services[name]?.pricePerThousandCharacters.map { $0 * Double(characters) / 1000 })
+        }
         report.uncastCharacters = recipe.uncastCharacters(split.items.map(\.character))
         report.sources = split.readings
         report.warnings = ChapterLengthCheck(recipeFile: recipe.file.path).warnings(

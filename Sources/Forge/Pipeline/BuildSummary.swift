@@ -46,6 +46,8 @@ package struct BuildSummary: Sendable, Equatable {
         package var differing: [String]
     }
     package var leftToOtherShards = 0
+    /// What each speech service was asked (requests, characters, retries), by engine name.
+    package var services: [SpeechServiceUsage] = []
 
     /// A build's exchange with the remote cache.
     package struct RemoteCacheUse: Sendable, Equatable {

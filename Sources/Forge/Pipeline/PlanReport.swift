@@ -12,6 +12,17 @@ package struct PlanReport: Sendable, Equatable {
         package var durationMs: Int
     }
 
+    /// What a build would send to one speech service.
+    package struct ServiceEstimate: Sendable, Equatable {
+        package var engine: String
+        /// Items whose audio neither the output directory nor its store has (one per distinct text and voice).
+        package var items: Int
+        /// The characters those items' requests carry: what the service bills.
+        package var characters: Int
+        /// `characters` at the recipe's `pricePerThousandCharacters`; nil without a price.
+        package var cost: Double?
+    }
+
     package var recipePath: String
     package var outputDirectory: String
     package var chapters: [ChapterLine]
@@ -29,6 +40,8 @@ package struct PlanReport: Sendable, Equatable {
     package var warnings: [Diagnostic] = []
     /// How each source was read: its encoding, and its words left unspoken as front or back matter.
     package var sources: [SourceReading] = []
+    /// What a build would send to each speech service the recipe's voices use, by engine name.
+    package var services: [ServiceEstimate] = []
 
     /// True when every item is built, so `durationMs` is measured, not estimated.
     package var isExact: Bool { itemsBuilt == items }

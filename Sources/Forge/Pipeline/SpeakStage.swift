@@ -12,6 +12,6 @@ struct SpeakStage: PipelineStage {
             itemsTotal: work.itemsTotal, upToDate: work.upToDate, synthesized: work.synthesized, reused: work.reused,
             aligned: work.alignedOnly, failures: work.failures, cancelled: work.cancelled,
             leftToOtherShards: work.leftToOtherShards,
-            traffic: work.traffic, touchedItems: work.touchedItems, words: work.words)
+            traffic: work.traffic, serviceUsage: work.serviceUsage, touchedItems: work.touchedItems, words: work.words)
     }
 }

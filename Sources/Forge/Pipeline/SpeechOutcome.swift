@@ -12,6 +12,8 @@ struct SpeechOutcome: Sendable {
     /// Items of other shards this build left pending (`--shard`).
     var leftToOtherShards = 0
     var traffic = CacheTraffic()
+    /// What each speech service was asked, by engine name.
+    var serviceUsage: [SpeechServiceUsage] = []
     /// Items this stage recorded something for (their chapters' timelines are recorded again).
     var touchedItems = Set<String>()
     /// Every item's words, when this stage loaded them all (forced alignment reuses them).

@@ -30,7 +30,9 @@ extension StageWork {
         var mismatches = 0
         var bytes = 0
 
-        let spotChecked = Self.spotChecked(plan.jobs)
+        // A service's items are not made again to check the cache: each costs money, and neural voices differ run to run.
+        let services = recipe.services
+        let spotChecked = Self.spotChecked(plan.jobs.filter { services[$0.voice.engine] == nil })
         let leaving = leavesAudioInCache
         var checks: [String: SpotCheck] = [:]
 

@@ -205,6 +205,11 @@ extension StageWork {
     }
 
     private mutating func synthesize(_ plan: SpeakPlan, align: Bool, launch: WorkerPool.Launch) async throws {
+        var plan = plan
+        if !recipe.services.isEmpty {
+            plan.jobs = try await speakWithServices(plan.jobs, waiting: &plan.waiting, align: align)
+            guard !plan.jobs.isEmpty, !stopRequested() else { return }
+        }
         let pool = WorkerPool(launch: pin.map { launch.storing(at: $0.pinnedPath) } ?? launch)
         do {
             try await synthesize(plan, align: align, pool: pool)
@@ -276,7 +281,7 @@ extension StageWork {
     /// Records a job's items as spoken (and aligned), or as failed. A job that failed with a voice
     /// other than the recipe's fallback is retried with the fallback: that job is returned, its
     /// items moved to it in `waiting`.
-    private mutating func finish(
+    mutating func finish(
         _ job: SpeechJob, result: SpeechJobResult, waiting: inout [String: [ItemRecord]], align: Bool,
         fallback: Bool = true
     ) throws -> SpeechJob? {

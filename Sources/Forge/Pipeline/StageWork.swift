@@ -23,6 +23,8 @@ struct StageWork {
     /// Items of other shards this build left pending.
     var leftToOtherShards = 0
     var traffic = CacheTraffic()
+    /// What each speech service was asked, by engine name.
+    var serviceUsage: [SpeechServiceUsage] = []
     var uploader: CacheUploader?
     /// Audio keys whose entries the cache is known to hold, not yet recorded in the manifest.
     var uploadedKeys: [String] = []

@@ -48,11 +48,16 @@ package struct Recipe: Sendable, Equatable {
     package var lexiconFile: URL?
     /// Command engines by name; voices name them as their engine.
     package var engines: [String: CommandEngineSettings]
+    /// Speech services reached over HTTP by name; voices name them as their engine.
+    package var services: [String: SpeechServiceSettings]
     /// The remote cache builds share objects through (`cache`, `--remote-cache`); nil for none.
     package var cache: RemoteCacheSettings?
     /// Whether command engines may run (`--allow-commands`): off, so a recipe from an untrusted
     /// change cannot run programs.
     package var allowCommands = false
+    /// Which key variables may go to which hosts (`--engine-key`): none, so a recipe cannot send a
+    /// secret where it likes.
+    package var serviceKeyGrants = SpeechServiceKeyGrants()
 
     package init(
         file: URL, contentHash: String, title: String?, language: String, sources: [SourceFile],
@@ -61,8 +66,10 @@ package struct Recipe: Sendable, Equatable {
         verify: VerifySettings? = nil,
         items: [InlineItem] = [], cast: [String: VoiceSettings] = [:], fallbackVoice: VoiceSettings? = nil,
         lexicon: Lexicon = Lexicon(),
-        lexiconFile: URL? = nil, engines: [String: CommandEngineSettings] = [:], cache: RemoteCacheSettings? = nil
+        lexiconFile: URL? = nil, engines: [String: CommandEngineSettings] = [:],
+        services: [String: SpeechServiceSettings] = [:], cache: RemoteCacheSettings? = nil
     ) {
+        self.services = services
         self.cache = cache
         self.items = items
         self.cast = cast

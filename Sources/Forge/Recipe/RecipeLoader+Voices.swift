@@ -37,11 +37,12 @@ extension RecipeLoader {
         return cast
     }
 
-    /// `engines`: name → `{"command": ["program", "arg"], "timeoutSeconds": 300}`.
-    func readEngines(_ top: RecipeObjectReader<Recipe.Key>, folder: URL) throws(RecipeError) -> [String:
-        CommandEngineSettings]
-    {
-        guard let value = top.value(.engines) else { return [:] }
+    /// `engines`: name → a command engine, `{"command": ["program", "arg"], "timeoutSeconds": 300}`,
+    /// or a speech service, `{"api": "openai", "url": …, "model": …}`.
+    func readEngines(_ top: RecipeObjectReader<Recipe.Key>, folder: URL) throws(RecipeError) -> (
+        commands: [String: CommandEngineSettings], services: [String: SpeechServiceSettings]
+    ) {
+        guard let value = top.value(.engines) else { return ([:], [:]) }
         guard case .object(let pairs) = value else {
             throw .wrongType(
                 file: top.file, path: top.fieldPath(.engines),
@@ -50,6 +51,7 @@ extension RecipeLoader {
                 found: value.summary)
         }
         var engines: [String: CommandEngineSettings] = [:]
+        var services: [String: SpeechServiceSettings] = [:]
         for (engineName, entry) in pairs {
             let path = "engines.\(engineName)"
             let validName =
@@ -63,9 +65,14 @@ extension RecipeLoader {
                     file: top.file, path: path, found: "the engine name \"\(engineName)\"",
                     allowed: "letters, digits, \"-\" and \"_\", other than \"\(SpeechEngines.builtInName)\"")
             }
+            if case .object(let members) = entry, members.contains(where: { $0.key == "api" }) {
+                services[engineName] = try SpeechServiceSettings.read(
+                    recipe: entry, name: engineName, file: top.file, path: path)
+                continue
+            }
             engines[engineName] = try CommandEngineSettings.read(
                 recipe: entry, name: engineName, file: top.file, path: path, folder: folder)
         }
-        return engines
+        return (engines, services)
     }
 }

@@ -83,8 +83,9 @@ package struct RecipeLoader: Sendable {
 
         let split = try top.section(.split, as: SplitSettings.self) ?? SplitSettings()
 
-        let engines = try readEngines(top, folder: folder)
-        let commandEngines = Set(engines.keys)
+        let (engines, services) = try readEngines(top, folder: folder)
+        // A service's voices take parameters as a command engine's do: passed on as they are.
+        let commandEngines = Set(engines.keys).union(services.keys)
         let (voice, fallbackVoice) = try readVoices(top, language: language, commandEngines: commandEngines)
         let cast = try readCast(top, narrator: voice, commandEngines: commandEngines)
         let items = try readItems(top)
@@ -114,7 +115,7 @@ package struct RecipeLoader: Sendable {
             split: split, voice: voice, audio: audio, build: build, outputDirectory: outputDirectory,
             alignment: alignment,
             exports: exports, verify: verify, items: items, cast: cast, fallbackVoice: fallbackVoice, lexicon: lexicon,
-            lexiconFile: lexiconFile, engines: engines, cache: cache)
+            lexiconFile: lexiconFile, engines: engines, services: services, cache: cache)
     }
 
     /// The narrator's voice (the language's default unless `voice` says otherwise) and its fallback.

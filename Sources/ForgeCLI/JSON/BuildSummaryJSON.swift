@@ -47,6 +47,9 @@ struct BuildSummaryJSON: Encodable {
     var fetchedAudio: Int?
     var fetchedAudioBytes: Int?
 
+    /// What each speech service was asked.
+    var services: [ServiceJSON]?
+
     var reproducibilityChecked: Int?
     var reproducibilityDiffering: [String]?
 
@@ -63,6 +66,14 @@ struct BuildSummaryJSON: Encodable {
     var verificationMode: String?
     var flaggedItems: [String]?
     var verificationUnavailable: String?
+
+    struct ServiceJSON: Encodable {
+        var engine: String
+        var requests: Int
+        var characters: Int
+        var retries: Int
+        var failedItems: Int
+    }
 
     struct FailingChunk: Encodable {
         var chapter: Int
@@ -109,6 +120,13 @@ struct BuildSummaryJSON: Encodable {
             leftInCacheBytes = cache.leftInCacheBytes
             fetchedAudio = cache.fetchedAudio
             fetchedAudioBytes = cache.fetchedAudioBytes
+        }
+        if !summary.services.isEmpty {
+            services = summary.services.map {
+                ServiceJSON(
+                    engine: $0.engine, requests: $0.requests, characters: $0.characters, retries: $0.retries,
+                    failedItems: $0.failedItems)
+            }
         }
         if let check = summary.reproducibility {
             reproducibilityChecked = check.checked

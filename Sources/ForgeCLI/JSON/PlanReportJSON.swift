@@ -17,6 +17,15 @@ struct PlanReportJSON: Encodable {
     var warnings: [Warning]
     /// How each source was read: its encoding (null for an EPUB) and its words not spoken.
     var sources: [Source]
+    /// What a build would send to each speech service.
+    var services: [Service]
+
+    struct Service: Encodable {
+        var engine: String
+        var items: Int
+        var characters: Int
+        var cost: JSONNull<Double>
+    }
 
     struct Source: Encodable {
         var path: String
@@ -60,6 +69,11 @@ struct PlanReportJSON: Encodable {
             Source(
                 path: $0.path, encoding: JSONNull($0.encoding?.rawValue), unspokenWords: $0.unspokenWords,
                 unspoken: $0.unspokenKinds)
+        }
+        services = report.services.map {
+            Service(
+                engine: $0.engine, items: $0.items, characters: $0.characters,
+                cost: $0.cost.map { JSONOutput.rounded($0, places: 4) } ?? JSONNull(nil))
         }
         chapters = report.chapters.map {
             Chapter(

@@ -2,7 +2,7 @@ import CCurl
 import Foundation
 import Synchronization
 
-/// HTTP `GET` and `PUT` on libcurl with every transfer bounded in time and size (``HTTPLimits``):
+/// HTTP `GET`, `HEAD`, `PUT` and `POST` on libcurl with every transfer bounded in time and size (``HTTPLimits``):
 /// the one file that imports libcurl.
 ///
 /// Not FoundationNetworking's `URLSession`, though it is libcurl underneath: it buffers a whole
@@ -15,7 +15,8 @@ package final class HTTPClient: Sendable {
     package let limits: HTTPLimits
     private let idle = Mutex<[CurlHandle]>([])
 
-    /// The most bytes read of an answer that is not a success (a 404's page): read and dropped.
+    /// The most bytes kept of an answer that is not a success (a 404's page, a service's error
+    /// message); the rest is dropped.
     package static let errorBodyLimit = 64 << 10
     private static let keptHandles = 16
 
@@ -28,6 +29,7 @@ package final class HTTPClient: Sendable {
         case get = "GET"
         case put = "PUT"
         case head = "HEAD"
+        case post = "POST"
     }
 
     /// One request and what its answer may be.
@@ -36,7 +38,7 @@ package final class HTTPClient: Sendable {
         package var url: URL
         /// Whole header lines, `Name: value`.
         package var headers: [String] = []
-        /// What a `PUT` sends.
+        /// What a `PUT` or `POST` sends.
         package var body: Data?
         /// The most bytes a successful answer may have; a larger one is stopped at this size.
         package var maxBytes: Int
@@ -57,10 +59,13 @@ package final class HTTPClient: Sendable {
         }
     }
 
-    /// The server's answer: its status, and its body when the status is 2xx.
+    /// The server's answer: its status, its headers, and its body (of an answer that is not a
+    /// success, at most ``errorBodyLimit`` bytes of it).
     package struct Response: Sendable {
         package var status: Int
         package var body: Data
+        /// Header values by lowercased name (the last of a repeated header).
+        package var headers: [String: String] = [:]
     }
 
     /// Sends `request` and waits for its answer without holding a thread of the cooperative pool;
@@ -109,6 +114,8 @@ package final class HTTPClient: Sendable {
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         _ = forge_curl_setopt_write_function(raw, Self.receive)
         _ = forge_curl_setopt_pointer(raw, CURLOPT_WRITEDATA, context)
+        _ = forge_curl_setopt_header_function(raw, Self.receiveHeader)
+        _ = forge_curl_setopt_pointer(raw, CURLOPT_HEADERDATA, context)
         _ = forge_curl_setopt_progress_function(raw, Self.progress)
         _ = forge_curl_setopt_pointer(raw, CURLOPT_XFERINFODATA, context)
         _ = forge_curl_setopt_long(raw, CURLOPT_NOPROGRESS, 0)
@@ -121,10 +128,10 @@ package final class HTTPClient: Sendable {
             case .head:
                 _ = forge_curl_setopt_long(raw, CURLOPT_NOBODY, 1)
                 return curl_easy_perform(raw)
-            case .put:
+            case .put, .post:
                 let body = request.body ?? Data()
                 return body.withUnsafeBytes { bytes in
-                    _ = forge_curl_setopt_pointer(raw, CURLOPT_CUSTOMREQUEST, "PUT")
+                    _ = forge_curl_setopt_pointer(raw, CURLOPT_CUSTOMREQUEST, request.method.rawValue)
                     _ = forge_curl_setopt_offset(raw, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
                     _ = forge_curl_setopt_pointer(
                         raw, CURLOPT_POSTFIELDS, bytes.baseAddress ?? UnsafeRawPointer(transfer.errorText))
@@ -166,7 +173,7 @@ package final class HTTPClient: Sendable {
         {
             throw .wrongLength(expected: expected, found: transfer.received)
         }
-        return Response(status: status, body: transfer.body)
+        return Response(status: status, body: transfer.body, headers: transfer.headers)
     }
 
     private static let receive: curl_write_callback = { data, size, count, context in
@@ -174,6 +181,14 @@ package final class HTTPClient: Sendable {
         let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
         let length = size * count
         return transfer.take(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+    }
+
+    private static let receiveHeader: curl_write_callback = { data, size, count, context in
+        guard let context, let data else { return 0 }
+        let length = size * count
+        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+        transfer.takeHeader(UnsafeRawBufferPointer(start: data, count: length))
+        return length
     }
 
     private static let progress: curl_xferinfo_callback = { context, _, _, _, _ in
@@ -205,6 +220,7 @@ package final class HTTPClient: Sendable {
         let stop: StopFlag
         let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         var body = Data()
+        var headers: [String: String] = [:]
         var received = 0
         var failure: HTTPFailure?
         /// The answer is not a success: its body is counted and dropped, and cut off past ``errorBodyLimit``.
@@ -228,6 +244,19 @@ package final class HTTPClient: Sendable {
             return code
         }
 
+        /// Takes one header line; a status line (another answer, such as a 100 Continue) starts afresh.
+        func takeHeader(_ bytes: UnsafeRawBufferPointer) {
+            guard headers.count < 100, bytes.count < 8192 else { return }
+            let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.hasPrefix("HTTP/") {
+                headers = [:]
+                return
+            }
+            guard let colon = line.firstIndex(of: ":") else { return }
+            let name = line[..<colon].lowercased()
+            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+
         /// Takes a piece of the body; false stops the transfer.
         func take(_ bytes: UnsafeRawBufferPointer) -> Bool {
             if limit == nil { limit = firstLimit() }
@@ -240,14 +269,18 @@ package final class HTTPClient: Sendable {
                     ?? .tooLarge(limit: request.maxBytes)
                 return false
             }
-            if !discarding { body.append(bytes.bindMemory(to: UInt8.self)) }
+            if !discarding {
+                body.append(bytes.bindMemory(to: UInt8.self))
+            } else if body.count < HTTPClient.errorBodyLimit {
+                body.append(contentsOf: bytes.prefix(HTTPClient.errorBodyLimit - body.count))
+            }
             return true
         }
 
         /// What the answer may bring, decided once its status and headers are in; nil refuses it.
         private func firstLimit() -> Int? {
             let status = status()
-            guard (200..<300).contains(status), request.method == .get else {
+            guard (200..<300).contains(status), request.method == .get || request.method == .post else {
                 discarding = true
                 return HTTPClient.errorBodyLimit
             }
