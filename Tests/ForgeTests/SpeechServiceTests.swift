@@ -125,6 +125,27 @@ struct SpeechServiceTests {
     }
 
     @Test(
+        "A second CI run with the remote cache sends nothing",
+        .enabled(if: CacheServer.nginx != nil, "nginx is not installed: run scripts/install-deps.sh --tests"))
+    func remoteCacheSendsNothing() throws {
+        let cache = try CacheServer()
+        let tag = Self.tag("ci")
+        let first = try Self.project(api: "elevenlabs", tag: tag)
+        let built = try first.build(Self.allowed + ["--remote-cache", cache.url], environment: try Self.environment())
+        #expect(built.status == 0, "\(built.errors)")
+        let sent = try Self.server().stats(tag: tag)
+        #expect(sent.requests == Self.int(built.summary, "items"))
+        // Another machine: a clean checkout, the same recipe and cache.
+        let second = try Self.project(api: "elevenlabs", tag: tag)
+        let again = try second.build(Self.allowed + ["--remote-cache", cache.url], environment: try Self.environment())
+        #expect(again.status == 0, "\(again.errors)")
+        #expect(try Self.server().stats(tag: tag).requests == sent.requests)
+        #expect(Self.int(again.summary, "downloaded") == Self.int(again.summary, "items"))
+        #expect(Self.int(again.summary, "spotChecked") == 0)
+        #expect(try RemoteCacheTests.snapshot(second.output) == RemoteCacheTests.snapshot(first.output))
+    }
+
+    @Test(
         "A service that refuses for a while is waited for; one that fails stops the build with exit 3, keeping what is finished"
     )
     func refusalsAndOutages() throws {
