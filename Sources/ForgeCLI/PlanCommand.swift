@@ -10,19 +10,22 @@ struct PlanCommand: AsyncParsableCommand, VerboseCommand {
     )
 
     @OptionGroup var options: RecipeOptions
+    @OptionGroup(title: "Remote cache") var cache: RemoteCacheOptions
     var verbose: Bool { options.verbose }
 
     @Flag(name: .long, help: "Print the plan as one JSON object.")
     var json = false
 
     func run() async throws {
-        let recipe = try options.load()
-        let report: PlanReport
+        let recipe = try cache.apply(to: options.load())
+        var report: PlanReport
         do {
             report = try BuildPlanner(recipe: recipe).plan()
         } catch {
             throw CommandFailure(error)
         }
+        // What a speech service would be sent leaves out what the remote cache holds (a HEAD per item).
+        report = await BuildPlanner(recipe: recipe).checkingRemoteCache(report)
         if json {
             try JSONOutput.printReport(PlanReportJSON(report))
             return
@@ -66,8 +69,11 @@ struct PlanCommand: AsyncParsableCommand, VerboseCommand {
         for service in report.services {
             let cost =
                 service.cost.map { String(format: ", about %.\($0 < 1 ? 4 : 2)f at the recipe's price", $0) } ?? ""
+            let cached =
+                service.remoteCacheChecked
+                ? "the remote cache's items left out" : "items a remote cache holds would be downloaded, not sent"
             print(
-                "Service \(service.engine): \(service.items) item(s), \(service.characters) characters to send\(cost) (items in the remote cache are downloaded, not sent)."
+                "Service \(service.engine): \(service.items) item(s), \(service.characters) characters to send\(cost) (\(cached))."
             )
         }
         if !report.uncastCharacters.isEmpty {

@@ -135,8 +135,13 @@ struct SpeechServiceTests {
         #expect(built.status == 0, "\(built.errors)")
         let sent = try Self.server().stats(tag: tag)
         #expect(sent.requests == Self.int(built.summary, "items"))
-        // Another machine: a clean checkout, the same recipe and cache.
+        // Another machine: a clean checkout, the same recipe and cache. Its plan sends nothing.
         let second = try Self.project(api: "elevenlabs", tag: tag)
+        let plan = try second.forge(["plan", "recipe.json", "--json", "--remote-cache", cache.url])
+        let planned = try JSONSerialization.jsonObject(with: Data(plan.text.utf8)) as? [String: Any]
+        let service = (planned?["services"] as? [[String: Any]])?.first ?? [:]
+        #expect(service["items"] as? Int == 0 && service["remoteCacheChecked"] as? Bool == true, "\(plan.text)")
+        #expect(try Self.plannedServices(second).first?["items"] as? Int == sent.requests)
         let again = try second.build(Self.allowed + ["--remote-cache", cache.url], environment: try Self.environment())
         #expect(again.status == 0, "\(again.errors)")
         #expect(try Self.server().stats(tag: tag).requests == sent.requests)

@@ -38,7 +38,7 @@ package struct BuildPlanner: Sendable {
         var toSynthesize = 0
         // Identical text in one voice is one object: sent once.
         var sent = Set<String>()
-        var services: [String: (items: Int, characters: Int)] = [:]
+        var services: [String: [String: Int]] = [:]
         for item in split.items {
             let speech = recipe.speech(text: item.text, character: item.character, engineVersions: engineVersions)
             let audioKey = speech.audioKey
@@ -62,8 +62,7 @@ package struct BuildPlanner: Sendable {
                         key: audioKey, fileExtension: recipe.audio.format.fileExtension))
                 if !stored { toSynthesize += 1 }
                 if !stored, recipe.services[speech.voice.engine] != nil, sent.insert(audioKey).inserted {
-                    services[speech.voice.engine, default: (0, 0)].items += 1
-                    services[speech.voice.engine, default: (0, 0)].characters += speech.rendering.spoken.count
+                    services[speech.voice.engine, default: [:]][audioKey] = speech.rendering.spoken.count
                 }
             }
             lines[item.chapter] = line
@@ -74,10 +73,7 @@ package struct BuildPlanner: Sendable {
             items: split.items.count, words: split.wordCount, itemsBuilt: itemsBuilt, itemsToSynthesize: toSynthesize,
             durationMs: chapters.reduce(0) { $0 + $1.durationMs }, wordsPerMinute: recipe.voice.rate)
         report.services = services.keys.sorted().map { name in
-            let (items, characters) = services[name] ?? (0, 0)
-            return PlanReport.ServiceEstimate(
-                engine: name, items: items, characters: characters,
-                cost: recipe.services[name]?.pricePerThousandCharacters.map { $0 * Double(characters) / 1000 })
+            estimate(engine: name, pending: services[name] ?? [:])
         }
         report.uncastCharacters = recipe.uncastCharacters(split.items.map(\.character))
         report.sources = split.readings
@@ -92,6 +88,34 @@ package struct BuildPlanner: Sendable {
     }
 
     /// The chapters' lengths estimated from their words at the recipe's rate, before any audio exists.
+    /// What a build would send to the service `engine` for the items `pending` (audio key → characters).
+    private func estimate(engine: String, pending: [String: Int]) -> PlanReport.ServiceEstimate {
+        let characters = pending.values.reduce(0, +)
+        var estimate = PlanReport.ServiceEstimate(
+            engine: engine, items: pending.count, characters: characters,
+            cost: recipe.services[engine]?.pricePerThousandCharacters.map { $0 * Double(characters) / 1000 })
+        estimate.pending = pending
+        return estimate
+    }
+
+    /// `report` with the items the recipe's remote cache holds taken out of each service's
+    /// estimate: a build downloads them instead of sending them. Unchanged without a cache, or
+    /// when the cache cannot be asked.
+    package func checkingRemoteCache(_ report: PlanReport) async -> PlanReport {
+        guard let settings = recipe.cache, report.services.contains(where: { !$0.pending.isEmpty }),
+            let remote = try? RemoteCache(settings: settings)
+        else { return report }
+        let cache = SpeechCache(remote: remote, store: ObjectStore(root: recipe.outputDirectory))
+        var report = report
+        for (index, service) in report.services.enumerated() {
+            guard let held = await cache.holds(service.pending.keys.sorted()) else { return report }
+            report.services[index] = estimate(
+                engine: service.engine, pending: service.pending.filter { !held.contains($0.key) })
+            report.services[index].remoteCacheChecked = true
+        }
+        return report
+    }
+
     package static func estimatedChapterLengths(_ split: SplitResult, rate: Int) -> [ChapterLengthCheck.ChapterLength] {
         var words: [Int: Int] = [:]
         for item in split.items { words[item.chapter, default: 0] += item.wordCount }

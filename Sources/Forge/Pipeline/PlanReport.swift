@@ -21,6 +21,10 @@ package struct PlanReport: Sendable, Equatable {
         package var characters: Int
         /// `characters` at the recipe's `pricePerThousandCharacters`; nil without a price.
         package var cost: Double?
+        /// Whether items the remote cache holds were taken out (a build downloads them).
+        package var remoteCacheChecked = false
+        /// The characters of each audio key counted, for the remote cache's check.
+        var pending: [String: Int] = [:]
     }
 
     package var recipePath: String

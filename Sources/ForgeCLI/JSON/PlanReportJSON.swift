@@ -25,6 +25,7 @@ struct PlanReportJSON: Encodable {
         var items: Int
         var characters: Int
         var cost: JSONNull<Double>
+        var remoteCacheChecked: Bool
     }
 
     struct Source: Encodable {
@@ -73,7 +74,8 @@ struct PlanReportJSON: Encodable {
         services = report.services.map {
             Service(
                 engine: $0.engine, items: $0.items, characters: $0.characters,
-                cost: $0.cost.map { JSONOutput.rounded($0, places: 4) } ?? JSONNull(nil))
+                cost: $0.cost.map { JSONOutput.rounded($0, places: 4) } ?? JSONNull(nil),
+                remoteCacheChecked: $0.remoteCacheChecked)
         }
         chapters = report.chapters.map {
             Chapter(
