@@ -239,6 +239,41 @@ struct SplitterTests {
         #expect(withEpilogue.chapters.map(\.part) == ["Part I", "Part II", "Epilogue"], "\(withEpilogue.chapters)")
     }
 
+    /// A contents table whose label links ("CHAPTER V") have their titles in a row of their own,
+    /// under a "Page" column heading and beside page-number links (Gutenberg's Dracula): the titles
+    /// are the chapters', and a page number's anchor, even one that lands on the book's title, is
+    /// no chapter.
+    @Test func contentsTableTitlesInRowsOfTheirOwn() throws {
+        var rows = ""
+        var body = "<p><a name=\"page_001\"></a>&nbsp;</p><h1>D&nbsp;R&nbsp;A&nbsp;C&nbsp;U&nbsp;L&nbsp;A</h1><hr/>"
+        let titles = ["Jonathan Harker’s Journal", "Letters—Lucy and Mina", "Mina Murray’s Journal"]
+        for (index, title) in titles.enumerated() {
+            let numeral = ["I", "II", "III"][index]
+            rows +=
+                "<tr><td colspan=\"2\"><a href=\"#CHAPTER_\(numeral)\">C<small>HAPTER</small> \(numeral)</a></td></tr>"
+            if index == 0 { rows += "<tr><td colspan=\"2\">Page</td></tr>" }
+            rows += "<tr><td>\(title)</td><td><a href=\"#page_00\(index + 1)\">\(index * 14 + 1)</a></td></tr>"
+            body += "<h2><a name=\"CHAPTER_\(numeral)\"></a>CHAPTER \(numeral)</h2>"
+            body += String(
+                repeating: "<p>It was a long day of travel, and the road went on through the hills.</p>", count: 6)
+        }
+        let html =
+            "<html><body><h2>CONTENTS</h2><table>\(rows)</table>\(body)</body></html>"
+        let document = try HTMLReader(mode: .html).read(html, path: "book.html")
+        let split = Splitter(settings: SplitSettings()).split([.structured([document], chaptersFromContents: false)])
+        #expect(
+            split.chapters.map(\.title) == [
+                "CHAPTER I Jonathan Harker’s Journal", "CHAPTER II Letters—Lucy and Mina",
+                "CHAPTER III Mina Murray’s Journal",
+            ], "\(split.chapters)")
+        #expect(!split.items.contains { $0.text.contains("D R A C U L A") || $0.text.contains("Page") })
+        #expect(
+            HTMLReader.isPageAnchor("page_014") && HTMLReader.isPageAnchor("Page_7") && HTMLReader.isPageAnchor("pg23"))
+        #expect(
+            !HTMLReader.isPageAnchor("part1") && !HTMLReader.isPageAnchor("preface")
+                && !HTMLReader.isPageAnchor("CHAPTER_I"))
+    }
+
     /// Chapters and sections of a book without parts: a preface, chapter lines with titles (one
     /// wrapping onto a second line), an epilogue and an appendix; and one-line paragraphs that only
     /// look like them stay text.

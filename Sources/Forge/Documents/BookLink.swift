@@ -10,6 +10,8 @@ struct BookLink: Equatable {
     /// The text after the link up to the next link or line break: a contents entry's title when the
     /// link holds only its number (`<a href="#ch1">I.</a> The Period<br/>`).
     var tail: [Unicode.Scalar] = []
+    /// Whether the link is only a label ("CHAPTER V") whose title is `tail`, set in a row of its own.
+    var labelTakesTail = false
 
     init(target: String, file: String) {
         self.target = target
@@ -22,7 +24,7 @@ struct BookLink: Equatable {
         let own = String(foldingWhiteSpaceOf: text)
         let after = String(foldingWhiteSpaceOf: tail)
         let isNumberOnly = own.count <= 8 && !own.contains { $0.isLetter && !"IVXLCDMivxlcdm".contains($0) }
-        guard isNumberOnly, !after.isEmpty else { return own }
+        guard isNumberOnly || labelTakesTail, !after.isEmpty else { return own }
         let mark = own.allSatisfy { !$0.isLetter && !$0.isNumber }
         return mark ? after : own + " " + after
     }

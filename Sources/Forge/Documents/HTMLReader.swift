@@ -75,7 +75,7 @@ package struct HTMLReader: DocumentReader {
         var placed: [(block: Int, title: String)] = []
         var last = -1
         var lastIsPart = false
-        for entry in entries where entry.file.isEmpty && !entry.target.isEmpty {
+        for entry in entries where entry.file.isEmpty && !entry.target.isEmpty && !isPageAnchor(entry.target) {
             // A part and its first chapter may point at one block (their anchors side by side).
             guard let block = document.blockIndexByID[entry.target], block > last || (block == last && lastIsPart),
                 block < document.blocks.count
@@ -106,6 +106,17 @@ package struct HTMLReader: DocumentReader {
             }
         }
         document.chaptersFromContents = true
+    }
+
+    /// A printed page's anchor (`page_001`, `Page_14`, `pg23`): a contents entry's page number
+    /// points there, not at a chapter.
+    static func isPageAnchor(_ target: String) -> Bool {
+        let lower = target.lowercased()
+        for prefix in ["page", "pg", "p"] where lower.hasPrefix(prefix) {
+            let rest = lower.dropFirst(prefix.count).drop { $0 == "_" || $0 == "-" || $0 == "." }
+            if !rest.isEmpty, rest.allSatisfy({ $0.isNumber || "ivxlcdm".contains($0) }) { return true }
+        }
+        return false
     }
 
     /// Chapters marked at a deeper level than `h2` (Gutenberg HTML has them at any level, `h3`
@@ -229,7 +240,11 @@ package struct HTMLReader: DocumentReader {
             // Sherlock Holmes"): one such block after each link.
             func isEntryTitle(_ position: Int) -> Bool {
                 if case .heading = blocks[position].role { return false }
-                return blocks[position].text.count <= 120 && linkOnly[position - 1]
+                // After the link, or after a column's heading after it ("CHAPTER I" | "Page" | title).
+                let afterLink =
+                    linkOnly[position - 1]
+                    || (position >= 2 && linkOnly[position - 2] && isShortText(blocks[position - 1]))
+                return blocks[position].text.count <= 120 && afterLink
             }
             while next < blocks.count, linkOnly[next] || isShortText(blocks[next]) || isEntryTitle(next) {
                 if linkOnly[next] {
@@ -255,6 +270,12 @@ package struct HTMLReader: DocumentReader {
                     var links = blockLinks[position]
                     if links.count == 1, linkOnly[position], position + 1 <= end, !linkOnly[position + 1] {
                         links[0].tail = blocks[position + 1].text
+                        // "CHAPTER V" | "Page" | "Letters—Lucy and Mina  51": a label's title in a
+                        // row of its own, after a column heading, beside its page number.
+                        if let title = labelTitle(after: position, through: end, blocks, linkOnly, blockLinks) {
+                            links[0].tail = title
+                            links[0].labelTakesTail = true
+                        }
                     }
                     entries += links
                 }
@@ -266,6 +287,33 @@ package struct HTMLReader: DocumentReader {
             index = end + 1
         }
         return runs
+    }
+
+    /// The title of a contents entry whose link is only its label ("CHAPTER V"), set in a cell or
+    /// row of its own within the next three blocks, before the next entry: text that is not only
+    /// links, whose links are page numbers, and is not a column's heading ("Page").
+    static func labelTitle(
+        after position: Int, through end: Int, _ blocks: [DocumentBlock], _ linkOnly: [Bool],
+        _ blockLinks: [[BookLink]]
+    ) -> [Unicode.Scalar]? {
+        func isPageNumber(_ link: BookLink) -> Bool {
+            String(foldingWhiteSpaceOf: link.text).allSatisfy { $0.isNumber || "ivxlcdmIVXLCDM".contains($0) }
+        }
+        let label = String(foldingWhiteSpaceOf: blockLinks[position][0].text)
+        guard let split = ContentsList.splitLabel(label), split.title == nil else { return nil }
+        for row in (position + 1)...min(position + 3, end) {
+            let links = row < blockLinks.count ? blockLinks[row] : []
+            if linkOnly[row] {
+                if links.allSatisfy(isPageNumber) { continue }
+                return nil
+            }
+            let text = ContentsList.strippingPageNumber(blocks[row].foldedText)
+            guard links.allSatisfy(isPageNumber), text.count > 2, text.contains(where: \.isLetter),
+                !["page", "pages", "page."].contains(text.lowercased())
+            else { continue }
+            return Array(text.unicodeScalars)
+        }
+        return nil
     }
 
     /// Lists under a "Contents" or "Illustrations" heading not already dropped.

@@ -30,7 +30,7 @@ extension StageWork {
         return Array(done.sorted { ContentHash.sha256Hex($0.id) < ContentHash.sha256Hex($1.id) }.prefix(count))
     }
 
-    /// Synthesizes `count` finished items (all when nil) again, with the build's workers, into a
+    /// Synthesizes `count` finished items (all when nil; a speech service's are left out) again, with the build's workers, into a
     /// scratch store beside the store (removed after), and compares their audio with the store's.
     mutating func checkReproducible(count: Int?, launch: WorkerPool.Launch) async throws -> (
         checked: Int, mismatches: [ReproducibilityMismatch]
@@ -42,8 +42,9 @@ extension StageWork {
             let voice = recipe.fallbackVoice.flatMap { item.voice == $0.uri ? $0 : nil }
             let speech = recipe.speech(
                 text: item.text, character: item.character, engineVersions: engineVersions, voice: voice)
-            // An item the recipe would now make differently is the build's to remake, not to check.
-            guard speech.audioKey == audioKey else { continue }
+            // An item the recipe would now make differently is the build's to remake, not to check;
+            // a speech service's would be paid for again, and neural voices differ run to run.
+            guard speech.audioKey == audioKey, recipe.services[speech.voice.engine] == nil else { continue }
             jobs.append(speech.job(itemID: item.id, recipe: recipe))
         }
         guard !jobs.isEmpty else { return (0, []) }
