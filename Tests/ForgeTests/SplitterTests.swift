@@ -274,6 +274,37 @@ struct SplitterTests {
                 && !HTMLReader.isPageAnchor("CHAPTER_I"))
     }
 
+    /// A contents list without a "CONTENTS" line (numbered titles counting from one, unnumbered
+    /// ones either side) is the chapter list: "ADVENTURE I. A SCANDAL IN BOHEMIA" is found for
+    /// "I. A Scandal in Bohemia", a numeral over its title for "I. Of Our Spiritual Strivings", and
+    /// the numerals that count again inside a listed chapter are its sections, not chapters.
+    @Test func anUntitledContentsListIsTheChapterList() {
+        let story = "It was a long day of travel, and the road went on and on through the hills until night fell."
+        let titles = [
+            "A Scandal in Bohemia", "The Red-headed League", "A Case of Identity", "The Five Orange Pips",
+            "The Blue Carbuncle",
+        ]
+        let numerals = ["I", "II", "III", "IV", "V"]
+        var text = "THE ADVENTURES\n\n\n\n        The Preface\n"
+        for (numeral, title) in zip(numerals, titles) { text += "   \(numeral).  \(title)\n" }
+        text += "        The Afterword\n\n\n\nThe Preface\n\n\(story)\n\n"
+        for (index, (numeral, title)) in zip(numerals, titles).enumerated() {
+            if index == 0 {
+                text += "ADVENTURE I. \(title.uppercased())\n\nI.\n\n\(story)\n\nII.\n\n\(story)\n\n"
+            } else {
+                text += "\(numeral)\n\n\(title)\n\n\(story)\n\n\(story)\n\n"
+            }
+        }
+        text += "The Afterword\n\n\(story)\n"
+        let result = split(text)
+        #expect(
+            result.chapters.map(\.title) == ["The Preface"] + zip(numerals, titles).map { "\($0). \($1)" } + [
+                "The Afterword"
+            ],
+            "\(result.chapters.map(\.title))")
+        #expect(result.chapters.allSatisfy { $0.part == nil })
+    }
+
     /// Chapters and sections of a book without parts: a preface, chapter lines with titles (one
     /// wrapping onto a second line), an epilogue and an appendix; and one-line paragraphs that only
     /// look like them stay text.

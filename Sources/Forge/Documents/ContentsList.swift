@@ -55,7 +55,9 @@ struct ContentsList {
             return String(scalars: scalars[line]).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let searched = body.lowerBound..<min(body.upperBound, body.lowerBound + max(searchedLines, body.count / 10))
-        guard let titleLine = searched.first(where: { isContentsTitle(text($0)) }) else { return nil }
+        guard let titleLine = searched.first(where: { isContentsTitle(text($0)) }) else {
+            return untitled(in: searched, text)
+        }
         var entryLines: [(text: String, line: Int, startsParagraph: Bool)] = []
         var blanks = 1
         var paragraphStart = 0
@@ -115,6 +117,44 @@ struct ContentsList {
         guard entries.count >= 2 else { return nil }
         let lastLine = entryLines.last.map { $0.line + 1 } ?? titleLine + 1
         return ContentsList(entries: entries, lines: titleLine..<lastLine)
+    }
+
+    /// A list without a "CONTENTS" line: five lines or more in a row, each a number counting up
+    /// from one and a title ("   I. A Scandal in Bohemia" … "XII. The Adventure of the Copper
+    /// Beeches"), before anything else of the book's numbered so.
+    static func untitled(in searched: Range<Int>, _ text: (Int) -> String) -> ContentsList? {
+        var index = searched.lowerBound
+        while index < searched.upperBound {
+            var entries: [Entry] = []
+            var line = index
+            while line < searched.upperBound, let split = splitLabel(text(line)), let title = split.title,
+                split.label.split(separator: " ").count == 1,
+                value(split.label.trimmingCharacters(in: CharacterSet(charactersIn: ".:"))) == entries.count + 1
+            {
+                entries.append(Entry(label: split.label, title: title, isPart: false, line: text(line)))
+                line += 1
+            }
+            if entries.count >= 5 {
+                // Unnumbered entries on the lines either side ("The Forethought" … "The Afterthought").
+                func isTitle(_ candidate: Int) -> Bool {
+                    let line = text(candidate)
+                    return !line.isEmpty && line.count <= 60 && !".!?".contains(line.last ?? ".")
+                        && splitLabel(line) == nil
+                }
+                var first = index
+                while first > searched.lowerBound, isTitle(first - 1) {
+                    first -= 1
+                    entries.insert(Entry(label: nil, title: text(first), isPart: false), at: 0)
+                }
+                while line < searched.upperBound, isTitle(line) {
+                    entries.append(Entry(label: nil, title: text(line), isPart: false))
+                    line += 1
+                }
+                return ContentsList(entries: entries, lines: first..<line)
+            }
+            index = max(line, index + 1)
+        }
+        return nil
     }
 
     /// The number an entry starts with ("CHAPTER IV." and "IV. Martha" both "iv"), if it starts with one.
@@ -195,8 +235,22 @@ struct ContentsList {
         for index in blocks.indices.dropFirst(start) where blocks[index].text.count <= 300 {
             positions[Self.normalized(String(scalars: blocks[index].text)), default: []].append(index)
         }
+        // "ADVENTURE I. A SCANDAL IN BOHEMIA" for "I. A Scandal in Bohemia": the body's heading
+        // puts a word before the listed number.
+        var afterWord: [String: [Int]] = [:]
+        for (key, indices) in positions {
+            guard let space = key.firstIndex(of: " ") else { continue }
+            let word = key[..<space]
+            if word.count >= 3, word.allSatisfy(\.isLetter) {
+                afterWord[String(key[key.index(after: space)...])] = indices
+            }
+        }
         func first(_ key: String?, after position: Int) -> Int? {
             guard let key, !key.isEmpty, let indices = positions[key] else { return nil }
+            return indices.first { $0 > position }
+        }
+        func firstAfterWord(_ key: String?, after position: Int) -> Int? {
+            guard let key, key.contains(" "), let indices = afterWord[key] else { return nil }
             return indices.first { $0 > position }
         }
         var found: [(block: Int, entry: Entry)] = []
@@ -214,6 +268,7 @@ struct ContentsList {
             }
             guard
                 let block = first(both, after: position) ?? first(numbered, after: position)
+                    ?? firstAfterWord(both, after: position)
                     ?? (isBare ? first(title, after: position) : first(label, after: position))
                     ?? (isBare ? first(label, after: position) : first(title, after: position))
             else { continue }
@@ -222,7 +277,10 @@ struct ContentsList {
             var start = block
             if block - 1 > position, blocks[block - 1].text.count <= 40 {
                 let above = blocks[block - 1].foldedText
-                if Self.isNumberLabel(above) || PlainTextReader.isChapterLine(above) { start = block - 1 }
+                // The entry's own number alone ("I" over "Of Our Spiritual Strivings"), even a letter's.
+                let ownNumber =
+                    entry.label.flatMap { Self.number(of: $0) }.map { Self.normalized(above) == $0 } ?? false
+                if Self.isNumberLabel(above) || PlainTextReader.isChapterLine(above) || ownNumber { start = block - 1 }
             }
             found.append((start, entry))
             position = block

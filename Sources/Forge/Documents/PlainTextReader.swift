@@ -142,12 +142,44 @@ package struct PlainTextReader: DocumentReader {
         }
         for (index, entry) in found {
             blocks[index].chapterTitle = entry.displayTitle
-            if shapes[index] == nil || (entry.isPart && shapes[index] != .part) {
+            // A listed chapter is a chapter, though its heading's series looked like parts
+            // ("ADVENTURE I." over sections "I.", "II.").
+            if shapes[index] == nil || (entry.isPart && shapes[index] != .part)
+                || (!entry.isPart && shapes[index] == .part)
+            {
                 shapes[index] = entry.isPart ? .part : .chapter
                 blocks[index].role = .heading(level: 1)
             }
         }
+        demoteUnlistedNumerals(&blocks, &shapes, listed: Set(found.map(\.block)))
         return []
+    }
+
+    /// Numerals alone ("I.", "II.") that the contents list leaves out and that count again from one
+    /// inside a listed chapter are its sections, not chapters: spoken, but no chapter of their own.
+    static func demoteUnlistedNumerals(
+        _ blocks: inout [DocumentBlock], _ shapes: inout [HeadingShape?], listed: Set<Int>
+    ) {
+        var insideListed = false
+        var restarted = false
+        for index in blocks.indices {
+            if listed.contains(index) {
+                insideListed = shapes[index] != .part
+                restarted = false
+                continue
+            }
+            guard insideListed, shapes[index] == .chapter else { continue }
+            let text = blocks[index].foldedText
+            guard
+                isRomanNumeralLine(text)
+                    || (text.count <= 4 && text.dropLast(text.hasSuffix(".") ? 1 : 0).allSatisfy(\.isNumber))
+            else { continue }
+            let number = text.trimmingCharacters(in: CharacterSet(charactersIn: "."))
+            if ContentsList.value(number) == 1 { restarted = true }
+            guard restarted else { continue }
+            shapes[index] = nil
+            blocks[index].role = .heading(level: 3)
+        }
     }
 
     /// The title page, imprint and notes before the first heading (``FrontMatter``), in a text with
