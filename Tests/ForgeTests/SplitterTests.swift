@@ -305,6 +305,21 @@ struct SplitterTests {
         #expect(result.chapters.allSatisfy { $0.part == nil })
     }
 
+    /// Chapters titled in capitals and nothing else, one of them a two-letter word ("OM", in
+    /// Siddhartha); a line of dialogue in capitals ("NO.") is not one.
+    @Test func capitalTitlesAsShortAsTwoLettersAreChapters() {
+        let page = String(
+            repeating: "He walked along the river for a long time and listened to its many voices. ", count: 40)
+        let titles = ["THE SON OF THE BRAHMAN", "GOTAMA", "OM", "GOVINDA"]
+        var text = ""
+        for (index, title) in titles.enumerated() {
+            text += "\(title)\n\n\(page)\n\n"
+            if index == 1 { text += "NO.\n\n\(page)\n\n" }
+        }
+        let result = split(text)
+        #expect(result.chapters.map(\.title) == titles, "\(result.chapters.map(\.title))")
+    }
+
     /// Chapters and sections of a book without parts: a preface, chapter lines with titles (one
     /// wrapping onto a second line), an epilogue and an appendix; and one-line paragraphs that only
     /// look like them stay text.

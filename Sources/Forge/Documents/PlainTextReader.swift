@@ -285,10 +285,12 @@ package struct PlainTextReader: DocumentReader {
         func isCapitalTitle(_ line: String) -> Bool {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             let words = trimmed.split(separator: " ")
-            guard trimmed.count >= 4, trimmed.count <= 60, (1...10).contains(words.count),
+            // A short title ("OM") is letters only: "NO." or "OH!" is a line of dialogue.
+            let isShortWord = trimmed.count >= 2 && trimmed.count < 4 && trimmed.allSatisfy(\.isLetter)
+            guard trimmed.count >= 4 || isShortWord, trimmed.count <= 60, (1...10).contains(words.count),
                 let first = trimmed.unicodeScalars.first, first.properties.isUppercase,
                 trimmed.contains(where: \.isLetter), trimmed == trimmed.uppercased(),
-                !"!?,;:-".contains(trimmed.last ?? " "), trimmed.filter(\.isLetter).count >= 4,
+                !"!?,;:-".contains(trimmed.last ?? " "), trimmed.filter(\.isLetter).count >= 4 || isShortWord,
                 !["THE END", "FINIS", "THE END."].contains(trimmed)
             else { return false }
             return true
