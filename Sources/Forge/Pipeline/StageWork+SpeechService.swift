@@ -114,12 +114,8 @@ extension StageWork {
         case .failure(let failure):
             return .failed(failure)
         case .success(let speech):
-            let samples = Resampler.resample(speech.samples, from: speech.sampleRate, to: job.audio.sampleRate)
-            let document = SpeechEventsDocument(
-                engine: job.voice.engine, engineVersion: job.engineVersion, audioKey: job.audioKey,
-                durationMs: Int((Int64(samples.count) * 1000) / Int64(job.audio.sampleRate)),
-                sampleRate: job.audio.sampleRate, events: speech.events, wordsTimed: speech.wordsTimed)
-            return .stored(SpeechWorker.persist(job, .success((samples, document)), store: store).result)
+            let spoken = job.stored(speech, engine: job.voice.engine, engineVersion: job.engineVersion)
+            return .stored(SpeechWorker.persist(job, .success(spoken), store: store).result)
         }
     }
 }

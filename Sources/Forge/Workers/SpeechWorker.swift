@@ -119,16 +119,11 @@ package struct SpeechWorker {
             }
             let speech = try engine.synthesize(
                 SpeechRequest(itemID: job.itemID, text: job.text, voice: job.voice, phonemeInput: job.phonemeInput))
-            let samples = Resampler.resample(speech.samples, from: speech.sampleRate, to: job.audio.sampleRate)
-            let durationMs = Int((Int64(samples.count) * 1000) / Int64(job.audio.sampleRate))
             // The version the job's keys were made with (the build asked the engine before any job).
-            let document = SpeechEventsDocument(
-                engine: engine.name, engineVersion: job.engineVersion.isEmpty ? engine.version : job.engineVersion,
-                audioKey: job.audioKey,
-                durationMs: durationMs, sampleRate: job.audio.sampleRate, events: speech.events,
-                wordsTimed: speech.wordsTimed,
-                phonemes: speech.phonemes)
-            return .success((samples, document))
+            return .success(
+                job.stored(
+                    speech, engine: engine.name,
+                    engineVersion: job.engineVersion.isEmpty ? engine.version : job.engineVersion))
         } catch {
             return .failure(error)
         }
