@@ -155,8 +155,8 @@ import ZIPFoundation
 
     /// An EPUB's table of contents with chapters nested under parts gives a book in parts, as the
     /// same structure in text or Markdown does: repeated chapter titles become unique, each chapter
-    /// records its part, and an epilogue listed beside the parts is a section of its own — whether a
-    /// part has a page of its own or its entry points at its first chapter.
+    /// records its part, and an epilogue listed beside the parts is a chapter of its own, in no part —
+    /// whether a part has a page of its own or its entry points at its first chapter.
     @Test func anEPUBsNestedContentsGiveItsParts() throws {
         let directory = try TemporaryDirectory("epub-parts")
         var book = BookFormats.corpus(chapters: 4)
@@ -175,7 +175,19 @@ import ZIPFoundation
                     result.chapters.map(\.title) == [
                         "Book One — Chapter 1", "Book One — Chapter 2", "Book Two — Chapter 1", "Epilogue",
                     ], "\(context)")
-                #expect(result.chapters.map(\.part) == ["Book One", "Book One", "Book Two", "Epilogue"], "\(context)")
+                #expect(result.chapters.map(\.part) == ["Book One", "Book One", "Book Two", nil], "\(context)")
+                // One part beside chapters of the top level (a story in sections among stories) is a part too.
+                let single = directory.file("single\(version)-\(partPages).epub")
+                try book.writeEPUB(
+                    to: single,
+                    options: BookFormats.EPUBOptions(
+                        version: version, frontMatter: false, parts: [("Book One", 0..<2)], partPages: partPages))
+                let alone = try load(single)
+                #expect(
+                    alone.chapters.map(\.title) == [
+                        "Book One — Chapter 1", "Book One — Chapter 2", "Chapter 1", "Epilogue",
+                    ], "\(context)")
+                #expect(alone.chapters.map(\.part) == ["Book One", "Book One", nil, nil], "\(context)")
             }
         }
     }

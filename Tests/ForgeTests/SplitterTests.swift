@@ -192,13 +192,14 @@ struct SplitterTests {
         #expect(
             result.chapters.map(\.title) == ["Book One — Chapter 1", "Book One — Chapter 2", "Book Two — Chapter 1"])
         #expect(result.chapters.map(\.part) == ["Book One", "Book One", "Book Two"])
-        // A prologue and an epilogue at the parts' level stand beside the parts, not inside the one before.
+        // A prologue and an epilogue at the parts' level stand beside the parts, not inside the one before,
+        // and are no parts themselves (a part holding only itself would be listed twice).
         let sections = split("# Prologue\n\nZero.\n\n" + markdown + "\n# Epilogue\n\nFour.\n", format: .markdown)
         #expect(
             sections.chapters.map(\.title) == [
                 "Prologue", "Book One — Chapter 1", "Book One — Chapter 2", "Book Two — Chapter 1", "Epilogue",
             ])
-        #expect(sections.chapters.map(\.part) == ["Prologue", "Book One", "Book One", "Book Two", "Epilogue"])
+        #expect(sections.chapters.map(\.part) == [nil, "Book One", "Book One", "Book Two", nil])
         let titled = split("# The Book\n\n## Chapter 1\n\nOne.\n\n## Chapter 2\n\nTwo.\n", format: .markdown)
         #expect(titled.chapters.allSatisfy { $0.part == nil }, "\(titled.chapters)")
         let html =
@@ -218,7 +219,7 @@ struct SplitterTests {
             oneLevel.chapters.map(\.title) == [
                 "Book One: 1805 — CHAPTER I", "Book One: 1805 — CHAPTER II", "Book Two: 1805 — CHAPTER I", "Epilogue",
             ], "\(oneLevel.chapters)")
-        #expect(oneLevel.chapters.map(\.part) == ["Book One: 1805", "Book One: 1805", "Book Two: 1805", "Epilogue"])
+        #expect(oneLevel.chapters.map(\.part) == ["Book One: 1805", "Book One: 1805", "Book Two: 1805", nil])
         let flatMarkdown = split(
             "# BOOK ONE\n\n# CHAPTER I\n\nOne.\n\n# BOOK TWO\n\n# CHAPTER I\n\nTwo.\n", format: .markdown)
         #expect(
@@ -236,7 +237,7 @@ struct SplitterTests {
         let withEpilogue = Splitter(settings: SplitSettings()).split([
             .structured([epilogue], chaptersFromContents: false)
         ])
-        #expect(withEpilogue.chapters.map(\.part) == ["Part I", "Part II", "Epilogue"], "\(withEpilogue.chapters)")
+        #expect(withEpilogue.chapters.map(\.part) == ["Part I", "Part II", nil], "\(withEpilogue.chapters)")
     }
 
     /// A contents table whose label links ("CHAPTER V") have their titles in a row of their own,
@@ -466,7 +467,7 @@ struct SplitterTests {
         let plan = try project.forge(["plan", "recipe.json", "--json"])
         let fields = try JSONSerialization.jsonObject(with: Data(plan.text.utf8)) as? [String: Any]
         let parts = (fields?["chapters"] as? [[String: Any]] ?? []).map { $0["part"] as? String }
-        #expect(parts == ["Book One", "Book One", "Book Two", "Epilogue"], "\(plan.text)")
+        #expect(parts == ["Book One", "Book One", "Book Two", nil], "\(plan.text)")
     }
 
     /// Project Gutenberg's HTML: its boilerplate sections (today's files) or its header and licence

@@ -290,12 +290,14 @@ package struct EPUBReader: Sendable {
             }
         }
         contents = Self.unwrapped(contents, documents: documents, name: name)
-        // A book in parts: two or more top-level entries with chapters nested under them. Then every
-        // top-level entry is at the parts' level (a prologue or epilogue beside them, as in text).
+        // A book in parts: a top-level entry with chapters nested under it, beside other top-level
+        // entries (one alone is the book's own title). Then every top-level entry is at the parts'
+        // level (a prologue or epilogue beside them, as in text); the splitter makes a part that holds
+        // only itself a chapter again.
         let nestedUnder = contents.indices.filter { index in
             contents[index].level == 1 && index + 1 < contents.count && contents[index + 1].level == 2
         }
-        let inParts = nestedUnder.count >= 2
+        let inParts = !nestedUnder.isEmpty && contents.count(where: { $0.level == 1 }) >= 2
         var placed = false
         for entry in contents {
             guard let position = documents.firstIndex(where: { $0.path == "\(name)!/\(entry.path)" }) else { continue }

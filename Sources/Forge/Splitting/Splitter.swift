@@ -195,7 +195,21 @@ package struct Splitter: Sendable {
 
         func finish() -> SplitResult {
             // Chapters that ended up with no items (a heading-only source) are kept: they carry their heading item.
-            SplitResult(chapters: Self.distinctlyTitled(chapters), items: items)
+            SplitResult(chapters: Self.distinctlyTitled(Self.withoutLoneParts(chapters)), items: items)
+        }
+
+        /// A part that holds only a chapter of its own title (a prelude, a finale or a preface beside
+        /// the parts) is no part: a listener's chapter list and an EPUB's navigation would show it
+        /// twice, one inside the other.
+        static func withoutLoneParts(_ chapters: [Chapter]) -> [Chapter] {
+            var chapters = chapters
+            for index in chapters.indices {
+                guard let part = chapters[index].part, chapters[index].title == part else { continue }
+                let sharedBefore = index > 0 && chapters[index - 1].part == part
+                let sharedAfter = index + 1 < chapters.count && chapters[index + 1].part == part
+                if !sharedBefore, !sharedAfter { chapters[index].part = nil }
+            }
+            return chapters
         }
 
         /// Chapters whose titles repeat an earlier one's get " (2)", " (3)" …: a player's chapter list
