@@ -72,7 +72,9 @@ struct BookCorpusTests {
         }
         let roman = Bool.random(using: &generator)
         let word = ["Chapter", "CHAPTER", ""].randomElement(using: &generator)!
-        let twoLines = Bool.random(using: &generator)
+        // An entry on one line, its number over its title, or its title going on below a colon
+        // ("16. NARRATIVE CONTINUED BY THE DOCTOR:" over "HOW THE SHIP WAS ABANDONED . . . 100").
+        let layout = ["one line", "two lines", "wrapped"].randomElement(using: &generator)!
         let pages = ["", " . . . . . . %d", "      %d", " ........ %d"].randomElement(using: &generator)!
         func number(_ index: Int) -> String {
             roman
@@ -83,12 +85,16 @@ struct BookCorpusTests {
         var text = "THE BOOK\n\nby Somebody\n\n\nCONTENTS\n\n"
         for index in 0..<count {
             let page = pages.isEmpty ? "" : String(format: pages, 3 + index * 11)
-            text +=
-                twoLines ? "\(label(index))\n\(titles[index])\(page)\n\n" : "\(label(index)) \(titles[index])\(page)\n"
+            switch layout {
+            case "two lines": text += "\(label(index))\n\(titles[index])\(page)\n\n"
+            case "wrapped": text += "\(label(index)) Told by the Miller:\n        \(titles[index])\(page)\n"
+            default: text += "\(label(index)) \(titles[index])\(page)\n"
+            }
         }
         text += "\n\n\n"
         for index in 0..<count {
-            text += "\(label(index))\n\n\(titles[index].uppercased())\n\n"
+            let heading = (layout == "wrapped" ? "Told by the Miller: " : "") + titles[index]
+            text += "\(label(index))\n\n\(heading.uppercased())\n\n"
             text +=
                 "It was a day like any other when the \(index) began, and nobody in the house thought it would end.\n\n"
             text +=
@@ -98,8 +104,9 @@ struct BookCorpusTests {
         let result = Splitter(settings: SplitSettings()).split([.document(SourceDocument(documents: [document]))])
         #expect(result.chapters.count == count, "\(text)\n\(result.chapters.map(\.title))")
         for (chapter, title) in zip(result.chapters, titles) {
+            let whole = (layout == "wrapped" ? "Told by the Miller: " : "") + title
             #expect(
-                chapter.title.lowercased().contains(title.lowercased()), "\(chapter.title) for \(title) in\n\(text)")
+                chapter.title.lowercased().contains(whole.lowercased()), "\(chapter.title) for \(whole) in\n\(text)")
         }
         #expect(!result.items.contains { $0.text == "CONTENTS" })
         #expect(document.unspoken.kinds.contains("contents"))

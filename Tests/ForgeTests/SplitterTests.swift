@@ -541,6 +541,54 @@ struct SplitterTests {
         }
     }
 
+    /// A contents list set as one paragraph of links parted by line breaks (Gutenberg's Treasure
+    /// Island): the book's title over its first part, parts and numbered chapters; a list of
+    /// illustrations set the same way under its heading is neither the chapter list nor spoken.
+    @Test func aContentsParagraphOfLinksOnlyIsTheChapterList() throws {
+        let names = ["Sea Dog", "Black Spot", "Sea Chest", "Blind Man", "Old Map"]
+        let entries =
+            ["<a href=\"#t\">THE BOOK</a>", "<a href=\"#part1\">PART ONE—The Sea</a>"]
+            + (1...3).map { "<a href=\"#c\($0)\">\($0). The \(names[$0 - 1])</a>" }
+            + ["<a href=\"#part2\">PART TWO—The Land</a>"]
+            + (4...5).map { "<a href=\"#c\($0)\">\($0). The \(names[$0 - 1])</a>" }
+        let illustrations = (1...6).map { "<a href=\"#i\($0)\">Picture \($0)</a>" }.joined(separator: "<br/>")
+        var body = "<h1 id=\"t\">THE BOOK</h1>"
+        for number in 1...5 {
+            if number == 1 || number == 4 {
+                body +=
+                    "<h1 id=\"part\(number == 1 ? 1 : 2)\">\(number == 1 ? "PART ONE—The Sea" : "PART TWO—The Land")</h1>"
+            }
+            body +=
+                "<h2 id=\"c\(number)\">\(number)</h2><h3>The \(names[number - 1])</h3><p id=\"i\(number)\">Rain fell on day \(number).</p>"
+        }
+        let html =
+            "<html><body><h1>THE BOOK</h1><h2>by Somebody</h2><blockquote><p>\(entries.joined(separator: "<br/>"))</p></blockquote>"
+            + "<h2>ILLUSTRATIONS</h2><p>\(illustrations)</p>\(body)</body></html>"
+        let document = try HTMLReader(mode: .html).read(html, path: "book.html")
+        let result = Splitter(settings: SplitSettings()).split([
+            .structured([document], chaptersFromContents: document.chaptersFromContents)
+        ])
+        #expect(
+            result.chapters.map(\.title) == [
+                "PART ONE—The Sea — 1. The Sea Dog", "PART ONE—The Sea — 2. The Black Spot",
+                "PART ONE—The Sea — 3. The Sea Chest", "PART TWO—The Land — 4. The Blind Man",
+                "PART TWO—The Land — 5. The Old Map",
+            ], "\(result.chapters.map(\.title))")
+        #expect(!result.items.contains { $0.text.contains("Picture") || $0.text.contains("by Somebody") })
+        #expect(
+            result.items.first?.text == "THE BOOK", "the title is read where the book sets it, before its first part")
+    }
+
+    /// Headings set in spaced capitals ("P R E F A C E") are the words they spell, in the chapter
+    /// list and in what is spoken.
+    @Test func spacedCapitalsAreTheWordsTheySpell() {
+        let page = String(repeating: "The morning was grey and the road was long and wet. ", count: 30)
+        let result = split("P R E F A C E\n\n\(page)\n\nC H A P T E R  I\n\n\(page)\n\nCHAPTER II\n\n\(page)\n")
+        #expect(result.chapters.map(\.title) == ["PREFACE", "CHAPTER I", "CHAPTER II"], "\(result.chapters)")
+        #expect(result.items.filter { $0.kind == .heading }.map(\.text) == ["PREFACE", "CHAPTER I", "CHAPTER II"])
+        #expect(split("I saw A B C D on the wall.\n").items.map(\.text) == ["I saw A B C D on the wall."])
+    }
+
     /// A recipe's own heading rules replace the built-in shapes (an epistolary novel's letters are
     /// chapters; "Chapter 1" is then text), and a pattern that cannot work is refused naming its path.
     @Test func aRecipesHeadingPatternsReplaceTheBuiltInShapes() throws {

@@ -197,10 +197,17 @@ struct ContentsList {
     static func parse(_ lines: [(text: String, line: Int, startsParagraph: Bool)]) -> [Entry] {
         var entries: [Entry] = []
         var previousLength = 0
+        var previousIsOpen = false
         var currentHasTitleLine = false
         for (text, _, startsParagraph) in lines {
             let line = strippingPageNumber(text)
-            defer { previousLength = text.count }
+            // A line that ends on a colon or a dash without its page number goes on below
+            // ("16. NARRATIVE CONTINUED BY THE DOCTOR:" over "HOW THE SHIP WAS ABANDONED . . 100").
+            defer {
+                previousLength = text.count
+                previousIsOpen =
+                    line == text.trimmingCharacters(in: .whitespaces) && line.last.map { ":,;—-".contains($0) } == true
+            }
             guard !line.isEmpty else { continue }
             if let labels = labelRun(line) {
                 entries += labels.map { Entry(label: $0, title: nil, isPart: false) }
@@ -215,7 +222,9 @@ struct ContentsList {
                 last.title = line
                 entries[entries.count - 1] = last
                 currentHasTitleLine = true
-            } else if var last = entries.last, currentHasTitleLine, !startsParagraph, previousLength >= 55 {
+            } else if var last = entries.last, currentHasTitleLine, !startsParagraph,
+                previousLength >= 55 || previousIsOpen
+            {
                 last.title = (last.title ?? "") + " " + line
                 last.line = last.line.map { $0 + " " + line }
                 entries[entries.count - 1] = last

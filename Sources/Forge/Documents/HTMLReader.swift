@@ -98,6 +98,15 @@ package struct HTMLReader: DocumentReader {
             lastIsPart = isPartTitle(title)
         }
         guard placed.count >= 3, placed.count * 2 >= entries.count else { return }
+        // A first entry with only headings before the next one (the book's title over its first
+        // part) is no chapter of its own: the next entry starts at its heading.
+        let (start, end) = (placed[0].block, placed[1].block)
+        if start < end, !isPartTitle(placed[0].title),
+            document.blocks[start..<end].allSatisfy({ if case .heading = $0.role { true } else { false } })
+        {
+            placed[1].block = start
+            placed.removeFirst()
+        }
         for (block, title) in placed {
             if isPartTitle(title) {
                 document.blocks[block].partTitle = title
@@ -199,20 +208,26 @@ package struct HTMLReader: DocumentReader {
     ) -> [ContentsRun] {
         var runs: [ContentsRun] = []
         // A contents list set as one paragraph: five links or more, each with a title's length of
-        // text around it (`<a href="#ch1">I.</a> The Period<br/>`).
-        func isContentsParagraph(_ index: Int) -> Bool {
-            guard index < blockLinks.count, blockLinks[index].count >= 5 else { return false }
-            return blocks[index].text.count <= blockLinks[index].count * 90
+        // text around it (`<a href="#ch1">I.</a> The Period<br/>`), or longer under a "Contents"
+        // title (a chapter's synopsis after its link). A paragraph of links only is one too when no
+        // other link block stands beside it (the runs below take those).
+        func isAlone(_ index: Int) -> Bool {
+            (index == 0 || !linkOnly[index - 1]) && (index + 1 == blocks.count || !linkOnly[index + 1])
         }
-        for index in blocks.indices where !linkOnly[index] && isContentsParagraph(index) {
-            drop.insert(index)
-            unspoken.add("contents", text: blocks[index].text)
+        for index in blocks.indices where index < blockLinks.count && blockLinks[index].count >= 5 {
+            guard !linkOnly[index] || isAlone(index) else { continue }
+            let title = index > 0 ? blocks[index - 1].foldedText.lowercased() : ""
             let titled = index > 0 && PlainTextReader.isContentsTitle(blocks[index - 1].text)
-            if titled {
+            let illustrations = title.count < 60 && (title.contains("illustration") || title.contains("plates"))
+            let perLink = titled ? 300 : 90
+            guard blocks[index].text.count <= blockLinks[index].count * perLink else { continue }
+            drop.insert(index)
+            unspoken.add(illustrations ? "list of illustrations" : "contents", text: blocks[index].text)
+            if titled || illustrations {
                 drop.insert(index - 1)
-                unspoken.add("contents", text: blocks[index - 1].text)
+                unspoken.add(illustrations ? "list of illustrations" : "contents", text: blocks[index - 1].text)
             }
-            runs.append((blockLinks[index], titled, false))
+            runs.append((blockLinks[index], titled, illustrations))
         }
         return runs
     }

@@ -48,6 +48,22 @@ package struct PlainTextReader: DocumentReader {
         let patterns = headingPatterns?.compiled()
         func flush() {
             guard !current.isEmpty else { return }
+            if current.count == 1, let letters = TextLines.letterSpaced(scalars, current[0]) {
+                // Spaced capitals read as the words they spell, heading or not.
+                let heading = TextLines.heading(scalars, indices: letters, level: 1)
+                let line = String(scalars: heading.text)
+                if let shape = patterns.map({ Self.headingShape([line], patterns: $0) }) ?? Self.headingShape([line]) {
+                    blocks.append(heading)
+                    shapes.append(shape)
+                    singleLines.append(nil)
+                } else {
+                    blocks.append(DocumentBlock(role: .paragraph, text: heading.text, origins: letters, elementID: nil))
+                    shapes.append(nil)
+                    singleLines.append(line)
+                }
+                current = []
+                return
+            }
             let lines = current.count <= 2 ? current.map { String(scalars: scalars[$0]) } : []
             if current.count >= 3, current.prefix(2).allSatisfy({ Self.mayBeContentsEntry(scalars[$0]) }),
                 Self.isContentsList(current.map { String(scalars: scalars[$0]) })
@@ -481,7 +497,9 @@ package struct PlainTextReader: DocumentReader {
     /// chapters. After the number comes nothing, a subtitle after ":" or "." or a dash, or capitals
     /// ("PART THE FIRST"), so a one-line paragraph such as "Book two was better." is not one.
     static func isPartLine(_ line: String) -> Bool {
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        // A dash may join the number to its subtitle ("PART ONE—The Sea").
+        let words = line.replacingOccurrences(of: "—", with: " — ").replacingOccurrences(of: "–", with: " – ").split(
+            whereSeparator: { $0 == " " || $0 == "\t" })
         if isOrdinalFirst(words, ["book", "part", "volume"]) { return true }
         guard line.count <= 60, words.count >= 2, ["book", "part", "volume"].contains(words[0].lowercased()) else {
             return false

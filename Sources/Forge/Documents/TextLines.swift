@@ -37,6 +37,35 @@ enum TextLines {
     }
 
     /// A heading block of the scalars at `indices`.
+    /// A line set in spaced capitals ("P R E F A C E", "C H A P T E R  I"): the offsets of its
+    /// letters, with one space where words part (two spaces or more), so that it reads and is
+    /// spoken as words. Nil for any other line.
+    static func letterSpaced(_ scalars: [Unicode.Scalar], _ line: Range<Int>) -> [Int]? {
+        var kept: [Int] = []
+        var letters = 0
+        var index = line.lowerBound
+        while index < line.upperBound {
+            let scalar = scalars[index]
+            if scalar == " " {
+                var end = index
+                while end < line.upperBound, scalars[end] == " " { end += 1 }
+                if end - index >= 2, !kept.isEmpty { kept.append(index) }
+                index = end
+                continue
+            }
+            guard
+                scalar.properties.isUppercase || scalar.properties.numericType != nil
+                    || ".:".contains(Character(scalar))
+            else { return nil }
+            // Each letter stands alone: the next is a space or the end.
+            if index + 1 < line.upperBound, scalars[index + 1] != " " { return nil }
+            if scalar.properties.isUppercase { letters += 1 }
+            kept.append(index)
+            index += 1
+        }
+        return letters >= 4 ? kept : nil
+    }
+
     static func heading(_ scalars: [Unicode.Scalar], indices: [Int], level: Int) -> DocumentBlock {
         DocumentBlock(role: .heading(level: level), text: indices.map { scalars[$0] }, origins: indices, elementID: nil)
     }

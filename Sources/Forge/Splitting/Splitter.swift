@@ -75,6 +75,11 @@ package struct Splitter: Sendable {
                         // over its title line, a contents entry).
                         startChapter(heading: block.chapterTitle ?? folded, isPart: block.isPart, path: document.path)
                         startedChapter = true
+                    } else if !startedChapter, chaptersFromContents, case .heading = block.role {
+                        // Text before the first contents entry that has a heading of its own (a
+                        // preface the contents leave out) is titled by it.
+                        startChapter(titled: folded, path: document.path)
+                        startedChapter = true
                     } else if !startedChapter {
                         startChapter(untitledFrom: document.path, title: document.title)
                         startedChapter = true
