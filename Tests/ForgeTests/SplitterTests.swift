@@ -579,6 +579,92 @@ struct SplitterTests {
             result.items.first?.text == "THE BOOK", "the title is read where the book sets it, before its first part")
     }
 
+    /// A plain text's contents of synopses — entries whose lines run on, end on a quote, and count
+    /// letters and then chapters from one — titled by the body's numbers; a chapter the body
+    /// misnumbers ("CHAPTER II" printed for III) is still the listed one.
+    @Test func contentsOfSynopsesLettersAndAMisprintedNumber() {
+        let page = String(repeating: "The ship lay in the ice and the men were cold and tired of waiting. ", count: 20)
+        let text = """
+            CONTENTS
+
+            LETTER 1. From Petersburgh--The Ship--A Stranger Comes Aboard
+
+            LETTER 2. The Ice--A Sledge on the Plain--“Who Goes There”
+
+            CHAPTER 1. Geneva--My Parents--The Lake and the Storm--Elizabeth
+              Comes to Live With Us
+
+            CHAPTER 2. College--The Laboratory--A Long Winter--The Work Begins
+
+            CHAPTER 3. The Creature--Flight--Return to Geneva--The Trial
+
+
+
+            Letter 1
+
+            \(page)
+
+            Letter 2
+
+            \(page)
+
+            CHAPTER 1
+
+            \(page)
+
+            CHAPTER 2
+
+            \(page)
+
+            CHAPTER II
+
+            \(page)
+
+            """
+        let result = split(text)
+        #expect(
+            result.chapters.map(\.title) == ["Letter 1", "Letter 2", "CHAPTER 1", "CHAPTER 2", "CHAPTER 3"],
+            "\(result.chapters.map(\.title))")
+        #expect(!result.items.contains { $0.text.contains("Geneva--My Parents") })
+    }
+
+    /// An HTML contents list of chapters only, in a table per book under the book's heading: the
+    /// chapters come from it, and the body's own part headings (a number over a title) and the
+    /// sections beside them (a prelude, a finale) are still the book's structure.
+    @Test func anHTMLContentsOfChaptersKeepsTheBodysPartsAndSections() throws {
+        let text = "<p>Dorothea knew many passages of Pascal by heart and walked in the garden at dusk.</p>"
+        func table(_ numbers: ClosedRange<Int>) -> String {
+            "<table><tr>" + numbers.map { "<td><a href=\"#chap\($0)\">CHAPTER \($0)</a></td>" }.joined()
+                + "</tr></table>"
+        }
+        let contents = "<h2>CONTENTS</h2><h3>BOOK I</h3>\(table(1...2))<h3>BOOK II</h3>\(table(3...4))"
+        var body = "<h2>PRELUDE</h2>\(text)"
+        for chapter in 1...4 {
+            if chapter == 1 || chapter == 3 {
+                body +=
+                    "<a name=\"chap\(chapter)\"></a><h2>BOOK \(chapter == 1 ? "I" : "II").</h2><h2>\(chapter == 1 ? "MISS BROOKE" : "OLD AND YOUNG").</h2><h3>CHAPTER \(chapter).</h3>\(text)"
+            } else {
+                body += "<a name=\"chap\(chapter)\"></a><h3>CHAPTER \(chapter).</h3>\(text)"
+            }
+        }
+        body += "<h2>FINALE.</h2>\(text)"
+        let document = try HTMLReader(mode: .html).read(
+            "<html><body><h1>MIDDLEMARCH</h1>\(contents)\(body)</body></html>", path: "book.html")
+        let result = Splitter(settings: SplitSettings()).split([
+            .structured([document], chaptersFromContents: document.chaptersFromContents)
+        ])
+        #expect(
+            result.chapters.map(\.title) == [
+                "Prelude", "Book I: MISS BROOKE — CHAPTER 1", "Book I: MISS BROOKE — CHAPTER 2",
+                "Book II: OLD AND YOUNG — CHAPTER 3", "Book II: OLD AND YOUNG — CHAPTER 4", "Finale.",
+            ], "\(result.chapters.map(\.title))")
+        #expect(
+            result.chapters.map(\.part) == [
+                nil, "Book I: MISS BROOKE", "Book I: MISS BROOKE", "Book II: OLD AND YOUNG", "Book II: OLD AND YOUNG",
+                nil,
+            ])
+    }
+
     /// Headings set in spaced capitals ("P R E F A C E") are the words they spell, in the chapter
     /// list and in what is spoken.
     @Test func spacedCapitalsAreTheWordsTheySpell() {

@@ -77,17 +77,28 @@ struct ContentsList {
             if let first = entryLines.first {
                 if normalized(line) == normalized(first.text) { break }
                 let firstChapter = entryLines.first { !isPartEntry($0.text) && splitLabel($0.text) != nil }
-                if blanks >= 1, !isPartEntry(line), let number = number(of: line).flatMap(value),
+                // Another series counting from one again is still the list ("Letter 1" … "Letter 4",
+                // then "Chapter 1").
+                func word(_ text: String) -> Substring? {
+                    text.split(separator: " ").first.flatMap { $0.allSatisfy(\.isLetter) && $0.count > 1 ? $0 : nil }
+                }
+                let sameSeries =
+                    firstChapter.flatMap { first in
+                        word(first.text).flatMap { listed in word(line).map { listed.lowercased() == $0.lowercased() } }
+                    } ?? true
+                if blanks >= 1, !isPartEntry(line), sameSeries, let number = number(of: line).flatMap(value),
                     number == firstChapter.flatMap({ self.number(of: $0.text) }).flatMap(value),
                     let previous = entryLines.last, !isPartEntry(previous.text)
                 {
                     break
                 }
             }
-            // A sentence of running text: the body has begun.
+            // A sentence of running text: the body has begun (an entry's line may end on a quote:
+            // "CHAPTER XXIX. The Pic-nic--Huck on Injun Joe's Track--The “Revenge”").
             if line.count > 120
                 || (isMostlyLowerCase(line) && line.split(separator: " ").count >= 4
-                    && ".!?\"”".contains(line.last ?? " ") && strippingPageNumber(line) == line)
+                    && ".!?\"”".contains(line.last ?? " ") && strippingPageNumber(line) == line
+                    && number(of: line) == nil)
             {
                 break
             }
@@ -284,7 +295,8 @@ struct ContentsList {
             // Found by its title under a number heading of the body's own ("CHAPTER I" over "THERE IS
             // NO ONE LEFT", listed as "I. THERE IS NO ONE LEFT"): the chapter starts at the number.
             var start = block
-            if block - 1 > position, blocks[block - 1].text.count <= 40 {
+            let foundByNumber = label != nil && Self.normalized(blocks[block].foldedText) == label
+            if !foundByNumber, block - 1 > position, blocks[block - 1].text.count <= 40 {
                 let above = blocks[block - 1].foldedText
                 // The entry's own number alone ("I" over "Of Our Spiritual Strivings"), even a letter's.
                 let ownNumber =
@@ -307,7 +319,12 @@ struct ContentsList {
             if let range = line.range(of: dash) {
                 let head = line[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
                 let tail = line[range.upperBound...].trimmingCharacters(in: .whitespaces)
-                if PlainTextReader.isPartLine(head) || PlainTextReader.isChapterLine(head) || isNumberLabel(head) {
+                // Only a chapter's number before the dash: "CHAPTER I. Y-o-u-u Tom--Aunt Polly
+                // Decides" is titled after its number, its synopsis dashed.
+                let headWords = head.split(separator: " ", omittingEmptySubsequences: true)
+                let isBareChapter =
+                    PlainTextReader.isChapterLine(head) && headWords.count <= 4 && !hasTitleWords(headWords)
+                if PlainTextReader.isPartLine(head) || isBareChapter || isNumberLabel(head) {
                     return (head, tail.isEmpty ? nil : tail)
                 }
             }

@@ -114,7 +114,50 @@ package struct HTMLReader: DocumentReader {
                 document.blocks[block].chapterTitle = title
             }
         }
+        if !placed.contains(where: { isPartTitle($0.title) }) { addUnlistedHeadings(&document.blocks) }
         document.chaptersFromContents = true
+    }
+
+    /// Contents are evidence, not law: a contents list of chapters only leaves out what the body
+    /// still heads as the book's structure — its parts ("BOOK II." over "OLD AND YOUNG.", titled
+    /// "BOOK II: OLD AND YOUNG") and the sections beside its chapters ("PRELUDE", "FINALE").
+    static func addUnlistedHeadings(_ blocks: inout [DocumentBlock]) {
+        func isHeading(_ index: Int) -> Bool {
+            if case .heading = blocks[index].role { return true }
+            return false
+        }
+        func trimmed(_ text: String) -> String {
+            String(text.reversed().drop { $0 == "." || $0 == " " }.reversed())
+        }
+        var parts: [Int: String] = [:]
+        for index in blocks.indices where isHeading(index) && blocks[index].partTitle == nil {
+            let text = blocks[index].foldedText
+            guard text.count <= 60, PlainTextReader.isPartLine(text) else { continue }
+            var title = trimmed(text)
+            if index + 1 < blocks.count, isHeading(index + 1), blocks[index + 1].chapterTitle == nil {
+                let next = blocks[index + 1].foldedText
+                if next.count <= 60, PlainTextReader.headingShape([next]) == nil, ContentsList.splitLabel(next) == nil {
+                    title = ContentsList.Entry.casedLabel(title) + ": " + trimmed(next)
+                }
+            }
+            parts[index] = title
+        }
+        for (index, title) in parts { blocks[index].partTitle = title }
+        // Sections stand beside the parts, as in text: a part of their own, which the splitter
+        // makes a chapter in no part again.
+        for index in blocks.indices where isHeading(index) && blocks[index].chapterTitle == nil && parts[index] == nil {
+            let text = blocks[index].foldedText
+            guard text.count <= 60, PlainTextReader.isSectionLine(text) else { continue }
+            // Not the title line under an entry's heading ("I" over "Introduction").
+            var above = index - 1
+            var titlesAnEntry = false
+            while above >= max(0, index - 2), isHeading(above) {
+                if blocks[above].chapterTitle != nil || blocks[above].partTitle != nil { titlesAnEntry = true }
+                above -= 1
+            }
+            if titlesAnEntry { continue }
+            if parts.isEmpty { blocks[index].chapterTitle = text } else { blocks[index].partTitle = text }
+        }
     }
 
     /// A printed page's anchor (`page_001`, `Page_14`, `pg23`): a contents entry's page number
@@ -261,7 +304,15 @@ package struct HTMLReader: DocumentReader {
                     || (position >= 2 && linkOnly[position - 2] && isShortText(blocks[position - 1]))
                 return blocks[position].text.count <= 120 && afterLink
             }
-            while next < blocks.count, linkOnly[next] || isShortText(blocks[next]) || isEntryTitle(next) {
+            // A part's heading between its chapters' links ("BOOK II" over a table of its chapters).
+            func isPartHeading(_ position: Int) -> Bool {
+                guard case .heading = blocks[position].role, position + 1 < blocks.count, linkOnly[position + 1]
+                else { return false }
+                return PlainTextReader.isPartLine(blocks[position].foldedText)
+            }
+            while next < blocks.count,
+                linkOnly[next] || isShortText(blocks[next]) || isEntryTitle(next) || isPartHeading(next)
+            {
                 if linkOnly[next] {
                     links += 1
                     end = next
@@ -276,6 +327,15 @@ package struct HTMLReader: DocumentReader {
             }
             if links >= 3 {
                 drop.formUnion(index...end)
+                // The first part's heading may stand between the "Contents" title and the first link.
+                if index >= 2, case .heading = blocks[index - 1].role,
+                    PlainTextReader.isPartLine(blocks[index - 1].foldedText),
+                    PlainTextReader.isContentsTitle(blocks[index - 2].text)
+                {
+                    drop.insert(index - 1)
+                    unspoken.add("contents", text: blocks[index - 1].text)
+                    index -= 1
+                }
                 let title = index > 0 ? blocks[index - 1].foldedText.lowercased() : ""
                 let titled = index > 0 && PlainTextReader.isContentsTitle(blocks[index - 1].text)
                 let illustrations = title.count < 60 && (title.contains("illustration") || title.contains("plates"))
@@ -283,7 +343,9 @@ package struct HTMLReader: DocumentReader {
                 var entries: [BookLink] = []
                 for position in index...end where blockLinks.indices.contains(position) {
                     var links = blockLinks[position]
-                    if links.count == 1, linkOnly[position], position + 1 <= end, !linkOnly[position + 1] {
+                    if links.count == 1, linkOnly[position], position + 1 <= end, !linkOnly[position + 1],
+                        blocks[position + 1].role == .paragraph
+                    {
                         links[0].tail = blocks[position + 1].text
                         // "CHAPTER V" | "Page" | "Letters—Lucy and Mina  51": a label's title in a
                         // row of its own, after a column heading, beside its page number.

@@ -4,7 +4,8 @@ enum HeadingCase {
     static func titled(_ heading: String) -> String {
         guard heading == heading.uppercased() else { return heading }
         return heading.split(separator: " ").map { word in
-            word.allSatisfy({ "IVXLCDM.".contains($0) }) ? String(word) : word.prefix(1) + word.dropFirst().lowercased()
+            word.allSatisfy({ "IVXLCDM.:,;".contains($0) })
+                ? String(word) : word.prefix(1) + word.dropFirst().lowercased()
         }.joined(separator: " ")
     }
 }

@@ -156,8 +156,18 @@ package struct PlainTextReader: DocumentReader {
                 "\(path): the contents list names \(contents.entries.count) chapters, but only \(found.count) of them were found in the text (a different edition's contents?); chapters come from the headings instead."
             ]
         }
+        // Contents of synopses ("Y-o-u-u Tom--Aunt Polly Decides Upon her Duty--Tom Practices
+        // Music"), most entries phrases parted by dashes: a chapter the body heads by its number
+        // alone is titled by the number.
+        let titled = contents.entries.compactMap(\.title)
+        let synopses = titled.count(where: { $0.contains("--") || $0.contains("—") }) * 2 > titled.count
         for (index, entry) in found {
             blocks[index].chapterTitle = entry.displayTitle
+            if synopses, let label = entry.label,
+                ContentsList.normalized(blocks[index].foldedText) == ContentsList.normalized(label)
+            {
+                blocks[index].chapterTitle = ContentsList.Entry.casedLabel(blocks[index].foldedText)
+            }
             // A listed chapter is a chapter, though its heading's series looked like parts
             // ("ADVENTURE I." over sections "I.", "II.").
             if shapes[index] == nil || (entry.isPart && shapes[index] != .part)
@@ -167,8 +177,45 @@ package struct PlainTextReader: DocumentReader {
                 blocks[index].role = .heading(level: 1)
             }
         }
+        placeMisnumbered(contents.entries, found: found, in: &blocks, shapes, byNumber: synopses)
         demoteUnlistedNumerals(&blocks, &shapes, listed: Set(found.map(\.block)))
         return []
+    }
+
+    /// An entry not found in the body whose place there holds one chapter heading the contents do
+    /// not list — between the chapters of the entries around it — is that chapter, with a misprinted
+    /// number ("CHAPTER XVI" where the contents read "CHAPTER XXVI"): titled by the entry.
+    static func placeMisnumbered(
+        _ entries: [ContentsList.Entry], found: [(block: Int, entry: ContentsList.Entry)],
+        in blocks: inout [DocumentBlock], _ shapes: [HeadingShape?], byNumber: Bool
+    ) {
+        // The one entry missing between two found (or after the last), and the one unlisted
+        // chapter heading between their chapters.
+        func place(_ missing: [ContentsList.Entry], in stretch: Range<Int>) {
+            guard missing.count == 1, !missing[0].isPart, let label = missing[0].label else { return }
+            let unlisted = stretch.filter { shapes[$0] == .chapter && blocks[$0].chapterTitle == nil }
+            // Only a misprinted number: where the numbers agree, the titles differ, and the body's
+            // heading is the better witness.
+            guard unlisted.count == 1, let printed = ContentsList.number(of: blocks[unlisted[0]].foldedText),
+                let listed = ContentsList.number(of: label) ?? ContentsList.number(of: label + "."), printed != listed
+            else { return }
+            blocks[unlisted[0]].chapterTitle =
+                byNumber ? String(label.reversed().drop { $0 == "." }.reversed()) : missing[0].displayTitle
+        }
+        var next = 0
+        var previousBlock = -1
+        var missing: [ContentsList.Entry] = []
+        for entry in entries {
+            if next < found.count, found[next].entry == entry {
+                place(missing, in: (previousBlock + 1)..<found[next].block)
+                missing = []
+                previousBlock = found[next].block
+                next += 1
+            } else {
+                missing.append(entry)
+            }
+        }
+        place(missing, in: (previousBlock + 1)..<blocks.count)
     }
 
     /// Numerals alone ("I.", "II.") that the contents list leaves out and that count again from one

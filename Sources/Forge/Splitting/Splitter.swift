@@ -75,9 +75,12 @@ package struct Splitter: Sendable {
                         // over its title line, a contents entry).
                         startChapter(heading: block.chapterTitle ?? folded, isPart: block.isPart, path: document.path)
                         startedChapter = true
-                    } else if !startedChapter, chaptersFromContents, case .heading = block.role {
-                        // Text before the first contents entry that has a heading of its own (a
-                        // preface the contents leave out) is titled by it.
+                    } else if !startedChapter, chaptersFromContents, case .heading = block.role,
+                        !(document.title.map { ContentsList.normalized($0).contains(ContentsList.normalized(folded)) }
+                            ?? false)
+                    {
+                        // Text before the first contents entry under a heading of its own (a preface
+                        // or a first story the contents leave out), not the book's title, is titled by it.
                         startChapter(titled: folded, path: document.path)
                         startedChapter = true
                     } else if !startedChapter {
