@@ -24,6 +24,7 @@ LABELS = {"chapter", "chap", "stave", "book", "part", "letter", "adventure", "vo
 NUMBERS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
 ORDINALS = {w: i + 1 for i, w in enumerate(
     "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split())}
 ROMAN = re.compile(r"^(m{0,3})(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
@@ -50,9 +51,20 @@ def tokens(title):
     """A title as compared: lower case words, numbers as numbers, label words ("Chapter") left out."""
     words = re.findall(r"[^\W_]+", title.lower().replace("’", "").replace("'", ""))
     out = []
+    pending = None
     for word in words:
         if (word in LABELS and not out) or word in ("the", "a", "an"):
             continue
+        # A number in two words at the start: "Twenty-One" is 21.
+        if not out and pending is None and word in TENS:
+            pending = TENS[word]
+            continue
+        if pending is not None:
+            ten, pending = pending, None
+            if NUMBERS.get(word, 99) < 10:
+                out.append(str(ten + NUMBERS[word]))
+                continue
+            out.append(str(ten))
         # A number is a chapter's number where a title starts ("Stave One", "IV. Martha"), a word
         # elsewhere ("Some One Crying").
         if not out and word in NUMBERS:
@@ -62,6 +74,8 @@ def tokens(title):
         elif not out and (value := roman(word)) is not None:
             word = str(value)
         out.append(word)
+    if pending is not None:
+        out.append(str(pending))
     return out
 
 

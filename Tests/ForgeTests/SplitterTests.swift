@@ -628,6 +628,19 @@ struct SplitterTests {
         #expect(!result.items.contains { $0.text.contains("Geneva--My Parents") })
     }
 
+    /// A contents entry misspelt ("Couterparts") is still found by its heading, which titles it;
+    /// a number a letter apart ("CHAPTER XVI", "CHAPTER XXVI") is another chapter, never a misspelling.
+    @Test func aMisspeltContentsEntryIsFoundAndTitledByTheBody() {
+        let page = String(repeating: "He sat at his desk and copied the letters until the light went. ", count: 20)
+        let titles = ["THE SISTERS", "AN ENCOUNTER", "COUNTERPARTS", "A PAINFUL CASE"]
+        var text = "CONTENTS\n\n   The Sisters\n   An Encounter\n   Couterparts\n   A Painful Case\n\n\n\n"
+        for title in titles { text += "\(title)\n\n\(page)\n\n" }
+        #expect(split(text).chapters.map(\.title) == titles, "\(split(text).chapters.map(\.title))")
+        #expect(ContentsList.isMisspelling("Couterparts", of: "COUNTERPARTS"))
+        #expect(!ContentsList.isMisspelling("CHAPTER XXVI.", of: "CHAPTER XVI"))
+        #expect(!ContentsList.isMisspelling("The Period", of: "The Perils"))
+    }
+
     /// An HTML contents list of chapters only, in a table per book under the book's heading: the
     /// chapters come from it, and the body's own part headings (a number over a title) and the
     /// sections beside them (a prelude, a finale) are still the book's structure.

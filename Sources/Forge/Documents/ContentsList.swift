@@ -286,11 +286,19 @@ struct ContentsList {
             let numbered = entry.label.flatMap { Self.number(of: $0) }.flatMap { number in
                 title.map { Self.normalized(number) + " " + $0 }
             }
+            // A title misspelt in the contents or the body, set as a heading of its own.
+            func misspelt(after position: Int) -> Int? {
+                guard entry.label == nil, let listed = entry.title else { return nil }
+                return blocks.indices.dropFirst(position + 1).first {
+                    blocks[$0].text.count <= 60 && Self.isMisspelling(listed, of: blocks[$0].foldedText)
+                }
+            }
             guard
                 let block = first(both, after: position) ?? first(numbered, after: position)
                     ?? firstAfterWord(both, after: position)
                     ?? (isBare ? first(title, after: position) : first(label, after: position))
                     ?? (isBare ? first(label, after: position) : first(title, after: position))
+                    ?? misspelt(after: position)
             else { continue }
             // Found by its title under a number heading of the body's own ("CHAPTER I" over "THERE IS
             // NO ONE LEFT", listed as "I. THERE IS NO ONE LEFT"): the chapter starts at the number.
@@ -307,6 +315,17 @@ struct ContentsList {
             position = block
         }
         return found
+    }
+
+    /// A contents entry and a heading that differ by a letter or two ("Couterparts" listed,
+    /// "COUNTERPARTS" in the body): one title, the body's spelling the better witness.
+    static func isMisspelling(_ entry: String, of heading: String) -> Bool {
+        let (a, b) = (Array(normalized(entry)), Array(normalized(heading)))
+        // A number differing by a letter is another chapter ("CHAPTER XVI", "CHAPTER XXVI").
+        guard a != b, min(a.count, b.count) >= 6, abs(a.count - b.count) <= 2, splitLabel(entry) == nil,
+            splitLabel(heading) == nil
+        else { return false }
+        return EditDistance.table(a, b)[a.count][b.count] <= (min(a.count, b.count) >= 12 ? 2 : 1)
     }
 
     /// "CHAPTER I", "I.", "Stave III:", "Chapter 12", "BOOK THE FIRST—Recalled to Life", "1. The
@@ -334,7 +353,11 @@ struct ContentsList {
         }
         // A numeral set apart by a wide gap: "I  TREATS OF THE PLACE WHERE OLIVER TWIST WAS BORN".
         if let gap = line.range(of: "  "), line[..<gap.lowerBound].split(separator: " ").count <= 2,
-            !line[..<gap.lowerBound].isEmpty
+            !line[..<gap.lowerBound].isEmpty,
+            // A word set apart needs a wider gap than two spaces after a sentence ("BEFORE.  AND IN WHICH").
+            isNumberLabel(String(line[..<gap.lowerBound]))
+                || line[..<gap.lowerBound].allSatisfy({ "IVXLCDM".contains($0) })
+                || line[gap.lowerBound...].hasPrefix("   ")
         {
             let title = line[gap.upperBound...].trimmingCharacters(in: .whitespaces)
             if !title.isEmpty { return (String(line[..<gap.lowerBound]), title) }

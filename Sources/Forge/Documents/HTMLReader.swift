@@ -88,6 +88,7 @@ package struct HTMLReader: DocumentReader {
                     title.count <= 4 && title.allSatisfy { $0.isNumber || "IVXLCDMivxlcdm.".contains($0) }
                 if title.isEmpty || isNumberOnly
                     || ContentsList.normalized(headingText).hasPrefix(ContentsList.normalized(title) + " ")
+                    || ContentsList.isMisspelling(title, of: headingText)
                 {
                     title = headingText
                 }

@@ -163,6 +163,9 @@ package struct PlainTextReader: DocumentReader {
         let synopses = titled.count(where: { $0.contains("--") || $0.contains("—") }) * 2 > titled.count
         for (index, entry) in found {
             blocks[index].chapterTitle = entry.displayTitle
+            if ContentsList.isMisspelling(entry.displayTitle, of: blocks[index].foldedText) {
+                blocks[index].chapterTitle = blocks[index].foldedText
+            }
             if synopses, let label = entry.label,
                 ContentsList.normalized(blocks[index].foldedText) == ContentsList.normalized(label)
             {

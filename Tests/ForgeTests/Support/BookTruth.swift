@@ -81,14 +81,30 @@ struct BookTruth: Decodable {
     static func words(_ title: String) -> [String] {
         let folded = title.lowercased().replacingOccurrences(of: "’", with: "").replacingOccurrences(of: "'", with: "")
         var out: [String] = []
+        let tens = ["twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70]
+        var pending: Int?
         for word in folded.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init) {
             if (out.isEmpty && labels.contains(word)) || ["the", "a", "an"].contains(word) { continue }
+            // A number in two words at the start: "Twenty-One" is 21.
+            if out.isEmpty, pending == nil, let ten = tens[word] {
+                pending = ten
+                continue
+            }
+            if let ten = pending {
+                pending = nil
+                if let unit = number(word), unit < 10 {
+                    out.append(String(ten + unit))
+                    continue
+                }
+                out.append(String(ten))
+            }
             if out.isEmpty, let value = number(word) {
                 out.append(String(value))
             } else {
                 out.append(word)
             }
         }
+        if let ten = pending { out.append(String(ten)) }
         return out
     }
 
