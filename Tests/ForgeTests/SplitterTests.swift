@@ -641,6 +641,20 @@ struct SplitterTests {
         #expect(!ContentsList.isMisspelling("The Period", of: "The Perils"))
     }
 
+    /// A listed chapter whose body sets its number over its title ("X." / "THE EPILOGUE.", listed as
+    /// "X. THE EPILOGUE.") is one chapter: the title line is no section of its own.
+    @Test func aListedNumberOverItsTitleLineIsOneChapter() {
+        let page = String(repeating: "The Martians had gone and the streets were quiet again at last. ", count: 20)
+        let text =
+            "Contents\n\n I. THE EVE OF THE WAR.\n II. THE FALLING STAR.\n III. THE EPILOGUE.\n\n\n\n"
+            + "I.\n\nTHE EVE OF THE WAR.\n\n\(page)\n\nII.\n\nTHE FALLING STAR.\n\n\(page)\n\n"
+            + "III.\n\nTHE EPILOGUE.\n\n\(page)\n"
+        let result = split(text)
+        #expect(
+            result.chapters.map(\.title) == ["I. THE EVE OF THE WAR.", "II. THE FALLING STAR.", "III. THE EPILOGUE."],
+            "\(result.chapters.map(\.title))")
+    }
+
     /// An HTML contents list of chapters only, in a table per book under the book's heading: the
     /// chapters come from it, and the body's own part headings (a number over a title) and the
     /// sections beside them (a prelude, a finale) are still the book's structure.

@@ -180,6 +180,16 @@ package struct PlainTextReader: DocumentReader {
                 blocks[index].role = .heading(level: 1)
             }
         }
+        // The title line under a listed number ("X." over "THE EPILOGUE.", listed as "X. THE
+        // EPILOGUE.") is that chapter's title, not a section of its own.
+        let listed = Set(found.map(\.block))
+        for (index, entry) in found where index + 1 < blocks.count && !listed.contains(index + 1) {
+            guard shapes[index + 1] != nil, let title = entry.title,
+                ContentsList.normalized(blocks[index + 1].foldedText) == ContentsList.normalized(title)
+            else { continue }
+            shapes[index + 1] = nil
+            blocks[index + 1].role = .heading(level: 3)
+        }
         placeMisnumbered(contents.entries, found: found, in: &blocks, shapes, byNumber: synopses)
         demoteUnlistedNumerals(&blocks, &shapes, listed: Set(found.map(\.block)))
         return []
