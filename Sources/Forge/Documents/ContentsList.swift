@@ -77,16 +77,8 @@ struct ContentsList {
             if let first = entryLines.first {
                 if normalized(line) == normalized(first.text) { break }
                 let firstChapter = entryLines.first { !isPartEntry($0.text) && splitLabel($0.text) != nil }
-                // Another series counting from one again is still the list ("Letter 1" … "Letter 4",
-                // then "Chapter 1").
-                func word(_ text: String) -> Substring? {
-                    text.split(separator: " ").first.flatMap { $0.allSatisfy(\.isLetter) && $0.count > 1 ? $0 : nil }
-                }
-                let sameSeries =
-                    firstChapter.flatMap { first in
-                        word(first.text).flatMap { listed in word(line).map { listed.lowercased() == $0.lowercased() } }
-                    } ?? true
-                if blanks >= 1, !isPartEntry(line), sameSeries, let number = number(of: line).flatMap(value),
+                if blanks >= 1, !isPartEntry(line), isSameSeries(line, as: firstChapter?.text),
+                    let number = number(of: line).flatMap(value),
                     number == firstChapter.flatMap({ self.number(of: $0.text) }).flatMap(value),
                     let previous = entryLines.last, !isPartEntry(previous.text)
                 {
@@ -128,6 +120,19 @@ struct ContentsList {
         guard entries.count >= 2 else { return nil }
         let lastLine = entryLines.last.map { $0.line + 1 } ?? titleLine + 1
         return ContentsList(entries: entries, lines: titleLine..<lastLine)
+    }
+
+    /// Whether a line numbers in the series of the list's first chapter: another series counting
+    /// from one again is still the list ("Letter 1" … "Letter 4", then "Chapter 1"); a bare number
+    /// is of any series.
+    static func isSameSeries(_ line: String, as first: String?) -> Bool {
+        func word(_ text: String) -> String? {
+            text.split(separator: " ").first.flatMap {
+                $0.allSatisfy(\.isLetter) && $0.count > 1 ? $0.lowercased() : nil
+            }
+        }
+        guard let first, let listed = word(first), let word = word(line) else { return true }
+        return listed == word
     }
 
     /// A list without a "CONTENTS" line: five lines or more in a row, each a number counting up

@@ -334,29 +334,13 @@ package struct HTMLReader: DocumentReader {
                     PlainTextReader.isContentsTitle(blocks[index - 2].text)
                 {
                     drop.insert(index - 1)
-                    unspoken.add("contents", text: blocks[index - 1].text)
                     index -= 1
                 }
                 let title = index > 0 ? blocks[index - 1].foldedText.lowercased() : ""
                 let titled = index > 0 && PlainTextReader.isContentsTitle(blocks[index - 1].text)
                 let illustrations = title.count < 60 && (title.contains("illustration") || title.contains("plates"))
                 if titled || (illustrations && blocks[index - 1].text.count < 60) { drop.insert(index - 1) }
-                var entries: [BookLink] = []
-                for position in index...end where blockLinks.indices.contains(position) {
-                    var links = blockLinks[position]
-                    if links.count == 1, linkOnly[position], position + 1 <= end, !linkOnly[position + 1],
-                        blocks[position + 1].role == .paragraph
-                    {
-                        links[0].tail = blocks[position + 1].text
-                        // "CHAPTER V" | "Page" | "Letters—Lucy and Mina  51": a label's title in a
-                        // row of its own, after a column heading, beside its page number.
-                        if let title = labelTitle(after: position, through: end, blocks, linkOnly, blockLinks) {
-                            links[0].tail = title
-                            links[0].labelTakesTail = true
-                        }
-                    }
-                    entries += links
-                }
+                let entries = runEntries(index...end, blocks, linkOnly, blockLinks)
                 runs.append((entries, titled, illustrations))
                 for block in drop.sorted() where block >= index - 1 && block <= end {
                     unspoken.add(illustrations ? "list of illustrations" : "contents", text: blocks[block].text)
@@ -365,6 +349,30 @@ package struct HTMLReader: DocumentReader {
             index = end + 1
         }
         return runs
+    }
+
+    /// The links of a run of contents blocks, each with the text after it in a block of its own
+    /// (its title, when the link holds only its number).
+    static func runEntries(
+        _ run: ClosedRange<Int>, _ blocks: [DocumentBlock], _ linkOnly: [Bool], _ blockLinks: [[BookLink]]
+    ) -> [BookLink] {
+        var entries: [BookLink] = []
+        for position in run where blockLinks.indices.contains(position) {
+            var links = blockLinks[position]
+            if links.count == 1, linkOnly[position], position + 1 <= run.upperBound, !linkOnly[position + 1],
+                blocks[position + 1].role == .paragraph
+            {
+                links[0].tail = blocks[position + 1].text
+                // "CHAPTER V" | "Page" | "Letters—Lucy and Mina  51": a label's title in a
+                // row of its own, after a column heading, beside its page number.
+                if let title = labelTitle(after: position, through: run.upperBound, blocks, linkOnly, blockLinks) {
+                    links[0].tail = title
+                    links[0].labelTakesTail = true
+                }
+            }
+            entries += links
+        }
+        return entries
     }
 
     /// The title of a contents entry whose link is only its label ("CHAPTER V"), set in a cell or

@@ -48,19 +48,10 @@ package struct PlainTextReader: DocumentReader {
         let patterns = headingPatterns?.compiled()
         func flush() {
             guard !current.isEmpty else { return }
-            if current.count == 1, let letters = TextLines.letterSpaced(scalars, current[0]) {
-                // Spaced capitals read as the words they spell, heading or not.
-                let heading = TextLines.heading(scalars, indices: letters, level: 1)
-                let line = String(scalars: heading.text)
-                if let shape = patterns.map({ Self.headingShape([line], patterns: $0) }) ?? Self.headingShape([line]) {
-                    blocks.append(heading)
-                    shapes.append(shape)
-                    singleLines.append(nil)
-                } else {
-                    blocks.append(DocumentBlock(role: .paragraph, text: heading.text, origins: letters, elementID: nil))
-                    shapes.append(nil)
-                    singleLines.append(line)
-                }
+            if current.count == 1, let spaced = Self.letterSpacedBlock(scalars, current[0], patterns: patterns) {
+                blocks.append(spaced.block)
+                shapes.append(spaced.shape)
+                singleLines.append(spaced.shape == nil ? String(scalars: spaced.block.text) : nil)
                 current = []
                 return
             }
@@ -129,6 +120,20 @@ package struct PlainTextReader: DocumentReader {
         document.unspoken = unspoken
         document.warnings = warnings
         return document
+    }
+
+    /// A line set in spaced capitals ("P R E F A C E") as the words it spells: a heading when they
+    /// read as one, else a paragraph.
+    static func letterSpacedBlock(
+        _ scalars: [Unicode.Scalar], _ line: Range<Int>, patterns: [(HeadingShape, Regex<AnyRegexOutput>)]?
+    ) -> (block: DocumentBlock, shape: HeadingShape?)? {
+        guard let letters = TextLines.letterSpaced(scalars, line) else { return nil }
+        let heading = TextLines.heading(scalars, indices: letters, level: 1)
+        let text = String(scalars: heading.text)
+        if let shape = patterns.map({ headingShape([text], patterns: $0) }) ?? headingShape([text]) {
+            return (heading, shape)
+        }
+        return (DocumentBlock(role: .paragraph, text: heading.text, origins: letters, elementID: nil), nil)
     }
 
     /// In a book with parts, parts and sections are level 1 (``DocumentBlock/isPart``) and chapters
