@@ -122,6 +122,11 @@ struct ContentsList {
         return ContentsList(entries: entries, lines: titleLine..<lastLine)
     }
 
+    /// A heading or label without its closing full stops ("BOOK II." → "BOOK II"), case kept.
+    static func withoutFinalStops(_ text: String) -> String {
+        String(text.reversed().drop { $0 == "." || $0 == " " }.reversed())
+    }
+
     /// Whether a line numbers in the series of the list's first chapter: another series counting
     /// from one again is still the list ("Letter 1" … "Letter 4", then "Chapter 1"); a bare number
     /// is of any series.

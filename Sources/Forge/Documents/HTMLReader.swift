@@ -127,18 +127,15 @@ package struct HTMLReader: DocumentReader {
             if case .heading = blocks[index].role { return true }
             return false
         }
-        func trimmed(_ text: String) -> String {
-            String(text.reversed().drop { $0 == "." || $0 == " " }.reversed())
-        }
         var parts: [Int: String] = [:]
         for index in blocks.indices where isHeading(index) && blocks[index].partTitle == nil {
             let text = blocks[index].foldedText
             guard text.count <= 60, PlainTextReader.isPartLine(text) else { continue }
-            var title = trimmed(text)
+            var title = ContentsList.withoutFinalStops(text)
             if index + 1 < blocks.count, isHeading(index + 1), blocks[index + 1].chapterTitle == nil {
                 let next = blocks[index + 1].foldedText
                 if next.count <= 60, PlainTextReader.headingShape([next]) == nil, ContentsList.splitLabel(next) == nil {
-                    title = ContentsList.Entry.casedLabel(title) + ": " + trimmed(next)
+                    title = ContentsList.Entry.casedLabel(title) + ": " + ContentsList.withoutFinalStops(next)
                 }
             }
             parts[index] = title

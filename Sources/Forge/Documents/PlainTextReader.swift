@@ -218,7 +218,7 @@ package struct PlainTextReader: DocumentReader {
                 let listed = ContentsList.number(of: label) ?? ContentsList.number(of: label + "."), printed != listed
             else { return }
             blocks[unlisted[0]].chapterTitle =
-                byNumber ? String(label.reversed().drop { $0 == "." }.reversed()) : missing[0].displayTitle
+                byNumber ? ContentsList.withoutFinalStops(label) : missing[0].displayTitle
         }
         var next = 0
         var previousBlock = -1
