@@ -90,7 +90,7 @@ struct ContentsList {
             if line.count > 120
                 || (isMostlyLowerCase(line) && line.split(separator: " ").count >= 4
                     && ".!?\"”".contains(line.last ?? " ") && strippingPageNumber(line) == line
-                    && number(of: line) == nil)
+                    && number(of: line) == nil && !isEntryBeforeNext(end, body.upperBound, text, after: entryLines))
             {
                 break
             }
@@ -120,6 +120,20 @@ struct ContentsList {
         guard entries.count >= 2 else { return nil }
         let lastLine = entryLines.last.map { $0.line + 1 } ?? titleLine + 1
         return ContentsList(entries: entries, lines: titleLine..<lastLine)
+    }
+
+    /// A line that reads as a sentence ("EXTRACTS (Supplied by a Sub-Sub-Librarian).") is still an
+    /// entry when the next line is the list's next number.
+    static func isEntryBeforeNext(
+        _ index: Int, _ end: Int, _ text: (Int) -> String,
+        after entryLines: [(text: String, line: Int, startsParagraph: Bool)]
+    ) -> Bool {
+        guard let next = (index + 1..<min(end, index + 5)).first(where: { !text($0).isEmpty }),
+            let nextNumber = number(of: text(next)).flatMap(value)
+                ?? bareNumeral(text(next)).flatMap({ value($0.label) })
+        else { return false }
+        let lastNumber = entryLines.lazy.compactMap { number(of: $0.text).flatMap(value) }.last
+        return nextNumber == (lastNumber ?? 0) + 1
     }
 
     /// A heading or label without its closing full stops ("BOOK II." → "BOOK II"), case kept.
@@ -220,7 +234,8 @@ struct ContentsList {
         var previousLength = 0
         var previousIsOpen = false
         var currentHasTitleLine = false
-        for (text, _, startsParagraph) in lines {
+        let bareNumerals = bareNumeralSeries(lines.map { strippingPageNumber($0.text) })
+        for (position, (text, _, startsParagraph)) in lines.enumerated() {
             let line = strippingPageNumber(text)
             // A line that ends on a colon or a dash without its page number goes on below
             // ("16. NARRATIVE CONTINUED BY THE DOCTOR:" over "HOW THE SHIP WAS ABANDONED . . 100").
@@ -230,7 +245,10 @@ struct ContentsList {
                     line == text.trimmingCharacters(in: .whitespaces) && line.last.map { ":,;—-".contains($0) } == true
             }
             guard !line.isEmpty else { continue }
-            if let labels = labelRun(line) {
+            if let (label, title) = bareNumerals[position] {
+                entries.append(Entry(label: label, title: title, isPart: false, line: label + ". " + title))
+                currentHasTitleLine = true
+            } else if let labels = labelRun(line) {
                 entries += labels.map { Entry(label: $0, title: nil, isPart: false) }
                 currentHasTitleLine = true
             } else if let (label, title) = splitLabel(line) {
@@ -255,6 +273,28 @@ struct ContentsList {
             }
         }
         return entries
+    }
+
+    /// "I Introduction", "II The Machine", "III The Time Traveller Returns": Roman numerals without
+    /// their full stops, read as numbers because they count up from one through the list (a lone
+    /// "I Am Legend" is a title). The lines' positions in `lines`, each with its number and title.
+    static func bareNumeralSeries(_ lines: [String]) -> [Int: (label: String, title: String)] {
+        var series: [Int: (label: String, title: String)] = [:]
+        for (position, line) in lines.enumerated() {
+            guard let numeral = bareNumeral(line), value(numeral.label) == series.count + 1 else { continue }
+            series[position] = numeral
+        }
+        return series.count >= 3 ? series : [:]
+    }
+
+    /// "IV Time Travelling", "4 Time Travelling": a number without its full stop, then a capitalized title.
+    static func bareNumeral(_ line: String) -> (label: String, title: String)? {
+        let words = line.split(separator: " ", maxSplits: 1)
+        guard words.count == 2, words[0].count <= 8,
+            words[0].allSatisfy({ "IVXLC".contains($0) }) || words[0].allSatisfy({ $0.isASCII && $0.isNumber }),
+            words[1].first?.isUppercase == true
+        else { return nil }
+        return (String(words[0]), String(words[1]))
     }
 
     /// The blocks where the entries' chapters start, from `start` on, in the list's order: a block
@@ -318,7 +358,8 @@ struct ContentsList {
                 let above = blocks[block - 1].foldedText
                 // The entry's own number alone ("I" over "Of Our Spiritual Strivings"), even a letter's.
                 let ownNumber =
-                    entry.label.flatMap { Self.number(of: $0) }.map { Self.normalized(above) == $0 } ?? false
+                    Self.normalized(above) == label
+                    || entry.label.flatMap { Self.number(of: $0) }.map { Self.normalized(above) == $0 } ?? false
                 if Self.isNumberLabel(above) || PlainTextReader.isChapterLine(above) || ownNumber { start = block - 1 }
             }
             found.append((start, entry))

@@ -42,7 +42,7 @@ enum FrontMatter {
             return "production notes"
         }
         if lower.hasPrefix("transcriber's note") || lower.hasPrefix("transcriber’s note")
-            || lower.hasPrefix("[transcriber") || lower.hasPrefix("[note:")
+            || lower.hasPrefix("[transcriber") || lower.hasPrefix("[note:") || EditorialNotes.isTitle(text)
         {
             return "transcriber's notes"
         }
@@ -68,12 +68,20 @@ enum FrontMatter {
     {
         var dropped = Set<Int>()
         var kept: [Int] = []
+        // Under a note's title ("Original Transcriber’s Notes:"), its paragraphs are the note, up to a
+        // line in capitals ("ETYMOLOGY.") or a heading.
+        var noteParagraphs = 0
         for index in 0..<firstChapter {
+            let text = blocks[index].foldedText
             // A part's or a section's heading is the book's, whatever precedes it.
-            if blocks[index].text.count <= 80, PlainTextReader.headingShape([blocks[index].foldedText]) != nil {
+            if blocks[index].text.count <= 80, PlainTextReader.headingShape([text]) != nil {
+                noteParagraphs = 0
                 continue
             }
-            if let kind = kind(of: blocks[index]) {
+            if text.count <= 60, text == text.uppercased() { noteParagraphs = 0 }
+            if let kind = kind(of: blocks[index]) ?? (noteParagraphs > 0 ? "transcriber's notes" : nil) {
+                noteParagraphs = max(0, noteParagraphs - 1)
+                if kind == "transcriber's notes", EditorialNotes.isTitle(text) { noteParagraphs = 6 }
                 dropped.insert(index)
                 unspoken.add(kind, text: blocks[index].text)
             } else {

@@ -63,7 +63,12 @@ package struct HTMLReader: DocumentReader {
             Self.applyContents(contents, to: &document)
             if !document.chaptersFromContents { Self.raiseChapterHeadings(&document.blocks) }
         }
-        if mode == .html, !keepsFrontMatter, !keepsGutenbergMatter { Self.dropFrontMatter(&document) }
+        if mode == .html, !keepsFrontMatter, !keepsGutenbergMatter {
+            Self.dropFrontMatter(&document)
+            let notes = EditorialNotes.blocks(in: document.blocks)
+            for index in notes { document.unspoken.add("editorial notes", text: document.blocks[index].text) }
+            Self.remove(notes, from: &document.blocks, &document.blockIndexByID)
+        }
         return document
     }
 
@@ -75,6 +80,7 @@ package struct HTMLReader: DocumentReader {
         var placed: [(block: Int, title: String)] = []
         var last = -1
         var lastIsPart = false
+        var proseWords: Set<String>?
         for entry in entries where entry.file.isEmpty && !entry.target.isEmpty && !isPageAnchor(entry.target) {
             // A part and its first chapter may point at one block (their anchors side by side).
             guard let block = document.blockIndexByID[entry.target], block > last || (block == last && lastIsPart),
@@ -86,7 +92,16 @@ package struct HTMLReader: DocumentReader {
                 let headingText = heading.foldedText
                 let isNumberOnly =
                     title.count <= 4 && title.allSatisfy { $0.isNumber || "IVXLCDMivxlcdm.".contains($0) }
-                if title.isEmpty || isNumberOnly
+                // A heading that numbers and titles its chapter ("11. The Wonderful City of Oz") is the
+                // title printed where the entry ("The Emerald City of Oz") points, unless it misprints
+                // the entry ("ENGINEER’THUMB": a word the book's prose never uses).
+                let headingIsFullTitle =
+                    ContentsList.splitLabel(headingText).flatMap(\.title).map {
+                        !isPartTitle(headingText)
+                            && !(ContentsList.isMisspelling(title, of: $0)
+                                && isMisprint($0, of: title, &proseWords, document.blocks))
+                    } ?? false
+                if title.isEmpty || isNumberOnly || headingIsFullTitle
                     || ContentsList.normalized(headingText).hasPrefix(ContentsList.normalized(title) + " ")
                     || ContentsList.isMisspelling(title, of: headingText)
                 {
@@ -108,8 +123,13 @@ package struct HTMLReader: DocumentReader {
             placed[1].block = start
             placed.removeFirst()
         }
-        for (block, title) in placed {
-            if isPartTitle(title) {
+        let hasParts = placed.contains { isPartTitle($0.title) }
+        for (position, (block, title)) in placed.enumerated() {
+            // "FIRST EPILOGUE: 1813 - 20" over chapters counting from one again, among parts, is a part.
+            let isSectionOverChapters =
+                hasParts && PlainTextReader.isSectionLine(title) && position + 1 < placed.count
+                && ContentsList.number(of: placed[position + 1].title).flatMap(ContentsList.value) == 1
+            if isPartTitle(title) || isSectionOverChapters {
                 document.blocks[block].partTitle = title
             } else {
                 document.blocks[block].chapterTitle = title
@@ -117,6 +137,26 @@ package struct HTMLReader: DocumentReader {
         }
         if !placed.contains(where: { isPartTitle($0.title) }) { addUnlistedHeadings(&document.blocks) }
         document.chaptersFromContents = true
+    }
+
+    /// Whether `heading` has a word that neither `entry` nor the book's prose uses: a misprint of the
+    /// entry. `proseWords` is the prose's words, gathered at the first call.
+    static func isMisprint(
+        _ heading: String, of entry: String, _ proseWords: inout Set<String>?, _ blocks: [DocumentBlock]
+    ) -> Bool {
+        if proseWords == nil {
+            var words = Set<String>()
+            for block in blocks where block.role == .paragraph {
+                for word in ContentsList.normalized(String(scalars: block.text)).split(separator: " ") {
+                    words.insert(String(word))
+                }
+            }
+            proseWords = words
+        }
+        let entryWords = Set(ContentsList.normalized(entry).split(separator: " ").map(String.init))
+        return ContentsList.normalized(heading).split(separator: " ").contains {
+            $0.count >= 4 && !entryWords.contains(String($0)) && !(proseWords?.contains(String($0)) ?? false)
+        }
     }
 
     /// Contents are evidence, not law: a contents list of chapters only leaves out what the body

@@ -114,7 +114,10 @@ package struct PlainTextReader: DocumentReader {
         Self.dropContentsHeadings(&blocks, &shapes)
         let warnings = contents.map { Self.apply($0, to: &blocks, &shapes, path: path) } ?? []
         if patterns == nil { Self.titleNumberedHeadings(&blocks, &shapes) }
-        if !keepsFrontMatter, !keepsGutenbergMatter { Self.dropFrontMatter(&blocks, &shapes, &unspoken) }
+        if !keepsFrontMatter, !keepsGutenbergMatter {
+            Self.dropFrontMatter(&blocks, &shapes, &unspoken)
+            Self.dropEditorialNotes(&blocks, &shapes, &unspoken)
+        }
         Self.setLevels(&blocks, shapes)
         var document = StructuredDocument(path: path, language: nil, title: nil, blocks: blocks)
         document.unspoken = unspoken
@@ -264,17 +267,35 @@ package struct PlainTextReader: DocumentReader {
     }
 
     /// The title page, imprint and notes before the first heading (``FrontMatter``), in a text with
-    /// two headings at least.
+    /// two headings at least; in one without, only the production and transcriber's notes.
     static func dropFrontMatter(
         _ blocks: inout [DocumentBlock], _ shapes: inout [HeadingShape?], _ unspoken: inout UnspokenMatter
     ) {
-        guard shapes.lazy.filter({ $0 != nil }).count >= 2, let first = shapes.firstIndex(where: { $0 != nil }) else {
-            return
+        var dropped = Set<Int>()
+        if shapes.lazy.filter({ $0 != nil }).count >= 2, let first = shapes.firstIndex(where: { $0 != nil }) {
+            dropped = FrontMatter.drop(before: first, in: blocks, &unspoken)
+        } else {
+            // A book without chapters keeps its title and author lines, but not who produced the file.
+            for index in blocks.indices.prefix(10) {
+                guard let kind = FrontMatter.kind(of: blocks[index]), kind.hasSuffix("notes") else { continue }
+                dropped.insert(index)
+                unspoken.add(kind, text: blocks[index].text)
+            }
         }
-        let dropped = FrontMatter.drop(before: first, in: blocks, &unspoken)
         guard !dropped.isEmpty else { return }
         blocks = blocks.indices.filter { !dropped.contains($0) }.map { blocks[$0] }
         shapes = shapes.indices.filter { !dropped.contains($0) }.map { shapes[$0] }
+    }
+
+    /// An edition's notes about itself ("A NOTE ON THE TEXT" at the end) are not spoken (``EditorialNotes``).
+    static func dropEditorialNotes(
+        _ blocks: inout [DocumentBlock], _ shapes: inout [HeadingShape?], _ unspoken: inout UnspokenMatter
+    ) {
+        let notes = EditorialNotes.blocks(in: blocks)
+        guard !notes.isEmpty else { return }
+        for index in notes.sorted() { unspoken.add("editorial notes", text: blocks[index].text) }
+        blocks = blocks.indices.filter { !notes.contains($0) }.map { blocks[$0] }
+        shapes = shapes.indices.filter { !notes.contains($0) }.map { shapes[$0] }
     }
 
     /// A chapter heading that is only a number ("CHAPTER I") over a title line of its own
@@ -610,7 +631,11 @@ package struct PlainTextReader: DocumentReader {
             "prelude", "finale", "envoi", "advertisement",
         ]
         let first = words[0].lowercased()
-        guard sections.contains(first) || (owned && (first == "note" || first == "notes")) else { return false }
+        // "NOTE TO THE THIRD EDITION", "NOTE ON THE TEXT": a note in capitals says what it is about.
+        let isNote =
+            (first == "note" || first == "notes")
+            && (owned || (inCapitals && words.count >= 3 && ["to", "on"].contains(words[1].lowercased())))
+        guard sections.contains(first) || isNote else { return false }
         if inCapitals { return true }
         // "Appendix A", "APPENDIX II", "Epilogue 2": one designator at most.
         return words.count == 1
@@ -635,7 +660,9 @@ package struct PlainTextReader: DocumentReader {
             "chapter", "chapitre", "kapitel", "capítulo", "capitulo", "capitolo", "hoofdstuk", "глава", "rozdział",
         ]
         guard line.count <= 80, words.count >= 2, chapterWords.contains(words[0].lowercased()) else { return false }
-        let number = words[1].trimmingCharacters(in: .punctuationCharacters).lowercased()
+        // "XXXVIII--CONCLUSION", "IV—THE FLIGHT": the number is what comes before a dash.
+        let numberWord = words[1].split(omittingEmptySubsequences: false) { "-—–".contains($0) }[0]
+        let number = numberWord.trimmingCharacters(in: .punctuationCharacters).lowercased()
         if !number.isEmpty, number.allSatisfy(\.isNumber) { return true }
         if !number.isEmpty, number.allSatisfy({ "ivxlcdm".contains($0) }) { return true }
         return ["last", "the"].contains(number) || HeadingCounter.wordValue(number) != nil
