@@ -64,6 +64,18 @@ import Testing
             ])
     }
 
+    /// A title page's credit line in capitals that reads as a section ("INTRODUCTION AND NOTES BY
+    /// …") right over the section it credits heads no chapter of its own, nor is it spoken.
+    @Test func aCreditLineOverTheSectionItCreditsIsTitlePage() {
+        var text = "LETTERS\n\n\nINTRODUCTION AND NOTES BY WARREN BLAKE\n\n\n\nINTRODUCTION\n\n"
+        text += "Hazlitt wrote that of the three notable writers of the age one was a farmer.\n\n"
+        for number in ["I", "II"] { text += "CHAPTER \(number)\n\nWho would have thought it, my friend.\n\n" }
+        let document = PlainTextReader().read(text, path: "book.txt")
+        let result = split(document)
+        #expect(result.chapters.map(\.title) == ["INTRODUCTION", "CHAPTER I", "CHAPTER II"])
+        #expect(!result.items.contains { $0.text.contains("WARREN") })
+    }
+
     /// An HTML contents of parts and an epilogue over chapters counting from one again: the epilogue
     /// is a part. A numbered heading that titles its chapter otherwise than its entry is the title
     /// (unless it misprints the entry with a word the prose never uses); a transcriber's note listed

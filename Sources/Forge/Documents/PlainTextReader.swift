@@ -274,6 +274,14 @@ package struct PlainTextReader: DocumentReader {
         var dropped = Set<Int>()
         if shapes.lazy.filter({ $0 != nil }).count >= 2, let first = shapes.firstIndex(where: { $0 != nil }) {
             dropped = FrontMatter.drop(before: first, in: blocks, &unspoken)
+            // A title page's credit line that reads as a section ("INTRODUCTION AND NOTES BY …") right
+            // over the section itself ("INTRODUCTION") heads nothing.
+            if shapes[first] == .section, first + 1 < blocks.count, shapes[first + 1] == .section,
+                blocks[first].chapterTitle == nil
+            {
+                dropped.insert(first)
+                unspoken.add("title page", text: blocks[first].text)
+            }
         } else {
             // A book without chapters keeps its title and author lines, but not who produced the file.
             for index in blocks.indices.prefix(10) {
