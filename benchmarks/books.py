@@ -48,8 +48,10 @@ def roman(token):
     return total
 
 
-def tokens(title):
-    """A title as compared: lower case words, numbers as numbers, label words ("Chapter") left out."""
+def tokens(title, ordinals=True):
+    """A title as compared: lower case words, numbers as numbers, label words ("Chapter") left out;
+    an opening ordinal a number too when `ordinals` ("Chapter the First", not "The First of the
+    Three Spirits": same_title tries both)."""
     words = re.findall(r"[^\W_]+", title.lower().replace("’", "").replace("'", ""))
     out = []
     pending = None
@@ -70,7 +72,7 @@ def tokens(title):
         # elsewhere ("Some One Crying").
         if not out and word in NUMBERS:
             word = str(NUMBERS[word])
-        elif not out and word in ORDINALS:
+        elif not out and ordinals and word in ORDINALS:
             word = str(ORDINALS[word])
         elif not out and (value := roman(word)) is not None:
             word = str(value)
@@ -87,7 +89,10 @@ def same_title(expected, found):
     opening chapter of a dedication and an epigraph that the book does not title)."""
     if expected is None:
         return True
-    e, f = tokens(expected), tokens(found)
+    return any(same_tokens(tokens(expected, a), tokens(found, b)) for a in (True, False) for b in (True, False))
+
+
+def same_tokens(e, f):
     if "".join(e) == "".join(f):
         return True
     for a, b in ((e, f), (f, e)):

@@ -3,8 +3,8 @@
 # themselves give. Runs `forge plan` and `forge split` on every file of every book folder of the
 # corpus (Tests/ForgeTests/Resources/books by default: 43 public-domain books cut to fixtures by
 # benchmarks/books/cut.py, each with its truth.json) and prints per case: the encoding read, chapters
-# expected / found, titles matching, exact or not, chapters under 10 s, words of licence, contents
-# or colophon spoken, words left unspoken; then the totals.
+# expected / found, titles matching, exact or not, chapters under 10 s that the book's contents do
+# not list, words of licence, contents or colophon spoken, words left unspoken; then the totals.
 #
 #   benchmarks/books.sh                     the committed fixtures
 #   benchmarks/books.sh --corpus DIR        whole books in the same layout (a folder per book with truth.json)

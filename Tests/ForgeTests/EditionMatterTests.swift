@@ -76,6 +76,27 @@ import Testing
         #expect(!result.items.contains { $0.text.contains("WARREN") })
     }
 
+    /// Letters before the chapters ("Letter 1" … "Letter 4", then "Chapter 1"), each under its date
+    /// line and over its signature: the letters are chapters, titled without their dates.
+    @Test(arguments: 0..<4) func lettersBeforeTheChaptersAreChapters(seed: Int) {
+        let months = ["Dec. 11th, 17--", "28th March, 17--", "July 7th, 1799", "August 5th, 17--", "May 2, 1801"]
+        let letters = 3 + seed % 3
+        var text = "Frankenstein\n\nby Mary Shelley\n\n\n"
+        let prose =
+            "You will rejoice to hear that no disaster has accompanied the commencement of an enterprise "
+            + "which you have regarded with such evil forebodings. I arrived here yesterday, and my first task "
+            + "is to assure my dear sister of my welfare and increasing confidence in the success of my undertaking."
+        for number in 1...letters {
+            text += "Letter \(number)\n\n\nSt. Petersburgh, \(months[(number + seed) % months.count])\n\n"
+            text += "TO Mrs. Saville, England\n\n\(prose)\n\n\(prose)\n\nYour affectionate brother,\n  R. Walton\n\n\n"
+        }
+        for number in 1...3 { text += "Chapter \(number)\n\nI am by birth a Genevese. \(prose)\n\n\(prose)\n\n\n" }
+        let result = split(PlainTextReader().read(text, path: "book.txt"))
+        #expect(
+            result.chapters.map(\.title) == (1...letters).map { "Letter \($0)" } + (1...3).map { "Chapter \($0)" },
+            "\(text)")
+    }
+
     /// An HTML contents of parts and an epilogue over chapters counting from one again: the epilogue
     /// is a part. A numbered heading that titles its chapter otherwise than its entry is the title
     /// (unless it misprints the entry with a word the prose never uses); a transcriber's note listed

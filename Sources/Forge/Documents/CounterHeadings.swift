@@ -100,20 +100,23 @@ struct CounterHeadings {
         func words(from start: Int, to end: Int) -> Int {
             paragraphs[(start + 1)..<end].reduce(0) { $0 + $1.words }
         }
-        /// Headings `upper` head the chapters `lower`: each of `lower` comes after one of `upper`, and
-        /// where a stretch between two of `upper` holds any, the first follows within a part's opening
-        /// words (`— II —` then `[ 4 ]`; a story's title, then its sections `I.`, `II.`).
+        /// Headings `upper` head the chapters `lower`: each of `lower` comes after one of `upper`, half
+        /// of `upper` at least hold some, and where a stretch between two of `upper` holds any, the
+        /// first follows within a part's opening words (`— II —` then `[ 4 ]`; a story's title, then its sections `I.`, `II.`).
         func isAbove(_ upper: [Int], _ lower: [Int]) -> Bool {
             guard let first = upper.first, let firstLower = lower.first, firstLower > first else { return false }
             var position = 0
             var checked = -1
+            var holding = 0
             for index in lower {
                 while position + 1 < upper.count, upper[position + 1] < index { position += 1 }
                 guard position != checked else { continue }
                 checked = position
+                holding += 1
                 if words(from: upper[position], to: index) > maximumWordsBeforeFirstChapter { return false }
             }
-            return true
+            // Parts hold chapters, most of them: letters before the chapters do not, but the last.
+            return holding * 2 >= upper.count
         }
         /// Headings `upper` each followed at once by one of `lower`: a short series is parts only so.
         func eachFollowedBy(_ upper: [Int], _ lower: [Int]) -> Bool {
@@ -130,9 +133,11 @@ struct CounterHeadings {
         for (number, indices) in seriesIndices.enumerated() {
             let heads = lowers.indices.contains { $0 != number && isAbove(indices, lowers[$0]) }
             let isHeaded = seriesIndices.indices.contains { $0 != number && isAbove(seriesIndices[$0], indices) }
-            // In a book whose chapters are found by their words, a series can only be parts above them.
+            // In a book whose chapters are found by their words, a series can only be parts above them,
+            // or chapters of their own before the first ("Letter 1" … "Letter 4", then "Chapter 1").
+            let beforeChapters = builtInChapters.first.map { first in indices.allSatisfy { $0 < first } } ?? true
             let shape: PlainTextReader.HeadingShape? =
-                heads && !isHeaded ? .part : (builtInChapters.count >= 2 ? nil : .chapter)
+                heads && !isHeaded ? .part : (builtInChapters.count >= 2 && !beforeChapters ? nil : .chapter)
             for index in indices { found[index] = shape }
         }
         for chain in partCandidates {
@@ -273,8 +278,9 @@ struct CounterHeadings {
         for (previous, member) in zip(chain, chain.dropFirst()) {
             gaps.append(paragraphs[(previous.index + 1)..<member.index].reduce(0) { $0 + $1.words })
             let before = paragraphs[member.index - 1]
-            // Another series' heading (a part above) may end without a full stop; prose may not.
-            if before.heading == nil, !before.endsSentence,
+            // Another series' heading (a part above) may end without a full stop, and a letter's
+            // signature ("Your affectionate brother, / R. Walton"); prose may not.
+            if before.heading == nil, !before.endsSentence, before.words > 6,
                 before.line.map({ CounterLine.readings(of: $0).isEmpty }) ?? true
             {
                 interrupted += 1

@@ -348,9 +348,21 @@ package struct PlainTextReader: DocumentReader {
         let isTitleCase = words.allSatisfy { word in
             word.count < 4 || word.first.map { $0.isUppercase || !$0.isLetter } ?? true
         }
-        guard isTitleCase else { return nil }
+        guard isTitleCase, !isDateLine(title) else { return nil }
         if title.hasSuffix(".") { title.removeLast() }
         return title
+    }
+
+    /// A letter's date line ("St. Petersburgh, Dec. 11th, 17--", "July 7th, 17--"): a month and a
+    /// number, or a year left blank.
+    static func isDateLine(_ line: String) -> Bool {
+        if line.hasSuffix("--") || line.hasSuffix("—") { return true }
+        let months = [
+            "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "january",
+            "february", "march", "april", "june", "july", "august", "september", "october", "november", "december",
+        ]
+        let words = line.lowercased().split { !$0.isLetter && !$0.isNumber }
+        return line.contains(where: \.isNumber) && words.contains { months.contains(String($0)) }
     }
 
     /// Headings of series the book itself shows (``CounterHeadings``): `~ 1 ~`, `[ 2 ]`, `IV.`, `Canto III`.

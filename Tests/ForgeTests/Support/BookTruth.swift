@@ -59,10 +59,16 @@ struct BookTruth: Decodable {
         return previous[found.count]
     }
 
+    /// Whether a found title is the expected one; an opening ordinal is read both as a number
+    /// ("Chapter the First") and as a word ("The First of the Three Spirits").
     static func sameTitle(_ expected: String?, _ found: String) -> Bool {
         guard let expected else { return true }
-        let e = words(expected)
-        let f = words(found)
+        return [true, false].contains { a in
+            [true, false].contains { b in sameWords(words(expected, ordinals: a), words(found, ordinals: b)) }
+        }
+    }
+
+    static func sameWords(_ e: [String], _ f: [String]) -> Bool {
         if e.joined() == f.joined() { return true }
         for (a, b) in [(e, f), (f, e)] where a.count > 1 && a[0].allSatisfy(\.isNumber) {
             if a.dropFirst().joined() == b.joined() { return true }
@@ -78,7 +84,7 @@ struct BookTruth: Decodable {
     ]
 
     /// Lower-case words; a leading label left out; a leading number (Roman, a word or digits) as digits.
-    static func words(_ title: String) -> [String] {
+    static func words(_ title: String, ordinals: Bool = true) -> [String] {
         let folded = title.lowercased().replacingOccurrences(of: "’", with: "").replacingOccurrences(of: "'", with: "")
         var out: [String] = []
         let tens = ["twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70]
@@ -98,7 +104,7 @@ struct BookTruth: Decodable {
                 }
                 out.append(String(ten))
             }
-            if out.isEmpty, let value = number(word) {
+            if out.isEmpty, let value = number(word), ordinals || !ordinalWords.contains(word) {
                 out.append(String(value))
             } else {
                 out.append(word)
@@ -108,14 +114,17 @@ struct BookTruth: Decodable {
         return out
     }
 
+    static let ordinalWords = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+    ]
+
     static func number(_ word: String) -> Int? {
         let words = [
             "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
             "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
         ]
         if let index = words.firstIndex(of: word) { return index + 1 }
-        let ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
-        if let index = ordinals.firstIndex(of: word) { return index + 1 }
+        if let index = ordinalWords.firstIndex(of: word) { return index + 1 }
         let values: [Character: Int] = ["i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000]
         guard !word.isEmpty, word.count <= 9, word.allSatisfy({ values[$0] != nil }) else { return nil }
         let digits = word.map { values[$0]! }
