@@ -97,6 +97,24 @@ import Testing
             "\(text)")
     }
 
+    /// A play's short opening sections before its first act (the persons, the scenes, the first
+    /// performance) are one opening chapter, not three of a few seconds; the acts are chapters.
+    @Test func aPlaysOpeningSectionsAreOneChapter() throws {
+        var html = "<html><body><h1>The Importance of Being Earnest</h1><h2>THE PERSONS IN THE PLAY</h2>"
+        html += "<p>John Worthing, J.P.<br/>Algernon Moncrieff<br/>Lady Bracknell</p><h2>THE SCENES OF THE PLAY</h2>"
+        html +=
+            "<p>ACT I. A Flat in Half-Moon Street.</p><h2>LONDON: ST. JAMES’S THEATRE</h2><p>February 14th, 1895</p>"
+        for act in ["FIRST", "SECOND", "THIRD"] {
+            html +=
+                "<h2>\(act) ACT</h2><p>" + String(repeating: "Algernon is playing the piano in the room. ", count: 30)
+            html += "</p>"
+        }
+        let result = split(try HTMLReader(mode: .html).read(html + "</body></html>", path: "play.html"))
+        #expect(
+            result.chapters.map(\.title) == ["THE PERSONS IN THE PLAY", "FIRST ACT", "SECOND ACT", "THIRD ACT"])
+        #expect(result.items.contains { $0.text == "THE SCENES OF THE PLAY" })
+    }
+
     /// An HTML contents of parts and an epilogue over chapters counting from one again: the epilogue
     /// is a part. A numbered heading that titles its chapter otherwise than its entry is the title
     /// (unless it misprints the entry with a word the prose never uses); a transcriber's note listed

@@ -61,7 +61,10 @@ package struct HTMLReader: DocumentReader {
         document.unspoken = unspoken
         if mode == .html {
             Self.applyContents(contents, to: &document)
-            if !document.chaptersFromContents { Self.raiseChapterHeadings(&document.blocks) }
+            if !document.chaptersFromContents {
+                Self.raiseChapterHeadings(&document.blocks)
+                Self.joinShortOpeningSections(&document.blocks)
+            }
         }
         if mode == .html, !keepsFrontMatter, !keepsGutenbergMatter {
             Self.dropFrontMatter(&document)
@@ -196,6 +199,28 @@ package struct HTMLReader: DocumentReader {
             if titlesAnEntry { continue }
             if parts.isEmpty { blocks[index].chapterTitle = text } else { blocks[index].partTitle = text }
         }
+    }
+
+    /// Short sections before the first numbered chapter or act ("THE PERSONS IN THE PLAY", "THE
+    /// SCENES OF THE PLAY", "LONDON: ST. JAMES’S THEATRE" before "FIRST ACT"), together under a
+    /// minute, are one opening chapter under the first one's heading: the others are read as text.
+    static func joinShortOpeningSections(_ blocks: inout [DocumentBlock]) {
+        func isHeading(_ index: Int) -> Bool { if case .heading = blocks[index].role { true } else { false } }
+        func isNumbered(_ text: String) -> Bool {
+            let words = text.split(separator: " ")
+            return PlainTextReader.isChapterLine(text) || PlainTextReader.isPartLine(text)
+                || PlainTextReader.isOrdinalFirst(words, ["chapter", "act", "part", "book", "scene"])
+        }
+        guard let first = blocks.indices.first(where: { isHeading($0) && isNumbered(blocks[$0].foldedText) })
+        else { return }
+        // Headings at the first chapter's level: the book's title above them is its title page.
+        let sections = blocks.indices.prefix(first).filter {
+            blocks[$0].role == blocks[first].role && !PlainTextReader.isSectionLine(blocks[$0].foldedText)
+        }
+        guard sections.count >= 2,
+            blocks[sections[0]..<first].reduce(0, { $0 + PlainTextReader.wordCount($1.text) }) <= 150
+        else { return }
+        for index in sections.dropFirst() { blocks[index].role = .paragraph }
     }
 
     /// A printed page's anchor (`page_001`, `Page_14`, `pg23`): a contents entry's page number
