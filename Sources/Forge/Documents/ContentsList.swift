@@ -162,7 +162,15 @@ struct ContentsList {
         while index < searched.upperBound {
             var entries: [Entry] = []
             var line = index
-            while line < searched.upperBound, let split = splitLabel(text(line)), let title = split.title,
+            // The entry's number comes first: a line whose first word is not the next number is passed
+            // over before the costlier reading of its label.
+            func startsWithNext(_ line: String) -> Bool {
+                let first = line.prefix { !" \t-—–".contains($0) }.trimmingCharacters(
+                    in: CharacterSet(charactersIn: ".:"))
+                return value(first) == entries.count + 1
+            }
+            while line < searched.upperBound, startsWithNext(text(line)), let split = splitLabel(text(line)),
+                let title = split.title,
                 split.label.split(separator: " ").count == 1,
                 value(split.label.trimmingCharacters(in: CharacterSet(charactersIn: ".:"))) == entries.count + 1
             {

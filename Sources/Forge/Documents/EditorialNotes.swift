@@ -36,7 +36,9 @@ enum EditorialNotes {
         var index = 0
         while index < blocks.count {
             let block = blocks[index]
-            let titled = isTitle(block.chapterTitle ?? block.foldedText)
+            // Only a short block can be a note's title: most are prose, never folded here.
+            let titled =
+                block.chapterTitle.map(isTitle) ?? (block.text.count <= 60 && isTitle(block.foldedText))
             guard titled, startsSection(block) || index > lastHeading else {
                 index += 1
                 continue
