@@ -51,4 +51,10 @@ package struct DocumentBlock: Sendable, Equatable {
 
     /// The text with runs of white space (and control characters) folded to one space and trimmed.
     package var foldedText: String { String(foldingWhiteSpaceOf: text) }
+
+    /// Whether the block is a heading, at any level.
+    package var isHeading: Bool {
+        if case .heading = role { return true }
+        return false
+    }
 }

@@ -27,9 +27,7 @@ enum EditorialNotes {
     /// heading (a note at the end of a plain text, where it has no heading's shape).
     static func blocks(in blocks: [DocumentBlock]) -> Set<Int> {
         func startsSection(_ block: DocumentBlock) -> Bool {
-            if block.chapterTitle != nil || block.partTitle != nil { return true }
-            if case .heading = block.role { return true }
-            return false
+            block.chapterTitle != nil || block.partTitle != nil || block.isHeading
         }
         let lastHeading = blocks.lastIndex(where: startsSection) ?? -1
         var notes = Set<Int>()

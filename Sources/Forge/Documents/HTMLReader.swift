@@ -166,10 +166,7 @@ package struct HTMLReader: DocumentReader {
     /// still heads as the book's structure — its parts ("BOOK II." over "OLD AND YOUNG.", titled
     /// "BOOK II: OLD AND YOUNG") and the sections beside its chapters ("PRELUDE", "FINALE").
     static func addUnlistedHeadings(_ blocks: inout [DocumentBlock]) {
-        func isHeading(_ index: Int) -> Bool {
-            if case .heading = blocks[index].role { return true }
-            return false
-        }
+        func isHeading(_ index: Int) -> Bool { blocks[index].isHeading }
         var parts: [Int: String] = [:]
         for index in blocks.indices where isHeading(index) && blocks[index].partTitle == nil {
             let text = blocks[index].foldedText
@@ -205,13 +202,12 @@ package struct HTMLReader: DocumentReader {
     /// SCENES OF THE PLAY", "LONDON: ST. JAMES’S THEATRE" before "FIRST ACT"), together under a
     /// minute, are one opening chapter under the first one's heading: the others are read as text.
     static func joinShortOpeningSections(_ blocks: inout [DocumentBlock]) {
-        func isHeading(_ index: Int) -> Bool { if case .heading = blocks[index].role { true } else { false } }
         func isNumbered(_ text: String) -> Bool {
             let words = text.split(separator: " ")
             return PlainTextReader.isChapterLine(text) || PlainTextReader.isPartLine(text)
                 || PlainTextReader.isOrdinalFirst(words, ["chapter", "act", "part", "book", "scene"])
         }
-        guard let first = blocks.indices.first(where: { isHeading($0) && isNumbered(blocks[$0].foldedText) })
+        guard let first = blocks.indices.first(where: { blocks[$0].isHeading && isNumbered(blocks[$0].foldedText) })
         else { return }
         // Headings at the first chapter's level: the book's title above them is its title page.
         let sections = blocks.indices.prefix(first).filter {
