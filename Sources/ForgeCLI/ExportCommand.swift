@@ -76,12 +76,13 @@ struct ExportCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "The ACX set's opening credits (title, author, narrator), spoken as a file of their own (default: the build's recipe's credits.opening)."
+            "The opening credits (title, author, narrator) of the M4B and the ACX set, spoken as a chapter and a file of their own (default: the build's)."
     )
     var openingCredit: String?
-    @Option(
-        help: "The ACX set's closing credits, spoken as a file of their own (default: the build's credits.closing).")
+    @Option(help: "The closing credits of the M4B and the ACX set (default: the build's).")
     var closingCredit: String?
+    @Flag(help: "Leave the credits out of the M4B and the ACX set.")
+    var noCredits = false
 
     @Flag(help: "Write the exports even when exports/ already holds them from the same build, settings and formats.")
     var force = false
@@ -175,6 +176,7 @@ struct ExportCommand: AsyncParsableCommand {
         overrides.author = author
         overrides.openingCredit = openingCredit
         overrides.closingCredit = closingCredit
+        overrides.credits = noCredits ? false : nil
         overrides.cover = cover.map { URL(fileURLWithPath: $0) }
         return overrides
     }

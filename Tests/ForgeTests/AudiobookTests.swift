@@ -170,18 +170,22 @@ struct AudiobookTests {
         let firstItem = try #require((json["items"] as? [[String: Any]])?.first)
         #expect((firstItem["startMs"] as? Int ?? 0) >= 745, "\(firstItem["startMs"] ?? "-")")
 
-        // The M4B: chapters at the timeline's starts, titled; the book's tags; the cover; its length.
+        // The M4B: chapters at the timeline's starts, titled, between the credits; the book's tags;
+        // the cover; its length.
         let m4b = exports.appendingPathComponent("m4b/pride-and-prejudice.m4b")
         let info = try Self.probe(m4b)
-        let chapters = info["chapters"] as? [[String: Any]] ?? []
+        let marks = info["chapters"] as? [[String: Any]] ?? []
         let manifestChapters = try project.manifest().chapters()
-        #expect(chapters.count == manifestChapters.count && chapters.count == 2)
+        #expect(marks.count == manifestChapters.count + 2 && marks.count == 4)
+        let markTitles = marks.map { ($0["tags"] as? [String: Any])?["title"] as? String }
+        #expect(markTitles.first == "Opening Credits" && markTitles.last == "Closing Credits", "\(markTitles)")
+        let chapters = Array(marks.dropFirst().dropLast())
         var settings = ExportSettings()
         settings.mastering = .acx
         let timelines = try TimelineBuilder(
             store: ObjectStore(root: project.output), manifest: try project.manifest(), settings: settings
         ).timelines()
-        var start = 0.0
+        var start = Double(marks.first?["end_time"] as? String ?? "") ?? -1
         let frame = 1024.0 / 22050
         for (chapter, timeline) in zip(chapters, timelines) {
             let probed = Double(chapter["start_time"] as? String ?? "") ?? -1
@@ -190,9 +194,13 @@ struct AudiobookTests {
             start += Double(timeline.totalSamples) / Double(timeline.sampleRate)
         }
         let format = info["format"] as? [String: Any] ?? [:]
+        let closing = Double(marks.last?["start_time"] as? String ?? "") ?? -1
+        #expect(abs(closing - start) <= frame, "the closing credits start at \(closing), the book ends at \(start)")
         #expect(
-            abs((Double(format["duration"] as? String ?? "") ?? 0) - start) <= frame,
-            "duration \(format["duration"] ?? "-") vs \(start)")
+            abs(
+                (Double(format["duration"] as? String ?? "") ?? 0)
+                    - (Double(marks.last?["end_time"] as? String ?? "") ?? -1))
+                <= frame, "duration \(format["duration"] ?? "-")")
         let tags = format["tags"] as? [String: Any] ?? [:]
         #expect(
             tags["title"] as? String == "Pride and Prejudice" && tags["artist"] as? String == "Jane Austen", "\(tags)")
@@ -238,7 +246,8 @@ struct AudiobookTests {
             Fixtures.shortBook
             + "\n\nChapter 3\n\n\nMr. Bingley was good-looking and gentlemanlike; he had a pleasant countenance.\n"
         let project = try TestProject(
-            recipe: Fixtures.recipe(extra: #""title": "Joined", "exports": ["audio", "m4b", "epub"]"#))
+            recipe: Fixtures.recipe(extra: #""title": "Joined", "credits": false, "exports": ["audio", "m4b", "epub"]"#)
+        )
         try project.write(book: book)
         // The recipe's exports report each chapter of each phase with the build's events.
         let build = try project.build()
@@ -312,13 +321,90 @@ struct AudiobookTests {
         #expect(try chapterSamples()[0] == chapters[0] && (try chapterSamples())[2] == chapters[2])
     }
 
+    /// A recipe that says nothing of credits gets them in the M4B and the ACX set: the title and
+    /// author its source's Gutenberg header gives, "Opening Credits" and "Closing Credits"
+    /// chapters around the book's, each encoded alone and joined without a click; the book's
+    /// chapters play as exported, their encodings the ones an export without credits makes.
+    /// `"credits": false` and `forge export --no-credits` leave them out.
+    @Test func aRecipeHasCreditsInTheM4BAndTheACXSetByDefault() throws {
+        let header = """
+            The Project Gutenberg EBook of Pride and Prejudice, by Jane Austen
+
+            Title: Pride and Prejudice
+
+            Author: Jane Austen
+
+            *** START OF THIS PROJECT GUTENBERG EBOOK PRIDE AND PREJUDICE ***
+
+
+            """
+        let project = try TestProject(recipe: Fixtures.recipe(extra: #""exports": ["audio", "m4b", "acx"]"#))
+        try project.write(book: header + Fixtures.shortBook + "\n\n*** END OF THIS PROJECT GUTENBERG EBOOK ***\n")
+        let build = try project.build()
+        try #require(build.status == 0, "\(build.errors)")
+        let exports = project.output.appendingPathComponent("exports")
+        let m4b = exports.appendingPathComponent("m4b/pride-and-prejudice.m4b")
+        let info = try Self.probe(m4b)
+        let tags = (info["format"] as? [String: Any])?["tags"] as? [String: Any] ?? [:]
+        #expect(tags["title"] as? String == "Pride and Prejudice" && tags["artist"] as? String == "Jane Austen")
+        let marks = info["chapters"] as? [[String: Any]] ?? []
+        let titles = marks.map { ($0["tags"] as? [String: Any])?["title"] as? String ?? "" }
+        #expect(titles == ["Opening Credits", "Chapter 1", "Chapter 2", "Closing Credits"], "\(titles)")
+        let acx = try FileManager.default.contentsOfDirectory(atPath: exports.appendingPathComponent("acx").path)
+        #expect(
+            acx.sorted() == [
+                "00-opening-credits.mp3", "01-chapter-1.mp3", "02-chapter-2.mp3", "03-closing-credits.mp3",
+            ])
+
+        // The book's chapters play as exported between the credits, which are speech of a few seconds.
+        let decoded = try Self.decodedByFFmpeg(m4b, scratch: project.directory.file("m4b.raw"))
+        let chapters = try (1...2).map {
+            try SoundFile.decode(fileAt: exports.appendingPathComponent("audio/chapter-00\($0).wav")).samples
+        }
+        // Marks are in milliseconds; chapters and credits last whole AAC frames.
+        let starts = marks.map {
+            1024 * Int(((Double($0["start_time"] as? String ?? "") ?? -1) * 22050 / 1024).rounded())
+        }
+        let opening = starts[1]
+        let closing = decoded.count - starts[3]
+        #expect(opening % 1024 == 0 && (44100...441000).contains(opening), "opening credit: \(opening) samples")
+        #expect((22050...441000).contains(closing), "closing credit: \(closing) samples")
+        #expect(decoded.count == opening + chapters[0].count + chapters[1].count + closing)
+        let source = [Int16](repeating: 0, count: opening) + chapters.joined()
+        let book = opening..<(opening + chapters[0].count + chapters[1].count)
+        #expect(Self.snr(source, decoded, over: book) > 20, "book: \(Self.snr(source, decoded, over: book)) dB")
+        // At the credit's join: its tail is silence, the chapter's first words play as exported.
+        let join = Self.snr(source, decoded, over: opening..<(opening + 4096))
+        #expect(join > 20, "the join after the opening credit: \(join) dB")
+        let credit = decoded[0..<opening].map { abs(Int($0)) }.max() ?? 0
+        #expect(credit > 3000, "the opening credit is silent (peak \(credit))")
+
+        // The book's encodings are the ones an export without credits makes; the credits' are kept beside them.
+        let encoded = Set(try project.manifest().encodedObjects().map(\.key))
+        #expect(encoded.count == 4)
+        let without = try project.forge(["export", "out", "--format", "m4b", "acx", "--no-credits"])
+        #expect(without.status == 0, "\(without.errors)")
+        #expect(Set(try project.manifest().encodedObjects().map(\.key)).isSubset(of: encoded))
+        #expect(try Self.probe(m4b)["chapters"].map { ($0 as? [Any])?.count } == 2)
+        #expect(
+            !FileManager.default.fileExists(atPath: exports.appendingPathComponent("acx/00-opening-credits.mp3").path))
+
+        // A recipe that says no has none.
+        let plain = try TestProject(
+            recipe: Fixtures.recipe(extra: #""title": "Plain", "credits": false, "exports": ["m4b"]"#))
+        try #require(try plain.build().status == 0)
+        let plainMarks = try Self.probe(plain.output.appendingPathComponent("exports/m4b/plain.m4b"))["chapters"]
+        #expect((plainMarks as? [Any])?.count == 2)
+    }
+
     /// A chapter longer than a piece (3 s here, half an hour in a release build) is encoded in pieces,
     /// each cut at a frame edge in a pause, and the M4B and the EPUB's chapter file join them as
     /// chapters are joined: the M4B decodes to every chapter's samples, as close to them as one
     /// encode, with nothing but silence at the joins.
     @Test func aLongChapterIsEncodedInPiecesThatJoinAsOne() throws {
         let project = try TestProject(
-            recipe: Fixtures.recipe(extra: #""title": "Pieces", "exports": ["audio", "m4b", "epub"]"#))
+            recipe: Fixtures.recipe(extra: #""title": "Pieces", "credits": false, "exports": ["audio", "m4b", "epub"]"#)
+        )
         let build = try project.build(environment: ["FORGE_PIECE_SECONDS": "3"])
         try #require(build.status == 0, "\(build.errors)")
         let manifest = try project.manifest()
@@ -509,8 +595,8 @@ struct AudiobookTests {
         let titles = chapters.compactMap { ($0["tags"] as? [String: Any])?["title"] as? String }
         #expect(
             titles == [
-                "Book One: 1805 — CHAPTER I", "Book One: 1805 — CHAPTER II", "Book Two: 1805 — CHAPTER I",
-                "First Epilogue: 1813 - 20 — CHAPTER I",
+                "Opening Credits", "Book One: 1805 — CHAPTER I", "Book One: 1805 — CHAPTER II",
+                "Book Two: 1805 — CHAPTER I", "First Epilogue: 1813 - 20 — CHAPTER I", "Closing Credits",
             ], "\(chapters)")
         // The JSON export carries each chapter's part as a field of its own (a book without parts has none).
         let parts = try (1...4).map { number in

@@ -131,7 +131,7 @@ struct ExportTests {
         #expect(try project.build().status == 0)
         #expect(try project.manifest().chapters().count == 1)
         let json = try project.forge([
-            "export", "out", "--format", "acx", "audio", "--mastering", "acx", "--progress", "json",
+            "export", "out", "--format", "acx", "audio", "--mastering", "acx", "--progress", "json", "--no-credits",
         ])
         #expect(json.status == 0, "\(json.errors)")
         let events = json.errors.split(separator: "\n").compactMap {
@@ -148,7 +148,9 @@ struct ExportTests {
                     && done == done.sorted(), "\(phase): \(steps)")
             #expect(steps.last?["finished"] as? Int == 1 && steps.last?["finishedMs"] as? Int == total)
         }
-        let text = try project.forge(["export", "out", "--format", "acx", "--mastering", "acx", "--force"])
+        let text = try project.forge([
+            "export", "out", "--format", "acx", "--mastering", "acx", "--force", "--no-credits",
+        ])
         let lines = text.errors.split(separator: "\n").filter { $0.hasPrefix("export: acx chapter 0 of 1 (") }
         #expect(lines.contains { !$0.contains("(0%)") }, "a line inside the chapter: \(text.errors)")
     }

@@ -78,11 +78,16 @@ package struct EPUBReader: Sendable {
 
     /// The language and title the book's package document declares (`dc:language`, `dc:title`),
     /// read without the content; nils if unreadable.
-    package func declared(_ url: URL?, data: Data?, name: String) -> (language: String?, title: String?) {
+    package func declared(_ url: URL?, data: Data?, name: String) -> (
+        language: String?, title: String?, author: String?
+    ) {
         guard let archive = try? Self.archive(url: url, data: data, name: name),
             let opened = try? open(archive, name: name)
-        else { return (nil, nil) }
-        return (opened.package.first("language")?.text.nilIfEmpty, opened.package.first("title")?.text.nilIfEmpty)
+        else { return (nil, nil, nil) }
+        return (
+            opened.package.first("language")?.text.nilIfEmpty, opened.package.first("title")?.text.nilIfEmpty,
+            opened.package.first("creator")?.text.nilIfEmpty
+        )
     }
 
     /// Opens the zip held in `data`, or else the file at `url`.

@@ -80,33 +80,53 @@ package struct SourceLoader: Sendable {
 
     /// What the sources declare of themselves, read cheaply and without reporting problems (reading
     /// them properly reports those): the first language any of them declares, what a recipe without
-    /// `language` speaks; and the first source's title — an EPUB's `dc:title` or an HTML document's
-    /// `<title>`, else the file's name (nil for standard input) — what a recipe without a title names
-    /// its exports after. Each file is opened once for both.
-    package static func declared(of sources: [SourceFile]) -> (language: String?, title: String?) {
+    /// `language` speaks; and the first source's title and author — an EPUB's `dc:title` and
+    /// `dc:creator`, a Project Gutenberg header's "Title:" and "Author:" (``GutenbergHeader``), an
+    /// HTML document's `<title>`, else the file's name (nil for standard input) — what a recipe
+    /// without them names its exports after and credits. Each file is opened once for all.
+    package static func declared(of sources: [SourceFile]) -> (language: String?, title: String?, author: String?) {
         var language: String?
         var title: String?
+        var author: String?
         for (index, source) in sources.enumerated() where language == nil || index == 0 {
             switch source.format {
-            case .text, .markdown, .script:
+            case .script:
                 continue
+            case .text, .markdown:
+                guard index == 0, let data = source.standardInput ?? (try? SourceReader.bytes(of: source.url)) else {
+                    continue
+                }
+                let header = GutenbergHeader(head: textHead(data))
+                (title, author) = (header?.title, header?.author)
             case .html, .xhtml:
                 guard let data = source.standardInput ?? (try? SourceReader.bytes(of: source.url)) else { continue }
-                // The <html> start tag and the <title> are near the top; reading the whole document
-                // for them would double the split's work.
+                // The <html> start tag, the <title> and a Gutenberg header are near the top; reading
+                // the whole document for them would double the split's work.
                 let head = String(decoding: data.prefix(8192), as: UTF8.self)
                 language = language ?? htmlLanguage(head)
-                if index == 0 { title = (try? HTMLReader(mode: .html).read(head, path: "head"))?.title }
+                guard index == 0 else { continue }
+                let header = GutenbergHeader(head: head)
+                title = header?.title ?? (try? HTMLReader(mode: .html).read(head, path: "head"))?.title
+                author = header?.author
             case .epub:
                 let declared = EPUBReader().declared(source.url, data: source.standardInput, name: source.displayPath)
                 language = language ?? declared.language
-                if index == 0 { title = declared.title }
+                if index == 0 { (title, author) = (declared.title, declared.author) }
             }
         }
         let folded = title.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-        if let folded, !folded.isEmpty { return (language, folded) }
-        guard let first = sources.first, first.standardInput == nil else { return (language, nil) }
-        return (language, first.url.deletingPathExtension().lastPathComponent)
+        if let folded, !folded.isEmpty { return (language, folded, author) }
+        guard let first = sources.first, first.standardInput == nil else { return (language, nil, author) }
+        return (language, first.url.deletingPathExtension().lastPathComponent, author)
+    }
+
+    /// The first few kilobytes of a text file, in its encoding (``TextEncoding``) when they are no UTF-8.
+    static func textHead(_ data: Data) -> String {
+        let head = data.prefix(8192)
+        let text = String(decoding: head, as: UTF8.self)
+        // A character cut at the end is no sign of another encoding.
+        guard text.dropLast().contains("\u{FFFD}") else { return text }
+        return (try? TextEncoding.decode(head, file: "head"))?.text ?? text
     }
 
     static func htmlLanguage(_ head: String) -> String? {

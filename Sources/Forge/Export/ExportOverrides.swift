@@ -17,6 +17,8 @@ package struct ExportOverrides: Sendable, Equatable {
     package var author: String?
     /// A mastering profile, or `.some(nil)` for none (as synthesized).
     package var mastering: MasteringSettings??
+    /// Whether the M4B and the ACX set have credits; a credit's text turns them on unless this says no.
+    package var credits: Bool?
     package var openingCredit: String?
     package var closingCredit: String?
     package var cover: URL?
@@ -39,6 +41,8 @@ package struct ExportOverrides: Sendable, Equatable {
         if let mastering { settings.mastering = mastering }
         if let openingCredit { settings.openingCredit = openingCredit }
         if let closingCredit { settings.closingCredit = closingCredit }
+        if openingCredit != nil || closingCredit != nil { settings.credits = true }
+        if let credits { settings.credits = credits }
         if let cover { settings.cover = cover }
         return settings
     }

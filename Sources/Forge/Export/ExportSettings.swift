@@ -36,8 +36,12 @@ package struct ExportSettings: Sendable, Equatable {
     package var cover: URL?
     /// The narrator as the M4B names it (the voice's URI when building).
     package var narrator: String?
-    /// The ACX set's opening and closing credits, spoken by ``creditVoice`` as files of their own
-    /// before the first chapter and after the last (ACX asks for both).
+    /// Whether the M4B and the ACX set begin and end with spoken credits (ACX asks for both): the
+    /// M4B as chapters of their own, the ACX set as files of their own, spoken by ``creditVoice``.
+    /// A recipe has them unless it says `"credits": false`.
+    package var credits = false
+    /// The opening and closing credits' texts as the recipe or the command line gives them: nil
+    /// for the default (``BookCredits``), empty for none.
     package var openingCredit: String?
     package var closingCredit: String?
     /// Each credit's audio object in the store (its path, by the credit's text), spoken by a

@@ -134,10 +134,12 @@ package struct Exporter: Sendable {
         let chapterEncoder =
             commonRate != nil && sharesAAC
             ? ChapterEncoder(chapters: book.chapters, settings: settings, store: store, manifest: manifest) : nil
+        let m4bChapters = formats.contains(.m4b) ? try m4bChapters(book.chapters, settings: settings, store: store) : []
         let m4b =
             formats.contains(.m4b) && chapterEncoder == nil
-            ? startM4B(book.chapters, settings: settings, cover: cover, store: store) : nil
+            ? startM4B(m4bChapters, settings: settings, cover: cover, store: store) : nil
         var encoded: [[StoredObject]]?
+        var encodedCredits: [StoredObject] = []
         var encodedChapters = 0
         do {
             if let chapterEncoder {
@@ -145,21 +147,13 @@ package struct Exporter: Sendable {
                     jobs: ChapterAudio.encodingJobs(settings), cancellation: cancellation, progress: progress)
                 encoded = chapterEncoder.byChapter(encoding.objects)
                 encodedChapters = encoding.made
-                if formats.contains(.m4b) {
-                    try AudiobookExport.writeM4B(
-                        book.chapters, settings: settings, cover: cover, store: store, encoded: encoded, to: &writer)
+                if formats.contains(.m4b), let encoded {
+                    encodedCredits = try writeEncodedM4B(
+                        m4bChapters, encoded: encoded, settings: settings, cover: cover, store: store,
+                        manifest: manifest, to: &writer)
                 }
             }
-            // The HTML page plays the chapter audio, so it needs the audio export beside it.
-            let audioFormat = Self.audioFormat(of: book.chapters)
-            if formats.contains(.audio) || formats.contains(.html) {
-                try writeChapterAudio(book.chapters, settings: settings, format: audioFormat, store: store, to: &writer)
-            }
-            if formats.contains(.json) { try JSONTimingsExport.write(book, audioFormat: audioFormat, to: &writer) }
-            if !formats.isDisjoint(with: [.vtt, .srt, .html]) {
-                try writeCaptionsAndPages(
-                    book, formats: formats, settings: settings, audioFormat: audioFormat, to: &writer)
-            }
+            try writeChapterFiles(book, formats: formats, settings: settings, store: store, to: &writer)
             if formats.contains(.epub) {
                 let audio: EPUBAudio =
                     if settings.epubAudio == .aac, let encoded, let commonRate {
@@ -181,18 +175,69 @@ package struct Exporter: Sendable {
             }
             throw error
         }
-        if let m4b {
-            do {
-                writer.adopt(try m4b.wait(for: cancellation))
-            } catch ExportError.cancelled(let written) {
-                throw ExportError.cancelled(written: writer.written.count + written)
-            }
+        try m4b?.finish(into: &writer, cancellation: cancellation)
+        if let chapterEncoder, let encoded {
+            try chapterEncoder.removeOthers(than: Set((encoded.joined() + encodedCredits).map(\.key)))
         }
-        if let chapterEncoder, let encoded { try chapterEncoder.removeOthers(than: Set(encoded.joined().map(\.key))) }
         try removeStaleFiles(keeping: writer.written)
         var report = ExportReport(files: writer.written, chapters: book.chapters.count, durationMs: book.durationMs)
         report.encodedChapters = encodedChapters
         return report
+    }
+
+    /// The M4B's chapters: the book's between its credits
+    /// (``AudiobookExport/creditChapters(settings:store:sampleRate:chapterCount:)``), laid out at the
+    /// book's rate; the opening's ordinal is 0, the closing's after the last chapter's.
+    private func m4bChapters(_ chapters: [ChapterTimeline], settings: ExportSettings, store: ObjectStore) throws
+        -> [ChapterTimeline]
+    {
+        let rate = ChapterEncoder.commonRate(chapters) ?? chapters.first?.sampleRate ?? AudioSettings().sampleRate
+        let credits = try AudiobookExport.creditChapters(
+            settings: settings, store: store, sampleRate: rate, chapterCount: chapters.count)
+        return [credits.opening].compactMap { $0 } + chapters + [credits.closing].compactMap { $0 }
+    }
+
+    /// Writes the M4B of `chapters` (the book's between its credits) from the book's shared
+    /// encodings (`encoded`, by chapter), encoding each credit alone: the book's chapters stay
+    /// encoded as the EPUB and a shard have them, with no credit beside them. Returns the credits'
+    /// encodings, which the store keeps.
+    private func writeEncodedM4B(
+        _ chapters: [ChapterTimeline], encoded: [[StoredObject]], settings: ExportSettings, cover: BookCover?,
+        store: ObjectStore, manifest: Manifest, to writer: inout ExportWriter
+    ) throws -> [StoredObject] {
+        var joined: [[StoredObject]] = []
+        var credits: [StoredObject] = []
+        var book = encoded[...]
+        for chapter in chapters {
+            guard chapter.chapter.ordinal == 0 || chapter.chapter.ordinal > encoded.count else {
+                joined.append(book.popFirst() ?? [])
+                continue
+            }
+            let encoder = ChapterEncoder(chapters: [chapter], settings: settings, store: store, manifest: manifest)
+            let pieces = try encoder.encodeAll(jobs: 1, cancellation: cancellation, progress: nil).objects
+            joined.append(pieces)
+            credits += pieces
+        }
+        try AudiobookExport.writeM4B(
+            chapters, settings: settings, cover: cover, store: store, encoded: joined, to: &writer)
+        return credits
+    }
+
+    /// The files made chapter by chapter: each chapter's audio, the JSON timings, captions and
+    /// read-along pages, as `formats` ask.
+    private func writeChapterFiles(
+        _ book: BookTimeline, formats: Set<ExportFormat>, settings: ExportSettings, store: ObjectStore,
+        to writer: inout ExportWriter
+    ) throws {
+        // The HTML page plays the chapter audio, so it needs the audio export beside it.
+        let audioFormat = Self.audioFormat(of: book.chapters)
+        if formats.contains(.audio) || formats.contains(.html) {
+            try writeChapterAudio(book.chapters, settings: settings, format: audioFormat, store: store, to: &writer)
+        }
+        if formats.contains(.json) { try JSONTimingsExport.write(book, audioFormat: audioFormat, to: &writer) }
+        if !formats.isDisjoint(with: [.vtt, .srt, .html]) {
+            try writeCaptionsAndPages(book, formats: formats, settings: settings, audioFormat: audioFormat, to: &writer)
+        }
     }
 
     /// Each chapter's audio file, a chapter per core (mastered, a chapter is played through several times).
@@ -345,6 +390,15 @@ package struct Exporter: Sendable {
             }
             finished.signal()
             return try result.withLock { $0! }.get()
+        }
+
+        /// Waits for it (``wait(for:)``) and counts the files it wrote among `writer`'s.
+        func finish(into writer: inout ExportWriter, cancellation: CancellationFlag?) throws {
+            do {
+                writer.adopt(try wait(for: cancellation))
+            } catch ExportError.cancelled(let written) {
+                throw ExportError.cancelled(written: writer.written.count + written)
+            }
         }
     }
 

@@ -21,7 +21,9 @@ package struct RecordedSettings: Sendable, Equatable, Codable {
     package var maxWordErrorRate: Double?
     /// The recipe's `verify.accept`: flagged items accepted for their audio (absent before it existed).
     package var acceptedItems: [String: String]?
-    /// The ACX set's credits and their voice (absent in settings recorded before them).
+    /// The credits and their voice (absent in settings recorded before them; `credits` absent
+    /// before default credits, when a credit's text alone turned them on).
+    package var credits: Bool?
     package var openingCredit: String?
     package var closingCredit: String?
     package var creditVoice: VoiceSettings?
@@ -41,6 +43,7 @@ package struct RecordedSettings: Sendable, Equatable, Codable {
         epubAudio = exports.epubAudio
         mastering = exports.mastering
         self.maxWordErrorRate = maxWordErrorRate
+        credits = exports.credits
         openingCredit = exports.openingCredit
         closingCredit = exports.closingCredit
         creditVoice = exports.creditVoice
@@ -55,6 +58,7 @@ package struct RecordedSettings: Sendable, Equatable, Codable {
         settings.narrator = narrator
         settings.mastering = mastering
         settings.epubAudio = epubAudio ?? .aac
+        settings.credits = credits ?? (openingCredit != nil || closingCredit != nil)
         settings.openingCredit = openingCredit
         settings.closingCredit = closingCredit
         settings.creditVoice = creditVoice

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The ACX set's opening and closing credits, spoken by a synthesis worker as every item is: each
+/// The opening and closing credits of the M4B and the ACX set, spoken by a synthesis worker as every item is: each
 /// credit's audio is an object in the store, keyed as an item's audio is (its text, the credit
 /// voice, the audio settings, espeak-ng's version), recorded in the manifest, and found there by
 /// every export after — a credit is spoken once, never in the exporting process.
@@ -20,11 +20,14 @@ package struct CreditSpeech: Sendable {
     static let audio = AudioSettings()
 
     /// `settings` with ``ExportSettings/creditAudio`` naming each credit's audio object, speaking
-    /// the credits the store does not hold yet. Settings without credits, or without the ACX set,
-    /// come back as they are. The caller holds the output directory's lock.
+    /// the credits the store does not hold yet. Settings without credits, or without the M4B and
+    /// the ACX set, come back as they are. The caller holds the output directory's lock.
     package func prepare(_ settings: ExportSettings, manifest: Manifest) async throws -> ExportSettings {
-        let texts = [settings.openingCredit, settings.closingCredit].compactMap { $0 }
-        guard settings.formats.contains(.acx), !texts.isEmpty else { return settings }
+        let credits = BookCredits(settings)
+        let texts = credits.texts
+        guard settings.formats.contains(.acx) || settings.formats.contains(.m4b), !texts.isEmpty else {
+            return settings
+        }
         let voice = settings.creditVoice ?? VoiceSettings(id: VoiceSettings.defaultID(forLanguage: settings.language))
         let version: String
         do {
@@ -40,7 +43,7 @@ package struct CreditSpeech: Sendable {
                 resampler: Recipe.resampler(voice: voice, audio: Self.audio))
             jobs.append(
                 SpeechJob(
-                    itemID: index == 0 && settings.openingCredit != nil ? "opening-credit" : "closing-credit",
+                    itemID: index == 0 && credits.opening != nil ? "opening-credit" : "closing-credit",
                     text: text, voice: voice,
                     audio: Self.audio, audioKey: audioKey, eventsKey: ObjectKey.events(audioKey: audioKey),
                     engineVersion: version))

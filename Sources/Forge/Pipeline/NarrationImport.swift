@@ -163,12 +163,12 @@ package struct NarrationImport: Sendable {
                     .record(touched: Set(split.items.map(\.id)), cancellation: nil)
                 if var exports, !exports.formats.isEmpty, passed {
                     // A narrated book's credits are the narrator's to record: none is synthesized beside them.
-                    if exports.formats.contains(.acx), exports.openingCredit != nil || exports.closingCredit != nil {
+                    if exports.credits, exports.formats.contains(.acx) || exports.formats.contains(.m4b) {
                         warnings.append(
                             .warning(
-                                "the recipe's credits are not spoken for a narrated book.",
-                                suggestion: "Record them and add them to the ACX set yourself."))
-                        (exports.openingCredit, exports.closingCredit) = (nil, nil)
+                                "the credits are not spoken for a narrated book.",
+                                suggestion: "Record them and add them to the M4B or the ACX set yourself."))
+                        exports.credits = false
                     }
                     var job = ExportJob(outputDirectory: outputDirectory, settings: exports, launch: nil)
                     job.timeline = book

@@ -22,9 +22,33 @@ extension ExportSettings {
         epubAudio = try reader.choice(.epubAudio, default: epubAudio)
     }
 
-    /// Reads the recipe's `credits` object: the opening and closing credit's text.
-    mutating func read(credits reader: RecipeObjectReader<CreditRecipeKey>) throws(RecipeError) {
-        openingCredit = try reader.string(.opening)
-        closingCredit = try reader.string(.closing)
+    /// Reads the recipe's `credits`: absent or `true` for the default credits, `false` for none, or
+    /// an object whose `opening` and `closing` each give a credit's text (absent: the default;
+    /// `false`: none).
+    mutating func read(creditsOf top: RecipeObjectReader<Recipe.Key>) throws(RecipeError) {
+        credits = true
+        guard let value = top.value(.credits) else { return }
+        if case .bool(let flag) = value {
+            credits = flag
+            return
+        }
+        guard case .object = value else {
+            throw .wrongType(
+                file: top.file, path: top.fieldPath(.credits),
+                expected: "true, false, or an object of \"opening\" and \"closing\" texts", found: value.summary)
+        }
+        let reader = try RecipeObjectReader<CreditRecipeKey>(value, file: top.file, path: top.fieldPath(.credits))
+        func text(_ key: CreditRecipeKey) throws(RecipeError) -> String? {
+            if case .bool(false) = reader.value(key) { return "" }
+            guard let text = try reader.string(key) else { return nil }
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw .invalidValue(
+                    file: top.file, path: reader.fieldPath(key), found: "an empty text",
+                    allowed: "the credit's text, or false for none")
+            }
+            return text
+        }
+        openingCredit = try text(.opening)
+        closingCredit = try text(.closing)
     }
 }

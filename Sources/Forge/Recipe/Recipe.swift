@@ -10,7 +10,7 @@ package struct Recipe: Sendable, Equatable {
     package enum Key: String, CaseIterable, Sendable {
         case version, title, language, sources, split, voice, audio, build, output, alignment, exports, verify, items,
             cast, lexicon, engines
-        case author, cover, mastering, credits, cache
+        case author, narrator, cover, mastering, credits, cache
     }
 
     /// The keys of the recipe's `output` object.

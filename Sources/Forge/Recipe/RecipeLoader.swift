@@ -77,8 +77,10 @@ package struct RecipeLoader: Sendable {
             }
         }
         // A recipe without "language" speaks the language its documents declare, else English.
+        let author = try top.string(.author)
         let declared =
-            explicitLanguage.isEmpty || title == nil ? SourceLoader.declared(of: sources) : (language: nil, title: nil)
+            explicitLanguage.isEmpty || title == nil || author == nil
+            ? SourceLoader.declared(of: sources) : (language: nil, title: nil, author: nil)
         let language = explicitLanguage.isEmpty ? (declared.language ?? "en") : explicitLanguage
 
         let split = try top.section(.split, as: SplitSettings.self) ?? SplitSettings()
@@ -102,7 +104,7 @@ package struct RecipeLoader: Sendable {
         let exports = try readExports(
             top, file: file,
             title: title ?? declared.title.map { String($0.prefix(ExportSettings.maximumTitleCharacters)) },
-            language: language,
+            author: author ?? declared.author, language: language,
             narrator: voice, boundary: boundary)
         let verify = try top.section(.verify, as: VerifySettings.self)
         let cache = try top.section(.cache, as: RemoteCacheSettings.self)
@@ -170,22 +172,20 @@ package struct RecipeLoader: Sendable {
     /// first source's declared title, else its file name), author, narrator, mastering, credits,
     /// cover and the `exports` object.
     private func readExports(
-        _ top: RecipeObjectReader<Recipe.Key>, file: URL, title bookTitle: String?, language: String,
-        narrator voice: VoiceSettings,
+        _ top: RecipeObjectReader<Recipe.Key>, file: URL, title bookTitle: String?, author: String?,
+        language: String, narrator voice: VoiceSettings,
         boundary: ProjectBoundary?
     ) throws(RecipeError) -> ExportSettings {
         let name = top.file
         let folder = file.deletingLastPathComponent()
         var exports = ExportSettings(
             title: bookTitle ?? file.deletingPathExtension().lastPathComponent, language: language)
-        exports.author = try top.string(.author)
-        exports.narrator = voice.uri
+        exports.author = author
+        exports.narrator = try top.string(.narrator) ?? voice.uri
         exports.mastering = try top.value(.mastering).map { value throws(RecipeError) in
             try MasteringSettings.read(recipe: value, file: name, path: top.fieldPath(.mastering))
         }
-        if let credits = try top.object(.credits, keys: ExportSettings.CreditRecipeKey.self) {
-            try exports.read(credits: credits)
-        }
+        try exports.read(creditsOf: top)
         exports.creditVoice =
             voice.engine == SpeechEngines.builtInName
             ? voice : VoiceSettings(id: VoiceSettings.defaultID(forLanguage: language))

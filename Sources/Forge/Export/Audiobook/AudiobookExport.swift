@@ -143,8 +143,9 @@ enum AudiobookExport {
     static func acxChapterFiles(_ timelines: [ChapterTimeline], chapterCount: Int, settings: ExportSettings) throws
         -> [ACXChapterFile]
     {
-        let opening = settings.openingCredit == nil ? 0 : 1
-        let count = chapterCount + opening + (settings.closingCredit == nil ? 0 : 1)
+        let credits = BookCredits(settings)
+        let opening = credits.opening == nil ? 0 : 1
+        let count = chapterCount + opening + (credits.closing == nil ? 0 : 1)
         let first = opening == 0 ? 1 : 0
         let width = max(2, String(count).count)
         let identity = try FFmpegEncoder.identity()
@@ -197,11 +198,12 @@ enum AudiobookExport {
         // Chapters are named and numbered by ``acxChapterFiles`` (as a shard names its few); credits
         // take the first and last numbers.
         let chapters = chapterCount ?? timelines.count
-        let opening = settings.openingCredit == nil ? 0 : 1
-        let count = chapters + opening + (settings.closingCredit == nil ? 0 : 1)
+        let texts = BookCredits(settings)
+        let opening = texts.opening == nil ? 0 : 1
+        let count = chapters + opening + (texts.closing == nil ? 0 : 1)
         let first = opening == 0 ? 1 : 0
         let width = max(2, String(count).count)
-        let credits = try [settings.openingCredit, settings.closingCredit].map { text in
+        let credits = try [texts.opening, texts.closing].map { text in
             try text.flatMap { text -> (rate: Int, durationMs: Int, play: Play)? in
                 // Writing some chapters only (a shard's), the credits are not spoken.
                 guard only == nil else { return nil }
