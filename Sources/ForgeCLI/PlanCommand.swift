@@ -31,6 +31,7 @@ struct PlanCommand: AsyncParsableCommand, VerboseCommand {
             return
         }
         print("Plan for \(report.recipePath) → \(report.outputDirectory)")
+        print("Book: \(report.title)" + (report.author.map { ", by \($0)" } ?? ""))
         for source in report.sources { print(Self.describe(source)) }
         // Chapters in parts (`part`, as the splitter found them) are listed under their part's line,
         // each by its own name, so a user sees before building that the parts were found; a part
@@ -66,6 +67,9 @@ struct PlanCommand: AsyncParsableCommand, VerboseCommand {
             "\(report.chapters.count) chapters, \(report.items) items, \(report.words) words, \(Format.clock(seconds: Double(report.durationMs) / 1000)) of audio: \(kind)."
         )
         print("A build would synthesize \(report.itemsToSynthesize) item(s).")
+        for (name, text) in [("Opening", report.credits.opening), ("Closing", report.credits.closing)] {
+            if let text { print("\(name) credits (M4B, ACX): “\(text)”") }
+        }
         for service in report.services {
             let cost =
                 service.cost.map { String(format: ", about %.\($0 < 1 ? 4 : 2)f at the recipe's price", $0) } ?? ""

@@ -76,6 +76,10 @@ package struct BuildPlanner: Sendable {
             estimate(engine: name, pending: services[name] ?? [:])
         }
         report.uncastCharacters = recipe.uncastCharacters(split.items.map(\.character))
+        (report.title, report.author) = (recipe.exports.title, recipe.exports.author)
+        if recipe.exports.formats.contains(.m4b) || recipe.exports.formats.contains(.acx) {
+            report.credits = BookCredits(recipe.exports)
+        }
         report.sources = split.readings
         report.warnings = ChapterLengthCheck(recipeFile: recipe.file.path).warnings(
             chapters.map {

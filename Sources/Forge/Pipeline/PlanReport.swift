@@ -46,6 +46,11 @@ package struct PlanReport: Sendable, Equatable {
     package var sources: [SourceReading] = []
     /// What a build would send to each speech service the recipe's voices use, by engine name.
     package var services: [ServiceEstimate] = []
+    /// The book's title and author as its exports name them (the recipe's, else its first source's).
+    package var title = ""
+    package var author: String?
+    /// The credits the M4B and the ACX set would open and close with (none without those exports).
+    package var credits = BookCredits(ExportSettings())
 
     /// True when every item is built, so `durationMs` is measured, not estimated.
     package var isExact: Bool { itemsBuilt == items }

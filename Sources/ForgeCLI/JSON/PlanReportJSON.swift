@@ -19,6 +19,11 @@ struct PlanReportJSON: Encodable {
     var sources: [Source]
     /// What a build would send to each speech service.
     var services: [Service]
+    var title: String
+    var author: JSONNull<String>
+    /// The M4B's and the ACX set's credits; null for none.
+    var openingCredit: JSONNull<String>
+    var closingCredit: JSONNull<String>
 
     struct Service: Encodable {
         var engine: String
@@ -63,6 +68,10 @@ struct PlanReportJSON: Encodable {
         exact = report.isExact
         wordsPerMinute = report.wordsPerMinute
         uncastCharacters = report.uncastCharacters
+        title = report.title
+        author = JSONNull(report.author)
+        openingCredit = JSONNull(report.credits.opening)
+        closingCredit = JSONNull(report.credits.closing)
         warnings = report.warnings.map {
             Warning(message: $0.message, field: JSONNull($0.field), suggestion: JSONNull($0.suggestion))
         }
