@@ -9,6 +9,7 @@
 #
 #   benchmarks/matrix.sh [book.txt]          SHARDS=8 FORMATS="m4b epub acx" CHAPTERS=<first N chapters> FORGE=<binary>
 #   SHARDS=4 CHAPTERS=6 benchmarks/matrix.sh  a few chapters while working
+#   BASELINE=<another forge> benchmarks/matrix.sh   that forge assembles from the same cache too
 #   LONG=15 benchmarks/matrix.sh             one long chapter: chapter 20 runs on through the next 14
 #                                            (their headings dropped; ~2.5 hours), to see it spread
 #   VOICE=piper CHAPTERS=3 benchmarks/matrix.sh   a neural voice (Piper, through its adapter; installed
@@ -99,6 +100,14 @@ sample_every=1 measure "$forge" build recipe.json --json -o assembled --remote-c
 read -r down synthesized chunks encoded taken acx <<<"$(summary downloadedBytes synthesized transcribedChunks encodedChapters downloadedEncodings downloadedACXFiles)"
 row "assembler" "-" "$(mb "$down")" "synthesized $synthesized (spot checks), chunks transcribed $chunks, encodings made $encoded, taken $taken, ACX taken $acx"
 exports=$(du -sb assembled/exports | cut -f1)
+assembler_wall=$wall assembler_cpu=$cpu
+if [ -n "${BASELINE:-}" ]; then
+    # Another forge assembles from the same cache: the two assemblers side by side, in one run.
+    sample_every=1 measure "$BASELINE" build recipe.json --json -o assembled-baseline --remote-cache "$url/all"
+    read -r base_down <<<"$(summary downloadedBytes)"
+    row "assembler (baseline)" "-" "$(mb "$base_down")" "$BASELINE"
+fi
+wall=$assembler_wall cpu=$assembler_cpu
 same=yes
 for file in $(cd single/exports && find m4b epub acx -type f 2>/dev/null | sort); do
     cmp -s "single/exports/$file" "assembled/exports/$file" || { same=no; echo "differs: $file"; }

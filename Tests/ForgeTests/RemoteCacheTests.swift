@@ -213,6 +213,17 @@ struct RemoteCacheTests {
         #expect(Self.warnings(refused).contains("encoded here"), "\(Self.warnings(refused))")
         let refusedFiles = try files("refused")
         #expect(Self.int(refused.summary, "encodedChapters") == 1 && refusedFiles == expected)
+        // Blobs were streamed to files as they arrived: none is left behind, the refused one included.
+        for folder in ["assembled", "refused"] {
+            let tmp = project.directory.file("\(folder)/objects/tmp").path
+            let exportsFolder = project.directory.file("\(folder)/exports").path
+            let left =
+                ((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [])
+                + ((try? FileManager.default.contentsOfDirectory(atPath: exportsFolder)) ?? []).filter {
+                    $0.hasSuffix(".tmp")
+                }
+            #expect(left.isEmpty, "\(folder) left \(left)")
+        }
 
         // A shard needs a cache it can write to.
         let lonely = try project.build(["--shard", "1/3", "-o", "lonely"])

@@ -35,13 +35,23 @@ extension CacheSession {
         var taken = 0
         var bytes = 0
         var failure: RemoteCacheError?
+        try store.prepare()
+        // Each blob goes to a file as it arrives; one at a time is read back, checked and stored.
+        let (root, process) = (store.root, getpid())
+        @Sendable func scratch(_ key: String) -> URL {
+            ObjectStore(root: root).url(forRelativePath: "objects/tmp/download-\(key).\(process).aac")
+        }
+        for next in wanted { unlink(scratch(next.key).path) }
         await fetchChapterObjects(wanted, from: cache) { next in
-            (next.actionKey, Self.encodedRole, next.key, encoder.label(next.index))
+            (next.actionKey, Self.encodedRole, next.key, encoder.label(next.index), .file(scratch(next.key)))
         } take: { next, result in
             answer(
                 result, chapter: encoder.pieces[next.index].chapter.ordinal, making: "The chapter is encoded here.",
                 failure: &failure
-            ) { entry, data in
+            ) { entry in
+                let file = scratch(next.key)
+                defer { unlink(file.path) }
+                let data = try Data(contentsOf: file)
                 guard encoder.fits([UInt8](data), piece: next.index) else {
                     warn(
                         .warning(
@@ -68,19 +78,23 @@ extension CacheSession {
     /// cancels the requests in flight), handing each answer to `take` as it arrives; `take` returns
     /// false to stop asking for the rest.
     func fetchChapterObjects<Job: Sendable>(
-        _ jobs: [Job], from cache: ChapterObjectCache, presenceOnly: Bool = false,
-        request: @escaping @Sendable (Job) -> (actionKey: String, role: String, key: String, chapter: String),
-        take: (Job, Result<(ChapterObjectEntry, Data)?, RemoteCacheError>) -> Bool
+        _ jobs: [Job], from cache: ChapterObjectCache,
+        request:
+            @escaping @Sendable (Job) -> (
+                actionKey: String, role: String, key: String, chapter: String,
+                destination: ChapterObjectCache.Destination
+            ),
+        take: (Job, Result<ChapterObjectEntry?, RemoteCacheError>) -> Bool
     ) async {
         await BoundedTasks.run(
             jobs, limit: RemoteCache.connections, cancellation: cancellation,
-            perform: { job -> Result<(ChapterObjectEntry, Data)?, RemoteCacheError> in
+            perform: { job -> Result<ChapterObjectEntry?, RemoteCacheError> in
                 let asked = request(job)
                 do throws(RemoteCacheError) {
                     return .success(
                         try await cache.fetch(
                             actionKey: asked.actionKey, role: asked.role, key: asked.key, chapter: asked.chapter,
-                            presenceOnly: presenceOnly))
+                            into: asked.destination))
                 } catch {
                     return .failure(error)
                 }
@@ -88,18 +102,18 @@ extension CacheSession {
             take: { job, result in take(job, result) ? .goOn : .startNoMore })
     }
 
-    /// What one answer of ``fetchChapterObjects(_:from:presenceOnly:request:take:)`` does: what
+    /// What one answer of ``fetchChapterObjects(_:from:request:take:)`` does: what
     /// arrived goes to `keep` (whose error, the local disk's, ends the lookups), what the cache lacks
     /// is passed over, and what it sent wrong is refused (``refuse(_:chapter:making:failure:)``).
     /// Whether to go on asking.
     func answer(
-        _ result: Result<(ChapterObjectEntry, Data)?, RemoteCacheError>, chapter: Int, making: String,
-        failure: inout RemoteCacheError?, keep: (ChapterObjectEntry, Data) throws -> Void
+        _ result: Result<ChapterObjectEntry?, RemoteCacheError>, chapter: Int, making: String,
+        failure: inout RemoteCacheError?, keep: (ChapterObjectEntry) throws -> Void
     ) -> Bool {
         switch result {
-        case .success((let entry, let data)?):
+        case .success(let entry?):
             do {
-                try keep(entry, data)
+                try keep(entry)
                 return true
             } catch {
                 failure = failure ?? .localStore(reason: ErrorReason.message(error))
@@ -192,9 +206,15 @@ extension CacheSession {
         let writer = ExportWriter(outputDirectory: store.root, folder: "exports", cancellation: cancellation)
         var prepared: [String: URL] = [:]
         var bytes = 0
-        try await lookUpACXFiles(files, timelines: timelines, from: cache, presenceOnly: false) { file, data in
-            prepared[file.path] = try writer.scratchFile("acx-\(file.key)", data: data)
-            bytes += data.count
+        // Each file is written where the export copies it from as it arrives, never held whole.
+        var scratch: [String: URL] = [:]
+        for file in files { scratch[file.key] = try writer.scratchURL("acx-\(file.key)") }
+        let places = scratch
+        try await lookUpACXFiles(files, timelines: timelines, from: cache) { file in
+            places[file.key].map(ChapterObjectCache.Destination.file) ?? .presenceOnly
+        } found: { file, entry in
+            prepared[file.path] = places[file.key]
+            bytes += entry.bytes
         }
         traffic.downloadedBytes += bytes
         return prepared
@@ -206,19 +226,21 @@ extension CacheSession {
         _ files: [AudiobookExport.ACXChapterFile], timelines: [ChapterTimeline], from cache: ChapterObjectCache
     ) async throws -> Set<String> {
         var present: Set<String> = []
-        try await lookUpACXFiles(files, timelines: timelines, from: cache, presenceOnly: true) { file, _ in
+        try await lookUpACXFiles(files, timelines: timelines, from: cache) { _ in
+            .presenceOnly
+        } found: { file, _ in
             present.insert(file.path)
         }
         return present
     }
 
-    /// Asks the cache for the ACX files of `files`, handing each one it holds to `found` with its
-    /// bytes (none with `presenceOnly`); a refused one is a warning naming its chapter, and what
-    /// `found` throws (the local disk) ends the lookups.
+    /// Asks the cache for the ACX files of `files`, each blob put where `destination` says, handing
+    /// each one it holds to `found` with its entry; a refused one is a warning naming its chapter,
+    /// and what `found` throws (the local disk) ends the lookups.
     private mutating func lookUpACXFiles(
         _ files: [AudiobookExport.ACXChapterFile], timelines: [ChapterTimeline], from cache: ChapterObjectCache,
-        presenceOnly: Bool,
-        found: (AudiobookExport.ACXChapterFile, Data) throws -> Void
+        destination: @escaping @Sendable (AudiobookExport.ACXChapterFile) -> ChapterObjectCache.Destination,
+        found: (AudiobookExport.ACXChapterFile, ChapterObjectEntry) throws -> Void
     ) async throws {
         guard !isUnavailable, !cancellation.isCancelled, !files.isEmpty else { return }
         let byOrdinal = Dictionary(timelines.map { ($0.chapter.ordinal, $0) }, uniquingKeysWith: { first, _ in first })
@@ -233,11 +255,11 @@ extension CacheSession {
                 ))
         }
         var failure: RemoteCacheError?
-        await fetchChapterObjects(wanted, from: cache, presenceOnly: presenceOnly) { next in
-            (next.actionKey, Self.acxRole, next.file.key, "chapter \(next.file.ordinal)")
+        await fetchChapterObjects(wanted, from: cache) { next in
+            (next.actionKey, Self.acxRole, next.file.key, "chapter \(next.file.ordinal)", destination(next.file))
         } take: { next, result in
             answer(result, chapter: next.file.ordinal, making: "Its ACX file is mastered here.", failure: &failure) {
-                try found(next.file, $1)
+                try found(next.file, $0)
             }
         }
         if let failure { try failed(failure) }

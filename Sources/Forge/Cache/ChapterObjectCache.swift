@@ -11,12 +11,19 @@ package struct ChapterObjectCache: Sendable {
         self.remote = remote
     }
 
-    /// The object filed at `actionKey` as `role` `key`, and its bytes; nil on a miss. `chapter`
-    /// names the chapter in errors. With `presenceOnly`, the blob is asked for (`HEAD`), not
-    /// downloaded, and the bytes returned are empty.
+    /// Where a fetched blob goes (``fetch(actionKey:role:key:chapter:into:)``).
+    package enum Destination: Sendable {
+        /// Asked for (`HEAD`), not downloaded.
+        case presenceOnly
+        /// Written into this new file as it arrives, never held whole in memory.
+        case file(URL)
+    }
+
+    /// The object filed at `actionKey` as `role` `key`, its blob checked and put where `destination`
+    /// says; nil on a miss. `chapter` names the chapter in errors. A refused blob's file is removed.
     package func fetch(
-        actionKey: String, role: String, key: String, chapter: String, presenceOnly: Bool = false
-    ) async throws(RemoteCacheError) -> (ChapterObjectEntry, Data)? {
+        actionKey: String, role: String, key: String, chapter: String, into destination: Destination
+    ) async throws(RemoteCacheError) -> ChapterObjectEntry? {
         guard let data = try await remote.get(.actionCache, actionKey, expectedBytes: nil) else { return nil }
         guard let entry = try? JSONDecoder().decode(ChapterObjectEntry.self, from: data),
             entry.fits(role: role, key: key)
@@ -25,20 +32,33 @@ package struct ChapterObjectCache: Sendable {
                 cache: remote.settings.name, item: chapter,
                 reason: "its \(role) entry names another object or is not one")
         }
-        if presenceOnly { return try await remote.contains(.contentAddressable, entry.sha256) ? (entry, Data()) : nil }
-        let fetched: Data?
-        do {
-            fetched = try await remote.get(.contentAddressable, entry.sha256, expectedBytes: entry.bytes)
-        } catch let .badAnswer(_, _, reason) {
-            throw .blobSize(cache: remote.settings.name, item: chapter, role: role, detail: reason)
+        guard case .file(let file) = destination else {
+            return try await remote.contains(.contentAddressable, entry.sha256) ? entry : nil
         }
-        guard let blob = fetched else { return nil }
-        let found = ContentHash.sha256Hex(blob)
+        let arrived: Bool
+        do {
+            arrived = try await remote.download(entry.sha256, expectedBytes: entry.bytes, to: file)
+        } catch let .badAnswer(_, _, reason) {
+            unlink(file.path)
+            throw .blobSize(cache: remote.settings.name, item: chapter, role: role, detail: reason)
+        } catch {
+            unlink(file.path)
+            throw error
+        }
+        guard arrived else {
+            unlink(file.path)
+            return nil
+        }
+        guard let found = try? ContentHash.sha256Hex(fileAt: file) else {
+            unlink(file.path)
+            throw .localStore(reason: "\(file.path): the downloaded blob cannot be read back")
+        }
         guard found == entry.sha256 else {
+            unlink(file.path)
             throw .digestMismatch(
                 cache: remote.settings.name, item: chapter, role: role, expected: entry.sha256, found: found)
         }
-        return (entry, blob)
+        return entry
     }
 
     /// Uploads `data` (the object `object` of `role`), then its entry at `actionKey`. Returns the bytes sent.

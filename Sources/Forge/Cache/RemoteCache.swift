@@ -59,6 +59,27 @@ package final class RemoteCache: Sendable {
         }
     }
 
+    /// Writes the blob `digest` (of `expectedBytes`) into the new file `file` as it arrives, so a
+    /// large blob is never held whole; false when the cache does not have it. The file is created
+    /// (refused if something is already at that path) and left to the caller, whatever happens.
+    package func download(_ digest: String, expectedBytes: Int, to file: URL) async throws(RemoteCacheError) -> Bool {
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .localStore(reason: "\(file.path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var request = HTTPClient.Request(
+            method: .get, url: url(.contentAddressable, digest), headers: header.map { [$0] } ?? [],
+            maxBytes: Self.blobLimit, expectedBytes: expectedBytes)
+        request.destination = descriptor
+        let response = try await send(request, area: .contentAddressable, digest: digest)
+        switch response.status {
+        case 200: return true
+        case 404: return false
+        default: throw classify(status: response.status, method: "GET", area: .contentAddressable, digest: digest)
+        }
+    }
+
     /// Whether the cache holds `area/digest` (a `HEAD` request: nothing is downloaded).
     package func contains(_ area: Area, _ digest: String) async throws(RemoteCacheError) -> Bool {
         let request = HTTPClient.Request(

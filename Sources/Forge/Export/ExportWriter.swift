@@ -131,6 +131,15 @@ struct ExportWriter {
         try scratchFile(name, data: Data(text.utf8))
     }
 
+    /// Where ``scratchFile(_:data:)`` puts `name`, made ready to be created there (its folder
+    /// made, an old file of that name removed).
+    func scratchURL(_ name: String) throws -> URL {
+        let relative = folder + "/.\(name).\(getpid()).tmp"
+        try owned.makeDirectory(folder)
+        unlink(owned.url(relative).path)
+        return owned.url(relative)
+    }
+
     func scratchFile(_ name: String, data: Data) throws -> URL {
         let relative = folder + "/.\(name).\(getpid()).tmp"
         try owned.makeDirectory(folder)

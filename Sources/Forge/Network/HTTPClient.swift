@@ -45,6 +45,9 @@ package final class HTTPClient: Sendable {
         /// The exact size a successful answer must have, when the caller knows it (a blob by its
         /// digest): a different Content-Length is refused before its body is read.
         package var expectedBytes: Int?
+        /// An open file a successful answer's body is written to as it arrives, instead of being
+        /// held in ``Response/body`` (which stays empty): a large blob never sits whole in memory.
+        package var destination: Int32?
 
         package init(
             method: Method, url: URL, headers: [String] = [], body: Data? = nil, maxBytes: Int,
@@ -269,10 +272,29 @@ package final class HTTPClient: Sendable {
                     ?? .tooLarge(limit: request.maxBytes)
                 return false
             }
-            if !discarding {
+            if !discarding, let destination = request.destination {
+                guard Self.write(bytes, to: destination) else {
+                    failure = .transport("writing the answer to disk failed: \(String(cString: strerror(errno)))")
+                    return false
+                }
+            } else if !discarding {
                 body.append(bytes.bindMemory(to: UInt8.self))
             } else if body.count < HTTPClient.errorBodyLimit {
                 body.append(contentsOf: bytes.prefix(HTTPClient.errorBodyLimit - body.count))
+            }
+            return true
+        }
+
+        /// Writes all of `bytes` to `descriptor`, going on after a partial write; false on an error.
+        private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
             }
             return true
         }
@@ -291,14 +313,14 @@ package final class HTTPClient: Sendable {
                     failure = .wrongLength(expected: expected, found: Int(announced))
                     return nil
                 }
-                body.reserveCapacity(expected)
+                if request.destination == nil { body.reserveCapacity(expected) }
                 return expected
             }
             if announced > request.maxBytes {
                 failure = .tooLarge(limit: request.maxBytes)
                 return nil
             }
-            if announced > 0 { body.reserveCapacity(Int(announced)) }
+            if announced > 0, request.destination == nil { body.reserveCapacity(Int(announced)) }
             return request.maxBytes
         }
     }
