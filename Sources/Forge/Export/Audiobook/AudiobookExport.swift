@@ -138,16 +138,23 @@ enum AudiobookExport {
     /// What makes an ACX file: bump when its making changes.
     static let acxMethod = "acx-file-1"
 
+    /// How the ACX set of `chapterCount` chapters and `credits` numbers its files: the files
+    /// before the first chapter (1 with an opening credit), the files in all, the first file's
+    /// number (0 for the opening credit's file, else 1), and the digits a number is written with.
+    static func acxNumbering(chapterCount: Int, credits: BookCredits) -> (
+        opening: Int, count: Int, first: Int, width: Int
+    ) {
+        let opening = credits.opening == nil ? 0 : 1
+        let count = chapterCount + opening + (credits.closing == nil ? 0 : 1)
+        return (opening, count, opening == 0 ? 1 : 0, max(2, String(count).count))
+    }
+
     /// The ACX set's chapter files for `timelines` (some or all of a book of `chapterCount`
     /// chapters): numbered and tracked as the whole set numbers them, with or without credits.
     static func acxChapterFiles(_ timelines: [ChapterTimeline], chapterCount: Int, settings: ExportSettings) throws
         -> [ACXChapterFile]
     {
-        let credits = BookCredits(settings)
-        let opening = credits.opening == nil ? 0 : 1
-        let count = chapterCount + opening + (credits.closing == nil ? 0 : 1)
-        let first = opening == 0 ? 1 : 0
-        let width = max(2, String(count).count)
+        let (opening, count, first, width) = acxNumbering(chapterCount: chapterCount, credits: BookCredits(settings))
         let identity = try FFmpegEncoder.identity()
         let tags = metadata(settings).map { "\($0.key)=\($0.value)" }.joined(separator: ";")
         let limit = acxPartLimitMs
@@ -199,10 +206,7 @@ enum AudiobookExport {
         // take the first and last numbers.
         let chapters = chapterCount ?? timelines.count
         let texts = BookCredits(settings)
-        let opening = texts.opening == nil ? 0 : 1
-        let count = chapters + opening + (texts.closing == nil ? 0 : 1)
-        let first = opening == 0 ? 1 : 0
-        let width = max(2, String(count).count)
+        let (_, count, first, width) = acxNumbering(chapterCount: chapters, credits: texts)
         let credits = try [texts.opening, texts.closing].map { text in
             try text.flatMap { text -> (rate: Int, durationMs: Int, play: Play)? in
                 // Writing some chapters only (a shard's), the credits are not spoken.
