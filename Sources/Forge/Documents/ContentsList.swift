@@ -507,6 +507,19 @@ struct ContentsList {
         var result = ""
         var pendingSpace = false
         for scalar in text.unicodeScalars {
+            // ASCII, most of every English book, without a String made per letter to lowercase it.
+            if scalar.isASCII {
+                let value = scalar.value
+                let isUpper = (0x41...0x5A).contains(value)
+                if isUpper || (0x61...0x7A).contains(value) || (0x30...0x39).contains(value) {
+                    if pendingSpace, !result.isEmpty { result.append(" ") }
+                    pendingSpace = false
+                    result.unicodeScalars.append(Unicode.Scalar(UInt8(value | (isUpper ? 0x20 : 0))))
+                } else if scalar != "'" && scalar != "_" {
+                    pendingSpace = true
+                }
+                continue
+            }
             if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
                 if pendingSpace, !result.isEmpty { result.append(" ") }
                 pendingSpace = false

@@ -480,10 +480,23 @@ package struct PlainTextReader: DocumentReader {
             guard line.count <= 200, line.count >= 12 else { return nil }
             return String(scalars: scalars[line]).uppercased()
         }
+        // A marker's words start "START …" or "END …" after asterisks and spaces: other lines are
+        // passed over without a string made of them.
+        func mayBeMarker(_ line: Range<Int>) -> Bool {
+            guard line.count <= 200, line.count >= 12,
+                let first = scalars[line].firstIndex(where: { $0 != " " && $0 != "*" && $0 != "\t" }),
+                first + 1 < line.upperBound
+            else { return false }
+            let pair = (scalars[first].properties.uppercaseMapping, scalars[first + 1].properties.uppercaseMapping)
+            return pair == ("S", "T") || pair == ("E", "N")
+        }
         let head = lines.prefix(max(400, lines.count / 3))
-        if let start = head.firstIndex(where: { text($0).map(GutenbergMarkers.isStart) ?? false }) {
+        if let start = head.firstIndex(where: { mayBeMarker($0) && (text($0).map(GutenbergMarkers.isStart) ?? false) })
+        {
             let end =
-                lines[(start + 1)...].firstIndex { text($0).map(GutenbergMarkers.isEnd) ?? false } ?? lines.count
+                lines[(start + 1)...].firstIndex {
+                    mayBeMarker($0) && (text($0).map(GutenbergMarkers.isEnd) ?? false)
+                } ?? lines.count
             return (start + 1)..<end
         }
         // An older file: its header opens with "The Project Gutenberg Etext of …" and ends at a line of
