@@ -191,7 +191,8 @@ package struct Exporter: Sendable {
     private func m4bChapters(_ chapters: [ChapterTimeline], settings: ExportSettings, store: ObjectStore) throws
         -> [ChapterTimeline]
     {
-        let rate = ChapterEncoder.commonRate(chapters) ?? chapters.first?.sampleRate ?? AudioSettings().sampleRate
+        // The first chapter's rate: the M4B's whole stream is at it (its common rate, when there is one).
+        let rate = chapters.first?.sampleRate ?? AudioSettings().sampleRate
         let credits = try AudiobookExport.creditChapters(
             settings: settings, store: store, sampleRate: rate, chapterCount: chapters.count)
         return [credits.opening].compactMap { $0 } + chapters + [credits.closing].compactMap { $0 }
