@@ -311,7 +311,7 @@ struct ContentsList {
     func locate(in blocks: [DocumentBlock], from start: Int = 0) -> [(block: Int, entry: Entry)] {
         var positions: [String: [Int]] = [:]
         for index in blocks.indices.dropFirst(start) where blocks[index].text.count <= 300 {
-            positions[Self.normalized(String(scalars: blocks[index].text)), default: []].append(index)
+            positions[Self.normalized(scalars: blocks[index].text), default: []].append(index)
         }
         // "ADVENTURE I. A SCANDAL IN BOHEMIA" for "I. A Scandal in Bohemia": the body's heading
         // puts a word before the listed number.
@@ -504,32 +504,38 @@ struct ContentsList {
     /// Lower case, letters and digits only, one space between words: how an entry and a heading
     /// are compared ("Jonathan Harker's Journal" and "JONATHAN HARKER’S JOURNAL." are the same).
     static func normalized(_ text: String) -> String {
-        var result = ""
+        normalized(scalars: text.unicodeScalars)
+    }
+
+    /// ``normalized(_:)`` of scalars, without making them a string first; built as UTF-8 bytes,
+    /// as a body's every short paragraph is normalized to be looked up.
+    static func normalized(scalars: some Sequence<Unicode.Scalar>) -> String {
+        var result: [UInt8] = []
         var pendingSpace = false
-        for scalar in text.unicodeScalars {
+        for scalar in scalars {
             // ASCII, most of every English book, without a String made per letter to lowercase it.
             if scalar.isASCII {
-                let value = scalar.value
+                let value = UInt8(scalar.value)
                 let isUpper = (0x41...0x5A).contains(value)
                 if isUpper || (0x61...0x7A).contains(value) || (0x30...0x39).contains(value) {
-                    if pendingSpace, !result.isEmpty { result.append(" ") }
+                    if pendingSpace, !result.isEmpty { result.append(0x20) }
                     pendingSpace = false
-                    result.unicodeScalars.append(Unicode.Scalar(UInt8(value | (isUpper ? 0x20 : 0))))
+                    result.append(value | (isUpper ? 0x20 : 0))
                 } else if scalar != "'" && scalar != "_" {
                     pendingSpace = true
                 }
                 continue
             }
             if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-                if pendingSpace, !result.isEmpty { result.append(" ") }
+                if pendingSpace, !result.isEmpty { result.append(0x20) }
                 pendingSpace = false
-                result.unicodeScalars.append(contentsOf: String(scalar).lowercased().unicodeScalars)
-            } else if scalar == "'" || scalar == "’" || scalar == "_" {
+                result.append(contentsOf: String(scalar).lowercased().utf8)
+            } else if scalar == "’" {
                 continue
             } else {
                 pendingSpace = true
             }
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 }

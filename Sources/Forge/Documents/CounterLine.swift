@@ -48,7 +48,8 @@ struct CounterLine: Hashable {
                 guard label.isLetters, label.scalars.count >= 2, HeadingCounter.readings(of: [label.text]).isEmpty
                 else { continue }
             }
-            for counter in HeadingCounter.readings(of: words[counterStart...].map { tokens[$0].text }) {
+            // A counter is at most six words ("one hundred and twenty-one"): the rest are not made strings.
+            for counter in HeadingCounter.readings(of: words[counterStart...].prefix(6).map { tokens[$0].text }) {
                 guard let reading = reading(tokens: tokens, words: words, labelled: labelled, counter: counter) else {
                     continue
                 }
@@ -108,17 +109,17 @@ struct CounterLine: Hashable {
         var isWord: Bool
 
         var text: String { String(String.UnicodeScalarView(scalars)) }
-        var isLetters: Bool { scalars.allSatisfy { $0.properties.isAlphabetic || $0 == "-" || $0 == "'" || $0 == "’" } }
+        var isLetters: Bool { scalars.allSatisfy { $0.isLetter || $0 == "-" || $0 == "'" || $0 == "’" } }
         var isDigits: Bool { scalars.allSatisfy { ("0"..."9").contains($0) } }
 
         static func split(_ scalars: [Unicode.Scalar]) -> [Token] {
             var tokens: [Token] = []
             for (index, scalar) in scalars.enumerated() {
-                var isWord = scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+                var isWord = scalar.isLetterOrDigit
                 // "twenty-one", "o'clock": joined inside a word, decoration elsewhere.
                 if !isWord, "-'’".unicodeScalars.contains(scalar), let last = tokens.last, last.isWord,
                     index + 1 < scalars.count,
-                    scalars[index + 1].properties.isAlphabetic
+                    scalars[index + 1].isLetter
                 {
                     isWord = true
                 }

@@ -9,7 +9,8 @@ struct HeadingCounter: Equatable {
     /// How many of the words it takes.
     var wordCount: Int
 
-    /// Every counter that `words` (a line's word tokens from where a counter may start) begin with.
+    /// Every counter that `words` (a line's word tokens from where a counter may start) begin with;
+    /// only the first six are read.
     static func readings(of words: some Collection<String>) -> [HeadingCounter] {
         guard let first = words.first else { return [] }
         var readings: [HeadingCounter] = []

@@ -380,11 +380,8 @@ package struct PlainTextReader: DocumentReader {
             // its full stop); a title on a second line follows it.
             let text = blocks[index].text
             let lineEnd = text.firstIndex(of: "\n") ?? text.endIndex
-            func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
-                scalar.properties.isAlphabetic || scalar.properties.numericType != nil
-            }
-            guard let first = text[..<lineEnd].firstIndex(where: isWordScalar),
-                var last = text[..<lineEnd].lastIndex(where: isWordScalar)
+            guard let first = text[..<lineEnd].firstIndex(where: \.isLetterOrDigit),
+                var last = text[..<lineEnd].lastIndex(where: \.isLetterOrDigit)
             else { continue }
             if last + 1 < lineEnd, text[last + 1] == "." { last += 1 }
             // The second line, without the paragraph's last line end.
@@ -466,9 +463,8 @@ package struct PlainTextReader: DocumentReader {
     /// The text does not stop mid-sentence: its last mark is not a letter, a digit, a comma, a
     /// semicolon or a hyphen.
     static func endsSentence(_ text: [Unicode.Scalar]) -> Bool {
-        guard let last = text.last(where: { !$0.properties.isWhitespace }) else { return true }
-        return
-            !(last.properties.isAlphabetic || last.properties.numericType != nil || ",;-".unicodeScalars.contains(last))
+        guard let last = text.last(where: { !$0.isWhiteSpace }) else { return true }
+        return !(last.isLetterOrDigit || ",;-".unicodeScalars.contains(last))
     }
 
     /// The lines between Project Gutenberg's start line (`*** START OF THE (or THIS) PROJECT GUTENBERG
@@ -617,10 +613,12 @@ package struct PlainTextReader: DocumentReader {
     /// ("PART THE FIRST"), so a one-line paragraph such as "Book two was better." is not one.
     static func isPartLine(_ line: String) -> Bool {
         // A dash may join the number to its subtitle ("PART ONE—The Sea").
-        let words = line.replacingOccurrences(of: "—", with: " — ").replacingOccurrences(of: "–", with: " – ").split(
-            whereSeparator: { $0 == " " || $0 == "\t" })
-        if isOrdinalFirst(words, ["book", "part", "volume"]) { return true }
-        guard line.count <= 60, words.count >= 2, ["book", "part", "volume"].contains(words[0].lowercased()) else {
+        let hasDash = line.unicodeScalars.contains { $0 == "—" || $0 == "–" }
+        let spaced =
+            hasDash ? line.replacingOccurrences(of: "—", with: " — ").replacingOccurrences(of: "–", with: " – ") : line
+        let words = spaced.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        if isOrdinalFirst(words, Self.partWords) { return true }
+        guard line.count <= 60, words.count >= 2, Self.partWords.contains(words[0].lowercased()) else {
             return false
         }
         let numberWords = words[1].lowercased() == "the" && words.count >= 3 ? 2 : 1
@@ -647,28 +645,19 @@ package struct PlainTextReader: DocumentReader {
         let inCapitals = head == head.uppercased() && head.contains(where: \.isLetter)
         guard !words.isEmpty, words.count <= (inCapitals ? 8 : 4), words.allSatisfy({ $0.first?.isUppercase ?? false })
         else { return false }
-        let ordinals: Set<String> = ["first", "second", "third", "fourth", "fifth", "final", "last"]
-        if words.count > 1, ordinals.contains(words[0].lowercased()) { words.removeFirst() }
+        if words.count > 1, sectionOrdinals.contains(words[0].lowercased()) { words.removeFirst() }
         // "THE PREFACE", "AUTHOR'S PREFACE", "EDITOR'S NOTE", "PREFATORY NOTE".
-        let owners: Set<String> = [
-            "the", "author's", "author’s", "authors'", "editor's", "editor’s", "translator's", "translator’s",
-            "prefatory", "introductory",
-        ]
         var owned = false
-        if words.count > 1, owners.contains(words[0].lowercased()) {
+        if words.count > 1, sectionOwners.contains(words[0].lowercased()) {
             words.removeFirst()
             owned = true
         }
-        let sections: Set<String> = [
-            "epilogue", "prologue", "preface", "introduction", "foreword", "afterword", "appendix", "postscript",
-            "prelude", "finale", "envoi", "advertisement",
-        ]
         let first = words[0].lowercased()
         // "NOTE TO THE THIRD EDITION", "NOTE ON THE TEXT": a note in capitals says what it is about.
         let isNote =
             (first == "note" || first == "notes")
             && (owned || (inCapitals && words.count >= 3 && ["to", "on"].contains(words[1].lowercased())))
-        guard sections.contains(first) || isNote else { return false }
+        guard sectionWords.contains(first) || isNote else { return false }
         if inCapitals { return true }
         // "Appendix A", "APPENDIX II", "Epilogue 2": one designator at most.
         return words.count == 1
@@ -688,10 +677,7 @@ package struct PlainTextReader: DocumentReader {
     static func isChapterLine(_ line: String) -> Bool {
         if isCJKChapterLine(line) { return true }
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        if isOrdinalFirst(words, ["chapter", "act"]) { return true }
-        let chapterWords: Set<String> = [
-            "chapter", "chapitre", "kapitel", "capítulo", "capitulo", "capitolo", "hoofdstuk", "глава", "rozdział",
-        ]
+        if isOrdinalFirst(words, Self.chapterOrActWords) { return true }
         guard line.count <= 80, words.count >= 2, chapterWords.contains(words[0].lowercased()) else { return false }
         // "XXXVIII--CONCLUSION", "IV—THE FLIGHT": the number is what comes before a dash.
         let numberWord = words[1].split(omittingEmptySubsequences: false) { "-—–".contains($0) }[0]
@@ -702,18 +688,39 @@ package struct PlainTextReader: DocumentReader {
     }
 
     /// "FIRST PART", "Second Act", "THIRD BOOK.": an ordinal, then the word, and nothing after.
+    /// The words that name a chapter in the languages ``isChapterLine(_:)`` reads.
+    static let chapterWords: Set<String> = [
+        "chapter", "chapitre", "kapitel", "capítulo", "capitulo", "capitolo", "hoofdstuk", "глава", "rozdział",
+    ]
+    /// What an ordinal before it makes a chapter line ("Second Act").
+    static let chapterOrActWords: Set<String> = ["chapter", "act"]
+    /// The words that name a part of a book.
+    static let partWords: Set<String> = ["book", "part", "volume"]
+    /// The ordinals that may come before a chapter's, part's or act's word ("Second Part").
+    static let ordinalWords: Set<String> = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last",
+    ]
+    /// What ``isSectionLine(_:)`` takes: an ordinal, an owner, then the section's word.
+    static let sectionOrdinals: Set<String> = ["first", "second", "third", "fourth", "fifth", "final", "last"]
+    static let sectionOwners: Set<String> = [
+        "the", "author's", "author’s", "authors'", "editor's", "editor’s", "translator's", "translator’s",
+        "prefatory", "introductory",
+    ]
+    static let sectionWords: Set<String> = [
+        "epilogue", "prologue", "preface", "introduction", "foreword", "afterword", "appendix", "postscript",
+        "prelude", "finale", "envoi", "advertisement",
+    ]
+
     static func isOrdinalFirst(_ words: [Substring], _ nouns: Set<String>) -> Bool {
         guard words.count == 2 else { return false }
-        let ordinals: Set<String> = [
-            "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last",
-        ]
         let noun = words[1].lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ".:"))
-        return ordinals.contains(words[0].lowercased()) && nouns.contains(noun)
+        return ordinalWords.contains(words[0].lowercased()) && nouns.contains(noun)
             && words.allSatisfy { $0.first?.isUppercase ?? false }
     }
 
     /// "第一章", "第12回", "第三节": a Chinese or Japanese chapter line.
     static func isCJKChapterLine(_ line: String) -> Bool {
+        guard line.unicodeScalars.first(where: { !$0.isWhiteSpace }) == "第" else { return false }
         let scalars = Array(line.trimmingCharacters(in: .whitespaces).unicodeScalars)
         guard scalars.count >= 3, scalars.count <= 40, scalars[0] == "第" else { return false }
         let numerals = Set("一二三四五六七八九十百千零〇两0123456789０１２３４５６７８９".unicodeScalars)

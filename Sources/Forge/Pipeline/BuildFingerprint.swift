@@ -50,25 +50,25 @@ struct BuildFingerprint {
         // Each object file as lstat sees it (kind, size, inode, change time), not its bytes: an
         // object deleted, replaced or turned into a link behind the store's back sends the build
         // down the full path, which checks and remakes it. One lstat per object, no reading.
-        let root = directory.path
+        let presence = ObjectPresence(store: ObjectStore(root: directory))
         for path in try manifest.objectPaths() {
-            var status = stat()
-            if lstat(root + "/" + path, &status) != 0 {
-                text += "|\(path):missing"
-            } else {
+            if let status = presence.status(of: path) {
                 text +=
                     "|\(path):\(status.st_mode):\(status.st_size):\(status.st_ino):\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
+            } else {
+                text += "|\(path):missing"
             }
         }
         return inputs + "/" + ContentHash.sha256Hex(text)
     }
 
-    /// Whether the last build of the directory succeeded with these inputs and nothing changed since.
-    func isUpToDate(_ manifest: Manifest, directory: URL) throws -> Bool {
+    /// The fingerprint the last build recorded, if it succeeded with these inputs and nothing
+    /// changed since; nil otherwise.
+    func upToDate(_ manifest: Manifest, directory: URL) throws -> String? {
         guard let inputs, let last = try manifest.lastBuild(), last.outcome == .succeeded,
             let recorded = last.fingerprint,
             recorded.hasPrefix(inputs + "/"), let now = try current(in: manifest, directory: directory)
-        else { return false }
-        return recorded == now
+        else { return nil }
+        return recorded == now ? now : nil
     }
 }

@@ -158,7 +158,7 @@ package struct BuildPipeline: Sendable {
                 }
                 results.reproducibility = .init(checked: checked, differing: mismatches.map(\.itemID))
             }
-            let counts = try manifest.statusCounts()
+            let counts = try manifest.itemCounts()
             var summary = summary(of: results, counts: counts, in: context)
             summary.warnings = bookWarnings
             let outcome: BuildRecord.Outcome =
@@ -227,8 +227,8 @@ package struct BuildPipeline: Sendable {
     /// Every item is done (and the build not stopped): the condition of the stages after alignment.
     private func everyItemDone(_ context: BuildContext) throws -> Bool {
         guard !context.cancellation.isCancelled else { return false }
-        let counts = try context.manifest.statusCounts()
-        return counts.items > 0 && counts.done == counts.items
+        let totals = try context.manifest.itemTotals()
+        return totals.items > 0 && totals.done == totals.items
     }
 
     /// The build's summary, from its stages' results and the manifest's counts after them.
@@ -307,7 +307,7 @@ package struct BuildPipeline: Sendable {
         }
         let workspace = try OutputWorkspace(directory: directory)
         let manifest = workspace.manifest
-        guard try fingerprint.isUpToDate(manifest, directory: directory) else { return nil }
+        guard let value = try fingerprint.upToDate(manifest, directory: directory) else { return nil }
         // Uploads a stopped build did not finish (or made before the cache was configured) need the full path.
         if let cache = recipe.cache, !cache.readOnly, try manifest.countAwaitingUpload(cache: cache.name) > 0 {
             return nil
@@ -318,9 +318,8 @@ package struct BuildPipeline: Sendable {
         progress(.started(buildID: buildID, outputDirectory: directory.path))
         let counts = try manifest.itemTotals()
         try session.finish(.init(outcome: .succeeded, total: counts.items))
-        if let value = try fingerprint.current(in: manifest, directory: directory) {
-            try manifest.recordFingerprint(value, build: buildID)
-        }
+        // The directory is locked: it is as the check above found it.
+        try manifest.recordFingerprint(value, build: buildID)
         return withExtendedLifetime(workspace) {
             BuildSummary(
                 buildID: buildID, outputDirectory: directory.path, itemsTotal: counts.items, upToDate: counts.items,

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension StageWork {
     /// What the speak and align stages have to do for the manifest's items.
@@ -16,20 +17,12 @@ extension StageWork {
     /// `remote`: audio keys whose bytes are in the remote cache only, which count as stored.
     func plan(_ items: [ItemRecord], speak: Bool, align: Bool, remote: Set<String> = []) -> SpeakPlan {
         var plan = SpeakPlan()
-        let presence = ObjectPresence(store: store)
-        for item in items {
-            var speech = recipe.speech(text: item.text, character: item.character, engineVersions: engineVersions)
-            // An item the fallback voice made stays as it is: its primary engine failed on it.
-            if let fallback = recipe.fallbackVoice, item.voice == fallback.uri, item.audioKey != speech.audioKey {
-                let made = recipe.speech(
-                    text: item.text, character: item.character, engineVersions: engineVersions, voice: fallback)
-                if item.audioKey == made.audioKey { speech = made }
-            }
-            let hasObjects = hasObjects(speech, presence, remote: remote)
+        for (item, found) in zip(items, assessed(items, remote: remote)) {
+            let (speech, hasObjects, alignmentKey) = found
             if item.audioKey == speech.audioKey, hasObjects, item.status == .done || item.status == .spoken {
                 let aligned =
                     item.status == .done
-                    && (item.alignmentKey == ObjectKey.alignment(eventsKey: speech.eventsKey, text: item.text)
+                    && (item.alignmentKey == alignmentKey
                         // Timings from forced alignment of an engine that gave none are the align stage's to keep current.
                         || (!speech.voice.capabilities.contains(.wordTimings) && item.alignmentSource == .forced))
                 if aligned || !align { plan.upToDate += 1 } else { plan.alignOnly.append(item) }
@@ -44,6 +37,36 @@ extension StageWork {
             plan.waiting[speech.audioKey, default: []].append(item)
         }
         return plan
+    }
+
+    /// Each item's speech as the recipe makes it now, whether the store holds its objects, and (for
+    /// an item done with that audio) the key of its timings, worked out on every core: each is a
+    /// hash of canonical JSON or a `stat`, tens of thousands of them in a long book's plan.
+    private func assessed(_ items: [ItemRecord], remote: Set<String>)
+        -> [(speech: ItemSpeech, hasObjects: Bool, alignmentKey: String?)]
+    {
+        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, items.count / 1000))
+        let results = Mutex(
+            [[(speech: ItemSpeech, hasObjects: Bool, alignmentKey: String?)]](repeating: [], count: parts))
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let presence = ObjectPresence(store: store)
+            let found = items[(items.count * part / parts)..<(items.count * (part + 1) / parts)].map { item in
+                var speech = recipe.speech(text: item.text, character: item.character, engineVersions: engineVersions)
+                // An item the fallback voice made stays as it is: its primary engine failed on it.
+                if let fallback = recipe.fallbackVoice, item.voice == fallback.uri, item.audioKey != speech.audioKey {
+                    let made = recipe.speech(
+                        text: item.text, character: item.character, engineVersions: engineVersions, voice: fallback)
+                    if item.audioKey == made.audioKey { speech = made }
+                }
+                let isCurrent = item.status == .done && item.audioKey == speech.audioKey
+                return (
+                    speech, hasObjects(speech, presence, remote: remote),
+                    isCurrent ? ObjectKey.alignment(eventsKey: speech.eventsKey, text: item.text) : nil
+                )
+            }
+            results.withLock { $0[part] = found }
+        }
+        return results.withLock { $0.flatMap { $0 } }
     }
 
     func hasObjects(_ speech: ItemSpeech, _ presence: ObjectPresence, remote: Set<String> = []) -> Bool {

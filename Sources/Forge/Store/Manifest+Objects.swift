@@ -11,7 +11,8 @@ extension Manifest {
             for chunk in stride(from: 0, to: keys.count, by: 500).map({ Array(keys[$0..<min($0 + 500, keys.count)]) }) {
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                 let rows = try Row.fetchAll(
-                    db, sql: "SELECT * FROM objects WHERE key IN (\(marks))", arguments: StatementArguments(chunk))
+                    db, sql: "SELECT \(Self.objectColumns()) FROM objects WHERE key IN (\(marks))",
+                    arguments: StatementArguments(chunk))
                 for row in rows {
                     let object = Self.object(from: row)
                     found[object.key] = object
@@ -21,10 +22,26 @@ extension Manifest {
         }
     }
 
+    /// The audio object of every item that has one, by key: what a layout reads, in one query.
+    func itemAudioObjects() throws(StoreError) -> [String: StoredObject] {
+        try read { db in
+            var found: [String: StoredObject] = [:]
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT \(Self.objectColumns()) FROM items JOIN objects ON objects.key = items.audio_key")
+            while let row = try rows.next() {
+                let object = Self.object(from: row)
+                found[object.key] = object
+            }
+            return found
+        }
+    }
+
     /// Every object the manifest records.
     package func allObjects() throws(StoreError) -> [StoredObject] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM objects ORDER BY path").map(Self.object(from:))
+            try Row.fetchAll(db, sql: "SELECT \(Self.objectColumns()) FROM objects ORDER BY path").map(
+                Self.object(from:))
         }
     }
 
@@ -51,11 +68,18 @@ extension Manifest {
     }
 
     /// An objects row, read by column name.
+    /// The objects table's columns in the order ``object(from:)`` reads them, qualified by `table`.
+    static func objectColumns(of table: String = "objects") -> String {
+        ["key", "path", "role", "bytes", "sha256", "mime_type", "duration_ms", "sample_rate", "frames"]
+            .map { "\(table).\($0)" }.joined(separator: ", ")
+    }
+
+    /// The object in a row that starts with ``objectColumns(of:)`` (read by position: a layout
+    /// reads one per item, and a lookup by name costs more than the rest of the row).
     static func object(from row: Row) -> StoredObject {
         StoredObject(
-            key: row["key"], path: row["path"], role: StoredObject.Role(rawValue: row["role"]) ?? .audio,
-            bytes: row["bytes"], sha256: row["sha256"], mimeType: row["mime_type"],
-            durationMs: row["duration_ms"], sampleRate: row["sample_rate"], frames: row["frames"])
+            key: row[0], path: row[1], role: StoredObject.Role(rawValue: row[2]) ?? .audio,
+            bytes: row[3], sha256: row[4], mimeType: row[5], durationMs: row[6], sampleRate: row[7], frames: row[8])
     }
 
     /// Records audio objects' lengths in samples, read from their headers (objects made before
@@ -108,7 +132,9 @@ extension Manifest {
     /// Every encoded chapter the store holds.
     func encodedObjects() throws(StoreError) -> [StoredObject] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM objects WHERE role = 'encoded' ORDER BY path").map(
+            try Row.fetchAll(
+                db, sql: "SELECT \(Self.objectColumns()) FROM objects WHERE role = 'encoded' ORDER BY path"
+            ).map(
                 Self.object(from:))
         }
     }

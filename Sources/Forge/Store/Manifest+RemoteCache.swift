@@ -37,10 +37,12 @@ extension Manifest {
                 let audioKey: String = row[0]
                 let eventsKey: String = row[1]
                 guard seen.insert(audioKey).inserted,
-                    let audio = try Row.fetchOne(db, sql: "SELECT * FROM objects WHERE key = ?", arguments: [audioKey])
-                        .map(Self.object(from:)),
+                    let audio = try Row.fetchOne(
+                        db, sql: "SELECT \(Self.objectColumns()) FROM objects WHERE key = ?", arguments: [audioKey]
+                    )
+                    .map(Self.object(from:)),
                     let events = try Row.fetchOne(
-                        db, sql: "SELECT * FROM objects WHERE key = ?", arguments: [eventsKey]
+                        db, sql: "SELECT \(Self.objectColumns()) FROM objects WHERE key = ?", arguments: [eventsKey]
                     ).map(Self.object(from:))
                 else { continue }
                 shared.append(SharedSpeech(audio: audio, events: events, voice: row[2] ?? ""))

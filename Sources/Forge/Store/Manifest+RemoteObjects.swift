@@ -20,7 +20,7 @@ extension Manifest {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT objects.*, remote_objects.cache AS remote_cache, remote_objects.signal AS remote_signal
+                    SELECT \(Self.objectColumns()), remote_objects.cache AS remote_cache, remote_objects.signal AS remote_signal
                     FROM remote_objects JOIN objects ON objects.key = remote_objects.key
                     """)
             while let row = try rows.next() {

@@ -153,7 +153,6 @@ package final class Manifest: Sendable {
         try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
     }
 
-    /// Counts for `forge status`.
     /// How many items there are, how many are done, and their audio: three figures from one pass
     /// over the items (``statusCounts()`` also counts every word and object).
     func itemTotals() throws(StoreError) -> (items: Int, done: Int, audioMs: Int) {
@@ -168,24 +167,10 @@ package final class Manifest: Sendable {
         }
     }
 
+    /// Counts for `forge status`.
     package func statusCounts() throws(StoreError) -> ManifestCounts {
         try read { db in
-            var counts = ManifestCounts()
-            for row in try Row.fetchAll(
-                db, sql: "SELECT status, COUNT(*) AS n, COALESCE(SUM(duration_ms), 0) AS ms FROM items GROUP BY status")
-            {
-                let count: Int = row["n"]
-                switch ItemStatus(rawValue: row["status"]) {
-                case .done?:
-                    counts.done = count
-                    counts.audioMs += row["ms"] as Int
-                case .spoken?:
-                    counts.spoken = count
-                    counts.audioMs += row["ms"] as Int
-                case .failed?: counts.failed = count
-                case .pending?, nil: counts.pending += count
-                }
-            }
+            var counts = try Self.itemCounts(in: db)
             counts.chapters = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chapters") ?? 0
             counts.downloaded =
                 try Int.fetchOne(
@@ -200,5 +185,32 @@ package final class Manifest: Sendable {
             ).map { (id: $0["id"], error: $0["error"] ?? "") }
             return counts
         }
+    }
+
+    /// The items' counts by status and their audio's length, without the words', objects' and
+    /// failures' counts (a build's summary needs only these; counting every word reads a table the
+    /// size of the book).
+    func itemCounts() throws(StoreError) -> ManifestCounts {
+        try read { db in try Self.itemCounts(in: db) }
+    }
+
+    private static func itemCounts(in db: Database) throws -> ManifestCounts {
+        var counts = ManifestCounts()
+        for row in try Row.fetchAll(
+            db, sql: "SELECT status, COUNT(*) AS n, COALESCE(SUM(duration_ms), 0) AS ms FROM items GROUP BY status")
+        {
+            let count: Int = row["n"]
+            switch ItemStatus(rawValue: row["status"]) {
+            case .done?:
+                counts.done = count
+                counts.audioMs += row["ms"] as Int
+            case .spoken?:
+                counts.spoken = count
+                counts.audioMs += row["ms"] as Int
+            case .failed?: counts.failed = count
+            case .pending?, nil: counts.pending += count
+            }
+        }
+        return counts
     }
 }

@@ -17,12 +17,12 @@ package enum SentenceSegmenter {
         var index = range.lowerBound
         while index < range.upperBound {
             let scalar = scalars[index]
-            guard terminators.contains(scalar) else {
+            guard isTerminator(scalar) else {
                 index += 1
                 continue
             }
             var end = index + 1
-            while end < range.upperBound, terminators.contains(scalars[end]) { end += 1 }
+            while end < range.upperBound, isTerminator(scalars[end]) { end += 1 }
             while end < range.upperBound, closers.contains(scalars[end]) { end += 1 }
             let isFullWidth = scalar.value >= 0x3000
             if isFullWidth || isBoundary(scalars, terminator: index, after: end, limit: range.upperBound, rules: rules)
@@ -36,20 +36,31 @@ package enum SentenceSegmenter {
         return sentences
     }
 
+    /// Whether `scalar` ends a sentence (``terminators``), without hashing the letters and spaces
+    /// that make up nearly all of a text.
+    @inline(__always)
+    static func isTerminator(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x21, 0x2E, 0x3F: return true
+        case 0..<0x80: return false
+        default: return terminators.contains(scalar)
+        }
+    }
+
     private static func isBoundary(
         _ scalars: [Unicode.Scalar], terminator: Int, after end: Int, limit: Int, rules: SentenceRules
     ) -> Bool {
         guard end < limit else { return true }
-        guard scalars[end].properties.isWhitespace else { return false }
+        guard scalars[end].isWhiteSpace else { return false }
         var next = end
-        while next < limit, scalars[next].properties.isWhitespace { next += 1 }
+        while next < limit, scalars[next].isWhiteSpace { next += 1 }
         guard next < limit else { return true }
         let following = scalars[next]
         if following.properties.isLowercase { return false }
         if scalars[terminator] == "." {
             // The word before the period: an abbreviation or a lone initial does not end the sentence.
             var wordStart = terminator
-            while wordStart > 0, scalars[wordStart - 1].properties.isAlphabetic || scalars[wordStart - 1] == "." {
+            while wordStart > 0, scalars[wordStart - 1].isLetter || scalars[wordStart - 1] == "." {
                 wordStart -= 1
             }
             let word = String(scalars: scalars[wordStart..<terminator]).lowercased()
@@ -62,8 +73,8 @@ package enum SentenceSegmenter {
     static func trim(_ scalars: [Unicode.Scalar], _ range: Range<Int>) -> Range<Int>? {
         var lower = range.lowerBound
         var upper = range.upperBound
-        while lower < upper, scalars[lower].properties.isWhitespace { lower += 1 }
-        while upper > lower, scalars[upper - 1].properties.isWhitespace { upper -= 1 }
+        while lower < upper, scalars[lower].isWhiteSpace { lower += 1 }
+        while upper > lower, scalars[upper - 1].isWhiteSpace { upper -= 1 }
         return lower < upper ? lower..<upper : nil
     }
 }

@@ -28,4 +28,18 @@ extension Unicode.Scalar {
         if isASCII { return value <= 0x20 || value == 0x7F }
         return properties.isWhitespace || properties.generalCategory == .control
     }
+
+    /// `properties.isAlphabetic`, answered without the property tables for ASCII.
+    var isLetter: Bool {
+        if isASCII { return (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) }
+        return properties.isAlphabetic
+    }
+
+    /// A letter or a digit of any script: what makes up a word.
+    var isLetterOrDigit: Bool {
+        if isASCII {
+            return (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
+        }
+        return properties.isAlphabetic || properties.numericType != nil
+    }
 }

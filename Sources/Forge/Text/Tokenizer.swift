@@ -64,13 +64,7 @@ package enum Tokenizer {
     }
 
     static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
-        // ASCII is most of most books, and Unicode property lookups are slow: answer it directly.
-        if scalar.isASCII {
-            let value = scalar.value
-            return (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
-        }
-        let properties = scalar.properties
-        return properties.isAlphabetic || properties.numericType != nil
+        scalar.isLetterOrDigit
     }
 
     static func isMark(_ scalar: Unicode.Scalar) -> Bool {

@@ -31,7 +31,7 @@ struct TimelineBuilder {
         guard !items.isEmpty, unfinished.isEmpty else {
             throw ExportError.notBuilt(outputDirectory: store.root.path, pending: items.isEmpty ? 0 : unfinished.count)
         }
-        let objects = try manifest.objects(withKeys: items.compactMap(\.audioKey))
+        let objects = try manifest.itemAudioObjects()
         let itemsByChapter = Dictionary(grouping: items, by: \.chapter)
         var timelines: [ChapterTimeline] = []
         for chapter in try manifest.chapters() where chapters?.contains(chapter.ordinal) ?? true {
