@@ -3,3 +3,4 @@
 #include <cmd_ln.h>
 #include <fsg_model.h>
 #include <logmath.h>
+#include <fe.h>

@@ -18,7 +18,7 @@ struct ForgeCommand: AsyncParsableCommand {
             BuildCommand.self, PlanCommand.self, SplitCommand.self, SpeakCommand.self, AlignCommand.self,
             SyncCommand.self,
             ExportCommand.self, VerifyCommand.self, CheckCommand.self, StatusCommand.self, FsckCommand.self,
-            SayCommand.self, VoicesCommand.self, WorkerCommand.self,
+            SayCommand.self, VoicesCommand.self, WorkerCommand.self, WarpCommand.self,
         ]
     )
 

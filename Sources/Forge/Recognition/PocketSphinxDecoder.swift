@@ -31,11 +31,11 @@ final class PocketSphinxDecoder {
     private var loadedLanguageModel: URL?
 
     /// pocketsphinx logs every step to stderr unless told not to, once per process.
-    private static let silenceLog: Void = { err_set_logfp(nil) }()
+    static let silenceLog: Void = { err_set_logfp(nil) }()
     /// `ps_init` touches process-wide state (the log file, which it may open and close), so two
     /// decoders created at the same moment on two threads deadlocked in glibc's stdio lock;
     /// creation is serialized, decoding is not.
-    private static let creation = NSLock()
+    static let creation = NSLock()
 
     init(model: RecognizerModel, options: [String: String]) throws(RecognitionError) {
         _ = Self.silenceLog
