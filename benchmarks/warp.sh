@@ -26,9 +26,22 @@ start=$(date +%s.%N)
 (cd "$work/warp" && "$forge" build reading.json > build.log 2>&1)
 python3 benchmarks/narration_reference.py "$work/warp/reading/exports" "$work/warp/reading.wav" "$work/warp/reading.jsonl" > /dev/null
 read_s=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$start" "$(date +%s.%N)")
-# The recording as the sync gets it: the intro and the narration, from the MP3 tracks.
-tracks=$(ls "$work"/tracks/*.mp3 | python3 -c "import sys; print('|'.join(l.strip() for l in sys.stdin))")
-ffmpeg -hide_banner -loglevel error -y -i "concat:$tracks" -ac 1 -c:a pcm_s16le "$work/warp/recording.wav"
+# The recording as the sync gets it: the intro and the narration, from the MP3 tracks, each
+# decoded on its own (so its encoder delay and padding are trimmed, as the sync trims them).
+rm -rf "$work/warp/tracks" && mkdir -p "$work/warp/tracks"
+for track in "$work"/tracks/*.mp3; do
+    ffmpeg -hide_banner -loglevel error -y -i "$track" -ac 1 -c:a pcm_s16le "$work/warp/tracks/$(basename "$track" .mp3).wav"
+done
+python3 - "$work/warp/recording.wav" "$work"/warp/tracks/*.wav <<'PY'
+import sys, wave
+with wave.open(sys.argv[1], "wb") as out:
+    for index, path in enumerate(sys.argv[2:]):
+        with wave.open(path) as part:
+            if index == 0:
+                out.setparams(part.getparams())
+            out.writeframes(part.readframes(part.getnframes()))
+PY
+rm -rf "$work/warp/tracks"
 python3 -c "import json; [print(json.loads(l)['startMs']) for l in open('$work/warp/reading.sentences.jsonl')]" > "$work/warp/times.txt"
 source benchmarks/lib/measure.sh
 measure "$forge" warp "$work/warp/reading.wav" "$work/warp/recording.wav" --times "$work/warp/times.txt" --radius "$radius"

@@ -24,30 +24,40 @@ struct WarpCommand: ParsableCommand {
 
     func run() throws {
         let started = ContinuousClock.now
-        let referenceFrames = try ReadingWarp.Frames(readingAudioAt: URL(fileURLWithPath: reference))
-        let recordingFrames = try ReadingWarp.Frames(readingAudioAt: URL(fileURLWithPath: recording))
+        let scratch = FileManager.default.temporaryDirectory
+        let readings = try FrameFile.readings(
+            audioAt: [URL(fileURLWithPath: reference), URL(fileURLWithPath: recording)], directory: scratch)
+        let (referenceFrames, recordingFrames) = (readings[0], readings[1])
         let featured = ContinuousClock.now
-        let path = ReadingWarp(radius: radius).path(referenceFrames, recordingFrames)
-        let warped = ContinuousClock.now
         let perFrame = 1000 / ReadingWarp.Frames.perSecond
+        // Each reference frame's first recording frame and its cost: all the times asked for need.
+        var firsts: [Int32] = []
+        var costs: [Float] = []
+        var disagreements: [String] = []
+        try ReadingWarp(radius: radius).path(referenceFrames, recordingFrames) { firstRow, rows in
+            firsts += rows.map { Int32($0.first) }
+            costs += rows.map(\.cost)
+            for disagreement in ReadingWarp.disagreements(in: rows) {
+                switch disagreement {
+                case .audioWithoutText(let recording, let reference):
+                    disagreements.append(
+                        "# audio-without-text \(recording.lowerBound * perFrame) \(recording.upperBound * perFrame) at \((firstRow + reference) * perFrame)"
+                    )
+                case .textWithoutAudio(let reference, let recording):
+                    disagreements.append(
+                        "# text-without-audio \((firstRow + reference.lowerBound) * perFrame) \((firstRow + reference.upperBound) * perFrame) at \(recording * perFrame)"
+                    )
+                }
+            }
+        }
+        let warped = ContinuousClock.now
         let wanted = try String(contentsOfFile: times, encoding: .utf8).split(whereSeparator: \.isNewline)
         for line in wanted {
             guard let milliseconds = Int(line.trimmingCharacters(in: .whitespaces)) else { continue }
-            let row = path[min(path.count - 1, max(0, milliseconds / perFrame))]
-            print("\(milliseconds) \(row.first * perFrame) \(row.cost)")
+            let row = min(firsts.count - 1, max(0, milliseconds / perFrame))
+            print("\(milliseconds) \(Int(firsts[row]) * perFrame) \(costs[row])")
         }
-        for disagreement in ReadingWarp.disagreements(in: path) {
-            switch disagreement {
-            case .audioWithoutText(let recording, let reference):
-                print(
-                    "# audio-without-text \(recording.lowerBound * perFrame) \(recording.upperBound * perFrame) at \(reference * perFrame)"
-                )
-            case .textWithoutAudio(let reference, let recording):
-                print(
-                    "# text-without-audio \(reference.lowerBound * perFrame) \(reference.upperBound * perFrame) at \(recording * perFrame)"
-                )
-            }
-        }
+        for line in disagreements { print(line) }
         FileHandle.standardError.write(
             Data(
                 """

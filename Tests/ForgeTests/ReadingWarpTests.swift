@@ -117,4 +117,36 @@ import Testing
         #expect(errors[errors.count * 9 / 10] <= 60, "\(errors)")
         #expect(errors.last! <= 150, "\(errors)")
     }
+
+    /// A reading of any length goes through files a block at a time: on readings small enough to
+    /// hold, the blocks give the path the whole warp gives, and the scratch files leave nothing.
+    @Test func blocksFromFilesGiveTheWholePath() throws {
+        let reading = Self.noise(9000, seed: 21)
+        var recording = Self.noise(250, seed: 22)
+        for (index, frame) in reading.enumerated() where index % 50 != 7 {
+            for _ in 0..<(index % 3 == 0 ? 2 : 1) { recording.append(frame) }
+        }
+        // As the front end gives them: an energy first, then the coefficients.
+        func cepstra(_ rows: [[Float]]) -> [Float] { rows.flatMap { [Float(100)] + $0 } }
+        let directory = try TemporaryDirectory()
+        let files = try [reading, recording].map { rows in
+            let writer = try FrameFile.Writer(directory: directory.url, coefficients: 13, factor: 32)
+            for block in stride(from: 0, to: rows.count, by: 1000) {
+                try writer.append(cepstra: cepstra(Array(rows[block..<min(rows.count, block + 1000)])))
+            }
+            return writer.finish()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+        var blocked: [ReadingWarp.Row] = []
+        try ReadingWarp().path(files[0], files[1], blockFrames: 1024, overlap: 256) { first, rows in
+            #expect(first == blocked.count)
+            blocked += rows
+        }
+        let whole = ReadingWarp().path(
+            ReadingWarp.Frames(cepstra: cepstra(reading), coefficients: 13),
+            ReadingWarp.Frames(cepstra: cepstra(recording), coefficients: 13))
+        #expect(blocked.count == whole.count)
+        let differing = zip(blocked, whole).filter { $0.first != $1.first }.count
+        #expect(differing == 0, "\(differing) of \(whole.count) rows differ")
+    }
 }

@@ -95,15 +95,28 @@ package struct ReadingWarp: Sendable {
             reference, recording, band: band(below: above, rows: reference.count, columns: recording.count))
     }
 
-    /// The band of a level: the path above, each of its cells two by two here, widened by
+    /// ``path(_:_:)`` with the band of the level `factor` times coarser taken from `guide` (a path
+    /// found there, over the same stretch) instead of searched.
+    func path(_ reference: Frames, _ recording: Frames, guide: [Row], factor: Int) -> [Row] {
+        if factor <= 1 {
+            return Self.warp(
+                reference, recording,
+                band: band(below: guide, rows: reference.count, columns: recording.count, scale: 1))
+        }
+        let above = path(reference.halved(), recording.halved(), guide: guide, factor: factor / 2)
+        return Self.warp(
+            reference, recording, band: band(below: above, rows: reference.count, columns: recording.count))
+    }
+
+    /// The band of a level: the path above, each of its cells `scale` by `scale` here, widened by
     /// ``radius`` frames in time on both readings.
-    func band(below above: [Row], rows: Int, columns: Int) -> [ClosedRange<Int>] {
+    func band(below above: [Row], rows: Int, columns: Int, scale: Int = 2) -> [ClosedRange<Int>] {
         var low = [Int](repeating: columns - 1, count: rows)
         var high = [Int](repeating: 0, count: rows)
         for (index, row) in above.enumerated() {
-            for fine in (2 * index)..<min(rows, 2 * index + 2) {
-                low[fine] = min(low[fine], 2 * row.first)
-                high[fine] = max(high[fine], min(columns - 1, 2 * row.last + 1))
+            for fine in (scale * index)..<min(rows, scale * index + scale) {
+                low[fine] = min(low[fine], min(columns - 1, scale * row.first))
+                high[fine] = max(high[fine], min(columns - 1, scale * row.last + scale - 1))
             }
         }
         var band: [ClosedRange<Int>] = []
