@@ -50,6 +50,10 @@ extension VerificationRun {
         let (texts, languages) = (
             items.map(\.record.text), items.map { Self.readingLanguage(voice: $0.record.voice, book: language) }
         )
+        // espeak-ng forks its synthesis zygote when it starts: here, before the measuring threads
+        // run, never beside them (a fork while another thread held the runtime's metadata lock left
+        // the zygote deadlocked, holding the command's output open after it exited).
+        EspeakEngine.start()
         BlockingThreads.start(
             1,
             body: { _ in
