@@ -22,9 +22,6 @@ struct ForgeCommand: AsyncParsableCommand {
         ]
     )
 
-    /// The commands that use espeak-ng in this process (speaking, screening, pronouncing).
-    static let startEspeakFirst: Set<String> = ["build", "verify", "check", "sync", "align"]
-
     /// Parses and runs like ArgumentParser's default, but with forge's documented exit codes:
     /// usage errors exit 2 (not 64).
     static func main() async {
@@ -33,10 +30,6 @@ struct ForgeCommand: AsyncParsableCommand {
         // other thread's stack or allocation arena (each rewind scans all they hold).
         if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == WorkerCommand.configuration.commandName {
             SpeechWorker.startBuiltInEngine()
-        } else if CommandLine.arguments.count > 1 && Self.startEspeakFirst.contains(CommandLine.arguments[1]) {
-            // So do the commands that speak or screen in this process: a fork beside running
-            // threads can copy a lock one of them holds, and the zygote then waits on it for ever.
-            EspeakEngine.start()
         }
         await parseAndRun()
     }
