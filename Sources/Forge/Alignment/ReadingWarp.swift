@@ -160,12 +160,7 @@ package struct ReadingWarp: Sendable {
                     current.append(contentsOf: repeatElement(.infinity, count: range.count))
                     let above = row > 0 ? Range(band[row - 1]) : 0..<0
                     for column in range {
-                        var distance: Float = 0
-                        for index in 0..<dimension {
-                            let difference = a[row * dimension + index] - b[column * dimension + index]
-                            distance += difference * difference
-                        }
-                        let cost = Double(distance.squareRoot())
+                        let cost = Double(Self.distance(a, row, b, column, dimension: dimension))
                         if row == 0 && column == 0 {
                             current[0] = cost
                             steps[0] = 3
@@ -201,13 +196,9 @@ package struct ReadingWarp: Sendable {
     ) -> [Row] {
         let dimension = reference.dimension
         func distance(_ row: Int, _ column: Int) -> Float {
-            var sum: Float = 0
-            for index in 0..<dimension {
-                let difference =
-                    reference.values[row * dimension + index] - recording.values[column * dimension + index]
-                sum += difference * difference
+            reference.values.withUnsafeBufferPointer { a in
+                recording.values.withUnsafeBufferPointer { b in Self.distance(a, row, b, column, dimension: dimension) }
             }
-            return sum.squareRoot()
         }
         var rows = [Row](repeating: Row(first: 0, last: 0, cost: 0), count: band.count)
         var row = band.count - 1
@@ -232,5 +223,18 @@ package struct ReadingWarp: Sendable {
         }
         rows[0].cost = distance(0, rows[0].first)
         return rows
+    }
+
+    /// The Euclidean distance between frame `row` of `a` and frame `column` of `b`.
+    @inline(__always)
+    private static func distance(
+        _ a: UnsafeBufferPointer<Float>, _ row: Int, _ b: UnsafeBufferPointer<Float>, _ column: Int, dimension: Int
+    ) -> Float {
+        var sum: Float = 0
+        for index in 0..<dimension {
+            let difference = a[row * dimension + index] - b[column * dimension + index]
+            sum += difference * difference
+        }
+        return sum.squareRoot()
     }
 }
