@@ -65,7 +65,7 @@ echo "narration: $(ls "$work/tracks" | wc -l) MP3 tracks of ${minutes} min, $(pr
 # the sync and espeak-ng's zygote, which GNU time's maximum (of the largest process alone) left out.
 # A failed sync (exit 1) still prints its report.
 source benchmarks/lib/measure.sh
-sample_every=0.5 allowed_status=1 measure "$forge" sync "$work/book.epub" "$work/tracks" -o "$work/synced" --json
+sample_every=0.5 allowed_status=1 measure "$forge" sync "$work/book.epub" "$work/tracks" -o "$work/synced" --json ${ALIGNER:+--aligner "$ALIGNER"}
 cp "$work/stdout" "$work/sync.jsonl"
 python3 - "$work" "$wall" "$cpu" "$peak_kb" "$audio_s" "$intro_ms" <<'PY'
 import difflib, glob, json, os, re, sqlite3, statistics, subprocess, sys, zipfile

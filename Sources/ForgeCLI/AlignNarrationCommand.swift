@@ -41,11 +41,12 @@ struct AlignNarrationCommand: AsyncParsableCommand, VerboseCommand {
         } else if narration.title != nil {
             exports = NarrationImport.exportSettings(title: bookTitle)
         }
-        let job = NarrationImport(
+        var job = NarrationImport(
             audioFile: URL(fileURLWithPath: audio, relativeTo: cwd),
             textFile: URL(fileURLWithPath: text, relativeTo: cwd),
             outputDirectory: URL(fileURLWithPath: output, relativeTo: cwd),
             maxUnmatched: narration.maxUnmatched ?? NarrationImport.defaultMaxUnmatched)
+        job.method = narration.aligner
         let report = try NarrationPrinter.run(job, exports: exports, json: narration.json)
         NarrationPrinter.print(report, json: narration.json)
         if !report.passed { throw ExitCode(ForgeExitCode.itemsFailed.rawValue) }

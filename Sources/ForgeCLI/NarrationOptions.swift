@@ -1,6 +1,8 @@
 import ArgumentParser
 import Forge
 
+extension NarrationMethod: ExpressibleByArgument {}
+
 /// The options `forge align narration` and `forge sync` share: the title, the pass mark, JSON.
 struct NarrationOptions: ParsableArguments {
     @Option(help: "The book's title, for exports and the manifest (default: the text file's name).")
@@ -18,6 +20,12 @@ struct NarrationOptions: ParsableArguments {
             "Print JSON Lines (an `aligning` line per window, a closing `narration` report) instead of a progress line."
     )
     var json = false
+
+    @Option(
+        help: ArgumentHelp(
+            "How the recording is aligned: warp (Forge reads the text itself and warps its reading onto the recording; the acoustic model examines only where they part) or windows (the acoustic model hears the whole recording).",
+            valueName: "method"))
+    var aligner = NarrationMethod.warp
 
     @Flag(name: .long, help: "Log phase timings to standard error (FORGE_LOG_LEVEL=debug for more).")
     var verbose = false

@@ -66,6 +66,11 @@ enum NarrationPrinter {
                 "Resumed at \(Format.clock(seconds: Double(resumed) / 1000)) of the recording, where an interrupted run stopped."
             )
         }
+        if let examined = report.examinedMs, report.durationMs > 0 {
+            Swift.print(
+                "The acoustic model examined \(Format.clock(seconds: Double(examined) / 1000)) of the recording (\(String(format: "%.1f", 100 * Double(examined) / Double(report.durationMs)))%); Forge's own reading placed the rest."
+            )
+        }
         printDisagreements(report)
         if report.itemsNotInRecording > 0 {
             Swift.print(

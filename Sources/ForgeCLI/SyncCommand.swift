@@ -46,6 +46,7 @@ struct SyncCommand: AsyncParsableCommand, VerboseCommand {
             maxUnmatched: narration.maxUnmatched ?? NarrationImport.defaultMaxUnmatched)
         // Front matter and headings a narrator does not read are left out of the overlays, not a failure.
         job.keepsUnnarrated = true
+        job.method = narration.aligner
         let report = try NarrationPrinter.run(job, exports: exports, json: narration.json)
         NarrationPrinter.print(report, json: narration.json)
         if !report.passed { throw ExitCode(ForgeExitCode.itemsFailed.rawValue) }

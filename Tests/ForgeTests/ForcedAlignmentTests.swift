@@ -302,7 +302,7 @@ struct ForcedAlignmentTests {
         try project.directory.write("narration.txt", spoken.joined(separator: "\n\n") + "\n")
         let arguments = [
             "align", "narration", "--audio", "narration.flac", "--text", "narration.txt", "--output", "aligned",
-            "--json",
+            "--json", "--aligner", "windows",
         ]
 
         let forge = try project.start(arguments)

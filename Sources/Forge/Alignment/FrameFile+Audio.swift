@@ -35,3 +35,37 @@ extension FrameFile {
         return try results.withLock { $0 }.map { try $0!.get() }
     }
 }
+
+extension FrameFile {
+    /// The frames of `samples` (16 kHz) into a scratch file in `directory`, a minute at a time, and
+    /// which 10 ms frames are louder than the pauses (``SpeechOnsets``, whose levels are judged a
+    /// minute at a time): where the recording speaks, without the acoustic model. `progress` is
+    /// told the share read.
+    static func reading(
+        samples: RecognizerAudio, directory: URL, factor: Int = 32, progress: (Double) -> Void = { _ in }
+    ) throws -> (frames: FrameFile, sound: FrameFlags) {
+        let writer = try Writer(
+            directory: directory, coefficients: PocketSphinxDecoder.FrontEnd.coefficients, factor: factor)
+        let frontEnd = try PocketSphinxDecoder.FrontEnd()
+        let samplesPerFrame = PocketSphinxDecoder.sampleRate / PocketSphinxDecoder.framesPerSecond
+        let block = 60 * PocketSphinxDecoder.sampleRate
+        var sound = FrameFlags(count: samples.count / samplesPerFrame + 1)
+        var cepstra: [Float] = []
+        for start in stride(from: 0, to: samples.count, by: block) {
+            let read = samples.samples(start..<min(samples.count, start + block))
+            let onsets = SpeechOnsets(samples: read[...])
+            let firstFrame = start / samplesPerFrame
+            for frame in 0..<((read.count + samplesPerFrame - 1) / samplesPerFrame)
+            where firstFrame + frame < sound.count && onsets.isSound(frame) {
+                sound[firstFrame + frame] = true
+            }
+            frontEnd.process(read, into: &cepstra)
+            try writer.append(cepstra: cepstra)
+            cepstra.removeAll(keepingCapacity: true)
+            progress(Double(start + read.count) / Double(samples.count))
+        }
+        frontEnd.finish(into: &cepstra)
+        try writer.append(cepstra: cepstra)
+        return (writer.finish(), sound)
+    }
+}

@@ -169,25 +169,37 @@ package final class NarrationAligner {
         checkpoint: @escaping @Sendable (NarrationCheckpoint) throws -> Void = { _ in },
         progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) throws -> NarrationAlignment {
+        let placed = try place(
+            texts: words.map(\.text), samples: samples, resumingFrom: checkpoints, segments: known,
+            segmentsFound: segmentsFound, checkpoint: checkpoint, progress: progress)
+        return Self.result(words: words, placements: placed.placements, speech: placed.speech, durationMs: durationMs)
+    }
+
+    /// ``align(words:samples:durationMs:resumingFrom:segments:segmentsFound:checkpoint:progress:)``
+    /// before its last step: where each word was placed (nil: never found; heard or not is decided
+    /// from its fit), and which 10 ms frames of `samples` hold speech.
+    func place(
+        texts: [String], samples: RecognizerAudio,
+        resumingFrom checkpoints: [NarrationCheckpoint] = [], segments known: [NarrationSegment] = [],
+        segmentsFound: ([NarrationSegment]) throws -> Void = { _ in },
+        checkpoint: @escaping @Sendable (NarrationCheckpoint) throws -> Void = { _ in },
+        progress: @escaping @Sendable (Double) -> Void = { _ in }
+    ) throws -> (placements: [WordPlacement?], speech: [Bool]) {
         let rate = PocketSphinxDecoder.sampleRate
         let samplesPerFrame = rate / PocketSphinxDecoder.framesPerSecond
         let frames = samples.count / samplesPerFrame + 1
-        guard !words.isEmpty, samples.count > 0 else {
-            return Self.result(
-                words: words, placements: [WordPlacement?](repeating: nil, count: words.count),
-                speech: [Bool](repeating: false, count: frames),
-                durationMs: durationMs)
+        guard !texts.isEmpty, samples.count > 0 else {
+            return ([WordPlacement?](repeating: nil, count: texts.count), [Bool](repeating: false, count: frames))
         }
         let audioSeconds = Double(samples.count) / Double(rate)
-        let wordsPerSecond = min(maxWordsPerSecond, Double(words.count) / max(1, audioSeconds))
+        let wordsPerSecond = min(maxWordsPerSecond, Double(texts.count) / max(1, audioSeconds))
         let settings = WindowAligner.Settings(
             windowSeconds: windowSeconds, marginSeconds: marginSeconds, anchorConfidence: anchorConfidence,
             wordsPerWindow: WindowAligner.Settings.wordsPerWindow(
                 wordsPerSecond: wordsPerSecond, seconds: windowSeconds))
-        let texts = words.map(\.text)
         // Looking for the segments' places is the first 2% of the work, aligning them the rest.
         let segments: [NarrationSegment]
-        if Self.covers(known, words: words.count, samples: samples.count) {
+        if Self.covers(known, words: texts.count, samples: samples.count) {
             segments = known
             progress(Self.locatingShare)
         } else {
@@ -196,7 +208,7 @@ package final class NarrationAligner {
             }
             try segmentsFound(segments)
         }
-        let placements = Mutex(PlacementList(count: words.count))
+        let placements = Mutex(PlacementList(count: texts.count))
         let speech = Mutex(FrameFlags(count: frames))
         let done = Mutex([Int](repeating: 0, count: segments.count))
         let total = samples.count
@@ -212,7 +224,7 @@ package final class NarrationAligner {
             let saved = checkpoints.filter { segment.words.contains($0.firstWord) }
             let result = try aligner.align(
                 segment, texts: texts, samples: samples,
-                resumingFrom: Self.canResume(from: saved, words: words.count, samples: samples.count)
+                resumingFrom: Self.canResume(from: saved, words: texts.count, samples: samples.count)
                     && saved.first?.firstWord == segment.words.lowerBound
                     ? saved : [],
                 checkpoint: checkpoint,
@@ -237,9 +249,7 @@ package final class NarrationAligner {
         }
         progress(1)
         // Unpacked only now, when no search holds memory: each is as long as the book or the recording.
-        return Self.result(
-            words: words, placements: placements.withLock { $0.drained() }, speech: speech.withLock { $0.drained() },
-            durationMs: durationMs)
+        return (placements.withLock { $0.drained() }, speech.withLock { $0.drained() })
     }
 
     /// The stretches of words and samples aligned independently: cut at an even number of

@@ -9,6 +9,8 @@ struct AlignedNarration: Sendable {
     let realigned: Bool
     /// Where an interrupted run of the same alignment was resumed.
     let resumedFromMs: Int?
+    /// How much of the recording the acoustic model decoded, when this run aligned it by warping.
+    let examinedMs: Int?
     let sampleRate: Int
     let frames: Int
     var durationMs: Int { NarrationImport.milliseconds(frames, rate: sampleRate) }

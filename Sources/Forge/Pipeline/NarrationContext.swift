@@ -13,8 +13,14 @@ struct NarrationContext {
     let buildID: Int64
     let model: RecognizerModel
     let language: String
+    let method: NarrationMethod
     /// The aligner's identity, part of every key the import makes.
-    var identity: String { Self.identity(model: model) }
+    var identity: String { Self.identity(model: model, method: method) }
 
-    static func identity(model: RecognizerModel) -> String { ForcedAligner.identity(model: model) + "/narration-11" }
+    static func identity(model: RecognizerModel, method: NarrationMethod) -> String {
+        switch method {
+        case .windows: ForcedAligner.identity(model: model) + "/narration-11"
+        case .warp: ForcedAligner.identity(model: model) + "/narration-11/warp-1"
+        }
+    }
 }

@@ -26,6 +26,10 @@ package struct NarrationImport: Sendable {
     /// without audio and left out of the overlays, instead of failing the run (`forge sync`).
     package var keepsUnnarrated = false
 
+    /// How the recording is aligned: by Forge's own reading first (the default), or by the
+    /// acoustic model throughout, as before it.
+    package var method = NarrationMethod.warp
+
     /// The default `maxUnmatched`: a narrator's slips and a spoken credit pass, a skipped page
     /// in a chapter or the wrong text do not.
     package static let defaultMaxUnmatched = 0.05
@@ -132,7 +136,7 @@ package struct NarrationImport: Sendable {
         let audioHash = try ContentHash.sha256Hex(fileAt: audioFile)
         let manifest = workspace.manifest
         let exportSettings = exports ?? Self.exportSettings(title: textFile.deletingPathExtension().lastPathComponent)
-        let identity = NarrationContext.identity(model: model)
+        let identity = NarrationContext.identity(model: model, method: method)
         let session = try BuildSession.begin(
             BuildRecord(
                 recipePath: textFile.path, recipeHash: textHash, toolVersion: ForgeVersion.current,
@@ -145,7 +149,7 @@ package struct NarrationImport: Sendable {
         let context = NarrationContext(
             audioFile: audioFile, reader: reader, audioHash: audioHash, store: workspace.store, manifest: manifest,
             buildID: session.buildID,
-            model: model, language: language)
+            model: model, language: language, method: method)
         do {
             _ = try manifest.synchronize(with: split)
             let text = NarratedText(split)
@@ -198,6 +202,7 @@ package struct NarrationImport: Sendable {
                 maxUnmatched: maxUnmatched, itemsNotInRecording: missingItems,
                 exportsSkipped: exports.map { !$0.formats.isEmpty } == true && exported.isEmpty)
             report.keepsUnnarrated = keepsUnnarrated
+            report.examinedMs = aligned.examinedMs
             return report
         } catch {
             session.abandon(.init(outcome: .failed, total: split.items.count))

@@ -18,6 +18,9 @@ package struct NarrationReport: Sendable {
     /// Where in the recording this run took up an interrupted run's alignment, in milliseconds;
     /// nil when it aligned from the start (or reused the whole alignment).
     package var resumedFromMs: Int? = nil
+    /// How much of the recording the acoustic model decoded, in milliseconds, when this run
+    /// aligned it by warping Forge's own reading onto it.
+    package var examinedMs: Int? = nil
     package var exportedFiles: [String]
     package var elapsedSeconds: Double
     /// What the user should know about the input, e.g. a recording that could not be decoded to its end.

@@ -11,6 +11,8 @@ final class RecognizerAudio: Sendable {
         case memory([Int16])
         /// An open file of 16-bit samples, which this owns and closes.
         case file(descriptor: Int32)
+        /// A stretch of another recording, from `offset` on.
+        case stretch(of: RecognizerAudio, offset: Int)
     }
 
     private let storage: Storage
@@ -73,6 +75,18 @@ final class RecognizerAudio: Sendable {
         count = written
     }
 
+    /// The samples in `range` (clamped to this recording) as a recording of their own, read from
+    /// this one: no copy is made.
+    func stretch(_ range: Range<Int>) -> RecognizerAudio {
+        let range = range.clamped(to: 0..<count)
+        return RecognizerAudio(storage: .stretch(of: self, offset: range.lowerBound), count: range.count)
+    }
+
+    private init(storage: Storage, count: Int) {
+        self.storage = storage
+        self.count = count
+    }
+
     deinit {
         if case .file(let descriptor) = storage { close(descriptor) }
     }
@@ -83,6 +97,8 @@ final class RecognizerAudio: Sendable {
         switch storage {
         case .memory(let samples):
             return Array(samples[range])
+        case .stretch(let recording, let offset):
+            return recording.samples((range.lowerBound + offset)..<(range.upperBound + offset))
         case .file(let descriptor):
             var samples = [Int16](repeating: 0, count: range.count)
             samples.withUnsafeMutableBytes { bytes in

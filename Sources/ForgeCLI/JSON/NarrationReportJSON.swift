@@ -17,6 +17,7 @@ struct NarrationReportJSON: Encodable {
     var itemsNotInRecording: Int
     var reusedAlignment: Bool
     var resumedFromMs: Int?
+    var examinedMs: Int?
     var exported: Int
     var elapsedSeconds: JSONNull<Double>
     var warnings: [String]
@@ -57,6 +58,7 @@ struct NarrationReportJSON: Encodable {
         itemsNotInRecording = report.itemsNotInRecording
         reusedAlignment = report.reusedAlignment
         resumedFromMs = report.resumedFromMs
+        examinedMs = report.examinedMs
         exported = report.exportedFiles.count
         elapsedSeconds = JSONOutput.rounded(report.elapsedSeconds, places: 3)
         warnings = report.warnings.map(\.text)
