@@ -10,8 +10,8 @@ import Synchronization
 ///   a skipped paragraph, a retake, music;
 /// - short probes spaced through the rest, confirming that the recording says this text where the
 ///   warp puts it. A probe that does not hear its words has the stretch between its neighbours
-///   examined whole; when most probes hear nothing, the recording is not of this text and nothing
-///   more is examined.
+///   examined whole; when most probes and edges hear nothing, the recording is not of this text
+///   and nothing more is examined.
 ///
 /// Elsewhere a word is heard where the warp puts it, and the recording's speech is where it is
 /// louder than its pauses. The result is finished as ``NarrationAligner``'s is, so its reports and
@@ -37,7 +37,7 @@ package final class WarpedNarrationAligner {
         var reason: Reason
         var words: Range<Int>
         var samples: Range<Int>
-        /// For a probe: whether it heard its words.
+        /// For a probe or an edge: whether it heard its words.
         var heard: Bool?
     }
 
@@ -47,8 +47,8 @@ package final class WarpedNarrationAligner {
         var examinations: [Examination]
         /// Whether the probes found that the recording is not of this text (nothing more was examined).
         var foreign: Bool
-        /// The recording's samples the model decoded.
-        var examinedSamples: Int { examinations.reduce(0) { $0 + $1.samples.count } }
+        /// The recording's samples the model decoded (a stretch examined twice counts twice).
+        var examinedSamples: Int
         /// The last sample of an examination an interrupted run saved and this one took as it was.
         var resumedAt: Int?
     }
@@ -72,79 +72,132 @@ package final class WarpedNarrationAligner {
         progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) throws -> Outcome {
         precondition(reading.starts.count == words.count)
-        let rate = PocketSphinxDecoder.sampleRate
-        let samplesPerFrame = rate / PocketSphinxDecoder.framesPerSecond
         let clock = ContinuousClock.now
         let warped = try warp(reading, onto: recording)
         ForgeLog.debug("warped \(reading.frames.count) frames onto \(recording.count) in \(clock.duration(to: .now))")
-        var placements = (0..<words.count).map { index -> WordPlacement? in
-            WordPlacement(
-                startMs: Int(warped.starts[index]) * 10,
-                endMs: max(Int(warped.starts[index]) + 1, Int(warped.ends[index])) * 10, confidence: nil)
-        }
-        var speech = sound
-        let total = samples.count
-        let texts = words.map(\.text)
-        func examination(_ frames: Range<Int>, _ reason: Examination.Reason) -> Examination {
-            Self.examination(
-                frames: frames, reason: reason, starts: warped.starts, wordCount: words.count, samples: total)
-        }
-        let framesTotal = total / samplesPerFrame + 1
-        let stretches = stretches(disagreements: warped.disagreements, frames: framesTotal)
-        let probes = probes(avoiding: stretches, frames: framesTotal)
-        var examined = stretches.map { examination($0.frames, $0.reason) } + probes.map { examination($0, .probe) }
+        let plan = Plan(starts: warped.starts, samples: samples.count)
+        let frames = samples.count / Plan.samplesPerFrame + 1
+        let stretches = stretches(disagreements: warped.disagreements, frames: frames)
+        var examined =
+            stretches.map { plan.examination($0.frames, $0.reason) }
+            + probes(avoiding: stretches, frames: frames).map { plan.examination($0, .probe) }
         let done = Atomic(0)
         let budget = max(1, examined.reduce(0) { $0 + $1.samples.count })
         let report: @Sendable (Int) -> Void = {
             progress(min(1, Double(done.add($0, ordering: .relaxed).newValue) / Double(budget)))
         }
+        let texts = words.map(\.text)
+        var decoded = 0
         let examine = { (examinations: [Examination]) in
-            try self.examine(
+            decoded += examinations.reduce(0) { $0 + $1.samples.count }
+            return try self.examine(
                 examinations, texts: texts, samples: samples, saved: saved, checkpoint: checkpoint, report: report)
         }
-        var results = try examine(examined)
-        for index in examined.indices where examined[index].reason == .probe {
-            examined[index].heard = Self.hears(results[index].placements)
+        var verdicts = try examine(examined)
+        for index in examined.indices where examined[index].reason != .disagreement {
+            examined[index].heard = Self.hears(verdicts[index].placements)
         }
-        let failed = examined.indices.filter { examined[$0].heard == false }
-        let probeCount = probes.count
-        if probeCount >= 3, failed.count * 2 > probeCount {
-            // Most of the recording is not this text: say so now, without examining it whole.
-            progress(1)
-            let nothing = [WordPlacement?](repeating: nil, count: words.count)
-            return Outcome(
-                narration: NarrationAligner.result(
-                    words: words, placements: nothing, speech: speech.drained(), durationMs: durationMs),
-                examinations: examined, foreign: true, resumedAt: Self.resumedAt(examined, results))
+        let judged = examined.filter { $0.heard != nil }
+        let foreign = judged.count >= 3 && judged.filter({ $0.heard == false }).count * 2 > judged.count
+        if !foreign {
+            let second = failedProbeStretches(examined, plan: plan)
+            verdicts += try examine(second)
+            examined += second
+            try widen(&examined, &verdicts, plan: plan, examine: examine)
         }
-        // Each failed probe: the stretch from the examination before it to the one after it.
-        let ordered = examined.sorted { $0.samples.lowerBound < $1.samples.lowerBound }
-        var second: [Examination] = []
-        for index in failed {
-            let probe = examined[index]
-            let before = ordered.last { $0.samples.upperBound <= probe.samples.lowerBound }?.samples.upperBound ?? 0
-            let after = ordered.first { $0.samples.lowerBound >= probe.samples.upperBound }?.samples.lowerBound ?? total
-            let frames = (before / samplesPerFrame)..<(after / samplesPerFrame)
-            if let last = second.last, last.samples.upperBound >= before {
-                second[second.count - 1] = examination(
-                    (last.samples.lowerBound / samplesPerFrame)..<frames.upperBound, .failedProbe)
-            } else {
-                second.append(examination(frames, .failedProbe))
+        // When most of the recording is not this text, no word is taken as heard.
+        var placements = [WordPlacement?](repeating: nil, count: words.count)
+        var speech = sound
+        if !foreign {
+            placements = words.indices.map {
+                WordPlacement(
+                    startMs: Int(warped.starts[$0]) * 10,
+                    endMs: max(Int(warped.starts[$0]) + 1, Int(warped.ends[$0])) * 10, confidence: nil)
             }
-        }
-        results += try examine(second)
-        examined += second
-        for (found, result) in zip(examined, results) {
-            ForgeLog.debug(
-                "examined \(found.reason) words \(found.words) at \(found.samples.lowerBound / rate)-\(found.samples.upperBound / rate) s: \(Int(100 * NarrationAligner.heardShare(result.placements)))% heard"
-            )
-            Self.settle(result, of: found, total: total, into: &placements, speech: &speech)
+            for (found, verdict) in zip(examined, verdicts) {
+                Self.settle(verdict, of: found, total: samples.count, into: &placements, speech: &speech)
+            }
         }
         progress(1)
         return Outcome(
             narration: NarrationAligner.result(
                 words: words, placements: placements, speech: speech.drained(), durationMs: durationMs),
-            examinations: examined, foreign: false, resumedAt: Self.resumedAt(examined, results))
+            examinations: examined, foreign: foreign, examinedSamples: decoded,
+            resumedAt: Self.resumedAt(examined, verdicts))
+    }
+
+    /// Where the warp put each word, and the examination of a stretch of the recording it makes.
+    struct Plan {
+        static let samplesPerFrame = PocketSphinxDecoder.sampleRate / PocketSphinxDecoder.framesPerSecond
+        /// Each word's first frame in the recording, by the warp.
+        let starts: [Int32]
+        /// The recording's samples.
+        let samples: Int
+
+        func examination(_ frames: Range<Int>, _ reason: Examination.Reason) -> Examination {
+            WarpedNarrationAligner.examination(
+                frames: frames, reason: reason, starts: starts, wordCount: starts.count, samples: samples)
+        }
+
+        func frames(of examination: Examination) -> Range<Int> {
+            (examination.samples.lowerBound / Self.samplesPerFrame)..<(examination.samples.upperBound
+                / Self.samplesPerFrame)
+        }
+    }
+
+    /// For each probe that did not hear its words, the stretch from the examination before it to
+    /// the one after it (neighbouring ones joined).
+    private func failedProbeStretches(_ examined: [Examination], plan: Plan) -> [Examination] {
+        let ordered = examined.sorted { $0.samples.lowerBound < $1.samples.lowerBound }
+        var stretches: [Examination] = []
+        for probe in examined where probe.reason == .probe && probe.heard == false {
+            let before = ordered.last { $0.samples.upperBound <= probe.samples.lowerBound }?.samples.upperBound ?? 0
+            let after =
+                ordered.first { $0.samples.lowerBound >= probe.samples.upperBound }?.samples.lowerBound ?? plan.samples
+            var frames = (before / Plan.samplesPerFrame)..<(after / Plan.samplesPerFrame)
+            if let last = stretches.last, last.samples.upperBound >= before {
+                frames = plan.frames(of: last).lowerBound..<frames.upperBound
+                stretches.removeLast()
+            }
+            stretches.append(plan.examination(frames, .failedProbe))
+        }
+        return stretches
+    }
+
+    /// Examines again, with more of the recording on that side, each stretch whose unheard words run
+    /// into an end of it inside the recording: the model ran out of audio there (beside a
+    /// disagreement, the warp can misplace words by seconds). Up to three times, each wider.
+    private func widen(
+        _ examined: inout [Examination], _ verdicts: inout [Verdict], plan: Plan,
+        examine: ([Examination]) throws -> [Verdict]
+    ) throws {
+        let step = marginSeconds * PocketSphinxDecoder.framesPerSecond
+        for round in 1...3 {
+            var widened: [(index: Int, examination: Examination)] = []
+            for index in examined.indices where examined[index].reason != .probe {
+                let examination = examined[index]
+                let placements = verdicts[index].placements
+                let leading = placements.prefix { !NarrationAligner.isHeard($0) }.count
+                let trailing = placements.reversed().prefix { !NarrationAligner.isHeard($0) }.count
+                guard leading < placements.count else { continue }
+                var frames = plan.frames(of: examination)
+                if examination.samples.lowerBound > 0, leading >= NarrationAligner.shortestMissingRun {
+                    frames = max(0, frames.lowerBound - step * round)..<frames.upperBound
+                }
+                if examination.samples.upperBound < plan.samples, trailing >= NarrationAligner.shortestMissingRun {
+                    frames = frames.lowerBound..<(frames.upperBound + step * round)
+                }
+                if frames != plan.frames(of: examination) {
+                    widened.append((index, plan.examination(frames, examination.reason)))
+                }
+            }
+            guard !widened.isEmpty else { return }
+            ForgeLog.debug("widening \(widened.count) stretch(es), round \(round)")
+            for (slot, verdict) in try examine(widened.map(\.examination)).enumerated() {
+                examined[widened[slot].index] = widened[slot].examination
+                verdicts[widened[slot].index] = verdict
+            }
+        }
     }
 
     /// Each word's first recording frame and the frame after its last, by the warp of `reading`
@@ -301,9 +354,10 @@ package final class WarpedNarrationAligner {
         zip(examinations, verdicts).filter { $0.1.saved }.map(\.0.samples.upperBound).max()
     }
 
-    /// Takes an examination's verdict: its words' placements by the model (but for a word at
-    /// either end inside the recording that the model did not hear, which keeps the warp's: the
-    /// stretch's edge may cut into it), and its speech.
+    /// Takes an examination's verdict: its words' placements by the model, and its speech. A word
+    /// the model did not hear keeps the warp's placement in a probe that passed (a probe confirms
+    /// the warp; one that failed has its stretch examined whole), and at either end of a stretch
+    /// inside the recording (the stretch's edge may cut into it).
     private static func settle(
         _ result: Verdict, of examination: Examination, total: Int, into placements: inout [WordPlacement?],
         speech: inout FrameFlags
@@ -317,7 +371,7 @@ package final class WarpedNarrationAligner {
             let word = examination.words.lowerBound + offset
             let atEdge =
                 (cutBefore && offset < edgeWords) || (cutAfter && offset >= result.placements.count - edgeWords)
-            if atEdge, !NarrationAligner.isHeard(placement) { continue }
+            if atEdge || examination.reason == .probe, !NarrationAligner.isHeard(placement) { continue }
             placements[word] = placement.map {
                 WordPlacement(
                     startMs: $0.startMs + offsetMs, endMs: $0.endMs + offsetMs, confidence: $0.confidence, fit: $0.fit)

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+@testable import Forge
+
+/// The sync's design: Forge's own reading warped onto the recording places the words, and the
+/// acoustic model examines only the stretches the warp cannot settle.
+@Suite("Narration aligned by Forge's own reading")
+struct WarpedNarrationTests {
+    /// The sample's paragraphs, each on one line.
+    static let paragraphs: [String] = Fixtures.sampleText.components(separatedBy: "\n\n").map {
+        $0.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
+    }
+    .filter { !$0.isEmpty }
+
+    /// A narrator's reading of `paragraphs` in another voice and pace than Forge's own (en-gb at
+    /// 160 words a minute, half a second between paragraphs), at 16 kHz, and where each word starts.
+    static func recording(of paragraphs: [String]) throws -> (samples: RecognizerAudio, starts: [Int]) {
+        let engine = try EspeakEngine()
+        var samples: [Int16] = []
+        var starts: [Int] = []
+        for paragraph in paragraphs {
+            let speech = try engine.synthesize(paragraph, voice: VoiceSettings(id: "en-gb", rate: 160), itemID: "n")
+            let offset = samples.count * 1000 / speech.sampleRate
+            starts += EventAligner.align(
+                words: Tokenizer.words(in: paragraph), events: speech.events, durationMs: speech.durationMs
+            ).map { $0.startMs + offset }
+            samples += speech.samples + [Int16](repeating: 0, count: speech.sampleRate / 2)
+        }
+        return (RecognizerAudio(samples: RecognizerInput.samples(samples[...], from: 22050)), starts)
+    }
+
+    /// The examinations, one a line, for messages.
+    static func described(_ outcome: WarpedNarrationAligner.Outcome) -> String {
+        outcome.examinations.map {
+            "\($0.reason) words \($0.words) at \($0.samples.lowerBound / 16_000)-\($0.samples.upperBound / 16_000) s heard \(String(describing: $0.heard))"
+        }.joined(separator: "\n")
+    }
+
+    /// The paragraphs of the sample from `first` on, up to about five minutes of reading.
+    static func text(from first: Int) -> [String] {
+        var words = 0
+        return Array(
+            paragraphs[first...].prefix { paragraph in
+                words += Tokenizer.words(in: paragraph).count
+                return words < 850
+            })
+    }
+
+    /// `text`'s words aligned to `samples` as a sync aligns them, with stretches scaled to a
+    /// recording of minutes: its first and last 20 s, 5 s around a disagreement, a 10 s probe
+    /// every `probeSpacing` seconds.
+    static func align(_ text: [String], to samples: RecognizerAudio, probeSpacing: Int = 60) throws
+        -> (outcome: WarpedNarrationAligner.Outcome, words: [WordToken])
+    {
+        var words: [WordToken] = []
+        var offset = 0
+        for paragraph in text {
+            words += Tokenizer.words(in: paragraph).map {
+                WordToken(index: words.count + $0.index, text: $0.text, start: $0.start + offset, end: $0.end + offset)
+            }
+            offset += paragraph.unicodeScalars.count + 1
+        }
+        let scratch = FileManager.default.temporaryDirectory
+        let reading = try BookReading.make(texts: text, voice: VoiceSettings(id: "en-us"), directory: scratch)
+        let recording = try FrameFile.reading(samples: samples, directory: scratch)
+        let aligner = WarpedNarrationAligner(model: .standard, language: "en-us")
+        aligner.edgeSeconds = 20
+        aligner.marginSeconds = 5
+        aligner.probeSeconds = 10
+        aligner.probeSpacingSeconds = probeSpacing
+        let outcome = try aligner.align(
+            words: words, reading: reading, recording: recording.frames, sound: recording.sound, samples: samples,
+            durationMs: samples.count / 16)
+        return (outcome, words)
+    }
+
+    /// The words the model did not examine are placed by the warp alone, as exactly as the bar for
+    /// a sync asks; and most of the recording is never decoded (it would all be, were the
+    /// stretches not chosen by the first pass).
+    @Test func theFirstPassPlacesWhatTheModelDoesNotExamine() throws {
+        let text = Self.text(from: 0)
+        let (samples, truth) = try Self.recording(of: text)
+        let (outcome, words) = try Self.align(text, to: samples)
+        #expect(samples.count > 16_000 * 240, "a recording of minutes")
+        #expect(
+            Double(outcome.examinedSamples) < 0.5 * Double(samples.count),
+            "\(outcome.examinedSamples) of \(samples.count) samples examined:\n\(Self.described(outcome))")
+        let unheard = outcome.narration.unmatchedWords
+        let foreign = outcome.foreign
+        #expect(
+            !foreign && unheard <= words.count / 100,
+            "\(unheard) unheard: \(outcome.narration.heard.indices.filter { !outcome.narration.heard[$0] })\n\(Self.described(outcome))"
+        )
+        let examined = outcome.examinations.map(\.words)
+        let errors = truth.indices.filter { word in !examined.contains { $0.contains(word) } }.map {
+            abs(outcome.narration.alignment.timings[$0].startMs - truth[$0])
+        }.sorted()
+        #expect(errors.count > words.count / 3, "\(errors.count) words placed by the warp alone")
+        #expect(errors[errors.count / 2] <= 60, "median \(errors[errors.count / 2]) ms")
+        #expect(errors[errors.count * 95 / 100] <= 300, "p95 \(errors[errors.count * 95 / 100]) ms")
+    }
+
+    /// A paragraph the narrator skipped, away from the recording's ends and with no probe near it:
+    /// only the warp's disagreement can send the model there, and the model then reports its words.
+    @Test func aDisagreementTheWarpFlagsIsExaminedByTheModel() throws {
+        let text = Self.text(from: 0)
+        let skipped = try #require(
+            text.indices.first { $0 >= text.count / 3 && Tokenizer.words(in: text[$0]).count >= 40 })
+        let read = text.enumerated().filter { $0.offset != skipped }.map(\.element)
+        let (samples, _) = try Self.recording(of: read)
+        let (outcome, words) = try Self.align(text, to: samples, probeSpacing: 10_000)
+        let first = text[..<skipped].reduce(0) { $0 + Tokenizer.words(in: $1).count }
+        let skippedWords = first..<(first + Tokenizer.words(in: text[skipped]).count)
+        #expect(
+            outcome.examinations.contains { $0.reason == .disagreement && $0.words.overlaps(skippedWords) },
+            "\(skippedWords)\n\(Self.described(outcome))")
+        let unheard = skippedWords.filter { !outcome.narration.heard[$0] }.count
+        #expect(unheard * 10 >= skippedWords.count * 9, "\(unheard) of \(skippedWords.count) skipped words unheard")
+        let spans = outcome.narration.spans.filter { $0.kind == .textNotInAudio }
+        #expect(spans.contains { $0.words.overlaps(skippedWords) }, "\(spans)")
+        let others = outcome.narration.heard.indices.filter {
+            !outcome.narration.heard[$0] && !skippedWords.contains($0)
+        }
+        // The model, examining the stretch, may leave the paragraph after the skip unheard as well
+        // (NarrationAligner's windows did so before the warp, here and on the whole recording).
+        #expect(others.count <= 30, "\(others)\n\(Self.described(outcome))")
+        withKnownIssue("the words after a skipped paragraph may go unheard with it (issue 74)", isIntermittent: true) {
+            #expect(others.count <= words.count / 100, "\(others)\n\(Self.described(outcome))")
+        }
+    }
+
+    /// A recording of another text is refused by its probes, without examining it whole.
+    @Test func aRecordingOfAnotherTextIsRefusedByItsProbes() throws {
+        let (samples, _) = try Self.recording(of: Self.text(from: 0))
+        let (outcome, _) = try Self.align(Self.text(from: Self.paragraphs.count / 2), to: samples)
+        let (foreign, unmatched) = (outcome.foreign, outcome.narration.unmatchedFraction)
+        #expect(foreign && unmatched > 0.9, "\(unmatched)\n\(Self.described(outcome))")
+        #expect(Double(outcome.examinedSamples) < 0.5 * Double(samples.count), "\(Self.described(outcome))")
+    }
+}
