@@ -73,7 +73,7 @@ package final class WarpedNarrationAligner {
     ) throws -> Outcome {
         precondition(reading.starts.count == words.count)
         let clock = ContinuousClock.now
-        let warped = try warp(reading, onto: recording)
+        let warped = try warp(reading, onto: recording, sound: sound)
         ForgeLog.debug("warped \(reading.frames.count) frames onto \(recording.count) in \(clock.duration(to: .now))")
         let plan = Plan(starts: warped.starts, samples: samples.count)
         let frames = samples.count / Plan.samplesPerFrame + 1
@@ -201,8 +201,9 @@ package final class WarpedNarrationAligner {
     }
 
     /// Each word's first recording frame and the frame after its last, by the warp of `reading`
-    /// onto `recording`, and the stretches of the recording (in frames) where the two part.
-    private func warp(_ reading: BookReading, onto recording: FrameFile) throws -> (
+    /// onto `recording`, and the stretches of the recording (in frames) where the two part (audio
+    /// without text only where at least a quarter of it is `sound`).
+    private func warp(_ reading: BookReading, onto recording: FrameFile, sound: FrameFlags) throws -> (
         starts: [Int32], ends: [Int32], disagreements: [Range<Int>]
     ) {
         var starts = [Int32](repeating: 0, count: reading.starts.count)
@@ -223,7 +224,12 @@ package final class WarpedNarrationAligner {
             }
             for disagreement in ReadingWarp.disagreements(in: rows) {
                 switch disagreement {
-                case .audioWithoutText(let frames, _): disagreements.append(frames.lowerBound..<(frames.upperBound + 1))
+                case .audioWithoutText(let frames, _):
+                    // A longer pause than Forge's reading makes (between chapters, say) is no disagreement.
+                    let sounding = frames.filter { $0 < sound.count && sound[$0] }.count
+                    if sounding * 4 >= frames.count {
+                        disagreements.append(frames.lowerBound..<(frames.upperBound + 1))
+                    }
                 case .textWithoutAudio(_, let frame): disagreements.append(frame..<(frame + 1))
                 }
             }
