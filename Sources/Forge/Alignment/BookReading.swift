@@ -15,9 +15,11 @@ struct BookReading: Sendable {
     let ends: [Int32]
 
     /// Reads `texts` (the items, in order) with `voice` into frames in a scratch file in
-    /// `directory`; `progress` is told the share of the items read.
+    /// `directory`; `progress` is told the share of the items read. Cancelled `stop` ends it
+    /// (with `CancellationError`) before the next item.
     static func make(
-        texts: [String], voice: VoiceSettings, directory: URL, progress: (Double) -> Void = { _ in }
+        texts: [String], voice: VoiceSettings, directory: URL, stop: CancellationFlag? = nil,
+        progress: (Double) -> Void = { _ in }
     ) throws -> BookReading {
         let engine = try EspeakEngine()
         let writer = try FrameFile.Writer(directory: directory, coefficients: PocketSphinxDecoder.FrontEnd.coefficients)
@@ -31,6 +33,7 @@ struct BookReading: Sendable {
         var cepstra: [Float] = []
         var reported = 0
         for (index, text) in texts.enumerated() {
+            if stop?.isCancelled == true { throw CancellationError() }
             let words = Tokenizer.words(in: text)
             var samples: [Int16] = []
             var timings: [WordTiming] = []

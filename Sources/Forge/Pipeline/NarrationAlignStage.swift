@@ -68,16 +68,46 @@ struct NarrationAlignStage: PipelineStage {
 
     /// Aligns the recording anew, from the recognizer's 16 kHz copy (made now, or kept by a stopped run).
     private func align(_ text: NarratedText, key: String, in context: NarrationContext) throws -> Fresh {
-        let copy = try recognizerCopy(in: context)
-        let (frames, missingFrames) = (copy.stamp.frames, copy.stamp.missingFrames)
-        guard frames > 0 else {
+        let rate = PocketSphinxDecoder.sampleRate
+        switch context.method {
+        case .warp:
+            let first = try firstPass(text, in: context)
+            let durationMs = try checkedDuration(first.copy, in: context)
+            let outcome = try withDictionary(for: text, in: context) { model in
+                try warped(text, key: key, firstPass: first, durationMs: durationMs, model: model, in: context)
+            }
+            return Fresh(
+                narration: outcome.narration, frames: first.copy.stamp.frames,
+                missingFrames: first.copy.stamp.missingFrames,
+                resumedFromMs: outcome.resumedAt.map { NarrationImport.milliseconds($0, rate: rate) },
+                examinedMs: NarrationImport.milliseconds(outcome.examinedSamples, rate: rate))
+        case .windows:
+            let copy = try recognizerCopy(in: context)
+            let durationMs = try checkedDuration(copy, in: context)
+            let (narration, resumedFromMs) = try withDictionary(for: text, in: context) { model in
+                try windows(text, key: key, samples: copy.audio, durationMs: durationMs, model: model, in: context)
+            }
+            return Fresh(
+                narration: narration, frames: copy.stamp.frames, missingFrames: copy.stamp.missingFrames,
+                resumedFromMs: resumedFromMs)
+        }
+    }
+
+    /// The recording's length, when it holds any audio.
+    private func checkedDuration(_ copy: RecognizerCopy, in context: NarrationContext) throws -> Int {
+        guard copy.stamp.frames > 0 else {
             RecognizerCopy.remove(in: context.store.owned)
             throw PipelineError.unreadableRecording(path: context.audioFile.path, reason: "it holds no audio frames")
         }
-        let durationMs = NarrationImport.milliseconds(frames, rate: context.reader.sampleRate)
-        // Every decoder loads its dictionary: the book's words alone, not the 134,000 of the
-        // model's, keep the alignment's memory small. A nameless scratch file, read by
-        // pocketsphinx through the descriptor.
+        return NarrationImport.milliseconds(copy.stamp.frames, rate: context.reader.sampleRate)
+    }
+
+    /// Runs `body` with the recognizer's model given a dictionary of the book's words alone: every
+    /// decoder loads its dictionary, and not the 134,000 words of the model's keeps the
+    /// alignment's memory small. A nameless scratch file, read by pocketsphinx through the descriptor.
+    private func withDictionary<Result>(
+        for text: NarratedText, in context: NarrationContext, _ body: (RecognizerModel) throws -> Result
+    ) throws -> Result {
         let dictionary = try PronouncingDictionary(
             words: Set(text.words.map(\.text)), base: context.model.dictionary, language: context.language)
         let dictionaryScratch = "objects/tmp/narration.\(getpid()).dict"
@@ -88,30 +118,19 @@ struct NarrationAlignStage: PipelineStage {
             contentsOf: Data(dictionary.text.utf8))
         var model = context.model
         model.dictionary = URL(fileURLWithPath: "/proc/self/fd/\(dictionaryFile)")
-        switch context.method {
-        case .warp:
-            let outcome = try warped(
-                text, key: key, samples: copy.audio, durationMs: durationMs, model: model, in: context)
-            let rate = PocketSphinxDecoder.sampleRate
-            return Fresh(
-                narration: outcome.narration, frames: frames, missingFrames: missingFrames,
-                resumedFromMs: outcome.resumedAt.map { NarrationImport.milliseconds($0, rate: rate) },
-                examinedMs: NarrationImport.milliseconds(outcome.examinedSamples, rate: rate))
-        case .windows:
-            let (narration, resumedFromMs) = try windows(
-                text, key: key, samples: copy.audio, durationMs: durationMs, model: model, in: context)
-            return Fresh(
-                narration: narration, frames: frames, missingFrames: missingFrames, resumedFromMs: resumedFromMs)
-        }
+        return try body(model)
     }
 
-    /// The recognizer's 16 kHz copy, kept while the alignment is unfinished: a resumed run takes it as it is.
-    private func recognizerCopy(in context: NarrationContext) throws -> RecognizerCopy {
+    /// The recognizer's 16 kHz copy, kept while the alignment is unfinished: a resumed run takes it
+    /// as it is. A copy made now hands each block to `observe` as it is written.
+    private func recognizerCopy(in context: NarrationContext, observe: ([Int16]) throws -> Void = { _ in }) throws
+        -> RecognizerCopy
+    {
         if let kept = RecognizerCopy.kept(for: context.audioHash, in: context.store.owned) { return kept }
         do {
             return try RecognizerCopy.make(
                 from: context.reader, audioHash: context.audioHash, label: context.audioFile.path,
-                in: context.store.owned
+                in: context.store.owned, observe: observe
             ) { progress(.reading($0)) }
         } catch let error as AudioError {
             guard case .unreadable(_, let reason) = error else { throw error }
@@ -119,12 +138,18 @@ struct NarrationAlignStage: PipelineStage {
         }
     }
 
-    /// Forge's own reading of the text, warped onto the recording; the model examines stretches.
-    /// The reading and the recording's frames are made side by side (each is most of a core).
-    private func warped(
-        _ text: NarratedText, key: String, samples: RecognizerAudio, durationMs: Int, model: RecognizerModel,
-        in context: NarrationContext
-    ) throws -> WarpedNarrationAligner.Outcome {
+    /// What the warp needs, made side by side (each is most of a core): Forge's own reading of the
+    /// text on one thread; on the other the recognizer's copy of the recording and, as it is
+    /// written, the recording's frames (from a kept copy, the frames alone).
+    private struct FirstPass {
+        var copy: RecognizerCopy
+        var reading: BookReading
+        var frames: FrameFile
+        var sound: FrameFlags
+    }
+
+    private func firstPass(_ text: NarratedText, in context: NarrationContext) throws -> FirstPass {
+        let clock = ContinuousClock.now
         let scratch = context.store.url(forRelativePath: "objects/tmp")
         let texts = text.split.items.map(\.text)
         let voice = VoiceSettings(id: context.language)
@@ -138,36 +163,49 @@ struct NarrationAlignStage: PipelineStage {
             }
             progress(.aligning(WarpedNarrationAligner.firstPassShare * 0.9 * done))
         }
-        let clock = ContinuousClock.now
-        let made = Mutex<(BookReading?, (frames: FrameFile, sound: FrameFlags)?, (any Error)?)>((nil, nil, nil))
-        DispatchQueue.concurrentPerform(iterations: 2) { side in
-            do {
-                if side == 0 {
-                    let reading = try BookReading.make(texts: texts, voice: voice, directory: scratch) {
-                        firstPass($0, nil)
-                    }
-                    made.withLock { $0.0 = reading }
-                } else {
-                    let recording = try FrameFile.reading(samples: samples, directory: scratch) { firstPass(nil, $0) }
-                    made.withLock { $0.1 = recording }
-                }
-            } catch {
-                made.withLock { $0.2 = error }
+        // The reading on a thread of its own; the recording (the context is this thread's) here.
+        let stop = CancellationFlag()
+        let reading = Mutex<Result<BookReading, any Error>?>(nil)
+        let readingDone = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let result = Result {
+                try BookReading.make(texts: texts, voice: voice, directory: scratch, stop: stop) { firstPass($0, nil) }
             }
+            reading.withLock { $0 = result }
+            readingDone.signal()
         }
+        let recording = Result { () throws -> (RecognizerCopy, (frames: FrameFile, sound: FrameFlags)) in
+            let builder = try FrameFile.RecordingBuilder(directory: scratch)
+            let copy = try recognizerCopy(in: context) { try builder.append($0) }
+            // A kept copy: its frames are read from it.
+            let frames =
+                builder.isEmpty && copy.audio.count > 0
+                ? try FrameFile.reading(samples: copy.audio, directory: scratch) { firstPass(nil, $0) }
+                : try builder.finish()
+            firstPass(nil, 1)
+            return (copy, frames)
+        }
+        if case .failure = recording { stop.cancel() }
+        readingDone.wait()
         ForgeLog.debug("Forge's reading and the recording's frames made in \(clock.duration(to: .now))")
-        let (reading, recording, failure) = made.withLock { $0 }
-        if let failure { throw failure }
-        guard let reading, let recording else {
-            throw PipelineError.unreadableRecording(
-                path: context.audioFile.path, reason: "its frames could not be made")
-        }
+        let (copy, frames) = try recording.get()
+        return FirstPass(
+            copy: copy, reading: try reading.withLock { $0! }.get(), frames: frames.frames, sound: frames.sound)
+    }
+
+    /// Forge's own reading of the text, warped onto the recording; the model examines stretches,
+    /// each saved as a window as it is done.
+    private func warped(
+        _ text: NarratedText, key: String, firstPass first: FirstPass, durationMs: Int, model: RecognizerModel,
+        in context: NarrationContext
+    ) throws -> WarpedNarrationAligner.Outcome {
         let manifest = context.manifest
         let saved = try manifest.narrationWindows(key: key)
         let windowIndex = Mutex(saved.count)
+        let progress = progress
         return try WarpedNarrationAligner(model: model, language: context.language).align(
-            words: text.words, reading: reading, recording: recording.frames, sound: recording.sound,
-            samples: samples, durationMs: durationMs, saved: saved,
+            words: text.words, reading: first.reading, recording: first.frames, sound: first.sound,
+            samples: first.copy.audio, durationMs: durationMs, saved: saved,
             checkpoint: { examination in
                 try windowIndex.withLock { index in
                     try manifest.recordNarrationWindow(key: key, index: index, examination)

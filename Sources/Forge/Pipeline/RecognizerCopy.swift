@@ -45,17 +45,18 @@ struct RecognizerCopy {
     }
 
     /// Reads `reader`'s recording (digest `audioHash`; `label` names it in errors) into a new copy,
-    /// in place of any other; `progress` is told the share read.
+    /// in place of any other, handing each block of the copy to `observe`; `progress` is told the share read.
     static func make(
         from reader: SoundFile.Reader, audioHash: String, label: String, in owned: OwnedDirectory,
-        progress: (Double) -> Void
+        observe: ([Int16]) throws -> Void = { _ in }, progress: (Double) -> Void
     ) throws -> RecognizerCopy {
         remove(in: owned)
         _ = try owned.makeDirectory(RecordingFiles.folder)
         let scratch = "\(RecordingFiles.folder)/.recognizer.\(getpid()).tmp"
         let audio = try StopCleanup.removing({ unlink(owned.url(scratch).path) }) {
             try RecognizerAudio(
-                reading: reader, into: try owned.createFile(scratch, readable: true), label: label, progress: progress)
+                reading: reader, into: try owned.createFile(scratch, readable: true), label: label, observe: observe,
+                progress: progress)
         }
         guard rename(owned.url(scratch).path, owned.url(samplesPath).path) == 0 else {
             let reason = String(cString: strerror(errno))

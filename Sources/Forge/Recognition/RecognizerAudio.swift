@@ -32,10 +32,11 @@ final class RecognizerAudio: Sendable {
 
     /// Converts `reader`'s recording to 16 kHz into `descriptor` (an empty file open for reading
     /// and writing, which this owns and closes; `label` names it in errors),
-    /// block by block; `progress` is told the share read, each hundredth (when the file says its length).
+    /// block by block, each converted block also handed to `observe`; `progress` is told the share
+    /// read, each hundredth (when the file says its length).
     init(
         reading reader: SoundFile.Reader, into descriptor: Int32, label: String,
-        progress: (Double) -> Void = { _ in }
+        observe: ([Int16]) throws -> Void = { _ in }, progress: (Double) -> Void = { _ in }
     ) throws {
         let stream = RecognizerInputStream(sourceRate: reader.sampleRate)
         var written = 0
@@ -52,6 +53,7 @@ final class RecognizerAudio: Sendable {
                 }
             }
             written += samples.count
+            try observe(samples)
         }
         do {
             while true {
