@@ -22,6 +22,8 @@ struct BookReading: Sendable {
         progress: (Double) -> Void = { _ in }
     ) throws -> BookReading {
         let engine = try EspeakEngine()
+        // A language espeak-ng has no voice for is read in its English (the recognizer's own).
+        let voice = engine.hasVoice(voice.id) ? voice : VoiceSettings(id: "en-us")
         let writer = try FrameFile.Writer(directory: directory, coefficients: PocketSphinxDecoder.FrontEnd.coefficients)
         let frontEnd = try PocketSphinxDecoder.FrontEnd()
         let rate = PocketSphinxDecoder.sampleRate
