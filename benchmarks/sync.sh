@@ -9,8 +9,9 @@
 # SMIL clips in the carried MP3 tracks). VOICE=piper narrates with Piper (joe-us, from PyPI, as
 # scripts/test.sh installs it) and, by default, cuts one paragraph out of the reading (SKIP=1): the
 # sync must report it, and it is left out of the false spans.
+# Also prints how much of the recording the acoustic model examined.
 # Usage: benchmarks/sync.sh   (CHAPTERS=3 for a quick look; VOICE=piper for the issue's accuracy check;
-# FORGE=/path/to/forge to time another build)
+# FORGE=/path/to/forge to time another build; ALIGNER=windows for the model throughout, as before issue 74)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 chapters=${CHAPTERS:-10}
@@ -74,6 +75,9 @@ wall, cpu, audio_s, intro_ms = float(wall), float(cpu), float(audio_s), int(intr
 report = next(json.loads(l) for l in open(os.path.join(work, "sync.jsonl")) if '"event":"narration"' in l)
 print(f"sync: {wall:.1f} s wall, {cpu:.1f} s CPU, CPU/wall {cpu / wall:.2f}, peak {int(peak) // 1024} MB (process tree); "
       f"{(audio_s + intro_ms / 1000) / wall:.1f}x real time; passed {report['passed']}, exported {report['exported']}")
+if report.get("examinedMs") is not None:
+    print(f"  the acoustic model examined {report['examinedMs'] / 1000:.0f} s of the recording "
+          f"({report['examinedMs'] / 1000 / (audio_s + intro_ms / 1000):.1%}); Forge's own reading placed the rest")
 spans = [s for s in report["spans"] if s["kind"] != "matched"]
 skipped_path = os.path.join(work, "reference.skipped.json")
 skipped = json.load(open(skipped_path)) if os.path.exists(skipped_path) else None

@@ -571,13 +571,22 @@ struct ForcedAlignmentTests {
             "\(cut.status) \(cut.text) \(cut.errors)")
         try Data().write(to: project.directory.file("empty.wav"))
         try project.directory.write("notes.wav", "not audio at all")
-        for name in ["empty.wav", "notes.wav", "missing.flac"] {
+        // A book saved under an audio name is said to be text, whatever its extension.
+        try project.directory.write("chapter.mp3", "Chapter 1\n\nIt is a truth universally acknowledged.\n")
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 | 1) }).write(
+            to: project.directory.file("noise.ogg"))
+        for name in ["empty.wav", "notes.wav", "chapter.mp3", "noise.ogg", "missing.flac"] {
             let bad = try project.forge([
                 "align", "narration", "--audio", name, "--text", "narration.txt", "--output", "bad",
             ])
             #expect(
                 bad.status == 2 && bad.errors.contains("\(name): the recording cannot be read"),
                 "\(name): \(bad.status) \(bad.errors)")
+            if name == "notes.wav" || name == "chapter.mp3" {
+                #expect(bad.errors.contains("it is a text file, not audio"), "\(name): \(bad.errors)")
+            }
+            #expect(
+                !bad.errors.contains("does not exist or is not a regular file (possibly a pipe?)."), "\(bad.errors)")
         }
     }
 }

@@ -138,4 +138,22 @@ struct WarpedNarrationTests {
         #expect(foreign && unmatched > 0.9, "\(unmatched)\n\(Self.described(outcome))")
         #expect(Double(outcome.examinedSamples) < 0.5 * Double(samples.count), "\(Self.described(outcome))")
     }
+
+    /// A recording that cannot hold a twentieth of its text (a poem read against a novel) is
+    /// refused before anything is read or searched, saying why.
+    @Test func aRecordingFarTooShortForItsTextIsRefusedAtOnce() throws {
+        let project = try TestProject()
+        let speech = try EspeakEngine().synthesize(
+            "Tyger Tyger, burning bright, in the forests of the night.", voice: VoiceSettings(id: "en-gb"),
+            itemID: "poem")
+        try Data(SoundFile.encode(speech.samples, sampleRate: speech.sampleRate, format: .wav)).write(
+            to: project.directory.file("poem.wav"))
+        try project.directory.write("book.txt", Fixtures.sampleText)
+        let started = ContinuousClock.now
+        let result = try project.forge(["sync", "book.txt", "poem.wav", "-o", "synced"])
+        #expect(started.duration(to: .now) < .seconds(10))
+        #expect(result.status == 2, "\(result.status) \(result.errors)")
+        #expect(result.errors.contains("poem.wav: the recording is 0:0"), "\(result.errors)")
+        #expect(result.errors.contains("too short for the text's"), "\(result.errors)")
+    }
 }

@@ -32,7 +32,8 @@ package final class NarrationAligner {
     /// About how long a segment is: the recording is cut into an even number of them (two
     /// threads share them evenly), or aligned whole when shorter than ``shortestSplitSeconds``.
     package var segmentSeconds = 600
-    package var shortestSplitSeconds = 240
+    package var shortestSplitSeconds = NarrationAligner.defaultShortestSplitSeconds
+    package static let defaultShortestSplitSeconds = 240
     /// Segments aligned at once.
     package var jobs = 2
 

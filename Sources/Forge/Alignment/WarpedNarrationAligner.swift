@@ -81,15 +81,30 @@ package final class WarpedNarrationAligner {
         var examined =
             stretches.map { plan.examination($0.frames, $0.reason) }
             + probes(avoiding: stretches, frames: frames).map { plan.examination($0, .probe) }
-        let done = Atomic(0)
-        let budget = max(1, examined.reduce(0) { $0 + $1.samples.count })
-        let report: @Sendable (Int) -> Void = {
-            progress(min(1, Double(done.add($0, ordering: .relaxed).newValue) / Double(budget)))
+        // Progress: the first round's share of its samples up to 0.9, then the later rounds' (each
+        // planned only when the one before is done) up to 1, never going back.
+        let work = Mutex((done: 0, first: 0, planned: 0, reported: 0.0))
+        let report: @Sendable (Int) -> Void = { samples in
+            let share = work.withLock { work in
+                work.done += samples
+                let first = Double(min(work.done, work.first)) / Double(max(1, work.first))
+                let later =
+                    work.planned > work.first
+                    ? Double(max(0, work.done - work.first)) / Double(work.planned - work.first) : 0
+                work.reported = max(work.reported, 0.9 * first + 0.1 * later)
+                return work.reported
+            }
+            progress(min(1, share))
         }
         let texts = words.map(\.text)
         var decoded = 0
         let examine = { (examinations: [Examination]) in
-            decoded += examinations.reduce(0) { $0 + $1.samples.count }
+            let count = examinations.reduce(0) { $0 + $1.samples.count }
+            decoded += count
+            work.withLock { work in
+                if work.first == 0 { work.first = count }
+                work.planned += count
+            }
             return try self.examine(
                 examinations, texts: texts, samples: samples, saved: saved, checkpoint: checkpoint, report: report)
         }
@@ -355,13 +370,20 @@ package final class WarpedNarrationAligner {
     }
 
     /// Each examination's placements (in ms from its first sample) and speech, by the model, ``jobs`` at once.
+    ///
+    /// A stretch the model aligns in segments of its own (``NarrationAligner/shortestSplitSeconds``
+    /// or longer) is examined alone, its segments ``jobs`` at once: two such stretches side by side
+    /// held twice the searches' memory (a 63-hour reading's tree peaked at 608 MB).
     private func examine(
         _ examinations: [Examination], texts: [String], samples: RecognizerAudio, saved: [NarrationCheckpoint],
         checkpoint: @escaping @Sendable (NarrationCheckpoint) throws -> Void, report: @escaping @Sendable (Int) -> Void
     ) throws -> [Verdict] {
         let results = Mutex([Verdict?](repeating: nil, count: examinations.count))
-        let (model, language) = (model, language)
-        try BlockingThreads.forEachIndex(examinations.count, threads: jobs, cancellation: nil) { index in
+        let (model, language, jobs) = (model, language, jobs)
+        let longest = NarrationAligner.defaultShortestSplitSeconds * PocketSphinxDecoder.sampleRate
+        let long = examinations.indices.filter { examinations[$0].samples.count >= longest }
+        let short = examinations.indices.filter { examinations[$0].samples.count < longest }
+        let one: @Sendable (Int, Int) throws -> Void = { index, threads in
             let examination = examinations[index]
             let samplesPerFrame = PocketSphinxDecoder.sampleRate / PocketSphinxDecoder.framesPerSecond
             let made = NarrationCheckpoint(
@@ -376,7 +398,7 @@ package final class WarpedNarrationAligner {
                 result = Verdict(placements: kept.placements, speech: kept.speech, saved: true)
             } else {
                 let aligner = try NarrationAligner(model: model, language: language)
-                aligner.jobs = 1
+                aligner.jobs = threads
                 let placed = try aligner.place(
                     texts: Array(texts[examination.words]), samples: samples.stretch(examination.samples))
                 result = Verdict(placements: placed.placements, speech: placed.speech, saved: false)
@@ -387,6 +409,8 @@ package final class WarpedNarrationAligner {
             report(examination.samples.count)
             results.withLock { $0[index] = result }
         }
+        try BlockingThreads.forEachIndex(short.count, threads: jobs, cancellation: nil) { try one(short[$0], 1) }
+        for index in long { try one(index, jobs) }
         return results.withLock { $0 }.map { $0! }
     }
 

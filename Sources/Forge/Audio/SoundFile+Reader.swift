@@ -28,7 +28,7 @@ extension SoundFile {
             }
             var info = SF_INFO()
             guard let file = sf_open(url.path, Int32(SFM_READ), &info) else {
-                throw .unreadable(path: url.path, reason: String(cString: sf_strerror(nil)))
+                throw .unreadable(path: url.path, reason: SoundFile.openFailure(at: url))
             }
             guard info.samplerate > 0 else {
                 sf_close(file)

@@ -90,9 +90,31 @@ package enum SoundFile {
             throw .unreadable(path: url.path, reason: "no such readable file")
         }
         guard let file = sf_open(url.path, Int32(SFM_READ), &info) else {
-            throw .unreadable(path: url.path, reason: String(cString: sf_strerror(nil)))
+            throw .unreadable(path: url.path, reason: openFailure(at: url))
         }
         return try read(file, info: info, label: url.path)
+    }
+
+    /// Why libsndfile could not open the file at `url`, in words for its owner: a text file (a
+    /// book saved under an audio name) is said to be text; otherwise libsndfile's own reason, but
+    /// for its most common one ("does not exist or is not a regular file", for a file that does
+    /// exist), said as what it means here.
+    static func openFailure(at url: URL) -> String {
+        let reason = String(cString: sf_strerror(nil))
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return reason }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 4096)) ?? Data()
+        if !head.isEmpty, !head.contains(0), let text = String(data: head, encoding: .utf8),
+            text.unicodeScalars.allSatisfy({
+                !$0.properties.isDefaultIgnorableCodePoint && ($0.value >= 32 || $0 == "\n" || $0 == "\r" || $0 == "\t")
+            })
+        {
+            return "it is a text file, not audio"
+        }
+        if reason.contains("not a regular file") {
+            return "its contents are not audio in a format Forge reads"
+        }
+        return reason
     }
 
     /// The number of frames and the sample rate of an audio file, read from its header only.

@@ -123,15 +123,18 @@ struct NarrationAlignStage: PipelineStage {
 
     /// The recognizer's 16 kHz copy, kept while the alignment is unfinished: a resumed run takes it
     /// as it is. A copy made now hands each block to `observe` as it is written.
-    private func recognizerCopy(in context: NarrationContext, observe: ([Int16]) throws -> Void = { _ in }) throws
-        -> RecognizerCopy
-    {
+    private func recognizerCopy(
+        in context: NarrationContext, observe: ([Int16]) throws -> Void = { _ in }, copied: (Double) -> Void = { _ in }
+    ) throws -> RecognizerCopy {
         if let kept = RecognizerCopy.kept(for: context.audioHash, in: context.store.owned) { return kept }
         do {
             return try RecognizerCopy.make(
                 from: context.reader, audioHash: context.audioHash, label: context.audioFile.path,
                 in: context.store.owned, observe: observe
-            ) { progress(.reading($0)) }
+            ) {
+                progress(.reading($0))
+                copied($0)
+            }
         } catch let error as AudioError {
             guard case .unreadable(_, let reason) = error else { throw error }
             throw PipelineError.unreadableRecording(path: context.audioFile.path, reason: reason)
@@ -153,15 +156,21 @@ struct NarrationAlignStage: PipelineStage {
         let scratch = context.store.url(forRelativePath: "objects/tmp")
         let texts = text.split.items.map(\.text)
         let voice = VoiceSettings(id: context.language)
-        let share = Mutex((reading: 0.0, recording: 0.0))
+        // The first pass's share of the alignment's progress: the slower of its two sides, each hundredth.
+        let share = Mutex((reading: 0.0, recording: 0.0, reported: 0))
         let progress = progress
         let firstPass: @Sendable (_ reading: Double?, _ recording: Double?) -> Void = { reading, recording in
-            let done = share.withLock { share in
+            let hundredths: Int? = share.withLock { share in
                 if let reading { share.reading = reading }
                 if let recording { share.recording = recording }
-                return min(share.reading, share.recording)
+                let done = Int(100 * min(share.reading, share.recording))
+                guard done > share.reported else { return nil }
+                share.reported = done
+                return done
             }
-            progress(.aligning(WarpedNarrationAligner.firstPassShare * 0.9 * done))
+            if let hundredths {
+                progress(.aligning(WarpedNarrationAligner.firstPassShare * 0.9 * Double(hundredths) / 100))
+            }
         }
         // The reading on a thread of its own; the recording (the context is this thread's) here.
         let stop = CancellationFlag()
@@ -176,7 +185,9 @@ struct NarrationAlignStage: PipelineStage {
         }
         let recording = Result { () throws -> (RecognizerCopy, (frames: FrameFile, sound: FrameFlags)) in
             let builder = try FrameFile.RecordingBuilder(directory: scratch)
-            let copy = try recognizerCopy(in: context) { try builder.append($0) }
+            let copy = try recognizerCopy(in: context, observe: { try builder.append($0) }) {
+                firstPass(nil, 0.99 * $0)
+            }
             // A kept copy: its frames are read from it.
             let frames =
                 builder.isEmpty && copy.audio.count > 0

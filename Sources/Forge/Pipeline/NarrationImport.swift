@@ -133,10 +133,23 @@ package struct NarrationImport: Sendable {
             progress(.joining(joined: $0, files: recording.files.count))
         }
         if reader == nil { reader = try Self.openRecording(audioFile) }
+        let words = split.items.reduce(0) { $0 + $1.wordCount }
+        // A recording that cannot hold a twentieth of its text is another's (a poem against a novel):
+        // refused now, not after reading and searching it. A longer part of the text is aligned, and
+        // the text past its end reported.
+        if let reader, let held = Self.heldShare(words: words, recording: reader), held < Self.leastHeldShare,
+            1 - held > maxUnmatched
+        {
+            throw PipelineError.recordingTooShort(
+                path: audioFile.path,
+                durationMs: NarrationImport.milliseconds(reader.promisedFrames, rate: reader.sampleRate),
+                words: words, heldShare: held)
+        }
         let audioHash = try ContentHash.sha256Hex(fileAt: audioFile)
         let manifest = workspace.manifest
         let exportSettings = exports ?? Self.exportSettings(title: textFile.deletingPathExtension().lastPathComponent)
-        let identity = NarrationContext.identity(model: model, method: method)
+        let alignedBy = reader.map { Self.method(method, words: words, recording: $0) } ?? method
+        let identity = NarrationContext.identity(model: model, method: alignedBy)
         let session = try BuildSession.begin(
             BuildRecord(
                 recipePath: textFile.path, recipeHash: textHash, toolVersion: ForgeVersion.current,
@@ -149,7 +162,7 @@ package struct NarrationImport: Sendable {
         let context = NarrationContext(
             audioFile: audioFile, reader: reader, audioHash: audioHash, store: workspace.store, manifest: manifest,
             buildID: session.buildID,
-            model: model, language: language, method: method)
+            model: model, language: language, method: alignedBy)
         do {
             _ = try manifest.synchronize(with: split)
             let text = NarratedText(split)
@@ -208,6 +221,28 @@ package struct NarrationImport: Sendable {
             session.abandon(.init(outcome: .failed, total: split.items.count))
             throw error
         }
+    }
+
+    /// The fastest pace, in words a minute, a recording is taken to read its whole text at.
+    static let fastestWordsPerMinute = 400
+    /// A recording that holds less of its text than this, at the fastest pace, is refused at once.
+    static let leastHeldShare = 0.05
+
+    /// `method`, unless the warp cannot serve: it pairs the whole text with the whole recording,
+    /// so a recording far shorter than its text (read faster than ``fastestWordsPerMinute``: a
+    /// chapter against a novel, the wrong file) is aligned by windows, whose work follows the
+    /// recording and which report the text past its end.
+    static func method(_ method: NarrationMethod, words: Int, recording reader: SoundFile.Reader) -> NarrationMethod {
+        guard method == .warp, let held = heldShare(words: words, recording: reader) else { return method }
+        return held < 1 ? .windows : method
+    }
+
+    /// The largest share of `words` the recording can hold, read at ``fastestWordsPerMinute`` (at
+    /// most 1); nil when its length is not known before it is decoded.
+    static func heldShare(words: Int, recording reader: SoundFile.Reader) -> Double? {
+        guard reader.exactLength, reader.sampleRate > 0, words > 0 else { return nil }
+        let minutes = Double(reader.promisedFrames) / Double(reader.sampleRate) / 60
+        return min(1, minutes * Double(fastestWordsPerMinute) / Double(words))
     }
 
     /// The text split into chapters and items, and its digest: plain text and Markdown as they
