@@ -3,25 +3,18 @@ import Synchronization
 
 extension FrameFile {
     /// The frames of the recording at `url` (any format libsndfile reads, mixed to mono), read a
-    /// block at a time at 16 kHz into a scratch file in `directory`.
+    /// block at a time at 16 kHz into a scratch file in `directory` (``RecordingBuilder``).
     package static func reading(audioAt url: URL, directory: URL, factor: Int = 32) throws -> FrameFile {
-        let writer = try Writer(
-            directory: directory, coefficients: PocketSphinxDecoder.FrontEnd.coefficients, factor: factor)
+        let builder = try RecordingBuilder(directory: directory, factor: factor)
         let reader = try SoundFile.Reader(url: url)
         let stream = RecognizerInputStream(sourceRate: reader.sampleRate)
-        let frontEnd = try PocketSphinxDecoder.FrontEnd()
-        var cepstra: [Float] = []
         while true {
             let block = try reader.read()
             if block.isEmpty { break }
-            frontEnd.process(stream.process(block), into: &cepstra)
-            try writer.append(cepstra: cepstra)
-            cepstra.removeAll(keepingCapacity: true)
+            try builder.append(stream.process(block))
         }
-        frontEnd.process(stream.finish(), into: &cepstra)
-        frontEnd.finish(into: &cepstra)
-        try writer.append(cepstra: cepstra)
-        return writer.finish()
+        try builder.append(stream.finish())
+        return try builder.finish().frames
     }
 
     /// ``reading(audioAt:directory:factor:)`` of each recording, side by side (the front end is

@@ -169,19 +169,13 @@ package final class WarpedNarrationAligner {
             let from = block * minute
             let offsetMs = from / (PocketSphinxDecoder.sampleRate / 1000)
             let onsets = SpeechOnsets(samples: samples.samples(from..<min(samples.count, from + minute))[...])
-            let local = words[range].map { $0.map { Self.shifted($0, by: -offsetMs) } }
-            let moved = onsets.snapped(local).map { $0.map { Self.shifted($0, by: offsetMs) } }
+            let local = words[range].map { $0?.shifted(by: -offsetMs) }
+            let moved = onsets.snapped(local).map { $0?.shifted(by: offsetMs) }
             snapped.withLock { $0[block] = moved }
         }
         for (block, moved) in snapped.withLock({ $0 }).enumerated() where !moved.isEmpty {
             placements.replaceSubrange(firsts[block]..<(firsts[block] + moved.count), with: moved)
         }
-    }
-
-    private static func shifted(_ placement: WordPlacement, by ms: Int) -> WordPlacement {
-        WordPlacement(
-            startMs: placement.startMs + ms, endMs: placement.endMs + ms, confidence: placement.confidence,
-            fit: placement.fit)
     }
 
     /// Where the warp put each word, and the examination of a stretch of the recording it makes.
@@ -445,10 +439,7 @@ package final class WarpedNarrationAligner {
             let atEdge =
                 (cutBefore && offset < edgeWords) || (cutAfter && offset >= result.placements.count - edgeWords)
             if atEdge || examination.reason == .probe, !NarrationAligner.isHeard(placement) { continue }
-            placements[word] = placement.map {
-                WordPlacement(
-                    startMs: $0.startMs + offsetMs, endMs: $0.endMs + offsetMs, confidence: $0.confidence, fit: $0.fit)
-            }
+            placements[word] = placement?.shifted(by: offsetMs)
         }
         let firstFrame = examination.samples.lowerBound / (rate / PocketSphinxDecoder.framesPerSecond)
         for (offset, isSpeech) in result.speech.enumerated() where firstFrame + offset < speech.count {

@@ -128,7 +128,7 @@ final class WindowAligner {
                 next = resumed.word
                 cursor = resumed.sample
             } else if let anchor, let anchorEnd = found[anchor]?.endMs {
-                settled = found[...anchor].map { $0.map { Self.shifted($0, by: offsetMs) } }
+                settled = found[...anchor].map { $0?.shifted(by: offsetMs) }
                 for (index, placement) in settled.enumerated() {
                     placements[next + index - segment.words.lowerBound] = placement
                 }
@@ -427,7 +427,7 @@ final class WindowAligner {
             // and the search ends there: the window settles what it can of them.
             let settled = anchor(in: found, isLast: isLast, keepBeforeMs: keepBeforeMs)
             for (index, placement) in found.prefix(settled.map { $0 + 1 } ?? found.count).enumerated() {
-                placements[next + index] = placement.map { Self.shifted($0, by: offsetMs) }
+                placements[next + index] = placement?.shifted(by: offsetMs)
             }
             guard !isLast, let settled, let settledEnd = found[settled]?.endMs else { break }
             next += settled + 1
@@ -465,9 +465,4 @@ final class WindowAligner {
         reference.speech.indices.map { reference.speech[$0] && onsets.isSound($0) }
     }
 
-    private static func shifted(_ placement: WordPlacement, by ms: Int) -> WordPlacement {
-        WordPlacement(
-            startMs: placement.startMs + ms, endMs: placement.endMs + ms, confidence: placement.confidence,
-            fit: placement.fit)
-    }
 }

@@ -13,4 +13,10 @@ package struct WordPlacement: Sendable, Equatable, Codable {
         self.confidence = confidence
         self.fit = fit
     }
+
+    /// The same placement `ms` milliseconds later (earlier when negative): from a stretch's own
+    /// time to the recording's, or back.
+    func shifted(by ms: Int) -> WordPlacement {
+        WordPlacement(startMs: startMs + ms, endMs: endMs + ms, confidence: confidence, fit: fit)
+    }
 }
