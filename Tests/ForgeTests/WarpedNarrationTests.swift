@@ -130,6 +130,46 @@ struct WarpedNarrationTests {
         }
     }
 
+    /// A probe that did not hear its words is looked at again, wider, before the stretch around it
+    /// is examined whole: the model, starting cold in 20 s, misses a hard stretch of a right reading
+    /// about once in a hundred probes (7 of the 63-hour reading's, where the warp was right).
+    @Test func aProbeThatFailsIsLookedAtAgainBeforeItsStretchIsExaminedWhole() throws {
+        let aligner = WarpedNarrationAligner(model: .standard, language: "en-us")
+        let frames = 100 * 3_600
+        // A word every 40 frames (0.4 s) of an hour's recording.
+        let plan = WarpedNarrationAligner.Plan(
+            starts: (0..<(frames / 40)).map { Int32($0 * 40) },
+            samples: frames * WarpedNarrationAligner.Plan.samplesPerFrame)
+        let stretches = aligner.stretches(disagreements: [], frames: frames)
+        var examined =
+            stretches.map { plan.examination($0.frames, $0.reason) }
+            + aligner.probes(avoiding: stretches, frames: frames).map { plan.examination($0, .probe) }
+        let failed = try #require(examined.firstIndex { $0.reason == .probe && $0.samples.lowerBound > 16_000 * 900 })
+        for index in examined.indices where examined[index].reason != .disagreement { examined[index].heard = true }
+        examined[failed].heard = false
+        let rechecks = aligner.rechecks(of: examined, frames: frames, plan: plan)
+        let probe = examined[failed].samples
+        #expect(rechecks.count == 1 && rechecks[0].reason == .recheck)
+        let recheck = try #require(rechecks.first)
+        let seconds = (recheck.samples.lowerBound / 16_000)...(recheck.samples.upperBound / 16_000)
+        #expect(
+            abs(recheck.samples.lowerBound - (probe.lowerBound - 20 * 16_000)) < 16_000
+                && abs(recheck.samples.upperBound - (probe.upperBound + 20 * 16_000)) < 16_000,
+            "probe \(probe), recheck at \(seconds) s")
+        // A recheck that hears its words settles it; one that does not sends the model through the
+        // stretch from the probe before to the probe after.
+        #expect(aligner.failedProbeStretches(examined + [recheck.heard(true)], plan: plan).isEmpty)
+        let whole = aligner.failedProbeStretches(examined + [recheck.heard(false)], plan: plan)
+        let before = examined[failed - 1].samples.upperBound
+        let after = examined[failed + 1].samples.lowerBound
+        #expect(whole.count == 1, "\(whole)")
+        #expect(
+            whole.first.map {
+                abs($0.samples.lowerBound - before) < 16_000 && abs($0.samples.upperBound - after) < 16_000
+            }
+                == true, "\(whole) between \(before) and \(after)")
+    }
+
     /// A recording of another text is refused by its probes, without examining it whole.
     @Test func aRecordingOfAnotherTextIsRefusedByItsProbes() throws {
         let (samples, _) = try Self.recording(of: Self.text(from: 0))
@@ -155,5 +195,13 @@ struct WarpedNarrationTests {
         #expect(result.status == 2, "\(result.status) \(result.errors)")
         #expect(result.errors.contains("poem.wav: the recording is 0:0"), "\(result.errors)")
         #expect(result.errors.contains("too short for the text's"), "\(result.errors)")
+    }
+}
+
+extension WarpedNarrationAligner.Examination {
+    fileprivate func heard(_ heard: Bool) -> Self {
+        var examination = self
+        examination.heard = heard
+        return examination
     }
 }

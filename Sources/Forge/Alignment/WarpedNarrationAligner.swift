@@ -9,9 +9,11 @@ import Synchronization
 /// - where the warp's path says the two readings part (``ReadingWarp/disagreements(in:frames:ratio:)``):
 ///   a skipped paragraph, a retake, music;
 /// - short probes spaced through the rest, confirming that the recording says this text where the
-///   warp puts it. A probe that does not hear its words has the stretch between its neighbours
-///   examined whole; when most probes and edges hear nothing, the recording is not of this text
-///   and nothing more is examined.
+///   warp puts it. A probe that does not hear its words is looked at again with more of the
+///   recording around it (the model, starting cold, can miss a hard stretch of a right reading);
+///   if that does not hear them either, the stretch between its neighbours is examined whole. When
+///   most probes and edges hear nothing, the recording is not of this text and nothing more is
+///   examined.
 ///
 /// Elsewhere a word is heard where the warp puts it, and the recording's speech is where it is
 /// louder than its pauses. The result is finished as ``NarrationAligner``'s is, so its reports and
@@ -33,7 +35,9 @@ package final class WarpedNarrationAligner {
 
     /// What the model examined, for reports and tests.
     struct Examination: Sendable, Equatable {
-        enum Reason: Sendable, Equatable { case edge, disagreement, probe, failedProbe }
+        /// `recheck`: a probe that did not hear its words, looked at again ``probeSeconds`` wider on
+        /// each side; `failedProbe`: the stretch around a recheck that did not hear them either.
+        enum Reason: Sendable, Equatable { case edge, disagreement, probe, recheck, failedProbe }
         var reason: Reason
         var words: Range<Int>
         var samples: Range<Int>
@@ -115,7 +119,18 @@ package final class WarpedNarrationAligner {
         let judged = examined.filter { $0.heard != nil }
         let foreign = judged.count >= 3 && judged.filter({ $0.heard == false }).count * 2 > judged.count
         if !foreign {
+            let rechecks = rechecks(of: examined, frames: frames, plan: plan)
+            if !rechecks.isEmpty {
+                ForgeLog.debug("\(rechecks.count) probe(s) did not hear their words; looking again, wider")
+            }
+            for (examination, verdict) in zip(rechecks, try examine(rechecks)) {
+                var examination = examination
+                examination.heard = Self.hears(verdict.placements)
+                examined.append(examination)
+                verdicts.append(verdict)
+            }
             let second = failedProbeStretches(examined, plan: plan)
+            if !second.isEmpty { ForgeLog.debug("\(second.count) stretch(es) around probes that failed twice") }
             verdicts += try examine(second)
             examined += second
             try widen(&examined, &verdicts, plan: plan, examine: examine)
@@ -197,12 +212,26 @@ package final class WarpedNarrationAligner {
         }
     }
 
-    /// For each probe that did not hear its words, the stretch from the examination before it to
-    /// the one after it (neighbouring ones joined).
-    private func failedProbeStretches(_ examined: [Examination], plan: Plan) -> [Examination] {
-        let ordered = examined.sorted { $0.samples.lowerBound < $1.samples.lowerBound }
+    /// For each probe that did not hear its words, the probe again with ``probeSeconds`` more of
+    /// the recording on each side.
+    func rechecks(of examined: [Examination], frames: Int, plan: Plan) -> [Examination] {
+        let margin = probeSeconds * PocketSphinxDecoder.framesPerSecond
+        return examined.filter { $0.reason == .probe && $0.heard == false }.map { probe in
+            let probed = plan.frames(of: probe)
+            return plan.examination(
+                max(0, probed.lowerBound - margin)..<min(frames, probed.upperBound + margin), .recheck)
+        }
+    }
+
+    /// For each recheck that did not hear its words, the stretch from the examination before it to
+    /// the one after it (neighbouring ones joined; the probe it looked at again is not one).
+    func failedProbeStretches(_ examined: [Examination], plan: Plan) -> [Examination] {
+        let confirming: [Examination.Reason] = [.probe, .recheck]
+        let ordered = examined.filter { !confirming.contains($0.reason) || $0.heard != false }.sorted {
+            $0.samples.lowerBound < $1.samples.lowerBound
+        }
         var stretches: [Examination] = []
-        for probe in examined where probe.reason == .probe && probe.heard == false {
+        for probe in examined where probe.reason == .recheck && probe.heard == false {
             let before = ordered.last { $0.samples.upperBound <= probe.samples.lowerBound }?.samples.upperBound ?? 0
             let after =
                 ordered.first { $0.samples.lowerBound >= probe.samples.upperBound }?.samples.lowerBound ?? plan.samples
@@ -226,7 +255,7 @@ package final class WarpedNarrationAligner {
         let step = marginSeconds * PocketSphinxDecoder.framesPerSecond
         for round in 1...3 {
             var widened: [(index: Int, examination: Examination)] = []
-            for index in examined.indices where examined[index].reason != .probe {
+            for index in examined.indices where ![.probe, .recheck].contains(examined[index].reason) {
                 let examination = examined[index]
                 let placements = verdicts[index].placements
                 let leading = placements.prefix { !NarrationAligner.isHeard($0) }.count
@@ -422,8 +451,8 @@ package final class WarpedNarrationAligner {
     }
 
     /// Takes an examination's verdict: its words' placements by the model, and its speech. A word
-    /// the model did not hear keeps the warp's placement in a probe that passed (a probe confirms
-    /// the warp; one that failed has its stretch examined whole), and at either end of a stretch
+    /// the model did not hear keeps the warp's placement in a probe or a recheck (they confirm the
+    /// warp; where they failed, the stretch is examined whole), and at either end of a stretch
     /// inside the recording (the stretch's edge may cut into it).
     private static func settle(
         _ result: Verdict, of examination: Examination, total: Int, into placements: inout [WordPlacement?],
@@ -438,7 +467,8 @@ package final class WarpedNarrationAligner {
             let word = examination.words.lowerBound + offset
             let atEdge =
                 (cutBefore && offset < edgeWords) || (cutAfter && offset >= result.placements.count - edgeWords)
-            if atEdge || examination.reason == .probe, !NarrationAligner.isHeard(placement) { continue }
+            let confirms = examination.reason == .probe || examination.reason == .recheck
+            if atEdge || confirms, !NarrationAligner.isHeard(placement) { continue }
             placements[word] = placement?.shifted(by: offsetMs)
         }
         let firstFrame = examination.samples.lowerBound / (rate / PocketSphinxDecoder.framesPerSecond)
