@@ -7,10 +7,6 @@ package enum PipelineError: LocalizedError, Sendable, Equatable {
     case shardWithoutCache
     case engineUnavailable(String)
     case verificationUnavailable(reason: String)
-    /// The recording given to `forge align narration --audio` cannot be read, or holds no audio.
-    case unreadableRecording(path: String, reason: String)
-    /// A recording too short to hold the text within the share of unmatched text that passes.
-    case recordingTooShort(path: String, durationMs: Int, words: Int, heldShare: Double)
 
     package var errorDescription: String? { message.problem }
 
@@ -28,16 +24,6 @@ package enum PipelineError: LocalizedError, Sendable, Equatable {
             return ("\(directory): no items to speak.", "Split or build the recipe first.")
         case .engineUnavailable(let reason):
             return (reason, nil)
-        case .unreadableRecording(let path, let reason):
-            return (
-                "\(path): the recording cannot be read: \(reason).",
-                "Give a WAV, FLAC, Ogg (Vorbis/Opus) or MP3 file with audio in it (convert others first, e.g. `ffmpeg -i in.m4a out.flac`)."
-            )
-        case .recordingTooShort(let path, let durationMs, let words, let heldShare):
-            return (
-                "\(path): the recording is \(NarrationImport.clock(durationMs)) long, too short for the text's \(words) words: even read at \(NarrationImport.fastestWordsPerMinute) words a minute it would hold \(String(format: "%.1f", 100 * heldShare))% of them.",
-                "Give the recording of this text; to align the part of the text a shorter recording holds, allow that much of the text to go unheard."
-            )
         case .verificationUnavailable(let reason):
             return (
                 "the recipe requires verification (verify.required), but it cannot run: \(reason)",
@@ -51,7 +37,7 @@ extension PipelineError: ClassifiedFailure {
     /// Which kind of failure each case is (the exit code the command line gives it).
     package var failureKind: FailureKind {
         switch self {
-        case .unreadableRecording, .recordingTooShort, .shardWithoutCache: .badInput
+        case .shardWithoutCache: .badInput
         case .nothingSplit, .engineUnavailable, .verificationUnavailable: .cannotRun
         }
     }

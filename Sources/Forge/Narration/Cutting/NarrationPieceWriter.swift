@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 
 /// Encodes a narration's pieces as FLAC objects on threads of its own while the caller reads the
-/// next pieces from the recording: reading a FLAC recording is about a third of the work and
-/// encoding the rest, so the cut of a 12-hour recording, one core's work, keeps both busy.
+/// next pieces from the recording: reading a FLAC recording is the smaller part of the work and
+/// encoding the rest, so the cut, one core's work, keeps both busy.
 ///
 /// Pieces wait in a queue at most `lookahead` long (each holds its samples). ``finish()`` waits
 /// for the last and returns every piece's object by its index; the first failure stops the rest.

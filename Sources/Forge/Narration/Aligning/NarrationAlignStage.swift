@@ -97,7 +97,7 @@ struct NarrationAlignStage: PipelineStage {
     private func checkedDuration(_ copy: RecognizerCopy, in context: NarrationContext) throws -> Int {
         guard copy.stamp.frames > 0 else {
             RecognizerCopy.remove(in: context.store.owned)
-            throw PipelineError.unreadableRecording(path: context.audioFile.path, reason: "it holds no audio frames")
+            throw NarrationError.unreadableRecording(path: context.audioFile.path, reason: "it holds no audio frames")
         }
         return NarrationImport.milliseconds(copy.stamp.frames, rate: context.reader.sampleRate)
     }
@@ -137,7 +137,7 @@ struct NarrationAlignStage: PipelineStage {
             }
         } catch let error as AudioError {
             guard case .unreadable(_, let reason) = error else { throw error }
-            throw PipelineError.unreadableRecording(path: context.audioFile.path, reason: reason)
+            throw NarrationError.unreadableRecording(path: context.audioFile.path, reason: reason)
         }
     }
 
@@ -222,11 +222,12 @@ struct NarrationAlignStage: PipelineStage {
                     try manifest.recordNarrationWindow(key: key, index: index, examination)
                     index += 1
                 }
-            }
-        ) {
-            progress(
-                .aligning(WarpedNarrationAligner.firstPassShare + (1 - WarpedNarrationAligner.firstPassShare) * $0))
-        }
+            },
+            warping: { progress(.aligning(WarpedNarrationAligner.firstPassShare * (0.9 + 0.1 * $0))) },
+            progress: {
+                progress(
+                    .aligning(WarpedNarrationAligner.firstPassShare + (1 - WarpedNarrationAligner.firstPassShare) * $0))
+            })
     }
 
     /// The acoustic model throughout, window by window, each window saved as it is done: an

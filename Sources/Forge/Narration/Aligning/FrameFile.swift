@@ -2,11 +2,14 @@ import Foundation
 
 /// A reading's frames for ``ReadingWarp`` at any length, in a scratch file (unlinked as soon as it
 /// is made, so nothing is left behind), with only their coarse averages (one for every ``factor``
-/// frames) held in memory. A stretch is read back when the warp refines it, normalized as
+/// frames, the factor doubled as the reading grows, so that they stay within a bound) held in
+/// memory. A stretch is read back when the warp refines it, normalized as
 /// ``ReadingWarp/Frames/init(cepstra:coefficients:)`` normalizes a whole reading. Made by a
 /// ``Writer``; immutable once made, and read with `pread`, so readings can be made side by side.
 package final class FrameFile: Sendable {
-    /// Frames averaged into one coarse frame.
+    /// The most frames a coarse frame averages (``ReadingWarp``'s blocks overlap by a multiple of it).
+    package static let largestFactor = 2_048
+    /// Frames averaged into one coarse frame: a power of two.
     package let factor: Int
     package let dimension: Int
     /// Frames in the file.
@@ -22,7 +25,8 @@ package final class FrameFile: Sendable {
     package final class Writer {
         private let descriptor: Int32
         private let coefficients: Int
-        private let factor: Int
+        private var factor: Int
+        private let maximumCoarse: Int
         private let dimension: Int
         private var count = 0
         private var sums: [Double]
@@ -31,8 +35,9 @@ package final class FrameFile: Sendable {
         private var finished = false
 
         /// A scratch file in `directory` (`coefficients` values a frame as the front end gives
-        /// them, the first, the energy, left out).
-        package init(directory: URL, coefficients: Int = 13, factor: Int = 32) throws {
+        /// them, the first, the energy, left out), a coarse frame for every `factor` frames, or for
+        /// twice as many each time there would be more than `maximumCoarse` of them.
+        package init(directory: URL, coefficients: Int = 13, factor: Int = 32, maximumCoarse: Int = 1 << 18) throws {
             var template = Array(directory.appendingPathComponent("frames-XXXXXX").path.utf8CString)
             let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard made >= 0, fcntl(made, F_SETFD, FD_CLOEXEC) == 0 else {
@@ -42,6 +47,7 @@ package final class FrameFile: Sendable {
             descriptor = made
             self.coefficients = coefficients
             self.factor = factor
+            self.maximumCoarse = max(2, maximumCoarse)
             dimension = coefficients - 1
             sums = [Double](repeating: 0, count: coefficients - 1)
             squares = sums
@@ -53,7 +59,11 @@ package final class FrameFile: Sendable {
             let frames = cepstra.count / coefficients
             var kept = [Float](repeating: 0, count: frames * dimension)
             for frame in 0..<frames {
-                let coarseFrame = (count + frame) / factor
+                var coarseFrame = (count + frame) / factor
+                if coarseFrame >= maximumCoarse && factor < FrameFile.largestFactor {
+                    coarsen()
+                    coarseFrame = (count + frame) / factor
+                }
                 if coarseFrame * dimension >= coarseSums.count {
                     coarseSums.append(contentsOf: repeatElement(0, count: dimension))
                 }
@@ -73,6 +83,20 @@ package final class FrameFile: Sendable {
             }
             count += frames
         }
+        /// Halves the coarse frames: each pair's sums added, the factor doubled.
+        private func coarsen() {
+            let pairs = (coarseSums.count / dimension + 1) / 2
+            for pair in 0..<pairs {
+                for index in 0..<dimension {
+                    let second = (2 * pair + 1) * dimension + index
+                    coarseSums[pair * dimension + index] =
+                        coarseSums[2 * pair * dimension + index] + (second < coarseSums.count ? coarseSums[second] : 0)
+                }
+            }
+            coarseSums.removeLast(coarseSums.count - pairs * dimension)
+            factor *= 2
+        }
+
         /// The file, its normalization fixed (each coefficient's mean and deviation over the
         /// reading) and its coarse frames made; the writer is done with.
         package func finish() -> FrameFile {

@@ -1,6 +1,6 @@
 /// What a narration's import reports as it goes, for a progress line or JSON Lines: each phase
-/// that takes more than a moment on a long audiobook (a 63-hour one's 255 tracks joined in
-/// minutes, then read for the recognizer, aligned, cut into the items' pieces and exported).
+/// that takes more than a moment on a long audiobook (its tracks joined, the recording read for
+/// the recognizer, aligned, cut into the items' pieces and exported).
 package enum NarrationProgress: Sendable, Equatable {
     /// The recording's files are being joined into one: `joined` of `files` are in.
     case joining(joined: Int, files: Int)

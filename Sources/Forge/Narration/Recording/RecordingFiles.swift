@@ -26,7 +26,7 @@ package struct RecordingFiles: Sendable {
 
     /// The files `inputs` name, folders expanded to the audio files in them (numbered tracks in
     /// their numbers' order: "2" before "10").
-    package init(_ inputs: [URL]) throws(PipelineError) {
+    package init(_ inputs: [URL]) throws(NarrationError) {
         var files: [URL] = []
         for input in inputs {
             var isDirectory: ObjCBool = false
@@ -91,16 +91,18 @@ package struct RecordingFiles: Sendable {
         // changes what the recognizer hears.
         let rate = FFmpegEncoder.sampleRate(of: files[0]) ?? Self.sampleRate
         let pid = getpid()
-        let lengths = try StopCleanup.removing({ Self.removeLeftovers(in: owned, of: pid) }) {
-            let writer = try SoundFile.Writer(
-                descriptor: try owned.createFile(scratch, readable: true), format: .flac, sampleRate: rate,
-                label: owned.url(target).path)
-            let lengths = try TrackJoiner(
-                files: files, sampleRate: rate, folder: owned, partPrefix: "\(Self.folder)/.part.\(pid)."
-            ).join(into: writer, progress: progress)
-            try writer.finish()
-            return lengths
-        }
+        let lengths = try StopCleanup.removing(
+            { Self.removeLeftovers(in: owned, of: pid) },
+            whileRunning: {
+                let writer = try SoundFile.Writer(
+                    descriptor: try owned.createFile(scratch, readable: true), format: .flac, sampleRate: rate,
+                    label: owned.url(target).path)
+                let lengths = try TrackJoiner(
+                    files: files, sampleRate: rate, folder: owned, partPrefix: "\(Self.folder)/.part.\(pid)."
+                ).join(into: writer, progress: progress)
+                try writer.finish()
+                return lengths
+            })
         guard rename(owned.url(scratch).path, owned.url(target).path) == 0 else {
             throw StoreError.writeFailed(path: owned.url(target).path, reason: String(cString: strerror(errno)))
         }
@@ -116,7 +118,7 @@ package struct RecordingFiles: Sendable {
     /// recognizer's copy (``RecognizerCopy``) — of the process `pid`, or of any process when nil:
     /// what a killed run left (a run holds the output directory's lock while it writes them, so
     /// no running forge's are among them, whatever process now has that pid; the workspace's
-    /// sweep keeps files whose pid is running again, and a reused pid would keep a 7 GB copy).
+    /// sweep keeps files whose pid is running again, and a reused pid would keep a copy of gigabytes).
     static func removeLeftovers(in owned: OwnedDirectory, of pid: pid_t? = nil) {
         let prefixes = [".part.", ".joined.", ".recognizer."].map { prefix in pid.map { "\(prefix)\($0)." } ?? prefix }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: owned.url(folder).path)) ?? []
@@ -147,7 +149,7 @@ package struct RecordingFiles: Sendable {
         for file in files {
             var status = stat()
             guard stat(file.path, &status) == 0 else {
-                throw PipelineError.unreadableRecording(path: file.path, reason: String(cString: strerror(errno)))
+                throw NarrationError.unreadableRecording(path: file.path, reason: String(cString: strerror(errno)))
             }
             text += "\(file.path)\t\(status.st_size)\t\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)\n"
         }

@@ -66,18 +66,19 @@ package final class WarpedNarrationAligner {
     }
 
     /// Aligns `words` to `samples` (16 kHz, whose frames and sound are `recording` and `sound`)
-    /// through `reading`; `progress` is the share of the model's work done. Each examination is
+    /// through `reading`; `warping` is told the share of the warp done, `progress` the share of
+    /// the model's work. Each examination is
     /// handed to `checkpoint` as it is done (from its thread); one in `saved` (an interrupted run's
     /// of the same words and samples: the warp finds the same stretches) is taken as it is.
     func align(
         words: [WordToken], reading: BookReading, recording: FrameFile, sound: FrameFlags, samples: RecognizerAudio,
         durationMs: Int, saved: [NarrationCheckpoint] = [],
         checkpoint: @escaping @Sendable (NarrationCheckpoint) throws -> Void = { _ in },
-        progress: @escaping @Sendable (Double) -> Void = { _ in }
+        warping: (Double) -> Void = { _ in }, progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) throws -> Outcome {
         precondition(reading.starts.count == words.count)
         let clock = ContinuousClock.now
-        let warped = try warp(reading, onto: recording, sound: sound)
+        let warped = try warp(reading, onto: recording, sound: sound, progress: warping)
         ForgeLog.debug("warped \(reading.frames.count) frames onto \(recording.count) in \(clock.duration(to: .now))")
         let plan = Plan(starts: warped.starts, samples: samples.count)
         let frames = samples.count / Plan.samplesPerFrame + 1
@@ -284,7 +285,9 @@ package final class WarpedNarrationAligner {
     /// Each word's first recording frame and the frame after its last, by the warp of `reading`
     /// onto `recording`, and the stretches of the recording (in frames) where the two part (audio
     /// without text only where at least a quarter of it is `sound`).
-    private func warp(_ reading: BookReading, onto recording: FrameFile, sound: FrameFlags) throws -> (
+    private func warp(
+        _ reading: BookReading, onto recording: FrameFile, sound: FrameFlags, progress: (Double) -> Void
+    ) throws -> (
         starts: [Int32], ends: [Int32], disagreements: [Range<Int>]
     ) {
         var starts = [Int32](repeating: 0, count: reading.starts.count)
@@ -295,6 +298,7 @@ package final class WarpedNarrationAligner {
         let last = reading.frames.count - 1
         try ReadingWarp().path(reading.frames, recording) { firstRow, rows in
             let upper = firstRow + rows.count
+            progress(Double(upper) / Double(max(1, reading.frames.count)))
             while nextStart < starts.count, min(last, Int(reading.starts[nextStart])) < upper {
                 starts[nextStart] = Int32(rows[min(last, Int(reading.starts[nextStart])) - firstRow].first)
                 nextStart += 1
@@ -396,7 +400,8 @@ package final class WarpedNarrationAligner {
     ///
     /// A stretch the model aligns in segments of its own (``NarrationAligner/shortestSplitSeconds``
     /// or longer) is examined alone, its segments ``jobs`` at once: two such stretches side by side
-    /// held twice the searches' memory (a 63-hour reading's tree peaked at 608 MB).
+    /// would hold twice the searches' memory. So is a recheck: it looks at hard audio, where the
+    /// model's search that may skip words (each holding tens of megabytes) runs.
     private func examine(
         _ examinations: [Examination], texts: [String], samples: RecognizerAudio, saved: [NarrationCheckpoint],
         checkpoint: @escaping @Sendable (NarrationCheckpoint) throws -> Void, report: @escaping @Sendable (Int) -> Void
@@ -404,8 +409,11 @@ package final class WarpedNarrationAligner {
         let results = Mutex([Verdict?](repeating: nil, count: examinations.count))
         let (model, language, jobs) = (model, language, jobs)
         let longest = NarrationAligner.defaultShortestSplitSeconds * PocketSphinxDecoder.sampleRate
-        let long = examinations.indices.filter { examinations[$0].samples.count >= longest }
-        let short = examinations.indices.filter { examinations[$0].samples.count < longest }
+        let alone = { (examination: Examination) in
+            examination.samples.count >= longest || examination.reason == .recheck
+        }
+        let long = examinations.indices.filter { alone(examinations[$0]) }
+        let short = examinations.indices.filter { !alone(examinations[$0]) }
         let one: @Sendable (Int, Int) throws -> Void = { index, threads in
             let examination = examinations[index]
             let samplesPerFrame = PocketSphinxDecoder.sampleRate / PocketSphinxDecoder.framesPerSecond

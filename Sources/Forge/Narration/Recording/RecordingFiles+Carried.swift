@@ -75,7 +75,7 @@ extension RecordingFiles {
                 return
             }
             let length = try FFmpegEncoder.decodedMicroseconds(of: files[index], sampleRate: rate) { detail in
-                PipelineError.unreadableRecording(
+                NarrationError.unreadableRecording(
                     path: files[index].path, reason: "ffmpeg could not decode it: \(detail)")
             }
             measured.withLock { $0[index] = length }

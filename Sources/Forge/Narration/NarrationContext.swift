@@ -5,7 +5,7 @@ import Foundation
 /// the aligner.
 struct NarrationContext {
     let audioFile: URL
-    /// The recording, read once to align and once to cut: never held whole (10 hours at 44.1 kHz is 3 GB of samples).
+    /// The recording, read once to align and once to cut: never held whole (hours of samples are gigabytes).
     let reader: SoundFile.Reader
     let audioHash: String
     let store: ObjectStore

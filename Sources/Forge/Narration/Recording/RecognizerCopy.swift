@@ -2,8 +2,8 @@ import Foundation
 
 /// The recording as the recognizer hears it (16 kHz mono, ``RecognizerAudio``), kept in the
 /// output directory's `recording/` folder while it is aligned, so a stopped alignment resumes
-/// without reading the recording again (100 s for a 63-hour audiobook), and a stop does not wait
-/// for the kernel to free gigabytes of nameless scratch (7.3 GB at 63 hours) as the process ends.
+/// without reading the recording again, and a stop does not wait for the kernel to free
+/// gigabytes of nameless scratch as the process ends.
 ///
 /// The copy is written under a temporary name (removed when a stop ends the process, and by the
 /// next run if the process dies) and renamed when whole; its stamp, written last, names the
@@ -53,11 +53,14 @@ struct RecognizerCopy {
         remove(in: owned)
         _ = try owned.makeDirectory(RecordingFiles.folder)
         let scratch = "\(RecordingFiles.folder)/.recognizer.\(getpid()).tmp"
-        let audio = try StopCleanup.removing({ unlink(owned.url(scratch).path) }) {
-            try RecognizerAudio(
-                reading: reader, into: try owned.createFile(scratch, readable: true), label: label, observe: observe,
-                progress: progress)
-        }
+        let audio = try StopCleanup.removing(
+            { unlink(owned.url(scratch).path) },
+            whileRunning: {
+                try RecognizerAudio(
+                    reading: reader, into: try owned.createFile(scratch, readable: true), label: label,
+                    observe: observe,
+                    progress: progress)
+            })
         guard rename(owned.url(scratch).path, owned.url(samplesPath).path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(owned.url(scratch).path)

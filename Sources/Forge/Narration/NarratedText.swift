@@ -9,7 +9,7 @@ struct NarratedText: Sendable {
     init(_ split: SplitResult) {
         var words: [WordToken] = []
         var ranges: [Range<Int>] = []
-        // Exactly as many as the book has: grown by doubling, a 600,000-word book's list held 42 MB for 24.
+        // Exactly as many as the book has: grown by doubling, the list would hold up to twice that.
         words.reserveCapacity(split.items.reduce(0) { $0 + $1.wordCount })
         ranges.reserveCapacity(split.items.count)
         var offset = 0

@@ -38,10 +38,9 @@ package final class NarrationAligner {
     package var jobs = 2
 
     /// A word fits its audio when its forced path scores at most this much worse than the
-    /// phone loop, per frame. Measured on human narration (LibriVox readings): no word of the
-    /// right text below −2.5 (median −0.3 to +0.1), 85% of another text's words below −3
-    /// (median −4.9). Synthetic voices the acoustic model fits less well score lower: espeak-ng's
-    /// Klatt and f3 voices as human speech, its default voices 10–50% of words below −3.
+    /// phone loop, per frame: on human narration the right text's words score above it and most
+    /// of another text's below (docs/benchmarks.md, "Calibrations"). Synthetic voices the acoustic
+    /// model fits less well score lower.
     static let heardFit = -3.0
     /// Where a word's fit gives it full confidence, and none (an anchor needs 0.5: −3).
     static let fitRange = (none: -4.5, full: -1.5)
@@ -56,10 +55,8 @@ package final class NarrationAligner {
     static let longestUnreadStart = 1_000
     /// How far from its guess a cut's text is looked for, at most, each way.
     static let widestLocateSlack = 12_000
-    /// The words one locating search is given: its memory and time grow with them (two
-    /// searches side by side among 5,000 words each held up to 350 MB with the recording's
-    /// other work, 2.5–3 s each on 20 s of audio; among 2,500 words, a 600,000-word book's
-    /// sync peaked at 333 MB while they ran, 150 MB over the rest of its work). A path matching twice in one piece is
+    /// The words one locating search is given: its memory and time grow with them, and two run
+    /// side by side. A path matching twice in one piece is
     /// refused, and a place found is confirmed by a window's search
     /// (``WindowAligner/isConfirmed(_:texts:samples:)``), so a phrase the book repeats
     /// elsewhere in a piece does not make a false cut.
@@ -451,10 +448,42 @@ package final class NarrationAligner {
     static func result(words: [WordToken], placements: [WordPlacement?], speech: [Bool], durationMs: Int)
         -> NarrationAlignment
     {
+        let heard = heardRuns(placements)
+        // Unheard words keep no placement: their timings are interpolated between heard ones.
+        // Words past the last heard one (text the recording does not reach) are not squeezed
+        // into the recording's end, which would push the heard words before them earlier: they
+        // get a 1 ms mark where the recording ends.
+        let kept = zip(placements, heard).map { placement, isHeard in isHeard ? placement.map(withConfidence) : nil }
+        let head = (heard.lastIndex(of: true) ?? -1) + 1
+        // (No copies when every word up to the last is in: a long book's are large.)
+        var alignment = ForcedAlignment.complete(
+            words: head == words.count ? words : Array(words[..<head]),
+            placements: head == kept.count ? kept : Array(kept[..<head]), durationMs: durationMs)
+        moveOntoSpeech(&alignment.timings, heard: heard, head: head, speech: speech)
+        let tailStart = min(max(0, durationMs - 1), alignment.timings.last?.endMs ?? 0)
+        alignment.timings += repeatElement(
+            WordTiming(startMs: tailStart, endMs: tailStart + 1), count: words.count - head)
+        alignment.confidences += repeatElement(nil, count: words.count - head)
+        for position in placements.indices where !heard[position] {
+            alignment.confidences[position] = placements[position].map(confidence) ?? 0
+        }
+        let (spans, unmatchedSpeechFrames) = Self.spans(
+            heard: heard, timings: alignment.timings, speech: speech, durationMs: durationMs)
+        let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
+        return NarrationAlignment(
+            alignment: alignment, heard: heard, spans: spans,
+            speechMs: speech.reduce(0) { $1 ? $0 + 1 : $0 } * frameMs,
+            unmatchedSpeechMs: unmatchedSpeechFrames * frameMs)
+    }
+
+    /// Which words were heard, by runs: a lone unheard word among heard ones is a word said
+    /// quickly or indistinctly; only runs of unheard words are text missing from the recording,
+    /// and a short run only when its words fit their audio as words of another text do (see
+    /// ``isSaidQuickly(_:)``). And a short heard run amid unheard text (a "the" or "this" fitting
+    /// a narrator's intro, between front matter the recording does not hold) is chance, not the
+    /// text heard.
+    static func heardRuns(_ placements: [WordPlacement?]) -> [Bool] {
         var heard = placements.map(isHeard)
-        // A lone unheard word among heard ones is a word said quickly or indistinctly; only
-        // runs of unheard words are text missing from the recording, and a short run only when
-        // its words fit their audio as words of another text do (see ``isSaidQuickly(_:)``).
         var index = 0
         while index < heard.count {
             guard !heard[index] else {
@@ -472,8 +501,6 @@ package final class NarrationAligner {
             }
             index = end
         }
-        // And a short heard run amid unheard text (a "the" or "this" fitting a narrator's intro,
-        // between front matter the recording does not hold) is chance, not the text heard.
         index = 0
         while index < heard.count {
             guard heard[index] else {
@@ -495,53 +522,32 @@ package final class NarrationAligner {
             }
             index = end
         }
-        // Unheard words keep no placement: their timings are interpolated between heard ones.
-        // Words past the last heard one (text the recording does not reach) are not squeezed
-        // into the recording's end, which would push the heard words before them earlier: they
-        // get a 1 ms mark where the recording ends.
-        let kept = zip(placements, heard).map { placement, isHeard in isHeard ? placement.map(withConfidence) : nil }
-        let head = (heard.lastIndex(of: true) ?? -1) + 1
-        // (No copies when every word up to the last is in: a 600,000-word book's are 50 MB.)
-        var alignment = ForcedAlignment.complete(
-            words: head == words.count ? words : Array(words[..<head]),
-            placements: head == kept.count ? kept : Array(kept[..<head]), durationMs: durationMs)
-        // An unheard word's timing is spread between heard ones, pauses included: one that
-        // would start in a pause starts where the speech after it does, if inside the word.
+        return heard
+    }
+
+    /// Unheard words' interpolated timings (up to `head`) moved onto the speech: one that would
+    /// start in a pause starts where the speech after it does, if inside the word; one with no
+    /// speech under it at all (a short word the recognizer left in the pause before its sentence)
+    /// moves to the end of the pause, against the word after it.
+    private static func moveOntoSpeech(_ timings: inout [WordTiming], heard: [Bool], head: Int, speech: [Bool]) {
         let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
         for position in 0..<head where !heard[position] {
-            let timing = alignment.timings[position]
+            let timing = timings[position]
             var frame = timing.startMs / frameMs
             guard frame < speech.count, !speech[frame] else { continue }
             while frame < speech.count && !speech[frame] && (frame + 1) * frameMs < timing.endMs { frame += 1 }
-            if frame < speech.count && speech[frame] { alignment.timings[position].startMs = frame * frameMs }
+            if frame < speech.count && speech[frame] { timings[position].startMs = frame * frameMs }
         }
-        // A word with no speech under it at all (a short word the recognizer left in the pause
-        // before its sentence) moves to the end of the pause, against the word after it.
-        if head >= 2 {
-            for position in stride(from: head - 2, through: 0, by: -1) {
-                let timing = alignment.timings[position]
-                let nextStart = alignment.timings[position + 1].startMs
-                guard nextStart > timing.endMs else { continue }
-                let firstFrame = timing.startMs / frameMs
-                let frames = firstFrame..<min(speech.count, max(firstFrame + 1, timing.endMs / frameMs))
-                guard !frames.isEmpty, !frames.contains(where: { speech[$0] }) else { continue }
-                alignment.timings[position] = WordTiming(
-                    startMs: nextStart - (timing.endMs - timing.startMs), endMs: nextStart)
-            }
+        guard head >= 2 else { return }
+        for position in stride(from: head - 2, through: 0, by: -1) {
+            let timing = timings[position]
+            let nextStart = timings[position + 1].startMs
+            guard nextStart > timing.endMs else { continue }
+            let firstFrame = timing.startMs / frameMs
+            let frames = firstFrame..<min(speech.count, max(firstFrame + 1, timing.endMs / frameMs))
+            guard !frames.isEmpty, !frames.contains(where: { speech[$0] }) else { continue }
+            timings[position] = WordTiming(startMs: nextStart - (timing.endMs - timing.startMs), endMs: nextStart)
         }
-        let tailStart = min(max(0, durationMs - 1), alignment.timings.last?.endMs ?? 0)
-        alignment.timings += repeatElement(
-            WordTiming(startMs: tailStart, endMs: tailStart + 1), count: words.count - head)
-        alignment.confidences += repeatElement(nil, count: words.count - head)
-        for position in placements.indices where !heard[position] {
-            alignment.confidences[position] = placements[position].map(confidence) ?? 0
-        }
-        let (spans, unmatchedSpeechFrames) = Self.spans(
-            heard: heard, timings: alignment.timings, speech: speech, durationMs: durationMs)
-        return NarrationAlignment(
-            alignment: alignment, heard: heard, spans: spans,
-            speechMs: speech.reduce(0) { $1 ? $0 + 1 : $0 } * frameMs,
-            unmatchedSpeechMs: unmatchedSpeechFrames * frameMs)
     }
 
     private static func withConfidence(_ placement: WordPlacement) -> WordPlacement {
@@ -579,7 +585,7 @@ package final class NarrationAligner {
             index = end
         }
         // Speech outside matched spans. The frames the matched spans cover, as ordered disjoint
-        // ranges walked beside the frames: a flag per frame of a 63-hour recording is 23 MB.
+        // ranges walked beside the frames, not a flag per frame of the whole recording.
         let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
         var coveredRanges: [Range<Int>] = []
         for span in spans where span.kind == .matched {

@@ -5,9 +5,8 @@ import Synchronization
 /// it, its encoder delay and padding dropped, whatever its codec) to 16-bit mono at one rate,
 /// two at a time, and appended in order to one writer as soon as the files before it are in.
 ///
-/// One ffmpeg joining all the files through its concat filter ran on one core and spent as long
-/// again on the filter graph as on decoding (ten 15-minute MP3 tracks: 7.5 s of CPU against 3.7
-/// decoded one by one); a 63-hour audiobook's 255 tracks took 4.5 minutes, with no progress to show.
+/// Not one ffmpeg joining all the files through its concat filter: that runs on one core,
+/// spends as long again on the filter graph as on decoding, and has no progress to show.
 struct TrackJoiner {
     let files: [URL]
     let sampleRate: Int
@@ -54,7 +53,7 @@ struct TrackJoiner {
                                     "-c:a", "pcm_s16le", "-rf64", "auto", "-f", "wav", part,
                                 ],
                                 failure: { detail in
-                                    PipelineError.unreadableRecording(
+                                    NarrationError.unreadableRecording(
                                         path: files[index].path, reason: "ffmpeg could not decode it: \(detail)")
                                 })
                         }

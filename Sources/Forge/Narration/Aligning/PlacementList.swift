@@ -1,6 +1,6 @@
 /// Where each word of a whole text was placed, packed while a long recording is aligned: 32
-/// bytes a word where `[WordPlacement?]` takes 48 (a 600,000-word book's held 29 MB beside the
-/// searches). The same values, exactly: a missing confidence or fit is stored as NaN.
+/// bytes a word where `[WordPlacement?]` takes 48. The same values, exactly: a missing
+/// confidence or fit is stored as NaN.
 struct PlacementList: Sendable {
     private var starts: [Int]
     private var ends: [Int]

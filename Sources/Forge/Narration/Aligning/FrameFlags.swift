@@ -1,5 +1,5 @@
-/// One flag per 10 ms frame of a recording, a bit each: which frames hold speech while a long
-/// recording is aligned (a `Bool` each held 23 MB for a 63-hour audiobook, beside its searches).
+/// One flag per 10 ms frame of a recording, a bit each (not a `Bool`'s byte): which frames hold
+/// speech while a recording of any length is aligned, beside its searches.
 struct FrameFlags: Sendable {
     private var bits: [UInt64]
     /// How many frames there are.

@@ -45,129 +45,184 @@ final class WindowAligner {
         resumingFrom checkpoints: [NarrationCheckpoint],
         checkpoint: (NarrationCheckpoint) throws -> Void, progress: (Int) -> Void
     ) throws -> Result {
-        let rate = PocketSphinxDecoder.sampleRate
-        let samplesPerFrame = rate / PocketSphinxDecoder.framesPerSecond
         // The segment's text ends where the next segment's begins (a slice: no copy per segment).
         let texts = allTexts[..<segment.words.upperBound]
-        let firstFrame = segment.samples.lowerBound / samplesPerFrame
-        var placements = [WordPlacement?](repeating: nil, count: segment.words.count)
-        var speech = [Bool](
-            repeating: false, count: (segment.samples.upperBound - segment.samples.lowerBound) / samplesPerFrame + 1)
-        let window = settings.windowSeconds * rate
-        let margin = settings.marginSeconds * rate
-        let end = segment.samples.upperBound
-        var cursor = segment.samples.lowerBound
-        var next = segment.words.lowerBound
-        func settle(speech windowSpeech: [Bool], from frame: Int) {
+        var state = SegmentState(segment)
+        for saved in checkpoints { state.resume(saved) }
+        if !checkpoints.isEmpty { progress(state.cursor) }
+        let loop = SegmentPhoneLoop(aligner: aligner, samples: samples, range: segment.samples)
+        while state.next < segment.words.upperBound && state.cursor < segment.samples.upperBound {
+            guard let done = try alignWindow(&state, texts: texts, samples: samples, loop: loop) else { break }
+            // A window's search (wide beams, a skip retry) may hold a hundred megabytes and free
+            // it: hand it back, or each thread's arena keeps its largest window's for good.
+            MemoryTrim.release()
+            try checkpoint(done)
+            progress(state.cursor)
+        }
+        progress(segment.samples.upperBound)
+        return Result(placements: state.placements, firstFrame: state.firstFrame, speech: state.speech)
+    }
+
+    /// Where a segment's alignment stands: the placements and speech it settled, the sample its
+    /// next window starts at and the word it starts with.
+    struct SegmentState {
+        let segment: NarrationSegment
+        let firstFrame: Int
+        var placements: [WordPlacement?]
+        var speech: [Bool]
+        var cursor: Int
+        var next: Int
+
+        init(_ segment: NarrationSegment) {
+            let samplesPerFrame = PocketSphinxDecoder.sampleRate / PocketSphinxDecoder.framesPerSecond
+            self.segment = segment
+            firstFrame = segment.samples.lowerBound / samplesPerFrame
+            placements = [WordPlacement?](repeating: nil, count: segment.words.count)
+            speech = [Bool](repeating: false, count: segment.samples.count / samplesPerFrame + 1)
+            cursor = segment.samples.lowerBound
+            next = segment.words.lowerBound
+        }
+
+        /// A window's speech flags, from its first frame `frame` on.
+        mutating func settle(speech windowSpeech: [Bool], from frame: Int) {
             for (offset, isSpeech) in windowSpeech.enumerated()
             where frame + offset - firstFrame >= 0 && frame + offset - firstFrame < speech.count {
                 speech[frame + offset - firstFrame] = isSpeech
             }
         }
-        for saved in checkpoints {
-            settle(speech: saved.speech, from: saved.speechFrame)
-            for (index, placement) in saved.placements.enumerated()
-            where segment.words.contains(saved.firstWord + index) {
-                placements[saved.firstWord + index - segment.words.lowerBound] = placement
+
+        /// Placements settled for the words from `first` on.
+        mutating func settle(_ settled: [WordPlacement?], from first: Int) {
+            for (index, placement) in settled.enumerated() where segment.words.contains(first + index) {
+                placements[first + index - segment.words.lowerBound] = placement
             }
+        }
+
+        /// What an interrupted run saved of a window, taken as it is.
+        mutating func resume(_ saved: NarrationCheckpoint) {
+            settle(speech: saved.speech, from: saved.speechFrame)
+            settle(saved.placements, from: saved.firstWord)
             cursor = saved.cursor
             next = saved.nextWord
         }
-        if !checkpoints.isEmpty { progress(cursor) }
-        let loop = SegmentPhoneLoop(aligner: aligner, samples: samples, range: segment.samples)
-        while next < segment.words.upperBound && cursor < end {
-            var windowEnd = min(end, cursor + window)
-            let isLast = end - windowEnd < margin
-            if isLast { windowEnd = end }
-            let count = min(segment.words.upperBound - next, settings.wordsPerWindow)
-            let windowTexts = Array(texts[next..<(next + count)])
-            let windowSamples = samples.samples(cursor..<windowEnd)[...]
-            let reference = try loop.reference(cursor..<windowEnd)
-            let onsets = SpeechOnsets(samples: windowSamples)
-            let speechFrame = cursor / samplesPerFrame
-            let firstWord = next
-            // Speech: a speech phone in the phone loop, where there is sound (on digital
-            // silence the acoustic model hears anything).
-            let windowSpeech = Self.speech(reference, onsets)
-            settle(speech: windowSpeech, from: speechFrame)
-            var found = try placeWindow(windowTexts, in: windowSamples, reference: reference, isLast: isLast)
-            found = onsets.snapped(found)
-            let offsetMs = cursor * 1000 / rate
-            // Keep the words before the margin (all of them in the last window); the next window
-            // starts at the end of the last confident one.
-            var keepBeforeMs = (windowEnd - margin - cursor) * 1000 / rate
-            var settlesAll = isLast
-            // Far fewer words heard than the narrator says in the window: its text is not what it
-            // holds, from its start (the first heard run comes late or never) or a little way in.
-            let hearsFewWords =
-                Double(found.filter(NarrationAligner.isHeard).count)
-                < 0.5 * settings.wordsPerSecond * Double((windowEnd - cursor) / rate)
-            let startsElsewhere =
-                firstRun(of: NarrationAligner.shortestMissingRun, in: found).map { $0 >= Self.confirmingLeadWords }
-                ?? true
-            if hearsFewWords, !startsElsewhere, let uncovered = Self.uncoveredSpeech(in: found, speech: windowSpeech) {
-                // The words stop fitting after a heard start: only the words before the speech
-                // they leave out are the text; the next window starts there, and finds where the
-                // text goes on.
-                keepBeforeMs = min(keepBeforeMs, uncovered)
-                settlesAll = false
-            }
-            let anchor = anchor(in: found, isLast: settlesAll, keepBeforeMs: keepBeforeMs)
-            var settled: [WordPlacement?] = []
-            // Where the window's first words are not what it starts with, or nothing settles,
-            // the narrator may have skipped ahead: the text is looked for further on first.
-            if startsElsewhere || anchor == nil, hearsFewWords,
-                let resumed = try skippedAhead(from: next, at: cursor, texts: texts, samples: samples)
-            {
-                // A paragraph left out where this window starts: the words passed over stay
-                // unheard, and the text goes on where the recording is (an anchor found further
-                // on would be words of the skipped text fitted to what was read instead).
-                ForgeLog.debug(
-                    "narration window at \(offsetMs) ms, words \(next)..<\(next + count): \(NarrationAligner.heardShare(found)) heard, not from its first words; the text goes on at word \(resumed.word), sample \(resumed.sample)"
-                )
-                next = resumed.word
-                cursor = resumed.sample
-            } else if let anchor, let anchorEnd = found[anchor]?.endMs {
-                settled = found[...anchor].map { $0?.shifted(by: offsetMs) }
-                for (index, placement) in settled.enumerated() {
-                    placements[next + index - segment.words.lowerBound] = placement
-                }
-                ForgeLog.debug(
-                    "narration window at \(offsetMs) ms, words \(next)..<\(next + count): \(NarrationAligner.heardShare(found)) heard, settled to word \(next + anchor)"
-                )
-                next += anchor + 1
-                cursor += anchorEnd * rate / 1000
-            } else if let resumed = try NarrationAligner.textAhead(
-                of: next, texts: texts, wordsPerWindow: settings.wordsPerWindow, samples: windowSamples,
-                reference: reference, aligner: aligner)
-            {
-                // The recording goes on further into the text (the narrator skipped a page):
-                // the words passed over stay unheard, and the window is aligned from there.
-                ForgeLog.debug(
-                    "narration window at \(offsetMs) ms, words \(next)..<\(next + count): \(NarrationAligner.heardShare(found)) heard, no anchor; the text goes on at word \(resumed)"
-                )
-                next = resumed
-            } else if isLast {
-                break
-            } else {
-                // Nothing here is the text (music, a passage the text lacks, the wrong
-                // recording): pass over the window's audio; the text waits for the next one.
-                ForgeLog.debug(
-                    "narration window at \(offsetMs) ms, words \(next)..<\(next + count): \(NarrationAligner.heardShare(found)) heard, no anchor; audio passed over"
-                )
-                cursor = windowEnd - margin
-            }
-            // A window's search (wide beams, a skip retry) may hold a hundred megabytes and free
-            // it: hand it back, or each thread's arena keeps its largest window's for good.
-            MemoryTrim.release()
-            try checkpoint(
-                NarrationCheckpoint(
-                    cursor: cursor, nextWord: next, speechFrame: speechFrame, speech: windowSpeech,
-                    firstWord: firstWord, placements: settled))
-            progress(cursor)
+    }
+
+    /// One window from where `state` stands: its words placed, the words it settles kept and
+    /// `state` moved on past them; the window's checkpoint, or nil when the segment's last window
+    /// settles nothing.
+    private func alignWindow(
+        _ state: inout SegmentState, texts: ArraySlice<String>, samples: RecognizerAudio, loop: SegmentPhoneLoop
+    ) throws -> NarrationCheckpoint? {
+        let rate = PocketSphinxDecoder.sampleRate
+        let margin = settings.marginSeconds * rate
+        let end = state.segment.samples.upperBound
+        let cursor = state.cursor
+        var windowEnd = min(end, cursor + settings.windowSeconds * rate)
+        let isLast = end - windowEnd < margin
+        if isLast { windowEnd = end }
+        let count = min(state.segment.words.upperBound - state.next, settings.wordsPerWindow)
+        let windowTexts = Array(texts[state.next..<(state.next + count)])
+        let windowSamples = samples.samples(cursor..<windowEnd)[...]
+        let reference = try loop.reference(cursor..<windowEnd)
+        let onsets = SpeechOnsets(samples: windowSamples)
+        let speechFrame = cursor / (rate / PocketSphinxDecoder.framesPerSecond)
+        let firstWord = state.next
+        // Speech: a speech phone in the phone loop, where there is sound (on digital
+        // silence the acoustic model hears anything).
+        let windowSpeech = Self.speech(reference, onsets)
+        state.settle(speech: windowSpeech, from: speechFrame)
+        var found = try placeWindow(windowTexts, in: windowSamples, reference: reference, isLast: isLast)
+        found = onsets.snapped(found)
+        // Keep the words before the margin (all of them in the last window); the next window
+        // starts at the end of the last confident one.
+        var keepBeforeMs = (windowEnd - margin - cursor) * 1000 / rate
+        var settlesAll = isLast
+        // Far fewer words heard than the narrator says in the window: its text is not what it
+        // holds, from its start (the first heard run comes late or never) or a little way in.
+        let hearsFewWords =
+            Double(found.filter(NarrationAligner.isHeard).count)
+            < 0.5 * settings.wordsPerSecond * Double((windowEnd - cursor) / rate)
+        let startsElsewhere =
+            firstRun(of: NarrationAligner.shortestMissingRun, in: found).map { $0 >= Self.confirmingLeadWords } ?? true
+        if hearsFewWords, !startsElsewhere, let uncovered = Self.uncoveredSpeech(in: found, speech: windowSpeech) {
+            // The words stop fitting after a heard start: only the words before the speech
+            // they leave out are the text; the next window starts there, and finds where the
+            // text goes on.
+            keepBeforeMs = min(keepBeforeMs, uncovered)
+            settlesAll = false
         }
-        progress(end)
-        return Result(placements: placements, firstFrame: firstFrame, speech: speech)
+        let window = Window(
+            samples: windowSamples, reference: reference, end: windowEnd, isLast: isLast, found: found,
+            anchor: anchor(in: found, isLast: settlesAll, keepBeforeMs: keepBeforeMs), hearsFewWords: hearsFewWords,
+            startsElsewhere: startsElsewhere)
+        guard let settled = try advance(&state, past: window, texts: texts, samples: samples) else { return nil }
+        return NarrationCheckpoint(
+            cursor: state.cursor, nextWord: state.next, speechFrame: speechFrame, speech: windowSpeech,
+            firstWord: firstWord, placements: settled)
+    }
+
+    /// A window placed: its audio, its phone loop, where it ends, its words' placements, the last
+    /// word it may settle, whether it hears far fewer words than its audio holds and whether its
+    /// first heard run comes late or never.
+    private struct Window {
+        var samples: ArraySlice<Int16>
+        var reference: PhoneLoopReference
+        var end: Int
+        var isLast: Bool
+        var found: [WordPlacement?]
+        var anchor: Int?
+        var hearsFewWords: Bool
+        var startsElsewhere: Bool
+    }
+
+    /// Moves `state` past `window`: to where the text goes on after a skip, past its settled words,
+    /// to where the text goes on further into it, or past its audio when none of it is the text.
+    /// The placements settled (in the recording's time), or nil when a last window settles none.
+    private func advance(
+        _ state: inout SegmentState, past window: Window, texts: ArraySlice<String>, samples: RecognizerAudio
+    ) throws -> [WordPlacement?]? {
+        let rate = PocketSphinxDecoder.sampleRate
+        let offsetMs = state.cursor * 1000 / rate
+        let described =
+            "narration window at \(offsetMs) ms, words \(state.next)..<\(state.next + window.found.count): \(NarrationAligner.heardShare(window.found)) heard"
+        // Where the window's first words are not what it starts with, or nothing settles,
+        // the narrator may have skipped ahead: the text is looked for further on first.
+        if window.startsElsewhere || window.anchor == nil, window.hearsFewWords,
+            let resumed = try skippedAhead(from: state.next, at: state.cursor, texts: texts, samples: samples)
+        {
+            // A paragraph left out where this window starts: the words passed over stay
+            // unheard, and the text goes on where the recording is (an anchor found further
+            // on would be words of the skipped text fitted to what was read instead).
+            ForgeLog.debug(
+                "\(described), not from its first words; the text goes on at word \(resumed.word), sample \(resumed.sample)"
+            )
+            (state.next, state.cursor) = resumed
+            return []
+        }
+        if let anchor = window.anchor, let anchorEnd = window.found[anchor]?.endMs {
+            let settled = window.found[...anchor].map { $0?.shifted(by: offsetMs) }
+            state.settle(Array(settled), from: state.next)
+            ForgeLog.debug("\(described), settled to word \(state.next + anchor)")
+            state.next += anchor + 1
+            state.cursor += anchorEnd * rate / 1000
+            return Array(settled)
+        }
+        if let resumed = try NarrationAligner.textAhead(
+            of: state.next, texts: texts, wordsPerWindow: settings.wordsPerWindow, samples: window.samples,
+            reference: window.reference, aligner: aligner)
+        {
+            // The recording goes on further into the text (the narrator skipped a page):
+            // the words passed over stay unheard, and the window is aligned from there.
+            ForgeLog.debug("\(described), no anchor; the text goes on at word \(resumed)")
+            state.next = resumed
+            return []
+        }
+        if window.isLast { return nil }
+        // Nothing here is the text (music, a passage the text lacks, the wrong recording): pass
+        // over the window's audio; the text waits for the next one.
+        ForgeLog.debug("\(described), no anchor; audio passed over")
+        state.cursor = window.end - settings.marginSeconds * rate
+        return []
     }
 
     /// Where the text picks up in the recording at or after `sample`: the first word of the first
@@ -347,7 +402,7 @@ final class WindowAligner {
             // A run of unheard words among heard ones: the narrator probably skipped
             // something. Try again letting words be passed over, and keep whichever reads
             // better. (Not where almost nothing was heard: skipping cannot fix the wrong text,
-            // and the wider search held 900 MB for a minute of audio.)
+            // and the wider search's memory grows with its audio.)
             // One such search at a time in the process: each holds far more than a window's
             // plain search, and two at once on both threads set the sync's peak.
             let retry = try Self.skipSearch.withLock { _ in
@@ -389,9 +444,8 @@ final class WindowAligner {
     /// Speech between two placed words that says the text stopped fitting there.
     static let uncoveredSpeechMs = 2_000
 
-    /// The most audio one search that may skip words is given: its memory grows with its audio
-    /// (about 2.4 MB a second with a window's words; a whole window's held 140 MB on top of the
-    /// other thread's work and set the sync's peak). A window is searched in pieces this long.
+    /// The most audio one search that may skip words is given: its memory grows with its audio,
+    /// and a whole window's would set the sync's peak. A window is searched in pieces this long.
     static let skipSearchSeconds = 24
     /// The stretch at a piece's end whose words are left for the next piece (as a window's are
     /// for the next window: the search hurries through the last words of its audio).

@@ -115,9 +115,8 @@ package struct NarrationImport: Sendable {
         EspeakEngine.start()
         ForgeLog.debug("reading the text \(textFile.path)")
         let (split, textHash) = try readText()
-        // The documents the split was made from are gone: hand their memory back (a 600,000-word
-        // EPUB's held 150 MB that the alignment's threads, allocating from arenas of their own,
-        // never reused).
+        // The documents the split was made from are gone: hand their memory back (the alignment's
+        // threads, allocating from arenas of their own, would never reuse it).
         MemoryTrim.release()
         let recording = try RecordingFiles(audioFiles)
         // One file libsndfile reads is checked before anything is written; joined files once joined.
@@ -140,7 +139,7 @@ package struct NarrationImport: Sendable {
         if let reader, let held = Self.heldShare(words: words, recording: reader), held < Self.leastHeldShare,
             1 - held > maxUnmatched
         {
-            throw PipelineError.recordingTooShort(
+            throw NarrationError.recordingTooShort(
                 path: audioFile.path,
                 durationMs: NarrationImport.milliseconds(reader.promisedFrames, rate: reader.sampleRate),
                 words: words, heldShare: held)
@@ -157,7 +156,7 @@ package struct NarrationImport: Sendable {
                 startedAt: BuildSession.timestamp(),
                 settings: RecordedSettings(exports: exportSettings).json), in: manifest)
         guard let reader else {
-            throw PipelineError.unreadableRecording(path: audioFile.path, reason: "it could not be opened")
+            throw NarrationError.unreadableRecording(path: audioFile.path, reason: "it could not be opened")
         }
         let context = NarrationContext(
             audioFile: audioFile, reader: reader, audioHash: audioHash, store: workspace.store, manifest: manifest,
@@ -274,11 +273,11 @@ package struct NarrationImport: Sendable {
         } catch {
             switch error {
             case .unreadable(_, let reason), .encodingFailed(_, let reason):
-                throw PipelineError.unreadableRecording(path: audioFile.path, reason: reason)
+                throw NarrationError.unreadableRecording(path: audioFile.path, reason: reason)
             }
         }
         if reader.exactLength && reader.promisedFrames == 0 {
-            throw PipelineError.unreadableRecording(path: audioFile.path, reason: "it holds no audio frames")
+            throw NarrationError.unreadableRecording(path: audioFile.path, reason: "it holds no audio frames")
         }
         return reader
     }
