@@ -36,7 +36,8 @@ struct AlignmentTests {
         ]
         let timings = EventAligner.align(words: words, events: events, durationMs: 2000)
         assertWellFormed(timings, words: 6, durationMs: 2000)
-        #expect(timings.map(\.startMs) == [0, 100, 220, 300, 800, 1500])  // "a" sits 3 of 5 characters from "is" to "truth"
+        // "a" sits 3 of 5 characters from "is" to "truth".
+        #expect(timings.map(\.startMs) == [0, 100, 220, 300, 800, 1500])
         #expect(timings[3].endMs == 700, "a clause end cuts the word before the pause")
         #expect(timings[5].endMs == 1900)
     }

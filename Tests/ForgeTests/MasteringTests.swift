@@ -123,8 +123,7 @@ struct MasteringTests {
                     try sink(input[start..<min(input.count, start + 3333)])
                     start += 3333
                 }
-            }, sampleRate: 22_050, settings: settings
-        ) { streamed += $0 }
+            }, sampleRate: 22_050, settings: settings, emit: { streamed += $0 })
         #expect(streamed == whole)
         #expect(whole != input, "the test audio needs mastering")
     }

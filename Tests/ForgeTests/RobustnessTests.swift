@@ -254,14 +254,14 @@ struct RobustnessTests {
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let arguments = [ForgeProcess.executable.path, "plan", project.directory.file("recipe.json").path, "--json"]
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         // Two malloc arenas: how many a loaded machine's thread interleaving makes glibc open is
         // the allocator's variance, not Forge's memory.
         let environment =
             ProcessInfo.processInfo.environment.filter { $0.key != "MALLOC_ARENA_MAX" }.map { "\($0.key)=\($0.value)" }
             + ["MALLOC_ARENA_MAX=2"]
         let envp = environment.map { strdup($0) } + [nil]
-        defer { envp.forEach { free($0) } }
+        defer { for variable in envp { free(variable) } }
         var pid: pid_t = 0
         #expect(posix_spawn(&pid, arguments[0], &actions, nil, argv, envp) == 0)
         var status: Int32 = 0

@@ -19,9 +19,9 @@ enum Mastering {
     static func master(_ samples: [Int16], sampleRate: Int, settings: MasteringSettings) throws -> [Int16] {
         var output: [Int16] = []
         output.reserveCapacity(samples.count)
-        try master({ sink in try sink(samples[...]) }, sampleRate: sampleRate, settings: settings) {
-            output.append(contentsOf: $0)
-        }
+        try master(
+            { sink in try sink(samples[...]) }, sampleRate: sampleRate, settings: settings,
+            emit: { output.append(contentsOf: $0) })
         return output
     }
 

@@ -24,7 +24,7 @@ extension PocketSphinxDecoder {
                 "-remove_silence", "no", "-remove_noise", "no", "-dither", "no",
             ]
             let argv = arguments.map { strdup($0) }
-            defer { argv.forEach { free($0) } }
+            defer { for argument in argv { free(argument) } }
             var pointers = argv
             PocketSphinxDecoder.creation.lock()
             defer { PocketSphinxDecoder.creation.unlock() }

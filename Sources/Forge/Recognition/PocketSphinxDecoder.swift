@@ -47,7 +47,7 @@ final class PocketSphinxDecoder {
         ]
         for (name, value) in options.sorted(by: { $0.key < $1.key }) { arguments += [name, value] }
         let argv = arguments.map { strdup($0) }
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pointers = argv
         let config = pointers.withUnsafeMutableBufferPointer { buffer in
             cmd_ln_parse_r(nil, ps_args(), Int32(buffer.count), buffer.baseAddress, 1)
@@ -147,11 +147,10 @@ final class PocketSphinxDecoder {
         if let skipProbability {
             // Passing over up to `longestSkip` words at once is a word transition that jumps
             // ahead (state i to i+k+1, saying word i+k): no null transitions, whose closure
-            // over a window's few hundred words held 800 MB in the search. A jump of more than
-            // one word costs two skips however far it goes, as a narrator's skip is one slip
-            // whatever its length: priced per word, a skipped paragraph cost more than
-            // misplacing the words after it (and priced as one, the search kept so many paths
-            // that a 10-chapter sync peaked at 367 MB).
+            // over a window's few hundred words would hold hundreds of megabytes. A jump of more
+            // than one word costs two skips however far it goes, as a narrator's skip is one slip
+            // whatever its length: priced per word, a skipped paragraph costs more than
+            // misplacing the words after it (and priced as one, the search keeps too many paths).
             let skip = logmath_log(logMath, skipProbability)
             for state in 0..<words.count {
                 for skipped in 1...Self.longestSkip where state + skipped < words.count {
@@ -177,8 +176,8 @@ final class PocketSphinxDecoder {
 
     /// Frees the active grammar or word-sequence search once its path has been read: its grammar,
     /// lexical tree and word history are held until the next search replaces them otherwise, and
-    /// a thread's decoders each held their last (a locating search's 16 MB grammar and 30 MB of
-    /// history) while another of them searched. The phone loop, kept on purpose, and a language
+    /// a thread's decoders would each hold their last (a locating search's grammar and history)
+    /// while another of them searched. The phone loop, kept on purpose, and a language
     /// model, loaded once, stay.
     func releaseWordSearch() {
         guard let name = searchName, name == "grammar" || name == "sequence" else { return }
@@ -192,8 +191,8 @@ final class PocketSphinxDecoder {
     func usePhoneLoop() throws(RecognitionError) {
         let name = "phones"
         // The same search serves every phone loop: pocketsphinx frees an allphone search
-        // without its last path (each phone a segment), so one made per window lost ~25 KB a
-        // window, 3.3 MB per 10 chapters and growing with the book; kept, each path frees the last.
+        // without its last path (each phone a segment), so one made per window would leak a
+        // little each window, growing with the book; kept, each path frees the last.
         if searchName == name { return }
         guard ps_set_allphone(decoder, name, nil) == 0, ps_set_search(decoder, name) == 0 else {
             throw .decoderFailed("pocketsphinx could not start a phone-loop search")

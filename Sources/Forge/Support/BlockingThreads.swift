@@ -31,7 +31,8 @@ enum BlockingThreads {
     static func forEachIndex(
         _ count: Int, threads: Int, cancellation: CancellationFlag?, _ body: @escaping @Sendable (Int) throws -> Void
     ) throws {
-        try forEachIndex(count, threads: threads, cancellation: cancellation, state: {}) { index, _ in try body(index) }
+        try forEachIndex(
+            count, threads: threads, cancellation: cancellation, state: {}, { index, _ in try body(index) })
     }
 
     /// ``forEachIndex(_:threads:cancellation:_:)`` where each thread first makes a `state` of its

@@ -170,13 +170,15 @@ final class FFmpegEncoder {
         }
         // A stop that ends forge at once ends this ffmpeg first, or it goes on writing its
         // output after forge is gone (a SIGTERM reaches forge alone).
-        let ended = StopCleanup.removing({
-            child.send(.kill)
-            _ = child.exitedWaiting()
-        }) {
-            child.finishInputWaiting()
-            return child.exitedWaiting()
-        }
+        let ended = StopCleanup.removing(
+            {
+                child.send(.kill)
+                _ = child.exitedWaiting()
+            },
+            whileRunning: {
+                child.finishInputWaiting()
+                return child.exitedWaiting()
+            })
         guard ended.succeeded else {
             throw failure(
                 child.errorTail(waitingUpTo: 1)
