@@ -12,6 +12,15 @@ enum VerifyPrinter {
             Swift.print("Verification unavailable: \(report.unavailableReason ?? "unknown reason")")
             return
         }
+        printChunks(report)
+        printTotals(report)
+        if let screen = report.screen { printScreen(screen) }
+        printAccepted(report)
+        printVerdict(report)
+    }
+
+    /// A line per chunk: its chapter, index, time, word error rate and flagged items.
+    private static func printChunks(_ report: VerifyReport) {
         // Columns padded by characters, not bytes: printf's %-14s counts the en dash in "0:00–2:00" as three.
         Swift.print(
             "chapter  chunk  " + "time".padding(toLength: 14, withPad: " ", startingAt: 0) + "     WER  flagged items")
@@ -31,6 +40,10 @@ enum VerifyPrinter {
                         format: "  %5.1f%%%@  %@", chunk.wordErrorRate * 100, mark as NSString,
                         flagged.joined(separator: ", ") as NSString))
         }
+    }
+
+    /// The chunks and audio covered, the time taken and the word error rate; how utterances were heard.
+    private static func printTotals(_ report: VerifyReport) {
         // After a stop the chunks cover part of the book: say which part, not the whole book's length.
         let covered = Format.clock(seconds: Double(report.coveredMs) / 1000)
         let audio =
@@ -51,21 +64,27 @@ enum VerifyPrinter {
                 "Quick check: \(report.unsampledChunks) chunk(s) outside the sample were not transcribed (forge verify without --quick hears them all)."
             )
         }
-        if let screen = report.screen {
+    }
+
+    /// The quick screen of every item, and the items it flagged (the first 50).
+    private static func printScreen(_ screen: ScreenReport) {
+        Swift.print(
+            String(
+                format: "Screened %d item(s) in %.1f s: %d flagged.", screen.items, screen.elapsedSeconds,
+                screen.flagged.count))
+        for item in screen.flagged.prefix(50) {
+            let at = Format.clock(seconds: Double(item.startMs) / 1000)
             Swift.print(
-                String(
-                    format: "Screened %d item(s) in %.1f s: %d flagged.", screen.items, screen.elapsedSeconds,
-                    screen.flagged.count))
-            for item in screen.flagged.prefix(50) {
-                let at = Format.clock(seconds: Double(item.startMs) / 1000)
-                Swift.print(
-                    "  chapter \(item.chapter) at \(at), \(item.itemID): \(item.findings.map(\.description).joined(separator: "; "))"
-                )
-            }
-            if screen.flagged.count > 50 {
-                Swift.print("  … and \(screen.flagged.count - 50) more (--json lists them all)")
-            }
+                "  chapter \(item.chapter) at \(at), \(item.itemID): \(item.findings.map(\.description).joined(separator: "; "))"
+            )
         }
+        if screen.flagged.count > 50 {
+            Swift.print("  … and \(screen.flagged.count - 50) more (--json lists them all)")
+        }
+    }
+
+    /// Items accepted after review, and how to accept the flagged ones.
+    private static func printAccepted(_ report: VerifyReport) {
         if !report.acceptedItemIDs.isEmpty {
             Swift.print(
                 "Accepted after review (verify.accept, for this audio): \(report.acceptedItemIDs.sorted().joined(separator: ", "))."
@@ -81,6 +100,10 @@ enum VerifyPrinter {
                 )
             }
         }
+    }
+
+    /// Chunks not transcribed yet, and whether the verification passed.
+    private static func printVerdict(_ report: VerifyReport) {
         if report.missingChunks > 0 {
             Swift.print("\(report.missingChunks) chunk(s) not transcribed yet (stopped); run again to fill the gaps.")
         }

@@ -11,9 +11,9 @@ package final class ForcedAligner {
     /// Bump when a change alters what the aligner produces; it is part of every alignment key.
     package static let version = "forced-1"
 
-    /// Search settings: beams far wider than pocketsphinx's defaults, which lose the path on a
-    /// fifth of the sample's items in espeak-ng's default voice (measured: 1e-80 still fails 18
-    /// of 91 items, 1e-200 none); a low silence probability keeps pauses from swallowing words.
+    /// Search settings: beams far wider than pocketsphinx's defaults, which lose the path on many
+    /// items in espeak-ng's default voice (so do beams of 1e-80); a low silence probability keeps
+    /// pauses from swallowing words.
     static let decoderOptions = [
         "-beam": "1e-200", "-wbeam": "1e-180", "-pbeam": "1e-200", "-maxhmmpf": "-1", "-silprob": "0.0001",
     ]
@@ -56,8 +56,8 @@ package final class ForcedAligner {
     }
 
     /// A second decoder for phone loops, of context-independent phones with pocketsphinx's own
-    /// beams: a loop of all triphones with the alignment's beams held 6 GB and took 2.5 s per
-    /// second of audio; this one takes about 0.01 s.
+    /// beams: a loop of all triphones with the alignment's beams would take gigabytes and seconds
+    /// per second of audio.
     private var phoneLoopDecoder: PocketSphinxDecoder?
 
     /// The phone loop scores its Gaussians every other frame (`-ds 2`): it was half of a
@@ -208,12 +208,10 @@ package final class ForcedAligner {
     private var locatingDecoder: PocketSphinxDecoder?
 
     /// Beams for locating: pocketsphinx's defaults (1e-48) lose the path and end nowhere in the
-    /// grammar; 1e-80 finds the place in 20 s of audio among 1,700 words in about 1.5 s. Word
-    /// exits get a wider beam (1e-120): at 1e-80 no exit into the final state (an early stop
-    /// costs 1e-30) survived on 10 of the 12.6-hour benchmark's 76 cuts, whose searches came back
-    /// empty and were tried again 20 s on; 1e-120 finds them for ~5% more time and memory.
-    /// At most 10,000 HMMs are active: two searches side by side among 5,000 words held 300 MB
-    /// without.
+    /// grammar. Word exits get a wider beam than the rest: with the same one, no exit into the
+    /// final state (an early stop costs 1e-30) survives on some cuts, whose searches come back
+    /// empty. At most 10,000 HMMs are active, so two searches side by side among thousands of
+    /// words stay within the sync's memory.
     static let locatingOptions = [
         "-beam": "1e-80", "-wbeam": "1e-120", "-pbeam": "1e-80", "-maxhmmpf": "10000", "-maxwpf": "20",
         "-silprob": "0.0001",

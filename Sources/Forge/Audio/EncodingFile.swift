@@ -2,7 +2,7 @@ import Foundation
 
 /// The file libsndfile encodes into, in memory: one page-aligned allocation that becomes the
 /// encoded `Data` without a copy, so the store can write it to disk directly (`O_DIRECT` needs
-/// aligned memory) and hash it, instead of copying 1.7 GB of a book's audio once more.
+/// aligned memory) and hash it, instead of copying a book's audio once more.
 ///
 /// Used by one encode on one thread, then given up (``takeBytes()``); libsndfile reaches it
 /// through ``SoundFile``'s virtual I/O.

@@ -2,8 +2,8 @@ import Foundation
 
 /// The remote cache's entry for one verification chunk, stored at `ac/{actionKey}` (no blobs):
 /// what the recognizer heard in a 2-minute stretch of a chapter and how it scored. Verification
-/// is the slowest stage by far (pocketsphinx at about 0.03× real time, against synthesis at about
-/// 0.002×), so a machine that downloaded a book's items also takes its verification from the cache.
+/// is the slowest stage by far (pocketsphinx's decoding, against espeak-ng's synthesis), so a
+/// machine that downloaded a book's items also takes its verification from the cache.
 package struct ChunkCacheEntry: Codable, Sendable, Equatable {
     package static let formatName = "forge-verify-chunk"
     package static let currentVersion = 1

@@ -192,8 +192,7 @@ struct BlockAssembler {
             for id in pendingIDs where blockIndexByID[id] == nil { blockIndexByID[id] = blocks.count }
             pendingIDs.removeAll()
             // Copies of exactly the block's size: the buffers kept for the next block are as long
-            // as the longest block so far, and a 600,000-word book's 10,000 blocks held 190 MB
-            // sharing them.
+            // as the longest block so far, and every block sharing them would hold that much.
             blocks.append(
                 DocumentBlock(
                     role: role, text: Self.exactCopy(text), origins: Self.exactCopy(origins), elementID: elementID,

@@ -42,6 +42,14 @@ struct CounterHeadings {
 
     /// The headings found, by paragraph index.
     static func find(in paragraphs: [Paragraph]) -> [Int: PlainTextReader.HeadingShape] {
+        let (chapterSeries, partCandidates) = series(in: paragraphs)
+        return shapes(chapterSeries: chapterSeries, partCandidates: partCandidates, in: paragraphs)
+    }
+
+    /// The counted series of lines: those that look like chapters, and the others, which may be
+    /// parts. Each series' longest count is taken, largest first; a line read two ways (a lone
+    /// "I" as numeral and letter) goes to the larger.
+    private static func series(in paragraphs: [Paragraph]) -> (chapters: [[Member]], partCandidates: [[Member]]) {
         var series: [Key: [Member]] = [:]
         var order: [Key] = []
         for (index, paragraph) in paragraphs.enumerated() {
@@ -71,7 +79,6 @@ struct CounterHeadings {
         func gapWords(_ from: Member, _ to: Member) -> Int {
             paragraphs[(from.index + 1)..<to.index].reduce(0) { $0 + $1.words }
         }
-        // Each series' longest count, largest first; a line read two ways (a lone "I" as numeral and letter) goes to the larger.
         let counted = order.compactMap { key -> (chain: [Member], considered: [Int])? in
             let (chain, considered) = count(series[key]!, restartable: { restartable($0, in: key) }, gapWords: gapWords)
             return chain.count >= 2 ? (chain, considered) : nil
@@ -95,6 +102,15 @@ struct CounterHeadings {
                 partCandidates.append(free)
             }
         }
+        return (chapterSeries, partCandidates)
+    }
+
+    /// Each series' lines as chapter or part headings: a series above another (or above the
+    /// chapters found by their words) heads parts, a short series only when each of its lines is
+    /// followed at once by a chapter.
+    private static func shapes(
+        chapterSeries: [[Member]], partCandidates: [[Member]], in paragraphs: [Paragraph]
+    ) -> [Int: PlainTextReader.HeadingShape] {
         let builtInChapters = paragraphs.indices.filter { paragraphs[$0].heading == .chapter }
         /// The words between two paragraphs.
         func words(from start: Int, to end: Int) -> Int {

@@ -232,9 +232,69 @@ package struct EPUBReader: Sendable {
         return (reader, package, packagePath)
     }
 
+    /// The book's own contents: its navigation document's, or else its NCX's.
+    private func contentsEntries(
+        manifest: [String: (path: String, mediaType: String, properties: String)], package: PackageXML,
+        reader: inout EntryReader
+    ) throws(DocumentError) -> [ContentsEntry] {
+        let entries = reader.entries
+        var contents: [ContentsEntry] = []
+        if let nav = manifest.values.first(where: { $0.properties.split(separator: " ").contains("nav") }),
+            entries[nav.path] != nil
+        {
+            contents = Self.navigationEntries(
+                PackageXML(try reader.text(nav.path, referencedBy: "the package's nav item")),
+                folder: Self.folder(of: nav.path))
+        }
+        if contents.isEmpty {
+            let ncxID = package.first("spine")?.attributes["toc"]
+            if let ncx = ncxID.flatMap({ manifest[$0] })
+                ?? manifest.values.first(where: { $0.mediaType == "application/x-dtbncx+xml" }),
+                entries[ncx.path] != nil
+            {
+                contents = Self.ncxEntries(
+                    PackageXML(try reader.text(ncx.path, referencedBy: "the package's NCX")),
+                    folder: Self.folder(of: ncx.path))
+            }
+        }
+        return contents
+    }
+
+    /// Gives each contents entry's title to the block it points at, as a part's (a book in
+    /// parts: a top-level entry with chapters nested under it, beside other top-level entries;
+    /// one alone is the book's own title; then every top-level entry is at the parts' level, a
+    /// prologue or epilogue beside them, as in text, and the splitter makes a part that holds
+    /// only itself a chapter again) or a chapter's. Whether any title was placed.
+    private static func placeTitles(
+        _ contents: [ContentsEntry], in documents: inout [StructuredDocument], name: String
+    ) -> Bool {
+        let nestedUnder = contents.indices.filter { index in
+            contents[index].level == 1 && index + 1 < contents.count && contents[index + 1].level == 2
+        }
+        let inParts = !nestedUnder.isEmpty && contents.count(where: { $0.level == 1 }) >= 2
+        var placed = false
+        for entry in contents {
+            guard let position = documents.firstIndex(where: { $0.path == "\(name)!/\(entry.path)" }) else { continue }
+            let document = documents[position]
+            guard !document.blocks.isEmpty else { continue }
+            let block = entry.fragment.flatMap { document.blockIndexByID[$0] } ?? 0
+            if inParts, entry.level == 1 {
+                if documents[position].blocks[block].partTitle == nil,
+                    documents[position].blocks[block].chapterTitle == nil
+                {
+                    documents[position].blocks[block].partTitle = entry.title
+                    placed = true
+                }
+            } else if documents[position].blocks[block].chapterTitle == nil {
+                documents[position].blocks[block].chapterTitle = entry.title
+                placed = true
+            }
+        }
+        return placed
+    }
+
     private func read(_ archive: Archive, name: String) throws(DocumentError) -> Book {
         var (reader, package, packagePath) = try open(archive, name: name)
-        let entries = reader.entries
         let packageFolder = packagePath.split(separator: "/").dropLast().joined(separator: "/")
 
         var manifest: [String: (path: String, mediaType: String, properties: String)] = [:]
@@ -275,52 +335,9 @@ package struct EPUBReader: Sendable {
             documents.append(document)
         }
 
-        var contents: [ContentsEntry] = []
-        if let nav = manifest.values.first(where: { $0.properties.split(separator: " ").contains("nav") }),
-            entries[nav.path] != nil
-        {
-            contents = Self.navigationEntries(
-                PackageXML(try reader.text(nav.path, referencedBy: "the package's nav item")),
-                folder: Self.folder(of: nav.path))
-        }
-        if contents.isEmpty {
-            let ncxID = package.first("spine")?.attributes["toc"]
-            if let ncx = ncxID.flatMap({ manifest[$0] })
-                ?? manifest.values.first(where: { $0.mediaType == "application/x-dtbncx+xml" }),
-                entries[ncx.path] != nil
-            {
-                contents = Self.ncxEntries(
-                    PackageXML(try reader.text(ncx.path, referencedBy: "the package's NCX")),
-                    folder: Self.folder(of: ncx.path))
-            }
-        }
+        var contents = try contentsEntries(manifest: manifest, package: package, reader: &reader)
         contents = Self.unwrapped(contents, documents: documents, name: name)
-        // A book in parts: a top-level entry with chapters nested under it, beside other top-level
-        // entries (one alone is the book's own title). Then every top-level entry is at the parts'
-        // level (a prologue or epilogue beside them, as in text); the splitter makes a part that holds
-        // only itself a chapter again.
-        let nestedUnder = contents.indices.filter { index in
-            contents[index].level == 1 && index + 1 < contents.count && contents[index + 1].level == 2
-        }
-        let inParts = !nestedUnder.isEmpty && contents.count(where: { $0.level == 1 }) >= 2
-        var placed = false
-        for entry in contents {
-            guard let position = documents.firstIndex(where: { $0.path == "\(name)!/\(entry.path)" }) else { continue }
-            let document = documents[position]
-            guard !document.blocks.isEmpty else { continue }
-            let block = entry.fragment.flatMap { document.blockIndexByID[$0] } ?? 0
-            if inParts, entry.level == 1 {
-                if documents[position].blocks[block].partTitle == nil,
-                    documents[position].blocks[block].chapterTitle == nil
-                {
-                    documents[position].blocks[block].partTitle = entry.title
-                    placed = true
-                }
-            } else if documents[position].blocks[block].chapterTitle == nil {
-                documents[position].blocks[block].chapterTitle = entry.title
-                placed = true
-            }
-        }
+        let placed = Self.placeTitles(contents, in: &documents, name: name)
         return Book(
             title: package.first("title")?.text.nilIfEmpty, language: language, spine: spine, documents: documents,
             chaptersFromContents: placed)

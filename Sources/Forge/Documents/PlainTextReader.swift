@@ -40,50 +40,11 @@ package struct PlainTextReader: DocumentReader {
 
     package func read(_ text: String, path: String) -> StructuredDocument {
         let scalars = Array(text.unicodeScalars)
-        var blocks: [DocumentBlock] = []
-        var shapes: [HeadingShape?] = []
-        // A short one-line paragraph's text, which may be a heading of a series the book itself shows.
-        var singleLines: [String?] = []
+        var read = Paragraphs()
         var current: [Range<Int>] = []
         let patterns = headingPatterns?.compiled()
         func flush() {
-            guard !current.isEmpty else { return }
-            if current.count == 1, let spaced = Self.letterSpacedBlock(scalars, current[0], patterns: patterns) {
-                blocks.append(spaced.block)
-                shapes.append(spaced.shape)
-                singleLines.append(spaced.shape == nil ? String(scalars: spaced.block.text) : nil)
-                current = []
-                return
-            }
-            let lines = current.count <= 2 ? current.map { String(scalars: scalars[$0]) } : []
-            if current.count >= 3, current.prefix(2).allSatisfy({ Self.mayBeContentsEntry(scalars[$0]) }),
-                Self.isContentsList(current.map { String(scalars: scalars[$0]) })
-            {
-                // A table of contents set as one paragraph: not read aloud, nor its "Contents" line.
-                if let last = blocks.last, Self.isContentsTitle(last.text) {
-                    blocks.removeLast()
-                    shapes.removeLast()
-                    singleLines.removeLast()
-                }
-                current = []
-                return
-            }
-            if let shape = patterns.map({ Self.headingShape(lines, patterns: $0) }) ?? Self.headingShape(lines) {
-                blocks.append(
-                    current.count == 1
-                        ? TextLines.heading(scalars, indices: Array(current[0]), level: 1)
-                        : TextLines.paragraph(scalars, lines: current, role: .heading(level: 1)))
-                shapes.append(shape)
-                singleLines.append(nil)
-            } else {
-                blocks.append(TextLines.paragraph(scalars, lines: current))
-                shapes.append(nil)
-                // A heading's title may be on a line of its own under it ("CHAPTER ONE" / "PLAYING PILGRIMS").
-                let isShort =
-                    current.count <= 2 && lines[0].count <= CounterLine.maximumLength
-                    && (lines.count == 1 || lines[1].count <= 60)
-                singleLines.append(isShort ? lines[0] : nil)
-            }
+            read.add(current, scalars, patterns: patterns)
             current = []
         }
         let lines = TextLines.lines(scalars)
@@ -107,6 +68,8 @@ package struct PlainTextReader: DocumentReader {
             current.append(trimmed)
         }
         flush()
+        var (blocks, shapes) = (read.blocks, read.shapes)
+        let singleLines = read.singleLines
         if patterns == nil {
             Self.addCounterHeadings(&blocks, &shapes, singleLines: singleLines)
             if contents == nil { Self.addCapitalTitleHeadings(&blocks, &shapes, singleLines: singleLines) }
@@ -123,6 +86,59 @@ package struct PlainTextReader: DocumentReader {
         document.unspoken = unspoken
         document.warnings = warnings
         return document
+    }
+
+    /// The paragraphs read so far: each block, its heading shape (if it is a heading), and the
+    /// text of a short one-line paragraph, which may be a heading of a series the book itself shows.
+    struct Paragraphs {
+        var blocks: [DocumentBlock] = []
+        var shapes: [HeadingShape?] = []
+        var singleLines: [String?] = []
+
+        /// Adds the paragraph of `current`'s lines (ranges of `scalars`): a heading, a paragraph, or
+        /// nothing for a table of contents set as one paragraph (which takes its "Contents" line with it).
+        mutating func add(
+            _ current: [Range<Int>], _ scalars: [Unicode.Scalar], patterns: [(HeadingShape, Regex<AnyRegexOutput>)]?
+        ) {
+            guard !current.isEmpty else { return }
+            if current.count == 1,
+                let spaced = PlainTextReader.letterSpacedBlock(scalars, current[0], patterns: patterns)
+            {
+                blocks.append(spaced.block)
+                shapes.append(spaced.shape)
+                singleLines.append(spaced.shape == nil ? String(scalars: spaced.block.text) : nil)
+                return
+            }
+            let lines = current.count <= 2 ? current.map { String(scalars: scalars[$0]) } : []
+            if current.count >= 3, current.prefix(2).allSatisfy({ PlainTextReader.mayBeContentsEntry(scalars[$0]) }),
+                PlainTextReader.isContentsList(current.map { String(scalars: scalars[$0]) })
+            {
+                if let last = blocks.last, PlainTextReader.isContentsTitle(last.text) {
+                    blocks.removeLast()
+                    shapes.removeLast()
+                    singleLines.removeLast()
+                }
+                return
+            }
+            if let shape = patterns.map({ PlainTextReader.headingShape(lines, patterns: $0) })
+                ?? PlainTextReader.headingShape(lines)
+            {
+                blocks.append(
+                    current.count == 1
+                        ? TextLines.heading(scalars, indices: Array(current[0]), level: 1)
+                        : TextLines.paragraph(scalars, lines: current, role: .heading(level: 1)))
+                shapes.append(shape)
+                singleLines.append(nil)
+            } else {
+                blocks.append(TextLines.paragraph(scalars, lines: current))
+                shapes.append(nil)
+                // A heading's title may be on a line of its own under it ("CHAPTER ONE" / "PLAYING PILGRIMS").
+                let isShort =
+                    current.count <= 2 && lines[0].count <= CounterLine.maximumLength
+                    && (lines.count == 1 || lines[1].count <= 60)
+                singleLines.append(isShort ? lines[0] : nil)
+            }
+        }
     }
 
     /// A line set in spaced capitals ("P R E F A C E") as the words it spells: a heading when they
@@ -447,7 +463,7 @@ package struct PlainTextReader: DocumentReader {
         var count = 0
         var inWord = false
         for scalar in text {
-            // ASCII without a look-up of Unicode's properties (a fifth of splitting a book, measured).
+            // ASCII without a look-up of Unicode's properties, which would dominate splitting a book.
             let value = scalar.value
             let isWordScalar =
                 value < 0x80

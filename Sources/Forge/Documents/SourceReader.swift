@@ -10,7 +10,7 @@ package enum SourceReader {
     /// books; reading holds it in memory a few times over.
     package static let maximumTextBytes = 64 << 20
     /// The longest line of a text source: a paragraph of prose is a few kilobytes; a longer line
-    /// is cut at sentences, and one of this size costs ~200 MB to split.
+    /// is cut at sentences, and splitting one costs memory many times its size.
     package static let maximumLineBytes = 8 << 20
 
     /// A text file in whichever encoding it has (``TextEncoding``).

@@ -6,7 +6,7 @@ import Synchronization
 /// the one file that imports libcurl.
 ///
 /// Not FoundationNetworking's `URLSession`, though it is libcurl underneath: it buffers a whole
-/// answer before handing it over (a 10 GB body became 24 GB of memory), its only time bound is an
+/// answer in memory before handing it over, its only time bound is an
 /// idle timeout that a byte every few seconds resets, and it follows redirects. Not
 /// AsyncHTTPClient: it would add minutes to every clean build for what curl's options give here.
 /// Each request blocks one of ``BlockingThreads`` in `curl_easy_perform`; idle handles are kept,
@@ -90,20 +90,12 @@ package final class HTTPClient: Sendable {
         return try result.get()
     }
 
-    private func perform(_ request: Request, stop: StopFlag) throws(HTTPFailure) -> Response {
-        if stop.isRaised { throw .cancelled }
-        let handle = idle.withLock { $0.popLast() } ?? CurlHandle()
-        guard let raw = handle.raw else { throw .transport("libcurl could not start a transfer") }
-        defer {
-            curl_easy_reset(raw)
-            idle.withLock { if $0.count < Self.keptHandles { $0.append(handle) } }
-        }
-        let transfer = Transfer(handle: raw, request: request, stop: stop)
-        var headers: UnsafeMutablePointer<curl_slist>?
-        // "Expect:" turns off curl's wait for a 100-continue before large bodies.
-        for line in request.headers + ["Expect:"] { headers = curl_slist_append(headers, line) }
-        defer { curl_slist_free_all(headers) }
-
+    /// Every option of a transfer but its method: the URL (HTTP or HTTPS only, redirects not
+    /// followed), the headers, the limits in time and speed, and the callbacks into `transfer`.
+    private func configure(
+        _ raw: UnsafeMutableRawPointer, for request: Request, headers: UnsafeMutablePointer<curl_slist>?,
+        transfer: Transfer
+    ) {
         _ = forge_curl_setopt_pointer(raw, CURLOPT_URL, request.url.absoluteString)
         _ = forge_curl_setopt_pointer(raw, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = forge_curl_setopt_long(raw, CURLOPT_FOLLOWLOCATION, 0)
@@ -122,6 +114,54 @@ package final class HTTPClient: Sendable {
         _ = forge_curl_setopt_progress_function(raw, Self.progress)
         _ = forge_curl_setopt_pointer(raw, CURLOPT_XFERINFODATA, context)
         _ = forge_curl_setopt_long(raw, CURLOPT_NOPROGRESS, 0)
+    }
+
+    /// The failure a finished transfer's `code` stands for; nil for success (or a body discarded
+    /// on purpose).
+    private func failure(of code: CURLcode, transfer: Transfer) -> HTTPFailure? {
+        switch code {
+        case CURLE_OK:
+            return nil
+        case CURLE_WRITE_ERROR where transfer.discarding:
+            return nil
+        case CURLE_ABORTED_BY_CALLBACK:
+            return .cancelled
+        case CURLE_OPERATION_TIMEDOUT:
+            let text = transfer.errorMessage
+            if text.contains("too slow") {
+                return .tooSlow(bytesPerSecond: limits.minimumBytesPerSecond, seconds: limits.lowSpeedSeconds)
+            }
+            if text.hasPrefix("Connection timed out") || text.hasPrefix("Resolving timed out") {
+                return .connectTimedOut(seconds: limits.connectTimeoutSeconds)
+            }
+            return .deadlinePassed(seconds: limits.deadlineSeconds)
+        case CURLE_COULDNT_CONNECT:
+            return .transport("connection refused")
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return .transport("unknown host")
+        case CURLE_PARTIAL_FILE:
+            return .transport("the answer was cut short")
+        default:
+            let text = transfer.errorMessage
+            return .transport(text.isEmpty ? String(cString: curl_easy_strerror(code)) : text)
+        }
+    }
+
+    private func perform(_ request: Request, stop: StopFlag) throws(HTTPFailure) -> Response {
+        if stop.isRaised { throw .cancelled }
+        let handle = idle.withLock { $0.popLast() } ?? CurlHandle()
+        guard let raw = handle.raw else { throw .transport("libcurl could not start a transfer") }
+        defer {
+            curl_easy_reset(raw)
+            idle.withLock { if $0.count < Self.keptHandles { $0.append(handle) } }
+        }
+        let transfer = Transfer(handle: raw, request: request, stop: stop)
+        var headers: UnsafeMutablePointer<curl_slist>?
+        // "Expect:" turns off curl's wait for a 100-continue before large bodies.
+        for line in request.headers + ["Expect:"] { headers = curl_slist_append(headers, line) }
+        defer { curl_slist_free_all(headers) }
+
+        configure(raw, for: request, headers: headers, transfer: transfer)
 
         let code: CURLcode = withExtendedLifetime(transfer) {
             switch request.method {
@@ -143,32 +183,7 @@ package final class HTTPClient: Sendable {
             }
         }
         if let failure = transfer.failure { throw failure }
-        switch code {
-        case CURLE_OK:
-            break
-        case CURLE_WRITE_ERROR where transfer.discarding:
-            break
-        case CURLE_ABORTED_BY_CALLBACK:
-            throw .cancelled
-        case CURLE_OPERATION_TIMEDOUT:
-            let text = transfer.errorMessage
-            if text.contains("too slow") {
-                throw .tooSlow(bytesPerSecond: limits.minimumBytesPerSecond, seconds: limits.lowSpeedSeconds)
-            }
-            if text.hasPrefix("Connection timed out") || text.hasPrefix("Resolving timed out") {
-                throw .connectTimedOut(seconds: limits.connectTimeoutSeconds)
-            }
-            throw .deadlinePassed(seconds: limits.deadlineSeconds)
-        case CURLE_COULDNT_CONNECT:
-            throw .transport("connection refused")
-        case CURLE_COULDNT_RESOLVE_HOST:
-            throw .transport("unknown host")
-        case CURLE_PARTIAL_FILE:
-            throw .transport("the answer was cut short")
-        default:
-            let text = transfer.errorMessage
-            throw .transport(text.isEmpty ? String(cString: curl_easy_strerror(code)) : text)
-        }
+        if let failure = failure(of: code, transfer: transfer) { throw failure }
         let status = transfer.status()
         if (300..<400).contains(status) { throw .redirected(status: status) }
         if (200..<300).contains(status), request.method == .get, let expected = request.expectedBytes,

@@ -123,15 +123,7 @@ package struct BuildPipeline: Sendable {
             buildRecord(engines: engines, engineVersions: engineVersions), in: manifest)
         let buildID = session.buildID
         progress(.started(buildID: buildID, outputDirectory: directory.path))
-        var bookWarnings: [Diagnostic] = []
-        if let split {
-            let uncast = recipe.uncastCharacters(split.items.map(\.character))
-            if !uncast.isEmpty { progress(.diagnostic(.warning(Self.uncastWarning(uncast), file: recipe.file.path))) }
-            bookWarnings = ChapterLengthCheck(recipeFile: recipe.file.path).warnings(
-                BuildPlanner.estimatedChapterLengths(split, rate: recipe.voice.rate), items: split.items)
-            for warning in bookWarnings { progress(.diagnostic(warning)) }
-        }
-
+        let bookWarnings = split.map { warnings(about: $0, progress: progress) } ?? []
         var context = BuildContext(
             recipe: recipe, engineVersions: engineVersions, store: store, manifest: manifest, buildID: buildID,
             cancellation: cancellation, progress: progress, started: clock)
@@ -148,15 +140,7 @@ package struct BuildPipeline: Sendable {
         do {
             try await runStages(split: split, in: context, into: &results)
             if let count = checkReproducible, !results.stopped, !cancellation.isCancelled {
-                var work = StageWork(context: context)
-                let (checked, mismatches) = try await work.checkReproducible(count: count, launch: workerLaunch)
-                for mismatch in mismatches.prefix(20) {
-                    progress(.diagnostic(.warning(mismatch.message, item: mismatch.itemID)))
-                }
-                if mismatches.count > 20 {
-                    progress(.diagnostic(.warning("\(mismatches.count - 20) more items came out other bytes")))
-                }
-                results.reproducibility = .init(checked: checked, differing: mismatches.map(\.itemID))
+                results.reproducibility = try await reproducibilityCheck(count, in: context)
             }
             let counts = try manifest.itemCounts()
             var summary = summary(of: results, counts: counts, in: context)
@@ -175,6 +159,32 @@ package struct BuildPipeline: Sendable {
         }
     }
 
+    /// The book's warnings, each also handed to `progress`: characters the cast gives no voice,
+    /// chapters too long or too short for a player's chapter list.
+    private func warnings(about split: SplitResult, progress: @Sendable (ProgressEvent) -> Void) -> [Diagnostic] {
+        let uncast = recipe.uncastCharacters(split.items.map(\.character))
+        if !uncast.isEmpty { progress(.diagnostic(.warning(Self.uncastWarning(uncast), file: recipe.file.path))) }
+        let warnings = ChapterLengthCheck(recipeFile: recipe.file.path).warnings(
+            BuildPlanner.estimatedChapterLengths(split, rate: recipe.voice.rate), items: split.items)
+        for warning in warnings { progress(.diagnostic(warning)) }
+        return warnings
+    }
+
+    /// Makes `count` finished items again and compares their bytes, warning about each that differs.
+    private func reproducibilityCheck(_ count: Int?, in context: BuildContext) async throws
+        -> BuildSummary.ReproducibilityCheck
+    {
+        var work = StageWork(context: context)
+        let (checked, mismatches) = try await work.checkReproducible(count: count, launch: workerLaunch)
+        for mismatch in mismatches.prefix(20) {
+            context.progress(.diagnostic(.warning(mismatch.message, item: mismatch.itemID)))
+        }
+        if mismatches.count > 20 {
+            context.progress(.diagnostic(.warning("\(mismatches.count - 20) more items came out other bytes")))
+        }
+        return .init(checked: checked, differing: mismatches.map(\.itemID))
+    }
+
     /// Runs the selected stages in order, each given what the ones before it returned: split,
     /// speak (synthesis, reuse, downloads, timings from events), forced alignment, and after a
     /// full build of every item the timeline, the exports and verification.
@@ -189,8 +199,8 @@ package struct BuildPipeline: Sendable {
             return try await body()
         }
         if let split {
-            let stage = SplitStage(result: split)
-            results.split = try await timed(stage) { try stage.run((), in: context) }
+            let stage = SplitStage()
+            results.split = try await timed(stage) { try stage.run(split, in: context) }
         }
         guard !results.stopped else { return }
         if stages.contains(.speak) || stages.contains(.align) {
@@ -220,7 +230,9 @@ package struct BuildPipeline: Sendable {
         }
         if let settings = recipe.verify, try everyItemDone(context) {
             let verify = VerifyStage(settings: settings, launch: workerLaunch)
-            results.verification = try await timed(verify) { try await verify.run((), in: context) }
+            // Items the export made again (their audio was not to be had) may last otherwise.
+            let laidOut = results.exported.synthesizedItems == 0 ? book : nil
+            results.verification = try await timed(verify) { try await verify.run(laidOut, in: context) }
         }
     }
 

@@ -11,7 +11,7 @@ package struct BuildPlanner: Sendable {
     }
 
     /// Milliseconds espeak-ng takes for `words` words at `rate` words per minute, including the
-    /// pauses it makes at sentence ends (measured on the sample chapters: about 0.9 of the bare rate, as espeak-ng speaks slightly faster than asked).
+    /// pauses it makes at sentence ends (espeak-ng speaks slightly faster than asked).
     package static func estimatedMs(words: Int, rate: Int) -> Int {
         Int((Double(words) * 60_000 / Double(max(rate, 1)) * 0.9).rounded())
     }

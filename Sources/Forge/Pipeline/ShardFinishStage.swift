@@ -16,8 +16,7 @@ struct ShardFinishStage: PipelineStage {
         guard !items.isEmpty, items.allSatisfy({ $0.status == .done }) else { return ShardFinishing() }
         // The ACX files are mastered beside the verification and the encodings, not after them: a
         // long chapter's part is one file on one core for a minute or more, which would otherwise
-        // leave the other core idle at the shard's end (measured: a 75-minute part made its shard
-        // the matrix's slowest, CPU/wall 1.38).
+        // leave the other core idle at the shard's end.
         // (Should verifying or encoding fail, the mastering is awaited before the error goes on.)
         // ffmpeg's identity is asked here, once, before the two run side by side: both key their
         // files by it, and asking means waiting on a child process; two such waits at once held

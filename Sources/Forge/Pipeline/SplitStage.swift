@@ -1,9 +1,7 @@
 /// Records the split of the sources in the manifest: chapters, items and their words. A stop
 /// meanwhile leaves the manifest as it was.
 struct SplitStage: PipelineStage {
-    let result: SplitResult
-
-    func run(_ input: Void, in context: BuildContext) throws -> SplitOutcome {
+    func run(_ result: SplitResult, in context: BuildContext) throws -> SplitOutcome {
         guard let changed = try context.manifest.synchronize(with: result, cancellation: context.cancellation) else {
             return SplitOutcome(cancelled: true)
         }

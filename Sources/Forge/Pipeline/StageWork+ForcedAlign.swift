@@ -16,31 +16,7 @@ extension StageWork {
         progress(.planned(upToDate: alreadyDone, toSynthesize: 0, toReuse: 0, toAlign: toFinish))
         if words.isEmpty { words = try manifest.allWords() }
 
-        for entry in reusable where !stopRequested() {
-            let path = ObjectStore.relativePath(key: entry.key, fileExtension: "json")
-            if let data = try? store.read(relativePath: path), let document = AlignmentDocument.decode(data),
-                document.alignment.timings.count == (words[entry.item.id]?.count ?? -1)
-            {
-                let object = try store.describe(
-                    key: entry.key, relativePath: path, role: .alignment, mimeType: "application/json", durationMs: nil,
-                    sampleRate: nil)
-                try record(
-                    [
-                        .aligned(
-                            itemID: entry.item.id, alignmentKey: entry.key, source: .forced,
-                            timings: document.alignment.timings,
-                            confidences: document.alignment.confidences, object: object)
-                    ],
-                    itemID: entry.item.id, ordinal: entry.item.ordinal, outcome: .aligned)
-            } else {
-                // Unreadable or from different words: align again (the bad object is replaced).
-                unlink(store.url(forRelativePath: path).path)
-                let audioPath = ObjectStore.relativePath(
-                    key: entry.item.audioKey!, fileExtension: recipe.audio.format.fileExtension)
-                jobs.append(
-                    ForcedAlignmentJob(item: entry.item, words: [], audioPath: audioPath, alignmentKey: entry.key))
-            }
-        }
+        jobs += try takeStoredAlignments(reusable)
         for index in jobs.indices {
             let item = jobs[index].item
             // With a lexicon the recognizer listens for what was said: each word's respelling or phonemes.
@@ -95,6 +71,39 @@ extension StageWork {
             let entries = aligned.map { ($0.key, Data($0.document)) }
             traffic.uploadedAlignments += try await withCache(remote) { try await $0.putEntries(entries) }
         }
+    }
+
+    /// Records the alignments the store already holds for `reusable` items; returns jobs for those
+    /// whose object is unreadable or of other words (the bad object removed, to be made again).
+    private mutating func takeStoredAlignments(
+        _ reusable: [(item: ItemRecord, key: String)]
+    ) throws -> [ForcedAlignmentJob] {
+        var jobs: [ForcedAlignmentJob] = []
+        for entry in reusable where !stopRequested() {
+            let path = ObjectStore.relativePath(key: entry.key, fileExtension: "json")
+            if let data = try? store.read(relativePath: path), let document = AlignmentDocument.decode(data),
+                document.alignment.timings.count == (words[entry.item.id]?.count ?? -1)
+            {
+                let object = try store.describe(
+                    key: entry.key, relativePath: path, role: .alignment, mimeType: "application/json", durationMs: nil,
+                    sampleRate: nil)
+                try record(
+                    [
+                        .aligned(
+                            itemID: entry.item.id, alignmentKey: entry.key, source: .forced,
+                            timings: document.alignment.timings,
+                            confidences: document.alignment.confidences, object: object)
+                    ],
+                    itemID: entry.item.id, ordinal: entry.item.ordinal, outcome: .aligned)
+            } else {
+                unlink(store.url(forRelativePath: path).path)
+                let audioPath = ObjectStore.relativePath(
+                    key: entry.item.audioKey!, fileExtension: recipe.audio.format.fileExtension)
+                jobs.append(
+                    ForcedAlignmentJob(item: entry.item, words: [], audioPath: audioPath, alignmentKey: entry.key))
+            }
+        }
+        return jobs
     }
 
     /// The spoken items forced alignment has to place: jobs to align, alignments the store already

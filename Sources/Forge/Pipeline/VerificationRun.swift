@@ -5,12 +5,10 @@ import Synchronization
 /// chunks at floor(t / 120 s) × 120 s, each chunk is heard by pocketsphinx (``ChunkTranscriber``:
 /// each utterance aligned to its expected words, decoded freely with a trigram model of the text
 /// of the items the chunk overlaps where a word is not found; a dictionary of the book's words),
-/// and scored against the words the alignment places in it. (Aligning first halved the corpus's
-/// time, 448 s to 245 s, with the same seeded faults flagged. One model of the whole book was a third slower
-/// and mis-heard twice as many words as one of each chapter: 11.7% against 5.9% on the shared
-/// corpus. A model of each chunk's items searches less: with `-topn 3 -lw 9` the corpus verified
-/// in 448 s against 637 s with chapter models, at 6.4% against 7.5%, and every seeded fault still
-/// failed: wrong audio's words are not the chunk's.)
+/// and scored against the words the alignment places in it. (Aligning first is faster than
+/// decoding freely and flags the same faults; a model of each chunk's items searches less than one
+/// of the chapter or the book and mis-hears fewer words, while wrong audio still fails, as its
+/// words are not the chunk's.)
 ///
 /// A chunk's key covers its items' audio objects and places, the pauses and the recognizer's
 /// configuration; a rerun transcribes only chunks that are missing or whose key changed, those
@@ -129,7 +127,9 @@ package struct VerificationRun: Sendable {
 
     /// Plans the run: chunks whose key and files are unchanged keep their reports; the others,
     /// changed ones first, are to be transcribed. Chunks gone from the timelines are removed.
-    func plan(using manifest: Manifest) throws -> Planned {
+    /// `book`: the book as the build laid it out, taken instead of laying it out again (not for
+    /// a shard's chapters).
+    func plan(using manifest: Manifest, book: BookTimeline? = nil) throws -> Planned {
         let clock = ContinuousClock.now
         let model = RecognizerModel.standard
         do {
@@ -141,7 +141,8 @@ package struct VerificationRun: Sendable {
         let store = ObjectStore(root: outputDirectory)
         var builder = TimelineBuilder(store: store, manifest: manifest, settings: pauses)
         builder.chapters = chapters
-        let timelines = try builder.timelines()
+        let laidOut = try chapters == nil ? book?.laidOut(with: pauses) ?? builder.book() : builder.book()
+        let timelines = try laidOut.chapters.map(laidOut.timed)
         let options = ChunkTranscriber.decoderOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
             separator: ",")
         let recognizer = "\(Self.version)/\(LanguageModelBuilder.version)/\(model.fingerprint)/\(options)"
@@ -201,8 +202,8 @@ package struct VerificationRun: Sendable {
         let (clock, model, recognizer, timelines, positions) = (
             plan.started, plan.model, plan.recognizer, plan.timelines, plan.positions
         )
-        // Stopped during the screen: no dictionary is built and no decoder loaded (two seconds on a
-        // 54-hour book) only to stop before the first chunk.
+        // Stopped during the screen: no dictionary is built and no decoder loaded (seconds on a
+        // long book) only to stop before the first chunk.
         let work = cancellation.isCancelled ? [] : plan.work
         var reports = plan.reports
         let store = ObjectStore(root: outputDirectory)
@@ -221,40 +222,18 @@ package struct VerificationRun: Sendable {
             do {
                 let transcriber = try ChunkTranscriber(model: decodingModel)
                 while !cancellation.isCancelled, let chunk = queue.withLock({ $0.popFirst() }) {
-                    let timeline = timelines[chunk.timeline]
-                    let rate = timeline.sampleRate
-                    // The chunk with up to ``contextMs`` either side: an utterance its cut runs through is
-                    // heard whole (a sentence cut in two is misheard back to its start), and only what
-                    // is heard inside the chunk is scored.
-                    let range = (chunk.startMs * rate / 1000)..<min(timeline.totalSamples, chunk.endMs * rate / 1000)
-                    let outer =
-                        max(
-                            0, range.lowerBound - Self.contextMs * rate / 1000)..<min(
-                            timeline.totalSamples, range.upperBound + Self.contextMs * rate / 1000)
-                    let leadMs = (range.lowerBound - outer.lowerBound) * 1000 / rate
-                    let outerStartMs = chunk.startMs - leadMs
-                    let samples = RecognizerInput.samples(
-                        try ChapterAudio.render(timeline, store: store, samples: outer)[...], from: rate)
-                    let expected = Self.expectedSentences(timeline, start: chunk.startMs, end: chunk.endMs)
-                    let name = Self.languageModelName(timeline, startMs: chunk.startMs)
-                    var writer = ExportWriter(outputDirectory: outputDirectory, folder: "verify")
-                    try writer.write(Array(LanguageModelBuilder.arpa(sentences: expected).utf8), to: name)
-                    let languageModel = OwnedDirectory(root: outputDirectory).url("verify/" + name)
-                    let words = Self.expectedWords(
-                        timeline, start: outerStartMs, end: outerStartMs + (outer.count * 1000 / rate))
                     guard
-                        let heardAround = try transcriber.transcribe(
-                            samples[...], within: leadMs..<(leadMs + chunk.endMs - chunk.startMs), expected: words,
-                            languageModel: languageModel,
+                        let transcript = try hear(
+                            chunk, in: timelines[chunk.timeline], transcriber: transcriber, store: store,
                             cancellation: cancellation)
                     else { break }
-                    let transcript = heardAround.shifted(by: -leadMs, keeping: 0..<(chunk.endMs - chunk.startMs))
                     utterances.withLock {
                         $0.aligned += transcript.aligned
                         $0.decoded += transcript.decoded
                     }
                     let (report, heard) = Self.score(
-                        timeline, start: chunk.startMs, end: chunk.endMs, utterances: transcript.utterances)
+                        timelines[chunk.timeline], start: chunk.startMs, end: chunk.endMs,
+                        utterances: transcript.utterances)
                     let sentences = heard.map { utterance in
                         (
                             startMs: chunk.startMs + utterance.first!.startMs,
@@ -288,6 +267,34 @@ package struct VerificationRun: Sendable {
             unsampledChunks: plan.unsampled,
             alignedUtterances: utterances.withLock { $0.aligned }, decodedUtterances: utterances.withLock { $0.decoded }
         )
+    }
+
+    /// What the recognizer hears in `chunk` of `timeline` (times from the chunk's start), its
+    /// language model written first; nil when stopped. The chunk is rendered with up to
+    /// ``contextMs`` either side: an utterance its cut runs through is heard whole (a sentence cut
+    /// in two is misheard back to its start), and only what is heard inside the chunk is kept.
+    private func hear(
+        _ chunk: Chunk, in timeline: ChapterTimeline, transcriber: ChunkTranscriber, store: ObjectStore,
+        cancellation: CancellationFlag
+    ) throws -> ChunkTranscriber.Transcript? {
+        let rate = timeline.sampleRate
+        let range = (chunk.startMs * rate / 1000)..<min(timeline.totalSamples, chunk.endMs * rate / 1000)
+        let context = Self.contextMs * rate / 1000
+        let outer = max(0, range.lowerBound - context)..<min(timeline.totalSamples, range.upperBound + context)
+        let leadMs = (range.lowerBound - outer.lowerBound) * 1000 / rate
+        let outerStartMs = chunk.startMs - leadMs
+        let samples = RecognizerInput.samples(
+            try ChapterAudio.render(timeline, store: store, samples: outer)[...], from: rate)
+        let expected = Self.expectedSentences(timeline, start: chunk.startMs, end: chunk.endMs)
+        let name = Self.languageModelName(timeline, startMs: chunk.startMs)
+        var writer = ExportWriter(outputDirectory: outputDirectory, folder: "verify")
+        try writer.write(Array(LanguageModelBuilder.arpa(sentences: expected).utf8), to: name)
+        let languageModel = OwnedDirectory(root: outputDirectory).url("verify/" + name)
+        let words = Self.expectedWords(timeline, start: outerStartMs, end: outerStartMs + (outer.count * 1000 / rate))
+        let heard = try transcriber.transcribe(
+            samples[...], within: leadMs..<(leadMs + chunk.endMs - chunk.startMs), expected: words,
+            languageModel: languageModel, cancellation: cancellation)
+        return heard?.shifted(by: -leadMs, keeping: 0..<(chunk.endMs - chunk.startMs))
     }
 
     /// The words of a chunk's items that the synthesizer started in [start, end), in order, with
@@ -478,7 +485,7 @@ package struct VerificationRun: Sendable {
         for placed in placedTokens(timeline, start: start, end: end) {
             // Within a second of where the chunk cuts speech (not a chapter's start or end): the
             // decoder hears a cut utterance there, and a clean item's words near it go unheard
-            // (0.2% of a clean book's items were flagged for them). They still count in the rate.
+            // (flagging clean items). They still count in the rate.
             let nearCut =
                 (start > 0 && placed.startMs < start + cutMarginMs)
                 || (end < timeline.durationMs && placed.startMs >= end - cutMarginMs)

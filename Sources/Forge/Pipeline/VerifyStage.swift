@@ -1,18 +1,19 @@
 /// Transcribes the audio back and scores it against the text, once every item is done; chunks
-/// another machine verified from the same audio bytes come from the remote cache.
+/// another machine verified from the same audio bytes come from the remote cache. Takes the book
+/// as the timeline stage laid it out (nil when the export made items again: it is laid out anew).
 struct VerifyStage: PipelineStage {
     let settings: VerifySettings
     /// The synthesis worker's launch, for items whose audio the remote cache cannot give back.
     let launch: WorkerPool.Launch
 
-    func run(_ input: Void, in context: BuildContext) async throws -> VerificationOutcome {
+    func run(_ book: BookTimeline?, in context: BuildContext) async throws -> VerificationOutcome {
         context.progress(.phase("verify"))
         var work = StageWork(context: context)
         var synthesized = 0
         // Nil when items were made again (their audio could not be fetched): they lay their chapters
         // out anew, so the plan is made again from them, once (the second pass fetches nothing).
-        var report = try await verify(in: context, work: &work, synthesized: &synthesized)
-        if report == nil { report = try await verify(in: context, work: &work, synthesized: &synthesized) }
+        var report = try await verify(book, in: context, work: &work, synthesized: &synthesized)
+        if report == nil { report = try await verify(nil, in: context, work: &work, synthesized: &synthesized) }
         guard let report else {
             throw PipelineError.verificationUnavailable(
                 reason: "the audio of the items to transcribe could not be fetched or made")
@@ -23,15 +24,15 @@ struct VerifyStage: PipelineStage {
         return VerificationOutcome(report: report, traffic: work.traffic, synthesizedItems: synthesized)
     }
 
-    private func verify(in context: BuildContext, work: inout StageWork, synthesized: inout Int) async throws
-        -> VerifyReport?
-    {
+    private func verify(
+        _ book: BookTimeline?, in context: BuildContext, work: inout StageWork, synthesized: inout Int
+    ) async throws -> VerifyReport? {
         let progress = context.progress
         let verification = VerificationRun(
             outputDirectory: context.store.root, settings: settings, pauses: context.recipe.exports,
             language: context.recipe.language)
         let report: VerifyReport
-        switch try verification.plan(using: context.manifest) {
+        switch try verification.plan(using: context.manifest, book: book) {
         case .unavailable(let unavailable):
             report = unavailable
         case .ready(var plan):

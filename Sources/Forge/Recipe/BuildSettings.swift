@@ -14,8 +14,8 @@ package struct BuildSettings: Sendable, Equatable {
     /// Synthesis worker processes run at once.
     package var jobs: Int
 
-    /// The most items an automatic save waits for. A commit costs about half a millisecond of the
-    /// build's CPU whatever it holds (1.2 s of a 2,243-item book at one item per commit), and a
+    /// The most items an automatic save waits for. A commit costs about the same CPU whatever it
+    /// holds (committing each item of a book would be a visible part of its build), and a
     /// crash loses at most these items' manifest rows: their objects stay in the store, and the
     /// rerun reuses them without speaking them again.
     package static let automaticSaveItems = 64

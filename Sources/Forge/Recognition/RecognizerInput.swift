@@ -1,9 +1,9 @@
 /// Audio as pocketsphinx hears it: 16 kHz, by linear interpolation after a moving average as wide
 /// as the rate ratio (rounded). Not a general resampler — audio people hear goes through
 /// ``Resampler`` (libsoxr, band-limited) — but the conversion this acoustic model recognizes
-/// espeak-ng speech best from: measured on the sample book, verification heard 6.2% word errors
-/// with it against 9.4% with libsoxr's high-quality filter (11.7% decoding 22,050 Hz directly),
-/// and forced alignment placed 96.0% of words within 50 ms against 95.4%.
+/// espeak-ng speech best from: verification hears fewer word errors with it than with libsoxr's
+/// high-quality filter or at 22,050 Hz directly, and forced alignment places words as well
+/// (docs/benchmarks.md, "Calibrations").
 ///
 /// No copy of a whole recording as `Double`s; long recordings go through it a block at a time.
 enum RecognizerInput {

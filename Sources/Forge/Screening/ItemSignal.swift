@@ -1,8 +1,7 @@
 import Foundation
 
 /// What one item's audio measures, from one pass over its samples in 10 ms frames: the figures the
-/// quick check judges an item by (``ItemScreen``), cheap next to transcribing it (about 2 ms of CPU
-/// per minute of audio against about 1.7 s for the decoder).
+/// quick check judges an item by (``ItemScreen``), a thousandth of the cost of transcribing it.
 package struct ItemSignal: Sendable, Equatable, Codable {
     /// A frame at least this loud (dBFS, RMS) counts as sound; quieter ones as a pause.
     static let activeLevel = -45.0

@@ -19,8 +19,8 @@ package struct VoiceProfile: Sendable, Equatable {
     /// their length and sound vary least with what they say.
     static let longItemPhonemes = 160
     static let longItemActiveMs = 7_000
-    /// When a voice has too few long items to measure its spread, these (espeak-ng's voices: 0.045
-    /// and 0.045-0.05, measured on the shared corpus and difficult prose).
+    /// When a voice has too few long items to measure its spread, these (about espeak-ng's
+    /// voices').
     static let defaultLengthSpread = 0.05
     static let defaultCrossingSpread = 0.05
 

@@ -33,9 +33,8 @@ package final class EspeakEngine: SpeechEngine, Sendable {
     /// happens when espeak-ng cannot start: the engine's own calls report it). A command that
     /// will use espeak-ng calls this first, while the process is small. The zygote is a fork: it
     /// keeps every page the process had when it forked, copy-on-write, so each page this process
-    /// rewrites afterwards becomes the zygote's own. A sync that first used espeak-ng (for the
-    /// pronunciation of words the dictionary lacks) after reading a 600,000-word book left the
-    /// zygote holding 35 MB of its own pages, and 75 MB resident, for the whole run.
+    /// rewrites afterwards becomes the zygote's own: a process that first used espeak-ng after
+    /// reading a long book would leave the zygote holding that book's pages for the whole run.
     package static func start() { _ = initialized }
 
     /// How many synthesis processes this process's zygote has started (for tests and benchmarks).

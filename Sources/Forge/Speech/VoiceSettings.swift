@@ -23,8 +23,8 @@ package struct VoiceSettings: Sendable, Equatable, Hashable, Codable {
     package var options: [String: String]
 
     /// espeak-ng's en-us voice with the Klatt synthesizer: the speech recognizer that verifies a
-    /// build hears it best (word error rate 5% on the sample chapter against 27% for plain en-us,
-    /// with the book's own language model), so verification can hold builds to a tight limit.
+    /// build hears it best (a fraction of plain en-us's word error rate), so verification can hold
+    /// builds to a tight limit.
     package static let defaultID = "en-us+klatt"
 
     /// The espeak-ng voice for a BCP 47 language when the recipe names none: ``defaultID`` for

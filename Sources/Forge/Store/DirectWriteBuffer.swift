@@ -5,8 +5,8 @@ import Synchronization
 /// page cache.
 ///
 /// A buffered write copies every byte into a newly allocated page-cache page (and, when memory is
-/// full of earlier outputs, reclaims one first): for a corpus build's 1.7 GB of audio that was
-/// 1–4 s of the workers' CPU, varying with the page cache's state. Written directly, the bytes go
+/// full of earlier outputs, reclaims one first), a cost that varies with the page cache's state.
+/// Written directly, the bytes go
 /// from this buffer to the device; the object is fsynced either way. One buffer per store, reused
 /// (a fresh allocation per object would fault in its pages each time); a second writer at the same
 /// moment writes through the page cache instead of waiting.

@@ -287,7 +287,7 @@ enum ManifestSchema {
     }
 
     /// v14: an audio object's length in samples, so a chapter is laid out without reading
-    /// every audio file's header (0.6 s of an edit rebuild of a 600k-word book).
+    /// every audio file's header (most of an edit rebuild of a long book).
     private static func addObjectFrames(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE objects ADD COLUMN frames INTEGER")
     }

@@ -3,10 +3,9 @@ import Synchronization
 
 /// What a stop that ends the process at once (before a command has work to keep, see
 /// ``CancellationFlag``) must not leave behind: the temporary files of a phase that starts over
-/// rather than resumes, and the children writing them. A recording's join left its decoded tracks
-/// and half-written FLAC (290 MB nine tracks into a 255-track audiobook), and an ffmpeg decoding
-/// the next track went on writing after forge had exited; reading the recording for the
-/// recognizer left a 16 kHz copy of up to 7.3 GB until the next run.
+/// rather than resumes, and the children writing them: a recording's decoded tracks and
+/// half-written FLAC, an ffmpeg decoding the next track (which would go on writing after forge
+/// exited), the recognizer's 16 kHz copy of the recording.
 ///
 /// The command-line front end calls ``runAll()`` right before it exits. Removals run newest
 /// first, so a phase's children are stopped before the files they write are removed; a thread

@@ -42,25 +42,16 @@ final class ChunkTranscriber {
         }
     }
 
-    /// pocketsphinx's search settings, measured on chapters 1–3 of the shared corpus with chapter
-    /// models (word error rate, CPU seconds per second of audio): its defaults 6.5%, 0.117;
-    /// without the second, flat-lexicon pass 6.2%, 0.069; and acoustic scores computed for every
-    /// other frame (`-ds 2`) 6.9%, 0.053. `-topn 2` (8.8%), narrower beams (8.9%), `-maxwpf 10`,
-    /// `-maxhmmpf` or `-pl_window` cost accuracy or gained nothing. With a model of each chunk's
-    /// own text (chapters 1–6, verify's wall time and word error rate): 29.2 s, 5.9%; three
-    /// Gaussians a codebook (`-topn 3`, the acoustic scoring that is 69% of the time) 25.8 s,
-    /// 7.5%; `-topn 2` 23.0 s, 9.6%; `-ds 3` 25.9 s, 9.5% and clean items flagged; beams of
-    /// 1e-40 28.0 s, 7.4%, of 1e-30 24.5 s, 17.4%. A model of the chunk's own text can be trusted
-    /// more than pocketsphinx's default language weight (6.5) does: `-lw 9` 24.4 s, 6.3% (against
-    /// 27.1 s, 7.5% in the same run), `-lw 12` 22.8 s and a clean item flagged.
+    /// pocketsphinx's search settings, the fastest that keep the word error rate and flag no clean
+    /// item: no second, flat-lexicon pass; acoustic scores for every other frame; three Gaussians
+    /// a codebook; a language weight above the default, as a model of the chunk's own text can be
+    /// trusted more. How each was chosen: docs/benchmarks.md, "Calibrations".
     static let decoderOptions = ["-fwdflat": "no", "-ds": "2", "-topn": "3", "-lw": "9"]
     /// A pause at least this long ends an utterance.
     static let minimumPauseMs = 250
-    /// The price of passing over an expected word in alignment. Measured on chapters 1-6
-    /// (utterances of 542 left to the language model, verify's wall time): 1e-10 139, 19.1 s;
-    /// 1e-25 71, 15.7 s; 1e-40 53, 13.8 s; 1e-60 48, 14.1 s; with 1e-100 the path is lost (the
-    /// skips fall outside the beam) and clean items are flagged. Cheaper skips pass over short
-    /// words ("but", "chapter") that were spoken.
+    /// The price of passing over an expected word in alignment: dearer leaves fewer utterances to
+    /// the language model, until the skips fall outside the beam and the path is lost; cheaper
+    /// skips pass over short words ("but", "chapter") that were spoken.
     static let skipProbability = 1e-40
     /// The price of ending an utterance before its last expected word: small, so a chunk's cut
     /// through a word or audio that stops short is a word not found, not a word squeezed in.

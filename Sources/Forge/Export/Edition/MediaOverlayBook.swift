@@ -67,12 +67,23 @@ enum MediaOverlayBook {
         manifestEntries.append(
             "<item id=\"nav\" href=\"nav.xhtml\" media-type=\"application/xhtml+xml\" properties=\"nav\"/>")
         manifestEntries.append("<item id=\"css\" href=\"style.css\" media-type=\"text/css\"/>")
+        let package = packageDocument(
+            book, settings: settings, modified: modified, manifest: manifestEntries, spine: spine, durations: durations)
+        try archive.add(Array(package.utf8), as: "OEBPS/package.opf")
+    }
+
+    /// The package document: the book's metadata (its identifier made from its title and chapters,
+    /// `modified`, the overlays' durations), its manifest and spine.
+    private static func packageDocument(
+        _ book: BookTimeline, settings: ExportSettings, modified: Date, manifest manifestEntries: [String],
+        spine: [String], durations: [String]
+    ) -> String {
         let identifier =
             "urn:forge:"
             + ContentHash.sha256Hex(Array((settings.title + book.chapters.map(\.fileStem).joined()).utf8)).prefix(32)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
-        let package = """
+        return """
             <?xml version="1.0" encoding="UTF-8"?>
             <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="\(XMLText.escaped(settings.language))">
             <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
@@ -94,7 +105,6 @@ enum MediaOverlayBook {
             </package>
 
             """
-        try archive.add(Array(package.utf8), as: "OEBPS/package.opf")
     }
 
     /// What a reading system or a library catalogue needs to know of the book's accessibility

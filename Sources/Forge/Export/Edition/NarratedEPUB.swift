@@ -86,53 +86,13 @@ struct NarratedEPUB {
             documentItems[path] = (id, href, item.attributes["media-type"] ?? "")
         }
 
-        // Each document's items in reading order, with the chapter audio they play from.
-        var documents: [String] = []
-        var itemsByDocument: [String: [(item: TimedItem, stem: String)]] = [:]
-        // Where the recording has reached: items are its pieces in order, end to end.
-        var recordingSamples: Int64 = 0
-        for layout in timelines {
-            for var item in try timeline.timed(layout).items {
-                item.words = []
-                var stem = layout.fileStem
-                if recording != nil {
-                    // To the recording's time; an item it does not hold was given one silent sample, not of the recording.
-                    let shiftMs = Int(
-                        (recordingSamples - Int64(item.startSample)) * 1000 / Int64(max(1, layout.sampleRate)))
-                    recordingSamples += Int64(item.sampleCount > 1 ? item.sampleCount : 0)
-                    (item.startMs, item.endMs) = (item.startMs + shiftMs, item.endMs + shiftMs)
-                    for index in item.sentences.indices {
-                        item.sentences[index].startMs += shiftMs
-                        item.sentences[index].endMs += shiftMs
-                    }
-                    stem = ""
-                }
-                // An item the recording does not hold (a sync's front matter) has no audio and no place in an overlay.
-                guard item.endMs > item.startMs, let document = Self.split(item.record.sourcePath)?.document,
-                    documentItems[document] != nil
-                else { continue }
-                if itemsByDocument[document] == nil { documents.append(document) }
-                itemsByDocument[document, default: []].append((item, stem))
-            }
-        }
+        let (documents, itemsByDocument) = try Self.itemsByDocument(
+            timeline, recording: recording, documents: Set(documentItems.keys))
 
-        var manifestAdditions: [String] = []
+        var manifestAdditions = Self.audioItems(timelines, audio: audio, recording: recording)
         var metadataAdditions: [String] = []
         // The book's duration is the sum of its overlays' (EPUB Media Overlays; what reading systems check).
         var overlaysMs = 0
-        if let recording {
-            for index in recording.files.indices {
-                manifestAdditions.append(
-                    "<item id=\"forge-audio-\(index + 1)\" href=\"forge-audio/\(recording.name(index))\" media-type=\"\(recording.mediaType)\"/>"
-                )
-            }
-        } else {
-            for timeline in timelines {
-                manifestAdditions.append(
-                    "<item id=\"forge-audio-\(timeline.fileStem)\" href=\"forge-audio/\(timeline.fileStem).\(audio.fileExtension)\" media-type=\"\(audio.mediaType)\"/>"
-                )
-            }
-        }
         var newPaths: [String] = []
         for (number, document) in documents.enumerated() {
             guard let manifestItem = documentItems[document], let data = files[document] else { continue }
@@ -168,6 +128,57 @@ struct NarratedEPUB {
         fileName = book.lastPathComponent
     }
 
+    /// Each document's items in reading order, with the chapter audio they play from (none with a
+    /// `recording`: its files are named by the clips), only those in `documents` and with audio.
+    private static func itemsByDocument(
+        _ timeline: BookTimeline, recording: CarriedRecording?, documents known: Set<String>
+    ) throws -> (documents: [String], items: [String: [(item: TimedItem, stem: String)]]) {
+        var documents: [String] = []
+        var itemsByDocument: [String: [(item: TimedItem, stem: String)]] = [:]
+        // Where the recording has reached: items are its pieces in order, end to end.
+        var recordingSamples: Int64 = 0
+        for layout in timeline.chapters {
+            for var item in try timeline.timed(layout).items {
+                item.words = []
+                var stem = layout.fileStem
+                if recording != nil {
+                    // To the recording's time; an item it does not hold was given one silent sample, not of the recording.
+                    let shiftMs = Int(
+                        (recordingSamples - Int64(item.startSample)) * 1000 / Int64(max(1, layout.sampleRate)))
+                    recordingSamples += Int64(item.sampleCount > 1 ? item.sampleCount : 0)
+                    (item.startMs, item.endMs) = (item.startMs + shiftMs, item.endMs + shiftMs)
+                    for index in item.sentences.indices {
+                        item.sentences[index].startMs += shiftMs
+                        item.sentences[index].endMs += shiftMs
+                    }
+                    stem = ""
+                }
+                // An item the recording does not hold (a sync's front matter) has no audio and no place in an overlay.
+                guard item.endMs > item.startMs, let document = Self.split(item.record.sourcePath)?.document,
+                    known.contains(document)
+                else { continue }
+                if itemsByDocument[document] == nil { documents.append(document) }
+                itemsByDocument[document, default: []].append((item, stem))
+            }
+        }
+        return (documents, itemsByDocument)
+    }
+
+    /// The package's items for the audio the overlays play: the reader's recording's files, or
+    /// each chapter's audio.
+    private static func audioItems(_ timelines: [ChapterTimeline], audio: EPUBAudio, recording: CarriedRecording?)
+        -> [String]
+    {
+        if let recording {
+            return recording.files.indices.map {
+                "<item id=\"forge-audio-\($0 + 1)\" href=\"forge-audio/\(recording.name($0))\" media-type=\"\(recording.mediaType)\"/>"
+            }
+        }
+        return timelines.map {
+            "<item id=\"forge-audio-\($0.fileStem)\" href=\"forge-audio/\($0.fileStem).\(audio.fileExtension)\" media-type=\"\(audio.mediaType)\"/>"
+        }
+    }
+
     /// One document's media overlay: the document with an id added where an item points without
     /// one (and on its body) and the active class's style, its SMIL, and the overlay's duration.
     private static func overlay(
@@ -178,12 +189,57 @@ struct NarratedEPUB {
         let mode: HTMLReader.Mode = manifestItem.mediaType == "text/html" ? .html : .xhtml
         let blocks = try HTMLReader(mode: mode).read(text, path: "\(book)!/\(document)").blocks
         var scalars = Array(text.unicodeScalars)
-        // Where each item's sentences point: spans added around them, or (where markup does not
-        // allow one) the item's element's id, or an id added to its block.
+        let marks = Self.marks(items: items, scalars: scalars, blocks: blocks, isHTML: mode == .html)
+        var insertions = marks.insertions
+        let pars = marks.pars
+        // The overlay's `seq` points at the document's body (EPUB needs a fragment there).
+        var bodyID = Self.bodyID(in: scalars)
+        if bodyID == nil, let offset = Self.bodyTagEnd(in: scalars) {
+            insertions.append((offset, " id=\"forge-body\""))
+            bodyID = "forge-body"
+        }
+        // In one pass; at one offset in the order added, so a span's end goes before the next one's start.
+        var marked: [Unicode.Scalar] = []
+        marked.reserveCapacity(scalars.count + insertions.count * 40)
+        var copied = 0
+        for (_, insertion) in insertions.enumerated().sorted(by: {
+            ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset)
+        }) {
+            marked.append(contentsOf: scalars[copied..<insertion.offset])
+            marked.append(contentsOf: insertion.text.unicodeScalars)
+            copied = insertion.offset
+        }
+        marked.append(contentsOf: scalars[copied...])
+        scalars = marked
+        var rewritten = String(scalars: scalars)
+        if let head = rewritten.range(of: "</head>") {
+            rewritten.insert(
+                contentsOf:
+                    "<style type=\"text/css\">.\(MediaOverlayBook.activeClass) { background-color: #ffd84d; }</style>",
+                at: head.lowerBound)
+        }
+
+        let clips = Self.clips(pars, audio: audio, recording: recording)
+        let smil = Self.smil(clips, href: manifestItem.href, bodyID: bodyID)
+        return (Data(rewritten.utf8), smil, clips.reduce(0) { $0 + $1.end - $1.start })
+    }
+
+    /// A par of an overlay: the fragment its text points at, the chapter audio's stem (empty for
+    /// a recording) and its time.
+    private typealias Par = (fragment: String, stem: String, start: Int, end: Int)
+    /// A clip of an overlay: the fragment, the audio file it plays and its time in that file.
+    private typealias Clip = (fragment: String, source: String, start: Int, end: Int)
+
+    /// Where each item's sentences point, and the insertions into the document that make them: spans
+    /// added around them, or (where markup does not allow one) the item's element's id, or an id
+    /// added to its block.
+    private static func marks(
+        items: [(item: TimedItem, stem: String)], scalars: [Unicode.Scalar], blocks: [DocumentBlock], isHTML: Bool
+    ) -> (insertions: [(offset: Int, text: String)], pars: [Par]) {
         var insertions: [(offset: Int, text: String)] = []
         var blockIDs: [Int: String] = [:]
-        var sentenceSpans = SentenceSpans(scalars: scalars, blocks: blocks, isHTML: mode == .html)
-        var pars: [(fragment: String, stem: String, start: Int, end: Int)] = []
+        var sentenceSpans = SentenceSpans(scalars: scalars, blocks: blocks, isHTML: isHTML)
+        var pars: [Par] = []
         for (item, stem) in items {
             if let spans = sentenceSpans.spans(for: item) {
                 for span in spans {
@@ -218,36 +274,15 @@ struct NarratedEPUB {
                 pars.append((fragment, stem, item.startMs, item.endMs))
             }
         }
-        // The overlay's `seq` points at the document's body (EPUB needs a fragment there).
-        var bodyID = Self.bodyID(in: scalars)
-        if bodyID == nil, let offset = Self.bodyTagEnd(in: scalars) {
-            insertions.append((offset, " id=\"forge-body\""))
-            bodyID = "forge-body"
-        }
-        // In one pass; at one offset in the order added, so a span's end goes before the next one's start.
-        var marked: [Unicode.Scalar] = []
-        marked.reserveCapacity(scalars.count + insertions.count * 40)
-        var copied = 0
-        for (_, insertion) in insertions.enumerated().sorted(by: {
-            ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset)
-        }) {
-            marked.append(contentsOf: scalars[copied..<insertion.offset])
-            marked.append(contentsOf: insertion.text.unicodeScalars)
-            copied = insertion.offset
-        }
-        marked.append(contentsOf: scalars[copied...])
-        scalars = marked
-        var rewritten = String(scalars: scalars)
-        if let head = rewritten.range(of: "</head>") {
-            rewritten.insert(
-                contentsOf:
-                    "<style type=\"text/css\">.\(MediaOverlayBook.activeClass) { background-color: #ffd84d; }</style>",
-                at: head.lowerBound)
-        }
+        return (insertions, pars)
+    }
 
-        // Each par's clips: in its chapter's audio, or in the files of the reader's recording that
-        // play it (two, with a sentence the tracks were cut in: two pars pointing at it).
-        var clips: [(fragment: String, source: String, start: Int, end: Int)] = []
+    /// Each par's clips: in its chapter's audio, or in the files of the reader's recording that
+    /// play it (two, with a sentence the tracks were cut in: two pars pointing at it). Clips run on
+    /// to the next one's start, so the recording plays whole, pauses included; a long gap (speech
+    /// not in the text: a credit, a retake) is left out.
+    private static func clips(_ pars: [Par], audio: EPUBAudio, recording: CarriedRecording?) -> [Clip] {
+        var clips: [Clip] = []
         for par in pars {
             if let recording {
                 clips += recording.clips(start: par.start, end: par.end).map {
@@ -257,30 +292,32 @@ struct NarratedEPUB {
                 clips.append((par.fragment, "\(par.stem).\(audio.fileExtension)", par.start, par.end))
             }
         }
-        // Clips run on to the next one's start, so the recording plays whole, pauses included; a
-        // long gap (speech not in the text: a credit, a retake) is left out.
         for index in clips.indices.dropLast() where clips[index + 1].source == clips[index].source {
             let gap = clips[index + 1].start - clips[index].end
             if gap > 0, gap <= Self.longestJoinedGapMs { clips[index].end = clips[index + 1].start }
         }
+        return clips
+    }
+
+    /// The SMIL document of a document's clips (`href`: the document's, `bodyID`: its body's id).
+    private static func smil(_ clips: [Clip], href: String, bodyID: String?) -> String {
         var body = ""
         for (index, clip) in clips.enumerated() {
             body +=
-                "<par id=\"par\(index + 1)\"><text src=\"../\(XMLText.escaped(manifestItem.href))#\(XMLText.escaped(clip.fragment))\"/>"
+                "<par id=\"par\(index + 1)\"><text src=\"../\(XMLText.escaped(href))#\(XMLText.escaped(clip.fragment))\"/>"
             body +=
                 "<audio src=\"../forge-audio/\(XMLText.escaped(clip.source))\" clipBegin=\"\(MediaOverlayBook.clock(clip.start))\" clipEnd=\"\(MediaOverlayBook.clock(clip.end))\"/></par>\n"
         }
-        let smil = """
+        return """
             <?xml version="1.0" encoding="UTF-8"?>
             <smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0">
             <body>
-            <seq id="seq1" epub:textref="../\(XMLText.escaped(manifestItem.href))\(bodyID.map { "#" + XMLText.escaped($0) } ?? "")">
+            <seq id="seq1" epub:textref="../\(XMLText.escaped(href))\(bodyID.map { "#" + XMLText.escaped($0) } ?? "")">
             \(body)</seq>
             </body>
             </smil>
 
             """
-        return (Data(rewritten.utf8), smil, clips.reduce(0) { $0 + $1.end - $1.start })
     }
 
     /// The package document with the overlays' items and metadata: the book's total duration (in

@@ -162,20 +162,7 @@ struct MP4AudioFile {
         let mediaDuration = frameCount * frameSamples
         let averageBitRate = Int(Double(layout.payloadBytes * 8) / (Double(max(1, mediaDuration)) / Double(sampleRate)))
         // The audio track. Its sample sizes (4 bytes a frame) are streamed between `head` and `tail`.
-        let esds = Self.fullBox(
-            "esds", 0, 0,
-            Self.descriptor(
-                3,
-                Self.u16(1) + [0]
-                    + Self.descriptor(
-                        4,
-                        [0x40, 0x15, 0, 0, 0] + Self.u32(averageBitRate) + Self.u32(averageBitRate)
-                            + Self.descriptor(5, config)) + Self.descriptor(6, [2])))
-        let mp4a = Self.box(
-            "mp4a",
-            [UInt8](repeating: 0, count: 6) + Self.u16(1) + [UInt8](repeating: 0, count: 8)
-                + Self.u16(1) + Self.u16(16) + Self.u16(0) + Self.u16(0) + Self.u32(sampleRate << 16) + esds)
-        let stsd = Self.fullBox("stsd", 0, 0, Self.u32(1) + mp4a)
+        let stsd = sampleDescription(config: config, averageBitRate: averageBitRate)
         let stts = Self.fullBox("stts", 0, 0, Self.u32(1) + Self.u32(frameCount) + Self.u32(frameSamples))
         var runs: [(first: Int, count: Int)] = []
         for (index, count) in framesPerChunk.enumerated() where runs.last?.count != count {
@@ -194,17 +181,7 @@ struct MP4AudioFile {
         let smhd = Self.fullBox("smhd", 0, 0, Self.u32(0))
         let dinf = Self.box("dinf", Self.fullBox("dref", 0, 0, Self.u32(1) + Self.fullBox("url ", 0, 1, [])))
         let minfLength = smhd.count + dinf.count + 8 + stblLength
-        // At 22.05 kHz a book longer than 54 hours has more samples than 32 bits count: version 1 then.
-        let mdhd =
-            mediaDuration > Int(UInt32.max)
-            ? Self.fullBox(
-                "mdhd", 1, 0,
-                Self.u64(0) + Self.u64(0) + Self.u32(sampleRate) + Self.u64(UInt64(mediaDuration))
-                    + Self.u16(Self.packedLanguage(language)) + Self.u16(0))
-            : Self.fullBox(
-                "mdhd", 0, 0,
-                Self.u32(0) + Self.u32(0) + Self.u32(sampleRate) + Self.u32(mediaDuration)
-                    + Self.u16(Self.packedLanguage(language)) + Self.u16(0))
+        let mdhd = mediaHeader(duration: mediaDuration)
         let hdlr = Self.fullBox(
             "hdlr", 0, 0,
             Self.u32(0) + Array("soun".utf8) + [UInt8](repeating: 0, count: 12) + Array("SoundHandler".utf8) + [0])
@@ -232,6 +209,46 @@ struct MP4AudioFile {
             + Self.header("mdia", mdiaLength) + mdhd + hdlr + Self.header("minf", minfLength) + smhd + dinf
             + Self.header("stbl", stblLength) + stsd + stts + stsc + stszHead
         try output.put(head)
+        try putFrameSizes(of: chapters, to: &output, cancellation: cancellation)
+        try output.put(co64 + sgpd + sbgp + chapterTrack + udta)
+    }
+
+    /// `stsd`: the AAC sample description, with its decoder configuration and bit rate.
+    private func sampleDescription(config: [UInt8], averageBitRate: Int) -> [UInt8] {
+        let esds = Self.fullBox(
+            "esds", 0, 0,
+            Self.descriptor(
+                3,
+                Self.u16(1) + [0]
+                    + Self.descriptor(
+                        4,
+                        [0x40, 0x15, 0, 0, 0] + Self.u32(averageBitRate) + Self.u32(averageBitRate)
+                            + Self.descriptor(5, config)) + Self.descriptor(6, [2])))
+        let mp4a = Self.box(
+            "mp4a",
+            [UInt8](repeating: 0, count: 6) + Self.u16(1) + [UInt8](repeating: 0, count: 8)
+                + Self.u16(1) + Self.u16(16) + Self.u16(0) + Self.u16(0) + Self.u32(sampleRate << 16) + esds)
+        return Self.fullBox("stsd", 0, 0, Self.u32(1) + mp4a)
+    }
+
+    /// `mdhd` for `duration` samples: version 1 when 32 bits cannot count them (at 22.05 kHz, a
+    /// book longer than 54 hours).
+    private func mediaHeader(duration: Int) -> [UInt8] {
+        duration > Int(UInt32.max)
+            ? Self.fullBox(
+                "mdhd", 1, 0,
+                Self.u64(0) + Self.u64(0) + Self.u32(sampleRate) + Self.u64(UInt64(duration))
+                    + Self.u16(Self.packedLanguage(language)) + Self.u16(0))
+            : Self.fullBox(
+                "mdhd", 0, 0,
+                Self.u32(0) + Self.u32(0) + Self.u32(sampleRate) + Self.u32(duration)
+                    + Self.u16(Self.packedLanguage(language)) + Self.u16(0))
+    }
+
+    /// `stsz`'s sizes, 4 bytes a frame, streamed a piece of a chapter at a time from its ADTS frames.
+    private func putFrameSizes(
+        of chapters: [Chapter], to output: inout BoxOutput, cancellation: CancellationFlag?
+    ) throws {
         var sizes: [UInt8] = []
         for chapter in chapters.flatMap(\.pieces) {
             if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
@@ -243,7 +260,6 @@ struct MP4AudioFile {
             }
             try output.put(sizes)
         }
-        try output.put(co64 + sgpd + sbgp + chapterTrack + udta)
     }
 
     /// The QuickTime chapter track: one text sample (the title) per chapter, timed in milliseconds.

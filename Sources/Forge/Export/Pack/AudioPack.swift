@@ -56,39 +56,8 @@ package struct AudioPack: Sendable {
             for timeline in timelines {
                 for (position, item) in timeline.items.enumerated() {
                     if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
-                    // Inline recipe items go by their recipe id; book items by chapter and position.
-                    let name =
-                        item.record.name.map { "items/\($0)" }
-                        ?? "\(timeline.fileStem)/\((position + 1).zeroPadded(to: 4))"
-                    let audioName = "audio/\(name).\(URL(fileURLWithPath: item.audioPath).pathExtension)"
-                    let timingsName = "timings/\(name).json"
-                    let size: Int64
-                    do {
-                        let descriptor = try store.owned.openForReading(item.audioPath)
-                        var status = stat()
-                        fstat(descriptor, &status)
-                        close(descriptor)
-                        size = Int64(status.st_size)
-                    } catch {
-                        throw ExportError.missingAudio(itemID: item.record.id, path: item.audioPath)
-                    }
-                    let owned = store.owned
-                    let audioPath = item.audioPath
-                    try archive.add(
-                        audioName, from: ZipWriter.Source(open: { try owned.openForReading(audioPath) }, length: size),
-                        compress: false)
-                    try archive.add(
-                        timingsName,
-                        from: try scratch.append(ItemTimingsDocument(item, offsetMs: item.startMs).encodedLine()),
-                        compress: true)
                     index.items.append(
-                        PackIndexDocument.Item(
-                            name: name, id: item.record.id, kind: item.record.kind, chapter: timeline.chapter.ordinal,
-                            chapterTitle: timeline.chapter.title, chapterPart: timeline.chapter.part,
-                            ordinal: item.record.ordinal, text: item.record.text, audio: audioName,
-                            timings: timingsName,
-                            durationMs: item.endMs - item.startMs, voice: item.record.voice ?? "",
-                            character: item.record.character))
+                        try add(item, at: position, of: timeline, to: archive, scratch: &scratch, store: store))
                 }
             }
             try archive.add("index.json", from: try scratch.append(index.encodedLine()), compress: true)
@@ -107,6 +76,40 @@ package struct AudioPack: Sendable {
         } catch {
             throw ExportError.writeFailed(path: url.path, reason: error.localizedDescription)
         }
+    }
+
+    /// One item in the pack: its audio stored as it is, its timings compressed; returns its entry
+    /// in the index. Inline recipe items go by their recipe id; book items by chapter and position.
+    private func add(
+        _ item: TimedItem, at position: Int, of timeline: ChapterTimeline, to archive: ZipWriter,
+        scratch: inout Scratch, store: ObjectStore
+    ) throws -> PackIndexDocument.Item {
+        let name = item.record.name.map { "items/\($0)" } ?? "\(timeline.fileStem)/\((position + 1).zeroPadded(to: 4))"
+        let audioName = "audio/\(name).\(URL(fileURLWithPath: item.audioPath).pathExtension)"
+        let timingsName = "timings/\(name).json"
+        let size: Int64
+        do {
+            let descriptor = try store.owned.openForReading(item.audioPath)
+            var status = stat()
+            fstat(descriptor, &status)
+            close(descriptor)
+            size = Int64(status.st_size)
+        } catch {
+            throw ExportError.missingAudio(itemID: item.record.id, path: item.audioPath)
+        }
+        let owned = store.owned
+        let audioPath = item.audioPath
+        try archive.add(
+            audioName, from: ZipWriter.Source(open: { try owned.openForReading(audioPath) }, length: size),
+            compress: false)
+        try archive.add(
+            timingsName, from: try scratch.append(ItemTimingsDocument(item, offsetMs: item.startMs).encodedLine()),
+            compress: true)
+        return PackIndexDocument.Item(
+            name: name, id: item.record.id, kind: item.record.kind, chapter: timeline.chapter.ordinal,
+            chapterTitle: timeline.chapter.title, chapterPart: timeline.chapter.part, ordinal: item.record.ordinal,
+            text: item.record.text, audio: audioName, timings: timingsName, durationMs: item.endMs - item.startMs,
+            voice: item.record.voice ?? "", character: item.record.character)
     }
 
     /// Removes the temporary files of earlier packs to the same path whose forge was killed

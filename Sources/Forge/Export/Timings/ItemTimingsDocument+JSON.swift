@@ -1,9 +1,8 @@
 import Foundation
 
-// A 50-hour book has 600k words, each written twice by the JSON export (its item's file and its
-// chapter's) and once more into a pack: JSONEncoder spends ~3 µs on each word's object (a
-// dictionary, hashing and sorting its keys), which made `forge export --format json` 2.4× the
-// CPU of the hand-written writer it replaced. ``JSONWriter`` gives JSONEncoder's exact bytes
+// A long book's every word is written twice by the JSON export (its item's file and its
+// chapter's) and once more into a pack: JSONEncoder makes each word's object a dictionary,
+// hashing and sorting its keys. ``JSONWriter`` gives JSONEncoder's exact bytes without that
 // (`ExportDocumentTests` compares them on real exports).
 extension ItemTimingsDocument {
     /// As `JSONEncoder` with sorted keys and unescaped slashes writes exports.
