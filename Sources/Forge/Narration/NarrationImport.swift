@@ -175,26 +175,15 @@ package struct NarrationImport: Sendable {
             var warnings = aligned.warnings
             var exported: [String] = []
             if missingItems == 0 || keepsUnnarrated {
-                let book = try TimelineRecorder(store: workspace.store, manifest: manifest, settings: exportSettings)
-                    .record(touched: Set(split.items.map(\.id)), cancellation: nil)
-                if var exports, !exports.formats.isEmpty, passed {
-                    // A narrated book's credits are the narrator's to record: none is synthesized beside them.
-                    if exports.credits, exports.formats.contains(.acx) || exports.formats.contains(.m4b) {
-                        warnings.append(
-                            .warning(
-                                "the credits are not spoken for a narrated book.",
-                                suggestion: "Record them and add them to the M4B or the ACX set yourself."))
-                        exports.credits = false
-                    }
-                    var job = ExportJob(outputDirectory: outputDirectory, settings: exports, launch: nil)
-                    job.timeline = book
-                    job.progress = { progress(.exporting($0)) }
-                    if exports.formats.contains(.epub) {
-                        job.carriedRecording = try recording.carried(
-                            in: outputDirectory, durationMs: aligned.durationMs)
-                    }
-                    // Written whatever an earlier export left: the recording is not among the export's stamped inputs.
-                    exported = try job.exporter(exports).export(using: manifest).files
+                let book = try TimelineStage<NarrationContext>(settings: exportSettings)
+                    .run(Set(split.items.map(\.id)), in: context)
+                if let exports, !exports.formats.isEmpty, passed {
+                    let stage = NarrationExportStage(
+                        settings: exports, recording: recording, durationMs: aligned.durationMs
+                    ) { progress(.exporting($0)) }
+                    let written = try stage.run(book, in: context)
+                    exported = written.files
+                    warnings += written.warnings
                 }
             }
             try session.finish(

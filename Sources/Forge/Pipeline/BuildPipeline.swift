@@ -221,7 +221,7 @@ package struct BuildPipeline: Sendable {
             return
         }
         guard try everyItemDone(context) else { return }
-        let timeline = TimelineStage()
+        let timeline = TimelineStage<BuildContext>(settings: recipe.exports)
         let touched = results.touchedItems
         let book = try await timed(timeline) { try timeline.run(touched, in: context) }
         if !recipe.exports.formats.isEmpty, try everyItemDone(context) {
