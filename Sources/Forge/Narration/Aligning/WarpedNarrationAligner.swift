@@ -106,12 +106,16 @@ package final class WarpedNarrationAligner {
         let examine = { (examinations: [Examination]) in
             let count = examinations.reduce(0) { $0 + $1.samples.count }
             decoded += count
-            work.withLock { work in
-                if work.first == 0 { work.first = count }
-                work.planned += count
+            let later = work.withLock { work in
+                defer {
+                    if work.first == 0 { work.first = count }
+                    work.planned += count
+                }
+                return work.first != 0
             }
             return try self.examine(
-                examinations, texts: texts, samples: samples, saved: saved, checkpoint: checkpoint, report: report)
+                examinations, texts: texts, samples: samples, saved: saved, alone: later, checkpoint: checkpoint,
+                report: report)
         }
         var verdicts = try examine(examined)
         for index in examined.indices where examined[index].reason != .disagreement {
@@ -400,18 +404,18 @@ package final class WarpedNarrationAligner {
     ///
     /// A stretch the model aligns in segments of its own (``NarrationAligner/shortestSplitSeconds``
     /// or longer) is examined alone, its segments ``jobs`` at once: two such stretches side by side
-    /// would hold twice the searches' memory. So is a recheck: it looks at hard audio, where the
-    /// model's search that may skip words (each holding tens of megabytes) runs.
+    /// would hold twice the searches' memory. So is every stretch when `alone` (the rounds after
+    /// the first: rechecks and widened stretches look at hard audio, where the model's searches
+    /// that locate text or may skip words, each holding up to a hundred megabytes, run).
     private func examine(
         _ examinations: [Examination], texts: [String], samples: RecognizerAudio, saved: [NarrationCheckpoint],
-        checkpoint: @escaping @Sendable (NarrationCheckpoint) throws -> Void, report: @escaping @Sendable (Int) -> Void
+        alone everyAlone: Bool, checkpoint: @escaping @Sendable (NarrationCheckpoint) throws -> Void,
+        report: @escaping @Sendable (Int) -> Void
     ) throws -> [Verdict] {
         let results = Mutex([Verdict?](repeating: nil, count: examinations.count))
         let (model, language, jobs) = (model, language, jobs)
         let longest = NarrationAligner.defaultShortestSplitSeconds * PocketSphinxDecoder.sampleRate
-        let alone = { (examination: Examination) in
-            examination.samples.count >= longest || examination.reason == .recheck
-        }
+        let alone = { (examination: Examination) in everyAlone || examination.samples.count >= longest }
         let long = examinations.indices.filter { alone(examinations[$0]) }
         let short = examinations.indices.filter { !alone(examinations[$0]) }
         let one: @Sendable (Int, Int) throws -> Void = { index, threads in
