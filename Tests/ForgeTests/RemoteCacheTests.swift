@@ -185,6 +185,15 @@ struct RemoteCacheTests {
         #expect(Self.int(summary, "leftInCache") > 0 && Self.int(summary, "fetchedAudio") == 0, "\(summary ?? [:])")
         #expect(try Self.audioFiles(in: project.directory.file("assembled")) == Self.int(summary, "spotChecked") + 2)
 
+        // The cache fails part of the way (half its blobs answer 500): the assembler makes what it
+        // could not download, says so once, and writes the same bytes.
+        let flaky = try project.build(["--remote-cache", server.flakyURL + "/all", "-o", "flaky"], environment: epoch)
+        #expect(flaky.status == 0, "\(flaky.errors)")
+        #expect(flaky.events("warning").count == 1, "\(Self.warnings(flaky))")
+        #expect(Self.int(flaky.summary, "synthesized") > Self.int(flaky.summary, "spotChecked"), "\(flaky.summary ?? [:])")
+        #expect(try files("flaky") == expected, "the book assembled past a failing cache is one machine's")
+        #expect(server.requests().contains { $0.hasPrefix("GET /flaky/all/cas/") && $0.hasSuffix(" 500") })
+
         // Shard 2 never ran: the assembler finishes its chapters itself.
         _ = try runShards([1, 3], prefix: "/gap")
         let gap = try project.build(["--remote-cache", server.url + "/gap", "-o", "gap"], environment: epoch)

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// A real nginx on 127.0.0.1 serving a Bazel HTTP cache with WebDAV `PUT`, as docs/remote-cache.md
-/// sets one up: `/forge` is the cache, `/broken` answers 500 to everything. Started per test (it
-/// starts in milliseconds), stopped when released.
+/// sets one up: `/forge` is the cache, `/broken` answers 500 to everything, and `/flaky` is the
+/// same cache failing part of the way: a blob whose digest starts with 0-7 answers 500. Started
+/// per test (it starts in milliseconds), stopped when released.
 final class CacheServer: @unchecked Sendable {
     /// Its process; read and replaced only by the test that owns the server.
     private var process: Process?
@@ -20,6 +21,7 @@ final class CacheServer: @unchecked Sendable {
 
     var url: String { "http://127.0.0.1:\(port)/forge" }
     var brokenURL: String { "http://127.0.0.1:\(port)/broken" }
+    var flakyURL: String { "http://127.0.0.1:\(port)/flaky" }
     /// The cache's files: `ac/<key>` and `cas/<sha256>`.
     var root: URL { directory.url.appendingPathComponent("root/forge") }
 
@@ -58,6 +60,13 @@ final class CacheServer: @unchecked Sendable {
                         dav_access user:rw;
                     }
                     location /broken/ { return 500; }
+                    location ~ ^/flaky/(.+/)?cas/[0-7] { return 500; }
+                    location /flaky/ {
+                        alias \(directory.url.path)/root/forge/;
+                        dav_methods PUT;
+                        create_full_put_path on;
+                        dav_access user:rw;
+                    }
                 }
             }
             """
