@@ -190,7 +190,8 @@ struct RemoteCacheTests {
         let flaky = try project.build(["--remote-cache", server.flakyURL + "/all", "-o", "flaky"], environment: epoch)
         #expect(flaky.status == 0, "\(flaky.errors)")
         #expect(flaky.events("warning").count == 1, "\(Self.warnings(flaky))")
-        #expect(Self.int(flaky.summary, "synthesized") > Self.int(flaky.summary, "spotChecked"), "\(flaky.summary ?? [:])")
+        #expect(
+            Self.int(flaky.summary, "synthesized") > Self.int(flaky.summary, "spotChecked"), "\(flaky.summary ?? [:])")
         #expect(try files("flaky") == expected, "the book assembled past a failing cache is one machine's")
         #expect(server.requests().contains { $0.hasPrefix("GET /flaky/all/cas/") && $0.hasSuffix(" 500") })
 
