@@ -47,14 +47,7 @@ extension StageWork {
                     key: outcome.job.alignmentKey, fileExtension: "json", role: .alignment,
                     mimeType: "application/json",
                     data: document.encoded())
-                try record(
-                    [
-                        .aligned(
-                            itemID: item.id, alignmentKey: outcome.job.alignmentKey, source: .forced,
-                            timings: document.alignment.timings,
-                            confidences: document.alignment.confidences, object: object)
-                    ],
-                    itemID: item.id, ordinal: item.ordinal, outcome: .aligned)
+                try recordAlignment(document, of: item, key: outcome.job.alignmentKey, object: object)
                 if let actionKey = remoteKeys[outcome.job.alignmentKey] {
                     aligned.append((actionKey, document.encoded()))
                 }
@@ -73,6 +66,19 @@ extension StageWork {
         }
     }
 
+    /// Records an item's forced alignment, its object stored.
+    private mutating func recordAlignment(
+        _ document: AlignmentDocument, of item: ItemRecord, key: String, object: StoredObject
+    ) throws {
+        try record(
+            [
+                .aligned(
+                    itemID: item.id, alignmentKey: key, source: .forced, timings: document.alignment.timings,
+                    confidences: document.alignment.confidences, object: object)
+            ],
+            itemID: item.id, ordinal: item.ordinal, outcome: .aligned)
+    }
+
     /// Records the alignments the store already holds for `reusable` items; returns jobs for those
     /// whose object is unreadable or of other words (the bad object removed, to be made again).
     private mutating func takeStoredAlignments(
@@ -87,14 +93,7 @@ extension StageWork {
                 let object = try store.describe(
                     key: entry.key, relativePath: path, role: .alignment, mimeType: "application/json", durationMs: nil,
                     sampleRate: nil)
-                try record(
-                    [
-                        .aligned(
-                            itemID: entry.item.id, alignmentKey: entry.key, source: .forced,
-                            timings: document.alignment.timings,
-                            confidences: document.alignment.confidences, object: object)
-                    ],
-                    itemID: entry.item.id, ordinal: entry.item.ordinal, outcome: .aligned)
+                try recordAlignment(document, of: entry.item, key: entry.key, object: object)
             } else {
                 unlink(store.url(forRelativePath: path).path)
                 let audioPath = ObjectStore.relativePath(
@@ -166,14 +165,7 @@ extension StageWork {
             let object = try store.store(
                 key: job.alignmentKey, fileExtension: "json", role: .alignment, mimeType: "application/json",
                 data: document.encoded())
-            try record(
-                [
-                    .aligned(
-                        itemID: job.item.id, alignmentKey: job.alignmentKey, source: .forced,
-                        timings: document.alignment.timings,
-                        confidences: document.alignment.confidences, object: object)
-                ],
-                itemID: job.item.id, ordinal: job.item.ordinal, outcome: .aligned)
+            try recordAlignment(document, of: job.item, key: job.alignmentKey, object: object)
             traffic.downloadedAlignments += 1
         }
         return remaining

@@ -37,7 +37,11 @@ package final class WarpedNarrationAligner {
     struct Examination: Sendable, Equatable {
         /// `recheck`: a probe that did not hear its words, looked at again ``probeSeconds`` wider on
         /// each side; `failedProbe`: the stretch around a recheck that did not hear them either.
-        enum Reason: Sendable, Equatable { case edge, disagreement, probe, recheck, failedProbe }
+        enum Reason: Sendable, Equatable {
+            case edge, disagreement, probe, recheck, failedProbe
+            /// A probe or a recheck: it confirms the warp's placement rather than replacing it.
+            var confirms: Bool { self == .probe || self == .recheck }
+        }
         var reason: Reason
         var words: Range<Int>
         var samples: Range<Int>
@@ -231,8 +235,7 @@ package final class WarpedNarrationAligner {
     /// For each recheck that did not hear its words, the stretch from the examination before it to
     /// the one after it (neighbouring ones joined; the probe it looked at again is not one).
     func failedProbeStretches(_ examined: [Examination], plan: Plan) -> [Examination] {
-        let confirming: [Examination.Reason] = [.probe, .recheck]
-        let ordered = examined.filter { !confirming.contains($0.reason) || $0.heard != false }.sorted {
+        let ordered = examined.filter { !$0.reason.confirms || $0.heard != false }.sorted {
             $0.samples.lowerBound < $1.samples.lowerBound
         }
         var stretches: [Examination] = []
@@ -260,7 +263,7 @@ package final class WarpedNarrationAligner {
         let step = marginSeconds * PocketSphinxDecoder.framesPerSecond
         for round in 1...3 {
             var widened: [(index: Int, examination: Examination)] = []
-            for index in examined.indices where ![.probe, .recheck].contains(examined[index].reason) {
+            for index in examined.indices where !examined[index].reason.confirms {
                 let examination = examined[index]
                 let placements = verdicts[index].placements
                 let leading = placements.prefix { !NarrationAligner.isHeard($0) }.count
@@ -479,8 +482,7 @@ package final class WarpedNarrationAligner {
             let word = examination.words.lowerBound + offset
             let atEdge =
                 (cutBefore && offset < edgeWords) || (cutAfter && offset >= result.placements.count - edgeWords)
-            let confirms = examination.reason == .probe || examination.reason == .recheck
-            if atEdge || confirms, !NarrationAligner.isHeard(placement) { continue }
+            if atEdge || examination.reason.confirms, !NarrationAligner.isHeard(placement) { continue }
             placements[word] = placement?.shifted(by: offsetMs)
         }
         let firstFrame = examination.samples.lowerBound / (rate / PocketSphinxDecoder.framesPerSecond)
