@@ -29,4 +29,19 @@ struct BuildContext: Sendable {
     /// makes: those it finishes any of and the chapters either side (its encodings are made with their edges).
     var shardChapters: Set<Int> { shardAssignment?.chapters ?? [] }
     var shardItemChapters: Set<Int> { shardAssignment?.itemChapters ?? [] }
+
+    /// The remote cache as a stage uses it: the build's shared health, the recipe's `required`,
+    /// warnings as diagnostics. A stage adds the session's traffic to its own.
+    func cacheSession(_ remote: RemoteCache) -> CacheSession {
+        CacheSession(
+            remote: remote, health: remoteCacheHealth, required: recipe.cache?.required == true, store: store,
+            manifest: manifest, cancellation: cancellation, warn: { [progress] in progress(.diagnostic($0)) })
+    }
+
+    /// One warning and no more use of the cache in this build; with `cache.required`, the build stops.
+    func cacheFailed(_ error: RemoteCacheError) throws {
+        try CacheSession.fail(
+            error, health: remoteCacheHealth, required: recipe.cache?.required == true,
+            cache: recipe.cache?.name ?? "", cancellation: cancellation, warn: { progress(.diagnostic($0)) })
+    }
 }

@@ -174,8 +174,8 @@ package struct BuildPipeline: Sendable {
     private func reproducibilityCheck(_ count: Int?, in context: BuildContext) async throws
         -> BuildSummary.ReproducibilityCheck
     {
-        var work = StageWork(context: context)
-        let (checked, mismatches) = try await work.checkReproducible(count: count, launch: workerLaunch)
+        let (checked, mismatches) = try await ReproducibilityCheck(context: context, launch: workerLaunch).run(
+            count: count)
         for mismatch in mismatches.prefix(20) {
             context.progress(.diagnostic(.warning(mismatch.message, item: mismatch.itemID)))
         }
@@ -211,8 +211,7 @@ package struct BuildPipeline: Sendable {
         }
         guard stages.contains(.align), !results.stopped else { return }
         let align = ForcedAlignStage(threads: recipe.build.jobs)
-        let speech = results.speech
-        results.alignment = try await timed(align) { try await align.run(speech, in: context) }
+        results.alignment = try await timed(align) { try await align.run((), in: context) }
         // A shard has only its part of the book: it finishes its own chapters (verification, the
         // chapters' encodings) for the assembling build, which lays out, exports and verifies the book.
         if shard != nil {

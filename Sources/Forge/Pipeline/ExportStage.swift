@@ -25,7 +25,6 @@ struct ExportStage: PipelineStage {
             let upToDate = current.upToDate(try current.stamp(manifest)) != nil
             let remoteAudio = try manifest.remoteObjectKeys()
             if !upToDate && (context.speechCache != nil || !remoteAudio.isEmpty) {
-                var work = StageWork(context: context)
                 // The exporter's own layout of these settings (the same book unless their pauses differ).
                 let book = book.laidOut(with: settings)
                 let encoder =
@@ -37,7 +36,7 @@ struct ExportStage: PipelineStage {
                 let acxFiles = try AudiobookExport.acxChapterFiles(
                     acxTimelines, chapterCount: acxTimelines.count, settings: acx)
                 if let remote = context.speechCache?.remote {
-                    var cache = work.cacheSession(remote)
+                    var cache = context.cacheSession(remote)
                     if let encoder {
                         outcome.downloadedEncodings = try await cache.downloadEncodings(
                             encoder, pieces: Array(encoder.pieces.indices), from: cache.objects)
@@ -47,17 +46,18 @@ struct ExportStage: PipelineStage {
                             acxFiles, timelines: acxTimelines, from: cache.objects)
                         outcome.downloadedACXFiles = prepared.count
                     }
-                    work.traffic = work.traffic + cache.traffic
+                    outcome.traffic = outcome.traffic + cache.traffic
                 }
                 if !remoteAudio.isEmpty {
                     let needed = try Self.audioRead(
                         by: settings, chapters: book.chapters, encoder: encoder,
                         acxChapters: Self.chapterIndices(
                             of: acxFiles.filter { prepared[$0.path] == nil }, in: book.chapters))
-                    outcome.synthesizedItems = try await work.fetchRemoteAudio(
+                    let fetched = try await context.fetchRemoteAudio(
                         needed.intersection(remoteAudio), for: "export", launch: launch)
+                    outcome.synthesizedItems = fetched.synthesized
+                    outcome.traffic = outcome.traffic + fetched.traffic
                 }
-                outcome.traffic = work.traffic
             }
             // A long book spends minutes here: each chapter of each phase is reported, as items are.
             let progress = context.progress

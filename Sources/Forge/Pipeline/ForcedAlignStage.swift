@@ -1,14 +1,14 @@
 /// Places, with pocketsphinx, the words of items whose engine gave no timings (every item's with
-/// `alignment.method` "forced"). Takes the speak stage's outcome for the words it already loaded.
+/// `alignment.method` "forced"). Its input is the manifest's spoken items, as a resumed build
+/// and a shard find them.
 struct ForcedAlignStage: PipelineStage {
     let threads: Int
 
-    func run(_ speech: SpeechOutcome?, in context: BuildContext) async throws -> AlignmentOutcome {
+    func run(_ input: Void, in context: BuildContext) async throws -> AlignmentOutcome {
         var work = StageWork(context: context)
-        work.words = speech?.words ?? [:]
         try await work.forceAlign(threads: threads)
         return AlignmentOutcome(
-            aligned: work.alignedOnly, failures: work.failures, cancelled: work.cancelled, traffic: work.traffic,
-            touchedItems: work.touchedItems)
+            aligned: work.tally.aligned, failures: work.tally.failures, cancelled: work.tally.cancelled,
+            traffic: work.traffic, touchedItems: work.tally.touchedItems)
     }
 }

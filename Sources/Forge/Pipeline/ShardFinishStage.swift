@@ -32,19 +32,19 @@ struct ShardFinishStage: PipelineStage {
             exports.formats.contains(.acx) || Exporter.sharesAAC(exports) ? try builder.book() : nil
         async let mastered = master(book, assignment, remote: remote, in: context)
         var outcome = ShardFinishing()
-        var work = StageWork(context: context)
-        try await verify(assignment, remote: remote, in: context, work: &work, into: &outcome)
-        try await encode(book, assignment, remote: remote, in: context, work: &work, into: &outcome)
+        var cache = context.cacheSession(remote)
+        try await verify(assignment, in: context, cache: &cache, into: &outcome)
+        try await encode(book, assignment, in: context, cache: &cache, into: &outcome)
         let acx = try await mastered
         outcome.masteredACXFiles = acx.mastered
         outcome.uploadedACXFiles = acx.uploaded
-        outcome.traffic = work.traffic + acx.traffic
+        outcome.traffic = cache.traffic + acx.traffic
         return outcome
     }
 
     /// Transcribes the shard's verification chunks (those the cache does not have) and uploads them.
     private func verify(
-        _ assignment: ShardAssignment, remote: RemoteCache, in context: BuildContext, work: inout StageWork,
+        _ assignment: ShardAssignment, in context: BuildContext, cache: inout CacheSession,
         into outcome: inout ShardFinishing
     ) async throws {
         guard let settings = context.recipe.verify, !context.cancellation.isCancelled else { return }
@@ -58,8 +58,8 @@ struct ShardFinishStage: PipelineStage {
         verification.chapters = context.shardItemChapters
         verification.shardAssignment = assignment
         guard case .ready(var plan) = try verification.plan(using: manifest) else { return }
-        let keys = try work.chunkActionKeys(plan)
-        try await work.downloadChunks(&plan, keys: keys, from: remote, maxWordErrorRate: settings.maxWordErrorRate)
+        let keys = try cache.chunkActionKeys(plan)
+        try await cache.downloadChunks(&plan, keys: keys, maxWordErrorRate: settings.maxWordErrorRate, build: build)
         let (transcribed, ready, run) = (plan.work, plan, verification)
         let report = try await BlockingThreads.run {
             try run.transcribe(ready, using: manifest, build: build, cancellation: cancellation) { chunk in
@@ -67,14 +67,14 @@ struct ShardFinishStage: PipelineStage {
             }
         }
         outcome.transcribedChunks = report.transcribedChunks
-        try await work.uploadChunks(transcribed, plan: plan, keys: keys, to: remote)
+        try await cache.uploadChunks(transcribed, plan: plan, keys: keys)
     }
 
     /// Encodes the shard's AAC encodings (its chapters, and its pieces of a long chapter) that the
     /// cache does not have, and uploads them.
     private func encode(
-        _ book: BookTimeline?, _ assignment: ShardAssignment, remote: RemoteCache, in context: BuildContext,
-        work: inout StageWork, into outcome: inout ShardFinishing
+        _ book: BookTimeline?, _ assignment: ShardAssignment, in context: BuildContext, cache: inout CacheSession,
+        into outcome: inout ShardFinishing
     ) async throws {
         let exports = context.recipe.exports
         guard let book, Exporter.sharesAAC(exports), !context.cancellation.isCancelled else { return }
@@ -89,8 +89,6 @@ struct ShardFinishStage: PipelineStage {
                 chapter: piece.chapter.ordinal, stretch: place.start..<(place.start + piece.totalSamples),
                 of: book.chapters[place.chapter].totalSamples, whole: place.of == 1)
         }
-        var cache = work.cacheSession(remote)
-        defer { work.traffic = work.traffic + cache.traffic }
         outcome.downloadedEncodings = try await cache.downloadEncodings(encoder, pieces: pieces, from: cache.objects)
         let jobs = ChapterAudio.encodingJobs(exports)
         outcome.encodedChapters = try await BlockingThreads.run {
@@ -111,7 +109,7 @@ struct ShardFinishStage: PipelineStage {
             return (0, 0, CacheTraffic())
         }
         let (manifest, cancellation, progress) = (context.manifest, context.cancellation, context.progress)
-        var cache = StageWork(context: context).cacheSession(remote)
+        var cache = context.cacheSession(remote)
         let acx = Exporter.acxSettings(exports)
         let timelines = book.laidOut(with: acx).chapters
         let chapterCount = try manifest.chapters().count

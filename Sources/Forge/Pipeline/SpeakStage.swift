@@ -8,10 +8,6 @@ struct SpeakStage: PipelineStage {
     func run(_ input: Void, in context: BuildContext) async throws -> SpeechOutcome {
         var work = StageWork(context: context)
         try await work.speakAndAlign(speak: speak, align: alignByEvents, launch: launch)
-        return SpeechOutcome(
-            itemsTotal: work.itemsTotal, upToDate: work.upToDate, synthesized: work.synthesized, reused: work.reused,
-            aligned: work.alignedOnly, failures: work.failures, cancelled: work.cancelled,
-            leftToOtherShards: work.leftToOtherShards,
-            traffic: work.traffic, serviceUsage: work.serviceUsage, touchedItems: work.touchedItems, words: work.words)
+        return SpeechOutcome(tally: work.tally, traffic: work.traffic, serviceUsage: work.serviceUsage)
     }
 }

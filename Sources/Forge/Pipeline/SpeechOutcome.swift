@@ -1,5 +1,5 @@
 /// What the speak stage did: items synthesized, reused from the store, downloaded, timed from
-/// their events or failed; the words it loaded and the items it touched, for the stages after it.
+/// their events or failed; the items it touched, for the stages after it.
 struct SpeechOutcome: Sendable {
     var itemsTotal = 0
     var upToDate = 0
@@ -16,6 +16,15 @@ struct SpeechOutcome: Sendable {
     var serviceUsage: [SpeechServiceUsage] = []
     /// Items this stage recorded something for (their chapters' timelines are recorded again).
     var touchedItems = Set<String>()
-    /// Every item's words, when this stage loaded them all (forced alignment reuses them).
-    var words: [String: [WordToken]] = [:]
+}
+
+extension SpeechOutcome {
+    /// The outcome a speak stage's tally, traffic and services' use make.
+    init(tally: ItemTally, traffic: CacheTraffic, serviceUsage: [SpeechServiceUsage]) {
+        self.init(
+            itemsTotal: tally.itemsTotal, upToDate: tally.upToDate, synthesized: tally.synthesized,
+            reused: tally.reused, aligned: tally.aligned, failures: tally.failures, cancelled: tally.cancelled,
+            leftToOtherShards: tally.leftToOtherShards, traffic: traffic, serviceUsage: serviceUsage,
+            touchedItems: tally.touchedItems)
+    }
 }

@@ -11,12 +11,12 @@ extension StageWork {
         let (planned, reusable, alreadyDone) = try forcedAlignmentPlan(identity: identity)
         var jobs = planned
         guard !jobs.isEmpty || !reusable.isEmpty else { return }
-        finished = 0
-        toFinish = jobs.count + reusable.count
-        progress(.planned(upToDate: alreadyDone, toSynthesize: 0, toReuse: 0, toAlign: toFinish))
-        if words.isEmpty { words = try manifest.allWords() }
+        tally.finished = 0
+        tally.toFinish = jobs.count + reusable.count
+        progress(.planned(upToDate: alreadyDone, toSynthesize: 0, toReuse: 0, toAlign: tally.toFinish))
+        let words = try manifest.allWords()
 
-        jobs += try takeStoredAlignments(reusable)
+        jobs += try takeStoredAlignments(reusable, words: words)
         for index in jobs.indices {
             let item = jobs[index].item
             // With a lexicon the recognizer listens for what was said: each word's respelling or phonemes.
@@ -29,7 +29,7 @@ extension StageWork {
         guard !jobs.isEmpty, !stopRequested() else { return try save() }
 
         // Alignments another machine made of the same audio bytes come from the remote cache.
-        let remote = speechCache?.remote
+        let remote = context.speechCache?.remote
         let remoteKeys = remote == nil ? [:] : try alignmentActionKeys(jobs)
         if let remote { jobs = try await downloadAlignments(jobs, keys: remoteKeys, from: remote) }
         guard !jobs.isEmpty, !stopRequested() else { return try save() }
@@ -82,7 +82,7 @@ extension StageWork {
     /// Records the alignments the store already holds for `reusable` items; returns jobs for those
     /// whose object is unreadable or of other words (the bad object removed, to be made again).
     private mutating func takeStoredAlignments(
-        _ reusable: [(item: ItemRecord, key: String)]
+        _ reusable: [(item: ItemRecord, key: String)], words: [String: [WordToken]]
     ) throws -> [ForcedAlignmentJob] {
         var jobs: [ForcedAlignmentJob] = []
         for entry in reusable where !stopRequested() {

@@ -21,7 +21,7 @@ extension StageWork {
     /// digest checked) are recorded as downloaded and leave the plan, the rest are synthesized.
     /// A cache that fails stops the lookups with one warning, or the build when it is required.
     mutating func download(_ plan: inout SpeakPlan, align: Bool, from cache: SpeechCache) async throws {
-        guard !plan.jobs.isEmpty, !cacheUnavailable else { return }
+        guard !plan.jobs.isEmpty, !context.remoteCacheHealth.isUnavailable else { return }
         let extensionName = recipe.audio.format.fileExtension
         let mimeType = recipe.audio.format.mimeType
         let cancellation = cancellation
@@ -33,7 +33,7 @@ extension StageWork {
         // A service's items are not made again to check the cache: each costs money, and neural voices differ run to run.
         let services = recipe.services
         let spotChecked = Self.spotChecked(plan.jobs.filter { services[$0.voice.engine] == nil })
-        let leaving = leavesAudioInCache
+        let leaving = cacheLedger.leavesAudioInCache
         var checks: [String: SpotCheck] = [:]
 
         await BoundedTasks.run(
@@ -85,7 +85,7 @@ extension StageWork {
                 }
             })
         plan.jobs.removeAll { found.contains($0.audioKey) }
-        spotChecks = checks
+        cacheLedger.spotChecks = checks
         traffic.downloadedBytes += bytes
         if mismatches > 5 {
             progress(
@@ -94,7 +94,7 @@ extension StageWork {
                         "\(mismatches - 5) more items had entries or blobs in the remote cache that were rejected; they are synthesized here"
                     )))
         }
-        if let failure { try cacheFailed(failure) }
+        if let failure { try context.cacheFailed(failure) }
         guard !cancellation.isCancelled else { return }
         progress(.remoteCache(looked: found.count + plan.jobs.count, found: found.count, bytes: bytes))
     }
@@ -149,9 +149,9 @@ extension StageWork {
     /// digests the cache gave for them: a difference is a warning naming item, digests and cache;
     /// the local bytes are kept (and uploaded in place of the cache's entry).
     mutating func reportSpotChecks() throws {
-        guard !spotChecks.isEmpty, let name = recipe.cache?.name else { return }
-        let made = try manifest.objects(withKeys: Array(spotChecks.keys))
-        for (audioKey, check) in spotChecks.sorted(by: { $0.key < $1.key }) {
+        guard !cacheLedger.spotChecks.isEmpty, let name = recipe.cache?.name else { return }
+        let made = try manifest.objects(withKeys: Array(cacheLedger.spotChecks.keys))
+        for (audioKey, check) in cacheLedger.spotChecks.sorted(by: { $0.key < $1.key }) {
             let digest = check.digest
             guard let local = made[audioKey]?.sha256 else { continue }
             traffic.spotChecked += 1
@@ -163,10 +163,10 @@ extension StageWork {
                             "Item \(check.itemID): the remote cache \(name) serves audio \(digest.prefix(12))… for it, but made here it is \(local.prefix(12))…; the bytes made here are kept. Items from this cache may not be what their keys say: check it with `forge build --check-reproducible`.",
                             item: check.itemID)))
             } else {
-                uploadedKeys.append(audioKey)
+                cacheLedger.uploadedKeys.append(audioKey)
             }
         }
-        spotChecks.removeAll()
+        cacheLedger.spotChecks.removeAll()
     }
 
     private mutating func recordDownload(
@@ -188,7 +188,7 @@ extension StageWork {
                 audioMs: download.document.durationMs)
         }
         if !items.isEmpty {
-            uploadedKeys.append(job.audioKey)
+            cacheLedger.uploadedKeys.append(job.audioKey)
             if download.remote != nil {
                 traffic.leftInCache += 1
                 traffic.leftInCacheBytes += download.audio.bytes
@@ -196,28 +196,30 @@ extension StageWork {
         }
     }
 
-    /// One warning and no more use of the cache in this build; with `cache.required`, the build stops.
-    mutating func cacheFailed(_ error: RemoteCacheError) throws {
-        try CacheSession.fail(
-            error, health: context.remoteCacheHealth, required: recipe.cache?.required == true,
-            cache: recipe.cache?.name ?? "", cancellation: cancellation, warn: { progress(.diagnostic($0)) })
+    /// Runs `body` with a session on `remote`, adding what it moved to this stage's traffic.
+    mutating func withCache<Result>(
+        _ remote: RemoteCache, _ body: (inout CacheSession) async throws -> Result
+    ) async throws -> Result {
+        var session = context.cacheSession(remote)
+        defer { traffic = traffic + session.traffic }
+        return try await body(&session)
     }
 
     /// Starts uploading in the background (a writable cache that has not failed).
     mutating func startUploads(to cache: SpeechCache) {
-        guard let settings = recipe.cache, !settings.readOnly, !cacheUnavailable else { return }
-        uploader = CacheUploader(cache: cache)
+        guard let settings = recipe.cache, !settings.readOnly, !context.remoteCacheHealth.isUnavailable else { return }
+        cacheLedger.uploader = CacheUploader(cache: cache)
     }
 
     /// Queues the synthesized items the cache does not hold yet (this build's and earlier ones'),
     /// waits for the uploads and records them; a stop abandons what is in flight.
     mutating func finishUploads() async throws {
-        guard let uploader, let settings = recipe.cache else { return }
-        self.uploader = nil
+        guard let uploader = cacheLedger.uploader, let settings = recipe.cache else { return }
+        cacheLedger.uploader = nil
         // Downloaded items are in the cache already: recorded first, so they are not queued again below.
-        try manifest.recordUploads(uploadedKeys, cache: settings.name)
-        uploadedKeys.removeAll()
-        if !cancellation.isCancelled && !cacheUnavailable {
+        try manifest.recordUploads(cacheLedger.uploadedKeys, cache: settings.name)
+        cacheLedger.uploadedKeys.removeAll()
+        if !cancellation.isCancelled && !context.remoteCacheHealth.isUnavailable {
             for speech in try manifest.speechAwaitingUpload(cache: settings.name) { uploader.enqueue(speech) }
         }
         // A stop while waiting for uploads abandons them at once.
@@ -231,107 +233,6 @@ extension StageWork {
         traffic.uploaded += outcome.uploaded.count
         traffic.uploadedBytes += outcome.bytes
         if outcome.uploaded.count > 0 { progress(.uploaded(items: outcome.uploaded.count, bytes: outcome.bytes)) }
-        if let failure = outcome.failure, !cancellation.isCancelled { try cacheFailed(failure) }
-    }
-}
-
-extension StageWork {
-    /// Where each chunk to transcribe is filed in the remote cache (its key and its audio's digests).
-    func chunkActionKeys(_ plan: VerificationRun.Plan) throws -> [String: String] {
-        var keys: [String: String] = [:]
-        for chunk in plan.work {
-            let items = plan.timelines[chunk.timeline].items(overlappingMs: chunk.startMs..<chunk.endMs)
-            let objects = try manifest.objects(withKeys: items.compactMap(\.record.audioKey))
-            let digests = items.map { objects[$0.record.audioKey ?? ""]?.sha256 ?? "-" }
-            keys[chunk.key] = ChunkCacheEntry.actionKey(chunkKey: chunk.key, audioDigests: digests)
-        }
-        return keys
-    }
-
-    /// The remote cache as this stage uses it (its traffic is the session's to add to the stage's).
-    func cacheSession(_ remote: RemoteCache) -> CacheSession {
-        CacheSession(
-            remote: remote, health: context.remoteCacheHealth, required: recipe.cache?.required == true,
-            store: store, manifest: manifest, cancellation: cancellation,
-            warn: { [progress] in progress(.diagnostic($0)) })
-    }
-
-    /// Runs `body` with a session on `remote`, adding what it moved to this stage's traffic.
-    mutating func withCache<Result>(
-        _ remote: RemoteCache, _ body: (inout CacheSession) async throws -> Result
-    ) async throws -> Result {
-        var session = cacheSession(remote)
-        defer { traffic = traffic + session.traffic }
-        return try await body(&session)
-    }
-
-    /// Takes from the remote cache the verification of chunks it holds (heard from the same audio
-    /// bytes), recording them as this build's; the rest stay in the plan to be transcribed.
-    mutating func downloadChunks(
-        _ plan: inout VerificationRun.Plan, keys: [String: String], from cache: RemoteCache, maxWordErrorRate: Double?
-    ) async throws {
-        let found = try await withCache(cache) { try await $0.entries(plan.work.compactMap { keys[$0.key] }) }
-        var remaining: [VerificationRun.Chunk] = []
-        for chunk in plan.work {
-            let timeline = plan.timelines[chunk.timeline]
-            guard let data = keys[chunk.key].flatMap({ found[$0] }),
-                let entry = try? JSONDecoder().decode(ChunkCacheEntry.self, from: data),
-                entry.format == ChunkCacheEntry.formatName, entry.version == ChunkCacheEntry.currentVersion,
-                entry.fits(
-                    durationMs: chunk.endMs - chunk.startMs,
-                    items: Set(timeline.items(overlappingMs: chunk.startMs..<chunk.endMs).map(\.record.id)))
-            else {
-                remaining.append(chunk)
-                continue
-            }
-            let report = ChunkReport(
-                chapter: timeline.chapter.ordinal, startMs: chunk.startMs, endMs: chunk.endMs,
-                wordErrorRate: entry.wordErrorRate,
-                referenceWords: entry.referenceWords, errors: entry.errors,
-                flaggedItems: entry.flagged.map {
-                    ChunkReport.FlaggedItem(itemID: $0.item, missingWords: $0.missing, extraWords: $0.extra ?? [])
-                }, transcribed: false)
-            try manifest.recordChunk(
-                report, key: chunk.key, files: chunk.files, recognizer: plan.recognizer,
-                passed: !report.isFlagged(maxWordErrorRate),
-                sentences: entry.sentences.map {
-                    (startMs: chunk.startMs + $0.startMs, endMs: chunk.startMs + $0.endMs, text: $0.text)
-                }, build: buildID)
-            plan.reports[ChunkPosition(chapter: report.chapter, startMs: report.startMs)] = report
-        }
-        traffic.downloadedChunks = plan.work.count - remaining.count
-        plan.work = remaining
-    }
-
-    /// Uploads the verification of the chunks this build transcribed (entries only, a few kilobytes each).
-    mutating func uploadChunks(
-        _ transcribed: [VerificationRun.Chunk], plan: VerificationRun.Plan, keys: [String: String],
-        to cache: RemoteCache
-    ) async throws {
-        guard !cache.settings.readOnly, !cacheUnavailable, !cancellation.isCancelled, !transcribed.isEmpty else {
-            return
-        }
-        let stored = try manifest.storedChunks()
-        var entries: [(String, Data)] = []
-        for chunk in transcribed {
-            let position = ChunkPosition(
-                chapter: plan.timelines[chunk.timeline].chapter.ordinal, startMs: chunk.startMs)
-            guard let actionKey = keys[chunk.key], let report = stored[position]?.report,
-                stored[position]?.key == chunk.key
-            else { continue }
-            let sentences = try manifest.transcript(chapter: position.chapter, chunkStartMs: position.startMs).map {
-                ChunkCacheEntry.Sentence(
-                    startMs: $0.startMs - chunk.startMs, endMs: $0.endMs - chunk.startMs, text: $0.text)
-            }
-            let entry = ChunkCacheEntry(
-                durationMs: chunk.endMs - chunk.startMs, wordErrorRate: report.wordErrorRate,
-                referenceWords: report.referenceWords,
-                errors: report.errors,
-                flagged: report.flaggedItems.map {
-                    .init(item: $0.itemID, missing: $0.missingWords, extra: $0.extraWords.isEmpty ? nil : $0.extraWords)
-                }, sentences: sentences)
-            entries.append((actionKey, entry.encoded()))
-        }
-        traffic.uploadedChunks += try await withCache(cache) { try await $0.putEntries(entries) }
+        if let failure = outcome.failure, !cancellation.isCancelled { try context.cacheFailed(failure) }
     }
 }

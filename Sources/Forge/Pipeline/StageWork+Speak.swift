@@ -51,11 +51,13 @@ extension StageWork {
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             let presence = ObjectPresence(store: store)
             let found = items[(items.count * part / parts)..<(items.count * (part + 1) / parts)].map { item in
-                var speech = recipe.speech(text: item.text, character: item.character, engineVersions: engineVersions)
+                var speech = recipe.speech(
+                    text: item.text, character: item.character, engineVersions: context.engineVersions)
                 // An item the fallback voice made stays as it is: its primary engine failed on it.
                 if let fallback = recipe.fallbackVoice, item.voice == fallback.uri, item.audioKey != speech.audioKey {
                     let made = recipe.speech(
-                        text: item.text, character: item.character, engineVersions: engineVersions, voice: fallback)
+                        text: item.text, character: item.character, engineVersions: context.engineVersions,
+                        voice: fallback)
                     if item.audioKey == made.audioKey { speech = made }
                 }
                 let isCurrent = item.status == .done && item.audioKey == speech.audioKey
@@ -81,23 +83,23 @@ extension StageWork {
     mutating func speakAndAlign(speak: Bool, align: Bool, launch: WorkerPool.Launch) async throws {
         let items = try manifest.items()
         guard !items.isEmpty else { throw PipelineError.nothingSplit(outputDirectory: store.root.path) }
-        itemsTotal = items.count
+        tally.itemsTotal = items.count
         let remote = try manifest.remoteObjectKeys()
-        var plan = plan(items, speak: speak, align: align, remote: leavesAudioInCache ? remote : [])
+        var plan = plan(items, speak: speak, align: align, remote: cacheLedger.leavesAudioInCache ? remote : [])
         // Audio left in the cache by an earlier build, which this one downloads (or makes): no longer remote.
-        if !remote.isEmpty && !leavesAudioInCache {
+        if !remote.isEmpty && !cacheLedger.leavesAudioInCache {
             try manifest.forgetRemote(plan.jobs.map(\.audioKey).filter(remote.contains))
         }
-        if shard != nil { leftToOtherShards = restrict(&plan, toChapters: context.shardItemChapters) }
-        upToDate = plan.upToDate
-        toFinish = plan.alignOnly.count + plan.reusable.count + plan.itemsToSynthesize
+        if context.shard != nil { tally.leftToOtherShards = restrict(&plan, toChapters: context.shardItemChapters) }
+        tally.upToDate = plan.upToDate
+        tally.toFinish = plan.alignOnly.count + plan.reusable.count + plan.itemsToSynthesize
         progress(
             .planned(
                 upToDate: plan.upToDate, toSynthesize: plan.itemsToSynthesize, toReuse: plan.reusable.count,
                 toAlign: plan.alignOnly.count))
         // A chapter's words in one query pays when many items are to be aligned; for an edit's
         // few, each item's are read when it is (``alignment(for:eventsKey:document:)``).
-        wordsByChapter = align && toFinish > 0 && toFinish * 20 > items.count
+        wordReader.byChapter = align && tally.toFinish > 0 && tally.toFinish * 20 > items.count
 
         for item in plan.alignOnly where !stopRequested() {
             do {
@@ -120,7 +122,7 @@ extension StageWork {
             }
             plan.waiting[entry.speech.audioKey, default: []].append(entry.item)
         }
-        if let speechCache, speak {
+        if let speechCache = context.speechCache, speak {
             if !stopRequested() { try await download(&plan, align: align, from: speechCache) }
             startUploads(to: speechCache)
         }
@@ -134,11 +136,11 @@ extension StageWork {
 
     /// Notes a requested stop once, and says whether to stop dispatching.
     mutating func stopRequested() -> Bool {
-        if !cancelled && cancellation.isCancelled {
-            cancelled = true
+        if !tally.cancelled && cancellation.isCancelled {
+            tally.cancelled = true
             progress(.cancelling)
         }
-        return cancelled
+        return tally.cancelled
     }
 
     /// Records items whose objects are already in the store; returns those whose stored objects
@@ -204,7 +206,7 @@ extension StageWork {
         // With a lexicon the events point into the spoken text; each word's span there stands in for the word.
         let words =
             recipe.lexicon.isEmpty
-            ? try words(of: item)
+            ? try wordReader.words(of: item, in: manifest)
             : recipe.lexicon.render(
                 item.text, phonemes: SpeechEngines.capabilities(ofEngine: document.engine).contains(.phonemeInput)
             ).words
@@ -215,25 +217,13 @@ extension StageWork {
             timings: timings, confidences: nil, object: nil)
     }
 
-    /// An item's words: from the chapter read last, reading the item's chapter when it comes later
-    /// in the book (with ``wordsByChapter``), else the item's own.
-    private mutating func words(of item: ItemRecord) throws -> [WordToken] {
-        if let known = chapterWords[item.id] { return known }
-        if wordsByChapter && item.chapter > (chapterWordsOrdinal ?? Int.min) {
-            chapterWords = try manifest.words(inChapter: item.chapter)
-            chapterWordsOrdinal = item.chapter
-            if let known = chapterWords[item.id] { return known }
-        }
-        return try manifest.words(of: item.id)
-    }
-
     private mutating func synthesize(_ plan: SpeakPlan, align: Bool, launch: WorkerPool.Launch) async throws {
         var plan = plan
         if !recipe.services.isEmpty {
             plan.jobs = try await speakWithServices(plan.jobs, waiting: &plan.waiting, align: align)
             guard !plan.jobs.isEmpty, !stopRequested() else { return }
         }
-        let pool = WorkerPool(launch: pin.map { launch.storing(at: $0.pinnedPath) } ?? launch)
+        let pool = WorkerPool(launch: context.pin.map { launch.storing(at: $0.pinnedPath) } ?? launch)
         do {
             try await synthesize(plan, align: align, pool: pool)
         } catch {
@@ -313,10 +303,12 @@ extension StageWork {
         else {
             var error = result.error ?? "the worker returned no audio"
             // Workers reach the output directory through the lock's descriptor; a person reads its name.
-            if let pin { error = error.replacingOccurrences(of: pin.pinnedPath, with: recipe.outputDirectory.path) }
+            if let pin = context.pin {
+                error = error.replacingOccurrences(of: pin.pinnedPath, with: recipe.outputDirectory.path)
+            }
             if fallback, let voice = recipe.fallbackVoice, voice != job.voice, let first = items.first {
                 let speech = recipe.speech(
-                    text: first.text, character: first.character, engineVersions: engineVersions, voice: voice)
+                    text: first.text, character: first.character, engineVersions: context.engineVersions, voice: voice)
                 waiting[speech.audioKey, default: []].append(contentsOf: items)
                 progress(
                     .diagnostic(
@@ -342,8 +334,8 @@ extension StageWork {
                 audioMs: document.durationMs)
         }
         // A spot-checked item is the cache's already; it is uploaded only if its bytes turn out other.
-        if !items.isEmpty && spotChecks[job.audioKey] == nil {
-            uploader?.enqueue(Manifest.SharedSpeech(audio: audio, events: events, voice: job.voice.uri))
+        if !items.isEmpty && cacheLedger.spotChecks[job.audioKey] == nil {
+            cacheLedger.uploader?.enqueue(Manifest.SharedSpeech(audio: audio, events: events, voice: job.voice.uri))
         }
         return nil
     }

@@ -8,12 +8,12 @@ struct VerifyStage: PipelineStage {
 
     func run(_ book: BookTimeline?, in context: BuildContext) async throws -> VerificationOutcome {
         context.progress(.phase("verify"))
-        var work = StageWork(context: context)
+        var traffic = CacheTraffic()
         var synthesized = 0
         // Nil when items were made again (their audio could not be fetched): they lay their chapters
         // out anew, so the plan is made again from them, once (the second pass fetches nothing).
-        var report = try await verify(book, in: context, work: &work, synthesized: &synthesized)
-        if report == nil { report = try await verify(nil, in: context, work: &work, synthesized: &synthesized) }
+        var report = try await verify(book, in: context, traffic: &traffic, synthesized: &synthesized)
+        if report == nil { report = try await verify(nil, in: context, traffic: &traffic, synthesized: &synthesized) }
         guard let report else {
             throw PipelineError.verificationUnavailable(
                 reason: "the audio of the items to transcribe could not be fetched or made")
@@ -21,11 +21,11 @@ struct VerifyStage: PipelineStage {
         if !report.available && settings.required {
             throw PipelineError.verificationUnavailable(reason: report.unavailableReason ?? "unknown")
         }
-        return VerificationOutcome(report: report, traffic: work.traffic, synthesizedItems: synthesized)
+        return VerificationOutcome(report: report, traffic: traffic, synthesizedItems: synthesized)
     }
 
     private func verify(
-        _ book: BookTimeline?, in context: BuildContext, work: inout StageWork, synthesized: inout Int
+        _ book: BookTimeline?, in context: BuildContext, traffic: inout CacheTraffic, synthesized: inout Int
     ) async throws -> VerifyReport? {
         let progress = context.progress
         let verification = VerificationRun(
@@ -42,19 +42,19 @@ struct VerifyStage: PipelineStage {
                 try verification.screen(&screened, using: manifest, cancellation: cancellation)
                 return screened
             }
-            let remote = context.speechCache?.remote
-            let keys = remote == nil ? [:] : try work.chunkActionKeys(plan)
-            if let remote {
-                try await work.downloadChunks(
-                    &plan, keys: keys, from: remote, maxWordErrorRate: settings.maxWordErrorRate)
-            }
+            var cache = context.speechCache.map { context.cacheSession($0.remote) }
+            defer { if let cache { traffic = traffic + cache.traffic } }
+            let keys = try cache?.chunkActionKeys(plan) ?? [:]
+            try await cache?.downloadChunks(
+                &plan, keys: keys, maxWordErrorRate: settings.maxWordErrorRate, build: context.buildID)
             let remoteAudio = try context.manifest.remoteObjectKeys()
             if !remoteAudio.isEmpty {
-                let made = try await work.fetchRemoteAudio(
+                let fetched = try await context.fetchRemoteAudio(
                     Self.audioKeys(of: plan.work, timelines: plan.timelines).intersection(remoteAudio),
                     for: "verification", launch: launch)
-                synthesized += made
-                if made > 0 { return nil }
+                traffic = traffic + fetched.traffic
+                synthesized += fetched.synthesized
+                if fetched.synthesized > 0 { return nil }
             }
             let transcribed = plan.work
             let (build, ready) = (context.buildID, plan)
@@ -65,7 +65,7 @@ struct VerifyStage: PipelineStage {
                 try verification.answerFlags(&report, timelines: ready.timelines, using: manifest)
                 return report
             }
-            if let remote { try await work.uploadChunks(transcribed, plan: plan, keys: keys, to: remote) }
+            try await cache?.uploadChunks(transcribed, plan: plan, keys: keys)
         }
         return report
     }

@@ -1,26 +1,15 @@
 import Foundation
 
-extension StageWork {
-    /// An item whose audio came out other bytes when it was made again.
-    package struct ReproducibilityMismatch: Sendable, Equatable {
-        package var itemID: String
-        package var audioKey: String
-        /// The store's digest, and the one made again (nil when making it again failed).
-        package var stored: String
-        package var remade: String?
-        /// What the audio key names: voice URI and engine version.
-        package var voice: String
-        package var engineVersion: String
-        /// Why making it again failed, when it did.
-        package var failure: String?
+/// `--check-reproducible`: finished items synthesized again with the build's workers into a
+/// scratch store beside the store, their audio compared with the store's by digest.
+struct ReproducibilityCheck {
+    let context: BuildContext
+    let launch: WorkerPool.Launch
 
-        /// The mismatch in words, naming what the item's bytes depended on.
-        package var message: String {
-            let found = remade.map { "\($0.prefix(12))…" } ?? "nothing (\(failure ?? "it failed"))"
-            return
-                "item \(itemID): made again it has audio \(found), the store has \(stored.prefix(12))…; its key \(audioKey.prefix(12))… names the voice \(voice), engine version \(engineVersion), the item's text and the audio settings"
-        }
-    }
+    private var recipe: Recipe { context.recipe }
+    private var manifest: Manifest { context.manifest }
+    private var store: ObjectStore { context.store }
+    private var cancellation: CancellationFlag { context.cancellation }
 
     /// The items `--check-reproducible` makes again: all, or `count` chosen by the digest of
     /// their ids (the same choice on every machine, spread over the book).
@@ -30,18 +19,17 @@ extension StageWork {
         return Array(done.sorted { ContentHash.sha256Hex($0.id) < ContentHash.sha256Hex($1.id) }.prefix(count))
     }
 
-    /// Synthesizes `count` finished items (all when nil; a speech service's are left out) again, with the build's workers, into a
-    /// scratch store beside the store (removed after), and compares their audio with the store's.
-    mutating func checkReproducible(count: Int?, launch: WorkerPool.Launch) async throws -> (
-        checked: Int, mismatches: [ReproducibilityMismatch]
-    ) {
+    /// Synthesizes `count` finished items (all when nil; a speech service's are left out) again,
+    /// with the build's workers, into a scratch store beside the store (removed after), and
+    /// compares their audio with the store's.
+    func run(count: Int?) async throws -> (checked: Int, mismatches: [ReproducibilityMismatch]) {
         var jobs: [SpeechJob] = []
         var seen = Set<String>()
         for item in try itemsToCheck(count) {
             guard let audioKey = item.audioKey, seen.insert(audioKey).inserted else { continue }
             let voice = recipe.fallbackVoice.flatMap { item.voice == $0.uri ? $0 : nil }
             let speech = recipe.speech(
-                text: item.text, character: item.character, engineVersions: engineVersions, voice: voice)
+                text: item.text, character: item.character, engineVersions: context.engineVersions, voice: voice)
             // An item the recipe would now make differently is the build's to remake, not to check;
             // a speech service's would be paid for again, and neural voices differ run to run.
             guard speech.audioKey == audioKey, recipe.services[speech.voice.engine] == nil else { continue }
@@ -49,14 +37,15 @@ extension StageWork {
         }
         guard !jobs.isEmpty else { return (0, []) }
         let stored = try manifest.objects(withKeys: jobs.map(\.audioKey))
-        progress(.phase("check-reproducible"))
+        context.progress(.phase("check-reproducible"))
 
         let scratchName = "objects/tmp/check-\(getpid())"
         let scratchRoot = try store.owned.makeDirectory(scratchName)
         defer { try? FileManager.default.removeItem(at: scratchRoot) }
         let scratch = ObjectStore(root: scratchRoot)
         try scratch.prepare()
-        let root = pin.map { URL(fileURLWithPath: $0.pinnedPath).appendingPathComponent(scratchName) } ?? scratchRoot
+        let root =
+            context.pin.map { URL(fileURLWithPath: $0.pinnedPath).appendingPathComponent(scratchName) } ?? scratchRoot
         let pool = WorkerPool(launch: launch.storing(at: root.path))
         do {
             let result = try await remake(jobs, stored: stored, pool: pool, scratch: scratch)

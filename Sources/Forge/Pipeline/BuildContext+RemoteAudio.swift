@@ -1,20 +1,21 @@
 import Foundation
 
-extension StageWork {
+extension BuildContext {
     /// Fetches the audio of `keys` that a build left in the remote cache, so `phase` can read its
     /// samples. What the cache cannot give (it lost a blob, sent other bytes, or cannot be reached)
     /// is made here: those items are synthesized again and their chapters laid out again. Returns
-    /// how many items were synthesized.
-    mutating func fetchRemoteAudio(_ keys: Set<String>, for phase: String, launch: WorkerPool.Launch) async throws
-        -> Int
+    /// how many items were synthesized, and the cache traffic.
+    func fetchRemoteAudio(_ keys: Set<String>, for phase: String, launch: WorkerPool.Launch) async throws
+        -> (synthesized: Int, traffic: CacheTraffic)
     {
-        guard !keys.isEmpty, !cancellation.isCancelled else { return 0 }
+        var traffic = CacheTraffic()
+        guard !keys.isEmpty, !cancellation.isCancelled else { return (0, traffic) }
         let remote = try manifest.remoteObjects().filter { keys.contains($0.key) }
-        guard !remote.isEmpty else { return 0 }
+        guard !remote.isEmpty else { return (0, traffic) }
         var caches: [String: RemoteCache] = [:]
-        if let cache = speechCache?.remote, !cacheUnavailable { caches[cache.settings.name] = cache }
+        if let cache = speechCache?.remote, !remoteCacheHealth.isUnavailable { caches[cache.settings.name] = cache }
         // Audio left in a cache this build cannot use is made here rather than asked for.
-        let reachable = remote.values.filter { caches[$0.cache] != nil || !cacheUnavailable }
+        let reachable = remote.values.filter { caches[$0.cache] != nil || !remoteCacheHealth.isUnavailable }
         let outcome = try await RemoteObjectFetcher(store: store, manifest: manifest).fetch(
             reachable.sorted { $0.object.key < $1.object.key }, caches: caches, cancellation: cancellation)
         traffic.fetchedAudio += outcome.fetched.count
@@ -22,10 +23,10 @@ extension StageWork {
         if !outcome.fetched.isEmpty {
             progress(.fetchedAudio(items: outcome.fetched.count, bytes: outcome.bytes, phase: phase))
         }
-        guard !cancellation.isCancelled else { return 0 }
+        guard !cancellation.isCancelled else { return (0, traffic) }
         if let failure = outcome.failure { try cacheFailed(failure) }
         let missing = Set(remote.keys).subtracting(outcome.fetched)
-        guard !missing.isEmpty else { return 0 }
+        guard !missing.isEmpty else { return (0, traffic) }
         if !outcome.lost.isEmpty {
             progress(
                 .diagnostic(
@@ -34,12 +35,11 @@ extension StageWork {
                     )))
         }
         try manifest.forgetRemote(Array(missing))
-        var again = StageWork(context: context)
-        again.leavesAudioInCache = false
+        var again = StageWork(context: self)
+        again.cacheLedger.leavesAudioInCache = false
         try await again.speakAndAlign(speak: true, align: recipe.alignment.method == .auto, launch: launch)
-        traffic = traffic + again.traffic
         try TimelineRecorder(store: store, manifest: manifest, settings: recipe.exports).record(
-            touched: again.touchedItems, cancellation: cancellation)
-        return again.synthesized
+            touched: again.tally.touchedItems, cancellation: cancellation)
+        return (again.tally.synthesized, traffic + again.traffic)
     }
 }
