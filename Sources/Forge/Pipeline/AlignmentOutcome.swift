@@ -1,9 +1,6 @@
 /// What the forced-alignment stage did: items timed with pocketsphinx (or their alignments reused
-/// or downloaded), and those it could not time.
+/// or downloaded) and those it could not time (its ``ItemTally``), and its remote-cache traffic.
 struct AlignmentOutcome: Sendable {
-    var aligned = 0
-    var failures: [ItemFailure] = []
-    var cancelled = false
+    var items = ItemTally()
     var traffic = CacheTraffic()
-    var touchedItems = Set<String>()
 }

@@ -246,7 +246,7 @@ package struct BuildPipeline: Sendable {
     private func summary(of results: BuildResults, counts: ManifestCounts, in context: BuildContext) -> BuildSummary {
         var summary = BuildSummary(
             buildID: context.buildID, outputDirectory: recipe.outputDirectory.path, itemsTotal: counts.items,
-            upToDate: results.speech?.upToDate ?? 0,
+            upToDate: results.speech?.items.upToDate ?? 0,
             synthesized: results.synthesized, reused: results.reused, aligned: results.aligned,
             failed: results.failures,
             remaining: counts.items - counts.done - (stages.contains(.align) ? 0 : counts.spoken),
@@ -283,7 +283,7 @@ package struct BuildPipeline: Sendable {
         summary.remoteCache?.fetchedAudioBytes = traffic.fetchedAudioBytes
         summary.shard = shard
         summary.services = results.speech?.serviceUsage ?? []
-        summary.leftToOtherShards = results.speech?.leftToOtherShards ?? 0
+        summary.leftToOtherShards = results.speech?.items.leftToOtherShards ?? 0
         return summary
     }
 

@@ -7,8 +7,6 @@ struct ForcedAlignStage: PipelineStage {
     func run(_ input: Void, in context: BuildContext) async throws -> AlignmentOutcome {
         var work = StageWork(context: context)
         try await work.forceAlign(threads: threads)
-        return AlignmentOutcome(
-            aligned: work.tally.aligned, failures: work.tally.failures, cancelled: work.tally.cancelled,
-            traffic: work.traffic, touchedItems: work.tally.touchedItems)
+        return AlignmentOutcome(items: work.tally, traffic: work.traffic)
     }
 }

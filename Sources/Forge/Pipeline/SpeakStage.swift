@@ -8,6 +8,6 @@ struct SpeakStage: PipelineStage {
     func run(_ input: Void, in context: BuildContext) async throws -> SpeechOutcome {
         var work = StageWork(context: context)
         try await work.speakAndAlign(speak: speak, align: alignByEvents, launch: launch)
-        return SpeechOutcome(tally: work.tally, traffic: work.traffic, serviceUsage: work.serviceUsage)
+        return SpeechOutcome(items: work.tally, traffic: work.traffic, serviceUsage: work.serviceUsage)
     }
 }
