@@ -17,6 +17,9 @@ struct BookReading: Sendable {
     /// Reads `texts` (the items, in order) with `voice` into frames in a scratch file in
     /// `directory`; `progress` is told the share of the items read. Cancelled `stop` ends it
     /// (with `CancellationError`) before the next item.
+    ///
+    /// espeak-ng speaks the items on a thread of its own, a few ahead of this one, which turns
+    /// each into frames: one process speaks one item at a time, and the frames cost about as much.
     static func make(
         texts: [String], voice: VoiceSettings, directory: URL, stop: CancellationFlag? = nil,
         progress: (Double) -> Void = { _ in }
@@ -29,30 +32,27 @@ struct BookReading: Sendable {
         let rate = PocketSphinxDecoder.sampleRate
         let pause = [Int16](repeating: 0, count: rate / 1000 * pauseMs)
         let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
+        let spoken = HandOff<SpokenItem>(capacity: 16)
+        BlockingThreads.start(1) { _ in
+            defer { spoken.finish() }
+            for text in texts {
+                guard stop?.isCancelled != true, spoken.put(speak(text, engine: engine, voice: voice)) else { return }
+            }
+        }
+        defer { spoken.cancel() }
         var starts: [Int32] = []
         var ends: [Int32] = []
         var spokenSamples = 0
         var cepstra: [Float] = []
         var reported = 0
-        for (index, text) in texts.enumerated() {
+        for index in texts.indices {
             if stop?.isCancelled == true { throw CancellationError() }
-            let words = Tokenizer.words(in: text)
-            var samples: [Int16] = []
-            var timings: [WordTiming] = []
-            if !words.isEmpty {
-                if let speech = try? engine.synthesize(text, voice: voice, itemID: "reading") {
-                    samples = RecognizerInput.samples(speech.samples[...], from: speech.sampleRate)
-                    timings = EventAligner.align(words: words, events: speech.events, durationMs: speech.durationMs)
-                } else {
-                    // An item espeak-ng cannot say is a silence as long as a reading of its words.
-                    samples = [Int16](repeating: 0, count: rate / 1000 * unspokenWordMs * words.count)
-                    timings = words.indices.map {
-                        WordTiming(startMs: $0 * unspokenWordMs, endMs: ($0 + 1) * unspokenWordMs)
-                    }
-                }
-            }
+            guard let item = spoken.take() else { throw CancellationError() }
+            let samples =
+                item.sampleRate == rate
+                ? item.samples : RecognizerInput.samples(item.samples[...], from: item.sampleRate)
             let offsetMs = spokenSamples / (rate / 1000)
-            for timing in timings {
+            for timing in item.timings {
                 let start = max(Int(starts.last ?? 0), (offsetMs + timing.startMs) / frameMs)
                 starts.append(Int32(start))
                 ends.append(Int32(max(start + 1, (offsetMs + timing.endMs + frameMs - 1) / frameMs)))
@@ -70,5 +70,27 @@ struct BookReading: Sendable {
         frontEnd.finish(into: &cepstra)
         try writer.append(cepstra: cepstra)
         return BookReading(frames: writer.finish(), starts: starts, ends: ends)
+    }
+
+    /// One item as espeak-ng spoke it: its samples at `sampleRate` and its words' times.
+    private struct SpokenItem: Sendable {
+        var samples: [Int16]
+        var sampleRate: Int
+        var timings: [WordTiming]
+    }
+
+    /// `text` spoken, or, where espeak-ng cannot say it, a silence as long as a reading of its words.
+    private static func speak(_ text: String, engine: EspeakEngine, voice: VoiceSettings) -> SpokenItem {
+        let words = Tokenizer.words(in: text)
+        let rate = PocketSphinxDecoder.sampleRate
+        guard !words.isEmpty else { return SpokenItem(samples: [], sampleRate: rate, timings: []) }
+        if let speech = try? engine.synthesize(text, voice: voice, itemID: "reading") {
+            return SpokenItem(
+                samples: speech.samples, sampleRate: speech.sampleRate,
+                timings: EventAligner.align(words: words, events: speech.events, durationMs: speech.durationMs))
+        }
+        return SpokenItem(
+            samples: [Int16](repeating: 0, count: rate / 1000 * unspokenWordMs * words.count), sampleRate: rate,
+            timings: words.indices.map { WordTiming(startMs: $0 * unspokenWordMs, endMs: ($0 + 1) * unspokenWordMs) })
     }
 }
