@@ -5,6 +5,7 @@
 # prints the word-start error (median, share within 50 ms, maximum) and the alignment speed
 # (CPU seconds per second of audio). Usage: benchmarks/alignment-accuracy.sh (VOICE=en-us by default)
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 cd "$(dirname "$0")/.."
 work=out/alignment-accuracy
 rm -rf "$work" && mkdir -p "$work"

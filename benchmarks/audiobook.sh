@@ -10,6 +10,7 @@
 #   - libebur128's measuring speed (forge check of the unmastered chapters), in × real time.
 #   benchmarks/audiobook.sh [book.txt]
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 cd "$(dirname "$0")/.."
 book="$(realpath "${1:-../shared/corpus/pride-and-prejudice.txt}")"
 swift build -c release --product forge >/dev/null

@@ -8,6 +8,7 @@
 # BASELINE=/path/to/an/older/forge also builds the book with that binary in each run (alternating
 # with this checkout's), and times its no-op rebuilds, so a change is compared in one run.
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${1:-$root/../shared/corpus/pride-and-prejudice.txt}
 runs=${RUNS:-3}

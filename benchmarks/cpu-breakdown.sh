@@ -9,6 +9,7 @@
 # perf's own overhead inflates every phase by a few percent; compare shares, and the CPU ratio
 # of build-corpus.sh (no perf) for the totals.
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${1:-$root/../shared/corpus/pride-and-prejudice.txt}
 jobs=${JOBS:-2}

@@ -10,6 +10,7 @@
 #
 #   benchmarks/epubcheck-depth.sh            SIZES="1000 4500 5000 …" (pars:chapters pairs allowed)
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh" --tests
 source "$root/benchmarks/lib/epubcheck.sh"

@@ -12,6 +12,7 @@
 #
 # Needs ~25 GB free under $TMPDIR (WAV objects, the WAV export, the M4B and EPUB).
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${1:-$root/../shared/corpus/pride-and-prejudice.txt}
 copies=${COPIES:-5}

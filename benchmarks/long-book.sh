@@ -12,6 +12,7 @@
 #
 # Needs ~35 GB free under $TMPDIR for WAV objects, their exports and the pack.
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${1:-$root/../shared/corpus/pride-and-prejudice.txt}
 copies=${COPIES:-5}

@@ -15,6 +15,7 @@
 #   VOICE=piper CHAPTERS=3 benchmarks/matrix.sh   a neural voice (Piper, through its adapter; installed
 #                                            into .forge/piper when missing): each shard loads the model
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 book=${1:-$root/../shared/corpus/pride-and-prejudice.txt}
 shards=${SHARDS:-8}

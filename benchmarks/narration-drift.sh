@@ -5,6 +5,7 @@
 # start with the synthesizer's own times: whole recording, first ten minutes, last ten minutes.
 # Usage: benchmarks/narration-drift.sh   (LINES=1125 by default; needs ../shared beside the repo)
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 cd "$(dirname "$0")/.."
 lines=${LINES:-1125}
 work=out/narration-drift

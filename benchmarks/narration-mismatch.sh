@@ -10,6 +10,7 @@
 #
 #   benchmarks/narration-mismatch.sh        FORGE=<binary>  CACHE=<dir for the sdists, /tmp/forge-bench>
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache=${CACHE:-/tmp/forge-bench}
 if [ -z "${FORGE:-}" ]; then

@@ -7,6 +7,7 @@
 # Without an output directory it builds the shared corpus (121k words, 2,243 items) into a temporary
 # one first. For a 50-hour book see benchmarks/long-book.sh.
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 runs=${RUNS:-3}
 cd "$root"

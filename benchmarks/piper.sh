@@ -6,6 +6,7 @@
 # (the adapter pairs the text's words with them) against forced alignment of the same audio.
 # Installs Piper into .forge/piper first when it is missing (adapters/piper/install.sh).
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 cd "$(dirname "$0")/.."
 [ -x .forge/piper/bin/python3 ] || adapters/piper/install.sh .forge/piper >/dev/null
 python=$PWD/.forge/piper/bin/python3

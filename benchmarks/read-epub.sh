@@ -6,6 +6,7 @@
 #
 #   benchmarks/read-epub.sh        COPIES=5 (~616k words); RUNS=3
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=$root/../shared/corpus/pride-and-prejudice.txt
 runs=${RUNS:-3}

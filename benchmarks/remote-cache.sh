@@ -9,6 +9,7 @@
 # The cache is a real nginx with WebDAV PUT (as docs/remote-cache.md sets one up), started here
 # on 127.0.0.1 and stopped at the end.
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${1:-$root/../shared/corpus/pride-and-prejudice.txt}
 jobs=${JOBS:-2}

@@ -13,6 +13,7 @@
 # Usage: benchmarks/sync.sh   (CHAPTERS=3 for a quick look; VOICE=piper for the issue's accuracy check;
 # FORGE=/path/to/forge to time another build; ALIGNER=windows for the model throughout, as before issue 74)
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 cd "$(dirname "$0")/.."
 chapters=${CHAPTERS:-10}
 minutes=${TRACK_MINUTES:-15}

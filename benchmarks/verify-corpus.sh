@@ -11,6 +11,7 @@
 #     with its defaults and with -fwdflat no, CPU seconds per audio second beside forge's.
 # Usage: benchmarks/verify-corpus.sh   (SKIP_FULL=1 skips the whole corpus's full verification)
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 cd "$(dirname "$0")/.."
 root=$PWD
 work=$root/out/verify-corpus

@@ -12,6 +12,7 @@
 #        PREVIOUS=/path/to/older/forge benchmarks/verify-difficult.sh   (beside it, in the same run)
 #        TEXTS="numbers" VOICE=en-us+klatt benchmarks/verify-difficult.sh
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 cd "$(dirname "$0")/.."
 root=$PWD
 work=$root/out/verify-difficult

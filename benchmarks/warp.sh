@@ -6,6 +6,7 @@
 # narrator skipped against the rest. No acoustic model is used.
 # Usage: benchmarks/warp.sh   (CHAPTERS=3 VOICE=piper by default; FORGE=/path/to/forge; RADIUS=16)
 set -euo pipefail
+source "$(dirname "$0")/lib/markdown.sh"
 cd "$(dirname "$0")/.."
 chapters=${CHAPTERS:-3}
 voice=${VOICE:-piper}
