@@ -170,6 +170,51 @@ struct WarpedNarrationTests {
                 == true, "\(whole) between \(before) and \(after)")
     }
 
+    /// A stretch whose unheard words run into one of its ends is widened on that side, more each
+    /// round and never past the recording; one that heard nothing, a probe, and one heard to its
+    /// ends are not.
+    @Test func aStretchIsWidenedOnlyWhereItsUnheardWordsMeetItsEnd() throws {
+        let frames = 100 * 600
+        let plan = WarpedNarrationAligner.Plan(
+            starts: (0..<(frames / 40)).map { Int32($0 * 40) },
+            samples: frames * WarpedNarrationAligner.Plan.samplesPerFrame)
+        let stretch = plan.examination(20_000..<26_000, .disagreement)
+        let heard = WordPlacement(startMs: 0, endMs: 100, confidence: 1, fit: -1)
+        let unheard = WordPlacement(startMs: 0, endMs: 100, confidence: 1, fit: -4)
+        let count = stretch.words.count
+        func widened(
+            _ placements: [WordPlacement?], round: Int = 1, _ examination: WarpedNarrationAligner.Examination? = nil
+        )
+            -> WarpedNarrationAligner.Examination?
+        {
+            WarpedNarrationAligner.widened(
+                examination ?? stretch, placements: placements, round: round, step: 1_500, plan: plan)
+        }
+        let leadingUnheard = [WordPlacement?](repeating: unheard, count: 5) + Array(repeating: heard, count: count - 5)
+        let left = try #require(widened(leadingUnheard))
+        #expect(
+            plan.frames(of: left).lowerBound <= 20_000 - 1_500 + 40
+                && left.samples.upperBound == stretch.samples.upperBound)
+        let further = try #require(widened(leadingUnheard, round: 2, left))
+        #expect(plan.frames(of: further).lowerBound <= plan.frames(of: left).lowerBound - 3_000 + 40)
+        let trailingUnheard = Array(leadingUnheard.reversed())
+        let right = try #require(widened(trailingUnheard))
+        #expect(
+            right.samples.lowerBound == stretch.samples.lowerBound
+                && right.samples.upperBound > stretch.samples.upperBound)
+        #expect(widened(Array(repeating: heard, count: count)) == nil)
+        #expect(widened(Array(repeating: unheard, count: count)) == nil)
+        #expect(widened(leadingUnheard, round: WarpedNarrationAligner.widenings + 1) == nil)
+        var probe = stretch
+        probe.reason = .probe
+        #expect(widened(leadingUnheard, probe) == nil)
+        // At the recording's start there is nothing more to take on that side.
+        let first = plan.examination(0..<3_000, .edge)
+        let firstLeading =
+            [WordPlacement?](repeating: unheard, count: 5) + Array(repeating: heard, count: first.words.count - 5)
+        #expect(widened(firstLeading, first) == nil)
+    }
+
     /// A recording of another text is refused by its probes, without examining it whole.
     @Test func aRecordingOfAnotherTextIsRefusedByItsProbes() throws {
         let (samples, _) = try Self.recording(of: Self.text(from: 0))

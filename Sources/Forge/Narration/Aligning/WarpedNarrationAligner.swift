@@ -107,6 +107,12 @@ package final class WarpedNarrationAligner {
         }
         let texts = words.map(\.text)
         var decoded = 0
+        // Stretches widened in an examination are planned as they are found.
+        let decodedMore = Atomic(0)
+        let extend: @Sendable (Int) -> Void = { samples in
+            decodedMore.add(samples, ordering: .relaxed)
+            work.withLock { $0.planned += samples }
+        }
         let examine = { (examinations: [Examination]) in
             let count = examinations.reduce(0) { $0 + $1.samples.count }
             decoded += count
@@ -118,10 +124,12 @@ package final class WarpedNarrationAligner {
                 return work.first != 0
             }
             return try self.examine(
-                examinations, texts: texts, samples: samples, saved: saved, alone: later, checkpoint: checkpoint,
-                report: report)
+                examinations, texts: texts, samples: samples, plan: plan, saved: saved, alone: later,
+                checkpoint: checkpoint, report: report, extend: extend)
         }
-        var verdicts = try examine(examined)
+        let firstRound = try examine(examined)
+        examined = firstRound.map(\.examination)
+        var verdicts = firstRound.map(\.verdict)
         for index in examined.indices where examined[index].reason != .disagreement {
             examined[index].heard = Self.hears(verdicts[index].placements)
         }
@@ -132,7 +140,7 @@ package final class WarpedNarrationAligner {
             if !rechecks.isEmpty {
                 ForgeLog.debug("\(rechecks.count) probe(s) did not hear their words; looking again, wider")
             }
-            for (examination, verdict) in zip(rechecks, try examine(rechecks)) {
+            for (examination, verdict) in try examine(rechecks) {
                 var examination = examination
                 examination.heard = Self.hears(verdict.placements)
                 examined.append(examination)
@@ -140,9 +148,9 @@ package final class WarpedNarrationAligner {
             }
             let second = failedProbeStretches(examined, plan: plan)
             if !second.isEmpty { ForgeLog.debug("\(second.count) stretch(es) around probes that failed twice") }
-            verdicts += try examine(second)
-            examined += second
-            try widen(&examined, &verdicts, plan: plan, examine: examine)
+            let stretches = try examine(second)
+            verdicts += stretches.map(\.verdict)
+            examined += stretches.map(\.examination)
         }
         // When most of the recording is not this text, no word is taken as heard.
         var placements = [WordPlacement?](repeating: nil, count: words.count)
@@ -162,7 +170,7 @@ package final class WarpedNarrationAligner {
         return Outcome(
             narration: NarrationAligner.result(
                 words: words, placements: placements, speech: speech.drained(), durationMs: durationMs),
-            examinations: examined, foreign: foreign, examinedSamples: decoded,
+            examinations: examined, foreign: foreign, examinedSamples: decoded + decodedMore.load(ordering: .relaxed),
             resumedAt: Self.resumedAt(examined, verdicts))
     }
 
@@ -253,41 +261,30 @@ package final class WarpedNarrationAligner {
         return stretches
     }
 
-    /// Examines again, with more of the recording on that side, each stretch whose unheard words run
-    /// into an end of it inside the recording: the model ran out of audio there (beside a
-    /// disagreement, the warp can misplace words by seconds). Up to three times, each wider.
-    private func widen(
-        _ examined: inout [Examination], _ verdicts: inout [Verdict], plan: Plan,
-        examine: ([Examination]) throws -> [Verdict]
-    ) throws {
-        let step = marginSeconds * PocketSphinxDecoder.framesPerSecond
-        for round in 1...3 {
-            var widened: [(index: Int, examination: Examination)] = []
-            for index in examined.indices where !examined[index].reason.confirms {
-                let examination = examined[index]
-                let placements = verdicts[index].placements
-                let leading = placements.prefix { !NarrationAligner.isHeard($0) }.count
-                let trailing = placements.reversed().prefix { !NarrationAligner.isHeard($0) }.count
-                guard leading < placements.count else { continue }
-                var frames = plan.frames(of: examination)
-                if examination.samples.lowerBound > 0, leading >= NarrationAligner.shortestMissingRun {
-                    frames = max(0, frames.lowerBound - step * round)..<frames.upperBound
-                }
-                if examination.samples.upperBound < plan.samples, trailing >= NarrationAligner.shortestMissingRun {
-                    frames = frames.lowerBound..<(frames.upperBound + step * round)
-                }
-                if frames != plan.frames(of: examination) {
-                    widened.append((index, plan.examination(frames, examination.reason)))
-                }
-            }
-            guard !widened.isEmpty else { return }
-            ForgeLog.debug("widening \(widened.count) stretch(es), round \(round)")
-            for (slot, verdict) in try examine(widened.map(\.examination)).enumerated() {
-                examined[widened[slot].index] = widened[slot].examination
-                verdicts[widened[slot].index] = verdict
-            }
+    /// `examination` widened for its `round` (1 to ``widenings``), or nil when it needs no more:
+    /// a stretch whose unheard words run into an end of it inside the recording is examined again
+    /// with `step` more frames times the round on that side (the model ran out of audio there;
+    /// beside a disagreement the warp can misplace words by seconds). Probes and rechecks confirm
+    /// the warp and are not widened.
+    static func widened(
+        _ examination: Examination, placements: [WordPlacement?], round: Int, step: Int, plan: Plan
+    ) -> Examination? {
+        guard !examination.reason.confirms, round <= widenings else { return nil }
+        let leading = placements.prefix { !NarrationAligner.isHeard($0) }.count
+        let trailing = placements.reversed().prefix { !NarrationAligner.isHeard($0) }.count
+        guard leading < placements.count else { return nil }
+        var frames = plan.frames(of: examination)
+        if examination.samples.lowerBound > 0, leading >= NarrationAligner.shortestMissingRun {
+            frames = max(0, frames.lowerBound - step * round)..<frames.upperBound
         }
+        if examination.samples.upperBound < plan.samples, trailing >= NarrationAligner.shortestMissingRun {
+            frames = frames.lowerBound..<(frames.upperBound + step * round)
+        }
+        return frames == plan.frames(of: examination) ? nil : plan.examination(frames, examination.reason)
     }
+
+    /// How many times a stretch is widened at most.
+    static let widenings = 3
 
     /// Each word's first recording frame and the frame after its last, by the warp of `reading`
     /// onto `recording`, and the stretches of the recording (in frames) where the two part (audio
@@ -411,18 +408,22 @@ package final class WarpedNarrationAligner {
     /// the first: rechecks and widened stretches look at hard audio, where the model's searches
     /// that locate text or may skip words, each holding up to a hundred megabytes, run).
     private func examine(
-        _ examinations: [Examination], texts: [String], samples: RecognizerAudio, saved: [NarrationCheckpoint],
-        alone everyAlone: Bool, checkpoint: @escaping @Sendable (NarrationCheckpoint) throws -> Void,
-        report: @escaping @Sendable (Int) -> Void
-    ) throws -> [Verdict] {
-        let results = Mutex([Verdict?](repeating: nil, count: examinations.count))
+        _ examinations: [Examination], texts: [String], samples: RecognizerAudio, plan: Plan,
+        saved: [NarrationCheckpoint], alone everyAlone: Bool,
+        checkpoint: @escaping @Sendable (NarrationCheckpoint) throws -> Void,
+        report: @escaping @Sendable (Int) -> Void, extend: @escaping @Sendable (Int) -> Void
+    ) throws -> [(examination: Examination, verdict: Verdict)] {
+        let results = Mutex([(examination: Examination, verdict: Verdict)?](repeating: nil, count: examinations.count))
         let (model, language, jobs) = (model, language, jobs)
+        let step = marginSeconds * PocketSphinxDecoder.framesPerSecond
         let longest = NarrationAligner.defaultShortestSplitSeconds * PocketSphinxDecoder.sampleRate
         let alone = { (examination: Examination) in everyAlone || examination.samples.count >= longest }
         let long = examinations.indices.filter { alone(examinations[$0]) }
         let short = examinations.indices.filter { !alone(examinations[$0]) }
-        let one: @Sendable (Int, Int) throws -> Void = { index, threads in
-            let examination = examinations[index]
+        // One widened stretch decoded at a time: their searches are the largest, and two side by
+        // side doubled the process's memory on a long book.
+        let widening = Mutex(())
+        let verdict: @Sendable (Examination, Int) throws -> Verdict = { examination, threads in
             let samplesPerFrame = PocketSphinxDecoder.sampleRate / PocketSphinxDecoder.framesPerSecond
             let made = NarrationCheckpoint(
                 cursor: examination.samples.upperBound, nextWord: examination.words.upperBound,
@@ -445,7 +446,23 @@ package final class WarpedNarrationAligner {
                 try checkpoint(done)
             }
             report(examination.samples.count)
-            results.withLock { $0[index] = result }
+            return result
+        }
+        // A stretch is widened as soon as its verdict asks for it, beside the other examinations.
+        let one: @Sendable (Int, Int) throws -> Void = { index, threads in
+            var examination = examinations[index]
+            var found = try verdict(examination, threads)
+            for round in 1...Self.widenings {
+                guard
+                    let wider = Self.widened(
+                        examination, placements: found.placements, round: round, step: step, plan: plan)
+                else { break }
+                ForgeLog.debug("widening the stretch at sample \(examination.samples.lowerBound), round \(round)")
+                extend(wider.samples.count)
+                found = try widening.withLock { _ in try verdict(wider, threads) }
+                examination = wider
+            }
+            results.withLock { [examination, found] in $0[index] = (examination, found) }
         }
         try BlockingThreads.forEachIndex(short.count, threads: jobs, cancellation: nil) { try one(short[$0], 1) }
         for index in long { try one(index, jobs) }
