@@ -7,23 +7,28 @@ struct FsckCommand: AsyncParsableCommand {
         commandName: "fsck",
         abstract: "Verify an output directory: every object's hash, every manifest reference, orphans and leftovers.",
         discussion:
-            "Exit 0 when clean, 1 when problems were found (and listed). With --repair, items whose objects are missing or corrupt are marked for rebuild and bad objects, orphans and leftovers are removed; the next build restores what is missing."
+            "Exit 0 when clean, 1 when problems were found (and listed), 130 when stopped. With --repair, audio a build left in the remote cache is fetched (items whose audio the cache no longer has are marked for rebuild), items whose objects are missing or corrupt are marked for rebuild, and bad objects, orphans and leftovers are removed; the next build restores what is missing."
     )
 
     @Argument(help: "An output directory written by forge build.", completion: .directory)
     var outputDirectory: String
 
-    @Flag(help: "Fix what is found: mark affected items for rebuild, remove bad objects, orphans and temporary files.")
+    @Flag(
+        help:
+            "Fix what is found: fetch audio left in the remote cache, mark affected items for rebuild, remove bad objects, orphans and temporary files."
+    )
     var repair = false
 
     @Flag(help: "Print JSON.")
     var json = false
 
     func run() async throws {
-        let auditor = StoreAuditor(directory: URL(fileURLWithPath: outputDirectory).standardizedFileURL)
+        let directory = URL(fileURLWithPath: outputDirectory).standardizedFileURL
+        let auditor = StoreAuditor(directory: directory)
         let clock = ContinuousClock.now
         let report: AuditReport
         do {
+            if repair { try await fetchLeftAudio(into: directory) }
             report = repair ? try auditor.repair() : try auditor.audit()
         } catch {
             throw CommandFailure(error)
@@ -49,5 +54,20 @@ struct FsckCommand: AsyncParsableCommand {
             }
         }
         if !report.isClean && !repair { throw ExitCode(1) }
+    }
+
+    /// Fetches what a build left in the remote cache, so the directory holds every object it
+    /// records. What the cache no longer has is marked for rebuild (and said); a cache that
+    /// cannot be reached leaves the audio where it is, which is no problem of the store.
+    private func fetchLeftAudio(into directory: URL) async throws {
+        let cancellation = InterruptMonitor.flag
+        cancellation.beginKeepingWork()
+        do {
+            try await LeftAudio.fetch(into: directory, cancellation: cancellation)
+        } catch let error as RemoteCacheError {
+            guard case .audioNotFetched = error else { throw error }
+            FileHandle.standardError.write(Data("note: \(error.localizedDescription)\n".utf8))
+        }
+        if cancellation.isCancelled { throw ExitCode(ForgeExitCode.cancelled.rawValue) }
     }
 }

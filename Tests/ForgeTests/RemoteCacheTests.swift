@@ -612,6 +612,29 @@ struct RemoteCacheTests {
         #expect(remade.status == 0 && Set(pending.map(\.id)).isSubset(of: remade.synthesizedItems), "\(remade.errors)")
         #expect(try project.forge(["export", "lost", "--format", "audio"]).status == 0)
         try project.checkConsistency(of: project.directory.file("lost"))
+
+        // fsck --repair fetches what a build left in the cache, so the directory holds all it
+        // records; audio the cache no longer has is said, and its item marked for rebuild.
+        _ = try project.build(["--remote-cache", server.url, "-o", "alone"])
+        let aloneDirectory = project.directory.file("alone")
+        let leftThere = try #require(try fields(["status", "alone", "--json"])["remoteObjects"] as? Int)
+        #expect(leftThere > 1)
+        let gone = try #require(
+            try Manifest(directory: aloneDirectory, create: false).remoteObjects().values.max {
+                $0.object.key < $1.object.key
+            })
+        try FileManager.default.removeItem(at: server.root.appendingPathComponent("cas/\(gone.object.sha256)"))
+        let repaired = try project.forge(["fsck", "--repair", "alone"])
+        #expect(
+            repaired.status == 0 && repaired.errors.contains("no longer has the audio of 1"),
+            "\(repaired.text) \(repaired.errors)")
+        #expect(try fields(["status", "alone", "--json"])["remoteObjects"] as? Int == 0)
+        #expect(try Self.audioFiles(in: aloneDirectory) >= leftThere - 1)
+        audit = try fields(["fsck", "alone", "--json"])
+        #expect(audit["clean"] as? Bool == true, "\(audit)")
+        let rebuilt = try project.build(["--remote-cache", server.url, "-o", "alone"])
+        #expect(rebuilt.status == 0 && !rebuilt.synthesizedItems.isEmpty, "\(rebuilt.errors)")
+        try project.checkConsistency(of: aloneDirectory)
     }
 
     /// The audio files in an output directory's store.
