@@ -404,6 +404,55 @@ struct VerificationTests {
             "speech where no word is expected is transcribed: \(none)")
     }
 
+    /// What a chunk is heard to say does not depend on what its transcriber heard before: each
+    /// thread keeps one transcriber and takes the next chunk, so otherwise a chunk's transcript,
+    /// and the manifest's rows, would depend on which thread took it.
+    @Test func aTranscriptDoesNotDependOnWhatItsTranscriberHeardBefore() throws {
+        let directory = try TemporaryDirectory("verify-history")
+        let texts = [
+            "Chapter three. Not all that Mrs. Bennet, however, could ask on the subject was sufficient.",
+            "The garden was full of roses and the afternoon was warm and quiet.",
+            "Nobody expected the letter from London to arrive before the winter ball.",
+        ]
+        var audio: [[Int16]] = []
+        for (index, text) in texts.enumerated() {
+            let wave = directory.file("spoken-\(index).wav")
+            let espeak = Process()
+            espeak.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
+            espeak.arguments = ["-v", "en-us+klatt", "-w", wave.path, text]
+            try espeak.run()
+            espeak.waitUntilExit()
+            try #require(espeak.terminationStatus == 0)
+            let decoded = try SoundFile.decode(fileAt: wave)
+            audio.append(RecognizerInput.samples(decoded.samples[...], from: decoded.sampleRate))
+        }
+        let words = texts.map(TranscriptNormalizer.tokens)
+        var model = RecognizerModel.standard
+        let dictionary = try PronouncingDictionary(
+            words: words.flatMap { $0 }, base: model.dictionary, language: "en-us")
+        model.dictionary = try directory.write("book.dict", dictionary.text)
+        let languageModel = try directory.write("chunk.arpa", LanguageModelBuilder.arpa(sentences: words))
+        let expected = { (index: Int) in words[index].map { ChunkTranscriber.ExpectedWord(token: $0, startMs: 500) } }
+        func heard(_ index: Int, expecting: Int?, by transcriber: ChunkTranscriber) throws -> [String] {
+            let transcript = try #require(
+                try transcriber.transcribe(
+                    audio[index][...], expected: expecting.map(expected) ?? [], languageModel: languageModel))
+            return transcript.utterances.flatMap { $0.map { "\($0.text)@\($0.startMs)-\($0.endMs)" } }
+        }
+        for (index, expecting) in [(0, 0), (0, nil), (1, 2), (2, nil)] as [(Int, Int?)] {
+            let fresh = try heard(index, expecting: expecting, by: try ChunkTranscriber(model: model))
+            let used = try ChunkTranscriber(model: model)
+            for before in 0..<texts.count where before != index {
+                _ = try heard(before, expecting: before, by: used)
+                _ = try heard(before, expecting: nil, by: used)
+            }
+            let again = try heard(index, expecting: expecting, by: used)
+            #expect(
+                again == fresh,
+                "utterance \(index) expecting \(String(describing: expecting)): \(again) against \(fresh)")
+        }
+    }
+
     /// The decoders get a dictionary of the book's words only: every CMU variant of a word it
     /// has, espeak-ng's pronunciation of one it lacks, nothing else.
     @Test func theDictionaryHoldsTheBooksWordsOnly() throws {

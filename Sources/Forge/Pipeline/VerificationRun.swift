@@ -15,7 +15,7 @@ import Synchronization
 /// covering changed items first.
 package struct VerificationRun: Sendable {
     package static let chunkMs = ChunkReport.chunkMs
-    package static let version = "verify-6"
+    package static let version = "verify-7"
     /// An item is flagged when at least this many of its words in a chunk went unheard, and they
     /// are at least ``flagShare`` of its words there (a clean item in a noisy stretch can lose three words; a wrong, cut or silent one loses most).
     static let flagWords = ChunkReport.flagWords

@@ -1,12 +1,14 @@
 import Foundation
 
 /// Transcribes audio with pocketsphinx: the audio is cut into utterances at silences and each is
-/// decoded on its own (with batch cepstral normalisation, so no state carries from one chunk to
-/// the next). An utterance is first aligned to the words the text puts there (a word sequence
+/// decoded on its own (with batch cepstral normalisation). Each call decodes with a decoder of
+/// its own: a decoder's results depend on what it decoded before (its Gaussian selection and
+/// search carry state from one utterance to the next, moving words by a frame), so a decoder
+/// kept by a thread would make a chunk's transcript depend on which thread took it. An utterance is first aligned to the words the text puts there (a word sequence
 /// any word of which may be passed over, at a price); only when a word is not found is it
 /// transcribed freely with the chunk's language model, which then says what was heard instead.
 ///
-/// One transcriber owns one decoder and is used by one thread at a time.
+/// A transcriber is used by one thread at a time.
 final class ChunkTranscriber {
     /// A word the text says, where the synthesizer put it (from the chunk's start).
     struct ExpectedWord {
@@ -59,12 +61,12 @@ final class ChunkTranscriber {
     /// An utterance expects the words the synthesizer started within this margin of its ends.
     static let expectedMarginMs = 150
 
-    private let decoder: PocketSphinxDecoder
+    private let model: RecognizerModel
 
     /// `model` should carry a dictionary of the book's words only (``PronouncingDictionary``):
     /// pocketsphinx maps every dictionary word into each language model it loads.
     init(model: RecognizerModel) throws(RecognitionError) {
-        decoder = try PocketSphinxDecoder(model: model, options: Self.decoderOptions)
+        self.model = model
     }
 
     /// What was heard in `samples` (16 kHz): each utterance aligned to the `expected` words
@@ -77,6 +79,7 @@ final class ChunkTranscriber {
         cancellation: CancellationFlag? = nil
     ) throws(RecognitionError) -> Transcript? {
         var transcript = Transcript()
+        let decoder = try PocketSphinxDecoder(model: model, options: Self.decoderOptions)
         for range in Self.utterances(in: samples) {
             if cancellation?.isCancelled == true { return nil }
             let startMs = (range.lowerBound - samples.startIndex) * 1000 / PocketSphinxDecoder.sampleRate
@@ -90,11 +93,11 @@ final class ChunkTranscriber {
             if !tokens.isEmpty {
                 try decoder.useWordSequence(
                     tokens, stopProbability: Self.stopProbability, skipProbability: Self.skipProbability)
-                words = try heard(in: samples[range], offsetMs: startMs)
+                words = try Self.heard(in: samples[range], offsetMs: startMs, by: decoder)
             }
             if tokens.isEmpty || words.count < tokens.count {
                 try decoder.useLanguageModel(at: languageModel)
-                let decoded = try heard(in: samples[range], offsetMs: startMs)
+                let decoded = try Self.heard(in: samples[range], offsetMs: startMs, by: decoder)
                 // The words alignment found, and what the free decode heard elsewhere: a word the
                 // alignment passed over (eye dialect, "an'") sends the utterance to the decoder,
                 // which can garble the words around it ("aye an to and so i so ye saw"); the words
@@ -118,7 +121,9 @@ final class ChunkTranscriber {
     }
 
     /// The words (not fillers) the active search finds in one utterance.
-    private func heard(in samples: ArraySlice<Int16>, offsetMs: Int) throws(RecognitionError) -> [RecognizedWord] {
+    private static func heard(in samples: ArraySlice<Int16>, offsetMs: Int, by decoder: PocketSphinxDecoder)
+        throws(RecognitionError) -> [RecognizedWord]
+    {
         let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
         return try decoder.decode(samples, posteriors: false).filter {
             !ForcedAligner.isFiller(ForcedAligner.baseWord($0.word))
