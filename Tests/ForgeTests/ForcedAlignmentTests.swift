@@ -79,6 +79,38 @@ struct ForcedAlignmentTests {
         }
     }
 
+    /// An item's alignment, an object keyed by its audio, text and aligner, should not depend on
+    /// what the aligner placed before; it does (a known issue): each of the pool's threads keeps
+    /// one aligner and takes the next item, and a pocketsphinx decoder's results depend on what
+    /// it decoded before, so an item's timings can move by a frame with the scheduling. A warm-up
+    /// decode does not clear it; a decoder per item costs the full dictionary's load each.
+    @Test func anItemsAlignmentDoesNotDependOnTheItemsAlignedBeforeIt() throws {
+        let engine = try EspeakEngine()
+        let texts = [
+            "Chapter three. Not all that Mrs. Bennet, however, could ask on the subject was sufficient.",
+            "Her sisters walked slowly along the river until the evening grew cold.",
+            "Nobody expected the letter from Quenthorpe to arrive before the winter ball.",
+        ]
+        let items = try texts.map { text in
+            let speech = try engine.synthesize(text, voice: VoiceSettings(id: "en-us+klatt"), itemID: "t")
+            return (
+                words: Tokenizer.words(in: text),
+                audio: DecodedAudio(samples: speech.samples, sampleRate: speech.sampleRate)
+            )
+        }
+        for index in items.indices {
+            let fresh = try ForcedAligner().align(words: items[index].words, audio: items[index].audio)
+            let used = try ForcedAligner()
+            for before in items.indices where before != index {
+                _ = try used.align(words: items[before].words, audio: items[before].audio)
+            }
+            let again = try used.align(words: items[index].words, audio: items[index].audio)
+            withKnownIssue("a decoder's results depend on what it decoded before", isIntermittent: true) {
+                #expect(again.timings == fresh.timings, "item \(index)")
+            }
+        }
+    }
+
     @Test func wordsTheRecognizerCannotPlaceAreInterpolatedInsideTheAudio() {
         let words = Tokenizer.words(in: "one two three four five")
         let placements: [WordPlacement?] = [

@@ -322,9 +322,9 @@ package final class NarrationAligner {
     ///
     /// Not one aligner per thread: a decoder's results depend on what it decoded before (the
     /// locating search, whose beams cap the words per frame, kept a different path for the same
-    /// snippet after other searches), so which thread took which index changed where segments
-    /// were cut, and with it the alignment (the same 1 h 39 min sync cut at word 9163 with one
-    /// thread and at 9469 with two). New decoders cost about 10 ms; a segment's windows take tens of seconds.
+    /// snippet after other searches), so which thread took which index would change where
+    /// segments are cut, and with them the alignment. A new decoder costs little beside a
+    /// segment's windows.
     private func onThreads(
         _ count: Int, settings: WindowAligner.Settings, _ body: @escaping @Sendable (Int, WindowAligner) throws -> Void
     ) throws {
