@@ -18,7 +18,8 @@ struct BookReading: Sendable {
     /// `directory`; `progress` is told the share of the items read. Cancelled `stop` ends it
     /// (with `CancellationError`) before the next item.
     ///
-    /// espeak-ng speaks the items on a thread of its own, a few ahead of this one, which turns
+    /// espeak-ng speaks the items on a thread of its own, at most two ahead of this one (each
+    /// holds its samples: a paragraph can be a minute of audio), which turns
     /// each into frames: one process speaks one item at a time, and the frames cost about as much.
     static func make(
         texts: [String], voice: VoiceSettings, directory: URL, stop: CancellationFlag? = nil,
@@ -32,7 +33,7 @@ struct BookReading: Sendable {
         let rate = PocketSphinxDecoder.sampleRate
         let pause = [Int16](repeating: 0, count: rate / 1000 * pauseMs)
         let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
-        let spoken = HandOff<SpokenItem>(capacity: 16)
+        let spoken = HandOff<SpokenItem>(capacity: 2)
         BlockingThreads.start(1) { _ in
             defer { spoken.finish() }
             for text in texts {
