@@ -362,15 +362,7 @@ struct VerificationTests {
         let directory = try TemporaryDirectory("verify-align")
         let spoken = "The garden was full of roses and the afternoon was warm and quiet."
         let other = "Nobody expected the letter from London to arrive before the winter ball."
-        let wave = directory.file("spoken.wav")
-        let espeak = Process()
-        espeak.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
-        espeak.arguments = ["-v", "en-us+klatt", "-w", wave.path, spoken]
-        try espeak.run()
-        espeak.waitUntilExit()
-        try #require(espeak.terminationStatus == 0)
-        let audio = try SoundFile.decode(fileAt: wave)
-        let samples = RecognizerInput.samples(audio.samples[...], from: audio.sampleRate)
+        let samples = try Self.recognizerSamples(of: spoken, in: directory, name: "spoken.wav")
         let (spokenWords, otherWords) = (TranscriptNormalizer.tokens(spoken), TranscriptNormalizer.tokens(other))
         var model = RecognizerModel.standard
         let dictionary = try PronouncingDictionary(
@@ -414,17 +406,8 @@ struct VerificationTests {
             "The garden was full of roses and the afternoon was warm and quiet.",
             "Nobody expected the letter from London to arrive before the winter ball.",
         ]
-        var audio: [[Int16]] = []
-        for (index, text) in texts.enumerated() {
-            let wave = directory.file("spoken-\(index).wav")
-            let espeak = Process()
-            espeak.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
-            espeak.arguments = ["-v", "en-us+klatt", "-w", wave.path, text]
-            try espeak.run()
-            espeak.waitUntilExit()
-            try #require(espeak.terminationStatus == 0)
-            let decoded = try SoundFile.decode(fileAt: wave)
-            audio.append(RecognizerInput.samples(decoded.samples[...], from: decoded.sampleRate))
+        let audio = try texts.indices.map {
+            try Self.recognizerSamples(of: texts[$0], in: directory, name: "spoken-\($0).wav")
         }
         let words = texts.map(TranscriptNormalizer.tokens)
         var model = RecognizerModel.standard
@@ -451,6 +434,20 @@ struct VerificationTests {
                 again == fresh,
                 "utterance \(index) expecting \(String(describing: expecting)): \(again) against \(fresh)")
         }
+    }
+
+    /// `text` spoken by the espeak-ng command line (en-us+klatt) into `name` in `directory`, as
+    /// the recognizer takes it (16 kHz).
+    static func recognizerSamples(of text: String, in directory: TemporaryDirectory, name: String) throws -> [Int16] {
+        let wave = directory.file(name)
+        let espeak = Process()
+        espeak.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
+        espeak.arguments = ["-v", "en-us+klatt", "-w", wave.path, text]
+        try espeak.run()
+        espeak.waitUntilExit()
+        try #require(espeak.terminationStatus == 0)
+        let audio = try SoundFile.decode(fileAt: wave)
+        return RecognizerInput.samples(audio.samples[...], from: audio.sampleRate)
     }
 
     /// The decoders get a dictionary of the book's words only: every CMU variant of a word it
