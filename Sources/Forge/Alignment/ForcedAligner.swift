@@ -6,10 +6,12 @@
 /// between its neighbours by character count, so every word gets a non-empty timing, increasing,
 /// inside the audio; `placed` says which words were heard.
 ///
-/// An aligner owns one decoder and is used by one task at a time.
+/// An aligner owns one decoder and is used by one task at a time. Its results depend on what it
+/// aligned before (pocketsphinx carries state from one utterance to the next), so where an
+/// output must depend on its inputs alone, each gets a fresh aligner (``ForcedAlignmentPool``).
 package final class ForcedAligner {
     /// Bump when a change alters what the aligner produces; it is part of every alignment key.
-    package static let version = "forced-1"
+    package static let version = "forced-2"
 
     /// Search settings: beams far wider than pocketsphinx's defaults, which lose the path on many
     /// items in espeak-ng's default voice (so do beams of 1e-80); a low silence probability keeps
