@@ -19,7 +19,7 @@ swift build -c release --product forge >/dev/null
 forge=$root/.build/release/forge
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 # A build's previous output is moved aside, not deleted, until the end: on ext4 without a journal
 # (this machine's) every file created in the seconds after thousands were deleted pays for a scan
 # of the recently freed inodes — a cost of the benchmark's own cleanup, which a build that follows

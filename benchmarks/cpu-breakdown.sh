@@ -23,7 +23,7 @@ swift build -c release --product forge >/dev/null
 forge=$root/.build/release/forge
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 cp "$corpus" "$work/book.txt"
 source "$root/benchmarks/lib/measure.sh"
 sample_every=1

@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/benchmarks/lib/epubcheck.sh"
 find_epubcheck5
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 sizes=${SIZES:-"1000 2000 4000 4500 5000 6000 6000:60 30000:300 60000:600"}
 ffmpeg -v error -f lavfi -i anullsrc=r=22050:cl=mono -t 6001 -b:a 8k "$work/silence.mp3"
 

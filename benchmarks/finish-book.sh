@@ -26,7 +26,7 @@ fi
 forge=$FORGE
 work=$(mktemp -d)
 # KEEP=1 leaves the book, its build and exports in $work for a look afterwards.
-if [ "${KEEP:-}" != 1 ]; then trap 'rm -rf "$work"' EXIT; else echo "keeping $work"; fi
+if [ "${KEEP:-}" != 1 ]; then at_exit 'rm -rf "$work"'; else echo "keeping $work"; fi
 source "$root/benchmarks/lib/book.sh"
 source "$root/benchmarks/lib/measure.sh"
 source "$root/benchmarks/lib/epubcheck.sh"

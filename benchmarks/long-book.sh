@@ -28,7 +28,7 @@ fi
 forge=$FORGE
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 source "$root/benchmarks/lib/book.sh"
 make_book "$copies" >"$work/book.txt"
 write_book_recipe "$jobs" >"$work/recipe.json"

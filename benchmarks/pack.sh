@@ -14,7 +14,7 @@ cd "$root"
 swift build -c release --product forge >/dev/null
 forge=$root/.build/release/forge
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 source "$root/benchmarks/lib/measure.sh"
 if [ $# -ge 1 ]; then
     out=$(cd "$1" && pwd)

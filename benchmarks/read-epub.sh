@@ -14,7 +14,7 @@ cd "$root"
 swift build -c release --product forge >/dev/null
 forge=${FORGE:-$root/.build/release/forge}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+at_exit 'rm -rf "$work"'
 source "$root/benchmarks/lib/measure.sh"
 source "$root/benchmarks/lib/book.sh"
 make_book "${COPIES:-5}" >"$work/book.txt"

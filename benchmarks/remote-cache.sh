@@ -47,7 +47,7 @@ http {
 CONF
 nginx -p "$work/cache" -c "$work/cache/nginx.conf" -e "$work/cache/logs/error.log" &
 nginx_pid=$!
-trap 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null; rm -rf "$work"' EXIT
+at_exit 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null; rm -rf "$work"'
 sleep 0.3
 cache=http://127.0.0.1:$port/forge
 

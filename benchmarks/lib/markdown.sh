@@ -19,6 +19,19 @@ if [ "$markdown_wanted" = 1 ]; then
     [ "$#" = 0 ] || markdown_command+=" $(printf '%q ' "$@")"
     exec > >(python3 "$(dirname "${BASH_SOURCE[0]}")/markdown.py" "$markdown_command")
     markdown_filter=$!
-    # The table is whole before the script's exit is reported.
-    trap 'exec >&-; wait "$markdown_filter" 2>/dev/null || true' EXIT
 fi
+# at_exit COMMAND: what the script cleans up on exit (its temporary directory, a server), run
+# before the table is closed, so that the table is whole before the script's exit is reported.
+# Scripts use it instead of `trap … EXIT`, which would replace the table's closing.
+markdown_cleanup=()
+at_exit() { markdown_cleanup+=("$1"); }
+markdown_exit() {
+    for markdown_command_at_exit in ${markdown_cleanup[@]+"${markdown_cleanup[@]}"}; do
+        eval "$markdown_command_at_exit"
+    done
+    if [ "$markdown_wanted" = 1 ]; then
+        exec >&-
+        wait "$markdown_filter" 2>/dev/null || true
+    fi
+}
+trap markdown_exit EXIT
