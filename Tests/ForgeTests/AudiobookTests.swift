@@ -668,7 +668,7 @@ struct AudiobookTests {
                     samples: (frames - 1) * 1024)
             }
             let book = directory.file("book-\(count).m4b")
-            FileManager.default.createFile(atPath: book.path, contents: nil)
+            try #require(FileManager.default.createFile(atPath: book.path, contents: nil))
             let handle = try FileHandle(forWritingTo: book)
             let descriptor = dup(handle.fileDescriptor)
             try handle.close()

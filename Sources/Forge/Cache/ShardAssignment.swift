@@ -6,14 +6,18 @@
 /// (``ChapterTimeline/pieceLimitMs``) is finished piece by piece — each encoding piece and each
 /// verification chunk by the shard the corresponding point of the chapter's estimated span falls
 /// in — so one long chapter is spread like the rest of the book. A shard makes the items of every
-/// chapter it finishes any of, and of the chapters either side (its encodings start and end on
-/// their edges).
+/// chapter it finishes any of, and of each chapter either side the one item at the edge its
+/// encodings start or end on (``items(of:)``): with a paid or neural voice, a neighbour's whole
+/// chapter would be paid for twice.
 package struct ShardAssignment: Sendable {
     package let shard: Shard
     /// The chapters finished whole by this shard (ordinals).
     package let chapters: Set<Int>
-    /// The chapters whose items this shard makes (ordinals).
+    /// The chapters whose every item this shard makes: those it finishes any of (ordinals).
     package let itemChapters: Set<Int>
+    /// The chapters just before and just after those, of which it makes one item each: the
+    /// previous chapter's last and the next chapter's first.
+    package let edgeChapters: (previous: Set<Int>, next: Set<Int>)
     /// Each chapter's estimated stretch of the book's audio, milliseconds, by ordinal.
     private let spans: [Int: Range<Int>]
     private let totalMs: Int
@@ -39,7 +43,34 @@ package struct ShardAssignment: Sendable {
                 if (first...last).contains(shard.index) { touched.insert(ordinal) }
             }
         }
-        itemChapters = Set(touched.flatMap { [$0 - 1, $0, $0 + 1] })
+        itemChapters = touched
+        edgeChapters = (
+            Set(touched.map { $0 - 1 }).subtracting(touched), Set(touched.map { $0 + 1 }).subtracting(touched)
+        )
+    }
+
+    /// The ids of the items of `items` (the book's, in reading order) this shard makes: every item
+    /// of ``itemChapters``, the last item of each chapter before them and the first of each
+    /// chapter after them. An encoding is made with its neighbours' edges around it
+    /// (``ChapterEncoder/contextSamples``, a tenth of a second): a chapter's first samples are its
+    /// first item's, and its last are the silence after its last item. Where a layout makes an
+    /// edge that one item does not give (pauses shorter than the edge), the encoding's key, which
+    /// names the edge's items and places, differs from the assembler's, and the assembler
+    /// encodes that chapter itself: the bytes are the same either way.
+    package func items(of items: [ItemRecord]) -> Set<String> {
+        var ids: Set<String> = []
+        var lastOfChapter: [Int: String] = [:]
+        var seen: Set<Int> = []
+        for item in items {
+            if itemChapters.contains(item.chapter) {
+                ids.insert(item.id)
+            } else if edgeChapters.next.contains(item.chapter), seen.insert(item.chapter).inserted {
+                ids.insert(item.id)
+            }
+            if edgeChapters.previous.contains(item.chapter) { lastOfChapter[item.chapter] = item.id }
+        }
+        ids.formUnion(lastOfChapter.values)
+        return ids
     }
 
     /// Whether this shard finishes the work at `fraction` (0...1) of chapter `ordinal`'s length: for

@@ -25,10 +25,15 @@ struct BuildContext: Sendable {
     var shard: Shard?
     /// What this shard finishes and which items it makes; nil for all of the book.
     var shardAssignment: ShardAssignment?
-    /// The chapters this shard finishes whole (``Shard/chapters(of:)``), and those whose items it
-    /// makes: those it finishes any of and the chapters either side (its encodings are made with their edges).
+    /// The chapters this shard finishes whole (``Shard/chapters(of:)``).
     var shardChapters: Set<Int> { shardAssignment?.chapters ?? [] }
-    var shardItemChapters: Set<Int> { shardAssignment?.itemChapters ?? [] }
+
+    /// The ids of the items this shard makes (``ShardAssignment/items(of:)``): those of the
+    /// chapters it finishes any of, and the edge item of each chapter either side.
+    func shardItems() throws -> Set<String> {
+        guard let shardAssignment else { return [] }
+        return shardAssignment.items(of: try manifest.items())
+    }
 
     /// The remote cache as a stage uses it: the build's shared health, the recipe's `required`,
     /// warnings as diagnostics. A stage adds the session's traffic to its own.

@@ -2,7 +2,7 @@ import Foundation
 
 /// A shard's finishing of its own chapters (``BuildContext/shardAssignment``), once their items are
 /// done: their verification chunks transcribed and their AAC encodings made (with the edges of the
-/// chapters either side, whose items the shard made too), each shared through the remote cache
+/// chapters either side, whose edge items the shard made too), each shared through the remote cache
 /// where the assembling build takes them; of a long chapter, the chunks and encoding pieces at the
 /// shard's part of it. What the cache already has (a rerun of the shard) is taken, not made again.
 struct ShardFinishStage: PipelineStage {
@@ -12,7 +12,8 @@ struct ShardFinishStage: PipelineStage {
         else {
             return ShardFinishing()
         }
-        let items = try context.manifest.items().filter { context.shardItemChapters.contains($0.chapter) }
+        let shardItems = try context.shardItems()
+        let items = try context.manifest.items().filter { shardItems.contains($0.id) }
         guard !items.isEmpty, items.allSatisfy({ $0.status == .done }) else { return ShardFinishing() }
         // The ACX files are mastered beside the verification and the encodings, not after them: a
         // long chapter's part is one file on one core for a minute or more, which would otherwise
@@ -24,10 +25,11 @@ struct ShardFinishStage: PipelineStage {
         if context.recipe.exports.formats.contains(.acx) || Exporter.sharesAAC(context.recipe.exports) {
             _ = try FFmpegEncoder.identity()
         }
-        // Laid out once, the shard's chapters only: for the encodings, and with the ACX set's pauses for its files.
+        // Laid out once, the shard's items only (the chapters either side by their edge items): for
+        // the encodings, and with the ACX set's pauses for its files.
         let exports = context.recipe.exports
         var builder = TimelineBuilder(store: context.store, manifest: context.manifest, settings: exports)
-        builder.chapters = context.shardItemChapters
+        builder.items = shardItems
         let book =
             exports.formats.contains(.acx) || Exporter.sharesAAC(exports) ? try builder.book() : nil
         async let mastered = master(book, assignment, remote: remote, in: context)
@@ -55,7 +57,7 @@ struct ShardFinishStage: PipelineStage {
         var verification = VerificationRun(
             outputDirectory: context.store.root, settings: settings, pauses: context.recipe.exports,
             language: context.recipe.language)
-        verification.chapters = context.shardItemChapters
+        verification.chapters = assignment.itemChapters
         verification.shardAssignment = assignment
         guard case .ready(var plan) = try verification.plan(using: manifest) else { return }
         let keys = try cache.chunkActionKeys(plan)

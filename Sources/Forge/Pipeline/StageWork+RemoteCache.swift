@@ -1,13 +1,13 @@
 import Foundation
 
 extension StageWork {
-    /// Keeps only the jobs of items of `chapters` (a shard's); the items of the other shards stay
+    /// Keeps only the jobs of `items` (a shard's, by id); the items of the other shards stay
     /// pending for their machines (and for the assembling build, which downloads them). Returns how
     /// many items were left out.
-    func restrict(_ plan: inout SpeakPlan, toChapters chapters: Set<Int>) -> Int {
+    func restrict(_ plan: inout SpeakPlan, toItems items: Set<String>) -> Int {
         var left = 0
         plan.jobs = plan.jobs.filter { job in
-            if plan.waiting[job.audioKey]?.contains(where: { chapters.contains($0.chapter) }) == true { return true }
+            if plan.waiting[job.audioKey]?.contains(where: { items.contains($0.id) }) == true { return true }
             left += plan.waiting.removeValue(forKey: job.audioKey)?.count ?? 0
             return false
         }

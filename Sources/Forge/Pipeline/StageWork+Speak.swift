@@ -90,7 +90,7 @@ extension StageWork {
         if !remote.isEmpty && !cacheLedger.leavesAudioInCache {
             try manifest.forgetRemote(plan.jobs.map(\.audioKey).filter(remote.contains))
         }
-        if context.shard != nil { tally.leftToOtherShards = restrict(&plan, toChapters: context.shardItemChapters) }
+        if context.shard != nil { tally.leftToOtherShards = restrict(&plan, toItems: try context.shardItems()) }
         tally.upToDate = plan.upToDate
         tally.toFinish = plan.alignOnly.count + plan.reusable.count + plan.itemsToSynthesize
         progress(

@@ -7,6 +7,8 @@ struct TimelineBuilder {
     let settings: ExportSettings
     /// Only these chapters (a shard's, whose other items are another machine's); nil: every one.
     var chapters: Set<Int>? = nil
+    /// Only these items, by id (a shard's: its chapters' and its neighbours' edge items); nil: every one.
+    var items: Set<String>? = nil
 
     /// Every chapter with its words: for commands that need the whole book's text at once (verify, check).
     func timelines() throws -> [ChapterTimeline] {
@@ -24,9 +26,11 @@ struct TimelineBuilder {
     /// did not record them), for a caller that may record them.
     func layout() throws -> (book: BookTimeline, measured: [String: Int]) {
         var measured: [String: Int] = [:]
-        let chapters = self.chapters
+        let (chapters, only) = (self.chapters, self.items)
         let pauses = TimelinePauses(settings)
-        let items = try manifest.items().filter { chapters?.contains($0.chapter) ?? true }
+        let items = try manifest.items().filter {
+            chapters?.contains($0.chapter) ?? true && only?.contains($0.id) ?? true
+        }
         let unfinished = items.filter { $0.status != .done }
         guard !items.isEmpty, unfinished.isEmpty else {
             throw ExportError.notBuilt(outputDirectory: store.root.path, pending: items.isEmpty ? 0 : unfinished.count)
@@ -34,7 +38,7 @@ struct TimelineBuilder {
         let objects = try manifest.itemAudioObjects()
         let itemsByChapter = Dictionary(grouping: items, by: \.chapter)
         var timelines: [ChapterTimeline] = []
-        for chapter in try manifest.chapters() where chapters?.contains(chapter.ordinal) ?? true {
+        for chapter in try manifest.chapters() {
             guard let chapterItems = itemsByChapter[chapter.ordinal], !chapterItems.isEmpty else { continue }
             var sounds: [ChapterTimeline.Sound] = []
             sounds.reserveCapacity(chapterItems.count)
