@@ -30,6 +30,9 @@ struct ForgeCommand: AsyncParsableCommand {
         // other thread's stack or allocation arena (each rewind scans all they hold).
         if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == WorkerCommand.configuration.commandName {
             SpeechWorker.startBuiltInEngine()
+        } else {
+            // Also before other threads: a phase's threads then share arenas (MemoryTrim.limitArenas).
+            MemoryTrim.limitArenas()
         }
         await parseAndRun()
     }

@@ -17,6 +17,9 @@ extension ExportWriter {
             try BlockingThreads.forEachIndex(count, threads: jobs, cancellation: cancellation) { index in
                 var writer = ExportWriter(outputDirectory: directory, folder: folder, cancellation: cancellation)
                 try write(index, &writer)
+                // A file's buffers, freed into this thread's arena, are handed back: a long book's
+                // memory is then one file's, not what each arena ever held.
+                MemoryTrim.release()
                 let done = outcome.withLock { outcome in
                     outcome.written[index] = writer.written
                     outcome.done += 1

@@ -99,6 +99,8 @@ struct ChapterEncoder: Sendable {
                 $0.objects[index] = object
                 if made { $0.made += 1 }
             }
+            // The piece's buffers, freed into this thread's arena, are handed back (see MemoryTrim).
+            MemoryTrim.release()
             meter.finish(position)
         }
         if cancellation?.isCancelled == true { throw ExportError.cancelled(written: 0) }
