@@ -3,14 +3,18 @@
 # shared corpus in the default voice: builds once with events (the reference), then re-aligns
 # the same audio objects with alignment.method "forced" (jobs=1, so CPU time is per core) and
 # prints the word-start error (median, share within 50 ms, maximum) and the alignment speed
-# (CPU seconds per second of audio). Usage: benchmarks/alignment-accuracy.sh (VOICE=en-us by default)
+# (CPU seconds per second of audio). Usage: benchmarks/alignment-accuracy.sh (VOICE=en-us by default,
+# FORGE=<binary> to time another build)
 set -euo pipefail
 source "$(dirname "$0")/lib/markdown.sh"
 cd "$(dirname "$0")/.."
 work=out/alignment-accuracy
 rm -rf "$work" && mkdir -p "$work"
-swift build -c release --product forge >/dev/null
-forge=$PWD/.build/release/forge
+if [ -z "${FORGE:-}" ]; then
+    swift build -c release --product forge >/dev/null
+    FORGE=$PWD/.build/release/forge
+fi
+forge=$FORGE
 awk '/^Chapter 4/ { exit } { print }' ../shared/corpus/pride-and-prejudice.txt > "$work/book.txt"
 recipe() {
     cat <<JSON
