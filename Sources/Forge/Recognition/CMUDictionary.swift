@@ -9,8 +9,18 @@ struct CMUDictionary: Sendable {
     private let pronunciations: [String: [String]]
 
     init(contentsOf url: URL) throws(RecognitionError) {
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw .modelMissing(path: url.path) }
         var pronunciations: [String: [String]] = [:]
+        try Self.forEachEntry(in: url) { key, phones in
+            let text = phones().trimmingCharacters(in: .whitespaces)
+            if !text.isEmpty { pronunciations[key, default: []].append(text) }
+        }
+        self.pronunciations = pronunciations
+    }
+
+    /// Calls `body` with each entry of the CMU-format file at `url`, in the file's order: its key
+    /// (a variant's `(2)` taken off) and its phones as the file spells them, made only when asked.
+    static func forEachEntry(in url: URL, _ body: (String, () -> String) -> Void) throws(RecognitionError) {
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw .modelMissing(path: url.path) }
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             for line in bytes.split(separator: UInt8(ascii: "\n")) {
                 guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { continue }
@@ -18,13 +28,9 @@ struct CMUDictionary: Sendable {
                 if head.last == UInt8(ascii: ")"), let open = head.firstIndex(of: UInt8(ascii: "(")) {
                     head = head[head.startIndex..<open]
                 }
-                let phones = String(decoding: line[(space + 1)...], as: UTF8.self)
-                    .trimmingCharacters(in: .whitespaces)
-                guard !phones.isEmpty else { continue }
-                pronunciations[String(decoding: head, as: UTF8.self), default: []].append(phones)
+                body(String(decoding: head, as: UTF8.self)) { String(decoding: line[(space + 1)...], as: UTF8.self) }
             }
         }
-        self.pronunciations = pronunciations
     }
 
     /// The pronunciations of `key` (a ``Pronouncer/dictionaryKey(_:)``), each a list of phones,

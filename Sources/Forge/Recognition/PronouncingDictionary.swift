@@ -18,20 +18,10 @@ struct PronouncingDictionary {
             let key = Pronouncer.dictionaryKey(word)
             if !key.isEmpty, wanted[key] == nil { wanted[key] = word }
         }
-        guard let data = FileManager.default.contents(atPath: base.path) else { throw .modelMissing(path: base.path) }
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            for line in bytes.split(separator: UInt8(ascii: "\n")) {
-                guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { continue }
-                var head = line[line.startIndex..<space]
-                if head.last == UInt8(ascii: ")"), let open = head.firstIndex(of: UInt8(ascii: "(")) {
-                    head = head[head.startIndex..<open]
-                }
-                let key = String(decoding: head, as: UTF8.self)
-                guard wanted[key] != nil else { continue }
-                let phones = String(decoding: line[(space + 1)...], as: UTF8.self).split(separator: " ").map(
-                    String.init)
-                if !phones.isEmpty { entries[key, default: []].append(phones) }
-            }
+        try CMUDictionary.forEachEntry(in: base) { key, phones in
+            guard wanted[key] != nil else { return }
+            let split = phones().split(separator: " ").map(String.init)
+            if !split.isEmpty { entries[key, default: []].append(split) }
         }
         addEspeakPronunciations(wanted, pronouncer: Pronouncer(language: language))
     }
