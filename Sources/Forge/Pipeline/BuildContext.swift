@@ -28,13 +28,6 @@ struct BuildContext: Sendable {
     /// The chapters this shard finishes whole (``Shard/chapters(of:)``).
     var shardChapters: Set<Int> { shardAssignment?.chapters ?? [] }
 
-    /// The ids of the items this shard makes (``ShardAssignment/items(of:)``): those of the
-    /// chapters it finishes any of, and the edge item of each chapter either side.
-    func shardItems() throws -> Set<String> {
-        guard let shardAssignment else { return [] }
-        return shardAssignment.items(of: try manifest.items())
-    }
-
     /// The remote cache as a stage uses it: the build's shared health, the recipe's `required`,
     /// warnings as diagnostics. A stage adds the session's traffic to its own.
     func cacheSession(_ remote: RemoteCache) -> CacheSession {

@@ -12,8 +12,9 @@ struct ShardFinishStage: PipelineStage {
         else {
             return ShardFinishing()
         }
-        let shardItems = try context.shardItems()
-        let items = try context.manifest.items().filter { shardItems.contains($0.id) }
+        let bookItems = try context.manifest.items()
+        let shardItems = assignment.items(of: bookItems)
+        let items = bookItems.filter { shardItems.contains($0.id) }
         guard !items.isEmpty, items.allSatisfy({ $0.status == .done }) else { return ShardFinishing() }
         // The ACX files are mastered beside the verification and the encodings, not after them: a
         // long chapter's part is one file on one core for a minute or more, which would otherwise

@@ -90,7 +90,9 @@ extension StageWork {
         if !remote.isEmpty && !cacheLedger.leavesAudioInCache {
             try manifest.forgetRemote(plan.jobs.map(\.audioKey).filter(remote.contains))
         }
-        if context.shard != nil { tally.leftToOtherShards = restrict(&plan, toItems: try context.shardItems()) }
+        if let assignment = context.shardAssignment {
+            tally.leftToOtherShards = restrict(&plan, toItems: assignment.items(of: items))
+        }
         tally.upToDate = plan.upToDate
         tally.toFinish = plan.alignOnly.count + plan.reusable.count + plan.itemsToSynthesize
         progress(
