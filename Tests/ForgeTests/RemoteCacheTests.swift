@@ -740,6 +740,14 @@ struct RemoteCacheTests {
         }
         #expect(Set(owners).count >= 4, "a four-hour chapter of a seven-hour book is spread: \(Set(owners).sorted())")
         #expect(assignments.map { $0.owns(chapter: 5, at: 0.1, whole: true) }.filter { $0 }.count == 1)
+        // A ten-minute chapter, even one whose estimated span crosses a cut (10 and 15), is made and
+        // finished by its own shard alone, though its audio come out longer than a piece.
+        for ordinal in 1...20 where ordinal != 5 {
+            let making = assignments.filter { $0.itemChapters.contains(ordinal) }
+            #expect(making.count == 1, "chapter \(ordinal) is made by \(making.map(\.shard.index))")
+            let finishing = assignments.filter { $0.owns(chapter: ordinal, at: 0.9, whole: false) }
+            #expect(finishing.map(\.shard.index) == making.map(\.shard.index))
+        }
         #expect(
             assignments.map { $0.chapters.count }.reduce(0, +) == 20
                 && assignments.allSatisfy { !$0.itemChapters.contains(5) || $0.itemChapters.count < 20 })

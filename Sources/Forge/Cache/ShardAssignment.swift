@@ -2,13 +2,15 @@
 /// the chapters' lengths as estimated from the text, so no shard asks another.
 ///
 /// The book's estimated audio is cut into `N` equal parts. A chapter is finished by the shard its
-/// middle falls in (``Shard/chapters(of:)``); a chapter longer than a piece
+/// middle falls in (``Shard/chapters(of:)``); a chapter estimated longer than a piece
 /// (``ChapterTimeline/pieceLimitMs``) is finished piece by piece — each encoding piece and each
 /// verification chunk by the shard the corresponding point of the chapter's estimated span falls
-/// in — so one long chapter is spread like the rest of the book. A shard makes the items of every
-/// chapter it finishes any of, and of each chapter either side the one item at the edge its
-/// encodings start or end on (``items(of:)``): with a paid or neural voice, a neighbour's whole
-/// chapter would be paid for twice.
+/// in — so one long chapter is spread like the rest of the book. Whether a chapter is spread is
+/// decided by the estimate, not by its audio: a shorter chapter whose estimated span crosses a cut
+/// is made by its own shard alone, not by both (its audio may still come out longer than a piece;
+/// its one shard then finishes every piece). A shard makes the items of every chapter it finishes
+/// any of, and of each chapter either side the one item at the edge its encodings start or end on
+/// (``items(of:)``): with a paid or neural voice, a neighbour's whole chapter would be paid for twice.
 package struct ShardAssignment: Sendable {
     package let shard: Shard
     /// The chapters finished whole by this shard (ordinals).
@@ -18,12 +20,16 @@ package struct ShardAssignment: Sendable {
     /// The chapters just before and just after those, of which it makes one item each: the
     /// previous chapter's last and the next chapter's first.
     package let edgeChapters: (previous: Set<Int>, next: Set<Int>)
+    /// The chapters estimated longer than a piece, finished piece by piece by the shards their
+    /// stretches fall in (ordinals, of the whole book).
+    package let spreadChapters: Set<Int>
     /// Each chapter's estimated stretch of the book's audio, milliseconds, by ordinal.
     private let spans: [Int: Range<Int>]
     private let totalMs: Int
 
-    /// `lengths`: every chapter's estimated length, in reading order.
-    package init(shard: Shard, lengths: [(ordinal: Int, ms: Int)]) {
+    /// `lengths`: every chapter's estimated length, in reading order; `pieceLimitMs`: the longest
+    /// chapter finished whole.
+    package init(shard: Shard, lengths: [(ordinal: Int, ms: Int)], pieceLimitMs: Int = ChapterTimeline.pieceLimitMs) {
         self.shard = shard
         chapters = Set(shard.chapters(of: lengths))
         var spans: [Int: Range<Int>] = [:]
@@ -34,10 +40,11 @@ package struct ShardAssignment: Sendable {
         }
         self.spans = spans
         totalMs = before
-        // Every chapter with a stretch in this shard's part: any of its pieces or chunks can be this shard's.
+        spreadChapters = Set(lengths.filter { $0.ms > pieceLimitMs }.map(\.ordinal))
+        // Every spread chapter with a stretch in this shard's part: any of its pieces or chunks can be this shard's.
         var touched = chapters
         if before > 0 {
-            for (ordinal, span) in spans where !span.isEmpty {
+            for (ordinal, span) in spans where !span.isEmpty && spreadChapters.contains(ordinal) {
                 let first = Self.part(at: Double(span.lowerBound), total: before, count: shard.count)
                 let last = Self.part(at: Double(span.upperBound) - 0.5, total: before, count: shard.count)
                 if (first...last).contains(shard.index) { touched.insert(ordinal) }
@@ -74,10 +81,11 @@ package struct ShardAssignment: Sendable {
     }
 
     /// Whether this shard finishes the work at `fraction` (0...1) of chapter `ordinal`'s length: for
-    /// a chapter finished `whole`, whether the chapter is this shard's; else whether that point of the
-    /// chapter's estimated stretch is in this shard's part of the book.
+    /// a chapter finished `whole` (its audio is one piece) or not spread, whether the chapter is this
+    /// shard's; else whether that point of the chapter's estimated stretch is in this shard's part of
+    /// the book.
     package func owns(chapter ordinal: Int, at fraction: Double, whole: Bool) -> Bool {
-        if whole { return chapters.contains(ordinal) }
+        if whole || !spreadChapters.contains(ordinal) { return chapters.contains(ordinal) }
         guard let span = spans[ordinal], totalMs > 0 else { return false }
         let point = Double(span.lowerBound) + min(1, max(0, fraction)) * Double(span.count)
         return Self.part(at: point, total: totalMs, count: shard.count) == shard.index

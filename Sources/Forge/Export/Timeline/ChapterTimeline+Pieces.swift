@@ -7,7 +7,7 @@ extension ChapterTimeline {
     /// The longest piece of a chapter, about: half an hour (nine minutes of one core to verify, master
     /// and encode), so a shard's share of a long book is made of many pieces. Debug builds take
     /// `FORGE_PIECE_SECONDS`, so the tests cut a short chapter.
-    static var pieceLimitMs: Int {
+    package static var pieceLimitMs: Int {
         if let seconds = TestHook.value("FORGE_PIECE_SECONDS").flatMap(Int.init), seconds > 0 { return seconds * 1000 }
         return 30 * 60_000
     }
