@@ -42,30 +42,37 @@ struct BookTruth: Decodable {
 
     /// How many of `expected` are found in order in `found` (a longest common subsequence).
     static func matched(_ expected: [Chapter], _ found: [(title: String, part: String?)]) -> Int {
-        func same(_ chapter: Chapter, _ other: (title: String, part: String?)) -> Bool {
-            guard sameTitle(chapter.title, other.title), (chapter.part == nil) == (other.part == nil) else {
+        // Each title read once both ways: the comparison below runs for every pair.
+        let expectedReadings = expected.map { (title: $0.title.map(readings), part: $0.part.map(readings)) }
+        let foundReadings = found.map { (title: readings($0.title), part: $0.part.map(readings)) }
+        func same(_ chapter: Int, _ other: Int) -> Bool {
+            let (wanted, seen) = (expectedReadings[chapter], foundReadings[other])
+            guard wanted.title.map({ sameReadings($0, seen.title) }) ?? true, (wanted.part == nil) == (seen.part == nil)
+            else {
                 return false
             }
-            return chapter.part.map { sameTitle($0, other.part ?? "") } ?? true
+            return wanted.part.map { sameReadings($0, seen.part ?? readings("")) } ?? true
         }
         var previous = [Int](repeating: 0, count: found.count + 1)
-        for chapter in expected {
+        for chapter in expected.indices {
             var current = [Int](repeating: 0, count: found.count + 1)
-            for (j, other) in found.enumerated() {
-                current[j + 1] = same(chapter, other) ? previous[j] + 1 : max(previous[j + 1], current[j])
+            for other in found.indices {
+                current[other + 1] =
+                    same(chapter, other) ? previous[other] + 1 : max(previous[other + 1], current[other])
             }
             previous = current
         }
         return previous[found.count]
     }
 
-    /// Whether a found title is the expected one; an opening ordinal is read both as a number
-    /// ("Chapter the First") and as a word ("The First of the Three Spirits").
-    static func sameTitle(_ expected: String?, _ found: String) -> Bool {
-        guard let expected else { return true }
-        return [true, false].contains { a in
-            [true, false].contains { b in sameWords(words(expected, ordinals: a), words(found, ordinals: b)) }
-        }
+    /// A title's words with an opening ordinal read as a number ("Chapter the First"), and as a word
+    /// ("The First of the Three Spirits"): a found title is the expected one if any two agree.
+    static func readings(_ title: String) -> [[String]] {
+        [words(title, ordinals: true), words(title, ordinals: false)]
+    }
+
+    static func sameReadings(_ expected: [[String]], _ found: [[String]]) -> Bool {
+        expected.contains { e in found.contains { f in sameWords(e, f) } }
     }
 
     static func sameWords(_ e: [String], _ f: [String]) -> Bool {
