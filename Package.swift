@@ -1,5 +1,13 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
+
+// scripts/test.sh sets FORGE_OPTIMIZED_TESTS: the tests run real books, audio and recordings through
+// Forge's own signal processing, which an unoptimized build runs several times slower. Only this
+// package's library and executable are optimized, and the tests' `DEBUG` hooks stay. A package
+// that depends on Forge (for its plugin) builds it without the variable: no unsafe flags.
+let optimized: [SwiftSetting] =
+    ProcessInfo.processInfo.environment["FORGE_OPTIMIZED_TESTS"] == nil ? [] : [.unsafeFlags(["-O"])]
 
 let package = Package(
     name: "Forge",
@@ -86,7 +94,8 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]
+            ],
+            swiftSettings: optimized
         ),
         .executableTarget(
             name: "ForgeCLI",
@@ -94,7 +103,8 @@ let package = Package(
                 "Forge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: optimized
         ),
         // Fuzzes Forge's readers of untrusted input; scripts/fuzz.sh builds it with libFuzzer.
         .executableTarget(

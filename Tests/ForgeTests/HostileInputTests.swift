@@ -425,8 +425,9 @@ struct HostileInputTests {
 
     @Test func ctrlCWhileSplittingAHugeSourceStopsAtOnceAndWritesNothing() throws {
         let project = try TestProject(recipe: Fixtures.recipe())
-        // 24 MB of one paragraph: seconds of splitting before anything is written.
-        let sentence = "The quick brown fox jumps over the lazy dog again and again. "
+        // 24 MB of one paragraph, a sentence a line (a single line that long is refused at once):
+        // seconds of splitting before anything is written.
+        let sentence = "The quick brown fox jumps over the lazy dog again and again.\n"
         try Data(String(repeating: sentence, count: 400_000).utf8).write(to: project.directory.file("book.txt"))
         for signal in [SIGINT, SIGTERM] {
             let forge = try project.start()
