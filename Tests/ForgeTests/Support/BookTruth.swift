@@ -47,11 +47,12 @@ struct BookTruth: Decodable {
         let foundReadings = found.map { (title: readings($0.title), part: $0.part.map(readings)) }
         func same(_ chapter: Int, _ other: Int) -> Bool {
             let (wanted, seen) = (expectedReadings[chapter], foundReadings[other])
-            guard wanted.title.map({ sameReadings($0, seen.title) }) ?? true, (wanted.part == nil) == (seen.part == nil)
-            else {
-                return false
+            guard wanted.title.map({ sameReadings($0, seen.title) }) ?? true else { return false }
+            switch (wanted.part, seen.part) {
+            case (nil, nil): return true
+            case (let wantedPart?, let seenPart?): return sameReadings(wantedPart, seenPart)
+            default: return false
             }
-            return wanted.part.map { sameReadings($0, seen.part ?? readings("")) } ?? true
         }
         var previous = [Int](repeating: 0, count: found.count + 1)
         for chapter in expected.indices {
