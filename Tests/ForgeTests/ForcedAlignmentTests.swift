@@ -476,7 +476,7 @@ struct ForcedAlignmentTests {
     /// in a novel do): one span of its words, give or take the few words at its edges, not spans
     /// spilling over the words read after it. The window's search would stretch the paragraph's
     /// words over what was read instead, one word per pause; it is settled only up to the first
-    /// two seconds of speech its words leave out, and the next window, whose first words are not
+    /// second of speech its words leave out, and the next window, whose first words are not
     /// what it starts with, finds where the text goes on with a locating search among the words
     /// ahead (the short lines of dialogue right after the skip included).
     @Test func aParagraphSkippedAtAWindowsStartIsOneSpanOfItsWords() throws {

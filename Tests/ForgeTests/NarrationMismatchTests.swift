@@ -46,6 +46,23 @@ struct NarrationMismatchTests {
         #expect(placed.map { $0?.endMs } == [800, 1_200, 1_300])
     }
 
+    /// Where a narrator can take the text up again: sound after a pause at least as long as
+    /// asked, not after a shorter gap, and not the audio's first frame. Quiet noise, tones from
+    /// 0 to 0.2 s, 0.5 to 0.8 s (after 300 ms of noise) and 0.9 to 1.2 s (after 100 ms).
+    @Test func onsetsAfterPausesAreWhereSoundFollowsALongEnoughQuiet() {
+        var generator = SystemRandomNumberGenerator()
+        let samples: [Int16] = (0..<24_000).map { index in
+            let second = Double(index) / 16_000
+            let tone = (0..<0.2).contains(second) || (0.5..<0.8).contains(second) || (0.9..<1.2).contains(second)
+            return tone
+                ? Int16(8_000 * sin(2 * Double.pi * 200 * second)) : Int16.random(in: -30...30, using: &generator)
+        }
+        let onsets = SpeechOnsets(samples: samples[...])
+        #expect(onsets.onsets(afterPausesOf: 250) == [50])
+        #expect(onsets.onsets(afterPausesOf: 100) == [50, 90])
+        #expect(onsets.onsets(afterPausesOf: 400).isEmpty)
+    }
+
     @Test func theRightTextPassesAndEveryWrongOneIsCaught() throws {
         let project = try TestProject()
         try FileManager.default.copyItem(at: Self.recording, to: project.directory.file("recording.flac"))

@@ -122,12 +122,10 @@ struct WarpedNarrationTests {
         let others = outcome.narration.heard.indices.filter {
             !outcome.narration.heard[$0] && !skippedWords.contains($0)
         }
-        // The model, examining the stretch, may leave the paragraph after the skip unheard as well
-        // (NarrationAligner's windows did so before the warp, here and on the whole recording).
-        #expect(others.count <= 30, "\(others)\n\(Self.described(outcome))")
-        withKnownIssue("the words after a skipped paragraph may go unheard with it (issue 74)", isIntermittent: true) {
-            #expect(others.count <= words.count / 100, "\(others)\n\(Self.described(outcome))")
-        }
+        // The words read right after the skip are heard, though the model hears too few of them
+        // surely in a row to find them by themselves (the window's search stretched the words
+        // before the skip over them, and the text was taken up again 18 words late).
+        #expect(others.count <= words.count / 100, "\(others)\n\(Self.described(outcome))")
     }
 
     /// A probe that did not hear its words is looked at again, wider, before the stretch around it

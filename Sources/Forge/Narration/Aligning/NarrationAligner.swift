@@ -15,7 +15,7 @@ import Synchronization
 /// end of the recording is never searched, only reported.
 ///
 /// A recording of a few minutes or more is cut into segments aligned side by side, one per
-/// thread: where each segment starts in the text is found first (``WindowAligner/boundary(near:words:texts:samples:pathStart:leadingWords:attempts:)``,
+/// thread: where each segment starts in the text is found first (``WindowAligner/boundary(near:words:texts:samples:pathStart:leadingWords:afterOtherSpeech:attempts:)``,
 /// a short snippet searched in the stretch of text its place in the recording suggests: between
 /// the places found for the cuts around it, a round at a time), and the segments' windows then
 /// run independently. Segments depend only on the recording and the text,

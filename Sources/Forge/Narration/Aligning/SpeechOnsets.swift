@@ -77,6 +77,23 @@ struct SpeechOnsets {
         return result
     }
 
+    /// The frames where sound begins (three frames of it in a row) after at least `pauseMs` of
+    /// frames as quiet as the pauses, in order; never the first frame.
+    func onsets(afterPausesOf pauseMs: Int) -> [Int] {
+        let pauseFrames = max(1, pauseMs / Self.frameMs)
+        var onsets: [Int] = []
+        var quiet = 0
+        for frame in energy.indices {
+            if !isSound(frame) {
+                quiet += 1
+            } else {
+                if quiet >= pauseFrames, isSound(frame + 1), isSound(frame + 2) { onsets.append(frame) }
+                quiet = 0
+            }
+        }
+        return onsets
+    }
+
     /// Whether the 10 ms frame `frame` is louder than the pauses.
     func isSound(_ frame: Int) -> Bool {
         frame >= 0 && frame < energy.count && energy[frame] >= threshold

@@ -135,7 +135,7 @@ final class WindowAligner {
         found = onsets.snapped(found)
         // Keep the words before the margin (all of them in the last window); the next window
         // starts at the end of the last confident one.
-        var keepBeforeMs = (windowEnd - margin - cursor) * 1000 / rate
+        var keepBeforeMs = (windowEnd - (isLast ? 0 : margin) - cursor) * 1000 / rate
         var settlesAll = isLast
         // Far fewer words heard than the narrator says in the window: its text is not what it
         // holds, from its start (the first heard run comes late or never) or a little way in.
@@ -233,13 +233,14 @@ final class WindowAligner {
     /// there); nil when none finds the text.
     /// With `pathStart` (the recording's start), the path may begin after other speech (an
     /// intro), and the word it begins with is returned instead (the words between it and the
-    /// run are the text too, only heard less surely: the text's start is not later). With
+    /// run are the text too, only heard less surely: the text's start is not later); with
+    /// `afterOtherSpeech` alone it may begin so too, and the run is returned. With
     /// `leadingWords`, the words the path places right before the run, each within
     /// ``leadingWordGapMs`` of the next, are taken for the text too (short lines of dialogue
     /// after a skip, heard less surely than a run of six).
     func boundary(
         near sample: Int, words ranges: [Range<Int>], texts: ArraySlice<String>, samples: RecognizerAudio,
-        pathStart: Bool = false, leadingWords: Bool = false, attempts: Int = 3
+        pathStart: Bool = false, leadingWords: Bool = false, afterOtherSpeech: Bool = false, attempts: Int = 3
     ) throws -> (word: Int, sample: Int)? {
         let rate = PocketSphinxDecoder.sampleRate
         let snippet = Self.locateSeconds * rate
@@ -252,7 +253,8 @@ final class WindowAligner {
             for range in ranges {
                 let clock = ContinuousClock.now
                 let found = try aligner.locate(
-                    Array(texts[range]), in: audio, reference: reference, afterOtherSpeech: pathStart)
+                    Array(texts[range]), in: audio, reference: reference,
+                    afterOtherSpeech: pathStart || afterOtherSpeech)
                 MemoryTrim.release()
                 ForgeLog.debug(
                     "narration cut near sample \(sample): words \(range) searched at sample \(start) in \(ContinuousClock.now - clock), \(found.compactMap { $0 }.count) placed"
@@ -283,25 +285,83 @@ final class WindowAligner {
     }
 
     /// The longest pause between the words a path places before its first confidently heard
-    /// run that are still taken for the text (see ``boundary(near:words:texts:samples:pathStart:leadingWords:attempts:)``).
+    /// run that are still taken for the text (see ``boundary(near:words:texts:samples:pathStart:leadingWords:afterOtherSpeech:attempts:)``).
     static let leadingWordGapMs = 1_500
 
     /// Where the text picks up when a window's audio is not at its first words `next`: the
     /// narrator skipped ahead. Looked for as a segment's start is (a locating search of the
     /// window's first ``locateSeconds`` among the words up to three half-windows on, confirmed by
     /// a plain search from there), so the words read right after the skip are placed, not passed
-    /// over with it. Nil when the text is not found further on there.
+    /// over with it; words before the run it finds are taken up too when they are heard as the
+    /// text (``leadIn(to:after:from:texts:samples:)``). Nil when the text is not found further on there.
     func skippedAhead(from next: Int, at cursor: Int, texts: ArraySlice<String>, samples: RecognizerAudio) throws
         -> (word: Int, sample: Int)?
     {
         let upper = min(texts.endIndex, next + 3 * max(1, settings.wordsPerWindow / 2) + settings.wordsPerWindow)
-        guard upper - next > 2 * NarrationAligner.shortestMissingRun,
-            let place = try boundary(
-                near: cursor, words: [next..<upper], texts: texts, samples: samples, leadingWords: true, attempts: 1),
-            place.word > next
-        else { return nil }
+        guard upper - next > 2 * NarrationAligner.shortestMissingRun else { return nil }
+        // The window may start inside speech that is not the text's next words (the end of a
+        // word the window before misplaced): looked for again past any speech before it. Not
+        // first: speech before the text costs little, and words the model hears badly would
+        // go to it.
+        for afterOtherSpeech in [false, true] {
+            if let place = try boundary(
+                near: cursor, words: [next..<upper], texts: texts, samples: samples, leadingWords: true,
+                afterOtherSpeech: afterOtherSpeech, attempts: 1)
+            {
+                guard place.word > next else { return nil }
+                return try leadIn(to: place, after: next, from: cursor, texts: texts, samples: samples)
+            }
+        }
+        return nil
+    }
+
+    /// Where the narrator took the text up again after a skip, when it is before `place` (the
+    /// run of confidently heard words ``skippedAhead(from:at:texts:samples:)`` found): the words
+    /// said between the skip and the run are read as the text is, though too few of them may be
+    /// heard surely in a row to be found by themselves. From each onset after a pause in the
+    /// audio before the run (earliest first, from `cursor` on), the words before the run are
+    /// looked for in the audio up to it; the first path that runs into the run and hears at least
+    /// half its words gives the place. `place` itself when none does.
+    func leadIn(
+        to place: (word: Int, sample: Int), after next: Int, from cursor: Int, texts: ArraySlice<String>,
+        samples: RecognizerAudio
+    ) throws -> (word: Int, sample: Int) {
+        let rate = PocketSphinxDecoder.sampleRate
+        let samplesPerFrame = rate / PocketSphinxDecoder.framesPerSecond
+        let region = max(cursor, place.sample - Self.locateSeconds * rate)..<place.sample
+        let firstWord = max(next, place.word - settings.wordsPerWindow)
+        guard region.count > rate, place.word - firstWord >= NarrationAligner.shortestMissingRun else { return place }
+        let onsets = SpeechOnsets(samples: samples.samples(region)[...]).onsets(afterPausesOf: Self.leadInPauseMs)
+        for onset in onsets.prefix(Self.leadInOnsets) {
+            let start = max(region.lowerBound, region.lowerBound + onset * samplesPerFrame - rate / 10)
+            guard place.sample - start >= rate / 2 else { break }
+            let audio = samples.samples(start..<place.sample)[...]
+            let found = try aligner.locate(
+                Array(texts[firstWord..<place.word]), in: audio, reference: try aligner.phoneLoop(audio))
+            MemoryTrim.release()
+            guard let first = found.firstIndex(where: { $0 != nil }), let entered = found[first],
+                found.filter(NarrationAligner.isHeard).count >= NarrationAligner.shortestMissingRun
+            else { continue }
+            // The search may stop before the run (a word it hears badly); the words from where it
+            // entered must fill the audio up to the run, each in turn, and be heard as the text's.
+            let from = start + entered.startMs * rate / 1000
+            let said = samples.samples(from..<place.sample)[...]
+            let placed = try aligner.place(
+                Array(texts[(firstWord + first)..<place.word]), in: said, openEnded: false,
+                reference: try aligner.phoneLoop(said))
+            guard placed.filter(NarrationAligner.isHeard).count * 2 >= placed.count else { continue }
+            ForgeLog.debug(
+                "the text after the skip goes on at word \(firstWord + first), \(place.word - firstWord - first) word(s) before the run found"
+            )
+            return (firstWord + first, from)
+        }
         return place
     }
+
+    /// The pause before an onset the text may be taken up again at after a skip.
+    static let leadInPauseMs = 250
+    /// The onsets before a found run ``leadIn(to:after:from:texts:samples:)`` tries at most.
+    static let leadInOnsets = 4
 
     /// Whether the text from `place.word` on is heard from `place.sample` on, by a plain window's
     /// search of ``locateSeconds``. A locating search (narrow beams, entered anywhere in
@@ -441,8 +501,11 @@ final class WindowAligner {
         return nil
     }
 
-    /// Speech between two placed words that says the text stopped fitting there.
-    static let uncoveredSpeechMs = 2_000
+    /// Speech between two placed words that says the text stopped fitting there: as much as a
+    /// report counts as audio without text. A search given a skipped paragraph stretches the
+    /// words before it over the words read after it, a word per pause, leaving little more than
+    /// a second of speech uncovered between two of them.
+    static let uncoveredSpeechMs = NarrationAligner.shortestUnmatchedSpeechMs
 
     /// The most audio one search that may skip words is given: its memory grows with its audio,
     /// and a whole window's would set the sync's peak. A window is searched in pieces this long.
