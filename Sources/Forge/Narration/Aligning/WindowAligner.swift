@@ -301,9 +301,9 @@ final class WindowAligner {
         guard upper - next > 2 * NarrationAligner.shortestMissingRun else { return nil }
         // The window may start inside speech that is not the text's next words (the end of a
         // word the window before misplaced): looked for again past any speech before it, among
-        // a window's words (a search entered after other speech keeps every word alive each
-        // frame: ten times the first one's time over three half-windows). Not first: speech
-        // before the text costs little, and words the model hears badly would go to it.
+        // a window's words only (a search entered after other speech keeps every word alive each
+        // frame). Not first: speech before the text costs little, and words the model hears
+        // badly would go to it.
         let searches = [(next..<upper, false), (next..<min(upper, next + settings.wordsPerWindow), true)]
         for (words, afterOtherSpeech) in searches {
             if let place = try boundary(
