@@ -61,7 +61,7 @@ struct SpeechOnsets {
                 // the whole pause moves as far).
                 let limit = min(last - 2, energy.count - 3)
                 guard first + 1 <= limit else { continue }
-                if let onset = (first + 1...limit).first(where: { isSound($0) && isSound($0 + 1) && isSound($0 + 2) }) {
+                if let onset = (first + 1...limit).first(where: startsSound) {
                     placement.startMs = onset * Self.frameMs
                 }
             } else if first > 0 && placement.startMs > previousEnd && !isSound(max(0, previousEnd / Self.frameMs)) {
@@ -87,11 +87,17 @@ struct SpeechOnsets {
             if !isSound(frame) {
                 quiet += 1
             } else {
-                if quiet >= pauseFrames, isSound(frame + 1), isSound(frame + 2) { onsets.append(frame) }
+                if quiet >= pauseFrames, startsSound(frame) { onsets.append(frame) }
                 quiet = 0
             }
         }
         return onsets
+    }
+
+    /// Whether sound begins at `frame`: it and the two frames after it are louder than the pauses
+    /// (one loud frame is a click).
+    func startsSound(_ frame: Int) -> Bool {
+        isSound(frame) && isSound(frame + 1) && isSound(frame + 2)
     }
 
     /// Whether the 10 ms frame `frame` is louder than the pauses.

@@ -351,7 +351,7 @@ final class WindowAligner {
             let placed = try aligner.place(
                 Array(texts[(firstWord + first)..<place.word]), in: said, openEnded: false,
                 reference: try aligner.phoneLoop(said))
-            guard placed.filter(NarrationAligner.isHeard).count * 2 >= placed.count else { continue }
+            guard NarrationAligner.heardShare(placed) >= 0.5 else { continue }
             ForgeLog.debug(
                 "the text after the skip goes on at word \(firstWord + first), \(place.word - firstWord - first) word(s) before the run found"
             )
