@@ -11,7 +11,7 @@ packages=(pkg-config libespeak-ng-dev libsndfile1-dev libsqlite3-dev libebur128-
 # epubcheck, which every kind of EPUB forge writes must pass; the sqlite3 shell the finishing
 # benchmark reads the manifest with).
 if [ "${1:-}" = "--tests" ]; then
-    packages+=(chromium epubcheck sqlite3)
+    packages+=(chromium epubcheck sqlite3 gdb)
     # Debian 12 and Ubuntu 22.04 ship the small nginx-light; later releases only nginx (with the module).
     if [ ! -x /usr/sbin/nginx ]; then
         if apt-cache show nginx-light >/dev/null 2>&1; then packages+=(nginx-light); else packages+=(nginx); fi

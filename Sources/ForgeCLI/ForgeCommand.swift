@@ -25,6 +25,8 @@ struct ForgeCommand: AsyncParsableCommand {
     /// Parses and runs like ArgumentParser's default, but with forge's documented exit codes:
     /// usage errors exit 2 (not 64).
     static func main() async {
+        // Before any thread can use OpenSSL (OpenSSLExitCleanup says why).
+        OpenSSLExitCleanup.skip()
         // A worker starts espeak-ng (and forks the process its speakers come from) here, on the
         // main thread before any other thread exists, so the speakers' memory checkpoints hold no
         // other thread's stack or allocation arena (each rewind scans all they hold).
