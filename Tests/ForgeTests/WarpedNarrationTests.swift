@@ -166,6 +166,19 @@ struct WarpedNarrationTests {
                 abs($0.samples.lowerBound - before) < 16_000 && abs($0.samples.upperBound - after) < 16_000
             }
                 == true, "\(whole) between \(before) and \(after)")
+        // Unless the model hears the narrator poorly everywhere it looked: then the warp stands.
+        let twiceFailed = examined + [recheck.heard(false)]
+        #expect(
+            aligner.failedProbeStretches(twiceFailed, plan: plan, heardShare: WarpedNarrationAligner.wellHeardShare)
+                .count == 1)
+        #expect(aligner.failedProbeStretches(twiceFailed, plan: plan, heardShare: 0.44).isEmpty)
+        let heard = WordPlacement(startMs: 0, endMs: 300, confidence: nil)
+        let verdicts = [
+            WarpedNarrationAligner.Verdict(placements: [heard, nil, heard], speech: [], saved: false),
+            WarpedNarrationAligner.Verdict(placements: [nil], speech: [], saved: false),
+        ]
+        #expect(WarpedNarrationAligner.heardShare(of: verdicts) == 0.5)
+        #expect(WarpedNarrationAligner.heardShare(of: []) == 1)
     }
 
     /// A stretch whose unheard words run into one of its ends is widened on that side, more each

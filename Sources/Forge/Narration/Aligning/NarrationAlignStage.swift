@@ -15,6 +15,7 @@ struct NarrationAlignStage: PipelineStage {
         var missingFrames: Int
         var resumedFromMs: Int?
         var examinedMs: Int?
+        var heardShare: Double?
     }
 
     func run(_ text: NarratedText, in context: NarrationContext) throws -> AlignedNarration {
@@ -52,6 +53,16 @@ struct NarrationAlignStage: PipelineStage {
                         + "the last \(String(format: "%.1f", Double(missingFrames) / Double(sampleRate))) s were not aligned.",
                     file: audioFile.path, suggestion: "Re-export the recording and align again."))
         }
+        if let share = fresh?.heardShare, share < WarpedNarrationAligner.wellHeardShare {
+            warnings.append(
+                .warning(
+                    "\(audioFile.path): the acoustic model heard only \(Int(share * 100))% of the words it checked at the recording's edges and probes: it hears this narrator poorly. "
+                        + "Where a probe heard nothing, the words are placed by Forge's own reading alone, unchecked, and words reported not in the recording may well be in it.",
+                    file: audioFile.path,
+                    suggestion:
+                        "Listen to the spans reported before trusting them; `--aligner windows` asks the model everywhere (far slower)."
+                ))
+        }
         let document = try store.store(
             key: key, fileExtension: "json", role: .alignment, mimeType: "application/json",
             data: AlignmentDocument(
@@ -80,7 +91,8 @@ struct NarrationAlignStage: PipelineStage {
                 narration: outcome.narration, frames: first.copy.stamp.frames,
                 missingFrames: first.copy.stamp.missingFrames,
                 resumedFromMs: outcome.resumedAt.map { NarrationImport.milliseconds($0, rate: rate) },
-                examinedMs: NarrationImport.milliseconds(outcome.examinedSamples, rate: rate))
+                examinedMs: NarrationImport.milliseconds(outcome.examinedSamples, rate: rate),
+                heardShare: outcome.heardShare)
         case .windows:
             let copy = try recognizerCopy(in: context)
             let durationMs = try checkedDuration(copy, in: context)
