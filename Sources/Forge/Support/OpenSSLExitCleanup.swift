@@ -6,10 +6,10 @@ import Glibc
 /// libzip (random names for the pack's temporary file) and libcurl (TLS) use OpenSSL on Forge's
 /// blocking threads, and OpenSSL then gives each such thread state it frees when the thread ends.
 /// By default OpenSSL also registers `OPENSSL_cleanup` with `atexit`, which frees what those
-/// thread-end handlers still use: a command whose last blocking thread was still ending while
-/// the process exited crashed after its work was done (a heap-corruption abort or a segfault in
-/// libcrypto). Initialised with `OPENSSL_INIT_NO_ATEXIT` first, OpenSSL leaves its memory to the
-/// system, which reclaims it at exit anyway.
+/// thread-end handlers still use: a blocking thread still ending while the process exits would
+/// free the same state as the exit handler, after the command's work is done. Initialised with
+/// `OPENSSL_INIT_NO_ATEXIT` first, OpenSSL leaves its memory to the system, which reclaims it at
+/// exit anyway.
 ///
 /// Forge links no OpenSSL of its own (the libraries above bring it), so the entry point is looked
 /// up at run time, like ``MemoryTrim``'s.

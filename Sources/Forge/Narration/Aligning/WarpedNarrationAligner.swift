@@ -404,8 +404,8 @@ package final class WarpedNarrationAligner {
     }
 
     /// Below this share of words heard at the edges and probes, the model is taken to hear the
-    /// narrator poorly: the espeak-ng voices and Piper it was measured on hear 70-95%, a voice
-    /// with another accent 44%.
+    /// narrator poorly (a voice with an accent the en-us model was not trained on); the voices it
+    /// hears well stay well above it (docs/benchmarks.md).
     static let wellHeardShare = 0.6
 
     /// The share of the words of `verdicts` the model heard (1 when there are none).
