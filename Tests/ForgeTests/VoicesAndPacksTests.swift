@@ -121,10 +121,10 @@ import ZIPFoundation
     }
 
     /// libzip gives the pack's writing thread OpenSSL state that is freed as the thread ends; the
-    /// process must not free OpenSSL's own state at exit meanwhile (a crash after "Wrote the
-    /// audio pack", seen once in a few hundred runs under load). Watched with gdb, which stops
-    /// the process if OpenSSL's exit handler runs. (Started as Forge starts its tools: from a test
-    /// thread's Foundation `Process`, gdb inherits a mask that blocks the signals it waits on.)
+    /// process must not free OpenSSL's own state at exit meanwhile (a rare crash after "Wrote
+    /// the audio pack"). Watched with gdb, which stops the process if OpenSSL's exit handler
+    /// runs. (Started as Forge starts its tools: from a test thread's Foundation `Process`, gdb
+    /// inherits a mask that blocks the signals it waits on.)
     @Test func aPackCommandExitsWithoutTearingDownOpenSSL() async throws {
         let project = try TestProject()
         #expect(try project.build().status == 0)

@@ -410,15 +410,13 @@ package final class WarpedNarrationAligner {
 
     /// The share of the words of `verdicts` the model heard (1 when there are none).
     static func heardShare(of verdicts: [Verdict]) -> Double {
-        let words = verdicts.reduce(0) { $0 + $1.placements.count }
-        let heard = verdicts.reduce(0) { $0 + $1.placements.filter(NarrationAligner.isHeard).count }
-        return words == 0 ? 1 : Double(heard) / Double(words)
+        let placements = verdicts.flatMap(\.placements)
+        return placements.isEmpty ? 1 : NarrationAligner.heardShare(placements)
     }
 
     /// Whether a probe heard its words.
     static func hears(_ placements: [WordPlacement?]) -> Bool {
-        guard !placements.isEmpty else { return true }
-        return Double(placements.filter(NarrationAligner.isHeard).count) >= probeHeardShare * Double(placements.count)
+        placements.isEmpty || NarrationAligner.heardShare(placements) >= probeHeardShare
     }
 
     /// Each examination's placements (in ms from its first sample) and speech, by the model, ``jobs`` at once.
