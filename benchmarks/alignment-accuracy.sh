@@ -10,11 +10,8 @@ source "$(dirname "$0")/lib/markdown.sh"
 cd "$(dirname "$0")/.."
 work=out/alignment-accuracy
 rm -rf "$work" && mkdir -p "$work"
-if [ -z "${FORGE:-}" ]; then
-    swift build -c release --product forge >/dev/null
-    FORGE=$PWD/.build/release/forge
-fi
-forge=$FORGE
+source benchmarks/lib/forge.sh
+use_forge
 awk '/^Chapter 4/ { exit } { print }' ../shared/corpus/pride-and-prejudice.txt > "$work/book.txt"
 recipe() {
     cat <<JSON

@@ -13,8 +13,8 @@ set -euo pipefail
 source "$(dirname "$0")/lib/markdown.sh"
 cd "$(dirname "$0")/.."
 book="$(realpath "${1:-../shared/corpus/pride-and-prejudice.txt}")"
-swift build -c release --product forge >/dev/null
-forge="$PWD/.build/release/forge"
+source benchmarks/lib/forge.sh
+use_forge
 work=".forge/bench-audiobook"; mkdir -p "$work"; touch "$work/.forge-project"
 cp "$book" "$work/book.txt"
 cat > "$work/recipe.json" <<JSON

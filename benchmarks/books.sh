@@ -13,11 +13,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-if [ -z "${FORGE:-}" ]; then
-    scripts/install-deps.sh
-    swift build -c release --product forge >/dev/null
-    FORGE=$root/.build/release/forge
-fi
+source benchmarks/lib/forge.sh
+use_forge ""
 if [[ " $* " == *" --markdown "* ]]; then
     echo "### Real books (\`benchmarks/books.sh $*\`)"
     echo

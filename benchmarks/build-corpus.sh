@@ -14,9 +14,8 @@ corpus=${1:-$root/../shared/corpus/pride-and-prejudice.txt}
 runs=${RUNS:-3}
 jobs=${JOBS:-2}
 cd "$root"
-scripts/install-deps.sh
-swift build -c release --product forge >/dev/null
-forge=$root/.build/release/forge
+source benchmarks/lib/forge.sh
+use_forge ""
 
 work=$(mktemp -d)
 at_exit 'rm -rf "$work"'

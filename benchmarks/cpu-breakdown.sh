@@ -19,8 +19,8 @@ scripts/install-deps.sh
 if ! command -v perf >/dev/null; then
     if [ "$(id -u)" = 0 ]; then apt-get install -y -qq linux-perf >/dev/null; else sudo apt-get install -y -qq linux-perf >/dev/null; fi
 fi
-swift build -c release --product forge >/dev/null
-forge=$root/.build/release/forge
+source benchmarks/lib/forge.sh
+use_forge
 
 work=$(mktemp -d)
 at_exit 'rm -rf "$work"'

@@ -18,12 +18,8 @@ corpus=${1:-$root/../shared/corpus/pride-and-prejudice.txt}
 copies=${COPIES:-5}
 jobs=${JOBS:-2}
 cd "$root"
-if [ -z "${FORGE:-}" ]; then
-    scripts/install-deps.sh --tests
-    swift build -c release --product forge >/dev/null
-    FORGE=$root/.build/release/forge
-fi
-forge=$FORGE
+source benchmarks/lib/forge.sh
+use_forge --tests
 work=$(mktemp -d)
 # KEEP=1 leaves the book, its build and exports in $work for a look afterwards.
 if [ "${KEEP:-}" != 1 ]; then at_exit 'rm -rf "$work"'; else echo "keeping $work"; fi

@@ -20,12 +20,8 @@ jobs=${JOBS:-2}
 formats=${FORMATS:-"json vtt srt html audio epub m4b"}
 verify_seconds=${VERIFY_SECONDS:-120}
 cd "$root"
-if [ -z "${FORGE:-}" ]; then
-    scripts/install-deps.sh
-    swift build -c release --product forge >/dev/null
-    FORGE=$root/.build/release/forge
-fi
-forge=$FORGE
+source benchmarks/lib/forge.sh
+use_forge ""
 
 work=$(mktemp -d)
 at_exit 'rm -rf "$work"'

@@ -23,12 +23,8 @@ book=${1:-$root/../shared/corpus/pride-and-prejudice.txt}
 shards=${SHARDS:-8}
 formats=${FORMATS:-"m4b epub acx"}
 cd "$root"
-if [ -z "${FORGE:-}" ]; then
-    scripts/install-deps.sh --tests
-    swift build -c release --product forge >/dev/null
-    FORGE=$root/.build/release/forge
-fi
-forge=$FORGE
+source benchmarks/lib/forge.sh
+use_forge --tests
 work=$(mktemp -d)
 voice='{ "id": "en-us+klatt" }'
 engines=''

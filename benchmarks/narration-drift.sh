@@ -10,15 +10,15 @@ cd "$(dirname "$0")/.."
 lines=${LINES:-1125}
 work=out/narration-drift
 rm -rf "$work" && mkdir -p "$work"
-swift build -c release --product forge >/dev/null
-forge=.build/release/forge
+source benchmarks/lib/forge.sh
+use_forge
 head -n "$lines" ../shared/corpus/pride-and-prejudice.txt > "$work/book.txt"
 cat > "$work/reference.json" <<JSON
 { "sources": ["book.txt"], "voice": { "id": "en-gb", "rate": 150 },
   "exports": { "formats": ["audio", "json"], "pauses": { "sentenceMs": 300, "paragraphMs": 800, "chapterMs": 2000 } },
   "output": { "directory": "reference" } }
 JSON
-(cd "$work" && ../../$forge build reference.json --json > build.log)
+(cd "$work" && "$forge" build reference.json --json > build.log)
 python3 benchmarks/narration_reference.py "$work/reference/exports" "$work/narration.wav" "$work/reference.jsonl"
-/usr/bin/time -f "forge align: %e s wall, %U s user CPU" $forge align narration --audio "$work/narration.wav" --text "$work/book.txt" --output "$work/aligned" | head -3
+/usr/bin/time -f "forge align: %e s wall, %U s user CPU" "$forge" align narration --audio "$work/narration.wav" --text "$work/book.txt" --output "$work/aligned" | head -3
 python3 benchmarks/narration_drift.py "$work/reference.jsonl" "$work/aligned"

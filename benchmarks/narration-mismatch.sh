@@ -13,10 +13,8 @@ set -euo pipefail
 source "$(dirname "$0")/lib/markdown.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache=${CACHE:-/tmp/forge-bench}
-if [ -z "${FORGE:-}" ]; then
-    (cd "$root" && swift build -c release --product forge >/dev/null)
-    FORGE=$root/.build/release/forge
-fi
+source "$root/benchmarks/lib/forge.sh"
+use_forge
 mkdir -p "$cache"
 fetch() { # name version
     local file="$cache/$1-$2.tar.gz"

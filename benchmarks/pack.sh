@@ -11,8 +11,8 @@ source "$(dirname "$0")/lib/markdown.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 runs=${RUNS:-3}
 cd "$root"
-swift build -c release --product forge >/dev/null
-forge=$root/.build/release/forge
+source benchmarks/lib/forge.sh
+use_forge
 work=$(mktemp -d)
 at_exit 'rm -rf "$work"'
 source "$root/benchmarks/lib/measure.sh"

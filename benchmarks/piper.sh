@@ -12,8 +12,8 @@ cd "$(dirname "$0")/.."
 python=$PWD/.forge/piper/bin/python3
 work=out/piper-benchmark
 rm -rf "$work" && mkdir -p "$work"
-swift build -c release --product forge >/dev/null
-forge=$PWD/.build/release/forge
+source benchmarks/lib/forge.sh
+use_forge
 awk '/^Chapter 2/ { exit } { print }' ../shared/corpus/pride-and-prejudice.txt > "$work/book.txt"
 cat > "$work/recipe.json" <<JSON
 { "sources": ["book.txt"], "engines": { "piper": { "command": ["$python", "$PWD/adapters/piper/forge-piper"] } },

@@ -11,8 +11,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=$root/../shared/corpus/pride-and-prejudice.txt
 runs=${RUNS:-3}
 cd "$root"
-swift build -c release --product forge >/dev/null
-forge=${FORGE:-$root/.build/release/forge}
+source benchmarks/lib/forge.sh
+use_forge
 work=$(mktemp -d)
 at_exit 'rm -rf "$work"'
 source "$root/benchmarks/lib/measure.sh"

@@ -15,11 +15,8 @@ corpus=${1:-$root/../shared/corpus/pride-and-prejudice.txt}
 jobs=${JOBS:-2}
 cd "$root"
 scripts/install-deps.sh --tests
-forge=${FORGE:-}
-if [ -z "$forge" ]; then
-    swift build -c release --product forge >/dev/null
-    forge=$root/.build/release/forge
-fi
+source benchmarks/lib/forge.sh
+use_forge
 
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

@@ -16,8 +16,8 @@ every=${EVERY:-25}
 voices=${VOICES:-en-gb:165 en-us:185 en-gb-scotland:150 en-us+f3:170}
 work=out/skips
 mkdir -p "$work"
-if [ -z "${FORGE:-}" ]; then swift build -c release --product forge >/dev/null; fi
-forge=${FORGE:-$PWD/.build/release/forge}
+source benchmarks/lib/forge.sh
+use_forge
 awk -v last="$((chapters + 1))" '$0 == "Chapter " last { exit } { print }' ../shared/corpus/pride-and-prejudice.txt > "$work/book.txt"
 python3 - "$work" "$every" <<'PY'
 import json, sys

@@ -25,8 +25,8 @@ work=out/sync/chapters-$chapters
 [ "$skip" = 0 ] || work=$work-skip
 mkdir -p "$work"
 # FORGE=path/to/forge compares another build (a change under test) on the same cached narration.
-if [ -z "${FORGE:-}" ]; then swift build -c release --product forge >/dev/null; fi
-forge=${FORGE:-$PWD/.build/release/forge}
+source benchmarks/lib/forge.sh
+use_forge
 awk -v last="$((chapters + 1))" '$0 == "Chapter " last { exit } { print }' ../shared/corpus/pride-and-prejudice.txt > "$work/book.txt.new"
 if ! cmp -s "$work/book.txt.new" "$work/book.txt" || [ ! -f "$work/narration.wav" ] || [ ! -f "$work/reference.sentences.jsonl" ]; then
     mv "$work/book.txt.new" "$work/book.txt"

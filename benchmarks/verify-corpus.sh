@@ -17,10 +17,10 @@ root=$PWD
 work=$root/out/verify-corpus
 rm -rf "$work" && mkdir -p "$work"
 source benchmarks/lib/measure.sh
-swift build -c release --product forge >/dev/null
+source benchmarks/lib/forge.sh
+use_forge
 command -v pocketsphinx_batch >/dev/null || apt-get install -y pocketsphinx >/dev/null
 python3 -c "import numpy" 2>/dev/null || apt-get install -y python3-numpy >/dev/null
-forge=$root/.build/release/forge
 awk '/^Chapter 4/ { exit } { print }' ../shared/corpus/pride-and-prejudice.txt > "$work/ch1-3.txt"
 cp ../shared/corpus/pride-and-prejudice.txt "$work/book.txt"
 cd "$work"

@@ -20,8 +20,9 @@ texts=${TEXTS:-"plain difficult numbers"}
 voice=${VOICE:-en-us+klatt}
 rm -rf "$work" && mkdir -p "$work"
 source benchmarks/lib/measure.sh
-swift build -c release --product forge >/dev/null
-forges=("current=$root/.build/release/forge")
+source benchmarks/lib/forge.sh
+use_forge
+forges=("current=$forge")
 [ -n "${PREVIOUS:-}" ] && forges+=("previous=$PREVIOUS")
 corpus=../shared/corpus/pride-and-prejudice.txt
 python3 benchmarks/make_difficult_prose.py "$corpus" 24 > "$work/difficult.txt"

@@ -15,8 +15,8 @@ work=out/sync/chapters-$chapters
 [ "$voice" = espeak ] || work=out/sync/$voice-chapters-$chapters
 [ -f "$work/reference.skipped.json" ] && work=$work || { [ -d "$work-skip" ] && work=$work-skip; }
 [ -f "$work/narration.wav" ] || { echo "no narration in $work: run CHAPTERS=$chapters VOICE=$voice benchmarks/sync.sh first" >&2; exit 3; }
-if [ -z "${FORGE:-}" ]; then swift build -c release --product forge >/dev/null; fi
-forge=${FORGE:-$PWD/.build/release/forge}
+source benchmarks/lib/forge.sh
+use_forge
 mkdir -p "$work/warp"
 cat > "$work/warp/reading.json" <<JSON
 { "sources": ["../book.txt"], "voice": "en-us", "build": { "jobs": 2 },
