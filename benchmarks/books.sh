@@ -14,7 +14,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source benchmarks/lib/forge.sh
-use_forge ""
+use_forge --install
 if [[ " $* " == *" --markdown "* ]]; then
     echo "### Real books (\`benchmarks/books.sh $*\`)"
     echo

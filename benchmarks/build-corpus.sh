@@ -15,7 +15,7 @@ runs=${RUNS:-3}
 jobs=${JOBS:-2}
 cd "$root"
 source benchmarks/lib/forge.sh
-use_forge ""
+use_forge --install
 
 work=$(mktemp -d)
 at_exit 'rm -rf "$work"'

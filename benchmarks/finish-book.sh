@@ -19,7 +19,7 @@ copies=${COPIES:-5}
 jobs=${JOBS:-2}
 cd "$root"
 source benchmarks/lib/forge.sh
-use_forge --tests
+use_forge --install --tests
 work=$(mktemp -d)
 # KEEP=1 leaves the book, its build and exports in $work for a look afterwards.
 if [ "${KEEP:-}" != 1 ]; then at_exit 'rm -rf "$work"'; else echo "keeping $work"; fi

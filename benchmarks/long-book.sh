@@ -21,7 +21,7 @@ formats=${FORMATS:-"json vtt srt html audio epub m4b"}
 verify_seconds=${VERIFY_SECONDS:-120}
 cd "$root"
 source benchmarks/lib/forge.sh
-use_forge ""
+use_forge --install
 
 work=$(mktemp -d)
 at_exit 'rm -rf "$work"'

@@ -24,7 +24,7 @@ shards=${SHARDS:-8}
 formats=${FORMATS:-"m4b epub acx"}
 cd "$root"
 source benchmarks/lib/forge.sh
-use_forge --tests
+use_forge --install --tests
 work=$(mktemp -d)
 voice='{ "id": "en-us+klatt" }'
 engines=''
