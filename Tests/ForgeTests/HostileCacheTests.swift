@@ -62,7 +62,7 @@ struct HostileCacheTests {
                 "build", "recipe.json", "--json", "--remote-cache", fixture.server.url(mode),
                 "--remote-cache-read-only", "-o", output,
             ],
-            in: fixture.directory.url)
+            in: fixture.directory.url, measuringPeakMemory: true)
         let (result, peak) = forge.waitMeasuringPeakMemory()
         let seconds = Date().timeIntervalSince(started)
         #expect(result.status == 0, "\(mode): \(result.errors)")

@@ -245,34 +245,18 @@ struct RobustnessTests {
             "It is a truth universally acknowledged that a single man in possession of a good fortune must be in want of a wife. "
         let paragraph = String(repeating: sentence, count: 5_000_000 / sentence.utf8.count)
         let project = try TestProject(book: "Chapter 1\n\n" + paragraph)
-        // Spawned and reaped here with wait4, for this one process's peak memory
-        // (RUSAGE_CHILDREN is the largest of every child the test run has had).
-        let output = project.directory.file("plan.json").path
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let arguments = [ForgeProcess.executable.path, "plan", project.directory.file("recipe.json").path, "--json"]
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
         // Two malloc arenas: how many a loaded machine's thread interleaving makes glibc open is
         // the allocator's variance, not Forge's memory.
-        let environment =
-            ProcessInfo.processInfo.environment.filter { $0.key != "MALLOC_ARENA_MAX" }.map { "\($0.key)=\($0.value)" }
-            + ["MALLOC_ARENA_MAX=2"]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer { for variable in envp { free(variable) } }
-        var pid: pid_t = 0
-        #expect(posix_spawn(&pid, arguments[0], &actions, nil, argv, envp) == 0)
-        var status: Int32 = 0
-        var usage = rusage()
-        #expect(wait4(pid, &status, 0, &usage) == pid)
-        #expect(status == 0, "forge plan exited with wait status \(status)")
-        // The bound is for memory growing out of proportion to the input, so it leaves room for
-        // what variance remains.
-        #expect(usage.ru_maxrss < 600_000, "peak resident memory \(usage.ru_maxrss) kB")
+        let forge = try ForgeProcess(
+            ["plan", "recipe.json", "--json"], in: project.directory.url, environment: ["MALLOC_ARENA_MAX": "2"],
+            measuringPeakMemory: true)
+        let (plan, peak) = forge.waitMeasuringPeakMemory()
+        #expect(plan.status == 0, "forge plan: \(plan.errors)")
+        // About 45 bytes per character of one paragraph that is all one item list; the bound
+        // catches memory growing out of proportion to the input, with room for variance.
+        #expect(peak > 0 && peak < 400 << 20, "peak resident memory \(peak >> 20) MB")
         let fields =
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any]
+            try JSONSerialization.jsonObject(with: Data(plan.text.utf8)) as? [String: Any]
         #expect((fields?["items"] as? Int ?? 0) > 8_000, "cut into items of at most 600 characters")
         #expect(
             fields?["words"] as? Int == paragraph.split(separator: " ").count + 2,

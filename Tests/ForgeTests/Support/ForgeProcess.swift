@@ -22,6 +22,8 @@ final class ForgeProcess: Sendable {
     static let stageCommands: Set<String> = ["build", "split", "speak", "align"]
 
     let process: Process
+    /// Where GNU time writes the process's peak resident memory, when it is measured.
+    private let peakMemoryFile: URL?
     private let lines = Mutex<[String]>([])
     private let errorText = Mutex<String>("")
     /// How many of the two pipe readers have reached end of file.
@@ -29,15 +31,28 @@ final class ForgeProcess: Sendable {
 
     init(
         _ arguments: [String], in directory: URL, environment: [String: String] = [:], executable: URL? = nil,
-        standardInput: Data? = nil
+        standardInput: Data? = nil, measuringPeakMemory: Bool = false
     ) throws {
         process = Process()
-        process.executableURL = executable ?? Self.executable
+        let forge = executable ?? Self.executable
         // Tests read the recipe commands' JSON Lines events; a pipe alone now gets log lines.
-        process.arguments =
+        let forgeArguments =
             Self.stageCommands.contains(arguments.first ?? "") && !arguments.contains("--audio")
                 && !arguments.contains("--json")
                 && !arguments.contains("--help") ? arguments + ["--json"] : arguments
+        if measuringPeakMemory {
+            // GNU time forks forge from its own small process and reads wait4's peak. Spawned from
+            // here, forge's ru_maxrss would start at this test runner's (posix_spawn's vfork shares
+            // the runner's memory until exec), and polling VmHWM misses growth after the last poll.
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("forge-peak-\(UUID().uuidString)")
+            peakMemoryFile = file
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+            process.arguments = ["--quiet", "--format=%M", "--output=\(file.path)", forge.path] + forgeArguments
+        } else {
+            peakMemoryFile = nil
+            process.executableURL = forge
+            process.arguments = forgeArguments
+        }
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
@@ -133,21 +148,15 @@ final class ForgeProcess: Sendable {
         for pid in all { kill(pid, number) }
     }
 
-    /// Waits for the process, reading its peak resident memory (VmHWM, in bytes) as it runs.
+    /// Waits for a process started `measuringPeakMemory`, and reads its peak resident memory in bytes
+    /// (0 if it was not measured).
     func waitMeasuringPeakMemory() -> (ForgeResult, peakBytes: Int) {
-        let status = "/proc/\(process.processIdentifier)/status"
-        var peak = 0
-        while process.isRunning {
-            // VmHWM never falls: the last reading before exit is the process's peak.
-            if let text = try? String(contentsOfFile: status, encoding: .utf8),
-                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-                let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-            {
-                peak = max(peak, kilobytes * 1024)
-            }
-            usleep(10_000)
-        }
-        return (wait(), peak)
+        let result = wait()
+        guard let peakMemoryFile else { return (result, 0) }
+        defer { try? FileManager.default.removeItem(at: peakMemoryFile) }
+        let text = (try? String(contentsOf: peakMemoryFile, encoding: .utf8)) ?? ""
+        let kilobytes = Int(text.split(separator: "\n").last.map(String.init) ?? "") ?? 0
+        return (result, kilobytes * 1024)
     }
 
     func wait() -> ForgeResult {
