@@ -318,6 +318,23 @@ struct VerificationTests {
         #expect(bad.exceeds(0.25) && !bad.exceeds(0.3) && !bad.exceeds(nil))
     }
 
+    /// The screen's limits are counted in a voice's standard deviations: measured without the
+    /// items at either end, the spread of normally varying items must still be their whole spread,
+    /// or an item of a clean build is flagged about once in six hundred ("sounds different").
+    @Test func aVoicesSpreadIsTheStandardDeviationOfItsItems() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func uniform() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (Double(state >> 11) + 0.5) / Double(1 << 53)
+        }
+        let values = (0..<20_000).map { _ in 1 + 0.05 * (-2 * log(uniform())).squareRoot() * cos(2 * .pi * uniform()) }
+        let spread = VoiceProfile.trimmedDeviation(values)
+        #expect(abs(spread / 0.05 - 1) < 0.03, "spread \(spread) of values whose standard deviation is 0.05")
+        #expect(
+            abs(VoiceProfile.trimmedDeviation([0.9, 1.0, 1.1]) - 0.1) < 1e-12,
+            "too few to leave any out: the plain deviation")
+    }
+
     @Test func wordErrorRateAndNormalization() {
         // Numbers as espeak-ng says them (a reader would say "eighteen eleven"; espeak-ng does not).
         #expect(

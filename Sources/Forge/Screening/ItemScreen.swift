@@ -17,10 +17,10 @@ package enum ItemScreen {
     /// With a reading: within this many standard deviations of the voice's own (``VoiceProfile``),
     /// widened for short texts by ``phonemeVariance`` over the item's phonemes (what a short text
     /// takes varies more), and never beyond the ratios above.
-    static let deviations = 5.0
+    static let deviations = 4.0
     /// The zero-crossing rate is judged within this many of its standard deviations.
     static let crossingDeviations = 4.0
-    static let phonemeVariance = 0.23
+    static let phonemeVariance = 0.36
     static let minimumPhonemes = 20
     /// The zero-crossing rate: within ``deviations`` of the voice's spread, widened for short items
     /// by ``crossingFrameVariance`` over their seconds of sound (a median of fewer frames varies more).

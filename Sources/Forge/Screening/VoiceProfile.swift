@@ -149,15 +149,22 @@ package struct VoiceProfile: Sendable, Equatable {
         return kept.count >= minimumItems ? fit(kept) ?? first : first
     }
 
-    /// The standard deviation of `values` without the 5% at either end (items with faults among
-    /// them do not widen it). Not the median deviation: a zero-crossing rate is a median of whole
-    /// counts per frame, so many items share one value, and their median deviation is often 0.
+    /// The standard deviation of `values` estimated without the 5% at either end (items with faults
+    /// among them do not widen it), scaled by ``trimmedDeviationScale`` so that for normally spread
+    /// values it is their standard deviation, not the smaller one of their middle 90%. Not the
+    /// median deviation: a zero-crossing rate is a median of whole counts per frame, so many items
+    /// share one value, and their median deviation is often 0.
     static func trimmedDeviation(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         let cut = sorted.count / 20
         let kept = sorted[cut..<(sorted.count - cut)]
         guard kept.count >= 2 else { return 0 }
         let mean = kept.reduce(0, +) / Double(kept.count)
-        return (kept.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(kept.count - 1)).squareRoot()
+        let deviation = (kept.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(kept.count - 1)).squareRoot()
+        return cut > 0 ? deviation * trimmedDeviationScale : deviation
     }
+
+    /// The standard deviation of a normal distribution over that of its middle 90%:
+    /// 1 / (1 - 2 z φ(z) / 0.9)^½ at z = 1.645, φ its density there.
+    static let trimmedDeviationScale = 1.267
 }
