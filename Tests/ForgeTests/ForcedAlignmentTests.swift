@@ -106,6 +106,48 @@ struct ForcedAlignmentTests {
         #expect(moved.isEmpty, "\(moved.count) of \(texts.count) items aligned differently: \(moved.prefix(2))")
     }
 
+    /// A stored alignment reads back as it was written (a narration's of a whole book's words),
+    /// and a damaged one is refused rather than misread.
+    @Test func aStoredAlignmentReadsBackAsWrittenAndADamagedOneIsRefused() throws {
+        let count = 20_000
+        let timings = (0..<count).map { WordTiming(startMs: $0 * 300, endMs: $0 * 300 + 250) }
+        let confidences = (0..<count).map { $0 % 7 == 0 ? nil : Double($0 % 1000) / 1000 }
+        let alignment = ForcedAlignment(timings: timings, confidences: confidences)
+        let narration = NarrationAlignment(
+            alignment: alignment, heard: (0..<count).map { $0 % 13 != 0 },
+            spans: [
+                NarrationSpan(kind: .matched, startMs: 0, endMs: 50_000, words: 0..<150),
+                NarrationSpan(kind: .textNotInAudio, startMs: 50_000, endMs: 51_000, words: 150..<160),
+            ], speechMs: 40_000, unmatchedSpeechMs: 1_200)
+        let document = AlignmentDocument(
+            aligner: "narration/test", durationMs: count * 300, narration: narration,
+            recording: .init(frames: 123_456, missingFrames: 7))
+        let bytes = document.encoded()
+        let readBack = AlignmentDocument.decode(Data(bytes))
+        #expect(readBack?.narration?.heard == narration.heard && readBack?.alignment == alignment)
+        #expect(readBack == document, "the spans, counts or the recording's length read back otherwise")
+        let item = AlignmentDocument(
+            aligner: "forced-2", durationMs: 900,
+            alignment: ForcedAlignment(timings: Array(timings.prefix(3)), confidences: [0.5, nil, 1]))
+        #expect(AlignmentDocument.decode(Data(item.encoded())) == item)
+
+        let text = String(decoding: item.encoded(), as: UTF8.self)
+        for damaged in [
+            text.replacingOccurrences(of: "\"version\":1", with: "\"version\":2"),
+            text.replacingOccurrences(of: "[0,250,0.500]", with: "[0,250]"),
+            text.replacingOccurrences(of: "[0,250,0.500]", with: "[250,0,0.500]"),
+            text.replacingOccurrences(of: "[0,250,0.500]", with: "[0,250,0.500,1]"),
+            String(text.prefix(text.count / 2)),
+        ] {
+            #expect(AlignmentDocument.decode(Data(damaged.utf8)) == nil, "\(damaged)")
+        }
+        let whole = String(decoding: bytes, as: UTF8.self)
+        let shortHeard = whole.replacingOccurrences(of: "\"heard\":\"0", with: "\"heard\":\"")
+        #expect(shortHeard != whole)
+        let misread = AlignmentDocument.decode(Data(shortHeard.utf8)) != nil
+        #expect(!misread, "a narration with a heard flag missing was read")
+    }
+
     @Test func wordsTheRecognizerCannotPlaceAreInterpolatedInsideTheAudio() {
         let words = Tokenizer.words(in: "one two three four five")
         let placements: [WordPlacement?] = [

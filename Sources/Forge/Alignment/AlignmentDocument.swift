@@ -90,47 +90,4 @@ package struct AlignmentDocument: Sendable, Equatable {
         json.newline()
         return json.bytes
     }
-
-    /// Reads a stored document; nil when it is not one (a damaged object).
-    package static func decode(_ data: Data) -> AlignmentDocument? {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            object["version"] as? Int == 1, let aligner = object["aligner"] as? String,
-            let duration = object["durationMs"] as? Int, let words = object["words"] as? [[Any]]
-        else { return nil }
-        var timings: [WordTiming] = []
-        var confidences: [Double?] = []
-        for word in words {
-            guard word.count == 3, let start = word[0] as? Int, let end = word[1] as? Int, end > start else {
-                return nil
-            }
-            timings.append(WordTiming(startMs: start, endMs: end))
-            confidences.append(word[2] as? Double)
-        }
-        var document = AlignmentDocument(
-            aligner: aligner, durationMs: duration,
-            alignment: ForcedAlignment(timings: timings, confidences: confidences))
-        if let heard = object["heard"] as? String, let speechMs = object["speechMs"] as? Int,
-            let unmatchedSpeechMs = object["unmatchedSpeechMs"] as? Int,
-            let rows = object["spans"] as? [[Any]]
-        {
-            guard heard.count == timings.count else { return nil }
-            var spans: [NarrationSpan] = []
-            for row in rows {
-                guard row.count == 5, let kind = (row[0] as? String).flatMap(NarrationSpan.Kind.init(rawValue:)),
-                    let start = row[1] as? Int,
-                    let end = row[2] as? Int, let first = row[3] as? Int, let last = row[4] as? Int, first <= last
-                else { return nil }
-                spans.append(NarrationSpan(kind: kind, startMs: start, endMs: end, words: first..<last))
-            }
-            document.narration = NarrationAlignment(
-                alignment: document.alignment, heard: heard.map { $0 == "1" }, spans: spans, speechMs: speechMs,
-                unmatchedSpeechMs: unmatchedSpeechMs)
-            if let frames = object["frames"] as? Int, let missing = object["missingFrames"] as? Int, frames > 0,
-                missing >= 0
-            {
-                document.recording = RecordingLength(frames: frames, missingFrames: missing)
-            }
-        }
-        return document
-    }
 }
