@@ -154,7 +154,7 @@ struct NarrationMismatchTests {
                 placements.append(
                     WordPlacement(startMs: 300 * index, endMs: 300 * index + 250, confidence: confidence, fit: fit))
             }
-            let speech = [Bool](repeating: true, count: 30 * count + 1)
+            let speech = FrameFlags([Bool](repeating: true, count: 30 * count + 1))
             return NarrationAligner.result(
                 words: words, placements: placements, speech: speech, durationMs: 300 * count
             )
@@ -184,6 +184,9 @@ struct NarrationMismatchTests {
                 flags[frame] = value
                 expected[frame] = value
             }
+            #expect(flags.setCount == expected.filter { $0 }.count)
+            var packed = FrameFlags(expected)
+            #expect(packed.drained() == expected)
             #expect(flags.drained() == expected)
             var list = PlacementList(count: count)
             var placements = [WordPlacement?](repeating: nil, count: count)
@@ -234,7 +237,7 @@ struct NarrationMismatchTests {
             }
             speech = Array(speech.prefix(durationMs / 10 + 1))
             let (spans, unmatched) = NarrationAligner.spans(
-                heard: heard, timings: timings, speech: speech, durationMs: durationMs)
+                heard: heard, timings: timings, speech: FrameFlags(speech), durationMs: durationMs)
             // The definition: a frame is covered when a matched span's milliseconds reach it.
             var covered = [Bool](repeating: false, count: speech.count)
             for span in spans where span.kind == .matched {

@@ -19,8 +19,14 @@ package struct ForcedAlignment: Sendable, Equatable {
     static func complete(words: [WordToken], placements: [WordPlacement?], durationMs: Int) -> ForcedAlignment {
         guard !words.isEmpty else { return ForcedAlignment(timings: [], confidences: []) }
         let duration = max(durationMs, words.count * 2)
-        let lastEnd = placements.compactMap { $0?.endMs }.max() ?? duration
-        let speechEnd = min(duration, max(lastEnd, (placements.compactMap { $0?.startMs }.max() ?? 0) + 1))
+        // Walked, not mapped: a narration's placements are a whole book's words.
+        var lastEnd: Int?
+        var lastStart = 0
+        for case let placement? in placements {
+            lastEnd = max(lastEnd ?? placement.endMs, placement.endMs)
+            lastStart = max(lastStart, placement.startMs)
+        }
+        let speechEnd = min(duration, max(lastEnd ?? duration, lastStart + 1))
         var starts = EventAligner.interpolate(placements.map { $0?.startMs }, words: words, speechEnd: speechEnd)
         EventAligner.strictlyIncrease(&starts, duration: duration)
         var timings: [WordTiming] = []

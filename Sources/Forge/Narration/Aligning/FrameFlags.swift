@@ -11,6 +11,15 @@ struct FrameFlags: Sendable {
         bits = [UInt64](repeating: 0, count: (self.count + 63) / 64)
     }
 
+    /// The flags of `flags`, a bit each.
+    init(_ flags: [Bool]) {
+        self.init(count: flags.count)
+        for (frame, flag) in flags.enumerated() where flag { self[frame] = true }
+    }
+
+    /// How many frames are set.
+    var setCount: Int { bits.reduce(0) { $0 + $1.nonzeroBitCount } }
+
     subscript(frame: Int) -> Bool {
         get { bits[frame >> 6] & (1 << UInt64(frame & 63)) != 0 }
         set {

@@ -170,7 +170,8 @@ package final class NarrationAligner {
         let placed = try place(
             texts: words.map(\.text), samples: samples, resumingFrom: checkpoints, segments: known,
             segmentsFound: segmentsFound, checkpoint: checkpoint, progress: progress)
-        return Self.result(words: words, placements: placed.placements, speech: placed.speech, durationMs: durationMs)
+        return Self.result(
+            words: words, placements: placed.placements, speech: FrameFlags(placed.speech), durationMs: durationMs)
     }
 
     /// ``align(words:samples:durationMs:resumingFrom:segments:segmentsFound:checkpoint:progress:)``
@@ -444,35 +445,41 @@ package final class NarrationAligner {
         return placed.reduce(0) { $0 + confidence($1) } - Double(placed.filter { !isHeard($0) }.count)
     }
 
-    /// The timings, heard words and spans of a finished alignment.
-    static func result(words: [WordToken], placements: [WordPlacement?], speech: [Bool], durationMs: Int)
+    /// The timings, heard words and spans of a finished alignment. `placements` (as long as the
+    /// book) is taken over and reused, not copied.
+    static func result(words: [WordToken], placements: consuming [WordPlacement?], speech: FrameFlags, durationMs: Int)
         -> NarrationAlignment
     {
         let heard = heardRuns(placements)
+        // An unheard word's confidence is its placement's, kept before the placement is dropped.
+        var unheardConfidences: [Int: Double] = [:]
+        for position in placements.indices where !heard[position] {
+            unheardConfidences[position] = placements[position].map(confidence) ?? 0
+        }
         // Unheard words keep no placement: their timings are interpolated between heard ones.
         // Words past the last heard one (text the recording does not reach) are not squeezed
         // into the recording's end, which would push the heard words before them earlier: they
         // get a 1 ms mark where the recording ends.
-        let kept = zip(placements, heard).map { placement, isHeard in isHeard ? placement.map(withConfidence) : nil }
+        for position in placements.indices {
+            placements[position] = heard[position] ? placements[position].map(withConfidence) : nil
+        }
         let head = (heard.lastIndex(of: true) ?? -1) + 1
         // (No copies when every word up to the last is in: a long book's are large.)
         var alignment = ForcedAlignment.complete(
             words: head == words.count ? words : Array(words[..<head]),
-            placements: head == kept.count ? kept : Array(kept[..<head]), durationMs: durationMs)
+            placements: head == placements.count ? placements : Array(placements[..<head]), durationMs: durationMs)
+        placements = []
         moveOntoSpeech(&alignment.timings, heard: heard, head: head, speech: speech)
         let tailStart = min(max(0, durationMs - 1), alignment.timings.last?.endMs ?? 0)
         alignment.timings += repeatElement(
             WordTiming(startMs: tailStart, endMs: tailStart + 1), count: words.count - head)
         alignment.confidences += repeatElement(nil, count: words.count - head)
-        for position in placements.indices where !heard[position] {
-            alignment.confidences[position] = placements[position].map(confidence) ?? 0
-        }
+        for (position, confidence) in unheardConfidences { alignment.confidences[position] = confidence }
         let (spans, unmatchedSpeechFrames) = Self.spans(
             heard: heard, timings: alignment.timings, speech: speech, durationMs: durationMs)
         let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
         return NarrationAlignment(
-            alignment: alignment, heard: heard, spans: spans,
-            speechMs: speech.reduce(0) { $1 ? $0 + 1 : $0 } * frameMs,
+            alignment: alignment, heard: heard, spans: spans, speechMs: speech.setCount * frameMs,
             unmatchedSpeechMs: unmatchedSpeechFrames * frameMs)
     }
 
@@ -529,7 +536,7 @@ package final class NarrationAligner {
     /// start in a pause starts where the speech after it does, if inside the word; one with no
     /// speech under it at all (a short word the recognizer left in the pause before its sentence)
     /// moves to the end of the pause, against the word after it.
-    private static func moveOntoSpeech(_ timings: inout [WordTiming], heard: [Bool], head: Int, speech: [Bool]) {
+    private static func moveOntoSpeech(_ timings: inout [WordTiming], heard: [Bool], head: Int, speech: FrameFlags) {
         let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
         for position in 0..<head where !heard[position] {
             let timing = timings[position]
@@ -559,7 +566,7 @@ package final class NarrationAligner {
     /// Matched and text-not-in-audio spans from runs of heard and unheard words, and
     /// audio-without-text spans where the recording holds speech no matched span covers, and
     /// how many frames of speech those hold.
-    static func spans(heard: [Bool], timings: [WordTiming], speech: [Bool], durationMs: Int) -> (
+    static func spans(heard: [Bool], timings: [WordTiming], speech: FrameFlags, durationMs: Int) -> (
         spans: [NarrationSpan], unmatchedSpeechFrames: Int
     ) {
         var spans: [NarrationSpan] = []
@@ -623,7 +630,7 @@ package final class NarrationAligner {
             runStart = nil
             runSpeech = 0
         }
-        for frame in speech.indices where speech[frame] && !isCovered(frame) {
+        for frame in 0..<speech.count where speech[frame] && !isCovered(frame) {
             if runStart != nil, (frame - runEnd) * frameMs > speechGapMs { close() }
             if runStart == nil { runStart = frame }
             runEnd = frame

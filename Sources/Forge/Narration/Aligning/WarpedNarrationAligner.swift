@@ -174,7 +174,7 @@ package final class WarpedNarrationAligner {
         progress(1)
         return Outcome(
             narration: NarrationAligner.result(
-                words: words, placements: placements, speech: speech.drained(), durationMs: durationMs),
+                words: words, placements: placements, speech: speech, durationMs: durationMs),
             examinations: examined, foreign: foreign, examinedSamples: decoded + decodedMore.load(ordering: .relaxed),
             resumedAt: Self.resumedAt(examined, verdicts), heardShare: heardShare)
     }
