@@ -457,6 +457,9 @@ package final class WarpedNarrationAligner {
             } else {
                 let aligner = try NarrationAligner(model: model, language: language)
                 aligner.jobs = threads
+                // A long stretch's places between segments are looked for one at a time: two
+                // locating searches side by side made a long book's peak (docs/benchmarks.md).
+                aligner.locatingJobs = 1
                 let placed = try aligner.place(
                     texts: Array(texts[examination.words]), samples: samples.stretch(examination.samples))
                 result = Verdict(placements: placed.placements, speech: placed.speech, saved: false)
