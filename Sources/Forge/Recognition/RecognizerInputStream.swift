@@ -39,33 +39,40 @@ final class RecognizerInputStream {
         // The whole recording gives max(1, count × 16000 / rate) samples (RecognizerInput); no
         // more than the input so far would give are made before the end.
         let total = max(1, Int(Int64(inputCount) * Int64(PocketSphinxDecoder.sampleRate) / Int64(sourceRate)))
-        var output: [Int16] = []
         let last = inputCount - 1
-        while next < total {
-            let position = Double(next) * step
-            let lower = min(Int(position), last)
-            let upper = min(lower + 1, last)
-            // Wait for the sample after `lower` unless the recording has ended.
-            if !final && lower + 1 > last { break }
-            let fraction = position - Double(lower)
-            let value = averaged(lower) * (1 - fraction) + averaged(upper) * fraction
-            output.append(Int16(clamping: Int(value.rounded())))
-            next += 1
+        let (step, width, bufferStart) = (self.step, self.width, self.bufferStart)
+        var next = self.next
+        var output: [Int16] = []
+        output.reserveCapacity(max(0, total - next))
+        // Read through one pointer, in locals: this runs for every sample of a recording hours
+        // long, and each access to a property of the class is checked for exclusivity.
+        buffer.withUnsafeBufferPointer { buffer in
+            // The moving average of `width` input samples ending at input index `index`.
+            func averaged(_ index: Int) -> Double {
+                let first = max(0, index - width + 1)
+                var sum = 0.0
+                for position in first...index { sum += Double(buffer[position - bufferStart]) }
+                return sum / Double(index - first + 1)
+            }
+            while next < total {
+                let position = Double(next) * step
+                let lower = min(Int(position), last)
+                let upper = min(lower + 1, last)
+                // Wait for the sample after `lower` unless the recording has ended.
+                if !final && lower + 1 > last { break }
+                let fraction = position - Double(lower)
+                let value = averaged(lower) * (1 - fraction) + averaged(upper) * fraction
+                output.append(Int16(clamping: Int(value.rounded())))
+                next += 1
+            }
         }
+        self.next = next
         // Keep what the next samples' moving averages still reach back to.
         let keepFrom = max(bufferStart, min(Int(Double(next) * step), last) - width)
         if keepFrom > bufferStart {
             buffer.removeFirst(keepFrom - bufferStart)
-            bufferStart = keepFrom
+            self.bufferStart = keepFrom
         }
         return output
-    }
-
-    /// The moving average of `width` input samples ending at input index `index`.
-    private func averaged(_ index: Int) -> Double {
-        let first = max(0, index - width + 1)
-        var sum = 0.0
-        for position in first...index { sum += Double(buffer[position - bufferStart]) }
-        return sum / Double(index - first + 1)
     }
 }
