@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Forge
@@ -167,6 +168,28 @@ struct NarrationMismatchTests {
         #expect(spans([(0, -6.7), (0, -14.4), (0, -9.9), (0, -8.0)]).map(\.words) == [5..<9])
         // Five words in a row not heard are missing however well they fit.
         #expect(spans([(0.33, -3.5), (0.33, -3.5), (0.33, -3.5), (0.33, -3.5), (0.33, -3.5)]).map(\.words) == [5..<10])
+    }
+
+    /// Stretches examined side by side share one gate: their locating searches, each holding tens
+    /// of megabytes, never run at once, and each search's placements come back to its caller.
+    @Test func locatingSearchesThroughOneGateNeverOverlap() throws {
+        let gate = SearchGate()
+        let running = Mutex((now: 0, most: 0))
+        let results = Mutex([Int: [WordPlacement?]]())
+        try BlockingThreads.forEachIndex(8, threads: 4, cancellation: nil) { index in
+            let found = try gate.pass {
+                running.withLock {
+                    $0.now += 1
+                    $0.most = max($0.most, $0.now)
+                }
+                usleep(20_000)
+                running.withLock { $0.now -= 1 }
+                return [WordPlacement(startMs: index, endMs: index + 1, confidence: nil)]
+            }
+            results.withLock { $0[index] = found }
+        }
+        #expect(running.withLock { $0.most } == 1)
+        #expect(results.withLock { $0 }.allSatisfy { $0.value.first??.startMs == $0.key })
     }
 
     /// The packed frame flags and placements a long alignment keeps give back exactly what was

@@ -36,10 +36,9 @@ package final class NarrationAligner {
     package static let defaultShortestSplitSeconds = 240
     /// Segments aligned at once.
     package var jobs = 2
-    /// Places between segments looked for at once (at most ``jobs``). Each locating search among
-    /// a piece of the text holds tens of megabytes of pocketsphinx's history; side by side, two
-    /// were the 63-hour sync's peak.
-    package var locatingJobs = 2
+    /// When set, the locating searches of this alignment's windows wait for each other and for
+    /// those of other alignments given the same gate.
+    var locatingGate: SearchGate?
 
     /// A word fits its audio when its forced path scores at most this much worse than the
     /// phone loop, per frame: on human narration the right text's words score above it and most
@@ -300,7 +299,7 @@ package final class NarrationAligner {
         try onThreads(1, settings: settings) { _, aligner in try locate(0, [], aligner) }
         for round in Self.locatingRounds(cuts: count) {
             let known = found.withLock { $0 }
-            try onThreads(round.count, threads: min(jobs, locatingJobs), settings: settings) { index, aligner in
+            try onThreads(round.count, settings: settings) { index, aligner in
                 try locate(round[index], known, aligner)
             }
         }
@@ -322,8 +321,8 @@ package final class NarrationAligner {
         }
     }
 
-    /// Runs `body(index, aligner)` for every index below `count` on up to `threads` (``jobs``)
-    /// threads, taking indices in order, each index with a new aligner.
+    /// Runs `body(index, aligner)` for every index below `count` on up to ``jobs`` threads,
+    /// taking indices in order, each index with a new aligner.
     ///
     /// Not one aligner per thread: a decoder's results depend on what it decoded before (the
     /// locating search, whose beams cap the words per frame, kept a different path for the same
@@ -331,15 +330,15 @@ package final class NarrationAligner {
     /// segments are cut, and with them the alignment. A new decoder costs little beside a
     /// segment's windows.
     private func onThreads(
-        _ count: Int, threads: Int? = nil, settings: WindowAligner.Settings,
-        _ body: @escaping @Sendable (Int, WindowAligner) throws -> Void
+        _ count: Int, settings: WindowAligner.Settings, _ body: @escaping @Sendable (Int, WindowAligner) throws -> Void
     ) throws {
-        let (model, language) = (model, language)
-        try BlockingThreads.forEachIndex(count, threads: threads ?? jobs, cancellation: nil) { index in
+        let (model, language, gate) = (model, language, locatingGate)
+        try BlockingThreads.forEachIndex(count, threads: jobs, cancellation: nil) { index in
             try body(
                 index,
                 WindowAligner(
-                    aligner: try ForcedAligner(model: model, language: language, fillers: false), settings: settings))
+                    aligner: try ForcedAligner(model: model, language: language, fillers: false), settings: settings,
+                    gate: gate))
         }
     }
 

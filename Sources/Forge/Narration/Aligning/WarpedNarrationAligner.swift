@@ -442,6 +442,8 @@ package final class WarpedNarrationAligner {
         // One widened stretch decoded at a time: their searches are the largest, and two side by
         // side doubled the process's memory on a long book.
         let widening = Mutex(())
+        // One locating search at a time, whichever stretch it is for.
+        let gate = SearchGate()
         let verdict: @Sendable (Examination, Int) throws -> Verdict = { examination, threads in
             let samplesPerFrame = PocketSphinxDecoder.sampleRate / PocketSphinxDecoder.framesPerSecond
             let made = NarrationCheckpoint(
@@ -457,9 +459,7 @@ package final class WarpedNarrationAligner {
             } else {
                 let aligner = try NarrationAligner(model: model, language: language)
                 aligner.jobs = threads
-                // A long stretch's places between segments are looked for one at a time: two
-                // locating searches side by side made a long book's peak (docs/benchmarks.md).
-                aligner.locatingJobs = 1
+                aligner.locatingGate = gate
                 let placed = try aligner.place(
                     texts: Array(texts[examination.words]), samples: samples.stretch(examination.samples))
                 result = Verdict(placements: placed.placements, speech: placed.speech, saved: false)

@@ -31,10 +31,23 @@ final class WindowAligner {
 
     private let aligner: ForcedAligner
     private let settings: Settings
+    /// What the locating searches wait at, when aligners side by side share one.
+    private let gate: SearchGate?
 
-    init(aligner: ForcedAligner, settings: Settings) {
+    init(aligner: ForcedAligner, settings: Settings, gate: SearchGate? = nil) {
         self.aligner = aligner
         self.settings = settings
+        self.gate = gate
+    }
+
+    /// ``ForcedAligner/locate(_:in:reference:afterOtherSpeech:)``, through the gate if there is one.
+    private func locate(
+        _ texts: [String], in audio: ArraySlice<Int16>, reference: PhoneLoopReference, afterOtherSpeech: Bool = false
+    ) throws -> [WordPlacement?] {
+        let search = {
+            try self.aligner.locate(texts, in: audio, reference: reference, afterOtherSpeech: afterOtherSpeech)
+        }
+        return try gate?.pass(search) ?? search()
     }
 
     /// Aligns `segment`'s words to its samples, going on after `checkpoints` (this segment's, in
@@ -252,7 +265,7 @@ final class WindowAligner {
             let reference = try aligner.phoneLoop(audio)
             for range in ranges {
                 let clock = ContinuousClock.now
-                let found = try aligner.locate(
+                let found = try locate(
                     Array(texts[range]), in: audio, reference: reference,
                     afterOtherSpeech: pathStart || afterOtherSpeech)
                 MemoryTrim.release()
@@ -338,7 +351,7 @@ final class WindowAligner {
             let start = max(region.lowerBound, region.lowerBound + onset * samplesPerFrame - rate / 10)
             guard place.sample - start >= rate / 2 else { break }
             let audio = samples.samples(start..<place.sample)[...]
-            let found = try aligner.locate(
+            let found = try locate(
                 Array(texts[firstWord..<place.word]), in: audio, reference: try aligner.phoneLoop(audio))
             MemoryTrim.release()
             guard let first = found.firstIndex(where: { $0 != nil }), let entered = found[first],
