@@ -75,6 +75,32 @@ struct WarpedNarrationTests {
         return (outcome, words)
     }
 
+    /// Word starts are moved onto speech onsets a minute of the recording at a time, in place:
+    /// over minutes of a reading, with one thread or two, every word as that minute's
+    /// onsets alone move it, and the words before the first minute's speech left where they were.
+    @Test func wordStartsSnapOntoOnsetsMinuteByMinuteInPlace() throws {
+        let (samples, starts) = try Self.recording(of: Array(Self.paragraphs.prefix(30)))
+        let minute = 60 * PocketSphinxDecoder.sampleRate
+        #expect(samples.count > minute + minute / 2, "the reading is \(samples.count / 16_000) s")
+        // The true starts, each a quarter second late: snapping brings those after a pause back.
+        let late = starts.map { WordPlacement(startMs: $0 + 250, endMs: $0 + 400, confidence: nil) as WordPlacement? }
+        var expected: [WordPlacement?] = []
+        for block in 0..<((samples.count + minute - 1) / minute) {
+            let from = block * minute
+            let offsetMs = from / 16
+            let words = late.filter { ($0!.startMs * 16 >= from) && ($0!.startMs * 16 < from + minute) }
+            let onsets = SpeechOnsets(samples: samples.samples(from..<min(samples.count, from + minute))[...])
+            expected += onsets.snapped(words.map { $0?.shifted(by: -offsetMs) }).map { $0?.shifted(by: offsetMs) }
+        }
+        for jobs in [1, 2] {
+            var placements = late
+            try WarpedNarrationAligner.snap(&placements, samples: samples, jobs: jobs)
+            #expect(placements == expected, "\(jobs) job(s)")
+            #expect(placements.count == late.count)
+        }
+        #expect(zip(expected, late).filter { $0.0 != $0.1 }.count >= 10, "snapping moved too few words")
+    }
+
     /// The words the model did not examine are placed by the warp alone, as exactly as the bar for
     /// a sync asks; and most of the recording is never decoded (it would all be, were the
     /// stretches not chosen by the first pass).

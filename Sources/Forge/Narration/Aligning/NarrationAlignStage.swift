@@ -69,6 +69,8 @@ struct NarrationAlignStage: PipelineStage {
                 aligner: context.identity, durationMs: durationMs, narration: narration,
                 recording: .init(frames: frames, missingFrames: missingFrames)
             ).encoded())
+        // The document's buffer, tens of megabytes for a long book, is freed now.
+        MemoryTrim.release()
         try context.manifest.clearNarrationWindows()
         RecognizerCopy.remove(in: store.owned)
         return AlignedNarration(
@@ -210,6 +212,8 @@ struct NarrationAlignStage: PipelineStage {
         }
         if case .failure = recording { stop.cancel() }
         readingDone.wait()
+        // Both sides' blocks were freed into their threads' arenas: hand them back before the warp.
+        MemoryTrim.release()
         ForgeLog.debug("Forge's reading and the recording's frames made in \(clock.duration(to: .now))")
         let (copy, frames) = try recording.get()
         return FirstPass(

@@ -36,9 +36,9 @@ package final class NarrationAligner {
     package static let defaultShortestSplitSeconds = 240
     /// Segments aligned at once.
     package var jobs = 2
-    /// When set, the locating searches of this alignment's windows wait for each other and for
-    /// those of other alignments given the same gate.
-    var locatingGate: SearchGate?
+    /// When set, the large searches of this alignment's windows (locating text, skipping words)
+    /// wait for each other and for those of other alignments given the same gate.
+    var searchGate: SearchGate?
 
     /// A word fits its audio when its forced path scores at most this much worse than the
     /// phone loop, per frame: on human narration the right text's words score above it and most
@@ -332,7 +332,7 @@ package final class NarrationAligner {
     private func onThreads(
         _ count: Int, settings: WindowAligner.Settings, _ body: @escaping @Sendable (Int, WindowAligner) throws -> Void
     ) throws {
-        let (model, language, gate) = (model, language, locatingGate)
+        let (model, language, gate) = (model, language, searchGate)
         try BlockingThreads.forEachIndex(count, threads: jobs, cancellation: nil) { index in
             try body(
                 index,

@@ -86,6 +86,8 @@ package final class WarpedNarrationAligner {
         precondition(reading.starts.count == words.count)
         let clock = ContinuousClock.now
         let warped = try warp(reading, onto: recording, sound: sound, progress: warping)
+        // The warp's band and steps are freed: hand them back before the model's searches.
+        MemoryTrim.release()
         ForgeLog.debug("warped \(reading.frames.count) frames onto \(recording.count) in \(clock.duration(to: .now))")
         let plan = Plan(starts: warped.starts, samples: samples.count)
         let frames = samples.count / Plan.samplesPerFrame + 1
@@ -157,6 +159,8 @@ package final class WarpedNarrationAligner {
             verdicts += stretches.map(\.verdict)
             examined += stretches.map(\.examination)
         }
+        // The searches' memory, freed into their threads' arenas, goes back before the book-long lists.
+        MemoryTrim.release()
         // When most of the recording is not this text, no word is taken as heard.
         var placements = [WordPlacement?](repeating: nil, count: words.count)
         var speech = sound
@@ -198,20 +202,20 @@ package final class WarpedNarrationAligner {
             firsts.append(next)
         }
         let starts = firsts
-        let words = placements
-        let snapped = Mutex([[WordPlacement?]](repeating: [], count: minutes))
+        // The placements move into the lock and back: each minute copies its own words out and
+        // writes them back moved, so the book's list is never held twice.
+        let shared = Mutex([WordPlacement?]())
+        shared.withLock { swap(&$0, &placements) }
+        defer { shared.withLock { swap(&$0, &placements) } }
         try BlockingThreads.forEachIndex(minutes, threads: jobs, cancellation: nil) { block in
             let range = starts[block]..<max(starts[block], starts[block + 1])
             guard !range.isEmpty else { return }
             let from = block * minute
             let offsetMs = from / (PocketSphinxDecoder.sampleRate / 1000)
             let onsets = SpeechOnsets(samples: samples.samples(from..<min(samples.count, from + minute))[...])
-            let local = words[range].map { $0?.shifted(by: -offsetMs) }
+            let local = shared.withLock { $0[range].map { $0?.shifted(by: -offsetMs) } }
             let moved = onsets.snapped(local).map { $0?.shifted(by: offsetMs) }
-            snapped.withLock { $0[block] = moved }
-        }
-        for (block, moved) in snapped.withLock({ $0 }).enumerated() where !moved.isEmpty {
-            placements.replaceSubrange(firsts[block]..<(firsts[block] + moved.count), with: moved)
+            shared.withLock { $0.replaceSubrange(range.lowerBound..<(range.lowerBound + moved.count), with: moved) }
         }
     }
 
@@ -442,7 +446,7 @@ package final class WarpedNarrationAligner {
         // One widened stretch decoded at a time: their searches are the largest, and two side by
         // side doubled the process's memory on a long book.
         let widening = Mutex(())
-        // One locating search at a time, whichever stretch it is for.
+        // One large search (locating text, skipping words) at a time, whichever stretch it is for.
         let gate = SearchGate()
         let verdict: @Sendable (Examination, Int) throws -> Verdict = { examination, threads in
             let samplesPerFrame = PocketSphinxDecoder.sampleRate / PocketSphinxDecoder.framesPerSecond
@@ -459,7 +463,7 @@ package final class WarpedNarrationAligner {
             } else {
                 let aligner = try NarrationAligner(model: model, language: language)
                 aligner.jobs = threads
-                aligner.locatingGate = gate
+                aligner.searchGate = gate
                 let placed = try aligner.place(
                     texts: Array(texts[examination.words]), samples: samples.stretch(examination.samples))
                 result = Verdict(placements: placed.placements, speech: placed.speech, saved: false)

@@ -31,7 +31,7 @@ final class WindowAligner {
 
     private let aligner: ForcedAligner
     private let settings: Settings
-    /// What the locating searches wait at, when aligners side by side share one.
+    /// What the large searches (locating text, skipping words) wait at, when aligners side by side share one.
     private let gate: SearchGate?
 
     init(aligner: ForcedAligner, settings: Settings, gate: SearchGate? = nil) {
@@ -549,10 +549,15 @@ final class WindowAligner {
             if isLast { end = samples.count }
             pieces.append(start..<end)
             let piece = samples[(samples.startIndex + start)..<(samples.startIndex + end)]
-            let found = try aligner.place(
-                Array(texts[next...]), in: piece, openEnded: true, allowSkips: true,
-                reference: reference.frames((start / samplesPerFrame)..<(end / samplesPerFrame + 1)))
-            MemoryTrim.release()
+            let search = {
+                let found = try self.aligner.place(
+                    Array(texts[next...]), in: piece, openEnded: true, allowSkips: true,
+                    reference: reference.frames((start / samplesPerFrame)..<(end / samplesPerFrame + 1)))
+                MemoryTrim.release()
+                return found
+            }
+            // A search that may skip words holds as much as a locating one: through the same gate.
+            let found = try gate?.pass(search) ?? search()
             let offsetMs = start * 1000 / rate
             let keepBeforeMs = (end - start) * 1000 / rate - Self.skipMarginSeconds * 1000
             // Where no run was heard before the margin, the piece's placements stand as found

@@ -23,6 +23,8 @@ final class NarrationPieceWriter: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let stored = Mutex<[Int: StoredObject]>([:])
     private let failure = Mutex<(any Error)?>(nil)
+    /// How many bytes of samples a thread encodes between handing freed memory back.
+    private static let bytesBetweenReleases = 16 << 20
 
     init(store: ObjectStore, sampleRate: Int, threads: Int = 2, lookahead: Int = 8) {
         self.store = store
@@ -62,6 +64,7 @@ final class NarrationPieceWriter: Sendable {
     }
 
     private func work() {
+        var freed = 0
         while true {
             available.wait()
             guard let piece = queue.withLock({ $0.pieces.isEmpty ? nil : $0.pieces.removeFirst() }) else { return }
@@ -76,6 +79,14 @@ final class NarrationPieceWriter: Sendable {
                         piece.samples.isEmpty ? [0] : piece.samples, sampleRate: sampleRate, format: .flac),
                     durationMs: durationMs, sampleRate: sampleRate)
                 stored.withLock { $0[piece.index] = object }
+                // The pieces' samples and encodings, freed into this thread's arena, are handed
+                // back (see MemoryTrim) every few megabytes: a long recording's cut otherwise
+                // holds tens of megabytes of them, and handing back after every piece costs more.
+                freed += piece.samples.count * MemoryLayout<Int16>.size
+                if freed >= Self.bytesBetweenReleases {
+                    MemoryTrim.release()
+                    freed = 0
+                }
             } catch {
                 failure.withLock { $0 = $0 ?? error }
             }
