@@ -95,8 +95,10 @@ struct WarpedNarrationTests {
         for jobs in [1, 2] {
             var placements = late
             try WarpedNarrationAligner.snap(&placements, samples: samples, jobs: jobs)
-            #expect(placements == expected, "\(jobs) job(s)")
-            #expect(placements.count == late.count)
+            let otherwise = zip(placements, expected).filter { $0.0 != $0.1 }.count
+            #expect(
+                placements.count == expected.count && otherwise == 0,
+                "\(jobs) job(s): \(otherwise) of \(expected.count) words placed otherwise")
         }
         #expect(zip(expected, late).filter { $0.0 != $0.1 }.count >= 10, "snapping moved too few words")
     }
