@@ -40,14 +40,26 @@ final class WindowAligner {
         self.gate = gate
     }
 
-    /// ``ForcedAligner/locate(_:in:reference:afterOtherSpeech:)``, through the gate if there is one.
+    /// `search` (a large one: locating text, or one that may skip words) through the gate if there
+    /// is one, its memory handed back before the next may start (see MemoryTrim).
+    private func largeSearch(_ search: () throws -> [WordPlacement?]) throws -> [WordPlacement?] {
+        guard let gate else {
+            defer { MemoryTrim.release() }
+            return try search()
+        }
+        return try gate.pass {
+            defer { MemoryTrim.release() }
+            return try search()
+        }
+    }
+
+    /// ``ForcedAligner/locate(_:in:reference:afterOtherSpeech:)`` as a ``largeSearch(_:)``.
     private func locate(
         _ texts: [String], in audio: ArraySlice<Int16>, reference: PhoneLoopReference, afterOtherSpeech: Bool = false
     ) throws -> [WordPlacement?] {
-        let search = {
-            try self.aligner.locate(texts, in: audio, reference: reference, afterOtherSpeech: afterOtherSpeech)
+        try largeSearch {
+            try aligner.locate(texts, in: audio, reference: reference, afterOtherSpeech: afterOtherSpeech)
         }
-        return try gate?.pass(search) ?? search()
     }
 
     /// Aligns `segment`'s words to its samples, going on after `checkpoints` (this segment's, in
@@ -268,7 +280,6 @@ final class WindowAligner {
                 let found = try locate(
                     Array(texts[range]), in: audio, reference: reference,
                     afterOtherSpeech: pathStart || afterOtherSpeech)
-                MemoryTrim.release()
                 ForgeLog.debug(
                     "narration cut near sample \(sample): words \(range) searched at sample \(start) in \(ContinuousClock.now - clock), \(found.compactMap { $0 }.count) placed"
                 )
@@ -353,7 +364,6 @@ final class WindowAligner {
             let audio = samples.samples(start..<place.sample)[...]
             let found = try locate(
                 Array(texts[firstWord..<place.word]), in: audio, reference: try aligner.phoneLoop(audio))
-            MemoryTrim.release()
             guard let first = found.firstIndex(where: { $0 != nil }), let entered = found[first],
                 found.filter(NarrationAligner.isHeard).count >= NarrationAligner.shortestMissingRun
             else { continue }
@@ -549,15 +559,12 @@ final class WindowAligner {
             if isLast { end = samples.count }
             pieces.append(start..<end)
             let piece = samples[(samples.startIndex + start)..<(samples.startIndex + end)]
-            let search = {
-                let found = try self.aligner.place(
+            // A search that may skip words holds as much as a locating one: through the same gate.
+            let found = try largeSearch {
+                try aligner.place(
                     Array(texts[next...]), in: piece, openEnded: true, allowSkips: true,
                     reference: reference.frames((start / samplesPerFrame)..<(end / samplesPerFrame + 1)))
-                MemoryTrim.release()
-                return found
             }
-            // A search that may skip words holds as much as a locating one: through the same gate.
-            let found = try gate?.pass(search) ?? search()
             let offsetMs = start * 1000 / rate
             let keepBeforeMs = (end - start) * 1000 / rate - Self.skipMarginSeconds * 1000
             // Where no run was heard before the margin, the piece's placements stand as found
