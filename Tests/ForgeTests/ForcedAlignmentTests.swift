@@ -461,6 +461,45 @@ struct ForcedAlignmentTests {
         }
     }
 
+    /// An aligner given a gate (``SearchGate``) runs its searches that may skip words alone:
+    /// while another thread's ordinary search holds the gate, a skip search waits for it to end,
+    /// and a plain placement goes ahead beside it.
+    @Test func anAlignersSkipSearchWaitsForTheSearchesBesideIt() throws {
+        let text = "It is a truth universally acknowledged."
+        let audio = try EspeakEngine().synthesize(text, voice: VoiceSettings(id: "en-us+klatt"), itemID: "p")
+        let samples = RecognizerInput.samples(audio.samples[...], from: audio.sampleRate)
+        let texts = Tokenizer.words(in: text).map(\.text)
+        let aligner = try ForcedAligner(model: .standard, language: "en-us", fillers: false)
+        let gate = SearchGate()
+        aligner.searchGate = gate
+        let reference = try aligner.phoneLoop(samples[...])
+        /// Holds the gate as an ordinary search for `seconds` on another thread; returns once it
+        /// holds it, with a semaphore signalled when it lets go.
+        func holdBeside(seconds: Double) -> DispatchSemaphore {
+            let holding = DispatchSemaphore(value: 0)
+            let released = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                gate.beside {
+                    holding.signal()
+                    usleep(UInt32(seconds * 1_000_000))
+                }
+                released.signal()
+            }
+            holding.wait()
+            return released
+        }
+        let heldForSkips = holdBeside(seconds: 0.5)
+        let skipping = try aligner.place(
+            texts, in: samples[...], openEnded: true, allowSkips: true, reference: reference)
+        #expect(heldForSkips.wait(timeout: .now()) == .success, "the skip search ran beside an ordinary one")
+        #expect(skipping.filter(NarrationAligner.isHeard).count >= texts.count / 2, "\(skipping)")
+        let heldForPlain = holdBeside(seconds: 3)
+        let plain = try aligner.place(texts, in: samples[...], openEnded: true, reference: reference)
+        #expect(heldForPlain.wait(timeout: .now()) == .timedOut, "the plain placement waited for an ordinary search")
+        #expect(plain.filter(NarrationAligner.isHeard).count >= texts.count / 2, "\(plain)")
+        gate.alone {}
+    }
+
     /// A window's search that may pass over words runs on at most ``WindowAligner/skipSearchSeconds``
     /// of audio at a time (its memory grows with its audio): a minute read with a paragraph left
     /// out is searched in pieces, and the words read after the paragraph, in a later piece than

@@ -170,26 +170,31 @@ struct NarrationMismatchTests {
         #expect(spans([(0.33, -3.5), (0.33, -3.5), (0.33, -3.5), (0.33, -3.5), (0.33, -3.5)]).map(\.words) == [5..<10])
     }
 
-    /// Stretches examined side by side share one gate: their locating searches, each holding tens
-    /// of megabytes, never run at once, and each search's placements come back to its caller.
-    @Test func locatingSearchesThroughOneGateNeverOverlap() throws {
+    /// Stretches examined side by side share one gate: a large search (locating text, skipping
+    /// words), each holding tens of megabytes, runs with no other search beside it, ordinary
+    /// searches run beside each other, and each search's result comes back to its caller.
+    @Test func largeSearchesThroughOneGateRunAloneAndOrdinaryOnesTogether() throws {
         let gate = SearchGate()
-        let running = Mutex((now: 0, most: 0))
-        let results = Mutex([Int: [WordPlacement?]]())
-        try BlockingThreads.forEachIndex(8, threads: 4, cancellation: nil) { index in
-            let found = try gate.pass {
+        let running = Mutex((large: 0, ordinary: 0, mostOrdinary: 0, largeBesideAnother: false))
+        let results = Mutex([Int: Int]())
+        try BlockingThreads.forEachIndex(24, threads: 4, cancellation: nil) { index in
+            let isLarge = index % 3 == 0
+            let search = {
                 running.withLock {
-                    $0.now += 1
-                    $0.most = max($0.most, $0.now)
+                    if isLarge { $0.large += 1 } else { $0.ordinary += 1 }
+                    $0.largeBesideAnother = $0.largeBesideAnother || ($0.large > 0 && $0.large + $0.ordinary > 1)
+                    $0.mostOrdinary = max($0.mostOrdinary, $0.ordinary)
                 }
                 usleep(20_000)
-                running.withLock { $0.now -= 1 }
-                return [WordPlacement(startMs: index, endMs: index + 1, confidence: nil)]
+                running.withLock { if isLarge { $0.large -= 1 } else { $0.ordinary -= 1 } }
+                return index
             }
+            let found = isLarge ? gate.alone(search) : gate.beside(search)
             results.withLock { $0[index] = found }
         }
-        #expect(running.withLock { $0.most } == 1)
-        #expect(results.withLock { $0 }.allSatisfy { $0.value.first??.startMs == $0.key })
+        #expect(!running.withLock { $0.largeBesideAnother }, "a large search ran beside another")
+        #expect(running.withLock { $0.mostOrdinary } >= 2, "ordinary searches never ran together")
+        #expect(results.withLock { $0 } == Dictionary(uniqueKeysWithValues: (0..<24).map { ($0, $0) }))
     }
 
     /// The packed frame flags and placements a long alignment keeps give back exactly what was

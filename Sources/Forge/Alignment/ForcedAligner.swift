@@ -24,6 +24,10 @@ package final class ForcedAligner {
     private let pronouncer: Pronouncer
     private let fillers: Bool
     package let model: RecognizerModel
+    /// The gate this aligner's searches pass through, shared with the aligners working beside it:
+    /// its large searches (``locate(_:in:reference:afterOtherSpeech:)``, ``place(_:in:openEnded:allowSkips:reference:)``
+    /// allowing skips) run alone, each one's memory handed back before the next search starts.
+    var searchGate: SearchGate?
 
     /// - Parameter fillers: let pocketsphinx place its noise fillers between words. Off for
     ///   narration windows, whose open end would let `[SPEECH]` swallow whole sentences; pauses
@@ -54,7 +58,23 @@ package final class ForcedAligner {
         if phoneLoopDecoder == nil {
             phoneLoopDecoder = try PocketSphinxDecoder(model: model, options: Self.phoneLoopOptions)
         }
-        return try PhoneLoopReference(samples: samples, decoder: phoneLoopDecoder!)
+        let decoder = phoneLoopDecoder!
+        return try searching(alone: false) { () throws(RecognitionError) in
+            try PhoneLoopReference(samples: samples, decoder: decoder)
+        }
+    }
+
+    /// `search` through ``searchGate`` when there is one: alone (its memory handed back before
+    /// the gate opens again), or beside the other aligners' ordinary searches.
+    private func searching<Result>(
+        alone: Bool, _ search: () throws(RecognitionError) -> Result
+    ) throws(RecognitionError) -> Result {
+        guard let searchGate else { return try search() }
+        guard alone else { return try searchGate.beside(search) }
+        return try searchGate.alone { () throws(RecognitionError) in
+            defer { MemoryTrim.release() }
+            return try search()
+        }
     }
 
     /// A second decoder for phone loops, of context-independent phones with pocketsphinx's own
@@ -99,15 +119,18 @@ package final class ForcedAligner {
         let entries = entries(for: texts, in: decoder)
         var placements = [WordPlacement?](repeating: nil, count: texts.count)
         guard !entries.isEmpty, !samples.isEmpty else { return placements }
-        if !fillers {
-            try decoder.useWordSequence(
-                entries.map(\.key), stopProbability: openEnded ? Self.stopProbability : nil,
-                skipProbability: allowSkips ? Self.skipProbability : nil, pause: (Self.pauseWord, 0.1))
-        } else {
-            try decoder.useGrammar(Self.grammar(entries.map(\.key)))
+        let (decoder, fillers) = (decoder, fillers)
+        let segments = try searching(alone: allowSkips) { () throws(RecognitionError) in
+            if !fillers {
+                try decoder.useWordSequence(
+                    entries.map(\.key), stopProbability: openEnded ? Self.stopProbability : nil,
+                    skipProbability: allowSkips ? Self.skipProbability : nil, pause: (Self.pauseWord, 0.1))
+            } else {
+                try decoder.useGrammar(Self.grammar(entries.map(\.key)))
+            }
+            defer { decoder.releaseWordSearch() }
+            return try decoder.decode(samples, posteriors: false)
         }
-        let segments = try decoder.decode(samples, posteriors: false)
-        decoder.releaseWordSearch()
         var next = 0
         let frameMs = 1000 / PocketSphinxDecoder.framesPerSecond
         var previousEndMs = 0
@@ -164,13 +187,15 @@ package final class ForcedAligner {
         let entries = entries(for: texts, in: decoder)
         var placements = [WordPlacement?](repeating: nil, count: texts.count)
         guard entries.count > 1, !samples.isEmpty else { return placements }
-        try decoder.useWordSequence(
-            entries.map(\.key), stopProbability: Self.stopProbability, pause: (Self.pauseWord, 0.1),
-            startsAnywhere: true,
-            leading: afterOtherSpeech
-                ? (Self.phones.map { Self.phoneWordPrefix + $0 }, Self.leadingPhoneProbability) : nil)
-        let path = try decoder.decode(samples, posteriors: false).filter { !Self.isFiller(Self.baseWord($0.word)) }
-        decoder.releaseWordSearch()
+        let path = try searching(alone: true) { () throws(RecognitionError) in
+            try decoder.useWordSequence(
+                entries.map(\.key), stopProbability: Self.stopProbability, pause: (Self.pauseWord, 0.1),
+                startsAnywhere: true,
+                leading: afterOtherSpeech
+                    ? (Self.phones.map { Self.phoneWordPrefix + $0 }, Self.leadingPhoneProbability) : nil)
+            defer { decoder.releaseWordSearch() }
+            return try decoder.decode(samples, posteriors: false).filter { !Self.isFiller(Self.baseWord($0.word)) }
+        }
         guard !path.isEmpty else { return placements }
         // The grammar is a straight sequence entered anywhere: the path is a run of entries.
         let keys = path.map { Self.baseWord($0.word) }

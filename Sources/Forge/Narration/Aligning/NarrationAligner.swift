@@ -36,9 +36,9 @@ package final class NarrationAligner {
     package static let defaultShortestSplitSeconds = 240
     /// Segments aligned at once.
     package var jobs = 2
-    /// When set, the large searches of this alignment's windows (locating text, skipping words)
-    /// wait for each other and for those of other alignments given the same gate.
-    var searchGate: SearchGate?
+    /// What this alignment's searches pass through (``SearchGate``): its large searches (locating
+    /// text, skipping words) run alone among them and those of other alignments given the same gate.
+    var searchGate = SearchGate()
 
     /// A word fits its audio when its forced path scores at most this much worse than the
     /// phone loop, per frame: on human narration the right text's words score above it and most
@@ -334,11 +334,9 @@ package final class NarrationAligner {
     ) throws {
         let (model, language, gate) = (model, language, searchGate)
         try BlockingThreads.forEachIndex(count, threads: jobs, cancellation: nil) { index in
-            try body(
-                index,
-                WindowAligner(
-                    aligner: try ForcedAligner(model: model, language: language, fillers: false), settings: settings,
-                    gate: gate))
+            let aligner = try ForcedAligner(model: model, language: language, fillers: false)
+            aligner.searchGate = gate
+            try body(index, WindowAligner(aligner: aligner, settings: settings))
         }
     }
 

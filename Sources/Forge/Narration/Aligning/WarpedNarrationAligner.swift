@@ -110,7 +110,6 @@ package final class WarpedNarrationAligner {
             }
             progress(min(1, share))
         }
-        let texts = words.map(\.text)
         var decoded = 0
         // Stretches widened in an examination are planned as they are found.
         let decodedMore = Atomic(0)
@@ -121,15 +120,12 @@ package final class WarpedNarrationAligner {
         let examine = { (examinations: [Examination]) in
             let count = examinations.reduce(0) { $0 + $1.samples.count }
             decoded += count
-            let later = work.withLock { work in
-                defer {
-                    if work.first == 0 { work.first = count }
-                    work.planned += count
-                }
-                return work.first != 0
+            work.withLock { work in
+                if work.first == 0 { work.first = count }
+                work.planned += count
             }
             return try self.examine(
-                examinations, texts: texts, samples: samples, plan: plan, saved: saved, alone: later,
+                examinations, words: words, samples: samples, plan: plan, saved: saved,
                 checkpoint: checkpoint, report: report, extend: extend)
         }
         let firstRound = try examine(examined)
@@ -427,12 +423,12 @@ package final class WarpedNarrationAligner {
     ///
     /// A stretch the model aligns in segments of its own (``NarrationAligner/shortestSplitSeconds``
     /// or longer) is examined alone, its segments ``jobs`` at once: two such stretches side by side
-    /// would hold twice the searches' memory. So is every stretch when `alone` (the rounds after
-    /// the first: rechecks and widened stretches look at hard audio, where the model's searches
-    /// that locate text or may skip words, each holding up to a hundred megabytes, run).
+    /// would hold twice the searches' memory. Shorter ones go side by side, in every round: their
+    /// large searches (locating text, skipping words), each holding up to a hundred megabytes on
+    /// hard audio, run alone through one ``SearchGate``, the rest beside each other.
     private func examine(
-        _ examinations: [Examination], texts: [String], samples: RecognizerAudio, plan: Plan,
-        saved: [NarrationCheckpoint], alone everyAlone: Bool,
+        _ examinations: [Examination], words: [WordToken], samples: RecognizerAudio, plan: Plan,
+        saved: [NarrationCheckpoint],
         checkpoint: @escaping @Sendable (NarrationCheckpoint) throws -> Void,
         report: @escaping @Sendable (Int) -> Void, extend: @escaping @Sendable (Int) -> Void
     ) throws -> [(examination: Examination, verdict: Verdict)] {
@@ -440,13 +436,14 @@ package final class WarpedNarrationAligner {
         let (model, language, jobs) = (model, language, jobs)
         let step = marginSeconds * PocketSphinxDecoder.framesPerSecond
         let longest = NarrationAligner.defaultShortestSplitSeconds * PocketSphinxDecoder.sampleRate
-        let alone = { (examination: Examination) in everyAlone || examination.samples.count >= longest }
+        let alone = { (examination: Examination) in examination.samples.count >= longest }
         let long = examinations.indices.filter { alone(examinations[$0]) }
         let short = examinations.indices.filter { !alone(examinations[$0]) }
         // One widened stretch decoded at a time: their searches are the largest, and two side by
         // side doubled the process's memory on a long book.
         let widening = Mutex(())
-        // One large search (locating text, skipping words) at a time, whichever stretch it is for.
+        // Every search of every stretch passes one gate: a large one (locating text, skipping
+        // words) runs with no other beside it.
         let gate = SearchGate()
         let verdict: @Sendable (Examination, Int) throws -> Verdict = { examination, threads in
             let samplesPerFrame = PocketSphinxDecoder.sampleRate / PocketSphinxDecoder.framesPerSecond
@@ -465,7 +462,7 @@ package final class WarpedNarrationAligner {
                 aligner.jobs = threads
                 aligner.searchGate = gate
                 let placed = try aligner.place(
-                    texts: Array(texts[examination.words]), samples: samples.stretch(examination.samples))
+                    texts: words[examination.words].map(\.text), samples: samples.stretch(examination.samples))
                 result = Verdict(placements: placed.placements, speech: placed.speech, saved: false)
                 var done = made
                 (done.placements, done.speech) = placed

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Aligns one segment of a narration window by window (see ``NarrationAligner``), with a
 /// forced aligner of its own: a new one for each segment and each cut (see `NarrationAligner.onThreads`).
 final class WindowAligner {
@@ -31,35 +29,11 @@ final class WindowAligner {
 
     private let aligner: ForcedAligner
     private let settings: Settings
-    /// What the large searches (locating text, skipping words) wait at, when aligners side by side share one.
-    private let gate: SearchGate?
 
-    init(aligner: ForcedAligner, settings: Settings, gate: SearchGate? = nil) {
+    /// Aligns with `aligner`, whose ``ForcedAligner/searchGate`` the aligners working beside it share.
+    init(aligner: ForcedAligner, settings: Settings) {
         self.aligner = aligner
         self.settings = settings
-        self.gate = gate
-    }
-
-    /// `search` (a large one: locating text, or one that may skip words) through the gate if there
-    /// is one, its memory handed back before the next may start (see MemoryTrim).
-    private func largeSearch(_ search: () throws -> [WordPlacement?]) throws -> [WordPlacement?] {
-        guard let gate else {
-            defer { MemoryTrim.release() }
-            return try search()
-        }
-        return try gate.pass {
-            defer { MemoryTrim.release() }
-            return try search()
-        }
-    }
-
-    /// ``ForcedAligner/locate(_:in:reference:afterOtherSpeech:)`` as a ``largeSearch(_:)``.
-    private func locate(
-        _ texts: [String], in audio: ArraySlice<Int16>, reference: PhoneLoopReference, afterOtherSpeech: Bool = false
-    ) throws -> [WordPlacement?] {
-        try largeSearch {
-            try aligner.locate(texts, in: audio, reference: reference, afterOtherSpeech: afterOtherSpeech)
-        }
     }
 
     /// Aligns `segment`'s words to its samples, going on after `checkpoints` (this segment's, in
@@ -277,7 +251,7 @@ final class WindowAligner {
             let reference = try aligner.phoneLoop(audio)
             for range in ranges {
                 let clock = ContinuousClock.now
-                let found = try locate(
+                let found = try aligner.locate(
                     Array(texts[range]), in: audio, reference: reference,
                     afterOtherSpeech: pathStart || afterOtherSpeech)
                 ForgeLog.debug(
@@ -362,7 +336,7 @@ final class WindowAligner {
             let start = max(region.lowerBound, region.lowerBound + onset * samplesPerFrame - rate / 10)
             guard place.sample - start >= rate / 2 else { break }
             let audio = samples.samples(start..<place.sample)[...]
-            let found = try locate(
+            let found = try aligner.locate(
                 Array(texts[firstWord..<place.word]), in: audio, reference: try aligner.phoneLoop(audio))
             guard let first = found.firstIndex(where: { $0 != nil }), let entered = found[first],
                 found.filter(NarrationAligner.isHeard).count >= NarrationAligner.shortestMissingRun
@@ -458,9 +432,6 @@ final class WindowAligner {
         return speech
     }
 
-    /// Held while a search that may skip words runs (see ``placeWindow``).
-    private static let skipSearch = Mutex(())
-
     /// What a window loses when its search is tried again for having found no path: half a second.
     static let trimmedEnd = PocketSphinxDecoder.sampleRate / 2
 
@@ -488,11 +459,9 @@ final class WindowAligner {
             // something. Try again letting words be passed over, and keep whichever reads
             // better. (Not where almost nothing was heard: skipping cannot fix the wrong text,
             // and the wider search's memory grows with its audio.)
-            // One such search at a time in the process: each holds far more than a window's
-            // plain search, and two at once on both threads set the sync's peak.
-            let retry = try Self.skipSearch.withLock { _ in
-                try placeAllowingSkips(windowTexts, in: windowSamples, reference: reference).placements
-            }
+            // Each of its searches runs alone (``SearchGate``): it holds far more than a window's
+            // plain search.
+            let retry = try placeAllowingSkips(windowTexts, in: windowSamples, reference: reference).placements
             if NarrationAligner.quality(retry) > NarrationAligner.quality(found) { found = retry }
         }
         if isLast, let lastHeard = NarrationAligner.lastHeardRun(found),
@@ -559,12 +528,9 @@ final class WindowAligner {
             if isLast { end = samples.count }
             pieces.append(start..<end)
             let piece = samples[(samples.startIndex + start)..<(samples.startIndex + end)]
-            // A search that may skip words holds as much as a locating one: through the same gate.
-            let found = try largeSearch {
-                try aligner.place(
-                    Array(texts[next...]), in: piece, openEnded: true, allowSkips: true,
-                    reference: reference.frames((start / samplesPerFrame)..<(end / samplesPerFrame + 1)))
-            }
+            let found = try aligner.place(
+                Array(texts[next...]), in: piece, openEnded: true, allowSkips: true,
+                reference: reference.frames((start / samplesPerFrame)..<(end / samplesPerFrame + 1)))
             let offsetMs = start * 1000 / rate
             let keepBeforeMs = (end - start) * 1000 / rate - Self.skipMarginSeconds * 1000
             // Where no run was heard before the margin, the piece's placements stand as found
