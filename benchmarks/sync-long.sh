@@ -48,7 +48,7 @@ fi
 [ -z "${MAKE_ONLY:-}" ] || exit 0
 audio_s=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$work/long.flac")
 echo "reading: $(printf %.0f "$audio_s") s in one FLAC of $(du -m "$work/long.flac" | cut -f1) MB; text: $(wc -w < "$work/book.txt") words; load $(cut -d' ' -f1-3 /proc/loadavg)"
-rm -rf "$work/aligned"
+rm -rf "$work/aligned" "$work/aligned.pid" "$work/aligned.hwm"
 source benchmarks/lib/measure.sh
 # The forge process's own high-water mark, beside the tree's sampled peak.
 (
@@ -63,7 +63,6 @@ source benchmarks/lib/measure.sh
     done
 ) &
 watcher=$!
-rm -f "$work/aligned.pid" "$work/aligned.hwm"
 sample_every=1 allowed_status=1 measure sh -c 'echo $$ > "$1"; exec "$2" align narration --audio "$3" --text "$4" --output "$5" --json' \
     sh "$work/aligned.pid" "$forge" "$work/long.flac" "$work/book.txt" "$work/aligned"
 wait "$watcher" || true
