@@ -474,7 +474,8 @@ struct ForcedAlignmentTests {
         aligner.searchGate = gate
         let reference = try aligner.phoneLoop(samples[...])
         /// Holds the gate as an ordinary search for `seconds` on another thread; returns once it
-        /// holds it, with a semaphore signalled when it lets go.
+        /// holds it, with a semaphore signalled as it lets go (before the gate opens: a search
+        /// that waited for it cannot end before the signal).
         func holdBeside(seconds: Double) -> DispatchSemaphore {
             let holding = DispatchSemaphore(value: 0)
             let released = DispatchSemaphore(value: 0)
@@ -482,8 +483,8 @@ struct ForcedAlignmentTests {
                 gate.beside {
                     holding.signal()
                     usleep(UInt32(seconds * 1_000_000))
+                    released.signal()
                 }
-                released.signal()
             }
             holding.wait()
             return released
@@ -493,7 +494,7 @@ struct ForcedAlignmentTests {
             texts, in: samples[...], openEnded: true, allowSkips: true, reference: reference)
         #expect(heldForSkips.wait(timeout: .now()) == .success, "the skip search ran beside an ordinary one")
         #expect(skipping.filter(NarrationAligner.isHeard).count >= texts.count / 2, "\(skipping)")
-        let heldForPlain = holdBeside(seconds: 3)
+        let heldForPlain = holdBeside(seconds: 5)
         let plain = try aligner.place(texts, in: samples[...], openEnded: true, reference: reference)
         #expect(heldForPlain.wait(timeout: .now()) == .timedOut, "the plain placement waited for an ordinary search")
         #expect(plain.filter(NarrationAligner.isHeard).count >= texts.count / 2, "\(plain)")
