@@ -68,7 +68,7 @@ struct MasteringTests {
         let whole = Self.referenceLimiter(input, gain: 1.8, ceiling: 0.5, sampleRate: 22_050)
         #expect(PeakLimiter.apply(input, gain: 1.8, ceiling: 0.5, sampleRate: 22_050) == whole)
         for blockSize in [1, 7, 110, 4096, 50_000] {
-            var limiter = StreamingPeakLimiter(gain: 1.8, ceiling: 0.5, sampleRate: 22_050)
+            let limiter = StreamingPeakLimiter(gain: 1.8, ceiling: 0.5, sampleRate: 22_050)
             var output: [Int16] = []
             var start = 0
             while start < input.count {
@@ -81,7 +81,7 @@ struct MasteringTests {
             #expect(first == nil, "blocks of \(blockSize): the streams part from sample \(first ?? -1)")
         }
         // Shorter than the look-ahead: all of it comes out at the end.
-        var short = StreamingPeakLimiter(gain: 1, ceiling: 1, sampleRate: 22_050)
+        let short = StreamingPeakLimiter(gain: 1, ceiling: 1, sampleRate: 22_050)
         #expect(short.process(input[0..<10]).isEmpty)
         #expect(short.finish() == Self.referenceLimiter(Array(input[0..<10]), gain: 1, ceiling: 1, sampleRate: 22_050))
     }

@@ -43,7 +43,7 @@ enum Mastering {
         var ceilingDB = min(settings.samplePeakCeiling ?? 0, settings.truePeakCeiling - 0.5)
         func limited(_ gain: Double, _ ceiling: Double) -> Source {
             { sink in
-                var limiter = StreamingPeakLimiter(
+                let limiter = StreamingPeakLimiter(
                     gain: Float(pow(10, gain / 20)), ceiling: Float(pow(10, ceiling / 20)), sampleRate: sampleRate)
                 try source { block in
                     let output = limiter.process(block)

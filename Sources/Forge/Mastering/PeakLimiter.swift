@@ -15,7 +15,7 @@ struct PeakLimiter {
     /// `samples` times `gain`, limited to `ceiling` (linear, full scale 1), as 16-bit samples: the
     /// whole array through ``StreamingPeakLimiter``.
     static func apply(_ samples: [Int16], gain: Float, ceiling: Float, sampleRate: Int) -> [Int16] {
-        var limiter = StreamingPeakLimiter(gain: gain, ceiling: ceiling, sampleRate: sampleRate)
+        let limiter = StreamingPeakLimiter(gain: gain, ceiling: ceiling, sampleRate: sampleRate)
         return limiter.process(samples[...]) + limiter.finish()
     }
 }
