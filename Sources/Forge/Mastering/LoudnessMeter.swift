@@ -13,10 +13,10 @@ final class LoudnessMeter {
     let sampleRate: Int
 
     /// What a meter measures: everything (a check's levels), or for mastering's passes only what
-    /// each needs — integrated loudness alone is several times faster than with true peaks (no 4×
-    /// oversampling), and true peaks alone skip the loudness blocks.
+    /// each needs: integrated loudness alone is several times faster than with true peaks (no 4×
+    /// oversampling), and the two together skip the loudness range's short-term blocks.
     enum Measures {
-        case all, loudness, truePeak
+        case all, loudness, loudnessAndTruePeak
     }
 
     init(sampleRate: Int, measuring measures: Measures = .all) throws(MasteringError) {
@@ -24,7 +24,7 @@ final class LoudnessMeter {
             switch measures {
             case .all: Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_LRA.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
             case .loudness: Int32(EBUR128_MODE_I.rawValue)
-            case .truePeak: Int32(EBUR128_MODE_TRUE_PEAK.rawValue)
+            case .loudnessAndTruePeak: Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
             }
         guard sampleRate > 0, let state = ebur128_init(1, UInt(sampleRate), mode) else {
             throw .meterUnavailable("libebur128 could not start at \(sampleRate) Hz")

@@ -2,14 +2,30 @@ import Foundation
 
 /// Masters a chapter's audio to ``MasteringSettings``: measures its integrated loudness, applies
 /// the gain that reaches the target (held under the RMS bound), and limits peaks under the
-/// ceilings; the result is measured again and the gain or the ceiling corrected, a few times at
-/// most, since limiting lowers loudness a little and inter-sample peaks can rise above the
-/// sample ceiling. (Room tone at the head and tail is laid out by the chapter timeline.)
+/// ceilings. (Room tone at the head and tail is laid out by the chapter timeline.)
+///
+/// The limiter is scale-invariant: with gain g and ceiling c (in dB) its output is c times its
+/// output at gain g − c and ceiling 0 dBFS, so the loudness, the RMS and the true peak less the
+/// ceiling depend on the drive g − c alone. One pass at a drive, measuring loudness and true peak
+/// together, tells the ceiling that keeps that drive's inter-sample peaks under the true-peak
+/// ceiling and so the loudness the drive reaches; the drive is searched, a few passes at most, and
+/// the last pass plays into the output at that drive and ceiling.
 enum Mastering {
     /// Loudness this close to the target is reached: a tenth of what a listener notices between
     /// chapters (about 1 LU; EBU R128 allows ±1 LU), and a pass fewer for most chapters than 0.15.
     static let tolerance = 0.3
     static let passes = 8
+    /// Kept below the true-peak ceiling for the rounding to 16 bits, which scale invariance leaves out.
+    static let truePeakMargin = 0.05
+    /// The RMS is aimed this far under its bound when the bound, not the loudness, decides the drive.
+    static let rmsMargin = 0.05
+    /// How audio is mastered: bump when the same settings would master it to other samples.
+    static let method = "drive-search-1"
+
+    /// What mastered audio depends on besides the audio, for the keys of what is made from it.
+    static func identity(_ settings: MasteringSettings?) -> String {
+        settings.map { "\(method)|\($0)" } ?? "unmastered"
+    }
 
     /// Audio that can be played into a sink as often as asked: a chapter rendered block by block
     /// from the store, or an array.
@@ -25,6 +41,42 @@ enum Mastering {
         return output
     }
 
+    /// What one pass at a drive (gain less ceiling, dB) tells, relative to the ceiling: the
+    /// loudness, the RMS and the true peak of the limited audio less the ceiling.
+    struct Pass {
+        var drive: Double
+        var loudness: Double
+        var rms: Double
+        var truePeak: Double
+
+        /// The highest ceiling at which this drive keeps true peaks and sample peaks under theirs.
+        func ceiling(_ settings: MasteringSettings) -> Double {
+            min(settings.samplePeakCeiling ?? 0, settings.truePeakCeiling - Mastering.truePeakMargin - truePeak)
+        }
+
+        /// How far over the target this drive lands at its ceiling (negative: short of it), LU.
+        func excess(_ settings: MasteringSettings) -> Double {
+            ceiling(settings) + loudness - settings.integratedLoudness
+        }
+
+        /// How far over the RMS bound this drive lands at its ceiling, dB (−∞ without a bound).
+        func rmsExcess(_ settings: MasteringSettings) -> Double {
+            settings.maximumRMS.map { ceiling(settings) + rms - $0 } ?? -.infinity
+        }
+
+        /// What the drive search brings to zero: the loudness's excess, or the RMS's when that binds.
+        func objective(_ settings: MasteringSettings) -> Double {
+            max(excess(settings), rmsExcess(settings) + Mastering.rmsMargin)
+        }
+
+        /// The drive meets the settings: the loudness within tolerance, or as loud as the RMS allows.
+        func meets(_ settings: MasteringSettings) -> Bool {
+            let (excess, rmsExcess) = (excess(settings), rmsExcess(settings))
+            guard rmsExcess <= 0 else { return false }
+            return abs(excess) <= Mastering.tolerance || (excess < 0 && rmsExcess >= -2 * Mastering.rmsMargin)
+        }
+    }
+
     /// Masters `source` into `emit`, block by block: every pass plays the source again (through the
     /// limiter into the meter), so memory holds a block and the limiter's look-ahead, never the
     /// chapter — a 3-hour chapter is mastered in the memory of a minute. The result is the same,
@@ -34,13 +86,10 @@ enum Mastering {
     ) throws {
         let before = try measure(source, sampleRate: sampleRate, measuring: .loudness)
         guard before.count > 0 else { return }
-        guard before.integrated.isFinite else {
+        guard before.integrated.isFinite, before.samplePeak.isFinite else {
             try source(emit)
             return
         }
-        var gainDB = settings.integratedLoudness - before.integrated
-        if let maximum = settings.maximumRMS, before.rms + gainDB > maximum { gainDB = maximum - before.rms }
-        var ceilingDB = min(settings.samplePeakCeiling ?? 0, settings.truePeakCeiling - 0.5)
         func limited(_ gain: Double, _ ceiling: Double) -> Source {
             { sink in
                 let limiter = StreamingPeakLimiter(
@@ -53,93 +102,134 @@ enum Mastering {
                 if !rest.isEmpty { try sink(rest[...]) }
             }
         }
-        // Limiting absorbs part of each gain step, so the gain is found by secant steps on
-        // measured loudness (a first step assumes it all arrives).
-        var previous: (gain: Double, loudness: Double)?
+        // Below the drive at which the loudest sample reaches the ceiling the limiter does nothing:
+        // there the loudness is the unlimited loudness plus the drive.
+        let engaged = -before.samplePeak
+        var ceiling = min(
+            settings.samplePeakCeiling ?? 0, settings.truePeakCeiling - truePeakMargin - expectedOvershoot)
+        var drive = firstDrive(
+            unlimited: settings.integratedLoudness - before.integrated - ceiling, engaged: engaged)
+        var tried: [Pass] = []
         for _ in 0..<passes {
-            // Passes measure loudness alone (true peaks need 4× oversampling, most of a pass's cost);
-            // once the loudness is reached, one pass measures that audio's true peaks: at 22.05 kHz
-            // speech's inter-sample peaks stand up to 2 dB above its samples, so the sample ceiling
-            // may have to come down (and the loudness be found again).
-            let after = try measure(limited(gainDB, ceilingDB), sampleRate: sampleRate, measuring: .loudness)
-            let short = settings.integratedLoudness - after.integrated
-            let headroom = settings.maximumRMS.map { $0 - after.rms } ?? .infinity
-            if abs(short) > tolerance, after.integrated.isFinite, headroom > 0.05 || short < 0 {
-                var slope = 1.0
-                var step: Double?
-                if let previous, abs(gainDB - previous.gain) > 0.01 {
-                    slope = min(1, max(0.1, (after.integrated - previous.loudness) / (gainDB - previous.gain)))
-                } else if gainDB > 0.5 {
-                    // The first step: from the unlimited loudness and this pass's, the limiter's loss.
-                    slope = min(1, max(0.1, (after.integrated - before.integrated) / gainDB))
-                    step = Self.firstStep(
-                        gain: gainDB, loss: gainDB - (after.integrated - before.integrated),
-                        rise: settings.integratedLoudness - before.integrated
-                    )
-                    .map { $0 - gainDB }
-                }
-                previous = (gainDB, after.integrated)
-                gainDB += min(step ?? short / slope, headroom / slope, 12)
-                continue
-            }
-            let peak = try measure(limited(gainDB, ceilingDB), sampleRate: sampleRate, measuring: .truePeak).truePeak
-            if peak > settings.truePeakCeiling {
-                ceilingDB -= peak - settings.truePeakCeiling + 0.05
-                continue
-            }
-            // The pass met the settings: play it once more, into the output.
-            return try limited(gainDB, ceilingDB)(emit)
+            let measured = try measure(
+                limited(drive + ceiling, ceiling), sampleRate: sampleRate, measuring: .loudnessAndTruePeak)
+            guard measured.integrated.isFinite, measured.truePeak.isFinite else { break }
+            let pass = Pass(
+                drive: drive, loudness: measured.integrated - ceiling, rms: measured.rms - ceiling,
+                truePeak: measured.truePeak - ceiling)
+            tried.append(pass)
+            if pass.meets(settings) { break }
+            ceiling = pass.ceiling(settings)
+            drive = nextDrive(tried, settings: settings, unlimitedLoudness: before.integrated, engaged: engaged)
         }
-        // Out of passes while still adjusting: the last gain and ceiling, and the ceiling holds.
-        let peak = try measure(limited(gainDB, ceilingDB), sampleRate: sampleRate, measuring: .truePeak).truePeak
-        if peak > settings.truePeakCeiling { ceilingDB -= peak - settings.truePeakCeiling + 0.05 }
-        try limited(gainDB, ceilingDB)(emit)
+        // The drive that met the settings, or else the best tried: its ceiling holds the peaks either way.
+        let chosen =
+            tried.first { $0.meets(settings) }
+            ?? tried.filter { $0.rmsExcess(settings) <= 0 }.min { abs($0.excess(settings)) < abs($1.excess(settings)) }
+            ?? tried.min { $0.objective(settings) < $1.objective(settings) }
+        guard let chosen else { return try source(emit) }
+        let chosenCeiling = chosen.ceiling(settings)
+        try limited(chosen.drive + chosenCeiling, chosenCeiling)(emit)
     }
 
-    /// How the loudness a limiter takes grows with gain: as a power of the gain, `loss(g) = loss₁ ·
-    /// (g / g₁)^exponent`. Measured on the corpus's chapters mastered to ACX (espeak-ng, 22.05 kHz):
-    /// the loss at three gains of each chapter gives 1.44–1.45; a step sized by it reaches the target
-    /// in one more pass where the secant (which sees the loss's growth only afterwards) took two.
-    static let lossExponent = 1.45
+    /// The true peak of speech limited hard at 22.05 kHz stands this far above the ceiling (the
+    /// first guess; each pass measures it).
+    static let expectedOvershoot = 1.8
+    /// The limiter's loss, LU, as the square of how far (dB) it is driven past engaging, times this:
+    /// the first guess of how much further to drive than the loudness alone asks.
+    static let expectedLossRate = 0.022
 
-    /// The gain whose loudness rise, less the limiter's loss as it grows from `loss` at `gain`,
-    /// is `rise`; nil when the limiter takes too much for any gain to make it (then the secant).
-    static func firstStep(gain: Double, loss: Double, rise: Double) -> Double? {
-        guard loss > 0.05, rise > gain - loss else { return nil }
-        func reached(_ g: Double) -> Double { g - loss * pow(g / gain, lossExponent) }
-        // reached() rises up to where its derivative is 0, then falls: search below that point.
-        let top = min(gain + 12, gain * pow(gain / (lossExponent * loss), 1 / (lossExponent - 1)))
-        guard top > gain, reached(top) >= rise else { return nil }
-        var (low, high) = (gain, top)
-        for _ in 0..<40 {
-            let middle = (low + high) / 2
-            if reached(middle) < rise { low = middle } else { high = middle }
+    /// The first drive to try: the one whose loudness, less the loss ``expectedLossRate`` expects,
+    /// reaches the target (`unlimited` is the drive that would reach it without limiting). Speech
+    /// mastered for ACX loses several LU to the limiter, and a first pass short of it finds the
+    /// true peak rising with every step.
+    static func firstDrive(unlimited: Double, engaged: Double) -> Double {
+        guard unlimited > engaged else { return unlimited }
+        let past = unlimited - engaged
+        let discriminant = 1 - 4 * expectedLossRate * past
+        guard discriminant > 0 else { return unlimited + 8 }
+        return engaged + min(past + 8, (1 - discriminant.squareRoot()) / (2 * expectedLossRate))
+    }
+
+    /// The drive to try next: where a model of the tried passes reaches the target. The limiter's
+    /// loss is a power of the drive past engaging, fitted to the last two passes that lost any (or
+    /// of exponent 1.45 through one); the true peak and the RMS are the nearest pass's. The model's
+    /// drive is kept inside the bracket the passes found; when it has none there, a secant step
+    /// (or halving) inside the bracket, or a step of the shortfall, 12 dB at most.
+    static func nextDrive(
+        _ tried: [Pass], settings: MasteringSettings, unlimitedLoudness: Double, engaged: Double
+    ) -> Double {
+        guard let last = tried.last else { return 0 }
+        let losses = tried.compactMap { pass -> (past: Double, loss: Double)? in
+            let (past, loss) = (pass.drive - engaged, unlimitedLoudness + pass.drive - pass.loudness)
+            return past > 0.1 && loss > 0.05 ? (past, loss) : nil
         }
-        return high
+        var exponent = 1.45
+        if losses.count >= 2 {
+            let (first, second) = (losses[losses.count - 2], losses[losses.count - 1])
+            let ratio = log(second.past / first.past)
+            if abs(ratio) > 0.02 { exponent = max(1, min(2.5, log(second.loss / first.loss) / ratio)) }
+        }
+        let scale = losses.last.map { $0.loss / pow($0.past, exponent) } ?? 0
+        func modelled(_ drive: Double) -> Double {
+            let nearest = tried.min { abs($0.drive - drive) < abs($1.drive - drive) } ?? last
+            let past = drive - engaged
+            let loudness = unlimitedLoudness + drive - (past > 0 ? scale * pow(past, exponent) : 0)
+            let pass = Pass(
+                drive: drive, loudness: loudness, rms: loudness + nearest.rms - nearest.loudness,
+                truePeak: nearest.truePeak)
+            return pass.objective(settings)
+        }
+        let values = tried.map { ($0.drive, $0.objective(settings)) }
+        let below = values.filter { $0.1 < 0 }.max { $0.0 < $1.0 }
+        let above = values.filter { $0.1 > 0 }.min { $0.0 < $1.0 }
+        var (low, high) = (below?.0 ?? last.drive - 12, above?.0 ?? last.drive + 12)
+        if low < high, modelled(low) <= 0, modelled(high) >= 0 {
+            for _ in 0..<50 {
+                let middle = (low + high) / 2
+                if modelled(middle) < 0 { low = middle } else { high = middle }
+            }
+            return (low + high) / 2
+        }
+        if let below, let above {
+            let step = below.0 - below.1 * (above.0 - below.0) / (above.1 - below.1)
+            let inside = min(below.0, above.0) + 0.01..<max(below.0, above.0) - 0.01
+            return inside.contains(step) ? step : (below.0 + above.0) / 2
+        }
+        return last.drive + max(-12, min(12, -last.objective(settings)))
     }
 
     private static func measure(
         _ source: @escaping Source, sampleRate: Int, measuring measures: LoudnessMeter.Measures
-    ) throws -> (integrated: Double, truePeak: Double, rms: Double, count: Int) {
+    ) throws -> (integrated: Double, truePeak: Double, samplePeak: Double, rms: Double, count: Int) {
         let meter = try LoudnessMeter(sampleRate: sampleRate, measuring: measures)
         // Squares summed as integers: exact, so the blocks a source plays in cannot change the result.
         final class Totals {
             var squares = 0
+            var peak = 0
             var count = 0
         }
         let totals = Totals()
         try source { block in
             meter.add(block)
             var squares = 0
-            for sample in block { squares += Int(sample) * Int(sample) }
+            var peak = totals.peak
+            for sample in block {
+                let value = Int(sample)
+                squares += value * value
+                peak = max(peak, abs(value))
+            }
             totals.squares += squares
+            totals.peak = peak
             totals.count += block.count
         }
         let (sum, count) = (Double(totals.squares), totals.count)
         let meanSquare = sum / Double(max(1, count)) / (32768.0 * 32768.0)
         return (
-            measures == .truePeak ? -.infinity : meter.integratedLoudness,
-            measures == .loudness ? -.infinity : meter.truePeak, meanSquare > 0 ? 10 * log10(meanSquare) : -.infinity,
+            meter.integratedLoudness,
+            measures == .loudness ? -.infinity : meter.truePeak,
+            LoudnessMeter.decibels(Double(totals.peak) / 32768),
+            meanSquare > 0 ? 10 * log10(meanSquare) : -.infinity,
             count
         )
     }

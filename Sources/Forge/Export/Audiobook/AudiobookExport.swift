@@ -177,7 +177,7 @@ enum AudiobookExport {
                 let timeline = file.timeline(of: chapter)
                 var description = "\(acxMethod)|\(identity)|\(Resampler.identity)|\(path)|\(title)|\(track)|\(tags)"
                 description +=
-                    "|\(settings.mastering.map { "\($0)" } ?? "unmastered")|\(timeline.sampleRate)|\(timeline.totalSamples)"
+                    "|\(Mastering.identity(settings.mastering))|\(timeline.sampleRate)|\(timeline.totalSamples)"
                 for item in timeline.items {
                     description += "|\(item.audioPath)@\(item.startSample)+\(item.sampleCount)"
                 }

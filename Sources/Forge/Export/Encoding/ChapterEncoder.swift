@@ -126,7 +126,7 @@ struct ChapterEncoder: Sendable {
 
     /// What every encoding depends on besides its chapter: the method, ffmpeg, the coder's settings.
     static func identity(_ settings: ExportSettings) throws -> String {
-        "\(method)|\(try FFmpegEncoder.identity())|\(AudiobookExport.aacCoder)|\(AudiobookExport.aacBitRate)|\(settings.mastering.map { "\($0)" } ?? "unmastered")"
+        "\(method)|\(try FFmpegEncoder.identity())|\(AudiobookExport.aacCoder)|\(AudiobookExport.aacBitRate)|\(Mastering.identity(settings.mastering))"
     }
 
     /// The key of piece `index`'s encoding — what it is made from: the method, ffmpeg and the
