@@ -98,6 +98,31 @@ struct MasteringTests {
         #expect(Mastering.firstDrive(unlimited: 30, engaged: 0) == 38)
     }
 
+    /// The loss model goes through the passes it is fitted to: a power law recovered from two
+    /// passes that lost loudness, the default exponent through one, and no loss below engaging.
+    @Test func theLossModelFitsThePassesThatLostLoudness() {
+        let (engaged, unlimited) = (2.0, -20.0)
+        func pass(_ drive: Double, loss: Double) -> Mastering.Pass {
+            Mastering.Pass(drive: drive, loudness: unlimited + drive - loss, rms: 0, truePeak: 1)
+        }
+        let lossAt = { (drive: Double) in 0.05 * pow(drive - engaged, 1.8) }
+        let fitted = Mastering.LossModel(
+            [pass(1, loss: 0), pass(8, loss: lossAt(8)), pass(14, loss: lossAt(14))],
+            unlimitedLoudness: unlimited, engaged: engaged)
+        #expect(abs(fitted.exponent - 1.8) < 1e-9)
+        for drive in [5.0, 11, 20] { #expect(abs(fitted.loss(atDrive: drive) - lossAt(drive)) < 1e-9) }
+        #expect(fitted.loss(atDrive: 1) == 0)
+        let one = Mastering.LossModel([pass(10, loss: 3)], unlimitedLoudness: unlimited, engaged: engaged)
+        #expect(one.exponent == Mastering.LossModel.defaultExponent)
+        #expect(abs(one.loss(atDrive: 10) - 3) < 1e-9)
+        // An exponent outside what a limiter does is clamped; no pass that lost anything, no loss.
+        let steep = Mastering.LossModel(
+            [pass(4, loss: 0.1), pass(8, loss: 20)], unlimitedLoudness: unlimited, engaged: engaged)
+        #expect(steep.exponent == 2.5)
+        let none = Mastering.LossModel([pass(1, loss: 0)], unlimitedLoudness: unlimited, engaged: engaged)
+        #expect(none.loss(atDrive: 30) == 0)
+    }
+
     /// What mastering's drive search rests on: the limiter's output at gain g and ceiling c is c
     /// times its output at gain g / c and ceiling 1, but for the rounding to 16 bits.
     @Test func theLimiterIsScaleInvariant() {

@@ -41,42 +41,6 @@ enum Mastering {
         return output
     }
 
-    /// What one pass at a drive (gain less ceiling, dB) tells, relative to the ceiling: the
-    /// loudness, the RMS and the true peak of the limited audio less the ceiling.
-    struct Pass {
-        var drive: Double
-        var loudness: Double
-        var rms: Double
-        var truePeak: Double
-
-        /// The highest ceiling at which this drive keeps true peaks and sample peaks under theirs.
-        func ceiling(_ settings: MasteringSettings) -> Double {
-            min(settings.samplePeakCeiling ?? 0, settings.truePeakCeiling - Mastering.truePeakMargin - truePeak)
-        }
-
-        /// How far over the target this drive lands at its ceiling (negative: short of it), LU.
-        func excess(_ settings: MasteringSettings) -> Double {
-            ceiling(settings) + loudness - settings.integratedLoudness
-        }
-
-        /// How far over the RMS bound this drive lands at its ceiling, dB (−∞ without a bound).
-        func rmsExcess(_ settings: MasteringSettings) -> Double {
-            settings.maximumRMS.map { ceiling(settings) + rms - $0 } ?? -.infinity
-        }
-
-        /// What the drive search brings to zero: the loudness's excess, or the RMS's when that binds.
-        func objective(_ settings: MasteringSettings) -> Double {
-            max(excess(settings), rmsExcess(settings) + Mastering.rmsMargin)
-        }
-
-        /// The drive meets the settings: the loudness within tolerance, or as loud as the RMS allows.
-        func meets(_ settings: MasteringSettings) -> Bool {
-            let (excess, rmsExcess) = (excess(settings), rmsExcess(settings))
-            guard rmsExcess <= 0 else { return false }
-            return abs(excess) <= Mastering.tolerance || (excess < 0 && rmsExcess >= -2 * Mastering.rmsMargin)
-        }
-    }
-
     /// Masters `source` into `emit`, block by block: every pass plays the source again (through the
     /// limiter into the meter), so memory holds a block and the limiter's look-ahead, never the
     /// chapter — a 3-hour chapter is mastered in the memory of a minute. The result is the same,
@@ -152,29 +116,17 @@ enum Mastering {
     }
 
     /// The drive to try next: where a model of the tried passes reaches the target. The limiter's
-    /// loss is a power of the drive past engaging, fitted to the last two passes that lost any (or
-    /// of exponent 1.45 through one); the true peak and the RMS are the nearest pass's. The model's
+    /// loss is ``LossModel``'s; the true peak and the RMS are the nearest pass's. The model's
     /// drive is kept inside the bracket the passes found; when it has none there, a secant step
     /// (or halving) inside the bracket, or a step of the shortfall, 12 dB at most.
     static func nextDrive(
         _ tried: [Pass], settings: MasteringSettings, unlimitedLoudness: Double, engaged: Double
     ) -> Double {
         guard let last = tried.last else { return 0 }
-        let losses = tried.compactMap { pass -> (past: Double, loss: Double)? in
-            let (past, loss) = (pass.drive - engaged, unlimitedLoudness + pass.drive - pass.loudness)
-            return past > 0.1 && loss > 0.05 ? (past, loss) : nil
-        }
-        var exponent = 1.45
-        if losses.count >= 2 {
-            let (first, second) = (losses[losses.count - 2], losses[losses.count - 1])
-            let ratio = log(second.past / first.past)
-            if abs(ratio) > 0.02 { exponent = max(1, min(2.5, log(second.loss / first.loss) / ratio)) }
-        }
-        let scale = losses.last.map { $0.loss / pow($0.past, exponent) } ?? 0
+        let model = LossModel(tried, unlimitedLoudness: unlimitedLoudness, engaged: engaged)
         func modelled(_ drive: Double) -> Double {
             let nearest = tried.min { abs($0.drive - drive) < abs($1.drive - drive) } ?? last
-            let past = drive - engaged
-            let loudness = unlimitedLoudness + drive - (past > 0 ? scale * pow(past, exponent) : 0)
+            let loudness = unlimitedLoudness + drive - model.loss(atDrive: drive)
             let pass = Pass(
                 drive: drive, loudness: loudness, rms: loudness + nearest.rms - nearest.loudness,
                 truePeak: nearest.truePeak)
