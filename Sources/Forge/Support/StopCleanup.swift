@@ -37,6 +37,27 @@ package enum StopCleanup {
         return try body()
     }
 
+    /// Starts what `start` makes (a child process) and runs `body` with it; a stop that ends the
+    /// process while it runs runs `removal` on it first. The start and its registration are one
+    /// step under the lock the stop takes: a stop either finds the child registered or comes
+    /// before it, when nothing is started and the thread waits for the exit (a child started
+    /// just before the stop and registered after it would outlive forge, writing its output).
+    package static func starting<Started: Sendable, Result>(
+        _ start: () throws -> Started, removal: @escaping @Sendable (Started) -> Void,
+        whileRunning body: (Started) throws -> Result
+    ) throws -> Result {
+        let registered = try state.withLock { state throws -> (key: Int, started: Started)? in
+            guard !state.stopping else { return nil }
+            let started = try start()
+            state.lastKey += 1
+            state.removals.append((state.lastKey, { removal(started) }))
+            return (state.lastKey, started)
+        }
+        guard let registered else { waitForTheExit() }
+        defer { state.withLock { $0.removals.removeAll { $0.key == registered.key } } }
+        return try body(registered.started)
+    }
+
     /// Runs every removal registered, newest first, once; from then on nothing registers. Only
     /// right before the process exits: the front end's stop.
     package static func runAll() {

@@ -159,25 +159,26 @@ final class FFmpegEncoder {
     /// `failure(ffmpeg's message)` when it fails.
     static func run(_ arguments: [String], failure: (String) -> Error) throws {
         let executable = try locate()
-        let child: ChildProcess
-        do {
-            child = try ChildProcess.startWaiting(
-                executable: executable.path,
-                arguments: ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"] + arguments,
-                errorOutput: .keep(label: "ffmpeg"), onLine: { _ in })
-        } catch {
-            throw ExportError.toolMissing(tool: "ffmpeg", detail: error.localizedDescription)
-        }
         // A stop that ends forge at once ends this ffmpeg first, or it goes on writing its
         // output after forge is gone (a SIGTERM reaches forge alone).
-        let ended = StopCleanup.removing(
+        let (child, ended) = try StopCleanup.starting(
             {
+                do {
+                    return try ChildProcess.startWaiting(
+                        executable: executable.path,
+                        arguments: ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"] + arguments,
+                        errorOutput: .keep(label: "ffmpeg"), onLine: { _ in })
+                } catch {
+                    throw ExportError.toolMissing(tool: "ffmpeg", detail: error.localizedDescription)
+                }
+            },
+            removal: { child in
                 child.send(.kill)
                 _ = child.exitedWaiting()
             },
-            whileRunning: {
+            whileRunning: { child in
                 child.finishInputWaiting()
-                return child.exitedWaiting()
+                return (child, child.exitedWaiting())
             })
         guard ended.succeeded else {
             throw failure(
