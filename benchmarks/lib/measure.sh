@@ -77,6 +77,11 @@ measure() {
     if [ "$status" -ne 0 ] && [ "$status" -ne "${allowed_status:-0}" ]; then
         echo "command failed ($status): $*" >&2
         tail -5 "$work/stderr" >&2
+        # Its last lines of output say why (a --json run's summary, flagged items), and the
+        # benchmark's work directory goes when it exits: kept beside it.
+        tail -5 "$work/stdout" >&2
+        kept=$(mktemp "${TMPDIR:-/tmp}/failed-command.XXXXXX")
+        cp "$work/stdout" "$kept" && echo "its standard output: $kept" >&2
         exit 1
     fi
 }
