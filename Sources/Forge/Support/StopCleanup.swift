@@ -23,17 +23,11 @@ package enum StopCleanup {
     package static func removing<Result>(
         _ removal: @escaping @Sendable () -> Void, whileRunning body: () throws -> Result
     ) rethrows -> Result {
-        let key: Int? = state.withLock { state in
-            guard !state.stopping else { return nil }
-            state.lastKey += 1
-            state.removals.append((state.lastKey, removal))
-            return state.lastKey
-        }
-        guard let key else {
+        guard let key = state.withLock({ register(removal, in: &$0) }) else {
             removal()
             waitForTheExit()
         }
-        defer { state.withLock { $0.removals.removeAll { $0.key == key } } }
+        defer { unregister(key) }
         return try body()
     }
 
@@ -49,13 +43,23 @@ package enum StopCleanup {
         let registered = try state.withLock { state throws -> (key: Int, started: Started)? in
             guard !state.stopping else { return nil }
             let started = try start()
-            state.lastKey += 1
-            state.removals.append((state.lastKey, { removal(started) }))
-            return (state.lastKey, started)
+            return register({ removal(started) }, in: &state).map { ($0, started) }
         }
         guard let registered else { waitForTheExit() }
-        defer { state.withLock { $0.removals.removeAll { $0.key == registered.key } } }
+        defer { unregister(registered.key) }
         return try body(registered.started)
+    }
+
+    /// Registers `removal` unless a stop has begun; its key, to unregister it.
+    private static func register(_ removal: @escaping @Sendable () -> Void, in state: inout State) -> Int? {
+        guard !state.stopping else { return nil }
+        state.lastKey += 1
+        state.removals.append((state.lastKey, removal))
+        return state.lastKey
+    }
+
+    private static func unregister(_ key: Int) {
+        state.withLock { $0.removals.removeAll { $0.key == key } }
     }
 
     /// Runs every removal registered, newest first, once; from then on nothing registers. Only
