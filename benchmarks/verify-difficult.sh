@@ -7,7 +7,8 @@
 #   numbers    chapters 25-61 made difficult too, plus years, money, times, fractions, ordinals,
 #              abbreviations and Roman numerals, quotation styles, dashes, one-word replies, verse
 # Prints, for each text and forge: items, hours of audio, word error rate, items flagged and flags
-# per hour, verify's time, CPU/wall and peak memory; then the flagged items' text.
+# per hour, the flags a second hearing of the item alone cleared, verify's time, CPU/wall and peak
+# memory; then the flagged items' text.
 # Usage: benchmarks/verify-difficult.sh                 (this checkout's forge)
 #        PREVIOUS=/path/to/older/forge benchmarks/verify-difficult.sh   (beside it, in the same run)
 #        TEXTS="numbers" VOICE=en-us+klatt benchmarks/verify-difficult.sh
@@ -48,7 +49,8 @@ items = db.execute("SELECT count(*) FROM items").fetchone()[0]
 hours = r["audioMs"] / 3.6e6
 flagged = r["flaggedItems"]
 print(f"{label:<8} {text:<10} {items:5} items {hours:5.2f} h  WER {100 * r['wordErrorRate']:4.1f}%  flagged {len(flagged):3} "
-      f"({len(flagged) / hours:.2f} per hour)  verify {wall:6.1f} s, CPU/wall {cpu / wall:4.2f}, peak {peak / 1024:4.0f} MB")
+      f"({len(flagged) / hours:.2f} per hour; heard again on their own {r.get('itemsHeardAgain', 0)}, cleared {r.get('flagsCleared', 0)})  "
+      f"verify {wall:6.1f} s, CPU/wall {cpu / wall:4.2f}, peak {peak / 1024:4.0f} MB")
 screen = {i["id"]: "; ".join(f["description"] for f in i["findings"]) for i in (r.get("screen") or {}).get("flaggedItems", [])}
 heard = {f["id"]: f for c in r["chunks"] for f in c["flaggedItems"]}
 for item in flagged:

@@ -59,6 +59,11 @@ enum VerifyPrinter {
                 "Utterances: \(report.alignedUtterances) aligned to their text word for word, \(report.decodedUtterances) transcribed with the chunk's language model."
             )
         }
+        if report.itemsHeardAgain > 0 {
+            Swift.print(
+                "Heard again on their own: \(report.itemsHeardAgain) flagged item(s), \(report.flagsCleared) of them heard right then."
+            )
+        }
         if report.unsampledChunks > 0 {
             Swift.print(
                 "Quick check: \(report.unsampledChunks) chunk(s) outside the sample were not transcribed (forge verify without --quick hears them all)."

@@ -592,4 +592,40 @@ struct VerificationTests {
         let refused = try project.build()
         #expect(refused.status == 2 && refused.errors.contains("verify.accept.p1"), "\(refused.errors)")
     }
+
+    /// The long book's one false flag (chapter 52 of the corpus, each paragraph ending in
+    /// "Certainly." as the long-book benchmark's fourth copy has it): in its chunk, the decoder
+    /// hears "i to we did" for "I do not recollect that we did."; heard again on its own, the item
+    /// passes, so the build does. Without the second hearing this build exits 1.
+    @Test(.enabled(if: Self.corpusChapter52 != nil)) func anItemMisheardInItsChunkIsHeardAgainOnItsOwn() throws {
+        let chapter = try #require(Self.corpusChapter52)
+        let paragraphs = chapter.components(separatedBy: "\n\n").map { paragraph -> String in
+            let trimmed = paragraph.trimmingCharacters(in: .whitespacesAndNewlines)
+            return trimmed.isEmpty || trimmed.hasPrefix("Chapter ") ? trimmed : trimmed + " Certainly."
+        }
+        let project = try TestProject(
+            book: paragraphs.joined(separator: "\n\n"),
+            recipe: #"""
+                { "sources": ["book.txt"], "voice": { "id": "en-us+klatt" },
+                  "verify": { "maxWordErrorRate": 0.25 }, "output": { "directory": "out" } }
+                """#)
+        let build = try project.build()
+        #expect(build.status == 0, "\(build.text)\n\(build.errors)")
+        try Manifest(directory: project.output).removeChunks(except: [])
+        let verified = try report(try project.forge(["verify", "out", "--json"]))
+        #expect(verified["passed"] as? Bool == true && (verified["flaggedItems"] as? [String])?.isEmpty == true)
+        #expect(
+            verified["itemsHeardAgain"] as? Int == 1 && verified["flagsCleared"] as? Int == 1,
+            "the item is flagged in its chunk and cleared alone (if the chunk now hears it, find another): \(verified)")
+    }
+
+    /// Chapter 52 of the shared corpus, when the corpus is beside the package.
+    static let corpusChapter52: String? = {
+        let corpus = Fixtures.packageRoot.deletingLastPathComponent().appendingPathComponent(
+            "shared/corpus/pride-and-prejudice.txt")
+        guard let text = try? String(contentsOf: corpus, encoding: .utf8),
+            let start = text.range(of: "\nChapter 52\n"), let end = text.range(of: "\nChapter 53\n")
+        else { return nil }
+        return String(text[start.lowerBound..<end.lowerBound])
+    }()
 }

@@ -15,7 +15,7 @@ import Synchronization
 /// covering changed items first.
 package struct VerificationRun: Sendable {
     package static let chunkMs = ChunkReport.chunkMs
-    package static let version = "verify-7"
+    package static let version = "verify-8"
     /// An item is flagged when at least this many of its words in a chunk went unheard, and they
     /// are at least ``flagShare`` of its words there (a clean item in a noisy stretch can lose three words; a wrong, cut or silent one loses most).
     static let flagWords = ChunkReport.flagWords
@@ -215,7 +215,7 @@ package struct VerificationRun: Sendable {
         let queue = Mutex(work[...])
         let results = Mutex<[ChunkReport]>([])
         let failure = Mutex<Error?>(nil)
-        let utterances = Mutex((aligned: 0, decoded: 0))
+        let counts = Mutex((aligned: 0, decoded: 0, heardAgain: 0, cleared: 0))
         let threads = max(1, min(settings.jobs ?? ProcessInfo.processInfo.activeProcessorCount, work.count))
         let settings = self.settings
         BlockingThreads.forEach(work.isEmpty ? 0 : threads) { _ in
@@ -227,13 +227,21 @@ package struct VerificationRun: Sendable {
                             chunk, in: timelines[chunk.timeline], transcriber: transcriber, store: store,
                             cancellation: cancellation)
                     else { break }
-                    utterances.withLock {
-                        $0.aligned += transcript.aligned
-                        $0.decoded += transcript.decoded
-                    }
-                    let (report, heard) = Self.score(
+                    var (report, heard) = Self.score(
                         timelines[chunk.timeline], start: chunk.startMs, end: chunk.endMs,
                         utterances: transcript.utterances)
+                    guard
+                        let second = try secondHearing(
+                            of: report.flaggedItems, in: timelines[chunk.timeline], chunk: chunk,
+                            transcriber: transcriber, store: store, cancellation: cancellation)
+                    else { break }
+                    report.flaggedItems = second.flags
+                    counts.withLock {
+                        $0.aligned += transcript.aligned
+                        $0.decoded += transcript.decoded
+                        $0.heardAgain += second.hearings.heard
+                        $0.cleared += second.hearings.cleared
+                    }
                     let sentences = heard.map { utterance in
                         (
                             startMs: chunk.startMs + utterance.first!.startMs,
@@ -265,7 +273,8 @@ package struct VerificationRun: Sendable {
             elapsedSeconds: BuildPipeline.seconds(since: clock),
             audioMs: timelines.reduce(0) { $0 + $1.durationMs }, mode: settings.mode, screen: plan.screen,
             unsampledChunks: plan.unsampled,
-            alignedUtterances: utterances.withLock { $0.aligned }, decodedUtterances: utterances.withLock { $0.decoded }
+            alignedUtterances: counts.withLock { $0.aligned }, decodedUtterances: counts.withLock { $0.decoded },
+            itemsHeardAgain: counts.withLock { $0.heardAgain }, flagsCleared: counts.withLock { $0.cleared }
         )
     }
 
@@ -476,6 +485,23 @@ package struct VerificationRun: Sendable {
         var changed: Bool
     }
 
+    /// Which of the words (each of an item in `items`) count as heard: in an item of many words
+    /// (``runCheckWords``), a word heard only when a neighbour in the same item was heard too, as
+    /// wrong audio still matches a scattered "the", "my" or "Mr." of the text by chance while
+    /// right audio matches in runs. (Short items keep every match: one unheard word would
+    /// otherwise take its neighbours with it.)
+    static func heardInRuns(_ heard: [Bool], items: [String]) -> [Bool] {
+        var itemWords: [String: Int] = [:]
+        for item in items { itemWords[item, default: 0] += 1 }
+        return heard.indices.map { index in
+            let item = items[index]
+            guard heard[index], itemWords[item, default: 0] >= runCheckWords else { return heard[index] }
+            let before = index > 0 && items[index - 1] == item && heard[index - 1]
+            let after = index + 1 < items.count && items[index + 1] == item && heard[index + 1]
+            return before || after
+        }
+    }
+
     /// Scores a chunk: the reference is every word whose start lies in [start, end).
     static func score(_ timeline: ChapterTimeline, start: Int, end: Int, utterances: [[RecognizedWord]]) -> (
         ChunkReport, [[RecognizedWord]]
@@ -497,19 +523,7 @@ package struct VerificationRun: Sendable {
         var missing: [String: [String]] = [:]
         var counts: [String: Int] = [:]
         var order: [String] = []
-        // In an item of many words, a word counts as heard only when a neighbour in the same item
-        // was heard too: wrong audio still matches a scattered "the", "my" or "Mr." of the text
-        // by chance, right audio matches in runs. (Short items keep every match: one unheard
-        // word would otherwise take its neighbours with it.)
-        var itemWords: [String: Int] = [:]
-        for owner in owners { itemWords[owner.item, default: 0] += 1 }
-        let heard = rate.heard.indices.map { index in
-            let item = owners[index].item
-            guard rate.heard[index], itemWords[item, default: 0] >= Self.runCheckWords else { return rate.heard[index] }
-            let before = index > 0 && owners[index - 1].item == item && rate.heard[index - 1]
-            let after = index + 1 < owners.count && owners[index + 1].item == item && rate.heard[index + 1]
-            return before || after
-        }
+        let heard = heardInRuns(rate.heard, items: owners.map(\.item))
         for (index, owner) in owners.enumerated() where !owners[index].nearCut {
             if counts[owner.item] == nil { order.append(owner.item) }
             counts[owner.item, default: 0] += 1

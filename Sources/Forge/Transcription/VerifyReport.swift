@@ -20,6 +20,10 @@ package struct VerifyReport: Sendable, Equatable {
     /// Utterances transcribed by this run with the chunk's language model: a word alignment did
     /// not find (a fault, or a word the alignment missed), or none expected.
     package var decodedUtterances = 0
+    /// Items this run flagged for unheard words and heard again on their own (a chunk's decoder
+    /// can mishear a clean item), and how many of them passed then.
+    package var itemsHeardAgain = 0
+    package var flagsCleared = 0
 
     package var transcribedChunks: Int { chunks.filter(\.transcribed).count }
     /// Word error rate over all chunks (errors over reference words).

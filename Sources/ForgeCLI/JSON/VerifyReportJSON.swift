@@ -19,6 +19,9 @@ struct VerifyReportJSON: Encodable {
     var unsampledChunks: Int
     var alignedUtterances: Int
     var decodedUtterances: Int
+    /// Items flagged for unheard words and heard again on their own, and those that passed then.
+    var itemsHeardAgain: Int
+    var flagsCleared: Int
     var flaggedItems: [String]
     /// Flagged items accepted for their audio (the recipe's `verify.accept`).
     var acceptedItems: [String]
@@ -101,6 +104,8 @@ struct VerifyReportJSON: Encodable {
         unsampledChunks = report.unsampledChunks
         alignedUtterances = report.alignedUtterances
         decodedUtterances = report.decodedUtterances
+        itemsHeardAgain = report.itemsHeardAgain
+        flagsCleared = report.flagsCleared
         flaggedItems = report.flaggedItemIDs.sorted()
         acceptedItems = report.acceptedItemIDs.sorted()
         flaggedAudio = report.flaggedAudio.sorted { $0.key < $1.key }.map { FlaggedAudio(id: $0.key, sha256: $0.value) }
