@@ -157,5 +157,10 @@ import Testing
         #expect(blocked.count == whole.count)
         let differing = zip(blocked, whole).filter { $0.first != $1.first }.count
         #expect(differing * 1000 <= whole.count, "\(differing) of \(whole.count) rows differ")
+        // Once the warp is done with the coarse frames they are freed; the frames are still read from the file.
+        let kept = try files[0].frames(100..<200)
+        files[0].releaseCoarse()
+        #expect(files[0].coarse.count == 0 && files[1].coarse.count > 0)
+        #expect(try files[0].frames(100..<200) == kept)
     }
 }

@@ -1,11 +1,13 @@
 import Foundation
+import Synchronization
 
 /// A reading's frames for ``ReadingWarp`` at any length, in a scratch file (unlinked as soon as it
 /// is made, so nothing is left behind), with only their coarse averages (one for every ``factor``
 /// frames, the factor doubled as the reading grows, so that they stay within a bound) held in
 /// memory. A stretch is read back when the warp refines it, normalized as
 /// ``ReadingWarp/Frames/init(cepstra:coefficients:)`` normalizes a whole reading. Made by a
-/// ``Writer``; immutable once made, and read with `pread`, so readings can be made side by side.
+/// ``Writer``; immutable once made but for its coarse frames, which the warp releases when done
+/// with them (``releaseCoarse()``), and read with `pread`, so readings can be made side by side.
 package final class FrameFile: Sendable {
     /// The most frames a coarse frame averages (``ReadingWarp``'s blocks overlap by a multiple of it).
     package static let largestFactor = 2_048
@@ -14,8 +16,11 @@ package final class FrameFile: Sendable {
     package let dimension: Int
     /// Frames in the file.
     package let count: Int
-    /// The coarse frames, normalized.
-    package let coarse: ReadingWarp.Frames
+    /// The coarse frames, normalized; none once released.
+    package var coarse: ReadingWarp.Frames {
+        coarseFrames.withLock { $0 } ?? ReadingWarp.Frames(values: [], dimension: dimension)
+    }
+    private let coarseFrames: Mutex<ReadingWarp.Frames?>
     private let descriptor: Int32
     private let mean: [Float]
     private let scale: [Float]
@@ -130,11 +135,17 @@ package final class FrameFile: Sendable {
         self.count = count
         self.mean = mean
         self.scale = scale
-        self.coarse = coarse
+        coarseFrames = Mutex(coarse)
         dimension = mean.count
     }
 
     deinit { close(descriptor) }
+
+    /// Frees the coarse frames: the warp needs them only for its first, coarsest path, and a
+    /// reading's can be a dozen megabytes that the model's examinations after it would hold too.
+    package func releaseCoarse() {
+        coarseFrames.withLock { $0 = nil }
+    }
 
     /// The frames in `range` (clamped to the reading), normalized.
     package func frames(_ range: Range<Int>) throws -> ReadingWarp.Frames {

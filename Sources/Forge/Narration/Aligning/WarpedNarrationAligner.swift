@@ -86,7 +86,10 @@ package final class WarpedNarrationAligner {
         precondition(reading.starts.count == words.count)
         let clock = ContinuousClock.now
         let warped = try warp(reading, onto: recording, sound: sound, progress: warping)
-        // The warp's band and steps are freed: hand them back before the model's searches.
+        // The warp's band and steps are freed, and the readings' coarse frames are not needed
+        // again: hand them back before the model's searches.
+        reading.frames.releaseCoarse()
+        recording.releaseCoarse()
         MemoryTrim.release()
         ForgeLog.debug("warped \(reading.frames.count) frames onto \(recording.count) in \(clock.duration(to: .now))")
         let plan = Plan(starts: warped.starts, samples: samples.count)
