@@ -142,6 +142,26 @@ struct NarrationMismatchTests {
         }
     }
 
+    /// A window with a run of unheard words among heard ones (words the narrator left out) is
+    /// searched again allowing skips, a large search; an examination that only confirms where
+    /// Forge's own reading put the words is not, and passes no large search through its gate.
+    @Test func aWindowIsSearchedAgainAllowingSkipsOnlyWhereAsked() throws {
+        let audio = try SoundFile.decode(fileAt: Self.recording)
+        let samples = RecognizerAudio(samples: RecognizerInput.samples(audio.samples[...], from: audio.sampleRate))
+        let text = try String(contentsOf: Self.transcript, encoding: .utf8).replacingOccurrences(
+            of: "an ill disposed young man", with: "an ill disposed and very rich but also rather greedy young man")
+        let texts = Tokenizer.words(in: text).map(\.text)
+        for retries in [true, false] {
+            let aligner = try NarrationAligner(model: .standard, language: "en-us")
+            aligner.retriesSkips = retries
+            let placed = try aligner.place(texts: texts, samples: samples)
+            #expect(placed.placements.count == texts.count)
+            #expect(
+                (aligner.searchGate.largeSearchCount > 0) == retries,
+                "retries \(retries): \(aligner.searchGate.largeSearchCount) large searches")
+        }
+    }
+
     /// Runs of unheard words between heard ones, as the search left them: a short run that fits
     /// its audio about as well as a quickly said phrase is heard text; one that fits as words of
     /// another text do, or a longer one, is text not in the recording.

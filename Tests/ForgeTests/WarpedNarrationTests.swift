@@ -156,6 +156,29 @@ struct WarpedNarrationTests {
         #expect(others.count <= words.count / 100, "\(others)\n\(Self.described(outcome))")
     }
 
+    /// A stretch inside the recording starts where the warp put its first word, and its text is
+    /// not looked for there: a locating search, the largest, runs alone. Where the start is not
+    /// known (the recording's start, where an intro may come first), it is looked for.
+    @Test func aStretchWhoseStartTheWarpGaveIsNotLookedForAgain() throws {
+        var words = 0
+        let text = Self.paragraphs.prefix { paragraph in
+            defer { words += Tokenizer.words(in: paragraph).count }
+            return words < 150
+        }
+        let (samples, _) = try Self.recording(of: Array(text))
+        let texts = text.flatMap { Tokenizer.words(in: $0).map(\.text) }
+        let settings = WindowAligner.Settings(
+            windowSeconds: 60, marginSeconds: 12, anchorConfidence: 0.5,
+            wordsPerWindow: WindowAligner.Settings.wordsPerWindow(wordsPerSecond: 3, seconds: 60))
+        let lookingFor = try NarrationAligner(model: .standard, language: "en-us")
+        _ = try lookingFor.segments(texts: texts, samples: samples, settings: settings)
+        #expect(lookingFor.searchGate.largeSearchCount > 0)
+        let given = try NarrationAligner(model: .standard, language: "en-us")
+        let known = try given.segments(texts: texts, samples: samples, settings: settings, startKnown: true)
+        #expect(known == [NarrationSegment(words: 0..<texts.count, samples: 0..<samples.count)])
+        #expect(given.searchGate.largeSearchCount == 0)
+    }
+
     /// A probe that did not hear its words is looked at again, wider, before the stretch around it
     /// is examined whole: the model, starting cold in 20 s, misses a hard stretch of a right reading
     /// about once in a hundred probes (7 of the 63-hour reading's, where the warp was right).

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// What the searches of aligners working side by side (the stretches of one recording) pass
 /// through: ordinary ones share it, but a large one — one that locates text, or one that may
@@ -12,6 +13,10 @@ final class SearchGate: @unchecked Sendable {
     // A pthread read-write lock, made to be locked and unlocked from any thread; this class
     // owns it, never moves it and never hands it out, so sharing the class is safe.
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+    private let largeSearches = Atomic(0)
+
+    /// How many large searches have passed through this gate.
+    var largeSearchCount: Int { largeSearches.load(ordering: .relaxed) }
 
     init() {
         lock = .allocate(capacity: 1)
@@ -31,6 +36,7 @@ final class SearchGate: @unchecked Sendable {
     func alone<Result, Failure: Error>(_ search: () throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
+        largeSearches.add(1, ordering: .relaxed)
         return try search()
     }
 

@@ -36,6 +36,8 @@ package final class NarrationAligner {
     package static let defaultShortestSplitSeconds = 240
     /// Segments aligned at once.
     package var jobs = 2
+    /// Whether windows are searched again allowing skips (``WindowAligner/Settings/retriesSkips``).
+    var retriesSkips = true
     /// What this alignment's searches pass through (``SearchGate``): its large searches (locating
     /// text, skipping words) run alone among them and those of other alignments given the same gate.
     var searchGate = SearchGate()
@@ -179,9 +181,11 @@ package final class NarrationAligner {
 
     /// ``align(words:samples:durationMs:resumingFrom:segments:segmentsFound:checkpoint:progress:)``
     /// before its last step: where each word was placed (nil: never found; heard or not is decided
-    /// from its fit), and which 10 ms frames of `samples` hold speech.
+    /// from its fit), and which 10 ms frames of `samples` hold speech. With `startKnown`, the
+    /// text's first word is known to start at the first sample (give or take a pause) and is not
+    /// looked for (``segments(texts:samples:settings:startKnown:progress:)``).
     func place(
-        texts: [String], samples: RecognizerAudio,
+        texts: [String], samples: RecognizerAudio, startKnown: Bool = false,
         resumingFrom checkpoints: [NarrationCheckpoint] = [], segments known: [NarrationSegment] = [],
         segmentsFound: ([NarrationSegment]) throws -> Void = { _ in },
         checkpoint: @escaping @Sendable (NarrationCheckpoint) throws -> Void = { _ in },
@@ -198,14 +202,14 @@ package final class NarrationAligner {
         let settings = WindowAligner.Settings(
             windowSeconds: windowSeconds, marginSeconds: marginSeconds, anchorConfidence: anchorConfidence,
             wordsPerWindow: WindowAligner.Settings.wordsPerWindow(
-                wordsPerSecond: wordsPerSecond, seconds: windowSeconds))
+                wordsPerSecond: wordsPerSecond, seconds: windowSeconds), retriesSkips: retriesSkips)
         // Looking for the segments' places is the first 2% of the work, aligning them the rest.
         let segments: [NarrationSegment]
         if Self.covers(known, words: texts.count, samples: samples.count) {
             segments = known
             progress(Self.locatingShare)
         } else {
-            segments = try self.segments(texts: texts, samples: samples, settings: settings) {
+            segments = try self.segments(texts: texts, samples: samples, settings: settings, startKnown: startKnown) {
                 progress(Self.locatingShare * $0)
             }
             try segmentsFound(segments)
@@ -257,10 +261,12 @@ package final class NarrationAligner {
     /// The stretches of words and samples aligned independently: cut at an even number of
     /// places through the recording, each moved to where a run of the text is heard after it
     /// (a place where none is found, or one out of order, is not cut at). The first starts where
-    /// the text can have begun: an intro before it is audio without text. `progress` is the
-    /// share of places looked at.
+    /// the text can have begun: an intro before it is audio without text; with `startKnown` (a
+    /// stretch whose place in the text Forge's own reading gave) the first starts at the first
+    /// word and sample, and only the later cuts are looked for. `progress` is the share of places
+    /// looked at.
     func segments(
-        texts: [String], samples: RecognizerAudio, settings: WindowAligner.Settings,
+        texts: [String], samples: RecognizerAudio, settings: WindowAligner.Settings, startKnown: Bool = false,
         progress: @escaping @Sendable (Double) -> Void = { _ in }
     ) throws -> [NarrationSegment] {
         let rate = PocketSphinxDecoder.sampleRate
@@ -268,10 +274,11 @@ package final class NarrationAligner {
         let count =
             seconds < shortestSplitSeconds
             ? 1 : 2 * max(1, Int((Double(seconds) / Double(2 * segmentSeconds)).rounded()))
-        guard texts.count > 100, seconds >= 2 * WindowAligner.locateSeconds else {
+        guard texts.count > 100, seconds >= 2 * WindowAligner.locateSeconds, !(startKnown && count == 1) else {
             return [NarrationSegment(words: 0..<texts.count, samples: 0..<samples.count)]
         }
         let found = Mutex([(word: Int, sample: Int)?](repeating: nil, count: count))
+        if startKnown { found.withLock { $0[0] = (word: 0, sample: 0) } }
         let located = Atomic(0)
         // Each cut is looked for between the places found for the cuts around it, at its share of
         // the words between them (a narrator's pace changes little over minutes), so all but the
@@ -296,7 +303,7 @@ package final class NarrationAligner {
             progress(Double(located.add(1, ordering: .relaxed).newValue) / Double(count))
         }
         // The start first, alone (its search is the largest).
-        try onThreads(1, settings: settings) { _, aligner in try locate(0, [], aligner) }
+        if !startKnown { try onThreads(1, settings: settings) { _, aligner in try locate(0, [], aligner) } }
         for round in Self.locatingRounds(cuts: count) {
             let known = found.withLock { $0 }
             try onThreads(round.count, settings: settings) { index, aligner in
@@ -307,7 +314,7 @@ package final class NarrationAligner {
         // narrator's pace (a word a second) at the earliest: the audio before that (an intro,
         // music) is not aligned.
         var cuts = [(word: 0, sample: 0)]
-        if let first = found.withLock({ $0[0] }) {
+        if !startKnown, let first = found.withLock({ $0[0] }) {
             cuts[0].sample = max(0, first.sample - (first.word * 1000 + 300) * rate / 1000)
         }
         for boundary in found.withLock({ $0 }).dropFirst().compactMap({ $0 }) {

@@ -464,8 +464,12 @@ package final class WarpedNarrationAligner {
                 let aligner = try NarrationAligner(model: model, language: language)
                 aligner.jobs = threads
                 aligner.searchGate = gate
+                aligner.retriesSkips = !examination.reason.confirms
+                // Inside the recording the warp placed the stretch's first word at its start; only
+                // at the recording's start may an intro come first.
                 let placed = try aligner.place(
-                    texts: words[examination.words].map(\.text), samples: samples.stretch(examination.samples))
+                    texts: words[examination.words].map(\.text), samples: samples.stretch(examination.samples),
+                    startKnown: examination.samples.lowerBound > 0)
                 result = Verdict(placements: placed.placements, speech: placed.speech, saved: false)
                 var done = made
                 (done.placements, done.speech) = placed

@@ -8,6 +8,10 @@ final class WindowAligner {
         var anchorConfidence: Double
         /// The most words one window is given.
         var wordsPerWindow: Int
+        /// Whether a window with a run of unheard words among heard ones is searched again
+        /// allowing words to be skipped. A search that only confirms where Forge's own reading
+        /// put the words does without: a wider examination follows where it fails.
+        var retriesSkips = true
 
         /// The words a window of `seconds` is given for a narrator reading `wordsPerSecond`: half
         /// as many again, and a few more (a window must not run out of words before its audio does).
@@ -454,7 +458,7 @@ final class WindowAligner {
             found = try aligner.place(
                 windowTexts, in: windowSamples.dropLast(Self.trimmedEnd), openEnded: true, reference: reference)
         }
-        if NarrationAligner.looksWrong(found) && NarrationAligner.heardShare(found) >= 0.3 {
+        if settings.retriesSkips, NarrationAligner.looksWrong(found), NarrationAligner.heardShare(found) >= 0.3 {
             // A run of unheard words among heard ones: the narrator probably skipped
             // something. Try again letting words be passed over, and keep whichever reads
             // better. (Not where almost nothing was heard: skipping cannot fix the wrong text,
