@@ -278,7 +278,6 @@ package final class NarrationAligner {
             return [NarrationSegment(words: 0..<texts.count, samples: 0..<samples.count)]
         }
         let found = Mutex([(word: Int, sample: Int)?](repeating: nil, count: count))
-        if startKnown { found.withLock { $0[0] = (word: 0, sample: 0) } }
         let located = Atomic(0)
         // Each cut is looked for between the places found for the cuts around it, at its share of
         // the words between them (a narrator's pace changes little over minutes), so all but the
@@ -302,7 +301,8 @@ package final class NarrationAligner {
             found.withLock { $0[cut] = boundary }
             progress(Double(located.add(1, ordering: .relaxed).newValue) / Double(count))
         }
-        // The start first, alone (its search is the largest).
+        // The start first, alone (its search is the largest); a known start is the first word at
+        // the first sample, as a cut not found is.
         if !startKnown { try onThreads(1, settings: settings) { _, aligner in try locate(0, [], aligner) } }
         for round in Self.locatingRounds(cuts: count) {
             let known = found.withLock { $0 }
@@ -314,7 +314,7 @@ package final class NarrationAligner {
         // narrator's pace (a word a second) at the earliest: the audio before that (an intro,
         // music) is not aligned.
         var cuts = [(word: 0, sample: 0)]
-        if !startKnown, let first = found.withLock({ $0[0] }) {
+        if let first = found.withLock({ $0[0] }) {
             cuts[0].sample = max(0, first.sample - (first.word * 1000 + 300) * rate / 1000)
         }
         for boundary in found.withLock({ $0 }).dropFirst().compactMap({ $0 }) {
