@@ -52,7 +52,12 @@ struct ForgeCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            // espeak-ng's speakers (Forge's own reading of a narration's text, a `say`) are this
+            // process's grandchildren: waited for, their CPU time is counted as this command's.
+            EspeakEngine.finish()
         } catch {
+            // A stopped command exits at once: a speaker may be in the middle of an item.
+            if !InterruptMonitor.flag.isCancelled { EspeakEngine.finish() }
             let code = exitCode(for: error)
             if code == .success {
                 exit(withError: error)
