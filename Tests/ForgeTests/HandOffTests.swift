@@ -48,4 +48,32 @@ import Testing
         #expect(refused.wait(timeout: .now() + 5) == .success)
         #expect(putsAccepted.load(ordering: .sequentiallyConsistent) <= 3)
     }
+
+    /// A value taken is the taker's alone: the hand-off holds no more than its capacity (the
+    /// reading's items each hold their samples, a megabyte or more).
+    @Test func aValueTakenIsNoLongerHeld() {
+        let handOff = HandOff<Tracked>(capacity: 2)
+        let mostAlive = Mutex(0)
+        BlockingThreads.start(1) { _ in
+            defer { handOff.finish() }
+            for _ in 0..<200 {
+                guard handOff.put(Tracked()) else { return }
+            }
+        }
+        var count = 0
+        while handOff.take() != nil {
+            count += 1
+            // The one just taken is gone; the maker holds one more than the capacity at most.
+            mostAlive.withLock { $0 = max($0, Tracked.alive.load(ordering: .sequentiallyConsistent)) }
+        }
+        #expect(count == 200)
+        #expect(mostAlive.withLock { $0 } <= 2 + 1, "values taken were still held")
+    }
+}
+
+/// A value that counts how many of its kind are alive.
+private final class Tracked: Sendable {
+    static let alive = Atomic<Int>(0)
+    init() { Self.alive.add(1, ordering: .sequentiallyConsistent) }
+    deinit { Self.alive.subtract(1, ordering: .sequentiallyConsistent) }
 }

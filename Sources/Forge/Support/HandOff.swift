@@ -4,9 +4,10 @@ import Synchronization
 /// Values handed from one thread that makes them to another that takes them in order, at most
 /// `capacity` waiting: the maker waits while it is that far ahead, the taker while nothing waits.
 /// Either side can end it: the maker with ``finish()`` (the taker gets the rest, then nil), the
-/// taker with ``cancel()`` (the maker's next ``put(_:)`` returns false).
+/// taker with ``cancel()`` (the maker's next ``put(_:)`` returns false). A value taken is no
+/// longer held here: values can be large (an item's samples).
 final class HandOff<Element: Sendable>: Sendable {
-    private let state = Mutex<(waiting: [Element], head: Int, finished: Bool, cancelled: Bool)>(([], 0, false, false))
+    private let state = Mutex<(waiting: [Element?], head: Int, finished: Bool, cancelled: Bool)>(([], 0, false, false))
     private let available = DispatchSemaphore(value: 0)
     private let room = DispatchSemaphore(value: 0)
 
@@ -40,14 +41,13 @@ final class HandOff<Element: Sendable>: Sendable {
             available.wait()
             let next: Element?? = state.withLock { state in
                 if state.head < state.waiting.count {
-                    defer {
-                        state.head += 1
-                        if state.head > 64 && state.head * 2 > state.waiting.count {
-                            state.waiting.removeFirst(state.head)
-                            state.head = 0
-                        }
+                    let value = state.waiting[state.head].take()
+                    state.head += 1
+                    if state.head > 64 && state.head * 2 > state.waiting.count {
+                        state.waiting.removeFirst(state.head)
+                        state.head = 0
                     }
-                    return .some(state.waiting[state.head])
+                    return .some(value)
                 }
                 return state.finished ? .some(nil) : nil
             }
