@@ -191,18 +191,22 @@ struct NarrationMismatchTests {
     }
 
     /// Stretches examined side by side share one gate: a large search (locating text, skipping
-    /// words), each holding tens of megabytes, runs with no other search beside it, ordinary
-    /// searches run beside each other, and each search's result comes back to its caller.
-    @Test func largeSearchesThroughOneGateRunAloneAndOrdinaryOnesTogether() throws {
-        let gate = SearchGate()
-        let running = Mutex((large: 0, ordinary: 0, mostOrdinary: 0, largeBesideAnother: false))
+    /// words), each holding tens of megabytes, runs with no other search beside it while the
+    /// process is large (here: always, or a process over one byte), and beside ordinary ones
+    /// while it is small (here: under `Int.max` bytes); two large ones never run together,
+    /// ordinary searches run beside each other, and each search's result comes back to its caller.
+    @Test(arguments: [0, 1, Int.max])
+    func largeSearchesThroughOneGateRunAloneWhileTheProcessIsLarge(sharedBelowBytes: Int) throws {
+        let gate = SearchGate(sharedBelowBytes: sharedBelowBytes)
+        let running = Mutex((large: 0, ordinary: 0, mostOrdinary: 0, largeBesideOrdinary: false, twoLarge: false))
         let results = Mutex([Int: Int]())
         try BlockingThreads.forEachIndex(24, threads: 4, cancellation: nil) { index in
             let isLarge = index % 3 == 0
             let search = {
                 running.withLock {
                     if isLarge { $0.large += 1 } else { $0.ordinary += 1 }
-                    $0.largeBesideAnother = $0.largeBesideAnother || ($0.large > 0 && $0.large + $0.ordinary > 1)
+                    $0.largeBesideOrdinary = $0.largeBesideOrdinary || ($0.large > 0 && $0.ordinary > 0)
+                    $0.twoLarge = $0.twoLarge || $0.large > 1
                     $0.mostOrdinary = max($0.mostOrdinary, $0.ordinary)
                 }
                 usleep(20_000)
@@ -212,9 +216,25 @@ struct NarrationMismatchTests {
             let found = isLarge ? gate.alone(search) : gate.beside(search)
             results.withLock { $0[index] = found }
         }
-        #expect(!running.withLock { $0.largeBesideAnother }, "a large search ran beside another")
+        let small = sharedBelowBytes == Int.max
+        #expect(!running.withLock { $0.twoLarge }, "two large searches ran together")
+        #expect(
+            running.withLock { $0.largeBesideOrdinary } == small,
+            small ? "a large search never ran beside an ordinary one" : "a large search ran beside an ordinary one")
+        #expect((gate.sharedLargeSearchCount > 0) == small)
+        #expect(gate.largeSearchCount == 8)
         #expect(running.withLock { $0.mostOrdinary } >= 2, "ordinary searches never ran together")
         #expect(results.withLock { $0 } == Dictionary(uniqueKeysWithValues: (0..<24).map { ($0, $0) }))
+    }
+
+    /// The gate reads the process's resident memory as the kernel reports it (VmRSS), not its
+    /// address space, which is gigabytes larger with a test run's threads.
+    @Test func theGateReadsTheProcessesResidentMemory() throws {
+        let read = SearchGate.residentBytes()
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+        let kilobytes = try #require(Int(line.split(separator: " ")[1]))
+        #expect(abs(read - kilobytes * 1024) < 32 << 20, "\(read) bytes; \(line)")
     }
 
     /// The packed frame flags and placements a long alignment keeps give back exactly what was

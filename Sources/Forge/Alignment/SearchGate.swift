@@ -3,49 +3,111 @@ import Synchronization
 
 /// What the searches of aligners working side by side (the stretches of one recording) pass
 /// through: ordinary ones share it, but a large one — one that locates text, or one that may
-/// skip words — runs alone. A large search holds tens of megabytes of pocketsphinx's history;
-/// beside another search it set a long book's peak (docs/benchmarks.md). Large searches are a
-/// small share of the work, so the cores stay busy with the ordinary ones.
+/// skip words — runs alone while the process is large. A large search holds tens of megabytes of
+/// pocketsphinx's history; beside another search it set a long book's peak (docs/benchmarks.md).
+/// A large search that starts while the process's resident memory is under ``sharedBelowBytes``
+/// (a shorter book's) lets ordinary ones run beside it, so the other core is not left idle; two
+/// large searches never run at once.
 ///
 /// A large search that is waiting goes before ordinary searches that come after it, so a
 /// stream of ordinary searches on the other threads cannot hold it back.
 final class SearchGate: @unchecked Sendable {
-    // A pthread read-write lock, made to be locked and unlocked from any thread; this class
-    // owns it, never moves it and never hands it out, so sharing the class is safe.
-    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+    /// The resident memory under which a narration's large searches run beside ordinary ones:
+    /// small enough that the largest search of a long book and an ordinary one beside it stay
+    /// within the alignment's memory bound.
+    static let smallProcessBytes = 128 << 20
+
+    /// The resident memory under which a large search runs beside ordinary ones (zero: never).
+    let sharedBelowBytes: Int
+    // A pthread mutex and condition variable, locked and waited on from any thread; this class
+    // owns them, never moves them and never hands them out, so sharing the class is safe. The
+    // counts below are read and written only with the mutex held.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private var ordinaryRunning = 0
+    private var largeRunning = false
+    /// Whether the large search running started small enough to have ordinary ones beside it.
+    private var largeShared = false
+    private var largeWaiting = 0
     private let largeSearches = Atomic(0)
+    private let sharedLargeSearches = Atomic(0)
 
     /// How many large searches have passed through this gate.
     var largeSearchCount: Int { largeSearches.load(ordering: .relaxed) }
+    /// How many of those let ordinary searches run beside them.
+    var sharedLargeSearchCount: Int { sharedLargeSearches.load(ordering: .relaxed) }
 
-    init() {
-        lock = .allocate(capacity: 1)
-        var attributes = pthread_rwlockattr_t()
-        pthread_rwlockattr_init(&attributes)
-        pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
-        pthread_rwlock_init(lock, &attributes)
-        pthread_rwlockattr_destroy(&attributes)
+    /// A gate whose large searches run beside ordinary ones while the process's resident memory
+    /// is under `sharedBelowBytes` (by default never).
+    init(sharedBelowBytes: Int = 0) {
+        self.sharedBelowBytes = sharedBelowBytes
+        mutex = .allocate(capacity: 1)
+        condition = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
     }
 
     deinit {
-        pthread_rwlock_destroy(lock)
-        lock.deallocate()
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
     }
 
-    /// `search`'s result, found while no other search of this gate runs.
+    /// `search`'s result, found while no other large search of this gate runs, and no ordinary
+    /// one either unless the process is small as it starts.
     func alone<Result, Failure: Error>(_ search: () throws(Failure) -> Result) throws(Failure) -> Result {
-        pthread_rwlock_wrlock(lock)
-        defer { pthread_rwlock_unlock(lock) }
+        pthread_mutex_lock(mutex)
+        largeWaiting += 1
+        while largeRunning || (ordinaryRunning > 0 && !roomy) { pthread_cond_wait(condition, mutex) }
+        largeWaiting -= 1
+        largeRunning = true
+        // Its memory is yet to come: whether others may run beside it is decided by the
+        // process's size as it starts, not as it grows.
+        largeShared = ordinaryRunning > 0 || roomy
+        if largeShared { sharedLargeSearches.add(1, ordering: .relaxed) }
+        pthread_mutex_unlock(mutex)
         largeSearches.add(1, ordering: .relaxed)
+        defer { leave { $0.largeRunning = false } }
         return try search()
     }
 
-    /// `search`'s result, found beside other ordinary searches of this gate but no large one.
-    /// Never call it from within a search of the same gate: a large search waiting in between
-    /// would wait for the outer one, and the inner one for it.
+    /// `search`'s result, found beside other ordinary searches of this gate, and beside a large
+    /// one only if the process was small when that one started. Never call it from within a search of the same
+    /// gate: a large search waiting in between would wait for the outer one, and the inner one
+    /// for it.
     func beside<Result, Failure: Error>(_ search: () throws(Failure) -> Result) throws(Failure) -> Result {
-        pthread_rwlock_rdlock(lock)
-        defer { pthread_rwlock_unlock(lock) }
+        pthread_mutex_lock(mutex)
+        while largeRunning ? !largeShared : largeWaiting > 0 && !roomy { pthread_cond_wait(condition, mutex) }
+        ordinaryRunning += 1
+        pthread_mutex_unlock(mutex)
+        defer { leave { $0.ordinaryRunning -= 1 } }
         return try search()
+    }
+
+    /// Whether the process is small enough for a large search and ordinary ones side by side.
+    private var roomy: Bool {
+        sharedBelowBytes > 0 && Self.residentBytes() < sharedBelowBytes
+    }
+
+    private func leave(_ change: (SearchGate) -> Void) {
+        pthread_mutex_lock(mutex)
+        change(self)
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// This process's resident memory (the second field of /proc/self/statm, in pages), or
+    /// `Int.max` where it cannot be read.
+    static func residentBytes() -> Int {
+        let file = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return .max }
+        defer { close(file) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = read(file, &buffer, buffer.count - 1)
+        guard count > 0 else { return .max }
+        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
+        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return .max }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }

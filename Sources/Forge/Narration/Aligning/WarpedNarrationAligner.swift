@@ -446,8 +446,8 @@ package final class WarpedNarrationAligner {
         // side doubled the process's memory on a long book.
         let widening = Mutex(())
         // Every search of every stretch passes one gate: a large one (locating text, skipping
-        // words) runs with no other beside it.
-        let gate = SearchGate()
+        // words) runs with no other beside it once the process is large (a long book's).
+        let gate = SearchGate(sharedBelowBytes: SearchGate.smallProcessBytes)
         let verdict: @Sendable (Examination, Int) throws -> Verdict = { examination, threads in
             let samplesPerFrame = PocketSphinxDecoder.sampleRate / PocketSphinxDecoder.framesPerSecond
             let made = NarrationCheckpoint(
