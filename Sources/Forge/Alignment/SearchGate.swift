@@ -73,9 +73,9 @@ final class SearchGate: @unchecked Sendable {
     }
 
     /// `search`'s result, found beside other ordinary searches of this gate, and beside a large
-    /// one only if the process was small when that one started. Never call it from within a search of the same
-    /// gate: a large search waiting in between would wait for the outer one, and the inner one
-    /// for it.
+    /// one only if the process was small when that one started. Never call it from within a
+    /// search of the same gate: a large search waiting in between would wait for the outer one,
+    /// and the inner one for it.
     func beside<Result, Failure: Error>(_ search: () throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         while largeRunning ? !largeShared : largeWaiting > 0 && !roomy { pthread_cond_wait(condition, mutex) }
@@ -97,17 +97,6 @@ final class SearchGate: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    /// This process's resident memory (the second field of /proc/self/statm, in pages), or
-    /// `Int.max` where it cannot be read.
-    static func residentBytes() -> Int {
-        let file = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
-        guard file >= 0 else { return .max }
-        defer { close(file) }
-        var buffer = [UInt8](repeating: 0, count: 128)
-        let count = read(file, &buffer, buffer.count - 1)
-        guard count > 0 else { return .max }
-        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
-        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return .max }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
+    /// This process's resident memory, or `Int.max` where it cannot be read.
+    static func residentBytes() -> Int { ProcessPages.residentBytes ?? .max }
 }

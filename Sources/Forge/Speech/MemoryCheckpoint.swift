@@ -135,21 +135,8 @@ struct MemoryCheckpoint {
         return Self.addressSpaceSize() == addressSpaceSize
     }
 
-    /// The size of this process's address space in pages (the first field of /proc/self/statm), or 0.
-    private static func addressSpaceSize() -> Int {
-        let file = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
-        guard file >= 0 else { return 0 }
-        defer { close(file) }
-        var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        return withUnsafeMutableBytes(of: &text) { buffer -> Int in
-            let count = read(file, buffer.baseAddress, buffer.count - 1)
-            guard count > 0 else { return 0 }
-            var index = 0
-            let value = number(
-                buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), length: count, at: &index, radix: 10)
-            return Int(value)
-        }
-    }
+    /// The size of this process's address space in pages, or 0.
+    private static func addressSpaceSize() -> Int { ProcessPages.read(.size) ?? 0 }
 
     /// Puts back the saved bytes of [start, end), a run of written pages; parts that were not
     /// present at the checkpoint are dropped, so they read as then (zeros, or the mapped file).
