@@ -39,6 +39,6 @@ enum ProcessPages {
 
     /// The resident memory in bytes, or nil where it cannot be read.
     static var residentBytes: Int? {
-        read(.resident).map { $0 * Int(sysconf(Int32(_SC_PAGESIZE))) }
+        read(.resident).map { $0 * Int(getpagesize()) }
     }
 }
